@@ -1,0 +1,138 @@
+/**
+ * @module
+ * Configuration, read once from the environment at start, validated with messages that name the variable
+ * and the accepted values, and passed down as a readonly object. Nothing else reads `process.env`.
+ */
+import path from 'node:path'
+
+export type SourceName = 'sim' | 'none'
+export const KNOWN_SOURCES: readonly SourceName[] = ['sim', 'none']
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+export interface Config {
+  /** @default 8080 (0 picks a free port) */
+  readonly port: number
+  /** @default '127.0.0.1' */
+  readonly host: string
+  /** chDB data directory (absolute); also holds the generated admin token. @default './data' */
+  readonly dataDir: string
+  /** ClickHouse server URL; when set the server adapter replaces chDB. */
+  readonly clickhouseUrl: string | undefined
+  /** cluster name: Replicated tables + Distributed, DDL ON CLUSTER */
+  readonly clickhouseCluster: string | undefined
+  /** @default ['sim'] */
+  readonly sources: readonly SourceName[]
+  /** @default 42 */
+  readonly simSeed: number
+  /** history the demo market writes on first start, days. @default 30 */
+  readonly simBackfillDays: number
+  readonly adminToken: string | undefined
+  /** @default 'info' */
+  readonly logLevel: LogLevel
+  /** rows that trigger a batch flush. @default 50_000 */
+  readonly batchRows: number
+  /** max age of a batch before it is flushed, ms. @default 1_000 */
+  readonly flushMs: number
+  /** rows a table's queue holds before producers wait (backpressure). @default 500_000 */
+  readonly queueRows: number
+  /** chDB connections on the one data dir = max chDB queries in flight. @default 4 */
+  readonly chdbPoolSize: number
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return def
+  const n = Number(raw)
+  if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${raw}')`)
+  }
+  return n
+}
+
+function oneOf<T extends string>(env: Env, name: string, def: T, allowed: readonly T[]): T {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return def
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got '${raw}')`)
+  }
+  return raw as T
+}
+
+function sources(env: Env): readonly SourceName[] {
+  const raw = env['SOURCES'] ?? 'sim'
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  const bad = list.find((s) => !(KNOWN_SOURCES as readonly string[]).includes(s))
+  if (bad !== undefined || list.length === 0) {
+    throw new ConfigError(`SOURCES must be a comma list of ${KNOWN_SOURCES.join(', ')} (got '${raw}')`)
+  }
+  if (list.includes('none') && list.length > 1) throw new ConfigError(`SOURCES=none cannot be combined (got '${raw}')`)
+  return list.filter((s) => s !== 'none') as SourceName[]
+}
+
+function clickhouseUrl(env: Env): string | undefined {
+  const raw = env['CLICKHOUSE_URL']
+  if (raw === undefined || raw === '') return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`CLICKHOUSE_URL must be an http(s) URL like http://user:pass@host:8123/db (got '${raw}')`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`CLICKHOUSE_URL must use http or https (got '${url.protocol}')`)
+  }
+  return raw
+}
+
+function identifier(env: Env, name: string): string | undefined {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return undefined
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw)) throw new ConfigError(`${name} must be a plain identifier (got '${raw}')`)
+  return raw
+}
+
+function adminToken(env: Env): string | undefined {
+  const raw = env['ADMIN_TOKEN']
+  if (raw === undefined || raw === '') return undefined
+  if (raw.length < 16 || /\s/.test(raw)) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters without spaces')
+  }
+  return raw
+}
+
+/** Reads and validates the configuration. Throws ConfigError naming the variable at fault. */
+export function loadConfig(env: Env = process.env): Config {
+  const host = env['HOST'] || '127.0.0.1'
+  if (env['CLICKHOUSE_CLUSTER'] && !env['CLICKHOUSE_URL']) {
+    throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a ClickHouse server deployment)')
+  }
+  return Object.freeze({
+    port: int(env, 'PORT', 8080, 0, 65_535),
+    host,
+    dataDir: path.resolve(env['DATA_DIR'] || './data'),
+    clickhouseUrl: clickhouseUrl(env),
+    clickhouseCluster: identifier(env, 'CLICKHOUSE_CLUSTER'),
+    sources: sources(env),
+    simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
+    simBackfillDays: int(env, 'SIM_BACKFILL_DAYS', 30, 0, 365),
+    adminToken: adminToken(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    batchRows: int(env, 'INGEST_BATCH_ROWS', 50_000, 1, 1_000_000),
+    flushMs: int(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
+    queueRows: int(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
+    chdbPoolSize: int(env, 'CHDB_POOL_SIZE', 4, 1, 32)
+  })
+}

@@ -1,0 +1,77 @@
+/**
+ * @module
+ * The one catalogue of API error codes. Every error a client sees is an `ApiError` with a stable `code`,
+ * the HTTP status attached here, a `message` written for a person, and `param` when one parameter is at
+ * fault. The envelope is `{"error":{"code","message","param"?,"correlation_id"?}}`. Stack traces, SQL and
+ * causes stay in logs.
+ */
+
+export const ERROR_STATUS = {
+  invalid_parameter: 400,
+  invalid_record: 400,
+  invalid_body: 400,
+  unknown_symbol: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  quota_exceeded: 429,
+  internal: 500,
+  unavailable: 503
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+const kApiError = Symbol.for('tidewatch.error.api')
+
+export interface ApiErrorOptions {
+  readonly param?: string
+  readonly cause?: unknown
+  /** extra response headers (e.g. Allow, Retry-After, WWW-Authenticate) */
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly param: string | undefined
+  readonly headers: Readonly<Record<string, string>>
+  readonly [kApiError] = true
+
+  constructor(code: ErrorCode, message: string, opts: ApiErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause })
+    this.name = 'ApiError'
+    this.code = code
+    this.status = ERROR_STATUS[code]
+    this.param = opts.param
+    this.headers = opts.headers ?? {}
+  }
+
+  /** Brand check that survives duplicate copies of this module (undici's pattern). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kApiError] === true
+  }
+}
+
+export interface ErrorBody {
+  readonly error: {
+    readonly code: ErrorCode
+    readonly message: string
+    readonly param?: string
+    readonly correlation_id?: string
+  }
+}
+
+export function errorBody(err: ApiError, correlationId?: string): ErrorBody {
+  return {
+    error: {
+      code: err.code,
+      message: err.message,
+      ...(err.param === undefined ? {} : { param: err.param }),
+      ...(correlationId === undefined ? {} : { correlation_id: correlationId })
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * @module
+ * The narrow storage interface. Two adapters implement it: `chdb/` (embedded, default) and `clickhouse/`
+ * (a ClickHouse server through @clickhouse/client). Nothing outside `engine/store` imports a ClickHouse
+ * client. SQL uses ClickHouse's bound parameters `{name:Type}`; values travel separately from the text.
+ */
+
+/** Bound parameter values for `{name:Type}` placeholders. */
+export type Params = Readonly<Record<string, string | number | boolean | readonly (string | number)[]>>
+
+/** Text formats accepted for inserts (chDB's embedded path takes text formats only). */
+export type InsertFormat = 'TSV' | 'JSONEachRow'
+
+export interface InsertBatch {
+  readonly table: string
+  readonly columns: readonly string[]
+  readonly format: InsertFormat
+  /** the payload bytes in `format`; must not be mutated until the insert settles */
+  readonly data: Buffer
+  /**
+   * Deterministic token of this batch. Retrying the same bytes with the same token is a no-op in the
+   * raw table and in every materialized view (dedup windows on each table, see schemas/).
+   */
+  readonly dedupToken: string
+}
+
+export interface Store {
+  readonly kind: 'chdb' | 'clickhouse'
+  /** DDL or any statement without a result. */
+  command(sql: string, params?: Params): Promise<void>
+  /** A typed query returning JSON rows (64-bit integers come back as numbers when they fit). */
+  query<T>(sql: string, params?: Params): Promise<T[]>
+  /** One insert of one batch, idempotent under retries with the same dedup token. */
+  insert(batch: InsertBatch): Promise<void>
+  /**
+   * A streaming query in a ClickHouse output format. Yields byte chunks; on chDB each chunk is a
+   * self-contained payload per block (Parquet/Arrow/CSVWithNames need re-framing by the caller).
+   * Breaking out of the loop cancels the query.
+   */
+  stream(sql: string, params: Params | undefined, format: string, signal?: AbortSignal): AsyncIterable<Uint8Array>
+  close(): Promise<void>
+}
+
+/** Settings sent with every insert so retries never double-count tables or views. */
+export const DEDUP_INSERT_SETTINGS = {
+  insert_deduplicate: 1,
+  deduplicate_blocks_in_dependent_materialized_views: 1
+} as const

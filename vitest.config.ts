@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config'
+
+// chDB must be driven from one thread per process, so test files run in forked processes
+// (Vitest's `forks` pool), never in worker threads. Each test file gets its own temp data dir.
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    env: { TZ: 'UTC' },
+    reporters: ['default']
+  }
+})
