@@ -32,6 +32,8 @@ export interface ApiErrorOptions {
   readonly cause?: unknown
   /** extra response headers (e.g. Allow, Retry-After, WWW-Authenticate) */
   readonly headers?: Readonly<Record<string, string>>
+  /** extra machine-readable fields for the envelope, e.g. `{ line: 7 }` for a bad NDJSON line */
+  readonly details?: Readonly<Record<string, string | number>>
 }
 
 export class ApiError extends Error {
@@ -39,6 +41,7 @@ export class ApiError extends Error {
   readonly status: number
   readonly param: string | undefined
   readonly headers: Readonly<Record<string, string>>
+  readonly details: Readonly<Record<string, string | number>>
   readonly [kApiError] = true
 
   constructor(code: ErrorCode, message: string, opts: ApiErrorOptions = {}) {
@@ -48,6 +51,7 @@ export class ApiError extends Error {
     this.status = ERROR_STATUS[code]
     this.param = opts.param
     this.headers = opts.headers ?? {}
+    this.details = opts.details ?? {}
   }
 
   /** Brand check that survives duplicate copies of this module (undici's pattern). */
@@ -62,6 +66,7 @@ export interface ErrorBody {
     readonly message: string
     readonly param?: string
     readonly correlation_id?: string
+    readonly [detail: string]: string | number | undefined
   }
 }
 
@@ -70,6 +75,7 @@ export function errorBody(err: ApiError, correlationId?: string): ErrorBody {
     error: {
       code: err.code,
       message: err.message,
+      ...err.details,
       ...(err.param === undefined ? {} : { param: err.param }),
       ...(correlationId === undefined ? {} : { correlation_id: correlationId })
     }

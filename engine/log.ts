@@ -1,0 +1,17 @@
+/**
+ * @module
+ * Structured JSON logs (pino) on stdout. One root logger per process; modules take a child with their name.
+ */
+import { pino, type Logger } from 'pino'
+
+export type { Logger }
+
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  const opts = { level, base: { svc: 'tidewatch' }, timestamp: pino.stdTimeFunctions.isoTime }
+  return destination ? pino(opts, destination as pino.DestinationStream) : pino(opts)
+}
+
+/** A logger that writes nothing, for tests and benchmarks. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' })
+}

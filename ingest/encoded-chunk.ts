@@ -1,0 +1,44 @@
+/**
+ * @module
+ * What sources hand to the pipeline: rows already encoded for one table (TSV bytes), so the event loop
+ * only moves buffers. Encoding happens where the records are produced (worker threads for the demo
+ * market and exchange feeds).
+ */
+import crypto from 'node:crypto'
+
+export interface EncodedChunk {
+  readonly table: string
+  readonly columns: readonly string[]
+  readonly rows: number
+  /** TSV payload, one line per row */
+  readonly data: Uint8Array
+  /** sha1 of `data`, hex: batch dedup tokens are built from these, so equal content gives equal tokens */
+  readonly hash: string
+  /**
+   * Bulk chunks (backfill, imports) are sealed into batches only by row count or an explicit barrier,
+   * never by the flush timer, so re-running the same input yields byte-identical batches and the dedup
+   * tokens make the re-run a no-op.
+   */
+  readonly bulk: boolean
+}
+
+const encoder = new TextEncoder()
+
+/** Encodes TSV text into a chunk. The bytes own their ArrayBuffer (never Node's shared pool), so they can be transferred. */
+export function makeChunk(table: string, columns: readonly string[], rows: number, tsv: string, bulk: boolean): EncodedChunk {
+  const data = encoder.encode(tsv)
+  return { table, columns, rows, data, hash: crypto.createHash('sha1').update(data).digest('hex'), bulk }
+}
+
+/** A marker from a source: seal every open batch and resolve once all of them are acknowledged. */
+export interface Barrier {
+  readonly barrier: true
+  /** called once everything before the barrier is written (e.g. to checkpoint progress) */
+  readonly onDone?: () => Promise<void> | void
+}
+
+export type IngestItem = EncodedChunk | Barrier
+
+export function isBarrier(item: IngestItem): item is Barrier {
+  return (item as Barrier).barrier === true
+}

@@ -1,0 +1,94 @@
+/**
+ * @module
+ * The ingest pipeline: one TableBatcher per target table, created on first use. Sources push encoded
+ * chunks and barriers; the pipeline reports queued, written and failed rows for `/v1/health`.
+ */
+import type { Logger } from '../engine/log.js'
+import type { Store } from '../engine/store/store.js'
+import { isBarrier, type EncodedChunk, type IngestItem } from './encoded-chunk.js'
+import { TableBatcher, type BatcherOptions, type TableCounters } from './table-batcher.js'
+
+export interface IngestTotals {
+  readonly queued: number
+  readonly written: number
+  readonly failed: number
+  readonly batches: number
+  readonly retries: number
+  readonly tables: Readonly<Record<string, Readonly<TableCounters>>>
+}
+
+export class IngestPipeline {
+  private readonly batchers = new Map<string, TableBatcher>()
+  private closing = false
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: BatcherOptions,
+    private readonly log: Logger
+  ) {}
+
+  private batcher(table: string): TableBatcher {
+    let b = this.batchers.get(table)
+    if (!b) this.batchers.set(table, (b = new TableBatcher(table, this.store, this.opts, this.log)))
+    return b
+  }
+
+  /** Accepts one chunk; the promise resolves when it is queued (backpressure when the table's queue is full). */
+  write(chunk: EncodedChunk): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('ingest pipeline is closing'))
+    return this.batcher(chunk.table).add(chunk)
+  }
+
+  /** Seals every open batch and waits until all of them are written (or failed). */
+  async barrier(): Promise<void> {
+    await Promise.all([...this.batchers.values()].map((b) => b.flush()))
+  }
+
+  /**
+   * Writes one chunk now, as its own batch, outside the batchers (admin ingest: the caller answers only
+   * after the store acknowledged). Counted in the table's written rows like any batch.
+   */
+  async writeDirect(chunk: EncodedChunk, dedupToken: string): Promise<void> {
+    // a failure here is reported to the caller (who may retry), so it is not counted as a lost row
+    await this.store.insert({
+      table: chunk.table,
+      columns: chunk.columns,
+      format: 'TSV',
+      data: Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength),
+      dedupToken
+    })
+    const counters = this.batcher(chunk.table).counters
+    counters.written += chunk.rows
+    counters.batches++
+  }
+
+  async push(item: IngestItem): Promise<void> {
+    if (isBarrier(item)) {
+      await this.barrier()
+      await item.onDone?.()
+    } else {
+      await this.write(item)
+    }
+  }
+
+  totals(): IngestTotals {
+    const t = { queued: 0, written: 0, failed: 0, batches: 0, retries: 0 }
+    const tables: Record<string, TableCounters> = {}
+    for (const [name, b] of this.batchers) {
+      const c = b.counters
+      t.queued += c.queued
+      t.written += c.written
+      t.failed += c.failed
+      t.batches += c.batches
+      t.retries += c.retries
+      tables[name] = { ...c }
+    }
+    return { ...t, tables }
+  }
+
+  /** Stops accepting, flushes every queued batch; retries end at `deadline` (epoch ms). */
+  async close(deadline: number): Promise<void> {
+    this.closing = true
+    await Promise.all([...this.batchers.values()].map((b) => b.close(deadline)))
+  }
+}

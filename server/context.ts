@@ -1,0 +1,22 @@
+/**
+ * @module
+ * What route handlers may use: the store, the ingest pipeline, source statuses and process facts. Built
+ * once at start (server/start.ts) or by tests.
+ */
+import type { Config } from '../engine/config.js'
+import type { Logger } from '../engine/log.js'
+import type { Store } from '../engine/store/store.js'
+import type { IngestPipeline } from '../ingest/pipeline.js'
+import type { Source } from '../ingest/sources/source.js'
+import type { StoreProbe } from './store-probe.js'
+
+export interface ServerContext {
+  readonly config: Config
+  readonly version: string
+  readonly store: Store
+  readonly storeProbe: StoreProbe
+  readonly pipeline: IngestPipeline
+  readonly sources: readonly Source[]
+  readonly adminToken: string
+  readonly log: Logger
+}

@@ -1,0 +1,130 @@
+/**
+ * @module
+ * The uWebSockets.js adapter: the only file that knows uWS. Rules it follows (uWS examples): attach
+ * `onAborted` before any await; never touch `res` after an abort; write status, headers and body inside
+ * `cork`; send large bodies with `tryEnd` + `onWritable` so a slow client does not make memory grow.
+ * Request bodies are read only for routes that take one, up to the route's limit (413 beyond it).
+ */
+import { STATUS_CODES } from 'node:http'
+import uWS from 'uWebSockets.js'
+import { ApiError } from '../../engine/errors.js'
+import type { App } from '../app.js'
+import type { HttpRequest, HttpResponse } from './types.js'
+
+/** Bodies above this are sent in backpressured pieces (tryEnd/onWritable) instead of one end(). */
+const STREAM_THRESHOLD = 256 * 1024
+
+export interface HttpServer {
+  readonly port: number
+  /** stops accepting connections; in-flight responses complete */
+  close(): void
+}
+
+interface Aborted {
+  aborted: boolean
+}
+
+function statusLine(status: number): string {
+  return `${status} ${STATUS_CODES[status] ?? ''}`
+}
+
+function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): void {
+  if (state.aborted) return
+  const body = typeof out.body === 'string' ? Buffer.from(out.body) : out.body
+  res.cork(() => {
+    res.writeStatus(statusLine(out.status))
+    for (const [k, v] of Object.entries(out.headers)) res.writeHeader(k, v)
+    if (head) {
+      res.endWithoutBody(body.length)
+      return
+    }
+    if (body.length <= STREAM_THRESHOLD) {
+      res.end(body)
+      return
+    }
+    // offsets from onWritable are global write offsets; the body starts at `start`
+    const start = res.getWriteOffset()
+    const [ok, done] = res.tryEnd(body, body.length)
+    if (!ok && !done) {
+      res.onWritable((offset) => {
+        if (state.aborted) return true
+        const [sent] = res.tryEnd(body.subarray(offset - start), body.length)
+        return sent
+      })
+    }
+  })
+}
+
+function readBody(res: uWS.HttpResponse, limit: number, state: Aborted): Promise<Buffer | ApiError> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = []
+    let size = 0
+    let over = false
+    res.onData((chunk, isLast) => {
+      if (state.aborted) return
+      if (!over) {
+        size += chunk.byteLength
+        if (size > limit) over = true
+        // uWS reuses the chunk's memory after the callback returns: copy it
+        else parts.push(Buffer.from(chunk.slice(0)))
+      }
+      if (isLast) {
+        resolve(over ? tooLarge(limit) : Buffer.concat(parts, size))
+      }
+    })
+  })
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError('payload_too_large', `the body is larger than ${limit} bytes`)
+}
+
+function readHeaders(req: uWS.HttpRequest): Record<string, string> {
+  const headers: Record<string, string> = {}
+  req.forEach((k, v) => {
+    headers[k] = v
+  })
+  return headers
+}
+
+export function startHttpServer(app: App, host: string, port: number): Promise<HttpServer> {
+  const server = uWS.App()
+  server.any('/*', (res, req) => {
+    const state: Aborted = { aborted: false }
+    res.onAborted(() => {
+      state.aborted = true
+    })
+    const method = req.getMethod().toUpperCase()
+    const path = req.getUrl()
+    const query = new URLSearchParams(req.getQuery() ?? '')
+    const headers = readHeaders(req)
+    const ip = Buffer.from(res.getRemoteAddressAsText()).toString()
+    const head = method === 'HEAD'
+    const matched = app.match(method, path)
+    const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
+    const declared = Number(headers['content-length'] ?? '0')
+    const base = { method, path, query, headers, ip }
+    if (limit > 0 && declared > limit) {
+      send(res, state, app.errorResponse(tooLarge(limit), base), head)
+      return
+    }
+    const bodyPromise: Promise<Buffer | ApiError | null> = limit > 0 ? readBody(res, limit, state) : Promise.resolve(null)
+    void bodyPromise.then(async (body) => {
+      if (body instanceof ApiError) return send(res, state, app.errorResponse(body, base), head)
+      const request: HttpRequest = { ...base, body }
+      send(res, state, await app.handle(request, matched), head)
+    })
+  })
+  return new Promise((resolve, reject) => {
+    server.listen(host, port, (token) => {
+      if (!token) {
+        reject(new Error(`could not listen on ${host}:${port} (PORT/HOST in use or not allowed)`))
+        return
+      }
+      resolve({
+        port: uWS.us_socket_local_port(token),
+        close: () => uWS.us_listen_socket_close(token)
+      })
+    })
+  })
+}

@@ -1,0 +1,61 @@
+/**
+ * @module
+ * Route table lookup. An unknown path is 404; a known path with another method is 405 with `Allow`.
+ * Matching is by segments; `:name` segments capture one percent-decoded segment.
+ */
+import { ApiError } from '../engine/errors.js'
+import type { Route } from './http/types.js'
+
+interface Compiled {
+  readonly route: Route
+  readonly segments: readonly string[]
+}
+
+export interface Match {
+  readonly route: Route
+  readonly params: Readonly<Record<string, string>>
+}
+
+export class Router {
+  private readonly compiled: Compiled[]
+
+  constructor(readonly routes: readonly Route[]) {
+    this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
+  }
+
+  private static params(pattern: readonly string[], parts: readonly string[]): Record<string, string> | null {
+    if (pattern.length !== parts.length) return null
+    const params: Record<string, string> = {}
+    for (let i = 0; i < pattern.length; i++) {
+      const p = pattern[i]!
+      const part = parts[i]!
+      if (p.startsWith(':')) {
+        if (part === '') return null
+        try {
+          params[p.slice(1)] = decodeURIComponent(part)
+        } catch {
+          return null
+        }
+      } else if (p !== part) return null
+    }
+    return params
+  }
+
+  /** The route for method and path, or an ApiError (404 or 405). */
+  match(method: string, path: string): Match | ApiError {
+    const parts = path.split('/').slice(1)
+    const allowed: string[] = []
+    for (const c of this.compiled) {
+      const params = Router.params(c.segments, parts)
+      if (!params) continue
+      if (c.route.method === method || (method === 'HEAD' && c.route.method === 'GET')) return { route: c.route, params }
+      allowed.push(c.route.method)
+    }
+    if (allowed.length > 0) {
+      return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, {
+        headers: { allow: allowed.join(', ') }
+      })
+    }
+    return new ApiError('not_found', `no endpoint at ${path}`)
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * @module
+ * Admin API (bearer ADMIN_TOKEN). `POST /v1/admin/ingest/{kind}` takes NDJSON of normalized records of
+ * that kind, all or nothing: a bad line answers 400 naming the line and field and nothing is written.
+ * A 201 means the store acknowledged every row. The write is idempotent (dedup token from the body's
+ * content), so retrying a request after a 5xx or a lost response never duplicates rows.
+ */
+import crypto from 'node:crypto'
+import { ApiError } from '../../engine/errors.js'
+import { isRecordKind, RECORD_KINDS } from '../../engine/records/fields.js'
+import type { NdjsonParser } from '../../ingest/workers/ndjson-parser.js'
+import { requireAdmin } from '../admin-token.js'
+import type { ServerContext } from '../context.js'
+import { json, type Route } from '../http/types.js'
+
+/** Largest NDJSON body, bytes: about a million typical records; larger loads are split by the client. */
+export const MAX_INGEST_BODY_BYTES = 256 * 1024 * 1024
+
+export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/admin/ingest/:kind',
+      maxBodyBytes: MAX_INGEST_BODY_BYTES,
+      handler: async (req) => {
+        requireAdmin(req.headers['authorization'], ctx.adminToken)
+        const kind = req.params['kind']!
+        if (!isRecordKind(kind)) {
+          throw new ApiError('not_found', `unknown record kind '${kind}'; kinds are ${RECORD_KINDS.join(', ')}`)
+        }
+        if (!req.body || req.body.length === 0) throw new ApiError('invalid_body', 'the body must be NDJSON records')
+        if (parser.busy) {
+          throw new ApiError('unavailable', 'too many ingest requests in progress; retry shortly', {
+            headers: { 'retry-after': '1' }
+          })
+        }
+        const parsed = await parser.parse(kind, req.body)
+        if (!parsed.ok) {
+          const { line, field, message } = parsed.problem
+          const where = line > 0 ? `line ${line}${field ? `, field ${field}` : ''}: ` : 'body: '
+          throw new ApiError('invalid_record', `${where}${message}; nothing was written`, {
+            ...(field ? { param: field } : {}),
+            details: { line }
+          })
+        }
+        const bodyHash = crypto.createHash('sha1').update(req.body).digest('hex')
+        for (const chunk of parsed.chunks) {
+          await ctx.pipeline.writeDirect(chunk, `admin:${chunk.table}:${bodyHash}`)
+        }
+        return json(201, { kind, rows: parsed.rows, tables: parsed.chunks.map((c) => ({ table: c.table, rows: c.rows })) })
+      }
+    }
+  ]
+}

@@ -1,0 +1,108 @@
+/**
+ * @module
+ * Composition root: validates configuration, prepares the data directory, opens the store, applies
+ * migrations, starts ingest sources and the HTTP server, and wires graceful shutdown.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Config } from '../engine/config.js'
+import type { Logger } from '../engine/log.js'
+import { projectRoot } from '../engine/paths.js'
+import { migrate } from '../engine/schema/migrate.js'
+import { prepareDataDir } from '../engine/store/chdb/data-dir.js'
+import { openStore } from '../engine/store/open-store.js'
+import { IngestPipeline } from '../ingest/pipeline.js'
+import { runSource } from '../ingest/run-source.js'
+import { SimSource } from '../ingest/sources/sim-source.js'
+import type { Source } from '../ingest/sources/source.js'
+import { NdjsonParser } from '../ingest/workers/ndjson-parser.js'
+import { ensureAdminToken } from './admin-token.js'
+import { App } from './app.js'
+import type { ServerContext } from './context.js'
+import { startHttpServer } from './http/uws-server.js'
+import { adminRoutes } from './routes/admin.js'
+import { healthRoutes } from './routes/health.js'
+import { StoreProbe } from './store-probe.js'
+
+/** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
+const SHUTDOWN_DEADLINE_MS = 30_000
+
+export interface Running {
+  readonly port: number
+  readonly ctx: ServerContext
+  /** graceful stop: stop accepting, stop sources, flush every queued batch, close the store */
+  stop(): Promise<void>
+}
+
+function version(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string }
+  return pkg.version
+}
+
+function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>): Source[] {
+  return config.sources.map((name) => {
+    switch (name) {
+      case 'sim':
+        return new SimSource({ seed: config.simSeed, backfillDays: config.simBackfillDays, store: ctx.store, log: ctx.log })
+      default:
+        throw new Error(`source ${name} has no implementation`)
+    }
+  })
+}
+
+export async function start(config: Config, log: Logger): Promise<Running> {
+  const releaseLock = prepareDataDir(config.dataDir)
+  const store = await openStore(config)
+  try {
+    const applied = await migrate(store, { cluster: config.clickhouseCluster })
+    if (applied.length > 0) log.info({ applied }, 'schema migrations applied')
+  } catch (err) {
+    await store.close()
+    releaseLock()
+    throw err
+  }
+  const admin = ensureAdminToken(config.adminToken, config.dataDir)
+  if (admin.generated) log.warn({ file: admin.file, admin_token: admin.token }, 'generated ADMIN_TOKEN (shown once)')
+  const pipeline = new IngestPipeline(
+    store,
+    { batchRows: config.batchRows, flushMs: config.flushMs, queueRows: config.queueRows },
+    log.child({ mod: 'ingest' })
+  )
+  const storeProbe = new StoreProbe(store)
+  storeProbe.start()
+  const sources = createSources(config, { store, log })
+  const ctx: ServerContext = {
+    config,
+    version: version(),
+    store,
+    storeProbe,
+    pipeline,
+    sources,
+    adminToken: admin.token,
+    log
+  }
+  const parser = new NdjsonParser()
+  const app = new App([...healthRoutes(ctx), ...adminRoutes(ctx, parser)], log.child({ mod: 'http' }))
+  const http = await startHttpServer(app, config.host, config.port)
+  log.info({ host: config.host, port: http.port, store: store.kind, sources: config.sources }, 'listening')
+
+  const abort = new AbortController()
+  const running = sources.map((s) => runSource(s, pipeline, abort.signal, log.child({ source: s.name })))
+
+  let stopping: Promise<void> | undefined
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      const deadline = Date.now() + SHUTDOWN_DEADLINE_MS
+      http.close()
+      abort.abort()
+      await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
+      await pipeline.close(deadline)
+      const totals = pipeline.totals()
+      log.info({ written: totals.written, failed: totals.failed, queued: totals.queued }, 'ingest flushed')
+      storeProbe.stop()
+      await parser.close()
+      await store.close()
+      releaseLock()
+    })())
+  return { port: http.port, ctx, stop }
+}

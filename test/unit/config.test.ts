@@ -1,0 +1,44 @@
+import path from 'node:path'
+import { describe, it, expect } from 'vitest'
+import { loadConfig, ConfigError } from '../../engine/config.js'
+
+describe('configuration', () => {
+  it('uses the documented defaults', () => {
+    const c = loadConfig({})
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      clickhouseUrl: undefined,
+      sources: ['sim'],
+      simSeed: 42,
+      simBackfillDays: 30,
+      batchRows: 50_000,
+      flushMs: 1_000
+    })
+    expect(Object.isFrozen(c)).toBe(true)
+  })
+
+  it.each([
+    [{ PORT: 'abc' }, "PORT must be an integer from 0 to 65535 (got 'abc')"],
+    [{ PORT: '70000' }, "PORT must be an integer from 0 to 65535 (got '70000')"],
+    [{ SIM_SEED: '1.5' }, 'SIM_SEED must be an integer'],
+    [{ SIM_BACKFILL_DAYS: '-1' }, 'SIM_BACKFILL_DAYS must be an integer from 0 to 365'],
+    [{ SOURCES: 'sim,kraken' }, "SOURCES must be a comma list of sim, none (got 'sim,kraken')"],
+    [{ SOURCES: 'none,sim' }, 'SOURCES=none cannot be combined'],
+    [{ CLICKHOUSE_URL: 'tcp://x' }, 'CLICKHOUSE_URL must use http or https'],
+    [{ CLICKHOUSE_URL: 'not a url' }, 'CLICKHOUSE_URL must be an http(s) URL'],
+    [{ CLICKHOUSE_CLUSTER: 'c1' }, 'CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent']
+  ])('rejects %o naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('accepts SOURCES=none as no sources and a server URL with a cluster', () => {
+    expect(loadConfig({ SOURCES: 'none' }).sources).toEqual([])
+    const c = loadConfig({ CLICKHOUSE_URL: 'http://u:p@h:8123/db', CLICKHOUSE_CLUSTER: 'tw' })
+    expect(c.clickhouseCluster).toBe('tw')
+  })
+})
