@@ -1,0 +1,39 @@
+import { loadConfig } from '../../engine/config.js'
+import { silentLogger } from '../../engine/log.js'
+import { start, type Running } from '../../server/start.js'
+import { tmpDir } from './tmp-dir.js'
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789'
+
+/** Starts the real server in-process on a free loopback port with its own data dir. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<{
+  running: Running
+  base: string
+  dataDir: string
+  stop: () => Promise<void>
+}> {
+  const tmp = tmpDir()
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: tmp.dir,
+    SOURCES: 'none',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    CHDB_POOL_SIZE: '2',
+    ...env
+  })
+  const running = await start(config, silentLogger())
+  return {
+    running,
+    base: `http://127.0.0.1:${running.port}`,
+    dataDir: tmp.dir,
+    stop: async () => {
+      await running.stop()
+      tmp.cleanup()
+    }
+  }
+}
+
+export function ndjson(rows: readonly object[]): string {
+  return rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
+}

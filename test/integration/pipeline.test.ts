@@ -1,0 +1,113 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { silentLogger } from '../../engine/log.js'
+import { IngestPipeline } from '../../ingest/pipeline.js'
+import { encodeRecords } from '../../ingest/encode-records.js'
+import type { TradeRecord } from '../../engine/records/types.js'
+import { FlakyStore } from '../helpers/flaky-store.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+
+const tmp = tmpDir()
+let chdb: ChdbStore
+let store: FlakyStore
+
+beforeAll(async () => {
+  chdb = new ChdbStore({ path: tmp.dir, poolSize: 2 })
+  await migrate(chdb, {})
+  store = new FlakyStore(chdb)
+})
+afterAll(async () => {
+  await chdb.close()
+  tmp.cleanup()
+})
+
+const T0 = Date.UTC(2026, 10, 3, 0, 0, 0)
+let seq = 0
+function trades(symbol: string, n: number): TradeRecord[] {
+  return Array.from({ length: n }, (_, i) => ({
+    kind: 'trade' as const,
+    ts: T0 + i * 1000,
+    exchange: 'okx',
+    market: 'perp' as const,
+    symbol,
+    base: symbol,
+    quote: 'USDT',
+    side: 'buy' as const,
+    price: 10 + (i % 7),
+    qty: 1,
+    trade_id: String(seq++)
+  }))
+}
+
+async function counts(symbol: string): Promise<{ raw: number; c1m: number; c1d: number }> {
+  const [raw] = await chdb.query<{ n: number }>('SELECT count() AS n FROM trades WHERE symbol = {s:String}', { s: symbol })
+  const [c1m] = await chdb.query<{ n: number }>('SELECT sum(trades) AS n FROM candles_1m WHERE symbol = {s:String}', {
+    s: symbol
+  })
+  const [c1d] = await chdb.query<{ n: number }>('SELECT sum(trades) AS n FROM candles_1d WHERE symbol = {s:String}', {
+    s: symbol
+  })
+  return { raw: raw!.n, c1m: c1m!.n, c1d: c1d!.n }
+}
+
+describe('ingest pipeline on chDB', () => {
+  it('seals batches by row count and writes every row once', async () => {
+    const p = new IngestPipeline(store, { batchRows: 1000, flushMs: 60_000, queueRows: 5000 }, silentLogger())
+    for (let i = 0; i < 10; i++) for (const c of encodeRecords(trades('AAA', 300), true)) await p.write(c)
+    await p.barrier()
+    const t = p.totals()
+    expect(t.written).toBe(3000)
+    expect(t.queued).toBe(0)
+    expect(t.batches).toBe(3) // 1200 + 1200 + 600 (sealed at >= 1000 rows, rest at the barrier)
+    expect(await counts('AAA')).toEqual({ raw: 3000, c1m: 3000, c1d: 3000 })
+    await p.close(Date.now() + 5000)
+  })
+
+  it('flushes live chunks on the timer without a barrier', async () => {
+    const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 50, queueRows: 100_000 }, silentLogger())
+    for (const c of encodeRecords(trades('BBB', 10), false)) await p.write(c)
+    await new Promise((r) => setTimeout(r, 500))
+    expect(p.totals().written).toBe(10)
+    await p.close(Date.now() + 5000)
+  })
+
+  it('retries transient failures, including writes whose acknowledgement was lost, exactly once', async () => {
+    const p = new IngestPipeline(store, { batchRows: 500, flushMs: 60_000, queueRows: 5000 }, silentLogger())
+    store.failInserts = 3
+    store.afterWrite = true
+    for (const c of encodeRecords(trades('CCC', 500), true)) await p.write(c)
+    await p.barrier()
+    expect(p.totals()).toMatchObject({ written: 500, failed: 0, retries: 3 })
+    expect(await counts('CCC')).toEqual({ raw: 500, c1m: 500, c1d: 500 })
+    await p.close(Date.now() + 5000)
+  })
+
+  it('counts a batch the store rejects as failed instead of dropping it silently', async () => {
+    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 5000 }, silentLogger())
+    store.failInserts = 1
+    store.afterWrite = false
+    store.code = 27 // CANNOT_PARSE_INPUT_ASSERTION_FAILED: not retryable
+    for (const c of encodeRecords(trades('DDD', 100), true)) await p.write(c)
+    await p.barrier()
+    store.code = 252
+    expect(p.totals()).toMatchObject({ written: 0, failed: 100, queued: 0 })
+    expect((await counts('DDD')).raw).toBe(0)
+    await p.close(Date.now() + 5000)
+  })
+
+  it('makes producers wait while a table queue is full (backpressure, bounded memory)', async () => {
+    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 200 }, silentLogger())
+    store.failInserts = 2 // slow the writer down with two retries
+    store.afterWrite = false
+    let maxQueued = 0
+    for (let i = 0; i < 10; i++) {
+      for (const c of encodeRecords(trades('EEE', 100), true)) await p.write(c)
+      maxQueued = Math.max(maxQueued, p.totals().queued)
+    }
+    await p.barrier()
+    expect(maxQueued).toBeLessThanOrEqual(300) // capacity 200 sealed + the open batch
+    expect(p.totals().written).toBe(1000)
+    await p.close(Date.now() + 5000)
+  })
+})
