@@ -25,7 +25,13 @@ export interface EncodedChunk {
 const encoder = new TextEncoder()
 
 /** Encodes TSV text into a chunk. The bytes own their ArrayBuffer (never Node's shared pool), so they can be transferred. */
-export function makeChunk(table: string, columns: readonly string[], rows: number, tsv: string, bulk: boolean): EncodedChunk {
+export function makeChunk(
+  table: string,
+  columns: readonly string[],
+  rows: number,
+  tsv: string,
+  bulk: boolean
+): EncodedChunk {
   const data = encoder.encode(tsv)
   return { table, columns, rows, data, hash: crypto.createHash('sha1').update(data).digest('hex'), bulk }
 }

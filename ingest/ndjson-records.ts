@@ -36,7 +36,10 @@ export function parseNdjsonRecords(kind: RecordKind, text: string): NdjsonResult
     start = end + 1
     if (raw === '') continue
     if (records.length >= MAX_NDJSON_RECORDS) {
-      return { ok: false, problem: { line, field: null, message: `more than ${MAX_NDJSON_RECORDS} records; split the body` } }
+      return {
+        ok: false,
+        problem: { line, field: null, message: `more than ${MAX_NDJSON_RECORDS} records; split the body` }
+      }
     }
     let value: unknown
     try {
@@ -48,7 +51,8 @@ export function parseNdjsonRecords(kind: RecordKind, text: string): NdjsonResult
     if (!v.ok) return { ok: false, problem: { line, field: v.problem.field, message: v.problem.message } }
     records.push(v.record)
   }
-  if (records.length === 0) return { ok: false, problem: { line: 0, field: null, message: 'the body holds no records' } }
+  if (records.length === 0)
+    return { ok: false, problem: { line: 0, field: null, message: 'the body holds no records' } }
   const chunks = encodeRecords(records, true)
   if (kind === 'option_quote') chunks.push(...deriveOptionsMetrics(records as OptionQuoteRecord[], true))
   return { ok: true, rows: records.length, chunks }

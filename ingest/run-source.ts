@@ -8,7 +8,12 @@ import type { Logger } from '../engine/log.js'
 import type { IngestPipeline } from './pipeline.js'
 import type { Source } from './sources/source.js'
 
-export async function runSource(source: Source, pipeline: IngestPipeline, signal: AbortSignal, log: Logger): Promise<void> {
+export async function runSource(
+  source: Source,
+  pipeline: IngestPipeline,
+  signal: AbortSignal,
+  log: Logger
+): Promise<void> {
   try {
     for await (const item of source.items(signal)) {
       await pipeline.push(item)

@@ -134,7 +134,10 @@ export class TableBatcher {
         const delay = backoffMs(attempt)
         if (!e.retryable || Date.now() + delay > this.giveUpAt) {
           this.counters.failed += batch.rows
-          this.log.error({ table: this.table, rows: batch.rows, code: e.clickhouseCode, err: e.message }, 'batch failed')
+          this.log.error(
+            { table: this.table, rows: batch.rows, code: e.clickhouseCode, err: e.message },
+            'batch failed'
+          )
           return
         }
         this.counters.retries++

@@ -29,7 +29,12 @@ export class App {
     if (err instanceof ApiError) return json(err.status, errorBody(err), err.headers)
     const correlationId = crypto.randomUUID()
     this.log.error(
-      { correlation_id: correlationId, method: req.method, path: req.path, err: err instanceof Error ? err.stack : String(err) },
+      {
+        correlation_id: correlationId,
+        method: req.method,
+        path: req.path,
+        err: err instanceof Error ? err.stack : String(err)
+      },
       'internal error'
     )
     const e = new ApiError('internal', 'internal error; quote the correlation_id when reporting it')

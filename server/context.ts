@@ -9,12 +9,14 @@ import type { Store } from '../engine/store/store.js'
 import type { IngestPipeline } from '../ingest/pipeline.js'
 import type { Source } from '../ingest/sources/source.js'
 import type { StoreProbe } from './store-probe.js'
+import type { ProcessMonitor } from './process-stats.js'
 
 export interface ServerContext {
   readonly config: Config
   readonly version: string
   readonly store: Store
   readonly storeProbe: StoreProbe
+  readonly processMonitor: ProcessMonitor
   readonly pipeline: IngestPipeline
   readonly sources: readonly Source[]
   readonly adminToken: string

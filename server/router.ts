@@ -48,7 +48,8 @@ export class Router {
     for (const c of this.compiled) {
       const params = Router.params(c.segments, parts)
       if (!params) continue
-      if (c.route.method === method || (method === 'HEAD' && c.route.method === 'GET')) return { route: c.route, params }
+      if (c.route.method === method || (method === 'HEAD' && c.route.method === 'GET'))
+        return { route: c.route, params }
       allowed.push(c.route.method)
     }
     if (allowed.length > 0) {

@@ -23,6 +23,7 @@ import { startHttpServer } from './http/uws-server.js'
 import { adminRoutes } from './routes/admin.js'
 import { healthRoutes } from './routes/health.js'
 import { StoreProbe } from './store-probe.js'
+import { ProcessMonitor } from './process-stats.js'
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
 const SHUTDOWN_DEADLINE_MS = 30_000
@@ -43,7 +44,12 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
   return config.sources.map((name) => {
     switch (name) {
       case 'sim':
-        return new SimSource({ seed: config.simSeed, backfillDays: config.simBackfillDays, store: ctx.store, log: ctx.log })
+        return new SimSource({
+          seed: config.simSeed,
+          backfillDays: config.simBackfillDays,
+          store: ctx.store,
+          log: ctx.log
+        })
       default:
         throw new Error(`source ${name} has no implementation`)
     }
@@ -76,6 +82,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     version: version(),
     store,
     storeProbe,
+    processMonitor: new ProcessMonitor(),
     pipeline,
     sources,
     adminToken: admin.token,
@@ -100,6 +107,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
       const totals = pipeline.totals()
       log.info({ written: totals.written, failed: totals.failed, queued: totals.queued }, 'ingest flushed')
       storeProbe.stop()
+      ctx.processMonitor.stop()
       await parser.close()
       await store.close()
       releaseLock()

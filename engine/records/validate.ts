@@ -13,8 +13,7 @@ export interface FieldProblem {
 }
 
 export type Validated<K extends RecordKind> =
-  | { readonly ok: true; readonly record: RecordOf<K> }
-  | { readonly ok: false; readonly problem: FieldProblem }
+  { readonly ok: true; readonly record: RecordOf<K> } | { readonly ok: false; readonly problem: FieldProblem }
 
 /** Latest accepted timestamp: year 2100, epoch ms. Anything larger is almost surely microseconds. */
 const MAX_TS_MS = 4_102_444_800_000

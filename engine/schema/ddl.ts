@@ -39,7 +39,9 @@ function renderStatement(stmt: string, target: DdlTarget): string {
     .replace(/\{\{engine:([^}]+)\}\}/g, (_, spec: string) => renderEngine(spec, clustered))
     .replace(
       /\{\{dedup_window\}\}/g,
-      clustered ? `replicated_deduplication_window = ${DEDUP_WINDOW}` : `non_replicated_deduplication_window = ${DEDUP_WINDOW}`
+      clustered
+        ? `replicated_deduplication_window = ${DEDUP_WINDOW}`
+        : `non_replicated_deduplication_window = ${DEDUP_WINDOW}`
     )
     .replace(/[ \t]+\n/g, '\n')
     .replace(/ {2,}/g, ' ')

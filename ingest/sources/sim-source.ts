@@ -96,7 +96,11 @@ export class SimSource implements Source {
       replayMs: REPLAY_MS
     }
     this.opts.log.warn(
-      { seed: data.seed, backfill_from: new Date(state.doneTo).toISOString(), live_from: new Date(state.liveFrom).toISOString() },
+      {
+        seed: data.seed,
+        backfill_from: new Date(state.doneTo).toISOString(),
+        live_from: new Date(state.liveFrom).toISOString()
+      },
       'demo market (SOURCES=sim): all data from this source is SYNTHETIC'
     )
     const worker = new Worker(distPath('ingest', 'workers', 'sim-worker.js'), { workerData: data })

@@ -108,7 +108,8 @@ export function startHttpServer(app: App, host: string, port: number): Promise<H
       send(res, state, app.errorResponse(tooLarge(limit), base), head)
       return
     }
-    const bodyPromise: Promise<Buffer | ApiError | null> = limit > 0 ? readBody(res, limit, state) : Promise.resolve(null)
+    const bodyPromise: Promise<Buffer | ApiError | null> =
+      limit > 0 ? readBody(res, limit, state) : Promise.resolve(null)
     void bodyPromise.then(async (body) => {
       if (body instanceof ApiError) return send(res, state, app.errorResponse(body, base), head)
       const request: HttpRequest = { ...base, body }

@@ -47,7 +47,11 @@ export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
         for (const chunk of parsed.chunks) {
           await ctx.pipeline.writeDirect(chunk, `admin:${chunk.table}:${bodyHash}`)
         }
-        return json(201, { kind, rows: parsed.rows, tables: parsed.chunks.map((c) => ({ table: c.table, rows: c.rows })) })
+        return json(201, {
+          kind,
+          rows: parsed.rows,
+          tables: parsed.chunks.map((c) => ({ table: c.table, rows: c.rows }))
+        })
       }
     }
   ]

@@ -23,6 +23,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
           uptime_s: Math.floor((Date.now() - started) / 1000),
           store: { kind: ctx.store.kind, ok: ctx.storeProbe.ok },
           sources,
+          process: ctx.processMonitor.stats(),
           ingest: {
             queued: totals.queued,
             written: totals.written,

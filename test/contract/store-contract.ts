@@ -7,7 +7,11 @@ import type { Store } from '../../engine/store/store.js'
 import { StoreError } from '../../engine/store/store-error.js'
 import { guid } from '../helpers/tmp-dir.js'
 
-export function storeContract(name: string, open: () => Promise<Store>, teardown: () => Promise<void> = async () => {}) {
+export function storeContract(
+  name: string,
+  open: () => Promise<Store>,
+  teardown: () => Promise<void> = async () => {}
+) {
   describe(`Store contract: ${name}`, () => {
     let store: Store
     beforeAll(async () => {

@@ -35,7 +35,11 @@ export class FlakyStore implements Store {
     if (this.failInserts > 0) {
       this.failInserts--
       if (this.afterWrite) await this.inner.insert(batch)
-      throw new StoreError(`Code: ${this.code}. injected failure`, this.code, this.code === 252 ? 'transient' : 'bad_data')
+      throw new StoreError(
+        `Code: ${this.code}. injected failure`,
+        this.code,
+        this.code === 252 ? 'transient' : 'bad_data'
+      )
     }
     await this.inner.insert(batch)
   }

@@ -37,3 +37,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export function ndjson(rows: readonly object[]): string {
   return rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 }
+
+/** Parsed JSON body; `any` on purpose: tests assert on the shape themselves. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function jsonBody(res: Response): Promise<any> {
+  return res.json()
+}

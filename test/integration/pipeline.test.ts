@@ -41,7 +41,9 @@ function trades(symbol: string, n: number): TradeRecord[] {
 }
 
 async function counts(symbol: string): Promise<{ raw: number; c1m: number; c1d: number }> {
-  const [raw] = await chdb.query<{ n: number }>('SELECT count() AS n FROM trades WHERE symbol = {s:String}', { s: symbol })
+  const [raw] = await chdb.query<{ n: number }>('SELECT count() AS n FROM trades WHERE symbol = {s:String}', {
+    s: symbol
+  })
   const [c1m] = await chdb.query<{ n: number }>('SELECT sum(trades) AS n FROM candles_1m WHERE symbol = {s:String}', {
     s: symbol
   })

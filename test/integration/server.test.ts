@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, ndjson, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { startTestServer, ndjson, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
 const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
@@ -52,10 +52,10 @@ describe('POST /v1/admin/ingest/{kind}', () => {
     const body = ndjson(Array.from({ length: 120 }, (_, i) => trade(i)))
     const res = await fetch(`${srv.base}/v1/admin/ingest/trade`, { method: 'POST', headers: auth, body })
     expect(res.status).toBe(201)
-    expect(await res.json()).toEqual({ kind: 'trade', rows: 120, tables: [{ table: 'trades', rows: 120 }] })
+    expect(await jsonBody(res)).toEqual({ kind: 'trade', rows: 120, tables: [{ table: 'trades', rows: 120 }] })
     expect(await count("SELECT count() AS n FROM trades WHERE symbol = 'SOLUSDT'")).toBe(120)
     expect(await count("SELECT sum(trades) AS n FROM candles_1h WHERE symbol = 'SOLUSDT'")).toBe(120)
-    const health = await (await fetch(`${srv.base}/v1/health`)).json()
+    const health = await jsonBody(await fetch(`${srv.base}/v1/health`))
     expect(health.ingest.written).toBeGreaterThanOrEqual(120)
   })
 
@@ -71,7 +71,7 @@ describe('POST /v1/admin/ingest/{kind}', () => {
     rows[36] = { ...trade(2000), symbol: 'BADUSDT', price: -5 }
     const res = await fetch(`${srv.base}/v1/admin/ingest/trade`, { method: 'POST', headers: auth, body: ndjson(rows) })
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({
+    expect(await jsonBody(res)).toEqual({
       error: {
         code: 'invalid_record',
         message: 'line 37, field price: must be >= 0; nothing was written',
@@ -86,7 +86,7 @@ describe('POST /v1/admin/ingest/{kind}', () => {
     const body = ndjson([trade(1)]) + '{"ts": oops}\n'
     const res = await fetch(`${srv.base}/v1/admin/ingest/trade`, { method: 'POST', headers: auth, body })
     expect(res.status).toBe(400)
-    expect((await res.json()).error).toMatchObject({ code: 'invalid_record', line: 2 })
+    expect((await jsonBody(res)).error).toMatchObject({ code: 'invalid_record', line: 2 })
   })
 
   it('derives options metrics rows from option quotes', async () => {
@@ -104,7 +104,11 @@ describe('POST /v1/admin/ingest/{kind}', () => {
       open_interest: oi,
       volume_24h: 1
     }))
-    const res = await fetch(`${srv.base}/v1/admin/ingest/option_quote`, { method: 'POST', headers: auth, body: ndjson(quotes) })
+    const res = await fetch(`${srv.base}/v1/admin/ingest/option_quote`, {
+      method: 'POST',
+      headers: auth,
+      body: ndjson(quotes)
+    })
     expect(res.status).toBe(201)
     const rows = await srv.running.ctx.store.query<{ c: number; p: number; pcr: number; mp: number }>(
       "SELECT total_call_oi AS c, total_put_oi AS p, pcr_oi AS pcr, max_pain_nearest AS mp FROM options_metrics WHERE currency = 'BTC'"
@@ -125,7 +129,7 @@ describe('POST /v1/admin/ingest/{kind}', () => {
     expect(wrong.status).toBe(401)
     const kind = await fetch(`${srv.base}/v1/admin/ingest/candle`, { method: 'POST', headers: auth, body })
     expect(kind.status).toBe(404)
-    expect((await kind.json()).error.message).toContain('unknown record kind')
+    expect((await jsonBody(kind)).error.message).toContain('unknown record kind')
     const get = await fetch(`${srv.base}/v1/admin/ingest/trade`)
     expect(get.status).toBe(405)
   })
@@ -158,6 +162,6 @@ describe('unknown routes', () => {
   it('answer 404 with the envelope', async () => {
     const res = await fetch(`${srv.base}/v2/whatever`)
     expect(res.status).toBe(404)
-    expect((await res.json()).error.code).toBe('not_found')
+    expect((await jsonBody(res)).error.code).toBe('not_found')
   })
 })

@@ -8,8 +8,20 @@ const app = new App(
   [
     { method: 'GET', path: '/v1/items/:id', handler: (r) => json(200, { id: r.params['id'] }) },
     { method: 'DELETE', path: '/v1/items/:id', handler: () => json(204, {}) },
-    { method: 'GET', path: '/v1/boom', handler: () => { throw new Error('SELECT secret FROM users') } },
-    { method: 'GET', path: '/v1/bad', handler: () => { throw new ApiError('invalid_parameter', 'hours must be 1 to 168', { param: 'hours' }) } }
+    {
+      method: 'GET',
+      path: '/v1/boom',
+      handler: () => {
+        throw new Error('SELECT secret FROM users')
+      }
+    },
+    {
+      method: 'GET',
+      path: '/v1/bad',
+      handler: () => {
+        throw new ApiError('invalid_parameter', 'hours must be 1 to 168', { param: 'hours' })
+      }
+    }
   ],
   silentLogger()
 )

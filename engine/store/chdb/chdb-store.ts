@@ -76,7 +76,12 @@ export class ChdbStore implements Store {
     )
   }
 
-  async *stream(sql: string, params: Params | undefined, format: string, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  async *stream(
+    sql: string,
+    params: Params | undefined,
+    format: string,
+    signal?: AbortSignal
+  ): AsyncIterable<Uint8Array> {
     await this.gate.acquire()
     const session = this.idle.pop()!
     try {

@@ -59,19 +59,26 @@ export class ClickhouseStore implements Store {
   async insert(batch: InsertBatch): Promise<void> {
     const format = FORMAT_NAMES[batch.format]!
     try {
-      await this.client.exec({
-        query: `INSERT INTO ${batch.table} (${batch.columns.join(', ')}) FORMAT ${format}`,
-        values: Readable.from([batch.data]),
-        clickhouse_settings: { ...DEDUP_INSERT_SETTINGS, insert_deduplication_token: batch.dedupToken }
-      }).then(async (r) => {
-        for await (const _ of r.stream) void _ // drain the (empty) response so the socket is reused
-      })
+      await this.client
+        .exec({
+          query: `INSERT INTO ${batch.table} (${batch.columns.join(', ')}) FORMAT ${format}`,
+          values: Readable.from([batch.data]),
+          clickhouse_settings: { ...DEDUP_INSERT_SETTINGS, insert_deduplication_token: batch.dedupToken }
+        })
+        .then(async (r) => {
+          for await (const _ of r.stream) void _ // drain the (empty) response so the socket is reused
+        })
     } catch (err) {
       throw toStoreError(err)
     }
   }
 
-  async *stream(sql: string, params: Params | undefined, format: string, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  async *stream(
+    sql: string,
+    params: Params | undefined,
+    format: string,
+    signal?: AbortSignal
+  ): AsyncIterable<Uint8Array> {
     let res
     try {
       res = await this.client.exec({

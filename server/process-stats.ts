@@ -1,0 +1,67 @@
+/**
+ * @module
+ * Process figures for `/v1/health`: resident memory and event-loop lag. Lag is measured directly: a timer
+ * due every SAMPLE_MS records how late it fired; percentiles cover the last complete WINDOW_MS window
+ * (bounded: WINDOW_MS / SAMPLE_MS samples), so a stall shows for one window.
+ */
+import { performance } from 'node:perf_hooks'
+
+/** Length of one measurement window, ms. */
+const WINDOW_MS = 10_000
+/** Lag sampling period, ms; a stall shorter than this can be missed. */
+const SAMPLE_MS = 20
+
+export interface ProcessStats {
+  readonly rss_mb: number
+  readonly heap_used_mb: number
+  /** event-loop lag over the last complete window, ms */
+  readonly event_loop_delay_ms: { readonly p50: number; readonly p99: number; readonly max: number }
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+export class ProcessMonitor {
+  private samples: number[] = []
+  private windowStart = performance.now()
+  private expected = performance.now() + SAMPLE_MS
+  private last = { p50: 0, p99: 0, max: 0 }
+  private readonly timer: NodeJS.Timeout
+
+  constructor() {
+    this.timer = setInterval(() => this.sample(), SAMPLE_MS)
+    this.timer.unref()
+  }
+
+  private sample(): void {
+    const now = performance.now()
+    this.samples.push(Math.max(0, now - this.expected))
+    this.expected = now + SAMPLE_MS
+    if (now - this.windowStart >= WINDOW_MS) {
+      const sorted = this.samples.sort((a, b) => a - b)
+      const round = (x: number): number => Math.round(x * 100) / 100
+      this.last = {
+        p50: round(percentile(sorted, 50)),
+        p99: round(percentile(sorted, 99)),
+        max: round(sorted.at(-1) ?? 0)
+      }
+      this.samples = []
+      this.windowStart = now
+    }
+  }
+
+  stats(): ProcessStats {
+    const mem = process.memoryUsage()
+    return {
+      rss_mb: Math.round(mem.rss / 1048576),
+      heap_used_mb: Math.round(mem.heapUsed / 1048576),
+      event_loop_delay_ms: this.last
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+  }
+}
