@@ -4,7 +4,8 @@
  * chunks and barriers; the pipeline reports queued, written and failed rows for `/v1/health`.
  */
 import type { Logger } from '../engine/log.js'
-import type { Store } from '../engine/store/store.js'
+import type { InsertBatch, Store } from '../engine/store/store.js'
+import type { BatchJournal } from './journal.js'
 import { isBarrier, type EncodedChunk, type IngestItem } from './encoded-chunk.js'
 import { TableBatcher, type BatcherOptions, type TableCounters } from './table-batcher.js'
 
@@ -21,15 +22,21 @@ export class IngestPipeline {
   private readonly batchers = new Map<string, TableBatcher>()
   private closing = false
 
+  private readonly insert: (batch: InsertBatch) => Promise<void>
+
+  /** Without a journal, inserts go straight to the store (tests of the batching alone). */
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly opts: BatcherOptions,
-    private readonly log: Logger
-  ) {}
+    private readonly log: Logger,
+    journal?: BatchJournal
+  ) {
+    this.insert = journal ? (b) => journal.insert(store, b) : (b) => store.insert(b)
+  }
 
   private batcher(table: string): TableBatcher {
     let b = this.batchers.get(table)
-    if (!b) this.batchers.set(table, (b = new TableBatcher(table, this.store, this.opts, this.log)))
+    if (!b) this.batchers.set(table, (b = new TableBatcher(table, this.insert, this.opts, this.log)))
     return b
   }
 
@@ -50,7 +57,7 @@ export class IngestPipeline {
    */
   async writeDirect(chunk: EncodedChunk, dedupToken: string): Promise<void> {
     // a failure here is reported to the caller (who may retry), so it is not counted as a lost row
-    await this.store.insert({
+    await this.insert({
       table: chunk.table,
       columns: chunk.columns,
       format: 'TSV',

@@ -8,7 +8,7 @@
  */
 import crypto from 'node:crypto'
 import type { Logger } from '../engine/log.js'
-import type { Store } from '../engine/store/store.js'
+import type { InsertBatch } from '../engine/store/store.js'
 import { toStoreError } from '../engine/store/store-error.js'
 import { BoundedQueue } from './bounded-queue.js'
 import type { EncodedChunk } from './encoded-chunk.js'
@@ -53,7 +53,8 @@ export class TableBatcher {
 
   constructor(
     readonly table: string,
-    private readonly store: Store,
+    /** journaled insert of one batch (see journal.ts) */
+    private readonly insert: (batch: InsertBatch) => Promise<void>,
     private readonly opts: BatcherOptions,
     private readonly log: Logger
   ) {
@@ -120,7 +121,7 @@ export class TableBatcher {
   private async writeWithRetry(batch: Batch): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.store.insert({
+        await this.insert({
           table: this.table,
           columns: batch.columns,
           format: 'TSV',

@@ -12,6 +12,7 @@ import { migrate } from '../engine/schema/migrate.js'
 import { prepareDataDir } from '../engine/store/chdb/data-dir.js'
 import { openStore } from '../engine/store/open-store.js'
 import { IngestPipeline } from '../ingest/pipeline.js'
+import { BatchJournal } from '../ingest/journal.js'
 import { runSource } from '../ingest/run-source.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
 import type { Source } from '../ingest/sources/source.js'
@@ -69,10 +70,14 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   }
   const admin = ensureAdminToken(config.adminToken, config.dataDir)
   if (admin.generated) log.warn({ file: admin.file, admin_token: admin.token }, 'generated ADMIN_TOKEN (shown once)')
+  const journal = new BatchJournal(path.join(config.dataDir, 'journal'))
+  const replayed = await journal.recover(store, log)
+  if (replayed > 0) log.warn({ batches: replayed }, 'completed batches interrupted by the last stop')
   const pipeline = new IngestPipeline(
     store,
     { batchRows: config.batchRows, flushMs: config.flushMs, queueRows: config.queueRows },
-    log.child({ mod: 'ingest' })
+    log.child({ mod: 'ingest' }),
+    journal
   )
   const storeProbe = new StoreProbe(store)
   storeProbe.start()

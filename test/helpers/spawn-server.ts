@@ -31,8 +31,8 @@ export function spawnServer(env: Record<string, string>, port = 0): Spawned {
       PATH: process.env['PATH'] ?? '',
       HOME: process.env['HOME'] ?? '/tmp',
       LOG_LEVEL: 'info',
-      ...env,
-      PORT: String(port)
+      PORT: String(port),
+      ...env
     },
     stdio: ['ignore', 'pipe', 'pipe']
   })

@@ -1,0 +1,75 @@
+/**
+ * @module
+ * Write-ahead journal of insert batches. ClickHouse commits a raw table's part and each materialized
+ * view's part separately, so a process killed mid-insert can leave a batch in the raw table but missing
+ * from a view. Every batch is therefore written to `DATA_DIR/journal` before its insert and removed once
+ * the store acknowledged it; at start, entries left by a crash are replayed with their original dedup
+ * tokens: parts already written are deduplicated, missing view parts are completed, so each batch ends
+ * up whole. Files are not fsynced: this protects against a process crash (SIGKILL, OOM), not power loss.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Logger } from '../engine/log.js'
+import type { InsertBatch, Store } from '../engine/store/store.js'
+
+interface Header {
+  readonly table: string
+  readonly columns: readonly string[]
+  readonly format: InsertBatch['format']
+  readonly dedupToken: string
+  /** payload length: an entry cut short by a crash during its own write was never sent and is dropped */
+  readonly bytes: number
+}
+
+export class BatchJournal {
+  private seq = 0
+
+  constructor(private readonly dir: string) {
+    fs.mkdirSync(dir, { recursive: true })
+  }
+
+  /** Writes the batch to the journal, inserts it, then removes the entry. */
+  async insert(store: Store, batch: InsertBatch): Promise<void> {
+    const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
+    const header: Header = {
+      table: batch.table,
+      columns: batch.columns,
+      format: batch.format,
+      dedupToken: batch.dedupToken,
+      bytes: batch.data.byteLength
+    }
+    await fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), batch.data])
+    await store.insert(batch)
+    await fs.promises.unlink(file)
+  }
+
+  /** Replays every entry a previous process left behind; returns the number of batches replayed. */
+  async recover(store: Store, log: Logger): Promise<number> {
+    const files = fs
+      .readdirSync(this.dir)
+      .filter((f) => f.endsWith('.batch'))
+      .sort()
+    for (const f of files) {
+      const file = path.join(this.dir, f)
+      const buf = fs.readFileSync(file)
+      const nl = buf.indexOf(10)
+      let header: Header | undefined
+      try {
+        header = JSON.parse(buf.subarray(0, nl).toString('utf8')) as Header
+      } catch {
+        header = undefined
+      }
+      const data = buf.subarray(nl + 1)
+      if (nl < 0 || !header || header.bytes !== data.byteLength) {
+        log.warn({ file }, 'journal entry cut short by the crash; it was never sent, removing it')
+        fs.unlinkSync(file)
+        continue
+      }
+      const { bytes: _bytes, ...batch } = header
+      await store.insert({ ...batch, data })
+      fs.unlinkSync(file)
+      log.warn({ table: header.table, token: header.dedupToken }, 'replayed an interrupted batch from the journal')
+    }
+    return files.length
+  }
+}
