@@ -10,6 +10,8 @@ import { performance } from 'node:perf_hooks'
 const WINDOW_MS = 10_000
 /** Lag sampling period, ms; a stall shorter than this can be missed. */
 const SAMPLE_MS = 20
+/** Memory is read every this many samples (1 s): reading it costs a /proc read, too dear per request. */
+const MEMORY_EVERY = 50
 
 export interface ProcessStats {
   readonly rss_mb: number
@@ -28,14 +30,23 @@ export class ProcessMonitor {
   private windowStart = performance.now()
   private expected = performance.now() + SAMPLE_MS
   private last = { p50: 0, p99: 0, max: 0 }
+  private memory = { rss_mb: 0, heap_used_mb: 0 }
+  private tick = 0
   private readonly timer: NodeJS.Timeout
 
   constructor() {
+    this.readMemory()
     this.timer = setInterval(() => this.sample(), SAMPLE_MS)
     this.timer.unref()
   }
 
+  private readMemory(): void {
+    const mem = process.memoryUsage()
+    this.memory = { rss_mb: Math.round(mem.rss / 1048576), heap_used_mb: Math.round(mem.heapUsed / 1048576) }
+  }
+
   private sample(): void {
+    if (++this.tick % MEMORY_EVERY === 0) this.readMemory()
     const now = performance.now()
     this.samples.push(Math.max(0, now - this.expected))
     this.expected = now + SAMPLE_MS
@@ -52,13 +63,9 @@ export class ProcessMonitor {
     }
   }
 
+  /** Memory as of the last second, lag of the last complete window. */
   stats(): ProcessStats {
-    const mem = process.memoryUsage()
-    return {
-      rss_mb: Math.round(mem.rss / 1048576),
-      heap_used_mb: Math.round(mem.heapUsed / 1048576),
-      event_loop_delay_ms: this.last
-    }
+    return { ...this.memory, event_loop_delay_ms: this.last }
   }
 
   stop(): void {

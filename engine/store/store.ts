@@ -46,3 +46,14 @@ export const DEDUP_INSERT_SETTINGS = {
   insert_deduplicate: 1,
   deduplicate_blocks_in_dependent_materialized_views: 1
 } as const
+
+/**
+ * Settings of our own insert path. A raw table feeds up to 9 materialized views (the candle cascade):
+ * `parallel_view_processing` pushes a block to independent views concurrently (measured ~10-20% faster
+ * on 2 cores, bench/ingest); `optimize_on_insert=0` skips merging equal keys inside each inserted block of
+ * the aggregate targets, work the background merges and every read's GROUP BY do anyway.
+ */
+export const FAST_INSERT_SETTINGS = {
+  parallel_view_processing: 1,
+  optimize_on_insert: 0
+} as const

@@ -11,6 +11,9 @@ import { ApiError } from '../../engine/errors.js'
 import type { App } from '../app.js'
 import type { HttpRequest, HttpResponse } from './types.js'
 
+/** Shared empty query for requests without one; URLSearchParams is never mutated by handlers. */
+const EMPTY_QUERY = new URLSearchParams()
+
 /** Bodies above this are sent in backpressured pieces (tryEnd/onWritable) instead of one end(). */
 const STREAM_THRESHOLD = 256 * 1024
 
@@ -24,16 +27,25 @@ interface Aborted {
   aborted: boolean
 }
 
+const STATUS_LINES = new Map<number, string>()
 function statusLine(status: number): string {
-  return `${status} ${STATUS_CODES[status] ?? ''}`
+  let line = STATUS_LINES.get(status)
+  if (!line) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`))
+  return line
 }
 
 function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): void {
   if (state.aborted) return
-  const body = typeof out.body === 'string' ? Buffer.from(out.body) : out.body
   res.cork(() => {
     res.writeStatus(statusLine(out.status))
-    for (const [k, v] of Object.entries(out.headers)) res.writeHeader(k, v)
+    for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
+    if (typeof out.body === 'string' && out.body.length <= STREAM_THRESHOLD / 4) {
+      // small text bodies go to uWS as strings: no intermediate Buffer
+      if (head) res.endWithoutBody(Buffer.byteLength(out.body))
+      else res.end(out.body)
+      return
+    }
+    const body = typeof out.body === 'string' ? Buffer.from(out.body) : out.body
     if (head) {
       res.endWithoutBody(body.length)
       return
@@ -96,7 +108,8 @@ export function startHttpServer(app: App, host: string, port: number): Promise<H
     })
     const method = req.getMethod().toUpperCase()
     const path = req.getUrl()
-    const query = new URLSearchParams(req.getQuery() ?? '')
+    const rawQuery = req.getQuery()
+    const query = rawQuery ? new URLSearchParams(rawQuery) : EMPTY_QUERY
     const headers = readHeaders(req)
     const ip = Buffer.from(res.getRemoteAddressAsText()).toString()
     const head = method === 'HEAD'

@@ -7,7 +7,7 @@
  */
 import { Session } from 'chdb'
 import { Semaphore } from '../semaphore.js'
-import { DEDUP_INSERT_SETTINGS, type InsertBatch, type Params, type Store } from '../store.js'
+import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS, type InsertBatch, type Params, type Store } from '../store.js'
 import { toStoreError } from '../store-error.js'
 import { parseJsonEachRow } from '../json-rows.js'
 
@@ -71,7 +71,7 @@ export class ChdbStore implements Store {
         columns: batch.columns,
         format: batch.format,
         values: batch.data,
-        settings: { ...DEDUP_INSERT_SETTINGS, insert_deduplication_token: batch.dedupToken }
+        settings: { ...DEDUP_INSERT_SETTINGS, ...FAST_INSERT_SETTINGS, insert_deduplication_token: batch.dedupToken }
       })
     )
   }

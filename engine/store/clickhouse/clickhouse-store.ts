@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
-import { DEDUP_INSERT_SETTINGS, type InsertBatch, type Params, type Store } from '../store.js'
+import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS, type InsertBatch, type Params, type Store } from '../store.js'
 import { toStoreError } from '../store-error.js'
 import { parseJsonEachRow } from '../json-rows.js'
 
@@ -63,7 +63,11 @@ export class ClickhouseStore implements Store {
         .exec({
           query: `INSERT INTO ${batch.table} (${batch.columns.join(', ')}) FORMAT ${format}`,
           values: Readable.from([batch.data]),
-          clickhouse_settings: { ...DEDUP_INSERT_SETTINGS, insert_deduplication_token: batch.dedupToken }
+          clickhouse_settings: {
+            ...DEDUP_INSERT_SETTINGS,
+            ...FAST_INSERT_SETTINGS,
+            insert_deduplication_token: batch.dedupToken
+          }
         })
         .then(async (r) => {
           for await (const _ of r.stream) void _ // drain the (empty) response so the socket is reused

@@ -1,0 +1,191 @@
+/**
+ * @module
+ * `npm run bench`: every benchmark of the foundation, each against its reference measured in the same
+ * run, alternating rounds (this machine is shared and noisy: ratios of medians are the figures that
+ * matter). Results go to bench/results/latest.json and a readable bench/results/latest.md.
+ *
+ * - ingest: rows/s of the e2e path vs the naive client.insert JSONEachRow path and the engine ceiling
+ *   (pre-built TSV), same rows, same schema with every view; each run in a fresh process and data dir.
+ * - http: GET /v1/health req/s vs a bare uWebSockets.js static reply of the same size, load from a
+ *   separate autocannon process, 64 connections.
+ * - cold start: spawn to first 200 from /v1/health with an existing data dir.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { distPath, projectRoot } from '../engine/paths.js'
+import { load, type LoadResult } from './http/load.js'
+
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
+const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
+const HTTP_SECONDS = Number(process.env['BENCH_HTTP_SECONDS'] ?? 8)
+const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100
+const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
+
+function ingestRun(variant: string): { rows: number; rows_per_s: number } {
+  const dir = tmp()
+  try {
+    const out = execFileSync(
+      process.execPath,
+      [distPath('bench', 'ingest', 'variant.js'), variant, dir, String(INGEST_DAYS)],
+      {
+        env: ENV,
+        encoding: 'utf8'
+      }
+    )
+    return JSON.parse(out.trim().split('\n').at(-1)!) as { rows: number; rows_per_s: number }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function ingest(): Promise<Record<string, unknown>> {
+  const variants = ['e2e', 'naive', 'ceiling']
+  const runs: Record<string, number[]> = { e2e: [], naive: [], ceiling: [] }
+  let rows = 0
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let i = 0; i < variants.length; i++) {
+      const v = variants[(i + r) % variants.length]!
+      const res = ingestRun(v)
+      rows = res.rows
+      runs[v]!.push(res.rows_per_s)
+      console.log(`ingest round ${r + 1} ${v}: ${res.rows_per_s} rows/s`)
+    }
+  }
+  const m = Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)]))
+  return {
+    rows_per_run: rows,
+    dataset: `demo market, ${INGEST_DAYS} days backfill density, all record kinds, every view attached`,
+    runs_rows_per_s: runs,
+    median_rows_per_s: m,
+    e2e_vs_ceiling: ratio(m['e2e']!, m['ceiling']!),
+    e2e_vs_naive: ratio(m['e2e']!, m['naive']!),
+    targets: { e2e_vs_ceiling: 0.7, e2e_vs_naive: 2 }
+  }
+}
+
+function spawnReady(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      if (ready.test(out)) resolve(child)
+    })
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
+  })
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r))
+  child.kill('SIGTERM')
+  await exited
+}
+
+function serverEnv(dir: string, port: number): NodeJS.ProcessEnv {
+  return { ...ENV, DATA_DIR: dir, PORT: String(port), SOURCES: 'none', ADMIN_TOKEN: 'bench-admin-token-0123456789' }
+}
+
+async function http(): Promise<Record<string, unknown>> {
+  const dir = tmp()
+  const ours = await spawnReady([distPath('server', 'main.js')], serverEnv(dir, 19181), /listening/)
+  const size = (await (await fetch('http://127.0.0.1:19181/v1/health')).text()).length
+  const bare = await spawnReady([distPath('bench', 'http', 'bare-uws.js'), '19182', String(size)], ENV, /ready/)
+  const runs: { health: LoadResult[]; bare: LoadResult[] } = { health: [], bare: [] }
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const which of r % 2 ? (['bare', 'health'] as const) : (['health', 'bare'] as const)) {
+      const url = which === 'health' ? 'http://127.0.0.1:19181/v1/health' : 'http://127.0.0.1:19182/'
+      const res = await load(url, 64, HTTP_SECONDS)
+      runs[which].push(res)
+      console.log(`http round ${r + 1} ${which}: ${res.req_per_s} req/s p99 ${res.p99_ms} ms`)
+    }
+  }
+  await stopChild(ours)
+  bare.kill('SIGTERM')
+  fs.rmSync(dir, { recursive: true, force: true })
+  const h = median(runs.health.map((x) => x.req_per_s))
+  const b = median(runs.bare.map((x) => x.req_per_s))
+  return {
+    body_bytes: size,
+    connections: 64,
+    seconds_per_run: HTTP_SECONDS,
+    median_req_per_s: { health: h, bare_uws: b },
+    median_p99_ms: {
+      health: median(runs.health.map((x) => x.p99_ms)),
+      bare_uws: median(runs.bare.map((x) => x.p99_ms))
+    },
+    health_vs_bare: ratio(h, b),
+    errors: runs.health.reduce((n, x) => n + x.errors + x.non2xx, 0)
+  }
+}
+
+async function coldStart(): Promise<Record<string, unknown>> {
+  const dir = tmp()
+  const first = await spawnReady([distPath('server', 'main.js')], serverEnv(dir, 19183), /listening/)
+  await stopChild(first)
+  const times: number[] = []
+  for (let r = 0; r < ROUNDS; r++) {
+    const t0 = performance.now()
+    const child = spawn(process.execPath, [distPath('server', 'main.js')], {
+      env: serverEnv(dir, 19183),
+      stdio: 'ignore'
+    })
+    for (;;) {
+      const ok = await fetch('http://127.0.0.1:19183/v1/health').then(
+        (r) => r.status === 200,
+        () => false
+      )
+      if (ok) break
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    times.push(Math.round(performance.now() - t0))
+    await stopChild(child)
+  }
+  fs.rmSync(dir, { recursive: true, force: true })
+  return { runs_ms: times, median_ms: median(times), target_ms: 3000 }
+}
+
+function summary(results: Record<string, any>): string {
+  const i = results['ingest']
+  const h = results['http']
+  const c = results['cold_start']
+  return [
+    `# Benchmarks (${results['date']}, ${results['machine']})`,
+    '',
+    `Ingest (${i.rows_per_run} rows per run, ${i.dataset}; medians of ${ROUNDS} alternating rounds):`,
+    `- e2e ${i.median_rows_per_s.e2e} rows/s, engine ceiling ${i.median_rows_per_s.ceiling}, naive ${i.median_rows_per_s.naive}`,
+    `- e2e / ceiling = ${i.e2e_vs_ceiling} (target >= 0.7); e2e / naive = ${i.e2e_vs_naive} (target >= 2)`,
+    '',
+    `HTTP GET /v1/health vs bare uWS static reply (${h.body_bytes} bytes, 64 connections, autocannon in its own process):`,
+    `- health ${h.median_req_per_s.health} req/s (p99 ${h.median_p99_ms.health} ms), bare ${h.median_req_per_s.bare_uws} req/s (p99 ${h.median_p99_ms.bare_uws} ms): ratio ${h.health_vs_bare}`,
+    '',
+    `Cold start with an existing data dir, spawn to first 200: median ${c.median_ms} ms (runs ${c.runs_ms.join(', ')}; target 3000)`,
+    ''
+  ].join('\n')
+}
+
+async function main(): Promise<void> {
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+    ingest: await ingest(),
+    http: await http(),
+    cold_start: await coldStart()
+  }
+  const dir = path.join(projectRoot(), 'bench', 'results')
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(path.join(dir, 'latest.json'), JSON.stringify(results, null, 2) + '\n')
+  const text = summary(results)
+  fs.writeFileSync(path.join(dir, 'latest.md'), text)
+  console.log('\n' + text)
+}
+
+void main()
