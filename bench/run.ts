@@ -9,6 +9,8 @@
  * - http: GET /v1/health req/s vs a bare uWebSockets.js static reply of the same size, load from a
  *   separate autocannon process, 64 connections.
  * - cold start: spawn to first 200 from /v1/health with an existing data dir.
+ * - steady demo feed: time to backfill SIM_BACKFILL_DAYS (default 30) on first start, then RSS and
+ *   event-loop lag p99 from /v1/health over the first live windows.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -153,6 +155,46 @@ async function coldStart(): Promise<Record<string, unknown>> {
   return { runs_ms: times, median_ms: median(times), target_ms: 3000 }
 }
 
+const STEADY_DAYS = Number(process.env['BENCH_STEADY_DAYS'] ?? 30)
+/** Live windows sampled after the backfill (each health window is 10 s). */
+const STEADY_WINDOWS = 4
+
+async function health(port: number): Promise<Record<string, any>> {
+  return (await (await fetch(`http://127.0.0.1:${port}/v1/health`)).json()) as Record<string, any>
+}
+
+async function steady(): Promise<Record<string, unknown>> {
+  const dir = tmp()
+  const env = { ...serverEnv(dir, 19184), SOURCES: 'sim', SIM_BACKFILL_DAYS: String(STEADY_DAYS) }
+  const t0 = performance.now()
+  const child = await spawnReady([distPath('server', 'main.js')], env, /listening/)
+  let h = await health(19184)
+  while (h['sources'][0].phase !== 'live') {
+    await new Promise((r) => setTimeout(r, 250))
+    h = await health(19184)
+  }
+  const backfillMs = Math.round(performance.now() - t0)
+  const rows = h['ingest'].written as number
+  const samples: { rss_mb: number; p99: number; max: number }[] = []
+  for (let i = 0; i < STEADY_WINDOWS; i++) {
+    await new Promise((r) => setTimeout(r, 10_500))
+    const p = (await health(19184))['process']
+    samples.push({ rss_mb: p.rss_mb, p99: p.event_loop_delay_ms.p99, max: p.event_loop_delay_ms.max })
+    console.log(`steady window ${i + 1}: rss ${p.rss_mb} MB, loop p99 ${p.event_loop_delay_ms.p99} ms`)
+  }
+  await stopChild(child)
+  fs.rmSync(dir, { recursive: true, force: true })
+  return {
+    backfill_days: STEADY_DAYS,
+    backfill_rows: rows,
+    backfill_ms: backfillMs,
+    live_windows: samples,
+    max_rss_mb: Math.max(...samples.map((s) => s.rss_mb)),
+    max_loop_p99_ms: Math.max(...samples.map((s) => s.p99)),
+    targets: { backfill_ms: 60_000, rss_mb: 1536, loop_p99_ms: 20 }
+  }
+}
+
 function summary(results: Record<string, any>): string {
   const i = results['ingest']
   const h = results['http']
@@ -168,6 +210,9 @@ function summary(results: Record<string, any>): string {
     `- health ${h.median_req_per_s.health} req/s (p99 ${h.median_p99_ms.health} ms), bare ${h.median_req_per_s.bare_uws} req/s (p99 ${h.median_p99_ms.bare_uws} ms): ratio ${h.health_vs_bare}`,
     '',
     `Cold start with an existing data dir, spawn to first 200: median ${c.median_ms} ms (runs ${c.runs_ms.join(', ')}; target 3000)`,
+    '',
+    `Demo market: ${results['steady'].backfill_days}-day backfill (${results['steady'].backfill_rows} rows) live after ${results['steady'].backfill_ms} ms (target 60000);`,
+    `then live: max RSS ${results['steady'].max_rss_mb} MB (target 1536), max event-loop lag p99 ${results['steady'].max_loop_p99_ms} ms (target 20)`,
     ''
   ].join('\n')
 }
@@ -178,7 +223,8 @@ async function main(): Promise<void> {
     machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
     ingest: await ingest(),
     http: await http(),
-    cold_start: await coldStart()
+    cold_start: await coldStart(),
+    steady: await steady()
   }
   const dir = path.join(projectRoot(), 'bench', 'results')
   fs.mkdirSync(dir, { recursive: true })
