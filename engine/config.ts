@@ -38,6 +38,10 @@ export interface Config {
   readonly queueRows: number
   /** chDB connections on the one data dir = max chDB queries in flight. @default 4 */
   readonly chdbPoolSize: number
+  /** public endpoints without a key: requests per minute per client IP (token bucket). @default 60 */
+  readonly publicRatePerMinute: number
+  /** reverse proxies in front whose X-Forwarded-For is trusted; 0 ignores the header. @default 0 */
+  readonly trustedProxyHops: number
 }
 
 export class ConfigError extends Error {
@@ -133,6 +137,8 @@ export function loadConfig(env: Env = process.env): Config {
     batchRows: int(env, 'INGEST_BATCH_ROWS', 50_000, 1, 1_000_000),
     flushMs: int(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
     queueRows: int(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
-    chdbPoolSize: int(env, 'CHDB_POOL_SIZE', 4, 1, 32)
+    chdbPoolSize: int(env, 'CHDB_POOL_SIZE', 4, 1, 32),
+    publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000),
+    trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10)
   })
 }

@@ -1,21 +1,26 @@
 /**
  * @module
- * The transport-independent application: routes a plain request to its handler and turns every failure
- * into the JSON error envelope. Unexpected errors answer 500 with a correlation id that is also logged
- * with the cause; no stack trace or SQL reaches a client.
+ * The transport-independent application. For each request: route lookup (404/405), access control
+ * (401/403/429, rate-limit headers), query and body validation (400), the plan's symbol check (403), the
+ * handler. Every failure becomes the JSON error envelope; unexpected errors answer 500 with a correlation
+ * id that is also logged with the cause; no stack trace or SQL reaches a client.
  */
 import crypto from 'node:crypto'
 import { ApiError, errorBody } from '../engine/errors.js'
 import type { Logger } from '../engine/log.js'
+import { AccessControl, type Caller } from './access/access-control.js'
 import { json, type HttpRequest, type HttpResponse, type Route } from './http/types.js'
 import { Router, type Match } from './router.js'
+import { parseJsonBody, parseQuery } from './validate.js'
 
 export class App {
   readonly router: Router
 
   constructor(
-    routes: readonly Route[],
-    private readonly log: Logger
+    readonly routes: readonly Route[],
+    private readonly log: Logger,
+    /** null: only `access: 'none'` routes can be served (unit tests of routing alone) */
+    private readonly access: AccessControl | null
   ) {
     this.router = new Router(routes)
   }
@@ -25,8 +30,12 @@ export class App {
     return this.router.match(method, path)
   }
 
-  errorResponse(err: unknown, req: Pick<HttpRequest, 'method' | 'path'>): HttpResponse {
-    if (err instanceof ApiError) return json(err.status, errorBody(err), err.headers)
+  errorResponse(
+    err: unknown,
+    req: Pick<HttpRequest, 'method' | 'path'>,
+    extra: Record<string, string> = {}
+  ): HttpResponse {
+    if (err instanceof ApiError) return json(err.status, errorBody(err), { ...extra, ...err.headers })
     const correlationId = crypto.randomUUID()
     this.log.error(
       {
@@ -38,17 +47,33 @@ export class App {
       'internal error'
     )
     const e = new ApiError('internal', 'internal error; quote the correlation_id when reporting it')
-    return json(500, errorBody(e, correlationId), { 'x-correlation-id': correlationId })
+    return json(500, errorBody(e, correlationId), { ...extra, 'x-correlation-id': correlationId })
+  }
+
+  private caller(route: Route, req: HttpRequest): Caller {
+    if (route.access === 'none') return { key: null, plan: null, headers: {} }
+    if (!this.access) throw new Error(`no access control for ${route.path}`)
+    return this.access.check(route, req)
   }
 
   /** Handles a request whose body (if any) is already read. */
   async handle(req: HttpRequest, matched?: Match | ApiError): Promise<HttpResponse> {
     const m = matched ?? this.match(req.method, req.path)
     if (m instanceof ApiError) return this.errorResponse(m, req)
+    let headers: Record<string, string> = {}
     try {
-      return await m.route.handler({ ...req, params: m.params })
+      const route = m.route
+      const caller = this.caller(route, req)
+      headers = caller.headers
+      const q = parseQuery(route.query, req.query)
+      const body = route.body ? parseJsonBody(route.body, req.body) : null
+      if (route.symbolParam && typeof q[route.symbolParam] === 'string') {
+        AccessControl.checkSymbol(caller.plan, q[route.symbolParam] as string, route.symbolParam)
+      }
+      const res = await route.handler({ ...req, params: m.params, q, json: body, key: caller.key, plan: caller.plan })
+      return Object.keys(headers).length ? { ...res, headers: { ...res.headers, ...headers } } : res
     } catch (err) {
-      return this.errorResponse(err, req)
+      return this.errorResponse(err, req, headers)
     }
   }
 }

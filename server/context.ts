@@ -10,6 +10,8 @@ import type { IngestPipeline } from '../ingest/pipeline.js'
 import type { Source } from '../ingest/sources/source.js'
 import type { StoreProbe } from './store-probe.js'
 import type { ProcessMonitor } from './process-stats.js'
+import type { KeyRegistry } from '../engine/access/key-registry.js'
+import type { QuotaCounter } from '../engine/access/quota.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -20,5 +22,7 @@ export interface ServerContext {
   readonly pipeline: IngestPipeline
   readonly sources: readonly Source[]
   readonly adminToken: string
+  readonly keys: KeyRegistry
+  readonly quota: QuotaCounter
   readonly log: Logger
 }

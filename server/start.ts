@@ -24,6 +24,12 @@ import { startHttpServer } from './http/uws-server.js'
 import { adminRoutes } from './routes/admin.js'
 import { healthRoutes } from './routes/health.js'
 import { StoreProbe } from './store-probe.js'
+import { KeyRegistry } from '../engine/access/key-registry.js'
+import { QuotaCounter } from '../engine/access/quota.js'
+import { IpThrottle } from '../engine/access/ip-throttle.js'
+import { AccessControl } from './access/access-control.js'
+import { keyRoutes } from './routes/keys.js'
+import { openapiRoutes } from './routes/openapi.js'
 import { ProcessMonitor } from './process-stats.js'
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
@@ -79,6 +85,12 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     log.child({ mod: 'ingest' }),
     journal
   )
+  const keys = new KeyRegistry(store)
+  await keys.load()
+  keys.startReloading()
+  const quota = new QuotaCounter(store)
+  await quota.load()
+  quota.start()
   const storeProbe = new StoreProbe(store)
   storeProbe.start()
   const sources = createSources(config, { store, log })
@@ -91,10 +103,20 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     pipeline,
     sources,
     adminToken: admin.token,
+    keys,
+    quota,
     log
   }
   const parser = new NdjsonParser()
-  const app = new App([...healthRoutes(ctx), ...adminRoutes(ctx, parser)], log.child({ mod: 'http' }))
+  const access = new AccessControl({
+    registry: keys,
+    quota,
+    throttle: new IpThrottle(config.publicRatePerMinute),
+    adminToken: admin.token,
+    trustedProxyHops: config.trustedProxyHops
+  })
+  const routes = [...healthRoutes(ctx), ...keyRoutes(keys, quota), ...adminRoutes(ctx, parser)]
+  const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access)
   const http = await startHttpServer(app, config.host, config.port)
   log.info({ host: config.host, port: http.port, store: store.kind, sources: config.sources }, 'listening')
 
@@ -112,6 +134,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
       const totals = pipeline.totals()
       log.info({ written: totals.written, failed: totals.failed, queued: totals.queued }, 'ingest flushed')
       storeProbe.stop()
+      keys.stop()
+      await quota.stop().catch((err: unknown) => log.error({ err: (err as Error).message }, 'usage counts not saved'))
       ctx.processMonitor.stop()
       await parser.close()
       await store.close()

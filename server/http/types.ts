@@ -3,6 +3,9 @@
  * Plain request and response objects. Handlers see only these; the uWebSockets.js adapter (uws-server.ts)
  * converts to and from the wire, and tests call the app with them directly.
  */
+import type { TObject, TSchema } from '@sinclair/typebox'
+import type { KeyRecord } from '../../engine/access/key-registry.js'
+import type { Feature, Plan } from '../../engine/access/plans.js'
 
 export interface HttpRequest {
   /** upper case, e.g. GET */
@@ -27,18 +30,54 @@ export function json(status: number, value: unknown, headers: Record<string, str
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) }
 }
 
-/** Request with the path parameters of the matched route. */
+/** Request with the path parameters of the matched route, validated query and body, and the caller. */
 export interface RouteRequest extends HttpRequest {
   readonly params: Readonly<Record<string, string>>
+  /** query parameters validated against `route.query`, defaults applied */
+  readonly q: Readonly<Record<string, unknown>>
+  /** JSON body validated against `route.body` (routes with a JSON body only) */
+  readonly json: Readonly<Record<string, unknown>> | null
+  /** the API key of the caller, when one was sent and is valid */
+  readonly key: KeyRecord | null
+  /** the caller's plan (keyed calls only) */
+  readonly plan: Plan | null
 }
 
 export type Handler = (req: RouteRequest) => Promise<HttpResponse> | HttpResponse
+
+/**
+ * - `none`: open (health, OpenAPI document)
+ * - `public`: open under the shared per-IP throttle; a sent key applies that key's limits instead
+ * - `key`: needs a valid X-API-Key
+ * - `admin`: needs the admin bearer token
+ */
+export type Access = 'none' | 'public' | 'key' | 'admin'
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'
   /** `/v1/admin/ingest/:kind` style; `:name` matches one path segment */
   readonly path: string
   readonly handler: Handler
+  readonly access: Access
+  /** plan feature a keyed caller needs */
+  readonly feature?: Feature
+  /** the query parameters (unknown ones answer 400) */
+  readonly query?: TObject
+  /** a JSON object body, validated before the handler runs */
+  readonly body?: TObject
+  /** a raw body (e.g. NDJSON) the handler reads itself, described for the OpenAPI document */
+  readonly rawBody?: { readonly contentType: string; readonly description: string }
+  /** the success response's schema, for the OpenAPI document */
+  readonly response?: TSchema
+  /** success status. @default 200 */
+  readonly status?: number
+  /** query parameter naming a base asset the caller's plan must include */
+  readonly symbolParam?: string
+  /** false: a keyed call here is checked but not counted against the daily quota. @default true */
+  readonly counted?: boolean
   /** largest accepted body, bytes; 0 means the route takes no body. @default 0 */
   readonly maxBodyBytes?: number
+  readonly summary: string
+  readonly description?: string
+  readonly tags: readonly string[]
 }

@@ -9,21 +9,33 @@ import crypto from 'node:crypto'
 import { ApiError } from '../../engine/errors.js'
 import { isRecordKind, RECORD_KINDS } from '../../engine/records/fields.js'
 import type { NdjsonParser } from '../../ingest/workers/ndjson-parser.js'
-import { requireAdmin } from '../admin-token.js'
+import { Type } from '@sinclair/typebox'
 import type { ServerContext } from '../context.js'
 import { json, type Route } from '../http/types.js'
 
 /** Largest NDJSON body, bytes: about a million typical records; larger loads are split by the client. */
 export const MAX_INGEST_BODY_BYTES = 256 * 1024 * 1024
 
+const INGEST_RESPONSE = Type.Object({
+  kind: Type.String(),
+  rows: Type.Integer(),
+  tables: Type.Array(Type.Object({ table: Type.String(), rows: Type.Integer() }))
+})
+
 export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
   return [
     {
       method: 'POST',
       path: '/v1/admin/ingest/:kind',
+      access: 'admin',
       maxBodyBytes: MAX_INGEST_BODY_BYTES,
+      status: 201,
+      summary: 'Load normalized records of one kind (NDJSON), all or nothing',
+      description: `Kinds: ${RECORD_KINDS.join(', ')}. A bad line answers 400 naming the line and field; nothing is written. Idempotent: the same body posted again writes nothing twice. At most ${MAX_INGEST_BODY_BYTES} bytes and 1,000,000 records.`,
+      tags: ['admin'],
+      rawBody: { contentType: 'application/x-ndjson', description: 'one normalized record (JSON object) per line' },
+      response: INGEST_RESPONSE,
       handler: async (req) => {
-        requireAdmin(req.headers['authorization'], ctx.adminToken)
         const kind = req.params['kind']!
         if (!isRecordKind(kind)) {
           throw new ApiError('not_found', `unknown record kind '${kind}'; kinds are ${RECORD_KINDS.join(', ')}`)

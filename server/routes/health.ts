@@ -4,8 +4,38 @@
  * (DESIGN.md runtime contract). `degraded` when the store probe fails, a configured source is not
  * connected, or any ingest row has failed.
  */
+import { Type } from '@sinclair/typebox'
 import { json, type Route } from '../http/types.js'
 import type { ServerContext } from '../context.js'
+
+const HEALTH_RESPONSE = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  version: Type.String(),
+  uptime_s: Type.Integer(),
+  store: Type.Object({ kind: Type.Union([Type.Literal('chdb'), Type.Literal('clickhouse')]), ok: Type.Boolean() }),
+  sources: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      synthetic: Type.Boolean(),
+      connected: Type.Boolean(),
+      last_event_ts: Type.Union([Type.Integer({ description: 'epoch ms' }), Type.Null()]),
+      rows: Type.Integer(),
+      phase: Type.Optional(Type.String())
+    })
+  ),
+  process: Type.Object({
+    rss_mb: Type.Integer(),
+    heap_used_mb: Type.Integer(),
+    event_loop_delay_ms: Type.Object({ p50: Type.Number(), p99: Type.Number(), max: Type.Number() })
+  }),
+  ingest: Type.Object({
+    queued: Type.Integer(),
+    written: Type.Integer(),
+    failed: Type.Integer(),
+    batches: Type.Integer(),
+    retries: Type.Integer()
+  })
+})
 
 export function healthRoutes(ctx: ServerContext): Route[] {
   const started = Date.now()
@@ -13,6 +43,10 @@ export function healthRoutes(ctx: ServerContext): Route[] {
     {
       method: 'GET',
       path: '/v1/health',
+      access: 'none',
+      summary: 'Service health: store, sources (synthetic or not), ingest counters, process figures',
+      tags: ['service'],
+      response: HEALTH_RESPONSE,
       handler: () => {
         const totals = ctx.pipeline.totals()
         const sources = ctx.sources.map((s) => s.status())

@@ -4,11 +4,13 @@ import { json, type HttpRequest } from '../../server/http/types.js'
 import { silentLogger } from '../../engine/log.js'
 import { ApiError } from '../../engine/errors.js'
 
+const base = { access: 'none', summary: 'test', tags: ['test'] } as const
 const app = new App(
   [
-    { method: 'GET', path: '/v1/items/:id', handler: (r) => json(200, { id: r.params['id'] }) },
-    { method: 'DELETE', path: '/v1/items/:id', handler: () => json(204, {}) },
+    { ...base, method: 'GET', path: '/v1/items/:id', handler: (r) => json(200, { id: r.params['id'] }) },
+    { ...base, method: 'DELETE', path: '/v1/items/:id', handler: () => json(204, {}) },
     {
+      ...base,
       method: 'GET',
       path: '/v1/boom',
       handler: () => {
@@ -16,6 +18,7 @@ const app = new App(
       }
     },
     {
+      ...base,
       method: 'GET',
       path: '/v1/bad',
       handler: () => {
@@ -23,7 +26,8 @@ const app = new App(
       }
     }
   ],
-  silentLogger()
+  silentLogger(),
+  null
 )
 
 function req(method: string, path: string): HttpRequest {

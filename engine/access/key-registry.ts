@@ -1,0 +1,144 @@
+/**
+ * @module
+ * The API keys: persisted in `api_keys`, cached in memory so a check is a map lookup. Creating or
+ * revoking a key updates the cache at once (a revoked key stops working on this server immediately) and
+ * the store; the cache is reloaded from the store every RELOAD_MS so several servers on one ClickHouse
+ * converge.
+ */
+import type { Store } from '../store/store.js'
+import { generateKey, parseKey, secretMatches } from './api-key.js'
+import type { PlanName } from './plans.js'
+
+/** How often the cache is reloaded from the store, ms (multi-server deployments). */
+const RELOAD_MS = 30_000
+
+export interface KeyRecord {
+  readonly id: string
+  readonly name: string
+  readonly plan: PlanName
+  readonly secretSha256: string
+  /** epoch ms */
+  readonly createdAt: number
+  /** epoch ms, null while active */
+  readonly revokedAt: number | null
+}
+
+/** What list endpoints show: never the hash. */
+export interface KeyInfo {
+  readonly id: string
+  readonly name: string
+  readonly plan: PlanName
+  readonly created_at: string
+  readonly revoked_at: string | null
+}
+
+interface KeyRow {
+  id: string
+  name: string
+  plan: PlanName
+  secret_sha256: string
+  created_ms: number
+  revoked_ms: number | null
+}
+
+export class KeyRegistry {
+  private keys = new Map<string, KeyRecord>()
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(private readonly store: Store) {}
+
+  async load(): Promise<void> {
+    const rows = await this.store.query<KeyRow>(
+      `SELECT id, name, plan, secret_sha256, toUnixTimestamp64Milli(created_at) AS created_ms,
+              if(isNull(revoked_at), NULL, toUnixTimestamp64Milli(assumeNotNull(revoked_at))) AS revoked_ms
+       FROM api_keys FINAL`
+    )
+    const next = new Map<string, KeyRecord>()
+    for (const r of rows) {
+      next.set(r.id, {
+        id: r.id,
+        name: r.name,
+        plan: r.plan,
+        secretSha256: r.secret_sha256,
+        createdAt: r.created_ms,
+        revokedAt: r.revoked_ms
+      })
+    }
+    this.keys = next
+  }
+
+  startReloading(): void {
+    this.timer = setInterval(() => void this.load().catch(() => undefined), RELOAD_MS)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+  }
+
+  private async persist(k: KeyRecord): Promise<void> {
+    const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
+    await this.store.command(
+      `INSERT INTO api_keys (id, name, plan, secret_sha256, created_at, revoked_at, version)
+       VALUES ({id:String}, {name:String}, {plan:String}, {sha:String}, {created:DateTime64(3)},
+               ${k.revokedAt === null ? 'NULL' : '{revoked:DateTime64(3)}'}, {version:UInt64})`,
+      {
+        id: k.id,
+        name: k.name,
+        plan: k.plan,
+        sha: k.secretSha256,
+        created: iso(k.createdAt),
+        ...(k.revokedAt === null ? {} : { revoked: iso(k.revokedAt) }),
+        version: Date.now() * 1000 + (k.revokedAt === null ? 0 : 1)
+      }
+    )
+  }
+
+  /** Creates a key; the returned `key` is the only time the secret exists in clear. */
+  async create(plan: PlanName, name: string): Promise<{ record: KeyRecord; key: string }> {
+    const k = generateKey()
+    const record: KeyRecord = {
+      id: k.id,
+      name,
+      plan,
+      secretSha256: k.secretSha256,
+      createdAt: Date.now(),
+      revokedAt: null
+    }
+    await this.persist(record)
+    this.keys.set(record.id, record)
+    return { record, key: k.key }
+  }
+
+  /** Revokes a key; false when there is no such key. Takes effect at once on this server. */
+  async revoke(id: string): Promise<boolean> {
+    const k = this.keys.get(id)
+    if (!k) return false
+    if (k.revokedAt !== null) return true
+    const revoked: KeyRecord = { ...k, revokedAt: Date.now() }
+    this.keys.set(id, revoked)
+    await this.persist(revoked)
+    return true
+  }
+
+  /** The active key a presented string names, or null (malformed, unknown, wrong secret, revoked alike). */
+  authenticate(presented: string): KeyRecord | null {
+    const parsed = parseKey(presented)
+    if (!parsed) return null
+    const k = this.keys.get(parsed.id)
+    if (!k || k.revokedAt !== null) return null
+    return secretMatches(parsed.secret, k.secretSha256) ? k : null
+  }
+
+  list(): KeyInfo[] {
+    return [...this.keys.values()]
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((k) => ({
+        id: k.id,
+        name: k.name,
+        plan: k.plan,
+        created_at: new Date(k.createdAt).toISOString(),
+        revoked_at: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString()
+      }))
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * @module
+ * Who may call what, checked before a handler runs, in this order:
+ * 1. the caller: admin token, API key (401 for missing, malformed, unknown or revoked alike; the message
+ *    never says which), or, on public endpoints without a key, the per-IP throttle (429 rate_limited);
+ * 2. the plan's features (403 naming the cheapest plan that has it);
+ * 3. the daily quota (429 quota_exceeded, Retry-After = seconds to the next UTC midnight).
+ * A symbol outside the plan is checked after parameter validation (`checkSymbol`).
+ * Rate-limit headers: the `RateLimit-Limit` / `RateLimit-Remaining` / `RateLimit-Reset` trio (seconds to
+ * reset) on every keyed response and every throttled public one; unlimited plans send none.
+ */
+import { ApiError } from '../../engine/errors.js'
+import type { KeyRecord, KeyRegistry } from '../../engine/access/key-registry.js'
+import { PLANS, cheapestPlanWith, type Plan } from '../../engine/access/plans.js'
+import type { IpThrottle } from '../../engine/access/ip-throttle.js'
+import type { QuotaCounter } from '../../engine/access/quota.js'
+import { secondsToUtcMidnight } from '../../engine/access/utc-day.js'
+import { requireAdmin } from '../admin-token.js'
+import type { HttpRequest, Route } from '../http/types.js'
+import { clientIp } from './client-ip.js'
+
+export interface Caller {
+  readonly key: KeyRecord | null
+  readonly plan: Plan | null
+  /** rate-limit headers for the response, whatever its status */
+  readonly headers: Record<string, string>
+}
+
+const NO_CALLER: Caller = { key: null, plan: null, headers: {} }
+
+export interface AccessOptions {
+  readonly registry: KeyRegistry
+  readonly quota: QuotaCounter
+  readonly throttle: IpThrottle
+  readonly adminToken: string
+  readonly trustedProxyHops: number
+  readonly now?: () => number
+}
+
+export class AccessControl {
+  private readonly now: () => number
+
+  constructor(private readonly o: AccessOptions) {
+    this.now = o.now ?? Date.now
+  }
+
+  private unauthorized(): ApiError {
+    return new ApiError('unauthorized', 'a valid API key is required in the X-API-Key header', {
+      headers: { 'www-authenticate': 'ApiKey realm="tidewatch", header="X-API-Key"' }
+    })
+  }
+
+  check(route: Route, req: HttpRequest): Caller {
+    switch (route.access) {
+      case 'none':
+        return NO_CALLER
+      case 'admin':
+        requireAdmin(req.headers['authorization'], this.o.adminToken)
+        return NO_CALLER
+      case 'public':
+        return req.headers['x-api-key'] === undefined ? this.throttled(req) : this.keyed(route, req)
+      case 'key':
+        return this.keyed(route, req)
+    }
+  }
+
+  private throttled(req: HttpRequest): Caller {
+    const ip = clientIp(req.ip, req.headers['x-forwarded-for'], this.o.trustedProxyHops)
+    const d = this.o.throttle.take(ip)
+    const limit = String(this.o.throttle.perMinute)
+    if (!d.ok) {
+      throw new ApiError(
+        'rate_limited',
+        `public endpoints allow ${limit} requests a minute per client without a key; retry in ${d.retryAfterSeconds} s or send an API key`,
+        {
+          headers: {
+            'retry-after': String(d.retryAfterSeconds),
+            'ratelimit-limit': limit,
+            'ratelimit-remaining': '0',
+            'ratelimit-reset': String(d.retryAfterSeconds)
+          }
+        }
+      )
+    }
+    return {
+      key: null,
+      plan: null,
+      headers: {
+        'ratelimit-limit': limit,
+        'ratelimit-remaining': String(d.remaining),
+        'ratelimit-reset': String(d.resetSeconds)
+      }
+    }
+  }
+
+  private keyed(route: Route, req: HttpRequest): Caller {
+    const presented = req.headers['x-api-key']
+    const key = presented === undefined ? null : this.o.registry.authenticate(presented)
+    if (!key) throw this.unauthorized()
+    const plan = PLANS[key.plan]
+    if (route.feature && !plan.features.has(route.feature)) {
+      const needed = cheapestPlanWith(route.feature)
+      throw new ApiError(
+        'forbidden',
+        `${route.path} needs the ${needed} plan or higher; this key is on the ${plan.name} plan`
+      )
+    }
+    const now = this.now()
+    const reset = String(secondsToUtcMidnight(now))
+    const limit = plan.callsPerDay
+    if (route.counted === false) {
+      const used = this.o.quota.used(key.id)
+      return { key, plan, headers: limit === null ? {} : this.headers(limit, limit - used, reset) }
+    }
+    const d = this.o.quota.take(key.id, limit)
+    if (!d.ok) {
+      throw new ApiError(
+        'quota_exceeded',
+        `the ${plan.name} plan allows ${limit} calls a day (UTC); the quota resets in ${reset} s`,
+        {
+          headers: { 'retry-after': reset, ...this.headers(limit ?? 0, 0, reset) }
+        }
+      )
+    }
+    return { key, plan, headers: limit === null ? {} : this.headers(limit, d.remaining ?? 0, reset) }
+  }
+
+  private headers(limit: number, remaining: number, reset: string): Record<string, string> {
+    return {
+      'ratelimit-limit': String(limit),
+      'ratelimit-remaining': String(Math.max(0, remaining)),
+      'ratelimit-reset': reset
+    }
+  }
+
+  /** 403 when the caller's plan does not include the base asset `symbol`. */
+  static checkSymbol(plan: Plan | null, symbol: string, param: string): void {
+    if (!plan?.symbols || plan.symbols.includes(symbol)) return
+    throw new ApiError(
+      'forbidden',
+      `${symbol} is not included in the ${plan.name} plan (it has ${plan.symbols.join(', ')}); the trader plan and higher include every symbol`,
+      {
+        param
+      }
+    )
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * @module
+ * Request validation from the route's TypeBox schemas. Query strings: every parameter must be declared
+ * (unknown ones answer 400, so a typo never silently falls back to a default), given at most once, and
+ * within its schema's type, range or value list; defaults are applied. JSON bodies: an object with the
+ * declared properties only. Messages name the parameter and what it accepts.
+ */
+import type { TObject, TSchema } from '@sinclair/typebox'
+import { ApiError } from '../engine/errors.js'
+
+type Json = Record<string, unknown>
+
+function bad(param: string, message: string): ApiError {
+  return new ApiError('invalid_parameter', message, { param })
+}
+
+function describe(name: string, s: Json): string {
+  if (s['type'] === 'integer')
+    return `${name} must be an integer from ${String(s['minimum'])} to ${String(s['maximum'])}`
+  if (s['type'] === 'number') return `${name} must be a number from ${String(s['minimum'])} to ${String(s['maximum'])}`
+  if (Array.isArray(s['enum'])) return `${name} must be one of ${(s['enum'] as string[]).join(', ')}`
+  if (s['type'] === 'array') {
+    const items = s['items'] as Json
+    return `${name} must be a comma-separated list of ${(items['enum'] as string[] | undefined)?.join(', ') ?? 'values'}`
+  }
+  if (s['type'] === 'boolean') return `${name} must be true or false`
+  if (typeof s['pattern'] === 'string') return `${name} must match ${String(s['pattern'])}`
+  return `${name} must be a string of at most ${String(s['maxLength'] ?? 64)} characters`
+}
+
+function inRange(n: number, s: Json): boolean {
+  return (
+    (s['minimum'] === undefined || n >= (s['minimum'] as number)) &&
+    (s['maximum'] === undefined || n <= (s['maximum'] as number))
+  )
+}
+
+/** Converts one text value per its schema; throws a 400 naming `name` when it does not fit. */
+function coerce(name: string, raw: string, s: Json): unknown {
+  const fail = (): never => {
+    throw bad(name, describe(name, s))
+  }
+  switch (s['type']) {
+    case 'integer': {
+      if (!/^-?\d{1,16}$/.test(raw)) fail()
+      const n = Number(raw)
+      return inRange(n, s) ? n : fail()
+    }
+    case 'number': {
+      const n = Number(raw)
+      return raw.trim() !== '' && Number.isFinite(n) && inRange(n, s) ? n : fail()
+    }
+    case 'boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : fail()
+    case 'array': {
+      const items = s['items'] as Json
+      const values = raw.split(',').map((v) => v.trim())
+      if (values.some((v) => v === '')) fail()
+      const allowed = items['enum'] as string[] | undefined
+      if (allowed && values.some((v) => !allowed.includes(v))) fail()
+      return [...new Set(values)]
+    }
+    default: {
+      const allowed = s['enum'] as string[] | undefined
+      if (allowed) return allowed.includes(raw) ? raw : fail()
+      if (raw === '' || raw.length > ((s['maxLength'] as number | undefined) ?? 64)) fail()
+      if (typeof s['pattern'] === 'string' && !new RegExp(s['pattern']).test(raw)) fail()
+      return raw
+    }
+  }
+}
+
+/** Validates a query string against an object schema; returns the typed values with defaults applied. */
+export function parseQuery(schema: TObject | undefined, query: URLSearchParams): Json {
+  const props = (schema?.properties ?? {}) as Record<string, TSchema>
+  const out: Json = {}
+  const seen = new Set<string>()
+  for (const [name, raw] of query) {
+    if (!Object.hasOwn(props, name)) {
+      const names = Object.keys(props)
+      throw bad(
+        name,
+        `unknown parameter '${name}'; ${names.length ? `this endpoint takes ${names.join(', ')}` : 'this endpoint takes none'}`
+      )
+    }
+    if (seen.has(name)) throw bad(name, `parameter ${name} is given more than once`)
+    seen.add(name)
+    out[name] = coerce(name, raw, props[name] as Json)
+  }
+  const required = new Set((schema?.required as string[] | undefined) ?? [])
+  for (const [name, s] of Object.entries(props)) {
+    if (seen.has(name)) continue
+    const def = (s as Json)['default']
+    if (def !== undefined) out[name] = def
+    else if (required.has(name)) throw bad(name, `${name} is required; ${describe(name, s as Json)}`)
+  }
+  return out
+}
+
+function checkValue(name: string, v: unknown, s: Json): void {
+  const fail = (): never => {
+    throw bad(name, describe(name, s))
+  }
+  switch (s['type']) {
+    case 'integer':
+      if (!Number.isSafeInteger(v) || !inRange(v as number, s)) fail()
+      return
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v) || !inRange(v, s)) fail()
+      return
+    case 'boolean':
+      if (typeof v !== 'boolean') fail()
+      return
+    case 'array': {
+      if (!Array.isArray(v)) fail()
+      const arr = v as unknown[]
+      const max = s['maxItems'] as number | undefined
+      if (max !== undefined && arr.length > max) throw bad(name, `${name} may have at most ${max} items`)
+      if ((s['minItems'] as number | undefined) !== undefined && arr.length < (s['minItems'] as number)) {
+        throw bad(name, `${name} needs at least ${String(s['minItems'])} item(s)`)
+      }
+      arr.forEach((item, i) => checkValue(`${name}[${i}]`, item, s['items'] as Json))
+      return
+    }
+    default: {
+      if (typeof v !== 'string') fail()
+      const str = v as string
+      const allowed = s['enum'] as string[] | undefined
+      if (allowed && !allowed.includes(str)) fail()
+      const min = (s['minLength'] as number | undefined) ?? 0
+      if (str.length < min) throw bad(name, `${name} must be at least ${min} characters`)
+      if (str.length > ((s['maxLength'] as number | undefined) ?? 256)) fail()
+      if (typeof s['pattern'] === 'string' && !new RegExp(s['pattern']).test(str)) fail()
+    }
+  }
+}
+
+/** Parses and validates a JSON object body; unknown properties are rejected. */
+export function parseJsonBody(schema: TObject, body: Buffer | null): Json {
+  if (!body || body.length === 0) throw new ApiError('invalid_body', 'the body must be a JSON object')
+  let value: unknown
+  try {
+    value = JSON.parse(body.toString('utf8'))
+  } catch {
+    throw new ApiError('invalid_body', 'the body is not valid JSON')
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('invalid_body', 'the body must be a JSON object')
+  }
+  const obj = value as Json
+  const props = schema.properties as Record<string, TSchema>
+  for (const key of Object.keys(obj)) {
+    if (!Object.hasOwn(props, key))
+      throw bad(key, `unknown field '${key}'; the body takes ${Object.keys(props).join(', ')}`)
+  }
+  const required = new Set((schema.required as string[] | undefined) ?? [])
+  const out: Json = {}
+  for (const [name, s] of Object.entries(props)) {
+    if (obj[name] === undefined) {
+      if (required.has(name)) throw bad(name, `${name} is required; ${describe(name, s as Json)}`)
+      continue
+    }
+    checkValue(name, obj[name], s as Json)
+    out[name] = obj[name]
+  }
+  return out
+}
