@@ -81,7 +81,9 @@ describe('schema migrations', () => {
   it('refuses a file that changed after it was applied', async () => {
     const dir = path.join(tmp.dir, 'schemas-copy')
     fs.mkdirSync(dir)
-    for (const f of fs.readdirSync(schemaDir())) fs.copyFileSync(path.join(schemaDir(), f), path.join(dir, f))
+    for (const f of fs.readdirSync(schemaDir()).filter((n) => n.endsWith('.sql'))) {
+      fs.copyFileSync(path.join(schemaDir(), f), path.join(dir, f))
+    }
     fs.appendFileSync(path.join(dir, '001_raw_tables.sql'), '\n-- edited\n')
     await expect(migrate(store, {}, dir)).rejects.toBeInstanceOf(MigrationError)
   })
