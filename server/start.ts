@@ -38,6 +38,7 @@ const SHUTDOWN_DEADLINE_MS = 30_000
 export interface Running {
   readonly port: number
   readonly ctx: ServerContext
+  readonly app: App
   /** graceful stop: stop accepting, stop sources, flush every queued batch, close the store */
   stop(): Promise<void>
 }
@@ -141,5 +142,5 @@ export async function start(config: Config, log: Logger): Promise<Running> {
       await store.close()
       releaseLock()
     })())
-  return { port: http.port, ctx, stop }
+  return { port: http.port, ctx, app, stop }
 }
