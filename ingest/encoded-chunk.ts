@@ -5,6 +5,7 @@
  * market and exchange feeds).
  */
 import crypto from 'node:crypto'
+import type { NormalizedRecord } from '../engine/records/types.js'
 
 export interface EncodedChunk {
   readonly table: string
@@ -41,10 +42,22 @@ export interface Barrier {
   readonly barrier: true
   /** called once everything before the barrier is written (e.g. to checkpoint progress) */
   readonly onDone?: () => Promise<void> | void
+  /** the live state should reload from the store once this barrier is written (e.g. a backfill ended) */
+  readonly rebuildLive?: boolean
 }
 
-export type IngestItem = EncodedChunk | Barrier
+/** Decoded records of live data for the in-memory live state (their rows travel as chunks too). */
+export interface LiveRecords {
+  readonly live: true
+  readonly records: readonly NormalizedRecord[]
+}
+
+export type IngestItem = EncodedChunk | Barrier | LiveRecords
 
 export function isBarrier(item: IngestItem): item is Barrier {
   return (item as Barrier).barrier === true
+}
+
+export function isLiveRecords(item: IngestItem): item is LiveRecords {
+  return (item as LiveRecords).live === true
 }

@@ -12,6 +12,11 @@ import type { EncodedChunk } from './encoded-chunk.js'
 
 /** Most records one request may carry: one insert block, so the write stays all-or-nothing. */
 export const MAX_NDJSON_RECORDS = 1_000_000
+/**
+ * Bodies up to this many records also hand their decoded records to the live state (copied between
+ * threads, ~1 µs a record); larger loads make the live state reload from the store instead.
+ */
+export const LIVE_RECORDS_MAX = 10_000
 
 export interface NdjsonProblem {
   /** 1-based line number; 0 for the body as a whole */
@@ -21,7 +26,13 @@ export interface NdjsonProblem {
 }
 
 export type NdjsonResult =
-  | { readonly ok: true; readonly rows: number; readonly chunks: EncodedChunk[] }
+  | {
+      readonly ok: true
+      readonly rows: number
+      readonly chunks: EncodedChunk[]
+      /** the records, for the live state; null when there are more than LIVE_RECORDS_MAX */
+      readonly records: NormalizedRecord[] | null
+    }
   | { readonly ok: false; readonly problem: NdjsonProblem }
 
 export function parseNdjsonRecords(kind: RecordKind, text: string): NdjsonResult {
@@ -55,5 +66,5 @@ export function parseNdjsonRecords(kind: RecordKind, text: string): NdjsonResult
     return { ok: false, problem: { line: 0, field: null, message: 'the body holds no records' } }
   const chunks = encodeRecords(records, true)
   if (kind === 'option_quote') chunks.push(...deriveOptionsMetrics(records as OptionQuoteRecord[], true))
-  return { ok: true, rows: records.length, chunks }
+  return { ok: true, rows: records.length, chunks, records: records.length <= LIVE_RECORDS_MAX ? records : null }
 }

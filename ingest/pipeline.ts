@@ -6,7 +6,14 @@
 import type { Logger } from '../engine/log.js'
 import type { InsertBatch, Store } from '../engine/store/store.js'
 import type { BatchJournal } from './journal.js'
-import { isBarrier, type EncodedChunk, type IngestItem } from './encoded-chunk.js'
+import { isBarrier, isLiveRecords, type EncodedChunk, type IngestItem } from './encoded-chunk.js'
+import type { NormalizedRecord } from '../engine/records/types.js'
+
+/** Where live records and rebuild requests go (the in-memory live state). */
+export interface LiveSink {
+  apply(records: readonly NormalizedRecord[]): void
+  rebuild(): Promise<void>
+}
 import { TableBatcher, type BatcherOptions, type TableCounters } from './table-batcher.js'
 
 export interface IngestTotals {
@@ -23,6 +30,8 @@ export class IngestPipeline {
   private closing = false
 
   private readonly insert: (batch: InsertBatch) => Promise<void>
+  /** set by the server: receives live records and rebuild requests */
+  live: LiveSink | undefined
 
   /** Without a journal, inserts go straight to the store (tests of the batching alone). */
   constructor(
@@ -70,9 +79,12 @@ export class IngestPipeline {
   }
 
   async push(item: IngestItem): Promise<void> {
-    if (isBarrier(item)) {
+    if (isLiveRecords(item)) {
+      this.live?.apply(item.records)
+    } else if (isBarrier(item)) {
       await this.barrier()
       await item.onDone?.()
+      if (item.rebuildLive) await this.live?.rebuild()
     } else {
       await this.write(item)
     }

@@ -12,6 +12,7 @@ import type { StoreProbe } from './store-probe.js'
 import type { ProcessMonitor } from './process-stats.js'
 import type { KeyRegistry } from '../engine/access/key-registry.js'
 import type { QuotaCounter } from '../engine/access/quota.js'
+import type { LiveState } from '../engine/live/live-state.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -24,5 +25,6 @@ export interface ServerContext {
   readonly adminToken: string
   readonly keys: KeyRegistry
   readonly quota: QuotaCounter
+  readonly live: LiveState
   readonly log: Logger
 }

@@ -30,6 +30,8 @@ import { IpThrottle } from '../engine/access/ip-throttle.js'
 import { AccessControl } from './access/access-control.js'
 import { keyRoutes } from './routes/keys.js'
 import { openapiRoutes } from './routes/openapi.js'
+import { optionsRoutes } from './routes/options.js'
+import { LiveState } from '../engine/live/live-state.js'
 import { ProcessMonitor } from './process-stats.js'
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
@@ -92,6 +94,9 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   const quota = new QuotaCounter(store)
   await quota.load()
   quota.start()
+  const live = new LiveState(store)
+  await live.rebuild()
+  pipeline.live = live
   const storeProbe = new StoreProbe(store)
   storeProbe.start()
   const sources = createSources(config, { store, log })
@@ -106,6 +111,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     adminToken: admin.token,
     keys,
     quota,
+    live,
     log
   }
   const parser = new NdjsonParser()
@@ -116,7 +122,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     adminToken: admin.token,
     trustedProxyHops: config.trustedProxyHops
   })
-  const routes = [...healthRoutes(ctx), ...keyRoutes(keys, quota), ...adminRoutes(ctx, parser)]
+  const routes = [...healthRoutes(ctx), ...optionsRoutes(ctx), ...keyRoutes(keys, quota), ...adminRoutes(ctx, parser)]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access)
   const http = await startHttpServer(app, config.host, config.port)
   log.info({ host: config.host, port: http.port, store: store.kind, sources: config.sources }, 'listening')

@@ -14,6 +14,7 @@ import type { WorkerToMain } from '../workers/protocol.js'
 import type { SimWorkerData } from '../workers/sim-worker-data.js'
 import type { Source, SourceStatus } from './source.js'
 
+const MINUTE_MS = 60_000
 const HOUR_MS = 3_600_000
 /** Backfill window: 12 h keeps batches near 50k rows and a crash redoes at most 12 h of demo data. */
 const BACKFILL_SLICE_MS = 12 * HOUR_MS
@@ -71,7 +72,8 @@ export class SimSource implements Source {
     )
     if (rows[0]) return JSON.parse(rows[0].value) as SimState
     const now = (this.opts.now ?? Date.now)()
-    const liveFrom = Math.floor(now / HOUR_MS) * HOUR_MS
+    // backfill up to the current minute, so the live feed starts now instead of catching up an hour
+    const liveFrom = Math.floor(now / MINUTE_MS) * MINUTE_MS
     return { liveFrom, doneTo: liveFrom - this.opts.backfillDays * 24 * HOUR_MS }
   }
 
@@ -127,10 +129,18 @@ export class SimSource implements Source {
           this.rows += msg.rows
           if (this.lastTs === null || msg.maxTs > this.lastTs) this.lastTs = msg.maxTs
           yield { ...msg, data: new Uint8Array(msg.data) }
+        } else if (msg.type === 'records') {
+          yield { live: true, records: msg.records }
         } else {
           this.phase = msg.phase
           const st = { liveFrom: state.liveFrom, doneTo: msg.doneTo }
-          yield { barrier: true, onDone: () => this.checkpoint(st, msg.phase === 'backfill') }
+          // the last backfill window: the live state reloads from the store once it is written
+          const backfillEnds = msg.phase === 'backfill' && msg.doneTo >= state.liveFrom
+          yield {
+            barrier: true,
+            rebuildLive: backfillEnds,
+            onDone: () => this.checkpoint(st, msg.phase === 'backfill')
+          }
         }
         worker.postMessage({ type: 'credit', n: 1 })
       }

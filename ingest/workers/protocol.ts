@@ -4,6 +4,7 @@
  * (no copy). Flow control is by credits: the worker may have at most `credits` chunks un-acknowledged, so
  * nothing between the threads grows without bound.
  */
+import type { NormalizedRecord } from '../../engine/records/types.js'
 
 export interface ChunkMessage {
   readonly type: 'chunk'
@@ -24,6 +25,12 @@ export interface BarrierMessage {
   readonly phase: string
 }
 
+/** Decoded live-window records for the in-memory live state. */
+export interface RecordsMessage {
+  readonly type: 'records'
+  readonly records: readonly NormalizedRecord[]
+}
+
 export interface ErrorMessage {
   readonly type: 'error'
   readonly message: string
@@ -33,7 +40,7 @@ export interface EndMessage {
   readonly type: 'end'
 }
 
-export type WorkerToMain = ChunkMessage | BarrierMessage | ErrorMessage | EndMessage
+export type WorkerToMain = ChunkMessage | BarrierMessage | RecordsMessage | ErrorMessage | EndMessage
 
 export interface CreditMessage {
   readonly type: 'credit'

@@ -57,7 +57,11 @@ async function send(chunk: EncodedChunk, maxTs: number): Promise<void> {
 
 const market = createSimMarket(cfg.seed)
 
-/** Generates one window and sends its chunks; option quotes also yield the derived metrics rows. */
+/**
+ * Generates one window and sends its chunks; option quotes also yield the derived metrics rows. Live
+ * windows also send their decoded records for the in-memory live state (backfill windows do not: the
+ * live state reloads from the store when the backfill ends).
+ */
 async function window(from: number, to: number, mode: SimMode): Promise<void> {
   let pending: NormalizedRecord[] = []
   const quotes: OptionQuoteRecord[] = []
@@ -66,6 +70,10 @@ async function window(from: number, to: number, mode: SimMode): Promise<void> {
     let maxTs = 0
     for (const r of pending) if (r.ts > maxTs) maxTs = r.ts
     for (const c of encodeRecords(pending, true)) await send(c, maxTs)
+    if (mode === 'live') {
+      await credit()
+      post({ type: 'records', records: pending })
+    }
     pending = []
   }
   for (const records of market.generate(from, to, mode)) {

@@ -59,6 +59,9 @@ export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
         for (const chunk of parsed.chunks) {
           await ctx.pipeline.writeDirect(chunk, `admin:${chunk.table}:${bodyHash}`)
         }
+        // written: now the hot endpoints reflect it (bulk loads reload the live state from the store)
+        if (parsed.records) ctx.live.apply(parsed.records)
+        else await ctx.live.rebuild()
         return json(201, {
           kind,
           rows: parsed.rows,

@@ -1,0 +1,68 @@
+/**
+ * @module
+ * The live options chains (BTC, ETH): the latest quote per instrument, and the serialized chain snapshot
+ * (`GET /v1/options/chain`) cached per currency. The snapshot is rebuilt only when a quote of that
+ * currency changed or an expiry passed, so a request is a map lookup. Quotes of expired instruments are
+ * dropped when the snapshot is rebuilt.
+ */
+import { summarizeChain } from '../options/chain-summary.js'
+import type { OptionsCurrency } from '../options/chain-types.js'
+import { parseInstrument } from '../options/instrument.js'
+import type { OptionQuoteRecord } from '../records/types.js'
+
+export const OPTIONS_CURRENCIES: readonly OptionsCurrency[] = ['BTC', 'ETH']
+
+interface Book {
+  readonly quotes: Map<string, OptionQuoteRecord>
+  /** cached JSON of the snapshot, null when stale */
+  json: string | null
+  /** epoch ms of the earliest expiry among the quotes: the snapshot must be rebuilt then */
+  validUntil: number
+}
+
+export class OptionsBook {
+  private readonly books = new Map<OptionsCurrency, Book>(
+    OPTIONS_CURRENCIES.map((c) => [c, { quotes: new Map(), json: null, validUntil: Infinity }])
+  )
+
+  /** Applies quotes (any currency; others are ignored). A newer quote replaces an older one per instrument. */
+  apply(quotes: readonly OptionQuoteRecord[]): void {
+    for (const q of quotes) {
+      const currency = q.instrument.slice(0, q.instrument.indexOf('-')) as OptionsCurrency
+      const book = this.books.get(currency)
+      if (!book) continue
+      const prev = book.quotes.get(q.instrument)
+      if (prev && prev.ts > q.ts) continue
+      book.quotes.set(q.instrument, q)
+      book.json = null
+    }
+  }
+
+  /** Replaces everything (rebuild from the store). */
+  reset(quotes: readonly OptionQuoteRecord[]): void {
+    for (const book of this.books.values()) {
+      book.quotes.clear()
+      book.json = null
+    }
+    this.apply(quotes)
+  }
+
+  /** The cached snapshot JSON of `currency` at `now` (epoch ms). */
+  chainJson(currency: OptionsCurrency, now: number): string {
+    const book = this.books.get(currency)!
+    if (book.json !== null && now < book.validUntil) return book.json
+    let earliest = Infinity
+    for (const [name, q] of book.quotes) {
+      const expiry = parseInstrument(q.instrument)?.expiryMs ?? 0
+      if (expiry <= now) book.quotes.delete(name)
+      else if (expiry < earliest) earliest = expiry
+    }
+    book.json = JSON.stringify(summarizeChain([...book.quotes.values()], now, currency))
+    book.validUntil = earliest
+    return book.json
+  }
+
+  size(currency: OptionsCurrency): number {
+    return this.books.get(currency)!.quotes.size
+  }
+}

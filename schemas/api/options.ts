@@ -1,0 +1,48 @@
+/**
+ * @module
+ * Parameter and response schemas of the options endpoints (service spec "Options").
+ */
+import { Type } from '@sinclair/typebox'
+import { EnumParam } from './params.js'
+
+export const OPTIONS_CURRENCY = EnumParam(['BTC', 'ETH'] as const, {
+  description: 'underlying currency',
+  default: 'BTC'
+})
+
+export const ChainQuery = Type.Object({ currency: Type.Optional(OPTIONS_CURRENCY) })
+
+const nullableRatio = Type.Union([Type.Number(), Type.Null()], { description: 'null when the divisor is 0' })
+
+export const ChainResponse = Type.Object({
+  currency: Type.String({ enum: ['BTC', 'ETH'] }),
+  underlying_price: Type.Number({ description: 'index price of the underlying, USD' }),
+  total_call_oi: Type.Number({ description: 'coins, all unexpired calls' }),
+  total_put_oi: Type.Number({ description: 'coins, all unexpired puts' }),
+  total_call_volume: Type.Number({ description: '24h, coins' }),
+  total_put_volume: Type.Number({ description: '24h, coins' }),
+  pcr_oi: nullableRatio,
+  pcr_volume: nullableRatio,
+  oi_by_strike: Type.Array(Type.Object({ strike: Type.Number(), call_oi: Type.Number(), put_oi: Type.Number() }), {
+    description: 'summed across expiries; strikes from 0.5x to 2.0x underlying_price inclusive, ascending'
+  }),
+  expiry_summary: Type.Record(
+    Type.String({ description: 'expiry date code as the exchange writes it, e.g. 5JAN25' }),
+    Type.Object({
+      call_oi: Type.Number(),
+      put_oi: Type.Number(),
+      pcr: nullableRatio,
+      max_pain: Type.Number({ description: 'max-pain strike' }),
+      total_contracts: Type.Integer()
+    })
+  ),
+  max_pain: Type.Record(
+    Type.String(),
+    Type.Object({
+      strike: Type.Number(),
+      total_pain_quote: Type.Number({ description: 'payout to holders at that strike, USD' }),
+      quote_currency: Type.Literal('USD')
+    })
+  ),
+  updated: Type.Integer({ description: 'time of the newest quote, epoch seconds' })
+})
