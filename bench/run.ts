@@ -18,6 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { distPath, projectRoot } from '../engine/paths.js'
 import { load, type LoadResult } from './http/load.js'
+import { authOverhead } from './http/auth-overhead.js'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
@@ -211,6 +212,8 @@ function summary(results: Record<string, any>): string {
     '',
     `Cold start with an existing data dir, spawn to first 200: median ${c.median_ms} ms (runs ${c.runs_ms.join(', ')}; target 3000)`,
     '',
+    `Auth + quota on ${results['auth_overhead'].endpoint} (${results['auth_overhead'].body_bytes} bytes): no key ${results['auth_overhead'].median_req_per_s.no_key} req/s, enterprise key ${results['auth_overhead'].median_req_per_s.enterprise_key} req/s: ratio ${results['auth_overhead'].key_vs_no_key} (target >= 0.95); bare uWS same body ${results['auth_overhead'].median_req_per_s.bare_uws_same_body} req/s (chain / bare ${results['auth_overhead'].chain_vs_bare})`,
+    '',
     `Demo market: ${results['steady'].backfill_days}-day backfill (${results['steady'].backfill_rows} rows) live after ${results['steady'].backfill_ms} ms (target 60000);`,
     `then live: max RSS ${results['steady'].max_rss_mb} MB (target 1536), max event-loop lag p99 ${results['steady'].max_loop_p99_ms} ms (target 20)`,
     ''
@@ -218,12 +221,18 @@ function summary(results: Record<string, any>): string {
 }
 
 async function main(): Promise<void> {
+  const only = process.argv[2]
+  if (only === 'auth') {
+    console.log(JSON.stringify(await authOverhead(ROUNDS, HTTP_SECONDS), null, 2))
+    return
+  }
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
     ingest: await ingest(),
     http: await http(),
     cold_start: await coldStart(),
+    auth_overhead: await authOverhead(ROUNDS, HTTP_SECONDS),
     steady: await steady()
   }
   const dir = path.join(projectRoot(), 'bench', 'results')

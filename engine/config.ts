@@ -138,7 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     flushMs: int(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
     queueRows: int(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
     chdbPoolSize: int(env, 'CHDB_POOL_SIZE', 4, 1, 32),
-    publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000),
+    publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10)
   })
 }

@@ -1,13 +1,17 @@
 /**
  * @module
- * The HTTP reference: a bare uWebSockets.js server answering every request with a static JSON body of the
- * given size. `node dist/bench/http/bare-uws.js <port> <bytes>`; prints `ready` when listening.
+ * The HTTP reference: a bare uWebSockets.js server answering every request with a static JSON body, either
+ * padding of the given size or the content of a file. `node dist/bench/http/bare-uws.js <port> <bytes|file>`;
+ * prints `ready` when listening.
  */
+import fs from 'node:fs'
 import uWS from 'uWebSockets.js'
 
-const [portText, bytesText] = process.argv.slice(2)
-const size = Number(bytesText ?? 300)
-const body = Buffer.from(JSON.stringify({ status: 'ok', pad: 'x'.repeat(Math.max(0, size - 25)) }))
+const [portText, spec] = process.argv.slice(2)
+const body =
+  spec && !/^\d+$/.test(spec)
+    ? fs.readFileSync(spec)
+    : Buffer.from(JSON.stringify({ status: 'ok', pad: 'x'.repeat(Math.max(0, Number(spec ?? 300) - 25)) }))
 
 uWS
   .App()

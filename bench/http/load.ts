@@ -15,12 +15,26 @@ export interface LoadResult {
   readonly non2xx: number
 }
 
-export function load(url: string, connections = 64, seconds = 8): Promise<LoadResult> {
+export function load(
+  url: string,
+  connections = 64,
+  seconds = 8,
+  headers: Record<string, string> = {}
+): Promise<LoadResult> {
   const bin = path.join(projectRoot(), 'node_modules', 'autocannon', 'autocannon.js')
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [bin, '-c', String(connections), '-d', String(seconds), '-j', url],
+      [
+        bin,
+        '-c',
+        String(connections),
+        '-d',
+        String(seconds),
+        '-j',
+        ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
+        url
+      ],
       { maxBuffer: 64 * 1024 * 1024 },
       (err, stdout) => {
         if (err) return reject(err)

@@ -38,25 +38,39 @@ describe('SIGKILL during the demo-market backfill', () => {
     )
     const { liveFrom } = JSON.parse(state!.value) as { liveFrom: number }
     const from = liveFrom - DAYS * 86_400_000
+    const HOUR = 3_600_000
+    // whole hours inside the range, for hourly views (the range is minute-aligned)
+    const hourFrom = Math.ceil(from / HOUR) * HOUR
+    const hourTo = Math.floor(liveFrom / HOUR) * HOUR
     const expected: Record<string, number> = {}
+    let tradesWholeHours = 0
+    let fundingWholeHours = 0
+    let whalesWholeHours = 0
     for (const chunk of createSimMarket(SEED).generate(from, liveFrom, 'backfill')) {
-      for (const r of chunk) expected[r.kind] = (expected[r.kind] ?? 0) + 1
+      for (const r of chunk) {
+        expected[r.kind] = (expected[r.kind] ?? 0) + 1
+        if (r.ts >= hourFrom && r.ts < hourTo) {
+          if (r.kind === 'trade') tradesWholeHours++
+          if (r.kind === 'funding') fundingWholeHours++
+          if (r.kind === 'whale_transfer') whalesWholeHours++
+        }
+      }
     }
-    const count = async (sql: string): Promise<number> =>
-      (await store.query<{ n: number }>(sql, { from: from / 1000, to: liveFrom / 1000 }))[0]!.n
-    const range =
-      'ts >= fromUnixTimestamp64Milli(toInt64({from:UInt32}) * 1000) AND ts < fromUnixTimestamp64Milli(toInt64({to:UInt32}) * 1000)'
-    const bucketRange = 'bucket >= toDateTime({from:UInt32}) AND bucket < toDateTime({to:UInt32})'
+    const dt = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
+    const count = async (sql: string, a = from, b = liveFrom): Promise<number> =>
+      (await store.query<{ n: number }>(sql, { from: dt(a), to: dt(b) }))[0]!.n
+    const range = "ts >= {from:DateTime64(3, 'UTC')} AND ts < {to:DateTime64(3, 'UTC')}"
+    const bucketRange = "bucket >= {from:DateTime64(3, 'UTC')} AND bucket < {to:DateTime64(3, 'UTC')}"
     expect(await count(`SELECT count() AS n FROM trades WHERE ${range}`)).toBe(expected['trade'])
     expect(await count(`SELECT count() AS n FROM funding WHERE ${range}`)).toBe(expected['funding'])
     expect(await count(`SELECT count() AS n FROM option_quotes WHERE ${range}`)).toBe(expected['option_quote'])
     expect(await count(`SELECT count() AS n FROM whale_transfers WHERE ${range}`)).toBe(expected['whale_transfer'])
     expect(await count(`SELECT sum(trades) AS n FROM candles_1m WHERE ${bucketRange}`)).toBe(expected['trade'])
-    expect(await count(`SELECT sum(trades) AS n FROM candles_1h WHERE ${bucketRange}`)).toBe(expected['trade'])
-    expect(await count(`SELECT sum(samples) AS n FROM funding_1h WHERE ${bucketRange}`)).toBe(expected['funding'])
-    expect(await count(`SELECT sum(events) AS n FROM whale_flows_1h WHERE ${bucketRange}`)).toBe(
-      expected['whale_transfer']
-    )
+    // hourly views: whole hours inside the (minute-aligned) range
+    const hourly = (sql: string): Promise<number> => count(sql, hourFrom, hourTo)
+    expect(await hourly(`SELECT sum(trades) AS n FROM candles_1h WHERE ${bucketRange}`)).toBe(tradesWholeHours)
+    expect(await hourly(`SELECT sum(samples) AS n FROM funding_1h WHERE ${bucketRange}`)).toBe(fundingWholeHours)
+    expect(await hourly(`SELECT sum(events) AS n FROM whale_flows_1h WHERE ${bucketRange}`)).toBe(whalesWholeHours)
     await store.close()
     cleanup()
   })

@@ -20,12 +20,18 @@ export class DataDirError extends Error {
   }
 }
 
+/** True when `pid` is a running process (a zombie, killed but not yet reaped, counts as dead). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return true // no procfs: trust kill(0)
   }
 }
 
