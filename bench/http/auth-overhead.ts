@@ -53,11 +53,14 @@ export async function authOverhead(rounds: number, seconds: number): Promise<Rec
     PUBLIC_RATE_PER_MIN: '1000000000',
     LOG_LEVEL: 'warn'
   }
-  const server = spawn(process.execPath, [distPath('server', 'main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] })
-  await waitFor(server, /listening/).catch(async () => {
-    // LOG_LEVEL=warn hides "listening": poll health instead
-    for (;;) if ((await fetch(`http://127.0.0.1:${PORT}/v1/health`).catch(() => null))?.ok) return
+  const server = spawn(process.execPath, [distPath('server', 'main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit']
   })
+  while (!(await fetch(`http://127.0.0.1:${PORT}/v1/health`).catch(() => null))?.ok) {
+    if (server.exitCode !== null) throw new Error(`server exited ${server.exitCode}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
   const base = `http://127.0.0.1:${PORT}`
   const auth = { authorization: `Bearer ${ADMIN}` }
   await fetch(`${base}/v1/admin/ingest/option_quote`, { method: 'POST', headers: auth, body: await chainBody() })

@@ -11,6 +11,12 @@ import type { PlanName } from './plans.js'
 
 /** How often the cache is reloaded from the store, ms (multi-server deployments). */
 const RELOAD_MS = 30_000
+/**
+ * Presented key strings already verified, so the hot path skips the SHA-256 (a hit needs the exact full
+ * key, secret included, so it proves what the hash check proves). Cleared on every revoke and reload, so
+ * a revocation still takes effect at once; cleared when full, so it stays bounded.
+ */
+const VERIFIED_MAX = 10_000
 
 export interface KeyRecord {
   readonly id: string
@@ -43,6 +49,7 @@ interface KeyRow {
 
 export class KeyRegistry {
   private keys = new Map<string, KeyRecord>()
+  private readonly verified = new Map<string, KeyRecord>()
   private timer: NodeJS.Timeout | undefined
 
   constructor(private readonly store: Store) {}
@@ -65,6 +72,7 @@ export class KeyRegistry {
       })
     }
     this.keys = next
+    this.verified.clear()
   }
 
   startReloading(): void {
@@ -117,17 +125,22 @@ export class KeyRegistry {
     if (k.revokedAt !== null) return true
     const revoked: KeyRecord = { ...k, revokedAt: Date.now() }
     this.keys.set(id, revoked)
+    this.verified.clear()
     await this.persist(revoked)
     return true
   }
 
   /** The active key a presented string names, or null (malformed, unknown, wrong secret, revoked alike). */
   authenticate(presented: string): KeyRecord | null {
+    const hit = this.verified.get(presented)
+    if (hit) return hit
     const parsed = parseKey(presented)
     if (!parsed) return null
     const k = this.keys.get(parsed.id)
-    if (!k || k.revokedAt !== null) return null
-    return secretMatches(parsed.secret, k.secretSha256) ? k : null
+    if (!k || k.revokedAt !== null || !secretMatches(parsed.secret, k.secretSha256)) return null
+    if (this.verified.size >= VERIFIED_MAX) this.verified.clear()
+    this.verified.set(presented, k)
+    return k
   }
 
   list(): KeyInfo[] {

@@ -9,11 +9,14 @@
 import type { Store } from '../store/store.js'
 import { utcDay } from './utc-day.js'
 
+const DAY_MS = 86_400_000
+
 /** Persistence period, ms. */
 const FLUSH_MS = 1_000
 
 interface Counter {
-  day: string
+  /** UTC day as days since the epoch (cheaper than a date string on every call) */
+  day: number
   used: number
   persisted: number
 }
@@ -28,7 +31,7 @@ export class QuotaCounter {
   private flushSeq = 0
   private flushing: Promise<void> | undefined
   /** unpersisted deltas of days that have ended */
-  private pendingOld: { keyId: string; day: string; delta: number }[] = []
+  private pendingOld: { keyId: string; day: number; delta: number }[] = []
 
   constructor(
     private readonly store: Store,
@@ -37,16 +40,17 @@ export class QuotaCounter {
 
   /** Loads today's counts from the store. */
   async load(): Promise<void> {
-    const day = utcDay(this.now())
+    const now = this.now()
+    const day = Math.floor(now / DAY_MS)
     const rows = await this.store.query<{ key_id: string; calls: number }>(
       'SELECT key_id, sum(calls) AS calls FROM api_usage WHERE day = {day:Date} GROUP BY key_id',
-      { day }
+      { day: utcDay(now) }
     )
     for (const r of rows) this.counters.set(r.key_id, { day, used: r.calls, persisted: r.calls })
   }
 
   private counter(keyId: string): Counter {
-    const day = utcDay(this.now())
+    const day = Math.floor(this.now() / DAY_MS)
     let c = this.counters.get(keyId)
     if (!c || c.day !== day) {
       // a new day: yesterday's unflushed delta still goes out, under yesterday's date
@@ -93,7 +97,7 @@ export class QuotaCounter {
       }
     }
     if (rows.length === 0) return
-    const data = Buffer.from(rows.map((r) => `${r.keyId}\t${r.day}\t${r.delta}\n`).join(''))
+    const data = Buffer.from(rows.map((r) => `${r.keyId}\t${utcDay(r.day * DAY_MS)}\t${r.delta}\n`).join(''))
     try {
       await this.store.insert({
         table: 'api_usage',
