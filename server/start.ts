@@ -31,6 +31,9 @@ import { AccessControl } from './access/access-control.js'
 import { keyRoutes } from './routes/keys.js'
 import { openapiRoutes } from './routes/openapi.js'
 import { optionsRoutes } from './routes/options.js'
+import { derivativesRoutes } from './routes/derivatives.js'
+import { optionsHistoryRoutes } from './routes/options-history.js'
+import { onchainRoutes } from './routes/onchain.js'
 import { LiveState } from '../engine/live/live-state.js'
 import { ProcessMonitor } from './process-stats.js'
 
@@ -122,7 +125,15 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     adminToken: admin.token,
     trustedProxyHops: config.trustedProxyHops
   })
-  const routes = [...healthRoutes(ctx), ...optionsRoutes(ctx), ...keyRoutes(keys, quota), ...adminRoutes(ctx, parser)]
+  const routes = [
+    ...healthRoutes(ctx),
+    ...optionsRoutes(ctx),
+    ...optionsHistoryRoutes(store),
+    ...derivativesRoutes(ctx),
+    ...onchainRoutes(store),
+    ...keyRoutes(keys, quota),
+    ...adminRoutes(ctx, parser)
+  ]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access)
   const http = await startHttpServer(app, config.host, config.port)
   log.info({ host: config.host, port: http.port, store: store.kind, sources: config.sources }, 'listening')

@@ -46,3 +46,33 @@ export const ChainResponse = Type.Object({
   ),
   updated: Type.Integer({ description: 'time of the newest quote, epoch seconds' })
 })
+
+export const OPTIONS_HISTORY_METRICS = ['pcr_oi', 'total_oi', 'max_pain'] as const
+
+export const HistoryQuery = Type.Object({
+  currency: Type.Optional(OPTIONS_CURRENCY),
+  metric: EnumParam(OPTIONS_HISTORY_METRICS, {
+    description:
+      'pcr_oi: put/call OI ratio; total_oi: calls + puts, coins; max_pain: max-pain strike of the nearest unexpired expiry'
+  }),
+  hours: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'window, hours back from now (1 to 720)' })
+  )
+})
+
+export const HistoryResponse = Type.Object({
+  currency: Type.String({ enum: ['BTC', 'ETH'] }),
+  metric: Type.String({ enum: [...OPTIONS_HISTORY_METRICS] }),
+  resolution: Type.String({
+    enum: ['snapshot', '1h'],
+    description: 'snapshot rows up to 48 h, hourly (last snapshot of each hour) beyond'
+  }),
+  points: Type.Array(
+    Type.Object({
+      ts: Type.Integer({ description: 'epoch seconds' }),
+      value: Type.Union([Type.Number(), Type.Null()], {
+        description: 'null when undefined (e.g. no calls for a ratio)'
+      })
+    })
+  )
+})

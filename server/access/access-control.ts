@@ -134,7 +134,8 @@ export class AccessControl {
   }
 
   /** 403 when the caller's plan does not include the base asset `symbol`. */
-  static checkSymbol(plan: Plan | null, symbol: string, param: string): void {
+  static checkSymbol(plan: Plan | null, raw: string, param: string): void {
+    const symbol = raw.toUpperCase()
     if (!plan?.symbols || plan.symbols.includes(symbol)) return
     throw new ApiError(
       'forbidden',

@@ -1,0 +1,216 @@
+/**
+ * @module
+ * Live derivatives screener state: one entry per perpetual market (exchange + symbol), updated as records
+ * arrive and rebuilt from the hourly views. Per market it keeps the latest funding and long/short reading,
+ * and hourly rings (HOURS slots, indexed by epoch hour) of open interest (last reading in the hour) and quote
+ * volume (sum), so 24h changes are lookups:
+ * - open_interest_change_24h = (OI now / OI 24 h ago − 1) × 100, percent; null without a reading 24 h ago
+ * - volume_change_24h = (volume of the last 24 h / volume of the 24 h before − 1) × 100, percent
+ */
+import type {
+  FundingRecord,
+  LongShortRecord,
+  NormalizedRecord,
+  OpenInterestRecord,
+  TradeRecord
+} from '../records/types.js'
+
+const HOUR_MS = 3_600_000
+/** Hourly slots kept per market: two full days for the volume comparison, plus the current hour. */
+const HOURS = 49
+
+export interface ScreenerRow {
+  readonly symbol: string
+  readonly exchange: string
+  readonly base: string
+  /** percent */
+  readonly open_interest_change_24h: number | null
+  /** decimal fraction per funding interval */
+  readonly funding_rate: number | null
+  readonly funding_interval_hours: number | null
+  /** funding_rate × 8760 / interval, decimal fraction per year */
+  readonly funding_rate_annualized: number | null
+  /** latest accounts long / short ratio of this market */
+  readonly long_short_ratio_cumulative: number | null
+  /** percent */
+  readonly volume_change_24h: number | null
+  readonly open_interest_usd: number | null
+  readonly volume_24h_usd: number
+  /** epoch seconds of the newest reading */
+  readonly updated: number
+}
+
+interface Market {
+  readonly exchange: string
+  readonly symbol: string
+  readonly base: string
+  funding: { rate: number; interval: number; ts: number } | null
+  lsr: { ratio: number; ts: number } | null
+  oiUsd: { value: number; ts: number } | null
+  /** epoch hour of each slot, so stale slots are recognized */
+  readonly hourOf: Int32Array
+  readonly oiHour: Float64Array
+  readonly volHour: Float64Array
+  updated: number
+}
+
+function newMarket(exchange: string, symbol: string, base: string): Market {
+  return {
+    exchange,
+    symbol,
+    base,
+    funding: null,
+    lsr: null,
+    oiUsd: null,
+    hourOf: new Int32Array(HOURS).fill(-1),
+    oiHour: new Float64Array(HOURS).fill(Number.NaN),
+    volHour: new Float64Array(HOURS),
+    updated: 0
+  }
+}
+
+function slot(m: Market, hour: number): number {
+  const i = hour % HOURS
+  if (m.hourOf[i] !== hour) {
+    m.hourOf[i] = hour
+    m.oiHour[i] = Number.NaN
+    m.volHour[i] = 0
+  }
+  return i
+}
+
+export class ScreenerBook {
+  private readonly markets = new Map<string, Market>()
+
+  private market(exchange: string, symbol: string, base: string): Market {
+    const key = `${exchange}|${symbol}`
+    let m = this.markets.get(key)
+    if (!m) this.markets.set(key, (m = newMarket(exchange, symbol, base)))
+    return m
+  }
+
+  apply(records: readonly NormalizedRecord[]): void {
+    for (const r of records) {
+      switch (r.kind) {
+        case 'trade':
+          if (r.market === 'perp') this.trade(r)
+          break
+        case 'funding':
+          this.fundingRecord(r)
+          break
+        case 'open_interest':
+          this.openInterest(r)
+          break
+        case 'long_short':
+          this.longShort(r)
+          break
+      }
+    }
+  }
+
+  private touch(m: Market, ts: number): void {
+    if (ts > m.updated) m.updated = ts
+  }
+
+  private trade(r: TradeRecord): void {
+    const m = this.market(r.exchange, r.symbol, r.base)
+    m.volHour[slot(m, Math.floor(r.ts / HOUR_MS))]! += r.price * r.qty
+    this.touch(m, r.ts)
+  }
+
+  private fundingRecord(r: FundingRecord): void {
+    const m = this.market(r.exchange, r.symbol, r.base)
+    if (!m.funding || r.ts >= m.funding.ts) m.funding = { rate: r.funding_rate, interval: r.interval_hours, ts: r.ts }
+    this.touch(m, r.ts)
+  }
+
+  private openInterest(r: OpenInterestRecord): void {
+    const m = this.market(r.exchange, r.symbol, r.base)
+    if (!m.oiUsd || r.ts >= m.oiUsd.ts) m.oiUsd = { value: r.oi_usd, ts: r.ts }
+    m.oiHour[slot(m, Math.floor(r.ts / HOUR_MS))] = r.oi_usd
+    this.touch(m, r.ts)
+  }
+
+  private longShort(r: LongShortRecord): void {
+    const m = this.market(r.exchange, r.symbol, r.base)
+    if (!m.lsr || r.ts >= m.lsr.ts) m.lsr = { ratio: r.long_short_ratio, ts: r.ts }
+    this.touch(m, r.ts)
+  }
+
+  /** Hourly figures from the store (rebuild): OI of the hour and quote volume of the hour. */
+  loadHour(
+    exchange: string,
+    symbol: string,
+    base: string,
+    hour: number,
+    oiUsd: number | null,
+    volumeUsd: number
+  ): void {
+    const m = this.market(exchange, symbol, base)
+    const i = slot(m, hour)
+    if (oiUsd !== null) m.oiHour[i] = oiUsd
+    m.volHour[i] = volumeUsd
+  }
+
+  /** Latest readings from the store (rebuild). */
+  loadLatest(records: readonly NormalizedRecord[]): void {
+    for (const r of records) {
+      if (r.kind === 'funding') this.fundingRecord(r)
+      else if (r.kind === 'long_short') this.longShort(r)
+      else if (r.kind === 'open_interest') {
+        const m = this.market(r.exchange, r.symbol, r.base)
+        if (!m.oiUsd || r.ts >= m.oiUsd.ts) m.oiUsd = { value: r.oi_usd, ts: r.ts }
+        this.touch(m, r.ts)
+      }
+    }
+  }
+
+  clear(): void {
+    this.markets.clear()
+  }
+
+  get size(): number {
+    return this.markets.size
+  }
+
+  private row(m: Market, nowHour: number): ScreenerRow {
+    let vol24 = 0
+    let volPrev = 0
+    let seenPrev = false
+    for (let h = nowHour - 47; h <= nowHour; h++) {
+      const i = h % HOURS
+      if (m.hourOf[i] !== h) continue
+      if (h > nowHour - 24) vol24 += m.volHour[i]!
+      else {
+        volPrev += m.volHour[i]!
+        seenPrev = true
+      }
+    }
+    const agoIndex = (nowHour - 24) % HOURS
+    const oiAgo = m.hourOf[agoIndex] === nowHour - 24 ? m.oiHour[agoIndex]! : Number.NaN
+    const oiNow = m.oiUsd?.value ?? null
+    const f = m.funding
+    const pct = (a: number, b: number): number | null =>
+      b > 0 && Number.isFinite(a) && Number.isFinite(b) ? (a / b - 1) * 100 : null
+    return {
+      symbol: m.symbol,
+      exchange: m.exchange,
+      base: m.base,
+      open_interest_change_24h: oiNow === null ? null : pct(oiNow, oiAgo),
+      funding_rate: f ? f.rate : null,
+      funding_interval_hours: f ? f.interval : null,
+      funding_rate_annualized: f && f.interval > 0 ? (f.rate * 8760) / f.interval : null,
+      long_short_ratio_cumulative: m.lsr ? m.lsr.ratio : null,
+      volume_change_24h: seenPrev ? pct(vol24, volPrev) : null,
+      open_interest_usd: oiNow,
+      volume_24h_usd: vol24,
+      updated: Math.floor(m.updated / 1000)
+    }
+  }
+
+  /** Every market's row at `nowMs`. */
+  rows(nowMs: number): ScreenerRow[] {
+    const nowHour = Math.floor(nowMs / HOUR_MS)
+    return [...this.markets.values()].map((m) => this.row(m, nowHour))
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * @module
+ * `GET /v1/derivatives/screener`: one row per perpetual market of Binance, Bybit and OKX from the live
+ * screener state; filters by base asset, exchange and metric; sorted and limited.
+ */
+import { ApiError } from '../../engine/errors.js'
+import type { ScreenerRow } from '../../engine/live/screener-book.js'
+import { ScreenerQuery, ScreenerResponse } from '../../schemas/api/derivatives.js'
+import type { ServerContext } from '../context.js'
+import { json, type Route } from '../http/types.js'
+
+const METRIC_FIELD: Readonly<Record<string, keyof ScreenerRow>> = {
+  open_interest: 'open_interest_change_24h',
+  funding_rate: 'funding_rate',
+  volume: 'volume_change_24h'
+}
+
+function compare(field: keyof ScreenerRow, desc: boolean): (a: ScreenerRow, b: ScreenerRow) => number {
+  return (a, b) => {
+    const x = a[field]
+    const y = b[field]
+    if (x === null && y === null) return a.symbol < b.symbol ? -1 : 1
+    if (x === null) return 1 // nulls last in either order
+    if (y === null) return -1
+    const c = typeof x === 'string' ? x.localeCompare(y as string) : (x as number) - (y as number)
+    return (
+      (desc ? -c : c) || (a.exchange < b.exchange ? -1 : a.exchange > b.exchange ? 1 : a.symbol < b.symbol ? -1 : 1)
+    )
+  }
+}
+
+export function derivativesRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/v1/derivatives/screener',
+      access: 'key',
+      feature: 'screener',
+      summary: 'Derivatives screener: OI change, funding, long/short and volume change per perpetual market',
+      description:
+        'Binance, Bybit and OKX USDT perpetuals. Percent fields are in percent; funding is a decimal fraction per interval. Rows without a metric sort last.',
+      tags: ['derivatives'],
+      query: ScreenerQuery,
+      response: ScreenerResponse,
+      handler: (req) => {
+        const q = req.q
+        const symbol = typeof q['symbol'] === 'string' ? q['symbol'].toUpperCase() : undefined
+        let rows = ctx.live.screener.rows(Date.now())
+        if (symbol !== undefined) {
+          rows = rows.filter((r) => r.base === symbol)
+          if (rows.length === 0) {
+            throw new ApiError('unknown_symbol', `no perpetual market for ${symbol} on Binance, Bybit or OKX`, {
+              param: 'symbol'
+            })
+          }
+        }
+        if (q['exchange']) rows = rows.filter((r) => r.exchange === q['exchange'])
+        const metricField = q['metric'] ? METRIC_FIELD[q['metric'] as string]! : undefined
+        if (metricField) rows = rows.filter((r) => r[metricField] !== null)
+        const explicitSort = req.query.has('sort')
+        const field = (explicitSort || !metricField ? q['sort'] : metricField) as keyof ScreenerRow
+        rows.sort(compare(field, q['order'] === 'desc'))
+        rows = rows.slice(0, q['limit'] as number)
+        const updated = rows.reduce((m, r) => Math.max(m, r.updated), 0)
+        return json(200, { updated, count: rows.length, rows })
+      }
+    }
+  ]
+}
