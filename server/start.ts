@@ -34,6 +34,7 @@ import { optionsRoutes } from './routes/options.js'
 import { derivativesRoutes } from './routes/derivatives.js'
 import { optionsHistoryRoutes } from './routes/options-history.js'
 import { onchainRoutes } from './routes/onchain.js'
+import { confirmRoutes } from './routes/confirm.js'
 import { LiveState } from '../engine/live/live-state.js'
 import { ProcessMonitor } from './process-stats.js'
 
@@ -131,6 +132,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     ...optionsHistoryRoutes(store),
     ...derivativesRoutes(ctx),
     ...onchainRoutes(store),
+    ...confirmRoutes(ctx),
     ...keyRoutes(keys, quota),
     ...adminRoutes(ctx, parser)
   ]

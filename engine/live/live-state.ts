@@ -5,9 +5,12 @@
  * and from admin ingest, so a posted record shows in the endpoints at once.
  */
 import type { Store } from '../store/store.js'
-import type { NormalizedRecord, OptionQuoteRecord } from '../records/types.js'
+import type { NormalizedRecord, OnchainMetricRecord, OptionQuoteRecord, WhaleTransferRecord } from '../records/types.js'
 import { OptionsBook } from './options-book.js'
 import { ScreenerBook } from './screener-book.js'
+import { OnchainBook } from './onchain-book.js'
+import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
+import { FundingHistory } from './confirm-inputs.js'
 
 /** How far back a rebuild looks for the latest quote of each instrument, hours. */
 const OPTIONS_LOOKBACK_HOURS = 24
@@ -17,16 +20,29 @@ const SCREENER_HOURS = 49
 export class LiveState {
   readonly options = new OptionsBook()
   readonly screener = new ScreenerBook()
+  readonly onchain = new OnchainBook()
+  readonly whales = new WhaleWindow()
+  readonly fundingHistory: FundingHistory
   /** epoch ms of the last rebuild from the store */
   rebuiltAt = 0
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.fundingHistory = new FundingHistory(store)
+  }
 
   apply(records: readonly NormalizedRecord[]): void {
     const quotes: OptionQuoteRecord[] = []
     for (const r of records) if (r.kind === 'option_quote') quotes.push(r)
     if (quotes.length) this.options.apply(quotes)
     this.screener.apply(records)
+    const onchain: OnchainMetricRecord[] = []
+    const whales: WhaleTransferRecord[] = []
+    for (const r of records) {
+      if (r.kind === 'onchain_metric') onchain.push(r)
+      else if (r.kind === 'whale_transfer') whales.push(r)
+    }
+    if (onchain.length) this.onchain.apply(onchain)
+    if (whales.length) this.whales.apply(whales)
   }
 
   /** Reloads every part of the state from the store (at start, after backfills and bulk loads). */
@@ -44,18 +60,45 @@ export class LiveState {
     )
     this.options.reset(rows.map(({ last_ms, ...q }) => ({ ...q, ts: last_ms })))
     await this.rebuildScreener()
+    await this.rebuildOnchainAndWhales()
+    this.fundingHistory.clear()
     this.rebuiltAt = Date.now()
   }
 
+  private async rebuildOnchainAndWhales(): Promise<void> {
+    const onchain = await this.store.query<OnchainMetricRecord>(
+      `SELECT 'onchain_metric' AS kind, toUnixTimestamp64Milli(ts) AS ts, asset, metric, value FROM onchain_metrics
+       WHERE ts >= now64(3) - INTERVAL 48 HOUR AND metric IN ('exchange_netflow_usd', 'mvrv') ORDER BY ts`
+    )
+    this.onchain.clear()
+    this.onchain.apply(onchain)
+    const whales = await this.store.query<WhaleTransferRecord>(
+      `SELECT 'whale_transfer' AS kind, toUnixTimestamp64Milli(ts) AS ts, chain, tx_hash, log_index, block_number,
+              address, counterparty, toString(event_type) AS event_type, token, amount, usd_value
+       FROM whale_transfers WHERE ts >= now64(3) - toIntervalMillisecond({window:UInt64}) ORDER BY ts`,
+      { window: WHALE_WINDOW_MS }
+    )
+    this.whales.reset(whales)
+  }
+
   private async rebuildScreener(): Promise<void> {
-    type Hourly = { exchange: string; symbol: string; base: string; h: number; v: number; oi: number | null }
+    type Hourly = {
+      exchange: string
+      symbol: string
+      base: string
+      h: number
+      v: number
+      oi: number | null
+      close: number | null
+    }
     const hourly = await this.store.query<Hourly>(
-      `SELECT exchange, symbol, base, h, sum(v) AS v, max(oi) AS oi FROM (
+      `SELECT exchange, symbol, base, h, sum(v) AS v, max(oi) AS oi, max(c) AS close FROM (
          SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, sum(volume_quote) AS v,
-                CAST(NULL AS Nullable(Float64)) AS oi
+                CAST(NULL AS Nullable(Float64)) AS oi, CAST(argMaxMerge(close) AS Nullable(Float64)) AS c
          FROM candles_1h WHERE bucket >= now() - INTERVAL {hours:UInt32} HOUR GROUP BY exchange, symbol, base, bucket
          UNION ALL
-         SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, 0 AS v, argMaxMerge(oi_usd_last) AS oi
+         SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, 0 AS v,
+                CAST(argMaxMerge(oi_usd_last) AS Nullable(Float64)) AS oi, CAST(NULL AS Nullable(Float64)) AS c
          FROM open_interest_1h WHERE bucket >= now() - INTERVAL {hours:UInt32} HOUR GROUP BY exchange, symbol, base, bucket
        ) GROUP BY exchange, symbol, base, h`,
       { hours: SCREENER_HOURS }
@@ -78,7 +121,7 @@ export class LiveState {
        FROM open_interest WHERE ts >= now64(3) - INTERVAL 2 DAY GROUP BY exchange, symbol, base`
     )
     this.screener.clear()
-    for (const r of hourly) this.screener.loadHour(r.exchange, r.symbol, r.base, r.h, r.oi, r.v)
+    for (const r of hourly) this.screener.loadHour(r.exchange, r.symbol, r.base, r.h, r.oi, r.v, r.close)
     this.screener.loadLatest(
       [...latest, ...lsr, ...oi].map(({ last_ms, ...r }) => ({ ...r, ts: last_ms }) as NormalizedRecord)
     )

@@ -51,8 +51,27 @@ interface Market {
   readonly hourOf: Int32Array
   readonly oiHour: Float64Array
   readonly volHour: Float64Array
+  /** last trade price in the hour */
+  readonly closeHour: Float64Array
+  /** newest trade price and time */
+  last: { price: number; ts: number } | null
   updated: number
 }
+
+/** Aggregates of one base asset over its markets, for the confirmation model. */
+export interface BaseStats {
+  /** the market whose funding and long/short feed the model: Binance first, then Bybit, then OKX */
+  readonly primary: { readonly exchange: string; readonly symbol: string } | null
+  readonly fundingRate: number | null
+  readonly fundingIntervalHours: number | null
+  readonly longShortRatio: number | null
+  /** fraction: summed OI (USD) now vs 24 h ago over markets having both readings */
+  readonly oiChange24h: number | null
+  /** fraction: primary market's last price vs its last price of the hour 24 h ago */
+  readonly priceChange24h: number | null
+}
+
+const VENUE_PREFERENCE = ['binance', 'bybit', 'okx']
 
 function newMarket(exchange: string, symbol: string, base: string): Market {
   return {
@@ -65,6 +84,8 @@ function newMarket(exchange: string, symbol: string, base: string): Market {
     hourOf: new Int32Array(HOURS).fill(-1),
     oiHour: new Float64Array(HOURS).fill(Number.NaN),
     volHour: new Float64Array(HOURS),
+    closeHour: new Float64Array(HOURS).fill(Number.NaN),
+    last: null,
     updated: 0
   }
 }
@@ -75,6 +96,7 @@ function slot(m: Market, hour: number): number {
     m.hourOf[i] = hour
     m.oiHour[i] = Number.NaN
     m.volHour[i] = 0
+    m.closeHour[i] = Number.NaN
   }
   return i
 }
@@ -114,7 +136,12 @@ export class ScreenerBook {
 
   private trade(r: TradeRecord): void {
     const m = this.market(r.exchange, r.symbol, r.base)
-    m.volHour[slot(m, Math.floor(r.ts / HOUR_MS))]! += r.price * r.qty
+    const i = slot(m, Math.floor(r.ts / HOUR_MS))
+    m.volHour[i]! += r.price * r.qty
+    if (!m.last || r.ts >= m.last.ts) {
+      m.last = { price: r.price, ts: r.ts }
+      m.closeHour[i] = r.price
+    }
     this.touch(m, r.ts)
   }
 
@@ -144,12 +171,54 @@ export class ScreenerBook {
     base: string,
     hour: number,
     oiUsd: number | null,
-    volumeUsd: number
+    volumeUsd: number,
+    close: number | null
   ): void {
     const m = this.market(exchange, symbol, base)
     const i = slot(m, hour)
     if (oiUsd !== null) m.oiHour[i] = oiUsd
     m.volHour[i] = volumeUsd
+    if (close !== null) {
+      m.closeHour[i] = close
+      if (!m.last || hour * HOUR_MS >= m.last.ts) m.last = { price: close, ts: hour * HOUR_MS }
+    }
+  }
+
+  /** Whether any market lists this base asset. */
+  hasBase(base: string): boolean {
+    for (const m of this.markets.values()) if (m.base === base) return true
+    return false
+  }
+
+  /** The confirmation model's derivatives inputs for a base asset at `nowMs`. */
+  baseStats(base: string, nowMs: number): BaseStats {
+    const markets = [...this.markets.values()].filter((m) => m.base === base)
+    markets.sort((a, b) => VENUE_PREFERENCE.indexOf(a.exchange) - VENUE_PREFERENCE.indexOf(b.exchange))
+    const primary = markets.find((m) => m.funding) ?? markets[0]
+    const agoHour = Math.floor(nowMs / HOUR_MS) - 24
+    const ago = (m: Market, ring: Float64Array): number => {
+      const i = agoHour % HOURS
+      return m.hourOf[i] === agoHour ? ring[i]! : Number.NaN
+    }
+    let oiNow = 0
+    let oiAgo = 0
+    for (const m of markets) {
+      const then = ago(m, m.oiHour)
+      if (m.oiUsd && Number.isFinite(then) && then > 0) {
+        oiNow += m.oiUsd.value
+        oiAgo += then
+      }
+    }
+    const priceAgo = primary ? ago(primary, primary.closeHour) : Number.NaN
+    return {
+      primary: primary ? { exchange: primary.exchange, symbol: primary.symbol } : null,
+      fundingRate: primary?.funding?.rate ?? null,
+      fundingIntervalHours: primary?.funding?.interval ?? null,
+      longShortRatio: primary?.lsr?.ratio ?? null,
+      oiChange24h: oiAgo > 0 ? oiNow / oiAgo - 1 : null,
+      priceChange24h:
+        primary?.last && Number.isFinite(priceAgo) && priceAgo > 0 ? primary.last.price / priceAgo - 1 : null
+    }
   }
 
   /** Latest readings from the store (rebuild). */

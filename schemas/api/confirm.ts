@@ -1,0 +1,48 @@
+/**
+ * @module
+ * Parameter and response schemas of `GET /v1/confirm` (both published shapes in one object).
+ */
+import { Type } from '@sinclair/typebox'
+import { EnumParam, StringParam } from './params.js'
+
+export const ConfirmQuery = Type.Object(
+  {
+    symbol: StringParam({
+      description: 'base asset (BTC); BTC/USDT and BTC/USDT:USDT are accepted and reduced to the base',
+      pattern: '^[A-Za-z0-9]{1,20}(/[A-Za-z0-9]{1,20}(:[A-Za-z0-9]{1,20})?)?$'
+    }),
+    direction: EnumParam(['long', 'short'] as const, { description: 'the idea to confirm' }),
+    source: Type.Optional(StringParam({ description: 'free-form caller label, logged', maxLength: 64 }))
+  },
+  { required: ['symbol', 'direction'] }
+)
+
+const score = (description: string) => Type.Number({ minimum: -1, maximum: 1, description })
+const nullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
+
+export const ConfirmResponse = Type.Object({
+  ts: Type.Integer({ description: 'epoch seconds' }),
+  symbol: Type.String(),
+  direction: Type.String({ enum: ['long', 'short'] }),
+  composite: score('-1 strong contra .. +1 strong confirm'),
+  confidence: Type.String({ enum: ['HIGH', 'MEDIUM'] }),
+  action: Type.String({ enum: ['CONFIRM', 'REDUCE', 'SKIP'] }),
+  size_mult: Type.Number({ minimum: 0, maximum: 1.5 }),
+  deriv_score: score('derivatives sub-score'),
+  onchain_score: score('on-chain sub-score'),
+  whale_score: score('whale sub-score'),
+  reasons: Type.Array(Type.String()),
+  confirmation: Type.String({ enum: ['HIGH', 'MEDIUM', 'LOW', 'NONE'] }),
+  score: Type.Number({ minimum: 0, maximum: 1 }),
+  smart_money: Type.Object({
+    net_flow_usd: nullableNumber('whale net flow of the asset, 24 h, USD'),
+    long_short_ratio: nullableNumber('accounts long/short of the primary market'),
+    whales_long: Type.Union([Type.Integer(), Type.Null()]),
+    whales_short: Type.Union([Type.Integer(), Type.Null()])
+  }),
+  derivatives: Type.Object({
+    funding_rate: nullableNumber('decimal fraction per interval'),
+    oi_change_24h: nullableNumber('fraction')
+  }),
+  as_of: Type.String({ format: 'date-time' })
+})
