@@ -11,10 +11,12 @@ import type { Logger } from '../engine/log.js'
 import { AccessControl, type Caller } from './access/access-control.js'
 import { json, type HttpRequest, type HttpResponse, type Route } from './http/types.js'
 import { Router, type Match } from './router.js'
-import { parseJsonBody, parseQuery } from './validate.js'
+import { compileQuery, parseJsonBody, type QueryValidator } from './validate.js'
 
 export class App {
   readonly router: Router
+  /** query validators compiled once per route */
+  private readonly validators = new Map<Route, QueryValidator>()
 
   constructor(
     readonly routes: readonly Route[],
@@ -23,6 +25,7 @@ export class App {
     private readonly access: AccessControl | null
   ) {
     this.router = new Router(routes)
+    for (const r of routes) this.validators.set(r, compileQuery(r.query))
   }
 
   /** Route lookup before the body is read (the adapter needs the route's body limit). */
@@ -65,7 +68,7 @@ export class App {
       const route = m.route
       const caller = this.caller(route, req)
       headers = caller.headers
-      const q = parseQuery(route.query, req.query)
+      const q = this.validators.get(route)!(req.query)
       const body = route.body ? parseJsonBody(route.body, req.body) : null
       if (route.symbolParam && typeof q[route.symbolParam] === 'string') {
         AccessControl.checkSymbol(caller.plan, q[route.symbolParam] as string, route.symbolParam)

@@ -35,6 +35,7 @@ import { derivativesRoutes } from './routes/derivatives.js'
 import { optionsHistoryRoutes } from './routes/options-history.js'
 import { onchainRoutes } from './routes/onchain.js'
 import { confirmRoutes } from './routes/confirm.js'
+import { whaleRoutes } from './routes/whales.js'
 import { LiveState } from '../engine/live/live-state.js'
 import { ProcessMonitor } from './process-stats.js'
 
@@ -133,6 +134,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     ...derivativesRoutes(ctx),
     ...onchainRoutes(store),
     ...confirmRoutes(ctx),
+    ...whaleRoutes(ctx),
     ...keyRoutes(keys, quota),
     ...adminRoutes(ctx, parser)
   ]

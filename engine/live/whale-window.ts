@@ -13,17 +13,29 @@ const MAX_ROWS = 500_000
 /** Wrapped tokens count as their underlying asset for the confirmation model. */
 const TOKEN_BASE: Readonly<Record<string, string>> = { WBTC: 'BTC', WETH: 'ETH', WBNB: 'BNB', WAVAX: 'AVAX' }
 
+interface Entry {
+  readonly r: WhaleTransferRecord
+  /** arrival sequence number: a snapshot is "every row that had arrived up to seq" */
+  readonly seq: number
+}
+
 export class WhaleWindow {
-  private rows: WhaleTransferRecord[] = []
+  private rows: Entry[] = []
   private sorted = true
+  private nextSeq = 1
   /** rows dropped because the window was full */
   dropped = 0
+
+  /** Sequence number of the newest row (0 when empty): the snapshot a listing was made from. */
+  get seq(): number {
+    return this.nextSeq - 1
+  }
 
   apply(records: readonly WhaleTransferRecord[]): void {
     for (const r of records) {
       const last = this.rows[this.rows.length - 1]
-      if (last && r.ts < last.ts) this.sorted = false
-      this.rows.push(r)
+      if (last && r.ts < last.r.ts) this.sorted = false
+      this.rows.push({ r, seq: this.nextSeq++ })
     }
     if (this.rows.length > MAX_ROWS) {
       this.sort()
@@ -40,21 +52,26 @@ export class WhaleWindow {
 
   private sort(): void {
     if (!this.sorted) {
-      this.rows.sort((a, b) => a.ts - b.ts)
+      this.rows.sort((a, b) => a.r.ts - b.r.ts || a.seq - b.seq)
       this.sorted = true
     }
   }
 
-  /** Rows with ts in [sinceMs, now], oldest first (drops rows older than the window). */
-  since(sinceMs: number, nowMs: number): readonly WhaleTransferRecord[] {
+  /**
+   * Rows with ts in [sinceMs, nowMs] that had arrived by `maxSeq` (default: all), oldest first. Rows older
+   * than the window are dropped here.
+   */
+  since(sinceMs: number, nowMs: number, maxSeq = Infinity): readonly WhaleTransferRecord[] {
     this.sort()
-    const cutoff = nowMs - WHALE_WINDOW_MS
+    const cutoff = Date.now() - WHALE_WINDOW_MS
     let drop = 0
-    while (drop < this.rows.length && this.rows[drop]!.ts < cutoff) drop++
+    while (drop < this.rows.length && this.rows[drop]!.r.ts < cutoff) drop++
     if (drop > 0) this.rows = this.rows.slice(drop)
-    let i = 0
-    while (i < this.rows.length && this.rows[i]!.ts < sinceMs) i++
-    return this.rows.slice(i)
+    const out: WhaleTransferRecord[] = []
+    for (const e of this.rows) {
+      if (e.r.ts >= sinceMs && e.r.ts <= nowMs && e.seq <= maxSeq) out.push(e.r)
+    }
+    return out
   }
 
   /** Whale inputs of the confirmation model for a base asset over the last 24 h. */

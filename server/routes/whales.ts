@@ -1,0 +1,95 @@
+/**
+ * @module
+ * Whale endpoints (public) over the live 7-day whale window. Events collapse near-duplicates (multi-hop
+ * legs, wash loops; docs/whales.md). Paging: newest first, ties by id; every response carries a
+ * `snapshot` token (the window's arrival sequence and the time the listing was made); passing it back
+ * makes later pages list exactly the same events however much data arrived since.
+ */
+import { ApiError } from '../../engine/errors.js'
+import type { Chain } from '../../engine/records/types.js'
+import { collapseEvents } from '../../engine/whales/collapse.js'
+import { pageEvents } from '../../engine/whales/events-page.js'
+import type { Significance } from '../../engine/whales/significance.js'
+import { whaleSummary } from '../../engine/whales/summary.js'
+import { WHALE_WINDOW_MS } from '../../engine/live/whale-window.js'
+import { EventsQuery, EventsResponse, SummaryResponse } from '../../schemas/api/whales.js'
+import type { ServerContext } from '../context.js'
+import { json, type Route } from '../http/types.js'
+
+/** How long a computed summary is served from cache, ms (it is polled; it changes with new events only). */
+const SUMMARY_TTL_MS = 1_000
+
+export function whaleRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
+  const window = ctx.live.whales
+  let summary: { at: number; seq: number; body: string } | null = null
+  return [
+    {
+      method: 'GET',
+      path: '/v1/whales/events',
+      access: 'public',
+      feature: 'whales',
+      summary: 'Whale transfers and swaps on 8 chains, near-duplicates collapsed (repeat_count), newest first',
+      description:
+        'total = raw rows in the window matching the filters; distinct = collapsed events matching them. Page with offset in steps of limit, passing back the snapshot token of the first page.',
+      tags: ['whales'],
+      query: EventsQuery,
+      response: EventsResponse,
+      handler: (req) => {
+        const q = req.q
+        let seq = window.seq
+        let now = Date.now()
+        if (typeof q['snapshot'] === 'string') {
+          const [s, t] = (q['snapshot'] as string).split('-').map(Number) as [number, number]
+          if (s > seq || t > now || t < now - WHALE_WINDOW_MS) {
+            throw new ApiError('invalid_parameter', 'snapshot is unknown or expired; start again without it', {
+              param: 'snapshot'
+            })
+          }
+          seq = s
+          now = t
+        }
+        const sinceMs = now - (q['hours'] as number) * 3_600_000
+        const rows = window.since(sinceMs, now, seq)
+        const events = collapseEvents(rows)
+        const page = pageEvents(
+          events,
+          rows,
+          {
+            chains: (q['chain'] as Chain[] | undefined) ?? [],
+            sinceMs,
+            significance: q['significance'] as Significance,
+            ...(q['event_type'] ? { eventType: q['event_type'] as 'transfer_in' | 'transfer_out' | 'swap' } : {})
+          },
+          { limit: q['limit'] as number, offset: q['offset'] as number }
+        )
+        return json(200, {
+          total: page.total,
+          distinct: page.distinct,
+          limit: q['limit'],
+          offset: q['offset'],
+          snapshot: `${seq}-${now}`,
+          events: page.events
+        })
+      }
+    },
+    {
+      method: 'GET',
+      path: '/v1/whales/summary',
+      access: 'public',
+      feature: 'whales',
+      summary: 'Whale activity of the last 24 h: counts and volume per chain, net flows, top movers',
+      description:
+        'Collapsed events at or above the low threshold ($100k). total_whales_tracked counts wallets seen in the last 7 days.',
+      tags: ['whales'],
+      response: SummaryResponse,
+      handler: () => {
+        const now = Date.now()
+        if (!summary || summary.seq !== window.seq || now - summary.at > SUMMARY_TTL_MS) {
+          const body = JSON.stringify(whaleSummary(window.since(now - WHALE_WINDOW_MS, now), now))
+          summary = { at: now, seq: window.seq, body }
+        }
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: summary.body }
+      }
+    }
+  ]
+}
