@@ -19,6 +19,8 @@ import path from 'node:path'
 import { distPath, projectRoot } from '../engine/paths.js'
 import { load, type LoadResult } from './http/load.js'
 import { authOverhead } from './http/auth-overhead.js'
+import { readEndpoints } from './http/read-endpoints.js'
+import { optionsMicro } from './micro/options-chain.js'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
@@ -216,6 +218,10 @@ function summary(results: Record<string, any>): string {
     '',
     `Auth + quota on ${results['auth_overhead'].endpoint} (${results['auth_overhead'].body_bytes} bytes): no key ${results['auth_overhead'].median_req_per_s.no_key} req/s, enterprise key ${results['auth_overhead'].median_req_per_s.enterprise_key} req/s: ratio ${results['auth_overhead'].key_vs_no_key} (target >= 0.95); bare uWS same body ${results['auth_overhead'].median_req_per_s.bare_uws_same_body} req/s (chain / bare ${results['auth_overhead'].chain_vs_bare})`,
     '',
+    `Options chain rebuild (${results['options_micro'].instruments} instruments): median ${results['options_micro'].chain_rebuild_median_ms} ms (target 5); max pain per expiry (ms): ${JSON.stringify(results['options_micro'].max_pain_median_ms_per_expiry)}`,
+    '',
+    `Hot reads vs bare uWS same body (64 connections): confirm ${results['read_endpoints'].confirm.median_req_per_s.ours} vs ${results['read_endpoints'].confirm.median_req_per_s.bare_uws_same_body} req/s = ${results['read_endpoints'].confirm.ratio} (p99 ${results['read_endpoints'].confirm.median_p99_ms.ours} ms vs ${results['read_endpoints'].confirm.median_p99_ms.bare_uws_same_body} ms); options chain ${results['read_endpoints'].options_chain.median_req_per_s.ours} vs ${results['read_endpoints'].options_chain.median_req_per_s.bare_uws_same_body} req/s = ${results['read_endpoints'].options_chain.ratio} (p99 ${results['read_endpoints'].options_chain.median_p99_ms.ours} ms vs ${results['read_endpoints'].options_chain.median_p99_ms.bare_uws_same_body} ms); targets ratio >= 0.6, p99 <= 2 ms`,
+    '',
     `Demo market: ${results['steady'].backfill_days}-day backfill (${results['steady'].backfill_rows} rows) live after ${results['steady'].backfill_ms} ms (target 60000);`,
     `then live: max RSS ${results['steady'].max_rss_mb} MB (target 1536), max event-loop lag p99 ${results['steady'].max_loop_p99_ms} ms in steady windows (target 20; ${results['steady'].transition_loop_p99_ms} ms in the window of the switch to live)`,
     ''
@@ -228,6 +234,10 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await authOverhead(ROUNDS, HTTP_SECONDS), null, 2))
     return
   }
+  if (only === 'read') {
+    console.log(JSON.stringify({ micro: optionsMicro(), http: await readEndpoints(ROUNDS, HTTP_SECONDS) }, null, 2))
+    return
+  }
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
@@ -235,6 +245,8 @@ async function main(): Promise<void> {
     http: await http(),
     cold_start: await coldStart(),
     auth_overhead: await authOverhead(ROUNDS, HTTP_SECONDS),
+    options_micro: optionsMicro(),
+    read_endpoints: await readEndpoints(ROUNDS, HTTP_SECONDS),
     steady: await steady()
   }
   const dir = path.join(projectRoot(), 'bench', 'results')

@@ -25,12 +25,15 @@ export class LiveState {
   readonly fundingHistory: FundingHistory
   /** epoch ms of the last rebuild from the store */
   rebuiltAt = 0
+  /** bumped on every applied batch and rebuild: caches of derived answers compare it */
+  version = 0
 
   constructor(private readonly store: Store) {
     this.fundingHistory = new FundingHistory(store)
   }
 
   apply(records: readonly NormalizedRecord[]): void {
+    this.version++
     const quotes: OptionQuoteRecord[] = []
     for (const r of records) if (r.kind === 'option_quote') quotes.push(r)
     if (quotes.length) this.options.apply(quotes)
@@ -63,6 +66,7 @@ export class LiveState {
     await this.rebuildOnchainAndWhales()
     this.fundingHistory.clear()
     this.rebuiltAt = Date.now()
+    this.version++
   }
 
   private async rebuildOnchainAndWhales(): Promise<void> {

@@ -10,10 +10,19 @@ import { ApiError } from '../../engine/errors.js'
 import { ConfirmQuery, ConfirmResponse } from '../../schemas/api/confirm.js'
 import { AccessControl } from '../access/access-control.js'
 import type { ServerContext } from '../context.js'
-import { json, type Route } from '../http/types.js'
+import type { Route } from '../http/types.js'
+
+/**
+ * Longest a computed answer is reused, ms: inputs with 24 h windows slide with time. Any new record
+ * (live-state version) invalidates it at once.
+ */
+const ANSWER_TTL_MS = 1_000
+/** Answers cached at most (bases x 2 directions). */
+const ANSWER_CACHE_MAX = 1_000
 
 export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[] {
   const live = ctx.live
+  const answers = new Map<string, { version: number; at: number; body: string }>()
   return [
     {
       method: 'GET',
@@ -34,9 +43,19 @@ export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[]
           })
         }
         if (req.q['source'] !== undefined) ctx.log.info({ source: req.q['source'], symbol: base }, 'confirm')
+        const direction = req.q['direction'] as Direction
+        const key = `${base}|${direction}`
         const now = Date.now()
+        const hit = answers.get(key)
+        if (hit && hit.version === live.version && now - hit.at < ANSWER_TTL_MS) {
+          return { status: 200, headers: { 'content-type': 'application/json' }, body: hit.body }
+        }
+        const version = live.version
         const inputs = await buildConfirmInputs(base, now, live)
-        return json(200, confirm(base, req.q['direction'] as Direction, inputs, now))
+        const body = JSON.stringify(confirm(base, direction, inputs, now))
+        if (answers.size >= ANSWER_CACHE_MAX) answers.clear()
+        answers.set(key, { version, at: now, body })
+        return { status: 200, headers: { 'content-type': 'application/json' }, body }
       }
     }
   ]

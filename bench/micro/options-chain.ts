@@ -1,0 +1,56 @@
+/**
+ * @module
+ * Micro-benchmarks of the options chain: rebuilding a full BTC chain snapshot (every instrument of one
+ * demo-market snapshot, ~700-900) from the live book, and max pain per expiry. Medians of many runs.
+ */
+import { OptionsBook } from '../../engine/live/options-book.js'
+import { maxPain } from '../../engine/options/max-pain.js'
+import { parseInstrument } from '../../engine/options/instrument.js'
+import type { OptionQuoteRecord } from '../../engine/records/types.js'
+import { createSimMarket } from '../../ingest/sources/sim/sim-market.js'
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+export function optionsMicro(runs = 300): Record<string, unknown> {
+  const now = Date.now()
+  const quotes: OptionQuoteRecord[] = []
+  for (const chunk of createSimMarket(42).generate(now - 3_600_000, now, 'backfill')) {
+    for (const r of chunk) if (r.kind === 'option_quote' && r.instrument.startsWith('BTC-')) quotes.push(r)
+  }
+  const book = new OptionsBook()
+  const rebuild: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    book.reset(quotes)
+    book.chainJson('BTC', now)
+    rebuild.push(performance.now() - t0)
+  }
+  const byExpiry = new Map<string, { strike: number; callOi: number; putOi: number }[]>()
+  for (const q of quotes) {
+    const p = parseInstrument(q.instrument)!
+    let rows = byExpiry.get(p.expiryCode)
+    if (!rows) byExpiry.set(p.expiryCode, (rows = []))
+    rows.push({
+      strike: p.strike,
+      callOi: p.type === 'call' ? q.open_interest : 0,
+      putOi: p.type === 'put' ? q.open_interest : 0
+    })
+  }
+  const perExpiry: Record<string, number> = {}
+  for (const [code, rows] of byExpiry) {
+    const times: number[] = []
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now()
+      maxPain(rows)
+      times.push(performance.now() - t0)
+    }
+    perExpiry[`${code} (${rows.length} instruments)`] = Math.round(median(times) * 1000) / 1000
+  }
+  return {
+    instruments: quotes.length,
+    expiries: byExpiry.size,
+    chain_rebuild_median_ms: Math.round(median(rebuild) * 1000) / 1000,
+    chain_rebuild_target_ms: 5,
+    max_pain_median_ms_per_expiry: perExpiry
+  }
+}
