@@ -96,6 +96,15 @@ describe('GET /v1/derivatives/screener', () => {
   })
 })
 
+describe('screener after a restart', () => {
+  it('rebuilds from the store with the same rows', async () => {
+    const before = await jsonBody(await get('/v1/derivatives/screener?symbol=ZEC'))
+    await srv.running.ctx.live.rebuild()
+    const after = await jsonBody(await get('/v1/derivatives/screener?symbol=ZEC'))
+    expect(after.rows).toEqual(before.rows)
+  })
+})
+
 describe('GET /v1/options/history', () => {
   it('returns the snapshot series of a metric in time order', async () => {
     const quote = (ts: number, t: string, k: number, oi: number) => ({

@@ -162,3 +162,17 @@ describe('GET /v1/whales/summary', () => {
     expect(body.total_volume_24h).toBeGreaterThan(0)
   })
 })
+
+describe('restart', () => {
+  it('rebuilds the whale state from the store with the same answers', async () => {
+    const events = await get('limit=200')
+    const summary = await jsonBody(await fetch(`${srv.base}/v1/whales/summary`))
+    await srv.running.ctx.live.rebuild()
+    const again = await get('limit=200')
+    expect(again.distinct).toBe(events.distinct)
+    expect(again.total).toBe(events.total)
+    expect(again.events.map((e: { id: string }) => e.id)).toEqual(events.events.map((e: { id: string }) => e.id))
+    const summary2 = await jsonBody(await fetch(`${srv.base}/v1/whales/summary`))
+    expect({ ...summary2, as_of: null }).toEqual({ ...summary, as_of: null })
+  })
+})
