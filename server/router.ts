@@ -16,11 +16,18 @@ export interface Match {
   readonly params: Readonly<Record<string, string>>
 }
 
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({})
+
 export class Router {
   private readonly compiled: Compiled[]
+  /** routes without path parameters, by `METHOD path`: the hot endpoints resolve with one lookup */
+  private readonly exact = new Map<string, Match>()
 
   constructor(readonly routes: readonly Route[]) {
     this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
+    for (const route of routes) {
+      if (!route.path.includes(':')) this.exact.set(`${route.method} ${route.path}`, { route, params: NO_PARAMS })
+    }
   }
 
   private static params(pattern: readonly string[], parts: readonly string[]): Record<string, string> | null {
@@ -43,6 +50,8 @@ export class Router {
 
   /** The route for method and path, or an ApiError (404 or 405). */
   match(method: string, path: string): Match | ApiError {
+    const hit = this.exact.get(`${method === 'HEAD' ? 'GET' : method} ${path}`)
+    if (hit) return hit
     const parts = path.split('/').slice(1)
     const allowed: string[] = []
     for (const c of this.compiled) {

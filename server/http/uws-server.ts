@@ -91,11 +91,18 @@ function tooLarge(limit: number): ApiError {
   return new ApiError('payload_too_large', `the body is larger than ${limit} bytes`)
 }
 
+/**
+ * The request headers the application reads (auth, client address, body framing). Reading only these is
+ * cheaper than copying every header of every request; a handler needing another adds it here.
+ */
+const USED_HEADERS = ['x-api-key', 'authorization', 'x-forwarded-for', 'content-length', 'content-type'] as const
+
 function readHeaders(req: uWS.HttpRequest): Record<string, string> {
   const headers: Record<string, string> = {}
-  req.forEach((k, v) => {
-    headers[k] = v
-  })
+  for (const name of USED_HEADERS) {
+    const v = req.getHeader(name)
+    if (v !== '') headers[name] = v
+  }
   return headers
 }
 
