@@ -9,9 +9,19 @@ import crypto from 'node:crypto'
 import { ApiError, errorBody } from '../engine/errors.js'
 import type { Logger } from '../engine/log.js'
 import { AccessControl, type Caller } from './access/access-control.js'
-import { json, type HttpRequest, type HttpResponse, type Route } from './http/types.js'
+import { json, type HttpRequest, type HttpResponse, type Route, type RouteRequest } from './http/types.js'
 import { Router, type Match } from './router.js'
 import { compileQuery, parseJsonBody, type QueryValidator } from './validate.js'
+
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>
+
+const NO_CALLER: Caller = { key: null, plan: null, headers: NO_HEADERS }
+
+/** Adds the caller's rate-limit headers to a handler's response (none: the response as it is). */
+function withHeaders(res: HttpResponse, headers: Record<string, string>): HttpResponse {
+  if (headers === NO_HEADERS || Object.keys(headers).length === 0) return res
+  return { status: res.status, headers: { ...res.headers, ...headers }, body: res.body }
+}
 
 export class App {
   readonly router: Router
@@ -54,16 +64,19 @@ export class App {
   }
 
   private caller(route: Route, req: HttpRequest): Caller {
-    if (route.access === 'none') return { key: null, plan: null, headers: {} }
+    if (route.access === 'none') return NO_CALLER
     if (!this.access) throw new Error(`no access control for ${route.path}`)
     return this.access.check(route, req)
   }
 
-  /** Handles a request whose body (if any) is already read. */
-  async handle(req: HttpRequest, matched?: Match | ApiError): Promise<HttpResponse> {
+  /**
+   * Handles a request whose body (if any) is already read. Synchronous handlers answer synchronously (no
+   * promise per request on the hot path); asynchronous ones return a promise.
+   */
+  handle(req: HttpRequest, matched?: Match | ApiError): HttpResponse | Promise<HttpResponse> {
     const m = matched ?? this.match(req.method, req.path)
     if (m instanceof ApiError) return this.errorResponse(m, req)
-    let headers: Record<string, string> = {}
+    let headers: Record<string, string> = NO_HEADERS
     try {
       const route = m.route
       const caller = this.caller(route, req)
@@ -73,8 +86,29 @@ export class App {
       if (route.symbolParam && typeof q[route.symbolParam] === 'string') {
         AccessControl.checkSymbol(caller.plan, q[route.symbolParam] as string, route.symbolParam)
       }
-      const res = await route.handler({ ...req, params: m.params, q, json: body, key: caller.key, plan: caller.plan })
-      return Object.keys(headers).length ? { ...res, headers: { ...res.headers, ...headers } } : res
+      const routeReq: RouteRequest = {
+        method: req.method,
+        path: req.path,
+        query: req.query,
+        headers: req.headers,
+        body: req.body,
+        get ip() {
+          return req.ip // lazy: reading the client address has a cost (see uws-server.ts)
+        },
+        params: m.params,
+        q,
+        json: body,
+        key: caller.key,
+        plan: caller.plan
+      }
+      const res = route.handler(routeReq)
+      if (res instanceof Promise) {
+        return res.then(
+          (r) => withHeaders(r, headers),
+          (err: unknown) => this.errorResponse(err, req, headers)
+        )
+      }
+      return withHeaders(res, headers)
     } catch (err) {
       return this.errorResponse(err, req, headers)
     }

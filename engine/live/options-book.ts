@@ -14,8 +14,8 @@ export const OPTIONS_CURRENCIES: readonly OptionsCurrency[] = ['BTC', 'ETH']
 
 interface Book {
   readonly quotes: Map<string, OptionQuoteRecord>
-  /** cached JSON of the snapshot, null when stale */
-  json: string | null
+  /** cached JSON of the snapshot, UTF-8 encoded once (responses send these bytes as they are); null when stale */
+  json: Buffer | null
   /** epoch ms of the earliest expiry among the quotes: the snapshot must be rebuilt then */
   validUntil: number
 }
@@ -47,8 +47,8 @@ export class OptionsBook {
     this.apply(quotes)
   }
 
-  /** The cached snapshot JSON of `currency` at `now` (epoch ms). */
-  chainJson(currency: OptionsCurrency, now: number): string {
+  /** The cached snapshot JSON of `currency` at `now` (epoch ms), as UTF-8 bytes. */
+  chainJson(currency: OptionsCurrency, now: number): Buffer {
     const book = this.books.get(currency)!
     if (book.json !== null && now < book.validUntil) return book.json
     let earliest = Infinity
@@ -57,7 +57,7 @@ export class OptionsBook {
       if (expiry <= now) book.quotes.delete(name)
       else if (expiry < earliest) earliest = expiry
     }
-    book.json = JSON.stringify(summarizeChain([...book.quotes.values()], now, currency))
+    book.json = Buffer.from(JSON.stringify(summarizeChain([...book.quotes.values()], now, currency)))
     book.validUntil = earliest
     return book.json
   }

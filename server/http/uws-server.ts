@@ -118,22 +118,37 @@ export function startHttpServer(app: App, host: string, port: number): Promise<H
     const rawQuery = req.getQuery()
     const query = rawQuery ? new URLSearchParams(rawQuery) : EMPTY_QUERY
     const headers = readHeaders(req)
-    const ip = Buffer.from(res.getRemoteAddressAsText()).toString()
+    // the client address is read only when something asks for it (the public throttle): converting it
+    // costs more than the rest of the request; after an abort `res` may not be touched, so it reads ''
+    let ip: string | undefined
+    const ipText = (): string => (ip ??= state.aborted ? '' : Buffer.from(res.getRemoteAddressAsText()).toString())
+    const request = (body: Buffer | null): HttpRequest => ({
+      method,
+      path,
+      query,
+      headers,
+      body,
+      get ip() {
+        return ipText()
+      }
+    })
     const head = method === 'HEAD'
     const matched = app.match(method, path)
     const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
-    const declared = Number(headers['content-length'] ?? '0')
-    const base = { method, path, query, headers, ip }
-    if (limit > 0 && declared > limit) {
-      send(res, state, app.errorResponse(tooLarge(limit), base), head)
+    const where = { method, path }
+    if (limit === 0) {
+      const out = app.handle(request(null), matched)
+      if (out instanceof Promise) void out.then((o) => send(res, state, o, head))
+      else send(res, state, out, head)
       return
     }
-    const bodyPromise: Promise<Buffer | ApiError | null> =
-      limit > 0 ? readBody(res, limit, state) : Promise.resolve(null)
-    void bodyPromise.then(async (body) => {
-      if (body instanceof ApiError) return send(res, state, app.errorResponse(body, base), head)
-      const request: HttpRequest = { ...base, body }
-      send(res, state, await app.handle(request, matched), head)
+    if (Number(headers['content-length'] ?? '0') > limit) {
+      send(res, state, app.errorResponse(tooLarge(limit), where), head)
+      return
+    }
+    void readBody(res, limit, state).then(async (body) => {
+      if (body instanceof ApiError) return send(res, state, app.errorResponse(body, where), head)
+      send(res, state, await app.handle(request(body), matched), head)
     })
   })
   return new Promise((resolve, reject) => {
