@@ -17,7 +17,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { distPath, projectRoot } from '../engine/paths.js'
-import { load, type LoadResult } from './http/load.js'
+import { load, loadTool, type LoadResult } from './http/load.js'
 import { authOverhead } from './http/auth-overhead.js'
 import { readEndpoints } from './http/read-endpoints.js'
 import { optionsMicro } from './micro/options-chain.js'
@@ -205,7 +205,7 @@ function summary(results: Record<string, any>): string {
   const h = results['http']
   const c = results['cold_start']
   return [
-    `# Benchmarks (${results['date']}, ${results['machine']})`,
+    `# Benchmarks (${results['date']}, ${results['machine']}, load generator ${results['load_generator']})`,
     '',
     `Ingest (${i.rows_per_run} rows per run, ${i.dataset}; medians of ${ROUNDS} alternating rounds):`,
     `- e2e ${i.median_rows_per_s.e2e} rows/s, engine ceiling ${i.median_rows_per_s.ceiling}, naive ${i.median_rows_per_s.naive}`,
@@ -241,6 +241,7 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+    load_generator: loadTool(),
     ingest: await ingest(),
     http: await http(),
     cold_start: await coldStart(),
