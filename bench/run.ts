@@ -211,7 +211,7 @@ function summary(results: Record<string, any>): string {
     `- e2e ${i.median_rows_per_s.e2e} rows/s, engine ceiling ${i.median_rows_per_s.ceiling}, naive ${i.median_rows_per_s.naive}`,
     `- e2e / ceiling = ${i.e2e_vs_ceiling} (target >= 0.7); e2e / naive = ${i.e2e_vs_naive} (target >= 2)`,
     '',
-    `HTTP GET /v1/health vs bare uWS static reply (${h.body_bytes} bytes, 64 connections, autocannon in its own process):`,
+    `HTTP GET /v1/health vs bare uWS static reply (${h.body_bytes} bytes, 64 connections, ${results['load_generator']} in its own process):`,
     `- health ${h.median_req_per_s.health} req/s (p99 ${h.median_p99_ms.health} ms), bare ${h.median_req_per_s.bare_uws} req/s (p99 ${h.median_p99_ms.bare_uws} ms): ratio ${h.health_vs_bare}`,
     '',
     `Cold start with an existing data dir, spawn to first 200: median ${c.median_ms} ms (runs ${c.runs_ms.join(', ')}; target 3000)`,
