@@ -21,17 +21,13 @@ import { load, loadTool, type LoadResult } from './http/load.js'
 import { authOverhead } from './http/auth-overhead.js'
 import { readEndpoints } from './http/read-endpoints.js'
 import { optionsMicro } from './micro/options-chain.js'
+import { median } from './stats.js'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
 const HTTP_SECONDS = Number(process.env['BENCH_HTTP_SECONDS'] ?? 8)
 const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
 

@@ -9,13 +9,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { distPath } from '../../engine/paths.js'
 import { createSimMarket } from '../../ingest/sources/sim/sim-market.js'
 import { load, type LoadResult } from './load.js'
+import { median } from '../stats.js'
+import { BENCH_ADMIN, startBenchServer } from './bench-server.js'
 
-const ADMIN = 'bench-admin-token-0123456789'
 const PORT = 19191
 const BARE_PORT = 19192
 
@@ -39,30 +39,11 @@ async function chainBody(): Promise<string> {
   return quotes.map(({ kind: _k, ...q }) => JSON.stringify(q)).join('\n') + '\n'
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
 export async function authOverhead(rounds: number, seconds: number): Promise<Record<string, unknown>> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
-  const env = {
-    ...process.env,
-    TZ: 'UTC',
-    DATA_DIR: dir,
-    PORT: String(PORT),
-    SOURCES: 'none',
-    ADMIN_TOKEN: ADMIN,
-    PUBLIC_RATE_PER_MIN: '1000000000',
-    LOG_LEVEL: 'warn'
-  }
-  const server = spawn(process.execPath, [distPath('server', 'main.js')], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit']
-  })
-  while (!(await fetch(`http://127.0.0.1:${PORT}/v1/health`).catch(() => null))?.ok) {
-    if (server.exitCode !== null) throw new Error(`server exited ${server.exitCode}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  const base = `http://127.0.0.1:${PORT}`
-  const auth = { authorization: `Bearer ${ADMIN}` }
+  // the public throttle's limit is raised out of the way: the keyless path is measured, not its 429s
+  const server = await startBenchServer(PORT, { SOURCES: 'none', PUBLIC_RATE_PER_MIN: '1000000000' })
+  const { base, dir } = server
+  const auth = { authorization: `Bearer ${BENCH_ADMIN}` }
   await fetch(`${base}/v1/admin/ingest/option_quote`, { method: 'POST', headers: auth, body: await chainBody() })
   const created = (await (
     await fetch(`${base}/v1/admin/keys`, {
@@ -91,10 +72,8 @@ export async function authOverhead(rounds: number, seconds: number): Promise<Rec
       )
     }
   }
-  server.kill('SIGTERM')
   bare.kill('SIGTERM')
-  await new Promise((r) => server.once('exit', r))
-  fs.rmSync(dir, { recursive: true, force: true })
+  await server.stop()
   const m = (k: keyof typeof runs): number => median(runs[k].map((x) => x.req_per_s))
   return {
     endpoint: 'GET /v1/options/chain',

@@ -7,41 +7,26 @@
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { distPath } from '../../engine/paths.js'
 import { load, type LoadResult } from './load.js'
+import { median } from '../stats.js'
+import { BENCH_ADMIN, startBenchServer } from './bench-server.js'
 
-const ADMIN = 'bench-admin-token-0123456789'
 const PORT = 19201
 const BARE_PORT = 19202
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 async function until(ok: () => Promise<boolean>): Promise<void> {
   while (!(await ok().catch(() => false))) await new Promise((r) => setTimeout(r, 100))
 }
 
 export async function readEndpoints(rounds: number, seconds: number): Promise<Record<string, unknown>> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
-  const env = {
-    ...process.env,
-    TZ: 'UTC',
-    DATA_DIR: dir,
-    PORT: String(PORT),
-    SIM_BACKFILL_DAYS: '1',
-    ADMIN_TOKEN: ADMIN,
-    LOG_LEVEL: 'warn'
-  }
-  const server = spawn(process.execPath, [distPath('server', 'main.js')], { env, stdio: 'ignore' })
-  const base = `http://127.0.0.1:${PORT}`
-  await until(async () => {
-    const h = (await (await fetch(`${base}/v1/health`)).json()) as { sources: { phase?: string }[] }
-    return h.sources[0]?.phase === 'live'
-  })
+  const server = await startBenchServer(PORT, { SIM_BACKFILL_DAYS: '1' }, (h) => h.sources[0]?.phase === 'live')
+  const { base, dir } = server
   const { key } = (await (
     await fetch(`${base}/v1/admin/keys`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN}` },
+      headers: { authorization: `Bearer ${BENCH_ADMIN}` },
       body: '{"plan":"enterprise"}'
     })
   ).json()) as { key: string }
@@ -85,8 +70,6 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
       targets: { ratio: 0.6, p99_ms: 2 }
     }
   }
-  server.kill('SIGTERM')
-  await new Promise((r) => server.once('exit', r))
-  fs.rmSync(dir, { recursive: true, force: true })
+  await server.stop()
   return out
 }

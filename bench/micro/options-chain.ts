@@ -8,8 +8,7 @@ import { maxPain } from '../../engine/options/max-pain.js'
 import { parseInstrument } from '../../engine/options/instrument.js'
 import type { OptionQuoteRecord } from '../../engine/records/types.js'
 import { createSimMarket } from '../../ingest/sources/sim/sim-market.js'
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+import { median } from '../stats.js'
 
 export function optionsMicro(runs = 300): Record<string, unknown> {
   const now = Date.now()

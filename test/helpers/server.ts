@@ -43,3 +43,13 @@ export function ndjson(rows: readonly object[]): string {
 export async function jsonBody(res: Response): Promise<any> {
   return res.json()
 }
+
+/** Loads records through the admin ingest API; throws with the server's answer unless it is 201. */
+export async function ingestRecords(base: string, kind: string, rows: readonly object[]): Promise<void> {
+  const res = await fetch(`${base}/v1/admin/ingest/${kind}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    body: ndjson(rows)
+  })
+  if (res.status !== 201) throw new Error(`ingest ${kind}: ${res.status} ${await res.text()}`)
+}

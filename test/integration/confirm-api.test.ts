@@ -1,17 +1,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, ndjson, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
 let pro = ''
 let free = ''
-const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
 const HOUR = 3_600_000
 const now = Date.now()
 
-async function post(kind: string, rows: object[]): Promise<void> {
-  const res = await fetch(`${srv.base}/v1/admin/ingest/${kind}`, { method: 'POST', headers: admin, body: ndjson(rows) })
-  expect(res.status, await res.clone().text()).toBe(201)
-}
+const post = (kind: string, rows: object[]): Promise<void> => ingestRecords(srv.base, kind, rows)
 const confirmCall = (q: string, key = pro) => fetch(`${srv.base}/v1/confirm?${q}`, { headers: { 'x-api-key': key } })
 
 beforeAll(async () => {

@@ -1,11 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, ndjson, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
 import { summarizeChain } from '../../engine/options/chain-summary.js'
 import { formatExpiryCode } from '../../engine/options/instrument.js'
 import type { OptionQuoteRecord } from '../../engine/records/types.js'
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
-const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
 beforeAll(async () => {
   srv = await startTestServer({ PUBLIC_RATE_PER_MIN: '1000' })
 })
@@ -39,14 +38,7 @@ function quotes(ts: number, spot: number, oiScale: number): OptionQuoteRecord[] 
   return out
 }
 
-async function post(rows: OptionQuoteRecord[]): Promise<void> {
-  const res = await fetch(`${srv.base}/v1/admin/ingest/option_quote`, {
-    method: 'POST',
-    headers: auth,
-    body: ndjson(rows)
-  })
-  expect(res.status).toBe(201)
-}
+const post = (rows: OptionQuoteRecord[]): Promise<void> => ingestRecords(srv.base, 'option_quote', rows)
 
 describe('GET /v1/options/chain', () => {
   it('reflects posted quotes at once and equals the chain computed from them', async () => {

@@ -1,19 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, ndjson, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
-const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
 const now = Date.now()
 const MIN = 60_000
 
-async function post(rows: object[]): Promise<void> {
-  const res = await fetch(`${srv.base}/v1/admin/ingest/whale_transfer`, {
-    method: 'POST',
-    headers: admin,
-    body: ndjson(rows)
-  })
-  expect(res.status, await res.clone().text()).toBe(201)
-}
+const post = (rows: object[]): Promise<void> => ingestRecords(srv.base, 'whale_transfer', rows)
 const get = async (q: string) => jsonBody(await fetch(`${srv.base}/v1/whales/events?${q}`))
 
 let n = 0
