@@ -103,11 +103,6 @@ export function compileQuery(schema: TObject | undefined): QueryValidator {
   }
 }
 
-/** Validates a query string against an object schema (compiles on every call: prefer compileQuery). */
-export function parseQuery(schema: TObject | undefined, query: URLSearchParams): Json {
-  return compileQuery(schema)(query)
-}
-
 function checkValue(name: string, v: unknown, s: Json): void {
   const fail = (): never => {
     throw bad(name, describe(name, s))

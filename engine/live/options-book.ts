@@ -61,8 +61,4 @@ export class OptionsBook {
     book.validUntil = earliest
     return book.json
   }
-
-  size(currency: OptionsCurrency): number {
-    return this.books.get(currency)!.quotes.size
-  }
 }

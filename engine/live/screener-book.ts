@@ -238,10 +238,6 @@ export class ScreenerBook {
     this.markets.clear()
   }
 
-  get size(): number {
-    return this.markets.size
-  }
-
   private row(m: Market, nowHour: number): ScreenerRow {
     let vol24 = 0
     let volPrev = 0

@@ -15,10 +15,6 @@ export class Semaphore {
     this.available = permits
   }
 
-  get waiting(): number {
-    return this.waiters.length
-  }
-
   async acquire(): Promise<void> {
     if (this.available > 0) {
       this.available--

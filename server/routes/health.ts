@@ -23,6 +23,7 @@ const HEALTH_RESPONSE = Type.Object({
       phase: Type.Optional(Type.String())
     })
   ),
+  live: Type.Object({ whale_window_rows: Type.Integer(), whale_window_dropped: Type.Integer() }),
   process: Type.Object({
     rss_mb: Type.Integer(),
     heap_used_mb: Type.Integer(),
@@ -58,6 +59,8 @@ export function healthRoutes(ctx: ServerContext): Route[] {
           store: { kind: ctx.store.kind, ok: ctx.storeProbe.ok },
           sources,
           process: ctx.processMonitor.stats(),
+          // the in-memory whale window is bounded: rows it had to drop (still in the store) are counted
+          live: { whale_window_rows: ctx.live.whales.size, whale_window_dropped: ctx.live.whales.dropped },
           ingest: {
             queued: totals.queued,
             written: totals.written,

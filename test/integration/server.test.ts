@@ -42,6 +42,7 @@ describe('GET /v1/health', () => {
       version: '0.1.0',
       store: { kind: 'chdb' },
       sources: [],
+      live: { whale_window_rows: 0, whale_window_dropped: 0 },
       ingest: { queued: 0, written: 0, failed: 0 }
     })
   })

@@ -2,27 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { WhaleTransferRecord } from '../../engine/records/types.js'
 import { collapseEvents } from '../../engine/whales/collapse.js'
+import { MIN, T0, whaleRow } from '../helpers/whale-row.js'
 
-const T0 = Date.UTC(2025, 0, 1)
-const MIN = 60_000
-
-function row(p: Partial<WhaleTransferRecord>): WhaleTransferRecord {
-  return {
-    kind: 'whale_transfer',
-    ts: T0,
-    chain: 'ethereum',
-    tx_hash: '0x1',
-    log_index: 0,
-    block_number: 100,
-    address: '0xA',
-    counterparty: '0xC',
-    event_type: 'transfer_out',
-    token: 'USDC',
-    amount: 1_000_000,
-    usd_value: 1_000_000,
-    ...p
-  }
-}
+const row = whaleRow
 
 /** a round trip of one wallet in USDC: legs [type, minutes after T0, usd] each in its own tx */
 function legs(spec: readonly [WhaleTransferRecord['event_type'], number, number][]): WhaleTransferRecord[] {

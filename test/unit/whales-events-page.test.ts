@@ -5,27 +5,10 @@ import { CHAINS, type Chain, type WhaleTransferRecord } from '../../engine/recor
 import { collapseEvents, type WhaleEvent } from '../../engine/whales/collapse.js'
 import { pageEvents, type EventsFilter } from '../../engine/whales/events-page.js'
 import { SIGNIFICANCE_LEVELS } from '../../engine/whales/significance.js'
+import { MIN, T0, whaleRow } from '../helpers/whale-row.js'
 
-const T0 = Date.UTC(2025, 0, 1)
-const MIN = 60_000
-
-function row(p: Partial<WhaleTransferRecord>): WhaleTransferRecord {
-  return {
-    kind: 'whale_transfer',
-    ts: T0,
-    chain: 'ethereum',
-    tx_hash: '0x1',
-    log_index: 0,
-    block_number: 100,
-    address: '0xA',
-    counterparty: '0xC',
-    event_type: 'transfer_out',
-    token: 'USDC',
-    amount: 600_000,
-    usd_value: 600_000,
-    ...p
-  }
-}
+const row = (p: Partial<WhaleTransferRecord>): WhaleTransferRecord =>
+  whaleRow({ amount: 600_000, usd_value: 600_000, ...p })
 
 const ALL: EventsFilter = { chains: [], sinceMs: T0 }
 
