@@ -6,8 +6,8 @@
  * makes later pages list exactly the same events however much data arrived since.
  */
 import { ApiError } from '../../engine/errors.js'
-import type { Chain } from '../../engine/records/types.js'
-import { collapseEvents } from '../../engine/whales/collapse.js'
+import type { Chain, WhaleTransferRecord } from '../../engine/records/types.js'
+import { collapseEvents, type WhaleEvent } from '../../engine/whales/collapse.js'
 import { pageEvents } from '../../engine/whales/events-page.js'
 import type { Significance } from '../../engine/whales/significance.js'
 import { whaleSummary } from '../../engine/whales/summary.js'
@@ -16,11 +16,15 @@ import { EventsQuery, EventsResponse, SummaryResponse } from '../../schemas/api/
 import type { ServerContext } from '../context.js'
 import { json, type Route } from '../http/types.js'
 
+/** Collapsed listings kept (oldest dropped first): a few snapshots being paged at once. */
+const LISTINGS_MAX = 16
 /** How long a computed summary is served from cache, ms (it is polled; it changes with new events only). */
 const SUMMARY_TTL_MS = 1_000
 
 export function whaleRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
   const window = ctx.live.whales
+  // collapsed listings by snapshot and window: paging through one snapshot collapses the rows once
+  const listings = new Map<string, { rows: readonly WhaleTransferRecord[]; events: readonly WhaleEvent[] }>()
   let summary: { at: number; seq: number; body: string } | null = null
   return [
     {
@@ -37,7 +41,8 @@ export function whaleRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
       handler: (req) => {
         const q = req.q
         let seq = window.seq
-        let now = Date.now()
+        // whole seconds: requests within a second share one collapsed listing (see the cache below)
+        let now = Math.floor(Date.now() / 1000) * 1000
         if (typeof q['snapshot'] === 'string') {
           const [s, t] = (q['snapshot'] as string).split('-').map(Number) as [number, number]
           if (s > seq || t > now || t < now - WHALE_WINDOW_MS) {
@@ -49,8 +54,15 @@ export function whaleRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
           now = t
         }
         const sinceMs = now - (q['hours'] as number) * 3_600_000
-        const rows = window.since(sinceMs, now, seq)
-        const events = collapseEvents(rows)
+        const key = `${seq}:${sinceMs}:${now}`
+        let listing = listings.get(key)
+        if (!listing) {
+          const rows = window.since(sinceMs, now, seq)
+          listing = { rows, events: collapseEvents(rows) }
+          if (listings.size >= LISTINGS_MAX) listings.delete(listings.keys().next().value!)
+          listings.set(key, listing)
+        }
+        const { rows, events } = listing
         const page = pageEvents(
           events,
           rows,
