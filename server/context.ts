@@ -13,6 +13,7 @@ import type { ProcessMonitor } from './process-stats.js'
 import type { KeyRegistry } from '../engine/access/key-registry.js'
 import type { QuotaCounter } from '../engine/access/quota.js'
 import type { LiveState } from '../engine/live/live-state.js'
+import type { MarketDirectory } from '../engine/history/markets.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -26,5 +27,7 @@ export interface ServerContext {
   readonly keys: KeyRegistry
   readonly quota: QuotaCounter
   readonly live: LiveState
+  /** markets with history, for historical endpoints' `symbol` parameter */
+  readonly markets: MarketDirectory
   readonly log: Logger
 }

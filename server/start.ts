@@ -38,6 +38,8 @@ import { confirmRoutes } from './routes/confirm.js'
 import { whaleRoutes } from './routes/whales.js'
 import { LiveState } from '../engine/live/live-state.js'
 import { ProcessMonitor } from './process-stats.js'
+import { MarketDirectory } from '../engine/history/markets.js'
+import { historyRoutes } from './routes/history/index.js'
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
 const SHUTDOWN_DEADLINE_MS = 30_000
@@ -117,6 +119,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     keys,
     quota,
     live,
+    markets: new MarketDirectory(store),
     log
   }
   const parser = new NdjsonParser()
@@ -135,6 +138,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     ...onchainRoutes(store),
     ...confirmRoutes(ctx),
     ...whaleRoutes(ctx),
+    ...historyRoutes(ctx),
     ...keyRoutes(keys, quota),
     ...adminRoutes(ctx, parser)
   ]

@@ -1,0 +1,100 @@
+/**
+ * @module
+ * Which perpetual markets have history, and how a request's `symbol` names one. A symbol is a base asset
+ * (`BTC`, case-insensitive; also `BTC/USDT` and `BTC/USDT:USDT`) or an exchange-native name (`BTCUSDT`,
+ * `BTC-USDT-SWAP`). A base asset picks the market on `exchange`, or by default on the first of binance,
+ * bybit, okx that lists it; a native name picks its own exchange (and must agree with `exchange` if given).
+ * The list comes from the daily candle and funding tables, refreshed at most every 30 s.
+ */
+import { ApiError } from '../errors.js'
+import type { Store } from '../store/store.js'
+
+export interface Market {
+  readonly base: string
+  readonly exchange: string
+  readonly symbol: string
+}
+
+/** Order in which a base asset's market is chosen when no exchange is named. */
+export const DEFAULT_EXCHANGE_ORDER: readonly string[] = ['binance', 'bybit', 'okx']
+
+const REFRESH_MS = 30_000
+
+/** `BTC/USDT:USDT` -> `BTC`; other text unchanged (upper-cased). */
+export function baseOf(symbol: string): string {
+  const s = symbol.trim().toUpperCase()
+  const slash = s.indexOf('/')
+  return slash > 0 ? s.slice(0, slash) : s
+}
+
+export class MarketDirectory {
+  private markets: readonly Market[] = []
+  private loadedAt = -Infinity
+  private loading: Promise<void> | null = null
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now
+  ) {}
+
+  /** Forgets the cached list (after bulk loads). */
+  invalidate(): void {
+    this.loadedAt = -Infinity
+  }
+
+  async list(): Promise<readonly Market[]> {
+    if (this.now() - this.loadedAt > REFRESH_MS) {
+      this.loading ??= this.load().finally(() => (this.loading = null))
+      await this.loading
+    }
+    return this.markets
+  }
+
+  private async load(): Promise<void> {
+    const rows = await this.store.query<Market>(
+      `SELECT DISTINCT base, exchange, symbol FROM (
+         SELECT base, exchange, symbol FROM candles_1d UNION ALL SELECT base, exchange, symbol FROM funding_1d
+       ) ORDER BY base, exchange, symbol`
+    )
+    this.markets = rows
+    this.loadedAt = this.now()
+  }
+
+  /** Every market of a base asset (any exchange, or only `exchange`). */
+  async marketsOf(base: string, exchange?: string): Promise<Market[]> {
+    const b = baseOf(base)
+    return (await this.list()).filter((m) => m.base === b && (exchange === undefined || m.exchange === exchange))
+  }
+
+  /**
+   * The market a `symbol` parameter names; 400 `unknown_symbol` when none has history.
+   * @param param the parameter's name, for the message
+   */
+  async resolve(symbol: string, exchange: string | undefined, param = 'symbol'): Promise<Market> {
+    const all = await this.list()
+    const upper = symbol.trim().toUpperCase()
+    const native = all.filter((m) => m.symbol.toUpperCase() === upper)
+    if (native.length > 0) {
+      const hit = exchange ? native.find((m) => m.exchange === exchange) : native[0]
+      if (hit) return hit
+      throw new ApiError('unknown_symbol', `${symbol} is not a market on ${exchange}`, { param })
+    }
+    const base = baseOf(symbol)
+    const ofBase = all.filter((m) => m.base === base)
+    const order = exchange ? [exchange] : DEFAULT_EXCHANGE_ORDER
+    for (const ex of order) {
+      const hit = ofBase.find((m) => m.exchange === ex)
+      if (hit) return hit
+    }
+    if (ofBase.length > 0 && exchange) {
+      throw new ApiError(
+        'unknown_symbol',
+        `${base} has no market on ${exchange}; it trades on ${[...new Set(ofBase.map((m) => m.exchange))].join(', ')}`,
+        { param }
+      )
+    }
+    throw new ApiError('unknown_symbol', `no history for ${symbol}: not a base asset or market symbol we hold`, {
+      param
+    })
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * @module
+ * The time range of a historical request, from `lookback` (ending now or at `end_time`) or from
+ * `start_time`/`end_time` (epoch ms) or from dates (`YYYY-MM-DD`, UTC, end date inclusive). Two limits are
+ * enforced, each with a 400 naming it: the endpoint's maximum lookback (e.g. the timeframe table) and the
+ * caller's plan history depth (free 30 days), the latter counted back from now.
+ */
+import type { Plan } from '../access/plans.js'
+import { ApiError } from '../errors.js'
+import { describeSpan, minus, parseSpan, type Span } from './span.js'
+
+const DAY_MS = 86_400_000
+
+/** A half-open range [fromMs, toMs) in epoch ms. */
+export interface TimeRange {
+  readonly fromMs: number
+  readonly toMs: number
+}
+
+export interface RangeQuery {
+  readonly lookback?: string | undefined
+  readonly start_time?: number | undefined
+  readonly end_time?: number | undefined
+}
+
+export interface RangeLimits {
+  /** used when neither lookback nor start_time is given */
+  readonly defaultLookback: Span
+  /** longest range allowed, with what imposes it (for the message), e.g. `timeframe 1m` */
+  readonly maxLookback?: { readonly span: Span; readonly what: string }
+  /** the caller's plan; null (no key) is held to the free plan's depth */
+  readonly plan: Plan | null
+  /** the free plan's depth applies to keyless callers */
+  readonly keylessDays?: number
+}
+
+function bad(param: string, message: string): ApiError {
+  return new ApiError('invalid_parameter', message, { param })
+}
+
+/** Resolves lookback / start_time / end_time into a checked range. */
+export function resolveRange(q: RangeQuery, limits: RangeLimits, nowMs: number): TimeRange {
+  if (q.lookback !== undefined && q.start_time !== undefined) {
+    throw bad('lookback', 'give either lookback or start_time (with end_time), not both')
+  }
+  const toMs = q.end_time ?? nowMs
+  let fromMs: number
+  let param = 'lookback'
+  if (q.start_time !== undefined) {
+    fromMs = q.start_time
+    param = 'start_time'
+  } else {
+    fromMs = minus(toMs, q.lookback !== undefined ? parseSpan(q.lookback, 'lookback') : limits.defaultLookback)
+  }
+  if (fromMs >= toMs) throw bad(param, `${param} must be before end_time (${new Date(toMs).toISOString()})`)
+  return checkLimits({ fromMs, toMs }, limits, nowMs, param)
+}
+
+/** `YYYY-MM-DD` at 00:00 UTC, ms. */
+export function parseDate(text: string, param: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text) {
+    throw bad(param, `${param} must be a date YYYY-MM-DD (UTC), e.g. 2026-01-31`)
+  }
+  return ms
+}
+
+/** A date range: from the start date's midnight to the end of the end date (inclusive), both UTC. */
+export function resolveDateRange(
+  start: string,
+  end: string,
+  names: { readonly start: string; readonly end: string },
+  limits: Omit<RangeLimits, 'defaultLookback'>,
+  nowMs: number
+): TimeRange {
+  const fromMs = parseDate(start, names.start)
+  const toMs = parseDate(end, names.end) + DAY_MS
+  if (fromMs >= toMs) throw bad(names.end, `${names.end} must not be before ${names.start}`)
+  return checkLimits({ fromMs, toMs }, { ...limits, defaultLookback: { n: 1, unit: 'd' } }, nowMs, names.start)
+}
+
+function checkLimits(r: TimeRange, limits: RangeLimits, nowMs: number, param: string): TimeRange {
+  const max = limits.maxLookback
+  if (max && r.fromMs < minus(r.toMs, max.span)) {
+    throw bad(param, `${max.what} allows at most ${describeSpan(max.span)} of history per request; narrow the range`)
+  }
+  const planName = limits.plan?.name ?? 'free'
+  const days = limits.plan ? limits.plan.historyDays : (limits.keylessDays ?? 30)
+  if (days !== null && r.fromMs < nowMs - days * DAY_MS) {
+    throw bad(
+      param,
+      `the ${planName} plan reaches ${days} days back; the range starts ${Math.ceil((nowMs - r.fromMs) / DAY_MS)} days ago`
+    )
+  }
+  return r
+}

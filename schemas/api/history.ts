@@ -1,0 +1,93 @@
+/**
+ * @module
+ * Shared parameter and response pieces of the historical and backtest endpoints (service spec
+ * "Historical and backtest"; envelope in engine/history/envelope.ts, docs/history.md).
+ */
+import { Type, type TSchema } from '@sinclair/typebox'
+import { TIMEFRAME_NAMES } from '../../engine/history/timeframes.js'
+import { EnumParam, IntParam, StringParam } from './params.js'
+
+export const HISTORY_EXCHANGES = ['binance', 'bybit', 'okx'] as const
+
+/** Latest epoch ms accepted (year 2286): keeps values integral and far from overflow. */
+const MAX_EPOCH_MS = 9_999_999_999_999
+
+export const SymbolParam = StringParam({
+  description:
+    'base asset (BTC; also BTC/USDT, BTC/USDT:USDT) or exchange-native market (BTCUSDT, BTC-USDT-SWAP); case-insensitive',
+  pattern: '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$'
+})
+
+export const ExchangeParam = EnumParam(HISTORY_EXCHANGES, {
+  description: 'venue; default: the first of binance, bybit, okx listing the symbol'
+})
+
+export const TimeframeParam = EnumParam(TIMEFRAME_NAMES, {
+  description: 'candle width; maximum lookback 1m 30d, 5m 90d, 15m 180d, 1h 365d, 4h/1d/1w/1M 24 months'
+})
+
+export const LookbackParam = StringParam({
+  description: 'how far back from end_time (or now): a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M, 1y',
+  maxLength: 8
+})
+
+/** An interval (bucket width) in the same notation, e.g. 1h, 4h, 1d. */
+export const IntervalParam = (description: string, def?: string) =>
+  StringParam({ description, maxLength: 8, ...(def === undefined ? {} : { default: def }) })
+
+export const EpochMsParam = (description: string) => IntParam(0, MAX_EPOCH_MS, { description })
+
+export const DateParam = (description: string) =>
+  StringParam({ description: `${description}, YYYY-MM-DD (UTC)`, pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 })
+
+const Gap = Type.Object({
+  start: Type.Integer({ description: 'first missing bucket, epoch ms' }),
+  end: Type.Integer({ description: 'end of the last missing bucket (exclusive), epoch ms' })
+})
+
+const Meta = Type.Object(
+  {
+    symbol: Type.Union([Type.String(), Type.Null()], { description: 'exchange-native market symbol' }),
+    base: Type.Union([Type.String(), Type.Null()]),
+    exchange: Type.Union([Type.String(), Type.Null()]),
+    timeframe: Type.String({ description: 'bucket width of the rows' }),
+    start: Type.Integer({ description: 'served range start, inclusive, epoch ms' }),
+    end: Type.Integer({ description: 'served range end, exclusive, epoch ms' }),
+    rows: Type.Integer(),
+    source: Type.String({ description: 'table or view the rows come from' })
+  },
+  { additionalProperties: true }
+)
+
+/** The historical envelope around a record schema. */
+export function Envelope(record: TSchema, description?: string) {
+  return Type.Object(
+    {
+      data: Type.Array(record),
+      meta: Meta,
+      gaps: Type.Array(Gap, {
+        description: 'bucket ranges without underlying data; never filled with invented values'
+      }),
+      next_cursor: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'epoch ms of the next page start (pass as cursor); null on the last page'
+      })
+    },
+    description === undefined ? {} : { description }
+  )
+}
+
+const nullableNumber = Type.Union([Type.Number(), Type.Null()])
+export { nullableNumber }
+
+export const OhlcvRecord = Type.Object({
+  timestamp: Type.Integer({ description: 'bucket start, epoch ms' }),
+  symbol: Type.String(),
+  timeframe: Type.String(),
+  open: Type.Number(),
+  high: Type.Number(),
+  low: Type.Number(),
+  close: Type.Number(),
+  volume_base: Type.Number({ description: 'base-asset units' }),
+  volume_quote: Type.Number({ description: 'quote units (USDT)' }),
+  trades: Type.Integer()
+})

@@ -1,0 +1,13 @@
+/**
+ * @module
+ * The historical and backtest endpoints (service spec "Historical and backtest"; docs/history.md).
+ */
+import type { ServerContext } from '../../context.js'
+import type { Route } from '../../http/types.js'
+import { fundingHistoryRoutes } from './funding.js'
+import { snapshotRoutes } from './snapshots.js'
+import { whaleHistoryRoutes } from './whales.js'
+
+export function historyRoutes(ctx: Pick<ServerContext, 'store' | 'markets' | 'live'>): Route[] {
+  return [...fundingHistoryRoutes(ctx), ...whaleHistoryRoutes(ctx), ...snapshotRoutes(ctx)]
+}

@@ -1,0 +1,11 @@
+/**
+ * @module
+ * (being written)
+ */
+import type { ServerContext } from '../../context.js'
+import type { Route } from '../../http/types.js'
+
+export function snapshotRoutes(ctx: Pick<ServerContext, 'store' | 'markets' | 'live'>): Route[] {
+  void ctx
+  return []
+}
