@@ -72,6 +72,32 @@ export class MarketDirectory {
    */
   async resolve(symbol: string, exchange: string | undefined, param = 'symbol'): Promise<Market> {
     const all = await this.list()
+    try {
+      return this.pick(all, symbol, exchange, param)
+    } catch (err) {
+      // a market first written since the list was loaded: look that one name up
+      const fresh = await this.lookup(symbol)
+      if (fresh.length === 0) throw err
+      this.markets = [
+        ...all,
+        ...fresh.filter((f) => !all.some((m) => m.exchange === f.exchange && m.symbol === f.symbol))
+      ]
+      return this.pick(this.markets, symbol, exchange, param)
+    }
+  }
+
+  private lookup(symbol: string): Promise<Market[]> {
+    const where = 'base = {base:String} OR upper(symbol) = {symbol:String}'
+    return this.store.query<Market>(
+      `SELECT DISTINCT base, exchange, symbol FROM (
+         SELECT base, exchange, symbol FROM candles_1d WHERE ${where}
+         UNION ALL SELECT base, exchange, symbol FROM funding_1d WHERE ${where}
+       ) ORDER BY base, exchange, symbol`,
+      { base: baseOf(symbol), symbol: symbol.trim().toUpperCase() }
+    )
+  }
+
+  private pick(all: readonly Market[], symbol: string, exchange: string | undefined, param: string): Market {
     const upper = symbol.trim().toUpperCase()
     const native = all.filter((m) => m.symbol.toUpperCase() === upper)
     if (native.length > 0) {

@@ -49,8 +49,16 @@ export function resolveRange(q: RangeQuery, limits: RangeLimits, nowMs: number):
   if (q.start_time !== undefined) {
     fromMs = q.start_time
     param = 'start_time'
+  } else if (q.lookback !== undefined) {
+    fromMs = minus(toMs, parseSpan(q.lookback, 'lookback'))
   } else {
-    fromMs = minus(toMs, q.lookback !== undefined ? parseSpan(q.lookback, 'lookback') : limits.defaultLookback)
+    // the default never exceeds the limits: it shrinks to the maximum lookback and the plan's depth
+    const days = depthDays(limits)
+    fromMs = Math.max(
+      minus(toMs, limits.defaultLookback),
+      limits.maxLookback ? minus(toMs, limits.maxLookback.span) : -Infinity,
+      days === null ? -Infinity : nowMs - days * DAY_MS
+    )
   }
   if (fromMs >= toMs) throw bad(param, `${param} must be before end_time (${new Date(toMs).toISOString()})`)
   return checkLimits({ fromMs, toMs }, limits, nowMs, param)
@@ -86,7 +94,7 @@ function checkLimits(r: TimeRange, limits: RangeLimits, nowMs: number, param: st
     throw bad(param, `${max.what} allows at most ${describeSpan(max.span)} of history per request; narrow the range`)
   }
   const planName = limits.plan?.name ?? 'free'
-  const days = limits.plan ? limits.plan.historyDays : (limits.keylessDays ?? 30)
+  const days = depthDays(limits)
   if (days !== null && r.fromMs < nowMs - days * DAY_MS) {
     throw bad(
       param,
@@ -94,4 +102,9 @@ function checkLimits(r: TimeRange, limits: RangeLimits, nowMs: number, param: st
     )
   }
   return r
+}
+
+/** History depth of the caller, days; null = full archive. */
+function depthDays(limits: RangeLimits): number | null {
+  return limits.plan ? limits.plan.historyDays : (limits.keylessDays ?? 30)
 }

@@ -91,3 +91,45 @@ export const OhlcvRecord = Type.Object({
   volume_quote: Type.Number({ description: 'quote units (USDT)' }),
   trades: Type.Integer()
 })
+
+export const OhlcvQuery = Type.Object({
+  symbol: SymbolParam,
+  exchange: Type.Optional(ExchangeParam),
+  timeframe: TimeframeParam,
+  lookback: Type.Optional(LookbackParam),
+  start_time: Type.Optional(EpochMsParam('range start, epoch ms (inclusive); with end_time instead of lookback')),
+  end_time: Type.Optional(EpochMsParam('range end, epoch ms (exclusive); default now')),
+  limit: Type.Optional(IntParam(1, 10_000, { description: 'candles per page', default: 1000 })),
+  cursor: Type.Optional(EpochMsParam('next_cursor of the previous page'))
+})
+
+export const OhlcvResponse = Envelope(OhlcvRecord, 'closed candles, oldest first; gaps list buckets without trades')
+
+export const OhlcvMultiQuery = Type.Object({
+  symbol: SymbolParam,
+  exchange: Type.Optional(ExchangeParam),
+  timeframes: Type.Optional(
+    Type.Unsafe<string[]>({
+      type: 'array',
+      items: { type: 'string', enum: [...TIMEFRAME_NAMES] },
+      'x-format': 'csv',
+      description: 'comma list of timeframes; default all eight'
+    })
+  ),
+  timestamp: Type.Optional(EpochMsParam('the moment to look from, epoch ms; default now'))
+})
+
+export const OhlcvMultiResponse = Envelope(
+  OhlcvRecord,
+  'per timeframe, the latest candle closed at `timestamp` (meta.missing lists timeframes without one)'
+)
+
+export const ResampleQuery = Type.Object({
+  symbol: SymbolParam,
+  exchange: Type.Optional(ExchangeParam),
+  source_timeframe: TimeframeParam,
+  target_timeframe: IntervalParam('target width, a whole multiple of the source: e.g. 3m, 2h, 12h, 3d, 2w, 3M'),
+  lookback: Type.Optional(LookbackParam)
+})
+
+export const ResampleResponse = Envelope(OhlcvRecord, 'closed target candles, oldest first')

@@ -5,9 +5,10 @@
 import type { ServerContext } from '../../context.js'
 import type { Route } from '../../http/types.js'
 import { fundingHistoryRoutes } from './funding.js'
+import { ohlcvRoutes } from './ohlcv.js'
 import { snapshotRoutes } from './snapshots.js'
 import { whaleHistoryRoutes } from './whales.js'
 
 export function historyRoutes(ctx: Pick<ServerContext, 'store' | 'markets' | 'live'>): Route[] {
-  return [...fundingHistoryRoutes(ctx), ...whaleHistoryRoutes(ctx), ...snapshotRoutes(ctx)]
+  return [...ohlcvRoutes(ctx), ...fundingHistoryRoutes(ctx), ...whaleHistoryRoutes(ctx), ...snapshotRoutes(ctx)]
 }

@@ -1,0 +1,216 @@
+/**
+ * @module
+ * `GET /v1/historical/ohlcv` (paged by cursor), `/ohlcv/multi` (latest closed candle per timeframe) and
+ * `/ohlcv/resample` (merging a timeframe's candles into any whole multiple). Only closed candles are
+ * served: a bucket is included when it has ended at the time of the request. Choices: docs/history.md.
+ */
+import { readCandles, latestCandles, type LatestProbe } from '../../../engine/history/candles.js'
+import { findGaps } from '../../../engine/history/envelope.js'
+import { resolveRange } from '../../../engine/history/range.js'
+import {
+  ceilTo,
+  describeSpan,
+  floorTo,
+  formatSpan,
+  isWholeMultiple,
+  minus,
+  parseSpan,
+  plus
+} from '../../../engine/history/span.js'
+import { TIMEFRAMES, TIMEFRAME_NAMES, type TimeframeName } from '../../../engine/history/timeframes.js'
+import { ApiError } from '../../../engine/errors.js'
+import {
+  OhlcvMultiQuery,
+  OhlcvMultiResponse,
+  OhlcvQuery,
+  OhlcvResponse,
+  ResampleQuery,
+  ResampleResponse
+} from '../../../schemas/api/history.js'
+import type { ServerContext } from '../../context.js'
+import { json, type Route } from '../../http/types.js'
+
+const DAY_MS = 86_400_000
+
+const opt = <T>(v: unknown): T | undefined => v as T | undefined
+
+export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: () => number = Date.now): Route[] {
+  const common = { method: 'GET', access: 'key', feature: 'history', tags: ['historical'] } as const
+  return [
+    {
+      ...common,
+      path: '/v1/historical/ohlcv',
+      summary: 'OHLCV candles of one market, paged by cursor',
+      description:
+        'Closed candles, oldest first. Give lookback (e.g. 30d) or start_time/end_time. Walk pages by passing next_cursor as cursor until it is null; each candle appears exactly once.',
+      query: OhlcvQuery,
+      response: OhlcvResponse,
+      handler: async (req) => {
+        const q = req.q
+        const tf = TIMEFRAMES[q['timeframe'] as TimeframeName]
+        const t = now()
+        const range = resolveRange(
+          { lookback: opt(q['lookback']), start_time: opt(q['start_time']), end_time: opt(q['end_time']) },
+          {
+            defaultLookback: { n: 1000 * tf.span.n, unit: tf.span.unit },
+            maxLookback: { span: tf.maxLookback, what: `timeframe ${tf.name}` },
+            plan: req.plan
+          },
+          t
+        )
+        const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
+        // closed buckets only: a bucket is served when it has ended by now
+        const end = Math.min(ceilTo(range.toMs, tf.span), floorTo(t, tf.span))
+        const cursor = opt<number>(q['cursor'])
+        if (cursor !== undefined && (cursor < range.fromMs || cursor > range.toMs)) {
+          throw new ApiError(
+            'invalid_parameter',
+            'cursor is outside the requested range; pass the same range parameters as the first page (start_time/end_time keep a walk stable)',
+            { param: 'cursor' }
+          )
+        }
+        const from = ceilTo(cursor ?? range.fromMs, tf.span)
+        const limit = q['limit'] as number
+        const pageEnd = Math.min(end, plus(from, { n: limit * tf.span.n, unit: tf.span.unit }))
+        const data = pageEnd > from ? await readCandles(ctx.store, market, tf.table, tf.name, from, pageEnd) : []
+        return json(200, {
+          data,
+          meta: meta(market, tf.name, from, Math.max(from, pageEnd), data.length, tf.table),
+          gaps:
+            pageEnd > from
+              ? findGaps(
+                  data.map((c) => c.timestamp),
+                  from,
+                  pageEnd,
+                  tf.span
+                )
+              : [],
+          next_cursor: pageEnd < end ? pageEnd : null
+        })
+      }
+    },
+    {
+      ...common,
+      path: '/v1/historical/ohlcv/multi',
+      summary: 'The latest closed candle of each timeframe at a moment',
+      query: OhlcvMultiQuery,
+      response: OhlcvMultiResponse,
+      handler: async (req) => {
+        const q = req.q
+        const t = now()
+        const at = Math.min(opt<number>(q['timestamp']) ?? t, t)
+        const depthDays = req.plan ? req.plan.historyDays : 30
+        const depthFrom = depthDays === null ? 0 : t - depthDays * DAY_MS
+        if (at < depthFrom) {
+          throw new ApiError(
+            'invalid_parameter',
+            `the ${req.plan?.name ?? 'free'} plan reaches ${depthDays} days back; timestamp is older`,
+            { param: 'timestamp' }
+          )
+        }
+        const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
+        const names = (opt<TimeframeName[]>(q['timeframes']) ?? [...TIMEFRAME_NAMES]).slice()
+        names.sort((a, b) => TIMEFRAME_NAMES.indexOf(a) - TIMEFRAME_NAMES.indexOf(b))
+        const probes: LatestProbe[] = names.map((name) => {
+          const tf = TIMEFRAMES[name]
+          return {
+            timeframe: name,
+            table: tf.table,
+            atOrBeforeMs: minus(floorTo(at, tf.span), tf.span),
+            notBeforeMs: Math.max(depthFrom, minus(at, tf.maxLookback))
+          }
+        })
+        const data = await latestCandles(ctx.store, market, probes)
+        const found = new Set(data.map((c) => c.timeframe))
+        return json(200, {
+          data,
+          meta: {
+            ...meta(market, names.join(','), at, at, data.length, names.map((n) => TIMEFRAMES[n].table).join(',')),
+            timestamp: at,
+            missing: names.filter((n) => !found.has(n))
+          },
+          gaps: [],
+          next_cursor: null
+        })
+      }
+    },
+    {
+      ...common,
+      path: '/v1/historical/ohlcv/resample',
+      summary: 'Candles of a source timeframe merged into a wider target (e.g. 1m to 3m, 1h to 12h)',
+      description:
+        'The target must be a whole multiple of the source (its buckets unions of whole source buckets); the lookback is limited by the source timeframe. Only target buckets wholly inside the range and closed are served.',
+      query: ResampleQuery,
+      response: ResampleResponse,
+      handler: async (req) => {
+        const q = req.q
+        const src = TIMEFRAMES[q['source_timeframe'] as TimeframeName]
+        const target = parseSpan(q['target_timeframe'] as string, 'target_timeframe')
+        if (target.unit === 'y' || !isWholeMultiple(target, src.span)) {
+          throw new ApiError(
+            'invalid_parameter',
+            `target_timeframe ${formatSpan(target)} is not a whole multiple of ${src.name}: every target bucket must be a union of whole ${describeSpan(src.span)} buckets (e.g. ${src.name} to ${exampleMultiple(src.name)})`,
+            { param: 'target_timeframe' }
+          )
+        }
+        const t = now()
+        const range = resolveRange(
+          { lookback: opt(q['lookback']) },
+          {
+            defaultLookback: { n: 100 * target.n, unit: target.unit },
+            maxLookback: { span: src.maxLookback, what: `source_timeframe ${src.name}` },
+            plan: req.plan
+          },
+          t
+        )
+        const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
+        const from = ceilTo(range.fromMs, target)
+        const end = Math.min(floorTo(range.toMs, target), floorTo(t, target))
+        const name = formatSpan(target)
+        const data = end > from ? await readCandles(ctx.store, market, src.table, name, from, end, target) : []
+        return json(200, {
+          data,
+          meta: {
+            ...meta(market, name, from, Math.max(from, end), data.length, src.table),
+            source_timeframe: src.name
+          },
+          gaps:
+            end > from
+              ? findGaps(
+                  data.map((c) => c.timestamp),
+                  from,
+                  end,
+                  target
+                )
+              : [],
+          next_cursor: null
+        })
+      }
+    }
+  ]
+}
+
+function exampleMultiple(name: TimeframeName): string {
+  const examples: Record<TimeframeName, string> = {
+    '1m': '3m',
+    '5m': '30m',
+    '15m': '45m',
+    '1h': '12h',
+    '4h': '12h',
+    '1d': '3d',
+    '1w': '2w',
+    '1M': '3M'
+  }
+  return examples[name]
+}
+
+function meta(
+  m: { base: string; exchange: string; symbol: string },
+  timeframe: string,
+  start: number,
+  end: number,
+  rows: number,
+  source: string
+) {
+  return { symbol: m.symbol, base: m.base, exchange: m.exchange, timeframe, start, end, rows, source }
+}
