@@ -133,3 +133,87 @@ export const ResampleQuery = Type.Object({
 })
 
 export const ResampleResponse = Envelope(OhlcvRecord, 'closed target candles, oldest first')
+
+/** A comma list of symbols (base assets or native names). */
+export const SymbolsParam = (description: string) =>
+  Type.Unsafe<string[]>({
+    type: 'array',
+    items: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$' },
+    'x-format': 'csv',
+    description
+  })
+
+const AlignedRecord = Type.Object(
+  {
+    timestamp: Type.Integer({ description: 'bucket start, epoch ms' }),
+    symbol: Type.String(),
+    base: Type.String(),
+    exchange: Type.String(),
+    open: Type.Optional(nullableNumber),
+    high: Type.Optional(nullableNumber),
+    low: Type.Optional(nullableNumber),
+    close: Type.Optional(nullableNumber),
+    volume_base: Type.Optional(nullableNumber),
+    volume_quote: Type.Optional(nullableNumber),
+    trades: Type.Optional(nullableNumber),
+    funding_rate: Type.Optional(nullableNumber),
+    open_interest: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'USD, last in bucket' })),
+    open_interest_base: Type.Optional(nullableNumber),
+    liquidations_long_usd: Type.Optional(nullableNumber),
+    liquidations_short_usd: Type.Optional(nullableNumber),
+    whale_flow: Type.Optional(
+      Type.Union([Type.Number(), Type.Null()], { description: 'USD into whale wallets minus out' })
+    )
+  },
+  { description: 'one bucket of one market; a requested field without data in the bucket is null' }
+)
+
+export const CORRELATED_INCLUDE = [
+  'ohlcv',
+  'whale_accumulation',
+  'whale_flow',
+  'funding_rates',
+  'funding_rate',
+  'oi',
+  'open_interest',
+  'liquidations'
+] as const
+
+export const CorrelatedQuery = Type.Object({
+  asset: SymbolParam,
+  exchange: Type.Optional(ExchangeParam),
+  start_time: DateParam('first day'),
+  end_time: DateParam('last day (inclusive)'),
+  include: Type.Optional(
+    Type.Unsafe<string[]>({
+      type: 'array',
+      items: { type: 'string', enum: [...CORRELATED_INCLUDE] },
+      'x-format': 'csv',
+      default: ['ohlcv', 'whale_accumulation', 'funding_rates'],
+      description:
+        'datasets: ohlcv, whale_accumulation (= whale_flow), funding_rates (= funding_rate), oi (= open_interest), liquidations'
+    })
+  ),
+  interval: Type.Optional(IntervalParam('bucket width, e.g. 1h, 4h, 1d', '1d'))
+})
+
+export const BACKTEST_FIELDS = ['ohlcv', 'funding_rate', 'oi', 'whale_flow', 'open_interest', 'liquidations'] as const
+
+export const BacktestDataQuery = Type.Object({
+  symbols: SymbolsParam('comma list of up to 20 symbols (base assets or native names)'),
+  timeframe: TimeframeParam,
+  start: DateParam('first day'),
+  end: DateParam('last day (inclusive)'),
+  fields: Type.Optional(
+    Type.Unsafe<string[]>({
+      type: 'array',
+      items: { type: 'string', enum: [...BACKTEST_FIELDS] },
+      'x-format': 'csv',
+      default: ['ohlcv'],
+      description: 'ohlcv, funding_rate, oi (= open_interest), whale_flow, liquidations'
+    })
+  ),
+  exchange: Type.Optional(ExchangeParam)
+})
+
+export const AlignedResponse = Envelope(AlignedRecord, 'rows per market and bucket, oldest first per market')

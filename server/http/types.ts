@@ -20,10 +20,27 @@ export interface HttpRequest {
   readonly ip: string
 }
 
+/**
+ * A body produced while it is sent (exports). The adapter writes each chunk, waits for the socket to
+ * drain before pulling the next (so a slow client never makes memory grow), and ends the response when
+ * the iterator finishes. An error thrown mid-stream closes the connection without the final chunk, so
+ * the client sees a truncated transfer, never a silently short file. On client abort the iterator's
+ * `return()` runs (cancelling the query, deleting temp files).
+ */
+export interface StreamBody {
+  readonly stream: AsyncIterable<Uint8Array>
+  /** called with the error when the stream fails after the status was sent (logging) */
+  readonly onError?: (err: unknown) => void
+}
+
 export interface HttpResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  readonly body: string | Buffer
+  readonly body: string | Buffer | StreamBody
+}
+
+export function isStreamBody(body: HttpResponse['body']): body is StreamBody {
+  return typeof body === 'object' && !Buffer.isBuffer(body)
 }
 
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): HttpResponse {

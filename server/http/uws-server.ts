@@ -9,7 +9,7 @@ import { STATUS_CODES } from 'node:http'
 import uWS from 'uWebSockets.js'
 import { ApiError } from '../../engine/errors.js'
 import type { App } from '../app.js'
-import type { HttpRequest, HttpResponse } from './types.js'
+import { isStreamBody, type HttpRequest, type HttpResponse, type StreamBody } from './types.js'
 
 /** Shared empty query for requests without one; URLSearchParams is never mutated by handlers. */
 const EMPTY_QUERY = new URLSearchParams()
@@ -23,10 +23,6 @@ export interface HttpServer {
   close(): void
 }
 
-interface Aborted {
-  aborted: boolean
-}
-
 const STATUS_LINES = new Map<number, string>()
 function statusLine(status: number): string {
   let line = STATUS_LINES.get(status)
@@ -34,18 +30,87 @@ function statusLine(status: number): string {
   return line
 }
 
+interface Aborted {
+  aborted: boolean
+  /** called once when the client goes away (stops a streamed body) */
+  onAbort?: () => void
+}
+
+/**
+ * Sends a streamed body: chunked transfer encoding, one chunk written at a time, the next pulled only
+ * after uWS has drained the previous one (`write` false -> wait for `onWritable`).
+ */
+async function sendStream(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, body: StreamBody): Promise<void> {
+  const it = body.stream[Symbol.asyncIterator]()
+  let drained: (() => void) | null = null
+  state.onAbort = () => drained?.()
+  const finish = async (): Promise<void> => {
+    await it.return?.()
+  }
+  try {
+    res.cork(() => {
+      res.writeStatus(statusLine(out.status))
+      for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
+    })
+    for (;;) {
+      if (state.aborted) return await finish()
+      const next = await it.next()
+      if (state.aborted) return await finish()
+      if (next.done) break
+      let ok = true
+      res.cork(() => {
+        ok = res.write(next.value)
+      })
+      if (!ok) {
+        await new Promise<void>((resolve) => {
+          drained = resolve
+          res.onWritable(() => {
+            drained = null
+            resolve()
+            return true
+          })
+        })
+      }
+    }
+    if (!state.aborted) res.cork(() => res.end())
+  } catch (err) {
+    body.onError?.(err)
+    await finish().catch(() => undefined)
+    // no final chunk: the client sees a truncated transfer instead of a short file
+    if (!state.aborted) res.close()
+  }
+}
+
 function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): void {
-  if (state.aborted) return
+  if (state.aborted) {
+    if (isStreamBody(out.body)) void out.body.stream[Symbol.asyncIterator]().return?.()
+    return
+  }
+  const streamed = out.body
+  if (isStreamBody(streamed)) {
+    if (head) {
+      void streamed.stream[Symbol.asyncIterator]().return?.()
+      res.cork(() => {
+        res.writeStatus(statusLine(out.status))
+        for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
+        res.endWithoutBody()
+      })
+      return
+    }
+    void sendStream(res, state, out, streamed)
+    return
+  }
+  const plain = out.body as string | Buffer
   res.cork(() => {
     res.writeStatus(statusLine(out.status))
     for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
-    if (typeof out.body === 'string' && out.body.length <= STREAM_THRESHOLD / 4) {
+    if (typeof plain === 'string' && plain.length <= STREAM_THRESHOLD / 4) {
       // small text bodies go to uWS as strings: no intermediate Buffer
-      if (head) res.endWithoutBody(Buffer.byteLength(out.body))
-      else res.end(out.body)
+      if (head) res.endWithoutBody(Buffer.byteLength(plain))
+      else res.end(plain)
       return
     }
-    const body = typeof out.body === 'string' ? Buffer.from(out.body) : out.body
+    const body = typeof plain === 'string' ? Buffer.from(plain) : plain
     if (head) {
       res.endWithoutBody(body.length)
       return
@@ -112,6 +177,7 @@ export function startHttpServer(app: App, host: string, port: number): Promise<H
     const state: Aborted = { aborted: false }
     res.onAborted(() => {
       state.aborted = true
+      state.onAbort?.()
     })
     const method = req.getMethod().toUpperCase()
     const path = req.getUrl()

@@ -6,9 +6,16 @@ import type { ServerContext } from '../../context.js'
 import type { Route } from '../../http/types.js'
 import { fundingHistoryRoutes } from './funding.js'
 import { ohlcvRoutes } from './ohlcv.js'
+import { alignedDataRoutes } from './data.js'
 import { snapshotRoutes } from './snapshots.js'
 import { whaleHistoryRoutes } from './whales.js'
 
 export function historyRoutes(ctx: Pick<ServerContext, 'store' | 'markets' | 'live'>): Route[] {
-  return [...ohlcvRoutes(ctx), ...fundingHistoryRoutes(ctx), ...whaleHistoryRoutes(ctx), ...snapshotRoutes(ctx)]
+  return [
+    ...ohlcvRoutes(ctx),
+    ...alignedDataRoutes(ctx),
+    ...fundingHistoryRoutes(ctx),
+    ...whaleHistoryRoutes(ctx),
+    ...snapshotRoutes(ctx)
+  ]
 }
