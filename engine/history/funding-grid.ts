@@ -25,7 +25,7 @@ export interface FundingValues {
   /** the market's hours between settlements */
   readonly interval_hours: number | null
   /** readings in the bucket (0 when missing) */
-  readonly samples: number
+  readonly readings: number
 }
 
 export interface FundingCell extends FundingValues {
@@ -50,7 +50,7 @@ const MISSING: FundingValues = {
   rate_min: null,
   rate_max: null,
   interval_hours: null,
-  samples: 0
+  readings: 0
 }
 
 export function valuesOf(row: FundingBucketRow | undefined): FundingValues {
@@ -63,7 +63,7 @@ export function valuesOf(row: FundingBucketRow | undefined): FundingValues {
     rate_min: row.low_rate,
     rate_max: row.high_rate,
     interval_hours: row.hours,
-    samples: row.readings
+    readings: row.readings
   }
 }
 
