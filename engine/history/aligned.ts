@@ -13,7 +13,7 @@
  *   on every chain, whale_flows_1h / raw whale_transfers.
  */
 import type { Store } from '../store/store.js'
-import { assetTokens } from './asset-tokens.js'
+import { tokensOf } from './whale-assets.js'
 import type { Market } from './markets.js'
 import { bucketSql, bucketStarts, fixedMs, isWholeMultiple, type Span } from './span.js'
 import { TIMEFRAMES, TIMEFRAME_NAMES } from './timeframes.js'
@@ -161,7 +161,7 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
             : `SELECT toUnixTimestamp(${tsb}) * 1000 AS t,
                  sumIf(usd_value, event_type = 'transfer_in') - sumIf(usd_value, event_type = 'transfer_out') AS net
                FROM whale_transfers WHERE token IN {tokens:Array(String)} AND ${tsInRange} GROUP BY t`,
-          { ...range, tokens: assetTokens(base) }
+          { ...range, tokens: tokensOf(base) }
         )
         for (const r of rows) whale.set(`${base}|${r.t}`, r.net)
       })

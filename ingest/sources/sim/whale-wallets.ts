@@ -1,11 +1,13 @@
 /**
  * @module
  * Who and what the simulated whale flows involve, per chain: block timing, tokens (priced by the shared
- * path, stablecoins at $1), 75 tracked wallets, and labelled counterparties: exchange hot wallets (so
- * exchange inflow/outflow can be derived downstream) and DEX routers/pools. Addresses are hashes shaped
- * like real ones and do not depend on the seed, so a demo's wallet list is stable.
+ * path, stablecoins at $1), 75 tracked wallets, and labelled counterparties: exchange hot wallets (the
+ * engine's label list, engine/whales/exchange-wallets.ts, so exchange inflow/outflow is derived
+ * downstream) and DEX routers/pools. Addresses are hashes shaped like real ones and do not depend on the
+ * seed, so a demo's wallet list is stable.
  */
 import type { Chain } from '../../../engine/records/types.js'
+import { EXCHANGE_HOT_WALLETS, type LabelledAddress } from '../../../engine/whales/exchange-wallets.js'
 import { base58Id, hexId } from './chain-ids.js'
 import { hashKey, mixSeed, streamId } from './hash-rng.js'
 
@@ -29,25 +31,18 @@ export interface ChainSpec {
   readonly tokens: readonly TokenSpec[]
 }
 
-export interface LabelledAddress {
-  readonly address: string
-  /** e.g. `Binance 1`, `Uniswap router` */
-  readonly label: string
-}
+export type { LabelledAddress }
 
 /** 2025-01-01T00:00:00Z: blocks are counted from here at each chain's block time */
 export const REF_BLOCK_TS = Date.UTC(2025, 0, 1)
 /** tracked wallets per chain (600 in all) */
 export const TRACKED_WALLETS_PER_CHAIN = 75
-/** hot wallets per exchange label per chain */
-const HOT_WALLETS_PER_EXCHANGE = 2
-const EXCHANGE_NAMES = ['Binance', 'Coinbase', 'OKX', 'Bybit', 'Kraken', 'Bitfinex', 'KuCoin', 'Gate'] as const
 /** DEX routers and pools per chain, the counterparties of swaps and multi-hop legs */
 const DEX_POOLS_PER_CHAIN = 8
 /** fixed seed: addresses are part of the universe, not of the seeded data */
 const WALLET_SEED = mixSeed(0xa11e7)
 const TAG_TRACKED = 70
-const TAG_EXCHANGE = 71
+// tag 71 derived the exchange hot wallets; they are now fixed in engine/whales/exchange-wallets.ts
 const TAG_DEX = 72
 
 /** a USD stablecoin */
@@ -147,12 +142,12 @@ export const TRACKED_WALLETS: readonly (readonly string[])[] = CHAIN_SPECS.map((
   build(TRACKED_WALLETS_PER_CHAIN, (i) => fixedAddress(TAG_TRACKED, c, i))
 )
 
-/** labelled exchange hot wallets of each chain, by chain index */
-export const EXCHANGE_WALLETS: readonly (readonly LabelledAddress[])[] = CHAIN_SPECS.map((_, c) =>
-  build(EXCHANGE_NAMES.length * HOT_WALLETS_PER_EXCHANGE, (i) => ({
-    address: fixedAddress(TAG_EXCHANGE, c, i),
-    label: `${EXCHANGE_NAMES[Math.floor(i / HOT_WALLETS_PER_EXCHANGE)]} ${(i % HOT_WALLETS_PER_EXCHANGE) + 1}`
-  }))
+/**
+ * labelled exchange hot wallets of each chain, by chain index: the engine's label list
+ * (engine/whales/exchange-wallets.ts), so exchange inflow/outflow downstream recognizes every one
+ */
+export const EXCHANGE_WALLETS: readonly (readonly LabelledAddress[])[] = CHAIN_SPECS.map(
+  (s) => EXCHANGE_HOT_WALLETS[s.chain]
 )
 
 /** DEX routers and pools of each chain, by chain index */
