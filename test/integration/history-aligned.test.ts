@@ -50,7 +50,7 @@ beforeAll(async () => {
   ])
   await ingestRecords(srv.base, 'whale_transfer', [
     whaleRow({ ts: D0 + 30 * MIN, token: 'ALN', event_type: 'transfer_in', usd_value: 5_000_000, tx_hash: '0xa1' }),
-    whaleRow({ ts: D0 + 40 * MIN, token: 'WALN', event_type: 'transfer_out', usd_value: 2_000_000, tx_hash: '0xa2' }),
+    whaleRow({ ts: D0 + 40 * MIN, token: 'ALN', event_type: 'transfer_out', usd_value: 2_000_000, tx_hash: '0xa2' }),
     whaleRow({ ts: D0 + 40 * MIN, token: 'USDC', event_type: 'transfer_in', usd_value: 9_000_000, tx_hash: '0xa3' })
   ])
 })

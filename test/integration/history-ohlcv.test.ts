@@ -83,6 +83,8 @@ beforeAll(async () => {
   enterprise = (await srv.running.ctx.keys.create('enterprise', 'e')).key
   free = (await srv.running.ctx.keys.create('free', 'f')).key
   trader = (await srv.running.ctx.keys.create('trader', 't')).key
+  // a free-plan symbol for the plan-depth cases
+  await ingestRecords(srv.base, 'trade', [tradeRecord('BTC', { ts: Date.now() - 2 * DAY, price: 90_000, qty: 1 }, 0)])
 })
 afterAll(async () => {
   await srv.stop()
@@ -225,12 +227,12 @@ describe('limits', () => {
   })
 
   it('plan depth: free 30 days, trader 365 days, whatever the timeframe allows', async () => {
-    expect((await get('/v1/historical/ohlcv?symbol=CWK&timeframe=1h&lookback=29d', free)).status).toBe(200)
-    const res = await get('/v1/historical/ohlcv?symbol=CWK&timeframe=1h&lookback=31d', free)
+    expect((await get('/v1/historical/ohlcv?symbol=BTC&timeframe=1h&lookback=29d', free)).status).toBe(200)
+    const res = await get('/v1/historical/ohlcv?symbol=BTC&timeframe=1h&lookback=31d', free)
     expect(res.status).toBe(400)
     expect((await jsonBody(res)).error.message).toContain('free plan reaches 30 days back')
     const old = Date.now() - 40 * DAY
-    const res2 = await get(`/v1/historical/ohlcv?symbol=CWK&timeframe=1d&start_time=${old}&end_time=${old + DAY}`, free)
+    const res2 = await get(`/v1/historical/ohlcv?symbol=BTC&timeframe=1d&start_time=${old}&end_time=${old + DAY}`, free)
     expect(res2.status).toBe(400)
     expect((await jsonBody(res2)).error.param).toBe('start_time')
     const res3 = await get('/v1/historical/ohlcv?symbol=CWK&timeframe=1d&lookback=400d', trader)
@@ -326,12 +328,21 @@ describe('ohlcv/multi', () => {
 describe('defaults', () => {
   it('a request without a range stays within the timeframe and plan limits', async () => {
     for (const tf of ['1m', '1h', '1d', '1M']) {
-      const res = await get(`/v1/historical/ohlcv?symbol=CWK&timeframe=${tf}`, free)
+      const res = await get(`/v1/historical/ohlcv?symbol=BTC&timeframe=${tf}`, free)
       expect(res.status, tf).toBe(200)
       const body = await jsonBody(res)
       expect(body.meta.start).toBeGreaterThanOrEqual(Date.now() - 30 * DAY - 60_000)
     }
     const res = await get('/v1/historical/ohlcv/resample?symbol=CWK&source_timeframe=1M&target_timeframe=3M')
     expect(res.status).toBe(200)
+  })
+})
+
+describe('plan symbols', () => {
+  it('a free key reaches only its plan symbols, by base or native name', async () => {
+    const res = await get('/v1/historical/ohlcv?symbol=CWKUSDT&timeframe=1h&lookback=1d', free)
+    expect(res.status).toBe(403)
+    expect((await jsonBody(res)).error.message).toContain('not included in the free plan')
+    expect((await get('/v1/historical/ohlcv/multi?symbol=CWK', free)).status).toBe(403)
   })
 })

@@ -13,6 +13,7 @@ import { bucketStarts, floorTo, formatSpan, parseSpan, type Span } from '../../.
 import { TIMEFRAMES, type TimeframeName } from '../../../engine/history/timeframes.js'
 import { ApiError } from '../../../engine/errors.js'
 import { AlignedResponse, BacktestDataQuery, CorrelatedQuery } from '../../../schemas/api/history.js'
+import { AccessControl } from '../../access/access-control.js'
 import type { ServerContext } from '../../context.js'
 import { json, type Route } from '../../http/types.js'
 
@@ -111,6 +112,7 @@ export function alignedDataRoutes(
           t
         )
         const market = await ctx.markets.resolve(q['asset'] as string, q['exchange'] as string | undefined, 'asset')
+        AccessControl.checkSymbol(req.plan, market.base, 'asset')
         const fields = new Set((q['include'] as string[]).map((f) => FIELD_ALIAS[f]!))
         return answer(
           ctx,
@@ -155,6 +157,7 @@ export function alignedDataRoutes(
         const markets: Market[] = []
         for (const s of symbols) {
           const m = await ctx.markets.resolve(s, exchange, 'symbols')
+          AccessControl.checkSymbol(req.plan, m.base, 'symbols')
           if (!markets.some((x) => x.exchange === m.exchange && x.symbol === m.symbol)) markets.push(m)
         }
         const fields = new Set((q['fields'] as string[]).map((f) => FIELD_ALIAS[f]!))

@@ -27,6 +27,7 @@ import {
   ResampleQuery,
   ResampleResponse
 } from '../../../schemas/api/history.js'
+import { AccessControl } from '../../access/access-control.js'
 import type { ServerContext } from '../../context.js'
 import { json, type Route } from '../../http/types.js'
 
@@ -59,6 +60,7 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
           t
         )
         const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
+        AccessControl.checkSymbol(req.plan, market.base, 'symbol')
         // closed buckets only: a bucket is served when it has ended by now
         const end = Math.min(ceilTo(range.toMs, tf.span), floorTo(t, tf.span))
         const cursor = opt<number>(q['cursor'])
@@ -109,6 +111,7 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
           )
         }
         const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
+        AccessControl.checkSymbol(req.plan, market.base, 'symbol')
         const names = (opt<TimeframeName[]>(q['timeframes']) ?? [...TIMEFRAME_NAMES]).slice()
         names.sort((a, b) => TIMEFRAME_NAMES.indexOf(a) - TIMEFRAME_NAMES.indexOf(b))
         const probes: LatestProbe[] = names.map((name) => {
@@ -164,6 +167,7 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
           t
         )
         const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
+        AccessControl.checkSymbol(req.plan, market.base, 'symbol')
         const from = ceilTo(range.fromMs, target)
         const end = Math.min(floorTo(range.toMs, target), floorTo(t, target))
         const name = formatSpan(target)
