@@ -22,6 +22,7 @@ import { authOverhead } from './http/auth-overhead.js'
 import { readEndpoints } from './http/read-endpoints.js'
 import { optionsMicro } from './micro/options-chain.js'
 import { median } from './stats.js'
+import { historyBench } from './history/history.js'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
@@ -230,6 +231,17 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await authOverhead(ROUNDS, HTTP_SECONDS), null, 2))
     return
   }
+  if (only === 'history') {
+    const out = await historyBench(ROUNDS)
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'history.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
   if (only === 'read') {
     console.log(JSON.stringify({ micro: optionsMicro(), http: await readEndpoints(ROUNDS, HTTP_SECONDS) }, null, 2))
     return
@@ -244,6 +256,7 @@ async function main(): Promise<void> {
     auth_overhead: await authOverhead(ROUNDS, HTTP_SECONDS),
     options_micro: optionsMicro(),
     read_endpoints: await readEndpoints(ROUNDS, HTTP_SECONDS),
+    history: await historyBench(ROUNDS),
     steady: await steady()
   }
   const dir = path.join(projectRoot(), 'bench', 'results')

@@ -88,6 +88,11 @@ export class AdminClient {
 
   constructor(private readonly target: AdminTarget) {}
 
+  /** the server's base URL (commands that call non-admin endpoints build on it) */
+  get url(): string {
+    return this.target.url
+  }
+
   /** Sends one request and returns the parsed JSON answer of a 2xx; anything else throws `CliError`. */
   async request<T>(method: 'GET' | 'POST' | 'DELETE', pathname: string, body?: unknown): Promise<T> {
     this.token ??= readToken(this.target.token)

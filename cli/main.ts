@@ -9,8 +9,9 @@ import { UsageError, parseArgs, stringFlag, type FlagSpec } from './args.js'
 import { AdminClient, CliError, resolveTarget } from './client.js'
 import type { Command, CommandGroup, Io } from './command.js'
 import { keysGroup } from './keys.js'
+import { exportGroup } from './export.js'
 
-const GROUPS: readonly CommandGroup[] = [keysGroup]
+const GROUPS: readonly CommandGroup[] = [keysGroup, exportGroup]
 
 /** Accepted by every command. */
 const GLOBAL_FLAGS: FlagSpec = { url: 'string', token: 'string', help: 'boolean' }
@@ -49,7 +50,7 @@ function usage(scope: Scope): string {
   const groups = scope.group ? [scope.group] : GROUPS
   const lines = groups.flatMap((g) =>
     (scope.command ? [scope.command] : g.commands).map(
-      (c) => `  tidewatch ${g.name} ${c.name} ${c.synopsis}`.trimEnd() + `\n      ${c.summary}`
+      (c) => `  tidewatch ${g.name}${c.name ? ` ${c.name}` : ''} ${c.synopsis}`.trimEnd() + `\n      ${c.summary}`
     )
   )
   return `Usage:\n${lines.join('\n')}\n\n${GLOBAL_USAGE}`
@@ -58,8 +59,12 @@ function usage(scope: Scope): string {
 async function dispatch(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io, scope: Scope): Promise<number> {
   const args = parseArgs(argv, ALL_FLAGS)
   const help = args.flags.has('help')
-  const [groupName, commandName, ...operands] = args.positionals
+  const [groupName, ...after] = args.positionals
   const group = GROUPS.find((g) => g.name === groupName)
+  // a group whose one command has no name (`tidewatch export --flags`) takes no command word
+  const single = group?.commands.length === 1 && group.commands[0]!.name === '' ? group.commands[0] : undefined
+  const commandName = single ? '' : after[0]
+  const operands = single ? after : after.slice(1)
   const command = group?.commands.find((c) => c.name === commandName)
   if (group) scope.group = group
   if (command) scope.command = command

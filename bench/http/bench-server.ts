@@ -20,9 +20,11 @@ export interface BenchServer {
 export async function startBenchServer(
   port: number,
   env: Record<string, string>,
-  ready: (health: { sources: { phase?: string }[] }) => boolean = () => true
-): Promise<BenchServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
+  ready: (health: { sources: { phase?: string }[] }) => boolean = () => true,
+  /** an existing data dir to serve (removed on stop like a fresh one) */
+  existingDir?: string
+): Promise<BenchServer & { readonly pid: number }> {
+  const dir = existingDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
   const child = spawn(process.execPath, [distPath('server', 'main.js')], {
     env: {
       ...process.env,
@@ -48,6 +50,7 @@ export async function startBenchServer(
   return {
     base,
     dir,
+    pid: child.pid!,
     stop: async () => {
       const exited = new Promise((r) => child.once('exit', r))
       child.kill('SIGTERM')

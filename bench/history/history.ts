@@ -1,0 +1,249 @@
+/**
+ * @module
+ * Historical read and export benchmarks (issue 5), against a server process serving a data dir prepared
+ * here: 10M one-minute candles (250 markets x 40,000 minutes) and one year of hourly candles of one market,
+ * written with INSERT ... SELECT so every view of the cascade is filled as in production.
+ * - ohlcv_1y: latency of one year of 1h candles (8,760 rows, JSON) vs /v1/health in the same run;
+ * - export: Parquet over HTTP, rows/s of the whole 10M-row export read as fast as possible, vs
+ *   parquetjs-lite writing the same columns (200,000 rows of the same export, rows/s); server RSS growth
+ *   during the export, with a fast reader and with a slow one (reads paced to SLOW_MB_S).
+ */
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
+import { median } from '../stats.js'
+
+const MARKETS = Number(process.env['BENCH_EXPORT_MARKETS'] ?? 250)
+const MINUTES = Number(process.env['BENCH_EXPORT_MINUTES'] ?? 40_000)
+const SLOW_MB_S = Number(process.env['BENCH_SLOW_MB_S'] ?? 16)
+const BASELINE_ROWS = 200_000
+const MIN = 60_000
+
+async function prepare(dir: string, now: number): Promise<void> {
+  const store = new ChdbStore({ path: dir, poolSize: 1 })
+  await migrate(store, {})
+  const start = Math.floor((now - MINUTES * MIN - 2 * MIN) / MIN) * MIN
+  // minute candles: price wanders per market; states built from one (price, time) pair per minute
+  await store.command(
+    `INSERT INTO candles_1m
+     SELECT base, 'binance' AS exchange, concat(base, 'USDT') AS symbol, b AS bucket,
+       argMinState(p, t) AS open, max(p) AS high, min(p) AS low, argMaxState(p, t) AS close,
+       sum(q) AS volume_base, sum(p * q) AS volume_quote, sum(q * 0.5) AS buy_volume_base, count() AS trades
+     FROM (
+       SELECT concat('X', toString(intDiv(number, ${MINUTES}))) AS base,
+         toDateTime(${start / 1000} + (number % ${MINUTES}) * 60, 'UTC') AS b,
+         toDateTime64(b, 3, 'UTC') + toIntervalMillisecond(arrayJoin([1, 30000])) AS t,
+         100 + 10 * sin(number / 500) + (toUnixTimestamp64Milli(t) % 7) / 100 AS p,
+         1 + (number % 13) / 10 AS q
+       FROM numbers(${MARKETS * MINUTES})
+     )
+     GROUP BY base, exchange, symbol, bucket
+     SETTINGS max_insert_threads = 2`
+  )
+  const hourStart = Math.floor(now / 3_600_000) * 3_600_000 - 8760 * 3_600_000
+  await store.command(
+    `INSERT INTO candles_1h
+     SELECT 'YEAR' AS base, 'binance' AS exchange, 'YEARUSDT' AS symbol, toDateTime(${hourStart / 1000} + number * 3600, 'UTC') AS bucket,
+       argMinState(p, toDateTime64(bucket, 3, 'UTC')), max(p), min(p), argMaxState(p, toDateTime64(bucket, 3, 'UTC')),
+       sum(1.0), sum(p), sum(0.5), toUInt64(count())
+     FROM (SELECT number, 1000 + number % 97 AS p FROM numbers(8760)) GROUP BY number, p`
+  )
+  await store.close()
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024
+}
+
+/** Samples the server's RSS every 50 ms while `work` runs; returns the work's result and the peak. */
+async function withRss<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; before: number; peak: number }> {
+  const before = rssMb(pid)
+  let peak = before
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50)
+  try {
+    const value = await work()
+    return { value, before, peak: Math.max(peak, rssMb(pid)) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/** Downloads `url` into `file`; with `mbPerS`, reads are paused so the pace stays under it. */
+function download(url: string, key: string, file: string, mbPerS?: number): Promise<{ bytes: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const out = fs.createWriteStream(file)
+    http
+      .get(url, { headers: { 'x-api-key': key } }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`export answered ${res.statusCode}`))
+        let bytes = 0
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length
+          if (!out.write(chunk)) {
+            res.pause()
+            out.once('drain', () => res.resume())
+          }
+          if (mbPerS) {
+            const due = (bytes / (mbPerS * 1_048_576)) * 1000 - (performance.now() - t0)
+            if (due > 5) {
+              res.pause()
+              setTimeout(() => res.resume(), due)
+            }
+          }
+        })
+        res.on('end', () => out.end(() => resolve({ bytes, ms: performance.now() - t0 })))
+        res.on('error', reject)
+      })
+      .on('error', reject)
+  })
+}
+
+async function parquetjsRowsPerS(rows: Record<string, unknown>[], file: string): Promise<number> {
+  const parquet = (await import('parquetjs-lite')).default as unknown as {
+    ParquetSchema: new (s: object) => unknown
+    ParquetWriter: {
+      openFile(schema: unknown, path: string): Promise<{ appendRow(r: object): Promise<void>; close(): Promise<void> }>
+    }
+  }
+  const schema = new parquet.ParquetSchema({
+    timestamp: { type: 'INT64' },
+    exchange: { type: 'UTF8' },
+    symbol: { type: 'UTF8' },
+    base: { type: 'UTF8' },
+    open: { type: 'DOUBLE' },
+    high: { type: 'DOUBLE' },
+    low: { type: 'DOUBLE' },
+    close: { type: 'DOUBLE' },
+    volume_base: { type: 'DOUBLE' },
+    volume_quote: { type: 'DOUBLE' },
+    trades: { type: 'INT64' }
+  })
+  const t0 = performance.now()
+  const w = await parquet.ParquetWriter.openFile(schema, file)
+  for (const r of rows) await w.appendRow(r)
+  await w.close()
+  return rows.length / ((performance.now() - t0) / 1000)
+}
+
+async function parquetRowCount(file: string): Promise<number> {
+  const parquet = (await import('parquetjs-lite')).default as unknown as {
+    ParquetReader: { openFile(p: string): Promise<{ getRowCount(): number | bigint; close(): Promise<void> }> }
+  }
+  const r = await parquet.ParquetReader.openFile(file)
+  const n = Number(r.getRowCount())
+  await r.close()
+  return n
+}
+
+async function latency(
+  url: string,
+  key: string,
+  n: number
+): Promise<{ median_ms: number; p95_ms: number; rows: number }> {
+  const times: number[] = []
+  let rows = 0
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now()
+    const res = await fetch(url, { headers: { 'x-api-key': key } })
+    const body = (await res.json()) as { data?: unknown[] }
+    times.push(performance.now() - t0)
+    rows = body.data?.length ?? 0
+  }
+  times.sort((a, b) => a - b)
+  return { median_ms: round(median(times)), p95_ms: round(times[Math.floor(times.length * 0.95)]!), rows }
+}
+
+const round = (x: number): number => Math.round(x * 100) / 100
+
+export async function historyBench(rounds: number, port = 18_931): Promise<Record<string, unknown>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-hist-'))
+  const now = Date.now()
+  const t0 = performance.now()
+  await prepare(dir, now)
+  const prepareS = round((performance.now() - t0) / 1000)
+  console.log(`history: prepared ${MARKETS * MINUTES} minute candles in ${prepareS} s`)
+  const srv = await startBenchServer(port, { SOURCES: 'none' }, () => true, dir)
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-out-'))
+  try {
+    const created = (await (
+      await fetch(`${srv.base}/v1/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'enterprise', name: 'bench' })
+      })
+    ).json()) as { key: string }
+    const key = created.key
+    const yearUrl = `${srv.base}/v1/historical/ohlcv?symbol=YEAR&timeframe=1h&lookback=365d&limit=10000`
+    await latency(yearUrl, key, 5) // warm-up
+    const year = await latency(yearUrl, key, 40)
+    const healthRef = await latency(`${srv.base}/v1/health`, key, 40)
+    console.log(`history: 1y of 1h candles ${year.median_ms} ms median (${year.rows} rows)`)
+
+    const symbols = Array.from({ length: MARKETS }, (_, i) => `X${i}`).join(',')
+    const exportUrl = (format: string, syms = symbols) =>
+      `${srv.base}/v1/backtest/export?symbols=${syms}&timeframe=1m&lookback=30d&format=${format}`
+    // the baseline's rows: 200,000 rows of the same export, parsed from NDJSON
+    const ndjson = path.join(work, 'base.ndjson')
+    const perMarket = Math.ceil(BASELINE_ROWS / MINUTES)
+    await download(exportUrl('json', Array.from({ length: perMarket }, (_, i) => `X${i}`).join(',')), key, ndjson)
+    const baseRows = fs
+      .readFileSync(ndjson, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(0, BASELINE_ROWS)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    const fast: number[] = []
+    const base: number[] = []
+    const growth: number[] = []
+    let rows = 0
+    let bytes = 0
+    for (let r = 0; r < rounds; r++) {
+      const file = path.join(work, 'export.parquet')
+      const run = await withRss(srv.pid, () => download(exportUrl('parquet'), key, file))
+      rows = await parquetRowCount(file)
+      bytes = run.value.bytes
+      fast.push(rows / (run.value.ms / 1000))
+      growth.push(run.peak - run.before)
+      fs.rmSync(file)
+      base.push(await parquetjsRowsPerS(baseRows, path.join(work, 'baseline.parquet')))
+      console.log(
+        `history: export round ${r + 1}: ${Math.round(fast.at(-1)!)} rows/s (${rows} rows, ${Math.round(bytes / 1_048_576)} MB), parquetjs-lite ${Math.round(base.at(-1)!)} rows/s, RSS +${Math.round(growth.at(-1)!)} MB`
+      )
+    }
+    const slowFile = path.join(work, 'slow.parquet')
+    const slow = await withRss(srv.pid, () => download(exportUrl('parquet'), key, slowFile, SLOW_MB_S))
+    const slowRows = await parquetRowCount(slowFile)
+    console.log(`history: slow reader ${round(slow.value.ms / 1000)} s, RSS +${Math.round(slow.peak - slow.before)} MB`)
+    const mFast = median(fast)
+    const mBase = median(base)
+    return {
+      dataset: `${MARKETS} markets x ${MINUTES} one-minute candles (${MARKETS * MINUTES} rows), prepared in ${prepareS} s; one market with 8,760 hourly candles`,
+      ohlcv_1y_1h_json: { ...year, reference_health: healthRef, target_ms: 50 },
+      export_parquet: {
+        rows,
+        bytes,
+        runs_rows_per_s: fast.map(Math.round),
+        median_rows_per_s: Math.round(mFast),
+        parquetjs_lite_runs_rows_per_s: base.map(Math.round),
+        parquetjs_lite_median_rows_per_s: Math.round(mBase),
+        ratio_vs_parquetjs_lite: round(mFast / mBase),
+        rss_growth_mb_runs: growth.map(Math.round),
+        slow_reader: {
+          mb_per_s_cap: SLOW_MB_S,
+          rows: slowRows,
+          seconds: round(slow.value.ms / 1000),
+          rss_growth_mb: Math.round(slow.peak - slow.before)
+        },
+        targets: { rows_per_s: 2_000_000, ratio_vs_parquetjs_lite: 20, rss_growth_mb: 200 }
+      }
+    }
+  } finally {
+    await srv.stop()
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The bulk export encoder: (store, SQL, params, format) -> the bytes of one valid file, as an async
+ * iterable the HTTP layer pulls at its own pace. Bytes come from ClickHouse's own output formats; this
+ * module only re-frames what chDB splits per block (see docs/export-formats.md).
+ *
+ * Contract for the consumer:
+ * - nothing runs until the first `next()`; pull the first chunk before sending the status line, so
+ *   failures that happen before any byte (bad SQL, HDF5 over its row cap -> `payload_too_large`) can
+ *   still be answered with an error status;
+ * - an error after the first chunk is thrown from the iterator: the response must then be aborted (the
+ *   bytes sent are not a valid file);
+ * - stopping early (`break`, `return()`, the signal) cancels the query and removes temp files.
+ */
+import type { Params, Store } from '../store/store.js'
+import { exportSelect, validateColumns, type ExportColumn } from './columns.js'
+import { EXPORT_FORMATS, settingsClause, type ExportFormat } from './formats.js'
+import { csvFromBlocks, csvHeader } from './csv-frames.js'
+import { jsonArrayFromRows } from './json-frames.js'
+import { arrowStreamFromBlocks } from './arrow-frames.js'
+import { parquetViaFile } from './parquet-file.js'
+import { DEFAULT_MAX_HDF5_ROWS, hdf5ViaFile } from './hdf5-file.js'
+
+export { EXPORT_FORMATS, EXPORT_FORMAT_NAMES, type ExportFormat } from './formats.js'
+export type { ExportColumn, ExportColumnType } from './columns.js'
+
+export interface ExportSpec {
+  /** a SELECT without FORMAT; it becomes a subquery, so its ORDER BY decides the row order */
+  readonly sql: string
+  /** bound `{name:Type}` parameters of `sql` */
+  readonly params: Params
+  readonly format: ExportFormat
+  /** the exported columns, in file order; each must be a column of `sql` */
+  readonly columns: readonly ExportColumn[]
+  /** where Parquet (chDB) and HDF5 temp files go; created if missing */
+  readonly tmpDir: string
+  /** aborting it cancels the query between blocks and ends the iterator with the abort reason */
+  readonly signal?: AbortSignal
+  /** HDF5 row cap. @default 1_000_000 */
+  readonly maxHdf5Rows?: number
+}
+
+/** The bytes of one export file, in order. */
+export function encodeExport(store: Store, spec: ExportSpec): AsyncIterable<Uint8Array> {
+  if (!Object.hasOwn(EXPORT_FORMATS, spec.format)) throw new TypeError(`unknown export format ${String(spec.format)}`)
+  validateColumns(spec.columns)
+  return encode(store, spec)
+}
+
+async function* encode(store: Store, spec: ExportSpec): AsyncGenerator<Uint8Array> {
+  const { format, params, columns, signal } = spec
+  const info = EXPORT_FORMATS[format]
+  const select = exportSelect(spec.sql, columns)
+  const job = { select, params, columns, tmpDir: spec.tmpDir, signal }
+  if (format === 'hdf5') {
+    yield* hdf5ViaFile(store, { ...job, maxRows: spec.maxHdf5Rows ?? DEFAULT_MAX_HDF5_ROWS })
+    return
+  }
+  const embedded = store.kind === 'chdb'
+  if (format === 'parquet' && embedded) {
+    yield* parquetViaFile(store, job)
+    return
+  }
+  const chunks = store.stream(select + settingsClause(info.settings), params, info.clickhouseFormat, signal)
+  if (format === 'json') yield* jsonArrayFromRows(chunks)
+  else if (format === 'csv' && embedded) yield* csvFromBlocks(chunks, csvHeader(columns.map((c) => c.name)))
+  else if (format === 'arrow' && embedded) yield* arrowStreamFromBlocks(chunks)
+  // a ClickHouse server sends one continuous payload; chDB's JSONEachRow chunks are whole rows
+  else yield* chunks
+}

@@ -1,0 +1,88 @@
+/**
+ * @module
+ * The export formats: what the client receives (content type, file extension) and which ClickHouse output
+ * format and settings produce the bytes. See docs/export-formats.md.
+ */
+
+export type ExportFormat = 'csv' | 'json' | 'ndjson' | 'parquet' | 'arrow' | 'hdf5'
+
+export const EXPORT_FORMAT_NAMES: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet', 'arrow', 'hdf5']
+
+export interface ExportFormatInfo {
+  /** value of the Content-Type header */
+  readonly contentType: string
+  /** file name extension, with the dot, for Content-Disposition */
+  readonly extension: string
+  /** the ClickHouse output format the bytes come from (Native for HDF5: decoded here, then written by h5wasm) */
+  readonly clickhouseFormat: 'CSVWithNames' | 'JSONEachRow' | 'Parquet' | 'ArrowStream' | 'Native'
+  /** output settings for that format, added to the query's SETTINGS clause */
+  readonly settings: Readonly<Record<string, string | number>>
+}
+
+/** Settings of every export: 64-bit integers (epoch ms, counts) as JSON numbers, not quoted strings. */
+const COMMON_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const
+
+/** Native output read by our own code (HDF5, the Parquet staging file): plain columns, no dictionaries. */
+export const NATIVE_SETTINGS = { ...COMMON_SETTINGS, low_cardinality_allow_in_native_format: 0 } as const
+
+export const EXPORT_FORMATS: Readonly<Record<ExportFormat, ExportFormatInfo>> = {
+  csv: {
+    contentType: 'text/csv; charset=utf-8',
+    extension: '.csv',
+    clickhouseFormat: 'CSVWithNames',
+    // NULL as an empty unquoted field (pandas, spreadsheets), not ClickHouse's `\N`; strings are quoted
+    settings: { ...COMMON_SETTINGS, format_csv_null_representation: '' }
+  },
+  json: {
+    contentType: 'application/json',
+    extension: '.json',
+    clickhouseFormat: 'JSONEachRow',
+    settings: COMMON_SETTINGS
+  },
+  ndjson: {
+    contentType: 'application/x-ndjson',
+    extension: '.ndjson',
+    clickhouseFormat: 'JSONEachRow',
+    settings: COMMON_SETTINGS
+  },
+  parquet: {
+    contentType: 'application/vnd.apache.parquet',
+    extension: '.parquet',
+    clickhouseFormat: 'Parquet',
+    // snappy: read by every Parquet reader (pyarrow, polars, duckdb, spark, parquetjs); zstd is not
+    settings: {
+      ...COMMON_SETTINGS,
+      output_format_parquet_compression_method: 'snappy',
+      output_format_parquet_string_as_string: 1
+    }
+  },
+  arrow: {
+    contentType: 'application/vnd.apache.arrow.stream',
+    extension: '.arrows',
+    clickhouseFormat: 'ArrowStream',
+    // uncompressed bodies: Arrow readers without an LZ4 codec (apache-arrow JS) decode them directly
+    settings: {
+      ...COMMON_SETTINGS,
+      output_format_arrow_compression_method: 'none',
+      output_format_arrow_string_as_string: 1,
+      output_format_arrow_low_cardinality_as_dictionary: 0
+    }
+  },
+  hdf5: {
+    contentType: 'application/x-hdf5',
+    extension: '.h5',
+    clickhouseFormat: 'Native',
+    settings: NATIVE_SETTINGS
+  }
+}
+
+/** The SQL text of a SETTINGS clause (leading space included), values written as SQL literals. */
+export function settingsClause(settings: Readonly<Record<string, string | number>>): string {
+  const parts = Object.entries(settings).map(([k, v]) => `${k} = ${typeof v === 'number' ? v : sqlString(v)}`)
+  return parts.length === 0 ? '' : ` SETTINGS ${parts.join(', ')}`
+}
+
+/** A ClickHouse string literal. */
+export function sqlString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+}

@@ -1,0 +1,27 @@
+import { createRequire } from 'node:module'
+import parquet from 'parquetjs-lite'
+import { expect } from 'vitest'
+
+export interface ParquetCursor {
+  next(): Promise<Record<string, unknown> | null>
+}
+
+/**
+ * Opens Parquet bytes with parquetjs-lite, an independent reader of what we export. parquetjs-lite (2018)
+ * refuses FileMetaData version 2 and predates the RLE_DICTIONARY name, which ClickHouse writes;
+ * RLE_DICTIONARY data pages are encoded exactly like PLAIN_DICTIONARY ones, so both are bridged here
+ * without touching the decoding.
+ */
+export async function openParquet(b: Buffer) {
+  const codecs = createRequire(import.meta.url)('parquetjs-lite/lib/codec') as Record<string, unknown>
+  codecs['RLE_DICTIONARY'] ??= codecs['PLAIN_DICTIONARY']
+  const envelope = await parquet.ParquetEnvelopeReader.openBuffer(b)
+  const meta = await envelope.readFooter()
+  expect([1, 2]).toContain(meta.version)
+  meta.version = 1
+  return new parquet.ParquetReader(meta, envelope) as {
+    getCursor(): ParquetCursor
+    getSchema(): { fieldList: { name: string }[] }
+    close(): Promise<void>
+  }
+}
