@@ -130,14 +130,23 @@ async function parquetjsRowsPerS(rows: Record<string, unknown>[], file: string):
   return rows.length / ((performance.now() - t0) / 1000)
 }
 
+/** Row count from the Parquet footer (parquetjs-lite reads the footer of any version; no decoding). */
 async function parquetRowCount(file: string): Promise<number> {
   const parquet = (await import('parquetjs-lite')).default as unknown as {
-    ParquetReader: { openFile(p: string): Promise<{ getRowCount(): number | bigint; close(): Promise<void> }> }
+    ParquetEnvelopeReader: {
+      openFile(
+        p: string
+      ): Promise<{
+        readFooter(): Promise<{ num_rows: number | bigint | { toNumber(): number } }>
+        close(): Promise<void>
+      }>
+    }
   }
-  const r = await parquet.ParquetReader.openFile(file)
-  const n = Number(r.getRowCount())
-  await r.close()
-  return n
+  const envelope = await parquet.ParquetEnvelopeReader.openFile(file)
+  const meta = await envelope.readFooter()
+  await envelope.close()
+  const n = meta.num_rows
+  return typeof n === 'object' ? n.toNumber() : Number(n)
 }
 
 async function latency(
