@@ -134,9 +134,7 @@ async function parquetjsRowsPerS(rows: Record<string, unknown>[], file: string):
 async function parquetRowCount(file: string): Promise<number> {
   const parquet = (await import('parquetjs-lite')).default as unknown as {
     ParquetEnvelopeReader: {
-      openFile(
-        p: string
-      ): Promise<{
+      openFile(p: string): Promise<{
         readFooter(): Promise<{ num_rows: number | bigint | { toNumber(): number } }>
         close(): Promise<void>
       }>
