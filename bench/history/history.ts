@@ -50,7 +50,7 @@ async function prepare(dir: string, now: number): Promise<void> {
      SELECT 'YEAR' AS base, 'binance' AS exchange, 'YEARUSDT' AS symbol, toDateTime(${hourStart / 1000} + number * 3600, 'UTC') AS bucket,
        argMinState(p, toDateTime64(bucket, 3, 'UTC')), max(p), min(p), argMaxState(p, toDateTime64(bucket, 3, 'UTC')),
        sum(1.0), sum(p), sum(0.5), toUInt64(count())
-     FROM (SELECT number, 1000 + number % 97 AS p FROM numbers(8760)) GROUP BY number, p`
+     FROM (SELECT number, toFloat64(1000 + number % 97) AS p FROM numbers(8760)) GROUP BY number, p`
   )
   await store.close()
 }

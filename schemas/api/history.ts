@@ -217,3 +217,24 @@ export const BacktestDataQuery = Type.Object({
 })
 
 export const AlignedResponse = Envelope(AlignedRecord, 'rows per market and bucket, oldest first per market')
+
+export const EXPORT_FORMAT_NAMES = ['csv', 'json', 'parquet', 'hdf5', 'arrow'] as const
+
+export const ExportQuery = Type.Object({
+  symbols: SymbolsParam('comma list of up to 200 base assets or native market names'),
+  timeframe: TimeframeParam,
+  lookback: Type.Optional(LookbackParam),
+  start_time: Type.Optional(EpochMsParam('range start, epoch ms (inclusive); with end_time instead of lookback')),
+  end_time: Type.Optional(EpochMsParam('range end, epoch ms (exclusive); default now')),
+  format: EnumParam(EXPORT_FORMAT_NAMES, {
+    description:
+      'csv (with header), json (NDJSON unless json_layout=array), parquet, hdf5 (row-limited), arrow (IPC stream)'
+  }),
+  json_layout: Type.Optional(
+    EnumParam(['ndjson', 'array'] as const, {
+      description: 'format=json only: one object per line, or one JSON array',
+      default: 'ndjson'
+    })
+  ),
+  exchange: Type.Optional(ExchangeParam)
+})
