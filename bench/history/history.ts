@@ -14,6 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { migrate } from '../../engine/schema/migrate.js'
+import { prepareDataDir } from '../../engine/store/chdb/data-dir.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
 
@@ -24,6 +25,7 @@ const BASELINE_ROWS = 200_000
 const MIN = 60_000
 
 async function prepare(dir: string, now: number): Promise<void> {
+  const release = prepareDataDir(dir) // marks the dir as Tidewatch's, as the server does on first start
   const store = new ChdbStore({ path: dir, poolSize: 1 })
   await migrate(store, {})
   const start = Math.floor((now - MINUTES * MIN - 2 * MIN) / MIN) * MIN
@@ -53,6 +55,7 @@ async function prepare(dir: string, now: number): Promise<void> {
      FROM (SELECT number, toFloat64(1000 + number % 97) AS p FROM numbers(8760)) GROUP BY number, p`
   )
   await store.close()
+  release()
 }
 
 function rssMb(pid: number): number {
