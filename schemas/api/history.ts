@@ -221,7 +221,7 @@ export const AlignedResponse = Envelope(AlignedRecord, 'rows per market and buck
 export const EXPORT_FORMAT_NAMES = ['csv', 'json', 'parquet', 'hdf5', 'arrow'] as const
 
 export const ExportQuery = Type.Object({
-  symbols: SymbolsParam('comma list of up to 200 base assets or native market names'),
+  symbols: SymbolsParam('comma list of up to 300 base assets or native market names'),
   timeframe: TimeframeParam,
   lookback: Type.Optional(LookbackParam),
   start_time: Type.Optional(EpochMsParam('range start, epoch ms (inclusive); with end_time instead of lookback')),

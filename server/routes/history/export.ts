@@ -19,7 +19,7 @@ import { AccessControl } from '../../access/access-control.js'
 import type { ServerContext } from '../../context.js'
 import type { Route } from '../../http/types.js'
 
-const MAX_SYMBOLS = 200
+const MAX_SYMBOLS = 300
 
 export const EXPORT_COLUMNS = [
   { name: 'timestamp', type: 'Int64' },
