@@ -14,8 +14,8 @@
  */
 import type { Store } from '../store/store.js'
 import { tokensOf } from './whale-assets.js'
-import type { Market } from './markets.js'
-import { bucketSql, bucketStarts, fixedMs, isWholeMultiple, type Span } from './span.js'
+import { marketsCondition, type Market } from './markets.js'
+import { HOUR, bucketSql, bucketStarts, isWholeMultiple, type Span } from './span.js'
 import { TIMEFRAMES, TIMEFRAME_NAMES } from './timeframes.js'
 
 export const ALIGNED_FIELDS = ['ohlcv', 'funding_rate', 'open_interest', 'liquidations', 'whale_flow'] as const
@@ -31,8 +31,6 @@ export interface AlignedRequest {
 
 export type AlignedRow = Record<string, string | number | null>
 
-const HOUR: Span = { n: 1, unit: 'h' }
-
 /** The candle table with the widest timeframe whose buckets tile `span`. */
 export function candleSourceFor(span: Span): { table: string; timeframe: string } {
   for (let i = TIMEFRAME_NAMES.length - 1; i >= 0; i--) {
@@ -42,10 +40,9 @@ export function candleSourceFor(span: Span): { table: string; timeframe: string 
   throw new Error(`no candle table tiles ${span.n}${span.unit}`)
 }
 
-/** Hourly roll-ups serve spans made of whole hours; shorter spans read the raw table. */
+/** Hourly roll-ups serve spans made of whole hours (months too); shorter spans read the raw table. */
 function hourly(span: Span): boolean {
-  const ms = fixedMs(span)
-  return ms === null || (ms >= 3_600_000 && isWholeMultiple(span, HOUR))
+  return isWholeMultiple(span, HOUR)
 }
 
 interface Keyed {
@@ -56,13 +53,6 @@ interface Keyed {
 type Values = Map<string, Record<string, number | null>>
 
 const key = (exchange: string, symbol: string, t: number) => `${exchange}|${symbol}|${t}`
-
-function marketFilter(markets: readonly Market[]) {
-  return {
-    sql: `(exchange, symbol) IN (SELECT tupleElement(m, 1), tupleElement(m, 2) FROM (SELECT arrayJoin(arrayZip({ex:Array(String)}, {sym:Array(String)})) AS m))`,
-    params: { ex: markets.map((m) => m.exchange), sym: markets.map((m) => m.symbol) }
-  }
-}
 
 /** Runs one per-market query and files its rows under `exchange|symbol|t`. */
 async function perMarket(
@@ -89,7 +79,7 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
   const range = { from: Math.ceil(req.fromMs / 1000), to: Math.ceil(req.toMs / 1000) }
   const inRange = `bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')`
   const tsInRange = `ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')`
-  const mf = marketFilter(req.markets)
+  const mf = marketsCondition(req.markets)
   const params = { ...range, ...mf.params }
   const values: Values = new Map()
   const jobs: Promise<void>[] = []

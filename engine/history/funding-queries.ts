@@ -11,7 +11,7 @@ import type { Store } from '../store/store.js'
 import type { FundingSample } from './funding-stats.js'
 import type { Market } from './markets.js'
 import type { TimeRange } from './range.js'
-import { bucketSql, isWholeMultiple, type Span } from './span.js'
+import { DAY, bucketSql, isWholeMultiple, type Span } from './span.js'
 
 /** One market's merged bucket, as read. */
 export interface FundingBucketRow {
@@ -30,8 +30,6 @@ export interface FundingBucketRow {
   /** readings in the bucket */
   readonly readings: number
 }
-
-const DAY: Span = { n: 1, unit: 'd' }
 
 /** Daily rows serve whole-day buckets (24x fewer rows); both tables keep 24 months. */
 export function fundingSource(span: Span): 'funding_1h' | 'funding_1d' {

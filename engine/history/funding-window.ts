@@ -9,14 +9,11 @@
  */
 import type { Plan } from '../access/plans.js'
 import { ApiError } from '../errors.js'
-import { ceilTo, describeSpan, isWholeMultiple, parseSpan, plus, type Span } from './span.js'
+import { HOUR, ceilTo, describeSpan, isWholeMultiple, parseSpan, plus, type Span } from './span.js'
 import { resolveRange, type TimeRange } from './range.js'
 
 /** The funding aggregates' TTL (schemas/003_derivatives_aggregates.sql): nothing older exists. */
 export const FUNDING_MAX_LOOKBACK: Span = { n: 24, unit: 'M' }
-
-/** The finest funding history kept beyond the raw table's 90 days. */
-export const HOUR: Span = { n: 1, unit: 'h' }
 
 const INTERVAL_HELP =
   'must be a whole number of hours, e.g. 1h, 4h, 8h, 12h, 1d, 1w or 1M (funding history is kept per hour)'

@@ -97,6 +97,28 @@ export class MarketDirectory {
     )
   }
 
+  /**
+   * The markets a list of symbols names, each once, in order. A base asset names its default market, or with
+   * `everyVenue` every venue's market of it (only `exchange`'s when given); a native name names itself.
+   * `check` sees each resolved base asset (the caller's plan check).
+   */
+  async resolveList(
+    symbols: readonly string[],
+    exchange: string | undefined,
+    opts: { readonly param: string; readonly everyVenue: boolean; readonly check?: (base: string) => void }
+  ): Promise<Market[]> {
+    const out: Market[] = []
+    for (const s of symbols) {
+      const resolved = await this.resolve(s, exchange, opts.param)
+      opts.check?.(resolved.base)
+      const named = !opts.everyVenue || resolved.symbol.toUpperCase() === s.trim().toUpperCase()
+      for (const m of named ? [resolved] : await this.marketsOf(resolved.base, exchange)) {
+        if (!out.some((x) => x.exchange === m.exchange && x.symbol === m.symbol)) out.push(m)
+      }
+    }
+    return out
+  }
+
   private pick(all: readonly Market[], symbol: string, exchange: string | undefined, param: string): Market {
     const upper = symbol.trim().toUpperCase()
     const native = all.filter((m) => m.symbol.toUpperCase() === upper)
@@ -122,5 +144,16 @@ export class MarketDirectory {
     throw new ApiError('unknown_symbol', `no history for ${symbol}: not a base asset or market symbol we hold`, {
       param
     })
+  }
+}
+
+/** SQL condition selecting rows of `markets` (params `ex`, `sym`: parallel arrays), and its params. */
+export function marketsCondition(markets: readonly Market[]): {
+  readonly sql: string
+  readonly params: { readonly ex: string[]; readonly sym: string[] }
+} {
+  return {
+    sql: `(exchange, symbol) IN (SELECT tupleElement(m, 1), tupleElement(m, 2) FROM (SELECT arrayJoin(arrayZip({ex:Array(String)}, {sym:Array(String)})) AS m))`,
+    params: { ex: markets.map((m) => m.exchange), sym: markets.map((m) => m.symbol) }
   }
 }

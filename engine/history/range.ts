@@ -53,11 +53,10 @@ export function resolveRange(q: RangeQuery, limits: RangeLimits, nowMs: number):
     fromMs = minus(toMs, parseSpan(q.lookback, 'lookback'))
   } else {
     // the default never exceeds the limits: it shrinks to the maximum lookback and the plan's depth
-    const days = depthDays(limits)
     fromMs = Math.max(
       minus(toMs, limits.defaultLookback),
       limits.maxLookback ? minus(toMs, limits.maxLookback.span) : -Infinity,
-      days === null ? -Infinity : nowMs - days * DAY_MS
+      planDepthStart(limits.plan, nowMs, limits.keylessDays)
     )
   }
   if (fromMs >= toMs) throw bad(param, `${param} must be before end_time (${new Date(toMs).toISOString()})`)
@@ -93,18 +92,36 @@ function checkLimits(r: TimeRange, limits: RangeLimits, nowMs: number, param: st
   if (max && r.fromMs < minus(r.toMs, max.span)) {
     throw bad(param, `${max.what} allows at most ${describeSpan(max.span)} of history per request; narrow the range`)
   }
-  const planName = limits.plan?.name ?? 'free'
-  const days = depthDays(limits)
-  if (days !== null && r.fromMs < nowMs - days * DAY_MS) {
-    throw bad(
-      param,
-      `the ${planName} plan reaches ${days} days back; the range starts ${Math.ceil((nowMs - r.fromMs) / DAY_MS)} days ago`
-    )
-  }
+  checkPlanDepth(r.fromMs, limits.plan, nowMs, param, 'the range starts', limits.keylessDays)
   return r
 }
 
 /** History depth of the caller, days; null = full archive. */
-function depthDays(limits: RangeLimits): number | null {
+function depthDays(limits: Pick<RangeLimits, 'plan' | 'keylessDays'>): number | null {
   return limits.plan ? limits.plan.historyDays : (limits.keylessDays ?? 30)
+}
+
+/** The oldest epoch ms the caller's plan reaches (-Infinity for the full archive). */
+export function planDepthStart(plan: Plan | null, nowMs: number, keylessDays?: number): number {
+  const days = depthDays({ plan, keylessDays })
+  return days === null ? -Infinity : nowMs - days * DAY_MS
+}
+
+/**
+ * 400 naming the plan's depth when `fromMs` lies before it (counted back from now).
+ * @param what how the message names `fromMs`, e.g. `the range starts`
+ */
+export function checkPlanDepth(
+  fromMs: number,
+  plan: Plan | null,
+  nowMs: number,
+  param: string,
+  what = 'the range starts',
+  keylessDays?: number
+): void {
+  if (fromMs >= planDepthStart(plan, nowMs, keylessDays)) return
+  throw bad(
+    param,
+    `the ${plan?.name ?? 'free'} plan reaches ${depthDays({ plan, keylessDays })} days back; ${what} ${Math.ceil((nowMs - fromMs) / DAY_MS)} days ago`
+  )
 }

@@ -9,6 +9,8 @@ import type { Plan } from '../access/plans.js'
 import { ApiError } from '../errors.js'
 import { resolveRange } from './range.js'
 import {
+  DAY,
+  HOUR,
   bucketStarts,
   ceilTo,
   describeSpan,
@@ -19,9 +21,6 @@ import {
   parseSpan,
   type Span
 } from './span.js'
-
-export const HOUR: Span = { n: 1, unit: 'h' }
-export const DAY: Span = { n: 1, unit: 'd' }
 
 /** Most buckets one response holds (about 14 months of hours): keeps a response and its queries bounded. */
 export const MAX_BUCKETS = 10_000

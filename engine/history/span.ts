@@ -64,6 +64,10 @@ export function describeSpan(s: Span): string {
   return `${s.n} ${UNIT_WORD[s.unit]}${s.n === 1 ? '' : 's'}`
 }
 
+/** One hour and one day: the widths of the hourly and daily aggregate tables. */
+export const HOUR: Span = { n: 1, unit: 'h' }
+export const DAY: Span = { n: 1, unit: 'd' }
+
 /** Fixed length in ms, or null for calendar units (months, years). */
 export function fixedMs(s: Span): number | null {
   return s.unit === 'M' || s.unit === 'y' ? null : s.n * UNIT_MS[s.unit]

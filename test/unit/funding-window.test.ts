@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PLANS } from '../../engine/access/plans.js'
-import { ApiError } from '../../engine/errors.js'
+import { apiError } from '../helpers/api-error.js'
 import { fundingWindow, parseFundingInterval } from '../../engine/history/funding-window.js'
 import type { Span } from '../../engine/history/span.js'
 
@@ -9,16 +9,6 @@ const DAY = 24 * HOUR
 /** 2025-03-10 10:30 UTC, a Monday */
 const NOW = Date.UTC(2025, 2, 10, 10, 30)
 const WEEK: Span = { n: 7, unit: 'd' }
-
-function apiError(f: () => unknown): ApiError {
-  try {
-    f()
-  } catch (err) {
-    if (err instanceof ApiError) return err
-    throw err
-  }
-  throw new Error('expected an ApiError')
-}
 
 describe('parseFundingInterval', () => {
   it('accepts whole numbers of hours, days, weeks and months', () => {

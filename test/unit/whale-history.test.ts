@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PLANS } from '../../engine/access/plans.js'
-import { ApiError } from '../../engine/errors.js'
+import { apiError } from '../helpers/api-error.js'
 import { MAX_BUCKETS, parseInterval, resolveGrid } from '../../engine/history/snapshot-grid.js'
 import { assetOfToken, assetsOf, tokensOf } from '../../engine/history/whale-assets.js'
 import type { ExchangeFlowBucket, WhaleFlowBucket } from '../../engine/history/whale-flows.js'
@@ -23,16 +23,6 @@ const flow = (t: number, p: Partial<WhaleFlowBucket> = {}): WhaleFlowBucket => (
   whales: 2,
   ...p
 })
-
-function apiError(f: () => unknown): ApiError {
-  try {
-    f()
-  } catch (err) {
-    if (err instanceof ApiError) return err
-    throw err
-  }
-  throw new Error('expected an ApiError')
-}
 
 describe('whale assets', () => {
   it('folds wrapped forms into their asset and keeps stablecoins apart', () => {

@@ -153,13 +153,11 @@ export function alignedDataRoutes(
           { maxLookback: { span: tf.maxLookback, what: `timeframe ${tf.name}` }, plan: req.plan },
           t
         )
-        const exchange = q['exchange'] as string | undefined
-        const markets: Market[] = []
-        for (const s of symbols) {
-          const m = await ctx.markets.resolve(s, exchange, 'symbols')
-          AccessControl.checkSymbol(req.plan, m.base, 'symbols')
-          if (!markets.some((x) => x.exchange === m.exchange && x.symbol === m.symbol)) markets.push(m)
-        }
+        const markets = await ctx.markets.resolveList(symbols, q['exchange'] as string | undefined, {
+          param: 'symbols',
+          everyVenue: false,
+          check: (base) => AccessControl.checkSymbol(req.plan, base, 'symbols')
+        })
         const fields = new Set((q['fields'] as string[]).map((f) => FIELD_ALIAS[f]!))
         return answer(
           ctx,

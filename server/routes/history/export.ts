@@ -9,7 +9,7 @@
  */
 import path from 'node:path'
 import { encodeExport, EXPORT_FORMATS, type ExportFormat } from '../../../engine/export/encode.js'
-import type { Market } from '../../../engine/history/markets.js'
+import { marketsCondition } from '../../../engine/history/markets.js'
 import { resolveRange } from '../../../engine/history/range.js'
 import { bucketStarts, ceilTo, floorTo } from '../../../engine/history/span.js'
 import { TIMEFRAMES, type TimeframeName } from '../../../engine/history/timeframes.js'
@@ -36,19 +36,42 @@ export const EXPORT_COLUMNS = [
 ] as const
 
 /** The export query: merged candles (aliases avoid the state columns' names), in sorting-key order. */
-export function exportSql(table: string): string {
+export function exportSql(table: string, marketsSql: string): string {
   return `SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS timestamp, exchange, symbol, base,
       o AS open, h AS high, l AS low, c AS close, vb AS volume_base, vq AS volume_quote, n AS trades
     FROM (
       SELECT base, exchange, symbol, bucket, argMinMerge(open) AS o, max(high) AS h, min(low) AS l,
         argMaxMerge(close) AS c, sum(volume_base) AS vb, sum(volume_quote) AS vq, sum(trades) AS n
       FROM ${table}
-      WHERE (exchange, symbol) IN (SELECT tupleElement(m, 1), tupleElement(m, 2)
-                                   FROM (SELECT arrayJoin(arrayZip({ex:Array(String)}, {sym:Array(String)})) AS m))
+      WHERE ${marketsSql}
         AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')
       GROUP BY base, exchange, symbol, bucket
       ORDER BY base, exchange, symbol, bucket
     )`
+}
+
+/**
+ * Pulls the first chunk now (errors before any byte become a JSON error answer) and returns an iterable
+ * that yields it and then the rest. Unlike a generator that has not started, its `return()` always reaches
+ * the source, so a client gone before the first write still cancels the query and removes temp files.
+ */
+export async function primed(source: AsyncIterable<Uint8Array>): Promise<AsyncIterableIterator<Uint8Array>> {
+  const it = source[Symbol.asyncIterator]()
+  let held: IteratorResult<Uint8Array> | null = await it.next()
+  const iterator: AsyncIterableIterator<Uint8Array> = {
+    [Symbol.asyncIterator]: () => iterator,
+    next() {
+      const first = held
+      held = null
+      return first ? Promise.resolve(first) : it.next()
+    },
+    async return() {
+      held = null
+      await it.return?.()
+      return { done: true, value: undefined }
+    }
+  }
+  return iterator
 }
 
 function fileName(symbols: readonly string[], tf: string, from: number, to: number, ext: string): string {
@@ -97,27 +120,21 @@ export function exportRoutes(
           t
         )
         const exchange = q['exchange'] as string | undefined
-        const markets: Market[] = []
-        for (const s of symbols) {
-          const resolved = await ctx.markets.resolve(s, exchange, 'symbols')
-          AccessControl.checkSymbol(req.plan, resolved.base, 'symbols')
-          const all =
-            resolved.symbol.toUpperCase() === s.toUpperCase()
-              ? [resolved]
-              : await ctx.markets.marketsOf(resolved.base, exchange)
-          for (const m of all)
-            if (!markets.some((x) => x.exchange === m.exchange && x.symbol === m.symbol)) markets.push(m)
-        }
+        const markets = await ctx.markets.resolveList(symbols, q['exchange'] as string | undefined, {
+          param: 'symbols',
+          everyVenue: true,
+          check: (base) => AccessControl.checkSymbol(req.plan, base, 'symbols')
+        })
+        const cond = marketsCondition(markets)
         const from = ceilTo(range.fromMs, tf.span)
         const to = Math.min(ceilTo(range.toMs, tf.span), floorTo(t, tf.span))
         const requested = q['format'] as string
         const format: ExportFormat =
           requested === 'json' ? (q['json_layout'] === 'array' ? 'json' : 'ndjson') : (requested as ExportFormat)
         const stream = encodeExport(ctx.store, {
-          sql: exportSql(tf.table),
+          sql: exportSql(tf.table, cond.sql),
           params: {
-            ex: markets.map((m) => m.exchange),
-            sym: markets.map((m) => m.symbol),
+            ...cond.params,
             from: Math.ceil(from / 1000),
             to: Math.ceil(Math.max(from, to) / 1000)
           },
@@ -126,21 +143,7 @@ export function exportRoutes(
           tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export')
         })
         // pull the first chunk here: errors before any byte answer with a JSON error and a status
-        const it = stream[Symbol.asyncIterator]()
-        const first = await it.next()
-        async function* rest(): AsyncGenerator<Uint8Array> {
-          try {
-            if (first.done) return
-            yield first.value
-            for (;;) {
-              const n = await it.next()
-              if (n.done) return
-              yield n.value
-            }
-          } finally {
-            await it.return?.()
-          }
-        }
+        const body = await primed(stream)
         const spec = EXPORT_FORMATS[format]
         return {
           status: 200,
@@ -152,7 +155,7 @@ export function exportRoutes(
             'x-export-max-rows': String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length)
           },
           body: {
-            stream: rest(),
+            stream: body,
             onError: (err: unknown) =>
               ctx.log.error(
                 { err: err instanceof Error ? err.message : String(err), path: req.path },

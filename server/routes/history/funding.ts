@@ -11,10 +11,10 @@ import { findGaps } from '../../../engine/history/envelope.js'
 import { comparativeGrid, heatmapGrid } from '../../../engine/history/funding-grid.js'
 import { fundingBuckets, fundingSource, hourlyFunding } from '../../../engine/history/funding-queries.js'
 import { fundingStats, type FundingMetric } from '../../../engine/history/funding-stats.js'
-import { HOUR, fundingWindow, parseFundingInterval } from '../../../engine/history/funding-window.js'
+import { fundingWindow, parseFundingInterval } from '../../../engine/history/funding-window.js'
 import type { Market, MarketDirectory } from '../../../engine/history/markets.js'
 import type { TimeRange } from '../../../engine/history/range.js'
-import { formatSpan, type Span } from '../../../engine/history/span.js'
+import { HOUR, formatSpan, type Span } from '../../../engine/history/span.js'
 import { HISTORY_EXCHANGES } from '../../../schemas/api/history.js'
 import {
   ComparativeQuery,

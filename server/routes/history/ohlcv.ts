@@ -6,7 +6,7 @@
  */
 import { readCandles, latestCandles, type LatestProbe } from '../../../engine/history/candles.js'
 import { findGaps } from '../../../engine/history/envelope.js'
-import { resolveRange } from '../../../engine/history/range.js'
+import { checkPlanDepth, planDepthStart, resolveRange } from '../../../engine/history/range.js'
 import {
   ceilTo,
   describeSpan,
@@ -30,8 +30,6 @@ import {
 import { AccessControl } from '../../access/access-control.js'
 import type { ServerContext } from '../../context.js'
 import { json, type Route } from '../../http/types.js'
-
-const DAY_MS = 86_400_000
 
 const opt = <T>(v: unknown): T | undefined => v as T | undefined
 
@@ -101,15 +99,8 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
         const q = req.q
         const t = now()
         const at = Math.min(opt<number>(q['timestamp']) ?? t, t)
-        const depthDays = req.plan ? req.plan.historyDays : 30
-        const depthFrom = depthDays === null ? 0 : t - depthDays * DAY_MS
-        if (at < depthFrom) {
-          throw new ApiError(
-            'invalid_parameter',
-            `the ${req.plan?.name ?? 'free'} plan reaches ${depthDays} days back; timestamp is older`,
-            { param: 'timestamp' }
-          )
-        }
+        checkPlanDepth(at, req.plan, t, 'timestamp', 'timestamp is')
+        const depthFrom = planDepthStart(req.plan, t)
         const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
         AccessControl.checkSymbol(req.plan, market.base, 'symbol')
         const names = (opt<TimeframeName[]>(q['timeframes']) ?? [...TIMEFRAME_NAMES]).slice()
