@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  /** a plain HTTP request to the push stream's WebSocket endpoint */
+  upgrade_required: 426,
   unsupported_media_type: 415,
   rate_limited: 429,
   quota_exceeded: 429,
@@ -24,6 +26,30 @@ export const ERROR_STATUS = {
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
+
+/**
+ * Error codes of the push stream (docs/stream.md): sent in `error` frames and in the per-channel errors
+ * of an `ack`; HTTP codes above apply to the upgrade request. Close codes: 1008 over a limit,
+ * 4008 slow consumer, 1001 server shutting down.
+ */
+export const STREAM_ERRORS = {
+  invalid_message: 'the frame is not a JSON (or MessagePack) object with an op',
+  message_too_large: 'the frame is larger than the client message limit',
+  unknown_op: 'op is not subscribe, unsubscribe or ping',
+  invalid_parameter: 'a field of the op is missing or has the wrong type',
+  unknown_channel: 'the channel type does not exist',
+  invalid_channel: 'the channel name is malformed (symbol, timeframe, chain, significance)',
+  unknown_symbol: 'no perpetual market for the symbol',
+  forbidden: "the symbol is outside the key's plan",
+  subscription_limit: "more subscriptions than the key's plan allows per connection",
+  not_subscribed: 'unsubscribe from a channel the connection is not subscribed to',
+  too_many_pending: 'more ops in flight than a connection may queue; the op was not processed',
+  connection_limit: "more open connections than the key's plan allows",
+  slow_consumer: 'the connection fell too far behind and is being closed',
+  internal: 'the server failed to build a snapshot; retry the subscribe'
+} as const
+
+export type StreamErrorCode = keyof typeof STREAM_ERRORS
 
 const kApiError = Symbol.for('tidewatch.error.api')
 

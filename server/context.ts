@@ -14,6 +14,7 @@ import type { KeyRegistry } from '../engine/access/key-registry.js'
 import type { QuotaCounter } from '../engine/access/quota.js'
 import type { LiveState } from '../engine/live/live-state.js'
 import type { MarketDirectory } from '../engine/history/markets.js'
+import type { StreamService } from './stream/stream-service.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -30,4 +31,6 @@ export interface ServerContext {
   /** markets with history, for historical endpoints' `symbol` parameter */
   readonly markets: MarketDirectory
   readonly log: Logger
+  /** the push stream (null until the server wires it; unit tests of routes run without) */
+  stream: StreamService | null
 }

@@ -40,6 +40,8 @@ import { LiveState } from '../engine/live/live-state.js'
 import { ProcessMonitor } from './process-stats.js'
 import { MarketDirectory } from '../engine/history/markets.js'
 import { historyRoutes } from './routes/history/index.js'
+import { StreamHub } from '../engine/stream/stream-hub.js'
+import { StreamService, STREAM_ROUTE } from './stream/stream-service.js'
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
 const SHUTDOWN_DEADLINE_MS = 30_000
@@ -104,6 +106,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   const live = new LiveState(store)
   await live.rebuild()
   pipeline.live = live
+  const hub = new StreamHub(live)
+  await hub.seed()
   const storeProbe = new StoreProbe(store)
   storeProbe.start()
   const sources = createSources(config, { store, log })
@@ -120,7 +124,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     quota,
     live,
     markets: new MarketDirectory(store),
-    log
+    log,
+    stream: null
   }
   const parser = new NdjsonParser()
   const access = new AccessControl({
@@ -130,6 +135,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     adminToken: admin.token,
     trustedProxyHops: config.trustedProxyHops
   })
+  const stream = new StreamService(hub, access)
+  ctx.stream = stream
   const routes = [
     ...healthRoutes(ctx),
     ...optionsRoutes(ctx),
@@ -140,10 +147,12 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     ...whaleRoutes(ctx),
     ...historyRoutes(ctx),
     ...keyRoutes(keys, quota),
-    ...adminRoutes(ctx, parser)
+    ...adminRoutes(ctx, parser),
+    STREAM_ROUTE
   ]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access)
-  const http = await startHttpServer(app, config.host, config.port)
+  const http = await startHttpServer(app, config.host, config.port, stream)
+  hub.start()
   log.info({ host: config.host, port: http.port, store: store.kind, sources: config.sources }, 'listening')
 
   const abort = new AbortController()
@@ -154,6 +163,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     (stopping ??= (async () => {
       const deadline = Date.now() + SHUTDOWN_DEADLINE_MS
       http.close()
+      stream.closeAll()
+      hub.stop()
       abort.abort()
       await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
       await pipeline.close(deadline)

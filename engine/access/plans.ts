@@ -29,6 +29,8 @@ export interface Plan {
   /** how far back historical endpoints reach, days; null = full archive */
   readonly historyDays: number | null
   readonly features: ReadonlySet<Feature>
+  /** push stream (/v1/stream): open connections per key, subscriptions per connection (docs/stream.md) */
+  readonly stream: { readonly connections: number; readonly subscriptions: number }
 }
 
 const BASIC: Feature[] = ['options', 'whales', 'confirm', 'history', 'usage']
@@ -36,10 +38,38 @@ const TRADER: Feature[] = [...BASIC, 'screener', 'onchain', 'stream']
 const ALL: Feature[] = [...TRADER, 'export', 'webhooks', 'nodeintel']
 
 export const PLANS: Readonly<Record<PlanName, Plan>> = {
-  free: { name: 'free', callsPerDay: 200, symbols: ['BTC', 'ETH', 'SOL'], historyDays: 30, features: new Set(BASIC) },
-  trader: { name: 'trader', callsPerDay: 3_000, symbols: null, historyDays: 365, features: new Set(TRADER) },
-  pro: { name: 'pro', callsPerDay: 15_000, symbols: null, historyDays: 730, features: new Set(ALL) },
-  enterprise: { name: 'enterprise', callsPerDay: null, symbols: null, historyDays: null, features: new Set(ALL) }
+  free: {
+    name: 'free',
+    callsPerDay: 200,
+    symbols: ['BTC', 'ETH', 'SOL'],
+    historyDays: 30,
+    features: new Set(BASIC),
+    stream: { connections: 0, subscriptions: 0 }
+  },
+  trader: {
+    name: 'trader',
+    callsPerDay: 3_000,
+    symbols: null,
+    historyDays: 365,
+    features: new Set(TRADER),
+    stream: { connections: 5, subscriptions: 50 }
+  },
+  pro: {
+    name: 'pro',
+    callsPerDay: 15_000,
+    symbols: null,
+    historyDays: 730,
+    features: new Set(ALL),
+    stream: { connections: 25, subscriptions: 200 }
+  },
+  enterprise: {
+    name: 'enterprise',
+    callsPerDay: null,
+    symbols: null,
+    historyDays: null,
+    features: new Set(ALL),
+    stream: { connections: 1_000, subscriptions: 1_000 }
+  }
 }
 
 export function isPlanName(v: unknown): v is PlanName {

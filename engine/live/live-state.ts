@@ -17,6 +17,12 @@ const OPTIONS_LOOKBACK_HOURS = 24
 /** Hourly history the screener needs: 48 h for the volume comparison plus the current hour. */
 const SCREENER_HOURS = 49
 
+/** Sees every applied batch (after the books took it) and every rebuild. */
+export interface LiveObserver {
+  apply(records: readonly NormalizedRecord[]): void
+  rebuilt(): Promise<void>
+}
+
 export class LiveState {
   readonly options = new OptionsBook()
   readonly screener = new ScreenerBook()
@@ -28,8 +34,15 @@ export class LiveState {
   /** bumped on every applied batch and rebuild: caches of derived answers compare it */
   version = 0
 
-  constructor(private readonly store: Store) {
+  private readonly observers: LiveObserver[] = []
+
+  constructor(readonly store: Store) {
     this.fundingHistory = new FundingHistory(store)
+  }
+
+  /** Registers an observer of applied records and rebuilds (the push stream). */
+  observe(o: LiveObserver): void {
+    this.observers.push(o)
   }
 
   apply(records: readonly NormalizedRecord[]): void {
@@ -46,6 +59,8 @@ export class LiveState {
     }
     if (onchain.length) this.onchain.apply(onchain)
     if (whales.length) this.whales.apply(whales)
+    // observers see the records after the books, so what they derive reflects them
+    for (const o of this.observers) o.apply(records)
   }
 
   /** Reloads every part of the state from the store (at start, after backfills and bulk loads). */
@@ -67,6 +82,7 @@ export class LiveState {
     this.fundingHistory.clear()
     this.rebuiltAt = Date.now()
     this.version++
+    for (const o of this.observers) await o.rebuilt()
   }
 
   private async rebuildOnchainAndWhales(): Promise<void> {

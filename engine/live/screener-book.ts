@@ -273,6 +273,19 @@ export class ScreenerBook {
     }
   }
 
+  /** One market's row at `nowMs` (push-stream updates of changed markets); null for an unknown market. */
+  rowOf(exchange: string, symbol: string, nowMs: number): ScreenerRow | null {
+    const m = this.markets.get(`${exchange}|${symbol}`)
+    return m ? this.row(m, Math.floor(nowMs / HOUR_MS)) : null
+  }
+
+  /** The markets of a base asset, Binance first, then Bybit, then OKX (the default venue order). */
+  marketsOf(base: string): { readonly exchange: string; readonly symbol: string }[] {
+    const out: { exchange: string; symbol: string }[] = []
+    for (const m of this.markets.values()) if (m.base === base) out.push({ exchange: m.exchange, symbol: m.symbol })
+    return out.sort((a, b) => VENUE_PREFERENCE.indexOf(a.exchange) - VENUE_PREFERENCE.indexOf(b.exchange))
+  }
+
   /** Every market's row at `nowMs`. */
   rows(nowMs: number): ScreenerRow[] {
     const nowHour = Math.floor(nowMs / HOUR_MS)

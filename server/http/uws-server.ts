@@ -9,6 +9,8 @@ import { STATUS_CODES } from 'node:http'
 import uWS from 'uWebSockets.js'
 import { ApiError } from '../../engine/errors.js'
 import type { App } from '../app.js'
+import type { StreamService } from '../stream/stream-service.js'
+import { attachStream } from './uws-stream.js'
 import { isStreamBody, type HttpRequest, type HttpResponse, type StreamBody } from './types.js'
 
 /** Shared empty query for requests without one; URLSearchParams is never mutated by handlers. */
@@ -171,8 +173,10 @@ function readHeaders(req: uWS.HttpRequest): Record<string, string> {
   return headers
 }
 
-export function startHttpServer(app: App, host: string, port: number): Promise<HttpServer> {
+/** With `stream`, `/v1/stream` upgrades to the push stream (server/http/uws-stream.ts). */
+export function startHttpServer(app: App, host: string, port: number, stream?: StreamService): Promise<HttpServer> {
   const server = uWS.App()
+  const transport = stream ? attachStream(server, stream) : null
   server.any('/*', (res, req) => {
     const state: Aborted = { aborted: false }
     res.onAborted(() => {
@@ -225,7 +229,10 @@ export function startHttpServer(app: App, host: string, port: number): Promise<H
       }
       resolve({
         port: uWS.us_socket_local_port(token),
-        close: () => uWS.us_listen_socket_close(token)
+        close: () => {
+          transport?.close()
+          uWS.us_listen_socket_close(token)
+        }
       })
     })
   })

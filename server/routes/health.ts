@@ -24,6 +24,12 @@ const HEALTH_RESPONSE = Type.Object({
     })
   ),
   live: Type.Object({ whale_window_rows: Type.Integer(), whale_window_dropped: Type.Integer() }),
+  stream: Type.Optional(
+    Type.Record(Type.String(), Type.Integer(), {
+      description:
+        'push stream: connections, subscriptions, channels, updates, messages (frames delivered), dropped_frames, slow_consumer_disconnects, connection_limit_closes, rejected_upgrades, client_errors'
+    })
+  ),
   process: Type.Object({
     rss_mb: Type.Integer(),
     heap_used_mb: Type.Integer(),
@@ -61,6 +67,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
           process: ctx.processMonitor.stats(),
           // the in-memory whale window is bounded: rows it had to drop (still in the store) are counted
           live: { whale_window_rows: ctx.live.whales.size, whale_window_dropped: ctx.live.whales.dropped },
+          ...(ctx.stream && { stream: ctx.stream.stats() }),
           ingest: {
             queued: totals.queued,
             written: totals.written,

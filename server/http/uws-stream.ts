@@ -1,0 +1,137 @@
+/**
+ * @module
+ * The push stream on uWebSockets.js: upgrade (key check before anything is upgraded), sessions, native
+ * pub/sub as the hub's Publisher, and backpressure. Rules (uWS examples): the upgrade is answered
+ * synchronously; a message's ArrayBuffer is read before the handler returns; a closed socket is never
+ * touched; per-socket buffered bytes are watched (uWS skips frames above `maxBackpressure`, so that cap is
+ * set to close instead, and a sweep closes sockets over the lower slow-consumer limit with a notice first).
+ */
+import uWS from 'uWebSockets.js'
+import type { HttpRequest } from './types.js'
+import {
+  HARD_BACKPRESSURE_BYTES,
+  IDLE_TIMEOUT_S,
+  SLOW_CONSUMER_BYTES,
+  type Authorized,
+  type StreamService
+} from '../stream/stream-service.js'
+import type { StreamSession, StreamSocket } from '../stream/session.js'
+import { errorBody } from '../../engine/errors.js'
+
+/** How often buffered bytes are checked, ms. */
+const SWEEP_MS = 100
+/** A slow consumer still open this long after its close frame is cut off, ms. */
+const FORCE_CLOSE_MS = 2_000
+/** Frames above this close the connection (uWS); the protocol answers frames above 16 KiB with an error. */
+const MAX_PAYLOAD_BYTES = 64 * 1024
+
+interface UserData {
+  auth: Authorized
+  session: StreamSession | null
+  sock: StreamSocket | null
+  closed: boolean
+}
+
+export interface StreamTransport {
+  /** stops the sweep timer */
+  close(): void
+}
+
+export function attachStream(server: uWS.TemplatedApp, service: StreamService): StreamTransport {
+  const open = new Set<uWS.WebSocket<UserData>>()
+  service.hub.attach({
+    publish: (topic, frame, binary) => void server.publish(topic, frame, binary),
+    subscribers: (topic) => server.numSubscribers(topic)
+  })
+  server.ws<UserData>('/v1/stream', {
+    compression: uWS.DISABLED,
+    maxPayloadLength: MAX_PAYLOAD_BYTES,
+    maxBackpressure: HARD_BACKPRESSURE_BYTES,
+    // the typings say number; uWS reads it as a flag
+    closeOnBackpressureLimit: 1,
+    idleTimeout: IDLE_TIMEOUT_S,
+    sendPingsAutomatically: true,
+    upgrade: (res, req, context) => {
+      const query = new URLSearchParams(req.getQuery() ?? '')
+      const headers: Record<string, string> = {}
+      for (const name of ['x-api-key', 'x-forwarded-for']) {
+        const v = req.getHeader(name)
+        if (v !== '') headers[name] = v
+      }
+      const wsKey = req.getHeader('sec-websocket-key')
+      const wsProtocol = req.getHeader('sec-websocket-protocol')
+      const wsExtensions = req.getHeader('sec-websocket-extensions')
+      const request: HttpRequest = {
+        method: 'GET',
+        path: '/v1/stream',
+        query,
+        headers,
+        body: null,
+        get ip() {
+          return Buffer.from(res.getRemoteAddressAsText()).toString()
+        }
+      }
+      const auth = service.authorize(request)
+      if (!('plan' in auth)) {
+        res.cork(() => {
+          res.writeStatus(`${auth.status} ${auth.status === 401 ? 'Unauthorized' : 'Error'}`)
+          res.writeHeader('content-type', 'application/json')
+          for (const k in auth.headers) res.writeHeader(k, auth.headers[k]!)
+          res.end(JSON.stringify(errorBody(auth)))
+        })
+        return
+      }
+      res.upgrade<UserData>(
+        { auth, session: null, sock: null, closed: false },
+        wsKey,
+        wsProtocol,
+        wsExtensions,
+        context
+      )
+    },
+    open: (ws) => {
+      const ud = ws.getUserData()
+      const sock: StreamSocket = {
+        send: (frame, binary) => !ud.closed && ws.send(frame, binary) !== 2,
+        subscribe: (topic) => {
+          if (!ud.closed) ws.subscribe(topic)
+        },
+        unsubscribe: (topic) => {
+          if (!ud.closed) ws.unsubscribe(topic)
+        },
+        end: (code, reason) => {
+          if (ud.closed) return
+          ws.end(code, reason)
+          // a peer that never reads never completes the close handshake
+          setTimeout(() => {
+            if (!ud.closed) ws.close()
+          }, FORCE_CLOSE_MS).unref()
+        }
+      }
+      ud.sock = sock
+      ud.session = service.open(sock, ud.auth)
+      if (ud.session) open.add(ws)
+    },
+    message: (ws, message, isBinary) => {
+      const ud = ws.getUserData()
+      // parsed synchronously: uWS reuses `message` after this returns
+      ud.session?.onMessage(new Uint8Array(message), isBinary)
+    },
+    close: (ws) => {
+      const ud = ws.getUserData()
+      ud.closed = true
+      open.delete(ws)
+      ud.session?.close()
+    }
+  })
+  const sweep = setInterval(() => {
+    for (const ws of open) {
+      const ud = ws.getUserData()
+      if (ud.closed || !ud.session || ud.session.closed) continue
+      const buffered = ws.getBufferedAmount()
+      if (buffered > SLOW_CONSUMER_BYTES) service.slowConsumer(ud.session, ud.sock!, buffered)
+    }
+  }, SWEEP_MS)
+  sweep.unref()
+  return { close: () => clearInterval(sweep) }
+}

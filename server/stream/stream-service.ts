@@ -1,0 +1,156 @@
+/**
+ * @module
+ * The push stream's connection management, independent of the socket library: who may connect (the
+ * key's plan, `stream` feature, daily quota: one call per connection), how many connections a key holds,
+ * sessions, limits and counters. The uWS adapter (server/http/uws-stream.ts) calls it.
+ */
+import { ApiError } from '../../engine/errors.js'
+import type { KeyRecord } from '../../engine/access/key-registry.js'
+import type { Plan } from '../../engine/access/plans.js'
+import type { StreamHub } from '../../engine/stream/stream-hub.js'
+import { ENCODINGS, type Encoding } from '../../engine/stream/frames.js'
+import type { AccessControl } from '../access/access-control.js'
+import type { HttpRequest, Route } from '../http/types.js'
+import { newStreamCounters, type StreamCounters } from './counters.js'
+import { StreamSession, type StreamSocket } from './session.js'
+import { MAX_CLIENT_MESSAGE_BYTES } from './protocol.js'
+
+/** Buffered bytes per connection above which it is a slow consumer: notified, then closed. */
+export const SLOW_CONSUMER_BYTES = 1024 * 1024
+/** uWS' per-socket cap: frames beyond it would be skipped, so the socket is closed instead. */
+export const HARD_BACKPRESSURE_BYTES = 4 * SLOW_CONSUMER_BYTES
+/** Seconds without any frame before a connection is closed; the server pings before that. */
+export const IDLE_TIMEOUT_S = 60
+
+/** The route describing `GET /v1/stream` (plain HTTP answers 426; the uWS adapter takes upgrades). */
+export const STREAM_ROUTE: Route = {
+  method: 'GET',
+  path: '/v1/stream',
+  access: 'key',
+  feature: 'stream',
+  summary: 'Push stream (WebSocket): subscribe to trades, candles, funding, screener, options, whales, confirm',
+  description:
+    'Upgrade to a WebSocket with the key in X-API-Key or ?key=; ?encoding=msgpack for MessagePack binary frames. Protocol: docs/stream.md.',
+  tags: ['stream'],
+  handler: () => {
+    throw new ApiError('upgrade_required', '/v1/stream is a WebSocket endpoint: connect with a WebSocket client', {
+      headers: { upgrade: 'websocket' }
+    })
+  }
+}
+
+export interface Authorized {
+  readonly key: KeyRecord
+  readonly plan: Plan
+  readonly encoding: Encoding
+}
+
+export class StreamService {
+  readonly counters: StreamCounters = newStreamCounters()
+  private readonly perKey = new Map<string, number>()
+  private readonly sessions = new Set<{ session: StreamSession; sock: StreamSocket }>()
+
+  constructor(
+    readonly hub: StreamHub,
+    private readonly access: AccessControl
+  ) {}
+
+  /** Checks an upgrade request; an ApiError is answered over HTTP and nothing is upgraded. */
+  authorize(req: HttpRequest): Authorized | ApiError {
+    try {
+      const enc = req.query.get('encoding') ?? 'json'
+      if (!(ENCODINGS as readonly string[]).includes(enc)) {
+        throw new ApiError('invalid_parameter', `encoding must be json or msgpack (got '${enc.slice(0, 20)}')`, {
+          param: 'encoding'
+        })
+      }
+      const key = req.headers['x-api-key'] ?? req.query.get('key') ?? undefined
+      const caller = this.access.check(STREAM_ROUTE, {
+        ...req,
+        headers: key === undefined ? req.headers : { ...req.headers, 'x-api-key': key }
+      } as HttpRequest)
+      return { key: caller.key!, plan: caller.plan!, encoding: enc as Encoding }
+    } catch (err) {
+      this.counters.rejected++
+      if (err instanceof ApiError) return err
+      throw err
+    }
+  }
+
+  /** A connection opened; null when the key is over its connection limit (the socket was told and closed). */
+  open(sock: StreamSocket, auth: Authorized): StreamSession | null {
+    const session = new StreamSession(sock, this.hub, auth.plan, auth.encoding, this.counters)
+    const held = this.perKey.get(auth.key.id) ?? 0
+    const limit = auth.plan.stream.connections
+    if (held >= limit) {
+      this.counters.overLimit++
+      session.error(
+        'connection_limit',
+        `the ${auth.plan.name} plan allows ${limit} open stream connections per key; close one first`
+      )
+      session.closed = true
+      sock.end(1008, 'connection limit')
+      return null
+    }
+    this.perKey.set(auth.key.id, held + 1)
+    this.counters.connections++
+    const entry = { session, sock }
+    this.sessions.add(entry)
+    session.onClosed = () => {
+      this.sessions.delete(entry)
+      this.counters.connections--
+      const n = (this.perKey.get(auth.key.id) ?? 1) - 1
+      if (n <= 0) this.perKey.delete(auth.key.id)
+      else this.perKey.set(auth.key.id, n)
+    }
+    session.send({
+      type: 'welcome',
+      plan: auth.plan.name,
+      encoding: auth.encoding,
+      limits: {
+        subscriptions: auth.plan.stream.subscriptions,
+        connections: limit,
+        max_message_bytes: MAX_CLIENT_MESSAGE_BYTES,
+        slow_consumer_bytes: SLOW_CONSUMER_BYTES
+      }
+    })
+    return session
+  }
+
+  /** The connection fell behind: tells it why, then closes it (the adapter force-closes if that stalls). */
+  slowConsumer(session: StreamSession, sock: StreamSocket, buffered: number): void {
+    if (session.closed) return
+    this.counters.slowConsumers++
+    session.error(
+      'slow_consumer',
+      `${buffered} bytes are waiting to be read (limit ${SLOW_CONSUMER_BYTES}); reconnect and resume with from_seq`
+    )
+    session.close()
+    sock.end(4008, 'slow consumer')
+  }
+
+  /** Closes every connection (server shutdown). */
+  closeAll(): void {
+    for (const { session, sock } of [...this.sessions]) {
+      session.close()
+      sock.end(1001, 'server shutting down')
+    }
+  }
+
+  stats(): Record<string, number> {
+    const hub = this.hub.stats()
+    const c = this.counters
+    return {
+      connections: c.connections,
+      subscriptions: c.subscriptions,
+      channels: hub.channels,
+      updates: hub.updates,
+      messages: hub.messages,
+      dropped_frames: c.droppedFrames,
+      slow_consumer_disconnects: c.slowConsumers,
+      connection_limit_closes: c.overLimit,
+      rejected_upgrades: c.rejected,
+      client_errors: c.clientErrors
+    }
+  }
+}
