@@ -7,6 +7,7 @@ import { Packr } from 'msgpackr'
 import { ingestRecords, jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 import { StreamClient, updatesOf, type Frame } from '../helpers/stream-client.js'
 import type { TradeRecord } from '../../engine/records/types.js'
+import { ResilientStream, type StreamEvent } from '../../examples/stream-client.js'
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
 let url: string
@@ -498,5 +499,42 @@ describe('derived channels', () => {
     expect(u.data.long.composite).not.toBe(snap.data.long.composite)
     expect(u.data.long.derivatives.funding_rate).toBe(0.003)
     c.close()
+  })
+})
+
+describe('the example client (examples/stream-client.ts)', () => {
+  it('detects the gap a dropped connection leaves and resumes with from_seq, missing nothing', async () => {
+    const events: StreamEvent[] = []
+    const gaps: string[] = []
+    const client = new ResilientStream({
+      url,
+      key: enterpriseKey,
+      channels: ['trades:SOL'],
+      retryMs: 300,
+      onEvent: (e) => events.push(e),
+      onGap: (ch) => gaps.push(ch)
+    })
+    const now = Date.now()
+    await post([trade(now, 150, 1, 'binance', 'SOL')])
+    client.start()
+    const until = async (pred: () => boolean) => {
+      for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 50))
+      expect(pred()).toBe(true)
+    }
+    await until(() => events.some((e) => e.kind === 'snapshot'))
+    await post([trade(now + 1, 151, 1, 'binance', 'SOL')])
+    await until(() => events.length === 2)
+    ;(client as unknown as { ws: { terminate(): void } }).ws.terminate()
+    await post([trade(now + 2, 152, 1, 'binance', 'SOL')])
+    await post([trade(now + 3, 153, 1, 'binance', 'SOL')])
+    await until(() => events.length === 4)
+    await post([trade(now + 4, 154, 1, 'binance', 'SOL')])
+    await until(() => events.length === 5)
+    client.stop()
+    const [snap, ...updates] = events
+    expect(gaps).toEqual(['trades:SOL'])
+    expect(events.filter((e) => e.kind === 'snapshot')).toHaveLength(1)
+    expect(updates.map((u) => u.seq)).toEqual([1, 2, 3, 4].map((i) => snap!.seq + i))
+    expect(updates.map((u) => (u.data as { price: number }[])[0]!.price)).toEqual([151, 152, 153, 154])
   })
 })
