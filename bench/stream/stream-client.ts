@@ -42,10 +42,12 @@ function open(url: string, subscribe: boolean): Promise<void> {
         resolve()
         return
       }
+      // until the snapshot: wait for it; after it, the same handler as the bare server's sockets
       ws.on('message', (data) => {
-        const text = (data as Buffer).toString('utf8')
-        if (text.startsWith('{"type":"snapshot"')) resolve()
-        else if (text.startsWith('{"type":"update"')) onMessage(data)
+        if (!(data as Buffer).toString('utf8').startsWith('{"type":"snapshot"')) return
+        ws.removeAllListeners('message')
+        ws.on('message', onMessage)
+        resolve()
       })
       ws.send(JSON.stringify({ op: 'subscribe', channels: ['trades:BTC'] }))
     })
