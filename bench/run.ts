@@ -23,7 +23,9 @@ import { readEndpoints } from './http/read-endpoints.js'
 import { optionsMicro } from './micro/options-chain.js'
 import { median } from './stats.js'
 import { historyBench } from './history/history.js'
+import { importBench } from './import/import-bench.js'
 import { streamBench } from './stream/stream.js'
+import { replayBench } from './replay/replay.js'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
@@ -220,6 +222,8 @@ function summary(results: Record<string, any>): string {
     '',
     `Hot reads vs bare uWS same body (64 connections): confirm ${results['read_endpoints'].confirm.median_req_per_s.ours} vs ${results['read_endpoints'].confirm.median_req_per_s.bare_uws_same_body} req/s = ${results['read_endpoints'].confirm.ratio} (p99 ${results['read_endpoints'].confirm.median_p99_ms.ours} ms vs ${results['read_endpoints'].confirm.median_p99_ms.bare_uws_same_body} ms); options chain ${results['read_endpoints'].options_chain.median_req_per_s.ours} vs ${results['read_endpoints'].options_chain.median_req_per_s.bare_uws_same_body} req/s = ${results['read_endpoints'].options_chain.ratio} (p99 ${results['read_endpoints'].options_chain.median_p99_ms.ours} ms vs ${results['read_endpoints'].options_chain.median_p99_ms.bare_uws_same_body} ms); targets ratio >= 0.6, p99 <= 2 ms`,
     '',
+    `Binance aggTrade replay (${results['replay'].trades_per_run} trades, adapter + normalizer + batcher into the store): ${results['replay'].median_trades_per_s.replay} trades/s vs engine ceiling ${results['replay'].median_trades_per_s.ceiling} (pre-built TSV, same insert path) = ${results['replay'].replay_vs_ceiling} (target >= 500000 trades/s)`,
+    '',
     `Demo market: ${results['steady'].backfill_days}-day backfill (${results['steady'].backfill_rows} rows) live after ${results['steady'].backfill_ms} ms (target 60000);`,
     `then live: max RSS ${results['steady'].max_rss_mb} MB (target 1536), max event-loop lag p99 ${results['steady'].max_loop_p99_ms} ms in steady windows (target 20; ${results['steady'].transition_loop_p99_ms} ms in the window of the switch to live)`,
     ''
@@ -243,6 +247,17 @@ async function main(): Promise<void> {
     )
     return
   }
+  if (only === 'replay') {
+    const out = await replayBench(ROUNDS)
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'replay.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
   if (only === 'stream') {
     const out = await streamBench(ROUNDS)
     console.log(JSON.stringify(out, null, 2))
@@ -250,6 +265,17 @@ async function main(): Promise<void> {
     fs.mkdirSync(dir, { recursive: true })
     fs.writeFileSync(
       path.join(dir, 'stream.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
+  if (only === 'import') {
+    const out = await importBench(ROUNDS)
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'import.json'),
       JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
     )
     return
@@ -270,6 +296,7 @@ async function main(): Promise<void> {
     read_endpoints: await readEndpoints(ROUNDS, HTTP_SECONDS),
     history: await historyBench(ROUNDS),
     stream: await streamBench(ROUNDS),
+    replay: await replayBench(ROUNDS),
     steady: await steady()
   }
   const dir = path.join(projectRoot(), 'bench', 'results')

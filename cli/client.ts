@@ -93,6 +93,28 @@ export class AdminClient {
     return this.target.url
   }
 
+  /**
+   * POSTs a JSON body and returns the response of a 2xx unread (streamed answers such as import events);
+   * anything else throws `CliError` with the server's message.
+   */
+  async open(pathname: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+    this.token ??= readToken(this.target.token)
+    let res: Response
+    try {
+      res = await fetch(this.target.url + pathname, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {})
+      })
+    } catch (err) {
+      throw new CliError(`cannot reach the server at ${this.target.url} (is it running?)`, 1, { cause: err })
+    }
+    if (res.ok) return res
+    const message = envelopeMessage(parseJson(await res.text())) ?? `POST ${pathname} answered HTTP ${res.status}`
+    throw new CliError(message + (res.status === 401 ? ` (admin token from ${describe(this.target.token)})` : ''))
+  }
+
   /** Sends one request and returns the parsed JSON answer of a 2xx; anything else throws `CliError`. */
   async request<T>(method: 'GET' | 'POST' | 'DELETE', pathname: string, body?: unknown): Promise<T> {
     this.token ??= readToken(this.target.token)

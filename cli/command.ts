@@ -1,6 +1,6 @@
 /**
  * @module
- * The shape every command group (`keys`, later `import`, `export`) exports, so `main.ts` can dispatch, check
+ * The shape every command group (`keys`, `import`, `export`) exports, so `main.ts` can dispatch, check
  * flags and print usage without knowing the commands. One file per group, e.g. `cli/keys.ts`.
  */
 import type { FlagSpec, ParsedArgs } from './args.js'
@@ -27,8 +27,10 @@ export interface Command {
   readonly summary: string
   /** flags of this command, on top of the global ones (`--url`, `--token`, `--help`) */
   readonly flags: FlagSpec
-  /** names of the required positional operands, in order; no others are accepted */
+  /** names of the required positional operands, in order; no others are accepted unless `variadic` */
   readonly operands: readonly string[]
+  /** the last operand may repeat (`<file>...`) */
+  readonly variadic?: boolean
   /** throws `UsageError` for bad flag values (exit 2) and `CliError` for failures (exit 1) */
   run(ctx: CommandContext): Promise<void>
 }

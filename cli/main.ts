@@ -3,15 +3,17 @@
  * Entry of the `tidewatch` command (bin/tidewatch.js): `tidewatch <group> <command> [operands] [flags]`.
  * Dispatches to the command groups (one file each: `keys.ts`; `import`/`export` go beside it), checks
  * flags and operands, and maps failures to exit codes: 0 done, 1 failed (server unreachable or answered an
- * error), 2 usage or configuration error. It always talks to a running server over HTTP.
+ * error), 2 usage or configuration error. It talks to a running server over HTTP; only `import` may open an
+ * idle data directory itself (cli/import.ts).
  */
 import { UsageError, parseArgs, stringFlag, type FlagSpec } from './args.js'
 import { AdminClient, CliError, resolveTarget } from './client.js'
 import type { Command, CommandGroup, Io } from './command.js'
 import { keysGroup } from './keys.js'
 import { exportGroup } from './export.js'
+import { importGroup } from './import.js'
 
-const GROUPS: readonly CommandGroup[] = [keysGroup, exportGroup]
+const GROUPS: readonly CommandGroup[] = [keysGroup, exportGroup, importGroup]
 
 /** Accepted by every command. */
 const GLOBAL_FLAGS: FlagSpec = { url: 'string', token: 'string', help: 'boolean' }
@@ -86,7 +88,7 @@ async function dispatch(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io,
   if (operands.length < command.operands.length) {
     throw new UsageError(`missing <${command.operands[operands.length]}>`)
   }
-  if (operands.length > command.operands.length) {
+  if (operands.length > command.operands.length && !command.variadic) {
     throw new UsageError(`unexpected argument ${JSON.stringify(operands[command.operands.length])}`)
   }
   const target = resolveTarget({ url: stringFlag(args, 'url'), token: stringFlag(args, 'token') }, env)

@@ -3,10 +3,15 @@
  * Configuration, read once from the environment at start, validated with messages that name the variable
  * and the accepted values, and passed down as a readonly object. Nothing else reads `process.env`.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 
-export type SourceName = 'sim' | 'none'
-export const KNOWN_SOURCES: readonly SourceName[] = ['sim', 'none']
+/** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
+export type SourceName = 'sim' | 'binance' | `replay:${string}`
+/** Plain names SOURCES accepts; `live` expands to LIVE_VENUES, `replay:<path>` comes on top. */
+export const KNOWN_SOURCES: readonly string[] = ['sim', 'binance', 'live', 'none']
+/** The exchange venues that exist as live sources: what `SOURCES=live` means today. */
+export const LIVE_VENUES: readonly SourceName[] = ['binance']
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -23,6 +28,16 @@ export interface Config {
   readonly clickhouseCluster: string | undefined
   /** @default ['sim'] */
   readonly sources: readonly SourceName[]
+  /** Binance USD-M WebSocket base; the source connects to `<base>/stream`. @default 'wss://fstream.binance.com' */
+  readonly binanceWsUrl: string
+  /** Binance USD-M REST base. @default 'https://fapi.binance.com' */
+  readonly binanceRestUrl: string
+  /** only these Binance symbols (e.g. BTCUSDT); empty: every USDT perpetual that is TRADING. @default [] */
+  readonly binanceSymbols: readonly string[]
+  /** directory for raw venue recordings (gzipped NDJSON, hourly files); unset: no recording */
+  readonly recordDir: string | undefined
+  /** replay pace: 1 = as recorded, 10 = ten times faster, 0 = as fast as possible (`max`). @default 1 */
+  readonly replaySpeed: number
   /** @default 42 */
   readonly simSeed: number
   /** history the demo market writes on first start, days. @default 30 */
@@ -78,12 +93,60 @@ function sources(env: Env): readonly SourceName[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
-  const bad = list.find((s) => !(KNOWN_SOURCES as readonly string[]).includes(s))
+  const bad = list.find((s) => !KNOWN_SOURCES.includes(s) && !s.startsWith('replay:'))
   if (bad !== undefined || list.length === 0) {
-    throw new ConfigError(`SOURCES must be a comma list of ${KNOWN_SOURCES.join(', ')} (got '${raw}')`)
+    throw new ConfigError(
+      `SOURCES must be a comma list of ${KNOWN_SOURCES.join(', ')} or replay:<file or dir> (got '${raw}')`
+    )
   }
   if (list.includes('none') && list.length > 1) throw new ConfigError(`SOURCES=none cannot be combined (got '${raw}')`)
-  return list.filter((s) => s !== 'none') as SourceName[]
+  const out: SourceName[] = []
+  for (const s of list) {
+    if (s === 'none') continue
+    if (s.startsWith('replay:')) {
+      const file = s.slice('replay:'.length)
+      if (!file || !fs.existsSync(file)) throw new ConfigError(`SOURCES=${s}: no such file or directory '${file}'`)
+      out.push(`replay:${path.resolve(file)}`)
+    } else {
+      for (const name of s === 'live' ? LIVE_VENUES : [s as SourceName]) if (!out.includes(name)) out.push(name)
+    }
+  }
+  return out
+}
+
+function baseUrl(env: Env, name: string, def: string, protocols: readonly string[]): string {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return def
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`${name} must be a URL like ${def} (got '${raw}')`)
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.map((p) => p.slice(0, -1)).join(' or ')} (got '${raw}')`)
+  }
+  return raw.replace(/\/+$/, '')
+}
+
+function symbolList(env: Env, name: string): readonly string[] {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return []
+  const list = raw.split(',').map((s) => s.trim().toUpperCase())
+  const bad = list.find((s) => !/^[A-Z0-9]{2,30}$/.test(s))
+  if (bad !== undefined) throw new ConfigError(`${name} must be a comma list of symbols like BTCUSDT (got '${raw}')`)
+  return list
+}
+
+function replaySpeed(env: Env): number {
+  const raw = (env['REPLAY_SPEED'] ?? '').trim()
+  if (raw === '') return 1
+  if (raw === 'max') return 0
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n < 0 || n > 1_000_000) {
+    throw new ConfigError(`REPLAY_SPEED must be max or a number from 0 (as fast as possible) to 1000000 (got '${raw}')`)
+  }
+  return n
 }
 
 function clickhouseUrl(env: Env): string | undefined {
@@ -130,6 +193,11 @@ export function loadConfig(env: Env = process.env): Config {
     clickhouseUrl: clickhouseUrl(env),
     clickhouseCluster: identifier(env, 'CLICKHOUSE_CLUSTER'),
     sources: sources(env),
+    binanceWsUrl: baseUrl(env, 'BINANCE_WS_URL', 'wss://fstream.binance.com', ['ws:', 'wss:']),
+    binanceRestUrl: baseUrl(env, 'BINANCE_REST_URL', 'https://fapi.binance.com', ['http:', 'https:']),
+    binanceSymbols: symbolList(env, 'BINANCE_SYMBOLS'),
+    recordDir: env['RECORD_DIR'] ? path.resolve(env['RECORD_DIR']) : undefined,
+    replaySpeed: replaySpeed(env),
     simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
     simBackfillDays: int(env, 'SIM_BACKFILL_DAYS', 30, 0, 365),
     adminToken: adminToken(env),

@@ -15,6 +15,8 @@ import { IngestPipeline } from '../ingest/pipeline.js'
 import { BatchJournal } from '../ingest/journal.js'
 import { runSource } from '../ingest/run-source.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
+import { BinanceSource } from '../ingest/sources/binance.js'
+import { ReplaySource } from '../ingest/sources/replay-source.js'
 import type { Source } from '../ingest/sources/source.js'
 import { NdjsonParser } from '../ingest/workers/ndjson-parser.js'
 import { ensureAdminToken } from './admin-token.js'
@@ -69,7 +71,18 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
           store: ctx.store,
           log: ctx.log
         })
+      case 'binance':
+        return new BinanceSource({
+          wsUrl: config.binanceWsUrl,
+          restUrl: config.binanceRestUrl,
+          symbols: config.binanceSymbols,
+          recordDir: config.recordDir,
+          log: ctx.log.child({ source: 'binance' })
+        })
       default:
+        if (name.startsWith('replay:')) {
+          return new ReplaySource({ path: name.slice('replay:'.length), speed: config.replaySpeed, log: ctx.log })
+        }
         throw new Error(`source ${name} has no implementation`)
     }
   })

@@ -12,6 +12,7 @@ import type { NdjsonParser } from '../../ingest/workers/ndjson-parser.js'
 import { Type } from '@sinclair/typebox'
 import type { ServerContext } from '../context.js'
 import { json, type Route } from '../http/types.js'
+import { adminImportRoutes } from './admin-import.js'
 
 /** Largest NDJSON body, bytes: about a million typical records; larger loads are split by the client. */
 export const MAX_INGEST_BODY_BYTES = 256 * 1024 * 1024
@@ -24,6 +25,7 @@ const INGEST_RESPONSE = Type.Object({
 
 export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
   return [
+    ...adminImportRoutes(ctx),
     {
       method: 'POST',
       path: '/v1/admin/ingest/:kind',

@@ -8,6 +8,25 @@ import { Type } from '@sinclair/typebox'
 import { json, type Route } from '../http/types.js'
 import type { ServerContext } from '../context.js'
 
+/** Optional per-source counters of venue feeds (live and replay). */
+const VENUE_COUNTERS = [
+  'markets',
+  'connections',
+  'reconnects',
+  'stale',
+  'messages',
+  'parse_errors',
+  'unknown_messages',
+  'venue_errors',
+  'duplicates',
+  'dropped',
+  'gaps_found',
+  'gaps_filled',
+  'gaps_unfilled',
+  'rest_errors',
+  'rate_limited'
+] as const
+
 const HEALTH_RESPONSE = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   version: Type.String(),
@@ -20,7 +39,12 @@ const HEALTH_RESPONSE = Type.Object({
       connected: Type.Boolean(),
       last_event_ts: Type.Union([Type.Integer({ description: 'epoch ms' }), Type.Null()]),
       rows: Type.Integer(),
-      phase: Type.Optional(Type.String())
+      phase: Type.Optional(Type.String()),
+      // venue feeds (ingest/sources/source.ts explains each)
+      last_message_ts: Type.Optional(
+        Type.Union([Type.Integer({ description: 'epoch ms, receive time' }), Type.Null()])
+      ),
+      ...Object.fromEntries(VENUE_COUNTERS.map((k) => [k, Type.Optional(Type.Integer())]))
     })
   ),
   live: Type.Object({ whale_window_rows: Type.Integer(), whale_window_dropped: Type.Integer() }),

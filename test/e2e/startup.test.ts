@@ -9,7 +9,10 @@ const ADMIN = 'e2e-admin-token-0123456789'
 describe('start-up failures exit non-zero with one line naming the cause', () => {
   it.each([
     [{ PORT: 'abc' }, /^tidewatch: invalid configuration: PORT must be an integer from 0 to 65535 \(got 'abc'\)\n$/],
-    [{ SOURCES: 'sim,kraken' }, /^tidewatch: invalid configuration: SOURCES must be a comma list of sim, none/],
+    [
+      { SOURCES: 'sim,kraken' },
+      /^tidewatch: invalid configuration: SOURCES must be a comma list of sim, binance, live, none/
+    ],
     [{ SIM_SEED: 'x' }, /^tidewatch: invalid configuration: SIM_SEED must be an integer/]
   ])('bad configuration %o', async (env, line) => {
     const { dir, cleanup } = tmpDir()

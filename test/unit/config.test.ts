@@ -24,7 +24,10 @@ describe('configuration', () => {
     [{ PORT: '70000' }, "PORT must be an integer from 0 to 65535 (got '70000')"],
     [{ SIM_SEED: '1.5' }, 'SIM_SEED must be an integer'],
     [{ SIM_BACKFILL_DAYS: '-1' }, 'SIM_BACKFILL_DAYS must be an integer from 0 to 365'],
-    [{ SOURCES: 'sim,kraken' }, "SOURCES must be a comma list of sim, none (got 'sim,kraken')"],
+    [
+      { SOURCES: 'sim,kraken' },
+      "SOURCES must be a comma list of sim, binance, live, none or replay:<file or dir> (got 'sim,kraken')"
+    ],
     [{ SOURCES: 'none,sim' }, 'SOURCES=none cannot be combined'],
     [{ CLICKHOUSE_URL: 'tcp://x' }, 'CLICKHOUSE_URL must use http or https'],
     [{ CLICKHOUSE_URL: 'not a url' }, 'CLICKHOUSE_URL must be an http(s) URL'],

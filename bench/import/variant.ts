@@ -1,0 +1,75 @@
+/**
+ * @module
+ * One import benchmark run in its own process and data directory (chDB binds one directory per process):
+ * `node dist/bench/import/variant.js <import|ceiling|payload> <dataDir> <csv> <tsv> <rows>`. Prints one JSON line.
+ *
+ * - import: `importFiles` on the aggTrades CSV: checksum, every line checked and sliced, INSERT ... SELECT
+ *   FROM file() per slice with the coverage filter, every view attached.
+ * - ceiling: the same rows as pre-built normalized TSV, one `INSERT INTO trades SELECT * FROM file()` with
+ *   the same settings: what the engine takes through the same path, with nothing of ours around it.
+ * - payload: the same TSV as insert payloads of 1,000,000 rows (the path of the ingest pipeline and
+ *   /v1/admin/ingest), for comparison.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS } from '../../engine/store/store.js'
+import { importFiles } from '../../ingest/import/run-import.js'
+import { sqlString } from '../../ingest/import/writer.js'
+
+const COLUMNS = ['ts', 'exchange', 'market', 'symbol', 'base', 'quote', 'side', 'price', 'qty', 'trade_id']
+const PAYLOAD_ROWS = 1_000_000
+
+async function payload(store: ChdbStore, tsv: string): Promise<void> {
+  const buf = fs.readFileSync(tsv)
+  let start = 0
+  let rows = 0
+  let n = 0
+  for (let i = 0; i < buf.length; i++) {
+    if (buf[i] !== 10) continue
+    if (++rows === PAYLOAD_ROWS || i === buf.length - 1) {
+      await store.insert({
+        table: 'trades',
+        columns: COLUMNS,
+        format: 'TSV',
+        data: buf.subarray(start, i + 1),
+        dedupToken: `p${n++}`
+      })
+      start = i + 1
+      rows = 0
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const [variant, dir, csv, tsv, rowsText] = process.argv.slice(2) as [string, string, string, string, string]
+  const store = new ChdbStore({ path: dir, poolSize: 2 })
+  await migrate(store, {})
+  const t0 = performance.now()
+  if (variant === 'import') {
+    await importFiles(store, [csv], { tmpDir: path.join(dir, 'tmp') })
+  } else if (variant === 'ceiling') {
+    const settings = { ...DEDUP_INSERT_SETTINGS, ...FAST_INSERT_SETTINGS }
+    const s = Object.entries(settings)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join(', ')
+    await store.command(
+      `INSERT INTO trades (${COLUMNS.join(', ')}) SELECT * FROM file(${sqlString(tsv)}, 'TSV', ` +
+        `'ts DateTime64(3, \\'UTC\\'), exchange String, market String, symbol String, base String, quote String, side String, price Float64, qty Float64, trade_id String') SETTINGS ${s}, insert_deduplication_token = 'ceiling'`
+    )
+  } else if (variant === 'payload') {
+    await payload(store, tsv)
+  } else throw new Error(`unknown variant ${variant}`)
+  const ms = performance.now() - t0
+  const [check] = await store.query<{ trades: number; candles: number }>(
+    'SELECT (SELECT count() FROM trades) AS trades, (SELECT sum(trades) FROM candles_1m) AS candles'
+  )
+  await store.close()
+  const rows = Number(rowsText)
+  if (check!.trades !== rows || check!.candles !== rows)
+    throw new Error(`${variant} wrote ${JSON.stringify(check)} of ${rows} rows`)
+  console.log(JSON.stringify({ variant, rows, ms: Math.round(ms), rows_per_s: Math.round((rows * 1000) / ms) }))
+}
+
+void main()

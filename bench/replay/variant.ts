@@ -1,0 +1,93 @@
+/**
+ * @module
+ * One replay benchmark run in its own process and data directory (chDB binds one directory per process):
+ * `node dist/bench/replay/variant.js <replay|ceiling> <dataDir> <capture.ndjson.gz>`. Prints one JSON line.
+ *
+ * - replay: `SOURCES=replay:<capture>` with REPLAY_SPEED=max, as the server runs it: ReplaySource (gunzip,
+ *   line parse) -> Binance normalizer -> TSV chunks -> per-table batcher -> journal -> store. Timed from
+ *   the first read to the last acknowledged batch.
+ * - ceiling: the same trades, normalized and encoded to TSV before the clock starts, inserted in the same
+ *   50,000-row batches by one writer (as the batcher writes one table): the engine's own limit.
+ * Both write into the full schema (trades feed the candle views).
+ */
+import path from 'node:path'
+import { silentLogger } from '../../engine/log.js'
+import { columnsOf } from '../../engine/records/fields.js'
+import { encodeTsv } from '../../engine/records/tsv.js'
+import type { TradeRecord } from '../../engine/records/types.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { isLiveRecords } from '../../ingest/encoded-chunk.js'
+import { BatchJournal } from '../../ingest/journal.js'
+import { IngestPipeline } from '../../ingest/pipeline.js'
+import { ReplaySource } from '../../ingest/sources/replay-source.js'
+
+const BATCH_ROWS = 50_000
+const POOL = 4
+
+async function replay(dir: string, store: ChdbStore, capture: string): Promise<{ rows: number; ms: number }> {
+  const pipeline = new IngestPipeline(
+    store,
+    { batchRows: BATCH_ROWS, flushMs: 1000, queueRows: 500_000 },
+    silentLogger(),
+    new BatchJournal(path.join(dir, 'journal'))
+  )
+  const source = new ReplaySource({ path: capture, speed: 0, log: silentLogger() })
+  const t0 = performance.now()
+  for await (const item of source.items(new AbortController().signal)) await pipeline.push(item)
+  await pipeline.barrier()
+  const ms = performance.now() - t0
+  const status = source.status()
+  if (status.parse_errors !== 0) throw new Error(`replay had ${status.parse_errors} parse errors`)
+  return { rows: pipeline.totals().written, ms }
+}
+
+async function ceiling(store: ChdbStore, capture: string): Promise<{ rows: number; ms: number }> {
+  const trades: TradeRecord[] = []
+  const source = new ReplaySource({ path: capture, speed: 0, log: silentLogger() })
+  for await (const item of source.items(new AbortController().signal)) {
+    if (isLiveRecords(item)) for (const r of item.records) if (r.kind === 'trade') trades.push(r)
+  }
+  const batches: Buffer[] = []
+  for (let i = 0; i < trades.length; i += BATCH_ROWS) {
+    batches.push(Buffer.from(encodeTsv('trade', trades.slice(i, i + BATCH_ROWS))))
+  }
+  trades.length = 0
+  const t0 = performance.now()
+  let n = 0
+  for (const data of batches) {
+    await store.insert({
+      table: 'trades',
+      columns: columnsOf('trade'),
+      format: 'TSV',
+      data,
+      dedupToken: `ceiling:${n++}`
+    })
+  }
+  return { rows: batches.reduce((s, b) => s + countLines(b), 0), ms: performance.now() - t0 }
+}
+
+function countLines(b: Buffer): number {
+  let n = 0
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++
+  return n
+}
+
+async function main(): Promise<void> {
+  const [variant, dir, capture] = process.argv.slice(2) as [string, string, string]
+  const store = new ChdbStore({ path: dir, poolSize: POOL })
+  await migrate(store, {})
+  const result = variant === 'replay' ? await replay(dir, store, capture) : await ceiling(store, capture)
+  const [check] = await store.query<{ n: number }>('SELECT count() AS n FROM trades')
+  process.stdout.write(
+    JSON.stringify({
+      variant,
+      rows: result.rows,
+      ms: Math.round(result.ms),
+      rows_per_s: Math.round(result.rows / (result.ms / 1000)),
+      trades_in_store: Number(check!.n)
+    }) + '\n'
+  )
+  process.exit(0)
+}
+void main()

@@ -1,0 +1,97 @@
+/**
+ * @module
+ * Byte-level cell checks for `csv-scan.ts`: each returns null when the cell `buf[s..e)` passes, else the
+ * reason. They read bytes in place, so checking a line allocates nothing.
+ */
+import type { CellCheck } from './csv-layout.js'
+
+const D0 = 48
+const D9 = 57
+const MINUS = 45
+const DOT = 46
+const QUOTE = 34
+
+function digits(buf: Uint8Array, s: number, e: number): boolean {
+  if (s >= e) return false
+  for (let i = s; i < e; i++) {
+    const c = buf[i]!
+    if (c < D0 || c > D9) return false
+  }
+  return true
+}
+
+/** `12`, `12.5`, `.5`, `1e-8`, `1.5E+3`: at least one digit in the mantissa. */
+function decimal(buf: Uint8Array, s: number, e: number): boolean {
+  let i = s
+  let seen = false
+  while (i < e && buf[i]! >= D0 && buf[i]! <= D9) (i++, (seen = true))
+  if (i < e && buf[i] === DOT) {
+    i++
+    while (i < e && buf[i]! >= D0 && buf[i]! <= D9) (i++, (seen = true))
+  }
+  if (!seen) return false
+  if (i < e && (buf[i] === 101 || buf[i] === 69)) {
+    i++
+    if (i < e && (buf[i] === 43 || buf[i] === MINUS)) i++
+    return digits(buf, i, e)
+  }
+  return i === e
+}
+
+function lowerIs(buf: Uint8Array, s: number, e: number, word: string): boolean {
+  if (e - s !== word.length) return false
+  for (let i = 0; i < word.length; i++) if ((buf[s + i]! | 0x20) !== word.charCodeAt(i)) return false
+  return true
+}
+
+function noQuote(buf: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (buf[i] === QUOTE) return false
+  return true
+}
+
+/** `YYYY-MM-DD HH:MM:SS` */
+function datetime(buf: Uint8Array, s: number, e: number): boolean {
+  if (e - s !== 19) return false
+  for (let i = 0; i < 19; i++) {
+    const c = buf[s + i]!
+    const sep = i === 4 || i === 7 ? MINUS : i === 10 ? 32 : i === 13 || i === 16 ? 58 : -1
+    if (sep === -1 ? c < D0 || c > D9 : c !== sep) return false
+  }
+  return true
+}
+
+export function checkCell(check: CellCheck, buf: Uint8Array, s: number, e: number): string | null {
+  switch (check) {
+    case 'uint':
+      return digits(buf, s, e) ? null : 'must be a non-negative integer'
+    case 'int':
+      return digits(buf, buf[s] === MINUS ? s + 1 : s, e) ? null : 'must be an integer'
+    case 'udec':
+      return decimal(buf, s, e) ? null : 'must be a non-negative number'
+    case 'dec':
+      return decimal(buf, buf[s] === MINUS ? s + 1 : s, e) ? null : 'must be a number'
+    case 'bool':
+      return lowerIs(buf, s, e, 'true') || lowerIs(buf, s, e, 'false') ? null : 'must be true or false'
+    case 'word':
+      return s < e && noQuote(buf, s, e) ? null : 'must be a non-empty value without quotes'
+    case 'side':
+      return lowerIs(buf, s, e, 'buy') || lowerIs(buf, s, e, 'sell') ? null : 'must be buy or sell'
+    case 'datetime':
+      return datetime(buf, s, e) ? null : 'must be a UTC time YYYY-MM-DD HH:MM:SS'
+    case 'any':
+      return noQuote(buf, s, e) ? null : 'quoted cells are not supported'
+  }
+}
+
+/** The unsigned integer in `buf[s..e)` (already checked); exact below 2^53. */
+export function readUint(buf: Uint8Array, s: number, e: number): number {
+  let v = 0
+  for (let i = s; i < e; i++) v = v * 10 + (buf[i]! - D0)
+  return v
+}
+
+/** Epoch ms of a checked `YYYY-MM-DD HH:MM:SS` cell. */
+export function readDatetime(buf: Uint8Array, s: number): number {
+  const n = (o: number, len: number): number => readUint(buf, s + o, s + o + len)
+  return Date.UTC(n(0, 4), n(5, 2) - 1, n(8, 2), n(11, 2), n(14, 2), n(17, 2))
+}

@@ -1,0 +1,58 @@
+/**
+ * @module
+ * Decides what a file is from its name and first line: a data.binance.vision file (the name carries the
+ * symbol and data type) or a Tardis.dev file (the header tells the data type; rows carry the market).
+ */
+import path from 'node:path'
+import type { Params } from '../../engine/store/store.js'
+import { binanceLayout, parseBinanceName } from './binance-vision.js'
+import type { CsvLayout } from './csv-layout.js'
+import { ImportError } from './import-error.js'
+import { multiMarketParams, singleMarketParams } from './market.js'
+import { looksLikeTardis, tardisLayout } from './tardis.js'
+
+export interface FilePlan {
+  readonly source: 'binance' | 'tardis'
+  readonly layout: CsvLayout
+  /** bound parameters, once the scan's totals are known (multi-market files learn their markets there) */
+  params(markets: ReadonlySet<string>): Params
+}
+
+export function planFile(label: string, file: string, firstLine: string, market?: 'perp' | 'spot'): FilePlan {
+  const name = path.basename(file)
+  if (looksLikeTardis(firstLine)) {
+    const layout = tardisLayout(firstLine)
+    if (!layout) {
+      throw new ImportError(
+        label,
+        1,
+        `a Tardis.dev header of a type not imported (trades, derivative_ticker and options_chain are): ${firstLine.slice(0, 200)}`
+      )
+    }
+    return {
+      source: 'tardis',
+      layout,
+      params: (markets) => {
+        const ids = new Set([...markets].map((k) => k.split('\t')[0]))
+        if (layout.targets[0]!.table === 'option_quotes' && [...ids].some((id) => id !== 'deribit')) {
+          throw new ImportError(
+            label,
+            0,
+            `options_chain is imported for deribit only; the file holds ${[...ids].join(', ')}`
+          )
+        }
+        return multiMarketParams(label, markets)
+      }
+    }
+  }
+  const binance = parseBinanceName(name)
+  if (binance) {
+    const { layout, params } = binanceLayout(label, binance, firstLine, market)
+    return { source: 'binance', layout, params: () => singleMarketParams(params) }
+  }
+  throw new ImportError(
+    label,
+    0,
+    'not a known file: data.binance.vision names look like BTCUSDT-aggTrades-2024-01-01.zip, Tardis.dev files start with the header exchange,symbol,timestamp,local_timestamp,...'
+  )
+}

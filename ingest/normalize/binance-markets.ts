@@ -1,0 +1,71 @@
+/**
+ * @module
+ * Binance USD-M market discovery and per-market units: which symbols are live USDT perpetuals
+ * (`GET /fapi/v1/exchangeInfo`), their funding interval (`GET /fapi/v1/fundingInfo`, which lists only
+ * markets with non-default settings; the rest settle every 8 h), and the contract multiplier of
+ * "1000PEPE"-style markets, whose prices and sizes are converted to the plain coin.
+ */
+
+/** Funding interval of markets that `fundingInfo` does not list, hours (Binance's default). */
+export const DEFAULT_FUNDING_INTERVAL_HOURS = 8
+
+export interface MarketMeta {
+  /** exchange-native symbol, e.g. `BTCUSDT`, `1000PEPEUSDT` */
+  readonly symbol: string
+  /** the plain coin (`PEPE` for `1000PEPEUSDT`) */
+  readonly base: string
+  readonly quote: string
+  /** coins per contract unit: 1000 for `1000PEPEUSDT` (price per 1000 PEPE, size in 1000s of PEPE), else 1 */
+  readonly multiplier: number
+}
+
+/** Binance prefixes low-priced coins with 1000, 10000, 1000000 or 1M ("1MBABYDOGE"); `1INCH` is a real coin. */
+const SCALED_BASE = /^(1000+|1M)([A-Z][A-Z0-9]*)$/
+/** Quote assets recognized when a symbol must be split without exchangeInfo (a replay of a later hour). */
+const QUOTES = ['USDT', 'USDC', 'FDUSD', 'BUSD']
+
+/** Splits a base asset like `1000PEPE` into the coin and its multiplier. */
+export function scaledBase(baseAsset: string): { base: string; multiplier: number } {
+  const m = SCALED_BASE.exec(baseAsset)
+  if (!m) return { base: baseAsset, multiplier: 1 }
+  return { base: m[2]!, multiplier: m[1] === '1M' ? 1_000_000 : Number(m[1]) }
+}
+
+/** Market meta from the symbol alone, for symbols that exchangeInfo has not described (yet). */
+export function guessMarket(symbol: string): MarketMeta {
+  const quote = QUOTES.find((q) => symbol.endsWith(q) && symbol.length > q.length) ?? 'USDT'
+  const baseAsset = symbol.endsWith(quote) ? symbol.slice(0, -quote.length) : symbol
+  return { symbol, quote, ...scaledBase(baseAsset) }
+}
+
+interface ExchangeInfoSymbol {
+  symbol?: unknown
+  contractType?: unknown
+  status?: unknown
+  baseAsset?: unknown
+  quoteAsset?: unknown
+}
+
+/** USDT perpetuals with status TRADING from an exchangeInfo body; null when the body is not one. */
+export function usdtPerpetuals(body: unknown): MarketMeta[] | null {
+  const symbols = (body as { symbols?: unknown } | null)?.symbols
+  if (!Array.isArray(symbols)) return null
+  const out: MarketMeta[] = []
+  for (const s of symbols as ExchangeInfoSymbol[]) {
+    if (s.contractType !== 'PERPETUAL' || s.status !== 'TRADING' || s.quoteAsset !== 'USDT') continue
+    if (typeof s.symbol !== 'string' || typeof s.baseAsset !== 'string') continue
+    out.push({ symbol: s.symbol, quote: 'USDT', ...scaledBase(s.baseAsset) })
+  }
+  return out
+}
+
+/** Funding interval per symbol from a fundingInfo body; null when the body is not one. */
+export function fundingIntervals(body: unknown): Map<string, number> | null {
+  if (!Array.isArray(body)) return null
+  const out = new Map<string, number>()
+  for (const row of body as { symbol?: unknown; fundingIntervalHours?: unknown }[]) {
+    const h = Number(row.fundingIntervalHours)
+    if (typeof row.symbol === 'string' && Number.isInteger(h) && h > 0 && h <= 24) out.set(row.symbol, h)
+  }
+  return out
+}

@@ -1,0 +1,396 @@
+/**
+ * @module
+ * Binance USD-M futures → normalized records. Socket messages come from the combined stream
+ * (`{"stream","data"}`) or a raw stream (the event itself); REST responses are told apart by their path.
+ *
+ * - `aggTrade` → trade. `m` = buyer is maker, so `m=true` means the taker SOLD. `a` (aggregate id) rises
+ *   by one per aggregate per symbol: a jump is a gap (reported to `onGap`, the transport backfills it from
+ *   `/fapi/v1/aggTrades`), an id at or below the last one is a duplicate and skipped.
+ * - `markPriceUpdate` (per symbol or the `!markPrice@arr` array) → funding, sampled once per
+ *   FUNDING_SAMPLE_MS per market and whenever the next funding time moves (a settlement happened).
+ *   `r` is already a decimal fraction per interval; the interval comes from fundingInfo (default 8 h).
+ * - `forceOrder` → liquidation: side of the liquidation order (SELL closes a long), average fill price
+ *   and filled size (the stream sends at most one snapshot per symbol per second).
+ * - `/fapi/v1/openInterest` → open_interest: `openInterest` is in contracts = base coin; USD uses the
+ *   latest mark price (a reading that arrives before any mark price waits for the first one).
+ * - `/futures/data/globalLongShortAccountRatio` → long_short (each 5-minute reading once).
+ * - `/fapi/v1/aggTrades` (gap backfill) → trades, outside the gap check (they are older than the last id).
+ * - `/fapi/v1/exchangeInfo`, `/fapi/v1/fundingInfo` → market meta (base coin, multiplier, interval).
+ * "1000PEPE"-style markets are converted to the plain coin: sizes × 1000, prices ÷ 1000.
+ */
+import type { NormalizedRecord } from '../../engine/records/types.js'
+import {
+  DEFAULT_FUNDING_INTERVAL_HOURS,
+  fundingIntervals,
+  guessMarket,
+  usdtPerpetuals,
+  type MarketMeta
+} from './binance-markets.js'
+import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
+import { FieldScanner } from './scan.js'
+
+/** One funding record per market per minute: the stream pushes every second, the rate moves slowly. */
+export const FUNDING_SAMPLE_MS = 60_000
+const EXCHANGE = 'binance'
+
+/** Per-market state: meta, the latest mark price, the last aggregate trade id and sampling marks. */
+interface Market {
+  meta: MarketMeta
+  intervalHours: number
+  /** latest mark price per contract unit; NaN until the first mark price */
+  mark: number
+  /** last aggregate trade id seen on the socket; -1 before the first */
+  lastAggId: number
+  fundingAt: number
+  nextFundingTs: number
+  lastLongShortTs: number
+  pendingOi: { ts: number; contracts: number } | null
+}
+
+/** `aggTrade` event (socket) or REST aggTrades row (without `e`, `E`, `s`). */
+interface AggTrade {
+  e?: string
+  s?: string
+  a?: unknown
+  p?: string
+  q?: string
+  T?: unknown
+  m?: unknown
+}
+
+interface MarkPriceUpdate {
+  E?: unknown
+  s?: unknown
+  p?: string
+  i?: string
+  r?: string
+  T?: unknown
+}
+
+interface ForceOrder {
+  o?: { s?: unknown; S?: unknown; p?: string; ap?: string; q?: string; z?: string; T?: unknown }
+}
+
+export type GapHandler = (symbol: string, fromId: number, toId: number) => void
+
+const SYMBOL_PARAM = /[?&]symbol=([A-Z0-9]+)/
+/** Marks the one message shape the fast path reads: a combined-stream aggTrade event. */
+const AGG_TRADE_DATA = '"data":{"e":"aggTrade",'
+const STREAM_ENVELOPE = '{"stream":"'
+const CLOSE_BRACE = 125
+
+export class BinanceNormalizer implements VenueNormalizer {
+  readonly venue = EXCHANGE
+  private readonly markets = new Map<string, Market>()
+  private readonly scanner = new FieldScanner()
+  /** trades skipped because their id was not above the last one */
+  duplicates = 0
+  /** aggregate ids missing between two socket trades (summed over gaps) */
+  missingIds = 0
+
+  /** `onGap` hears of every aggTrade id gap on the socket (ids fromId..toId inclusive are missing). */
+  constructor(private readonly onGap: GapHandler = () => {}) {}
+
+  /** Known markets (from exchangeInfo or seen in messages). */
+  marketMeta(symbol: string): MarketMeta | undefined {
+    return this.markets.get(symbol)?.meta
+  }
+
+  private market(symbol: string): Market {
+    let m = this.markets.get(symbol)
+    if (m === undefined) {
+      m = {
+        meta: guessMarket(symbol),
+        intervalHours: DEFAULT_FUNDING_INTERVAL_HOURS,
+        mark: Number.NaN,
+        lastAggId: -1,
+        fundingAt: -Infinity,
+        nextFundingTs: 0,
+        lastLongShortTs: 0,
+        pendingOi: null
+      }
+      this.markets.set(symbol, m)
+    }
+    return m
+  }
+
+  normalize(channel: string, msg: unknown, _recvTs: number, out: NormalizedRecord[]): Outcome {
+    if (msg === null || typeof msg !== 'object') return 'malformed'
+    if (channel === WS_CHANNEL) return this.socket(msg as Record<string, unknown>, out)
+    return this.rest(channel, msg, out)
+  }
+
+  private socket(msg: Record<string, unknown>, out: NormalizedRecord[]): Outcome {
+    const data = typeof msg['stream'] === 'string' ? msg['data'] : msg
+    if (Array.isArray(data)) return this.markPriceArray(data, out)
+    if (data === null || typeof data !== 'object') return 'malformed'
+    switch ((data as { e?: unknown }).e) {
+      case 'aggTrade':
+        return this.aggTrade(data as AggTrade, null, true, out)
+      case 'markPriceUpdate':
+        return this.markPrice(data as MarkPriceUpdate, out)
+      case 'forceOrder':
+        return this.forceOrder(data as ForceOrder, out)
+    }
+    if ('result' in msg && 'id' in msg) return 'control' // {"result":null,"id":1}: subscription ack
+    if ('error' in msg || 'code' in msg) return 'error'
+    return 'unknown'
+  }
+
+  /**
+   * The hot path: reads a combined-stream aggTrade event straight from its text, without JSON.parse.
+   * Only the exact shape Binance sends is taken (flat object, no escapes, closing braces present);
+   * anything else returns undefined and the caller parses the text and calls `normalize`.
+   */
+  normalizeText(channel: string, text: string, _recvTs: number, out: NormalizedRecord[]): Outcome | undefined {
+    if (channel !== WS_CHANNEL) return undefined
+    const d = text.indexOf(AGG_TRADE_DATA)
+    const n = text.length
+    if (d < 0 || text.charCodeAt(n - 1) !== CLOSE_BRACE || text.charCodeAt(n - 2) !== CLOSE_BRACE) return undefined
+    if (!text.startsWith(STREAM_ENVELOPE)) return undefined
+    // fields in Binance's order; `f` and `l` (first/last trade id) are not needed
+    const scan = this.scanner
+    scan.reset(text, d + AGG_TRADE_DATA.length)
+    const id = scan.int('"a":')
+    const s = scan.str('"s":"')
+    const p = scan.str('"p":"')
+    const q = scan.str('"q":"')
+    const ts = scan.int('"T":')
+    const buyerIsMaker = scan.bool('"m":')
+    if (s === null || p === null || q === null || buyerIsMaker === null || Number.isNaN(id) || Number.isNaN(ts)) {
+      return undefined
+    }
+    const price = +p
+    const qty = +q
+    if (s.includes('\\') || Number.isNaN(price) || Number.isNaN(qty)) return undefined
+    return this.trade(s, id, ts, price, qty, buyerIsMaker, true, out)
+  }
+
+  private aggTrade(d: AggTrade, symbol: string | null, fromSocket: boolean, out: NormalizedRecord[]): Outcome {
+    const s = symbol ?? d.s
+    const id = d.a
+    const ts = d.T
+    if (typeof s !== 'string' || typeof id !== 'number' || typeof ts !== 'number' || typeof d.m !== 'boolean') {
+      return 'malformed'
+    }
+    return this.trade(s, id, ts, +d.p!, +d.q!, d.m, fromSocket, out)
+  }
+
+  private trade(
+    s: string,
+    id: number,
+    ts: number,
+    price: number,
+    qty: number,
+    buyerIsMaker: boolean,
+    fromSocket: boolean,
+    out: NormalizedRecord[]
+  ): Outcome {
+    if (!(price > 0) || !(qty > 0)) return 'malformed' // NaN compares false too
+    const m = this.market(s)
+    if (fromSocket) {
+      const last = m.lastAggId
+      if (last >= 0) {
+        if (id <= last) {
+          this.duplicates++
+          return 'duplicate'
+        }
+        if (id > last + 1) {
+          this.missingIds += id - last - 1
+          this.onGap(s, last + 1, id - 1)
+        }
+      }
+      m.lastAggId = id
+    }
+    const meta = m.meta
+    const k = meta.multiplier
+    out.push({
+      kind: 'trade',
+      ts,
+      exchange: EXCHANGE,
+      market: 'perp',
+      symbol: meta.symbol, // the market's own string: `s` may be a slice that keeps a whole message alive
+      base: meta.base,
+      quote: meta.quote,
+      side: buyerIsMaker ? 'sell' : 'buy',
+      price: k === 1 ? price : price / k,
+      qty: k === 1 ? qty : qty * k,
+      trade_id: String(id)
+    })
+    return 'ok'
+  }
+
+  private markPriceArray(rows: unknown[], out: NormalizedRecord[]): Outcome {
+    let outcome: Outcome = 'ok'
+    for (const row of rows) {
+      if (row === null || typeof row !== 'object' || this.markPrice(row as MarkPriceUpdate, out) !== 'ok') {
+        outcome = 'malformed' // the good rows of the array still count
+      }
+    }
+    return outcome
+  }
+
+  private markPrice(d: MarkPriceUpdate, out: NormalizedRecord[]): Outcome {
+    const ts = d.E
+    const mark = +d.p!
+    if (typeof d.s !== 'string' || typeof ts !== 'number' || !(mark > 0)) return 'malformed'
+    const m = this.market(d.s)
+    m.mark = mark
+    const k = m.meta.multiplier
+    if (m.pendingOi) this.emitOi(m, m.pendingOi.ts, m.pendingOi.contracts, out)
+    const rate = +d.r!
+    const next = typeof d.T === 'number' && d.T > 0 ? d.T : 0
+    // "r" is empty for markets without funding (delivery contracts on the same stream): mark price only
+    if (d.r === '' || !Number.isFinite(rate)) return 'ok'
+    if (ts - m.fundingAt < FUNDING_SAMPLE_MS && next === m.nextFundingTs) return 'ok'
+    m.fundingAt = ts
+    m.nextFundingTs = next
+    const index = +d.i!
+    out.push({
+      kind: 'funding',
+      ts,
+      exchange: EXCHANGE,
+      symbol: d.s,
+      base: m.meta.base,
+      funding_rate: rate,
+      interval_hours: m.intervalHours,
+      next_funding_ts: next || null,
+      mark_price: mark / k,
+      index_price: index > 0 ? index / k : null
+    })
+    return 'ok'
+  }
+
+  private forceOrder(d: ForceOrder, out: NormalizedRecord[]): Outcome {
+    const o = d.o
+    if (!o || typeof o.s !== 'string' || typeof o.T !== 'number' || (o.S !== 'BUY' && o.S !== 'SELL')) {
+      return 'malformed'
+    }
+    const avg = +o.ap!
+    const price = avg > 0 ? avg : +o.p!
+    const filled = +o.z!
+    const qty = filled > 0 ? filled : +o.q!
+    if (!(price > 0) || !(qty > 0)) return 'malformed'
+    const m = this.market(o.s)
+    const k = m.meta.multiplier
+    out.push({
+      kind: 'liquidation',
+      ts: o.T,
+      exchange: EXCHANGE,
+      symbol: o.s,
+      base: m.meta.base,
+      side: o.S === 'SELL' ? 'sell' : 'buy',
+      price: price / k,
+      qty: qty * k
+    })
+    return 'ok'
+  }
+
+  private emitOi(m: Market, ts: number, contracts: number, out: NormalizedRecord[]): void {
+    m.pendingOi = null
+    const k = m.meta.multiplier
+    out.push({
+      kind: 'open_interest',
+      ts,
+      exchange: EXCHANGE,
+      symbol: m.meta.symbol,
+      base: m.meta.base,
+      oi_base: contracts * k,
+      oi_usd: contracts * m.mark
+    })
+  }
+
+  private rest(channel: string, body: object, out: NormalizedRecord[]): Outcome {
+    if (!Array.isArray(body) && 'code' in body && 'msg' in body) return 'error' // {"code":-1121,"msg":"Invalid symbol."}
+    const path = channel.split('?', 1)[0]
+    const symbol = SYMBOL_PARAM.exec(channel)?.[1] ?? null
+    switch (path) {
+      case '/fapi/v1/aggTrades':
+        return this.restAggTrades(body, symbol, out)
+      case '/fapi/v1/openInterest':
+        return this.openInterest(body as { symbol?: unknown; openInterest?: string; time?: unknown }, out)
+      case '/futures/data/globalLongShortAccountRatio':
+        return this.longShort(body, out)
+      case '/fapi/v1/exchangeInfo':
+        return this.exchangeInfo(body)
+      case '/fapi/v1/fundingInfo':
+        return this.fundingInfo(body)
+    }
+    return 'unknown'
+  }
+
+  private restAggTrades(body: unknown, symbol: string | null, out: NormalizedRecord[]): Outcome {
+    if (!Array.isArray(body) || symbol === null) return 'malformed'
+    let outcome: Outcome = 'ok'
+    for (const row of body as AggTrade[]) {
+      if (row === null || typeof row !== 'object' || this.aggTrade(row, symbol, false, out) !== 'ok') {
+        outcome = 'malformed'
+      }
+    }
+    return outcome
+  }
+
+  private openInterest(
+    d: { symbol?: unknown; openInterest?: string; time?: unknown },
+    out: NormalizedRecord[]
+  ): Outcome {
+    const contracts = +d.openInterest!
+    if (typeof d.symbol !== 'string' || typeof d.time !== 'number' || !(contracts >= 0)) return 'malformed'
+    const m = this.market(d.symbol)
+    if (Number.isNaN(m.mark)) m.pendingOi = { ts: d.time, contracts }
+    else this.emitOi(m, d.time, contracts, out)
+    return 'ok'
+  }
+
+  private longShort(body: unknown, out: NormalizedRecord[]): Outcome {
+    if (!Array.isArray(body)) return 'malformed'
+    let outcome: Outcome = 'ok'
+    type Row = {
+      symbol?: unknown
+      longShortRatio?: string
+      longAccount?: string
+      shortAccount?: string
+      timestamp?: unknown
+    }
+    for (const row of body as Row[]) {
+      const ts = Number(row?.timestamp)
+      const ratio = +row?.longShortRatio!
+      if (typeof row?.symbol !== 'string' || !Number.isSafeInteger(ts) || !(ratio >= 0)) {
+        outcome = 'malformed'
+        continue
+      }
+      const m = this.market(row.symbol)
+      if (ts <= m.lastLongShortTs) continue // the same 5-minute reading polled again
+      m.lastLongShortTs = ts
+      const long = +row.longAccount!
+      const short = +row.shortAccount!
+      out.push({
+        kind: 'long_short',
+        ts,
+        exchange: EXCHANGE,
+        symbol: row.symbol,
+        base: m.meta.base,
+        long_short_ratio: ratio,
+        long_account: long >= 0 ? long : null,
+        short_account: short >= 0 ? short : null
+      })
+    }
+    return outcome
+  }
+
+  private exchangeInfo(body: unknown): Outcome {
+    const markets = usdtPerpetuals(body)
+    if (markets === null) return 'malformed'
+    for (const meta of markets) this.market(meta.symbol).meta = meta
+    return 'ok'
+  }
+
+  private fundingInfo(body: unknown): Outcome {
+    const intervals = fundingIntervals(body)
+    if (intervals === null) return 'malformed'
+    // the list names only non-default markets: one that left it is back to the default
+    for (const m of this.markets.values()) m.intervalHours = DEFAULT_FUNDING_INTERVAL_HOURS
+    for (const [symbol, hours] of intervals) this.market(symbol).intervalHours = hours
+    return 'ok'
+  }
+}

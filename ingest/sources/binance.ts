@@ -1,0 +1,223 @@
+/**
+ * @module
+ * Binance USD-M perpetuals (`SOURCES=binance`): the transport. Discovers USDT perpetuals that are TRADING
+ * (exchangeInfo) and their funding intervals (fundingInfo), streams aggTrades per market plus mark
+ * price/funding and liquidations for all markets over WebSocket, polls open interest and long/short over
+ * REST, and backfills aggTrade id gaps. Everything the venue sends goes through one bounded RawQueue to
+ * the normalizer (`ingest/normalize/binance.ts`) and, with RECORD_DIR, to the recorder.
+ * Rediscovery runs hourly: new listings are subscribed, delisted markets are no longer polled.
+ */
+import type { Logger } from '../../engine/log.js'
+import type { IngestItem } from '../encoded-chunk.js'
+import { BinanceNormalizer } from '../normalize/binance.js'
+import { usdtPerpetuals, type MarketMeta } from '../normalize/binance-markets.js'
+import { WS_CHANNEL } from '../normalize/normalizer.js'
+import { Recorder } from '../record/recorder.js'
+import { GapFiller } from './binance/backfill.js'
+import { StreamConnections } from './binance/connections.js'
+import { LONG_SHORT_PLAN, OPEN_INTEREST_PLAN, pollMarkets } from './binance/pollers.js'
+import { BinanceRest, WEIGHT } from './binance/rest.js'
+import { ALL_MARKET_STREAMS, aggTradeStream } from './binance/streams.js'
+import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from './feed/backoff.js'
+import { FeedCounters } from './feed/feed-counters.js'
+import { pumpFeed } from './feed/feed-pump.js'
+import { RawQueue } from './feed/raw-queue.js'
+import type { Source, SourceStatus } from './source.js'
+
+export interface BinanceTuning {
+  /** streams per WebSocket connection (Binance allows 1024; fewer keeps one drop small). @default 200 */
+  readonly streamsPerConnection: number
+  /** streams per SUBSCRIBE message. @default 50 */
+  readonly subscribeBatch: number
+  /** pause between SUBSCRIBE messages, ms (Binance accepts 10 messages/s). @default 250 */
+  readonly subscribeIntervalMs: number
+  /** open interest poll period per market, ms. @default 60_000 */
+  readonly openInterestEveryMs: number
+  /** long/short poll period per market, ms (the venue's readings are 5-minutely). @default 300_000 */
+  readonly longShortEveryMs: number
+  /** market rediscovery period, ms. @default 3_600_000 */
+  readonly discoveryEveryMs: number
+  /** raw messages buffered between the sockets and the normalizer; more are dropped and counted. @default 100_000 */
+  readonly queueCapacity: number
+  /** a connection without any frame for this long is reopened, ms. @default 30_000 */
+  readonly staleMs: number
+  readonly backoff: BackoffOptions
+  /** REQUEST_WEIGHT spent per minute (Binance allows 2400 per IP). @default 1_200 */
+  readonly weightPerMinute: number
+}
+
+export const DEFAULT_BINANCE_TUNING: BinanceTuning = {
+  streamsPerConnection: 200,
+  subscribeBatch: 50,
+  subscribeIntervalMs: 250,
+  openInterestEveryMs: 60_000,
+  longShortEveryMs: 300_000,
+  discoveryEveryMs: 3_600_000,
+  queueCapacity: 100_000,
+  staleMs: 30_000,
+  backoff: DEFAULT_BACKOFF,
+  weightPerMinute: 1_200
+}
+
+export interface BinanceSourceOptions {
+  /** WebSocket base; the combined stream endpoint `<base>/stream` is used */
+  readonly wsUrl: string
+  readonly restUrl: string
+  /** only these symbols; empty: every USDT perpetual that is TRADING */
+  readonly symbols: readonly string[]
+  readonly log: Logger
+  /** RECORD_DIR: record raw messages there */
+  readonly recordDir?: string | undefined
+  readonly tuning?: Partial<BinanceTuning>
+}
+
+/** REST answers repeated at the top of each recording file, so every file replays on its own. */
+const STICKY_PATHS = ['/fapi/v1/exchangeInfo', '/fapi/v1/fundingInfo']
+
+export class BinanceSource implements Source {
+  readonly name = 'binance'
+  readonly synthetic = false
+  private readonly tuning: BinanceTuning
+  private readonly queue: RawQueue
+  private readonly counters = new FeedCounters()
+  private readonly rest: BinanceRest
+  private readonly gaps: GapFiller
+  readonly normalizer: BinanceNormalizer
+  private markets: readonly string[] = []
+  private connections: StreamConnections | null = null
+  private phase = 'starting'
+
+  constructor(private readonly opts: BinanceSourceOptions) {
+    this.tuning = { ...DEFAULT_BINANCE_TUNING, ...opts.tuning }
+    this.queue = new RawQueue(this.tuning.queueCapacity)
+    this.rest = new BinanceRest({
+      baseUrl: opts.restUrl,
+      log: opts.log,
+      queue: this.queue,
+      weightPerMinute: this.tuning.weightPerMinute
+    })
+    this.gaps = new GapFiller(this.rest, opts.log)
+    this.normalizer = new BinanceNormalizer(this.gaps.onGap)
+  }
+
+  status(): SourceStatus {
+    const c = this.counters
+    const conns = this.connections
+    return {
+      name: this.name,
+      synthetic: false,
+      connected: conns !== null && conns.size > 0 && conns.open === conns.size,
+      last_event_ts: c.lastEventTs,
+      rows: c.rows,
+      phase: this.phase,
+      last_message_ts: c.lastMessageTs,
+      markets: this.markets.length,
+      connections: conns?.size ?? 0,
+      reconnects: conns?.reconnects ?? 0,
+      stale: conns?.stale ?? 0,
+      messages: c.messages,
+      parse_errors: c.parseErrors + c.malformed,
+      unknown_messages: c.unknown,
+      venue_errors: c.venueErrors,
+      duplicates: c.duplicates,
+      dropped: this.queue.dropped,
+      gaps_found: this.gaps.found,
+      gaps_filled: this.gaps.filled,
+      gaps_unfilled: this.gaps.unfilled,
+      rest_errors: this.rest.client.errors,
+      rate_limited: this.rest.client.rateLimited
+    }
+  }
+
+  async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
+    const recorder = this.opts.recordDir ? new Recorder(this.opts.recordDir, this.opts.log) : undefined
+    const stop = new AbortController()
+    const onAbort = (): void => stop.abort()
+    signal.addEventListener('abort', onAbort)
+    const background = this.runTransport(stop.signal)
+    try {
+      yield* pumpFeed(
+        {
+          normalizer: this.normalizer,
+          queue: this.queue,
+          counters: this.counters,
+          recorder,
+          sticky: (channel) => STICKY_PATHS.includes(channel.split('?', 1)[0]!)
+        },
+        stop.signal
+      )
+    } finally {
+      stop.abort()
+      signal.removeEventListener('abort', onAbort)
+      await background
+      this.phase = 'stopped'
+      await recorder?.close()
+    }
+  }
+
+  /** Discovery, then sockets, pollers, gap backfill and rediscovery until `signal` aborts. */
+  private async runTransport(signal: AbortSignal): Promise<void> {
+    this.phase = 'discovery'
+    let markets: MarketMeta[] | null = null
+    for (let attempt = 0; markets === null && !signal.aborted; attempt++) {
+      markets = await this.discover(signal)
+      if (markets === null) await sleep(reconnectDelayMs(attempt, this.tuning.backoff), signal)
+    }
+    if (markets === null) return
+    const t = this.tuning
+    const connections = new StreamConnections(
+      {
+        url: `${this.opts.wsUrl}/stream`,
+        log: this.opts.log,
+        perConnection: t.streamsPerConnection,
+        pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
+        staleMs: t.staleMs,
+        backoff: t.backoff,
+        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs })
+      },
+      signal
+    )
+    this.connections = connections
+    this.markets = markets.map((m) => m.symbol)
+    connections.add([...ALL_MARKET_STREAMS, ...this.markets.map(aggTradeStream)])
+    this.phase = 'live'
+    this.opts.log.info({ markets: this.markets.length, connections: connections.size }, 'binance feed started')
+    await Promise.all([
+      connections.done(),
+      this.gaps.run(signal),
+      pollMarkets(this.rest, () => this.markets, OPEN_INTEREST_PLAN(t.openInterestEveryMs), signal),
+      pollMarkets(this.rest, () => this.markets, LONG_SHORT_PLAN(t.longShortEveryMs), signal),
+      this.rediscover(connections, signal)
+    ])
+  }
+
+  /** exchangeInfo + fundingInfo; the USDT perpetuals to follow, or null when either request failed. */
+  private async discover(signal: AbortSignal): Promise<MarketMeta[] | null> {
+    const info = await this.rest.fetch('/fapi/v1/exchangeInfo', WEIGHT.exchangeInfo, signal)
+    if (info === null) return null
+    let markets: MarketMeta[] | null = null
+    try {
+      markets = usdtPerpetuals(JSON.parse(info))
+    } catch {
+      // counted as a parse error by the pump, which sees the same text
+    }
+    if (markets === null) return null
+    if ((await this.rest.fetch('/fapi/v1/fundingInfo', WEIGHT.fundingInfo, signal)) === null) return null
+    const only = this.opts.symbols
+    return only.length ? markets.filter((m) => only.includes(m.symbol)) : markets
+  }
+
+  private async rediscover(connections: StreamConnections, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      await sleep(this.tuning.discoveryEveryMs, signal)
+      if (signal.aborted) return
+      const found = await this.discover(signal)
+      if (found === null) continue
+      const known = new Set(this.markets)
+      const added = found.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
+      if (added.length) connections.add(added.map(aggTradeStream))
+      this.markets = found.map((m) => m.symbol)
+      if (added.length) this.opts.log.info({ added }, 'binance markets listed')
+    }
+  }
+}

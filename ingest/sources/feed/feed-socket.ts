@@ -1,0 +1,112 @@
+/**
+ * @module
+ * One venue WebSocket that stays up: connects, lets the venue adapter subscribe on every open (first
+ * connect and each reconnect), answers server pings with pongs (the `ws` client does so by itself, as
+ * Binance requires within 10 minutes), pings the server itself when the line goes quiet, and treats a
+ * connection without any frame for `staleMs` as dead (stale feed): it is terminated and reopened after an
+ * exponential backoff with full jitter. It never throws; failures are logged and counted.
+ */
+import WebSocket from 'ws'
+import type { Logger } from '../../../engine/log.js'
+import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from './backoff.js'
+
+/** A connection that stayed up this long resets the backoff to its first step. */
+const STABLE_MS = 30_000
+
+export interface FeedSocketOptions {
+  readonly url: string
+  readonly log: Logger
+  /** Called on every open; send subscriptions here. `signal` aborts when this connection closes. */
+  readonly onOpen: (send: (text: string) => void, signal: AbortSignal) => Promise<void> | void
+  readonly onMessage: (text: string, recvTs: number) => void
+  /** no frame for this long: the connection is stale and reopened; half of it without a frame sends a ping. @default 30_000 */
+  readonly staleMs?: number
+  readonly backoff?: BackoffOptions
+  /** @default 10_000 */
+  readonly handshakeTimeoutMs?: number
+}
+
+export class FeedSocket {
+  connected = false
+  /** reopened connections (after drops, failures and stale detection) */
+  reconnects = 0
+  /** connections closed because nothing arrived for `staleMs` */
+  stale = 0
+  /** receive time of the last frame of any kind (message, ping, pong), epoch ms */
+  lastFrameTs = 0
+
+  constructor(private readonly opts: FeedSocketOptions) {}
+
+  /** Keeps the connection up until `signal` aborts; resolves once the last socket is closed. */
+  async run(signal: AbortSignal): Promise<void> {
+    let attempt = 0
+    while (!signal.aborted) {
+      const upMs = await this.connectOnce(signal)
+      if (signal.aborted) break
+      if (upMs >= STABLE_MS) attempt = 0
+      const delay = reconnectDelayMs(attempt++, this.opts.backoff ?? DEFAULT_BACKOFF)
+      this.opts.log.warn({ url: this.opts.url, up_ms: upMs, retry_in_ms: delay }, 'venue socket closed, reconnecting')
+      await sleep(delay, signal)
+      if (!signal.aborted) this.reconnects++
+    }
+  }
+
+  /** One connection; resolves with how long it was open (0 if it never opened). */
+  private connectOnce(signal: AbortSignal): Promise<number> {
+    const staleMs = this.opts.staleMs ?? 30_000
+    return new Promise((resolve) => {
+      const conn = new AbortController()
+      let openedAt = 0
+      let heartbeat: NodeJS.Timeout | undefined
+      const ws = new WebSocket(this.opts.url, {
+        handshakeTimeout: this.opts.handshakeTimeoutMs ?? 10_000,
+        perMessageDeflate: false
+      })
+      const onAbort = (): void => ws.terminate()
+      signal.addEventListener('abort', onAbort)
+      const frame = (): void => {
+        this.lastFrameTs = Date.now()
+      }
+      ws.on('open', () => {
+        openedAt = Date.now()
+        this.connected = true
+        frame()
+        heartbeat = setInterval(
+          () => {
+            const idle = Date.now() - this.lastFrameTs
+            if (idle >= staleMs) {
+              this.stale++
+              this.opts.log.warn({ url: this.opts.url, idle_ms: idle }, 'venue socket stale, reopening')
+              ws.terminate()
+            } else if (idle >= staleMs / 2) ws.ping()
+          },
+          Math.max(10, Math.floor(staleMs / 4))
+        )
+        const send = (text: string): void => {
+          if (ws.readyState === WebSocket.OPEN) ws.send(text)
+        }
+        Promise.resolve()
+          .then(() => this.opts.onOpen(send, conn.signal))
+          .catch((err: unknown) => {
+            this.opts.log.warn({ url: this.opts.url, err: (err as Error).message }, 'subscribe failed, reopening')
+            ws.terminate()
+          })
+      })
+      ws.on('message', (data: WebSocket.RawData) => {
+        frame()
+        // binaryType is 'nodebuffer': one Buffer per message
+        this.opts.onMessage((data as Buffer).toString(), this.lastFrameTs)
+      })
+      ws.on('ping', frame) // the client library answers with a pong itself
+      ws.on('pong', frame)
+      ws.on('error', (err) => this.opts.log.warn({ url: this.opts.url, err: err.message }, 'venue socket error'))
+      ws.on('close', () => {
+        this.connected = false
+        clearInterval(heartbeat)
+        conn.abort()
+        signal.removeEventListener('abort', onAbort)
+        resolve(openedAt ? Date.now() - openedAt : 0)
+      })
+    })
+  }
+}

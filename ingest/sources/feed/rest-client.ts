@@ -1,0 +1,79 @@
+/**
+ * @module
+ * GET requests to a venue's REST API within its rate limits: each request takes its weight from a
+ * WeightLimiter first; 429 (rate limited) and 418 (IP banned for ignoring 429s) pause the limiter for the
+ * Retry-After time; a used-weight header above 80% of the venue's limit pauses until the next minute.
+ * Answers come back as text with their receive time, so the transport can hand them to the normalizer
+ * (and the recorder) like socket messages. Failures return null and are counted, never thrown.
+ */
+import type { Logger } from '../../../engine/log.js'
+import type { WeightLimiter } from './weight-limiter.js'
+
+/** Longest a request may take before it counts as failed. */
+const REQUEST_TIMEOUT_MS = 10_000
+/** Pause after a 429/418 without Retry-After, ms. */
+const DEFAULT_RETRY_AFTER_MS = 60_000
+
+export interface RestAnswer {
+  readonly status: number
+  readonly text: string
+  readonly recvTs: number
+}
+
+export interface UsedWeightHeader {
+  /** response header with the weight used in the current minute, e.g. `x-mbx-used-weight-1m` */
+  readonly name: string
+  /** the venue's limit for that header */
+  readonly limit: number
+}
+
+export class RestClient {
+  /** requests that failed (network, timeout, non-2xx) */
+  errors = 0
+  /** 429/418 answers */
+  rateLimited = 0
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly log: Logger,
+    private readonly usedWeight?: UsedWeightHeader
+  ) {}
+
+  /** GET `path` (with query) after taking `weight` from `limiter`; null on failure or abort. */
+  async get(path: string, weight: number, limiter: WeightLimiter, signal: AbortSignal): Promise<RestAnswer | null> {
+    if (!(await limiter.take(weight, signal))) return null
+    try {
+      const res = await fetch(this.baseUrl + path, {
+        signal: AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
+      })
+      const text = await res.text()
+      const recvTs = Date.now()
+      this.watchWeight(res, limiter, recvTs)
+      if (res.status === 429 || res.status === 418) {
+        this.rateLimited++
+        const retryS = Number(res.headers.get('retry-after'))
+        limiter.pauseUntil(recvTs + (retryS > 0 ? retryS * 1000 : DEFAULT_RETRY_AFTER_MS))
+        this.log.warn({ path, status: res.status, retry_after_s: retryS || null }, 'venue rate limit hit, pausing REST')
+      }
+      if (!res.ok) {
+        this.errors++
+        if (res.status !== 429 && res.status !== 418) this.log.warn({ path, status: res.status }, 'venue REST error')
+        return null
+      }
+      return { status: res.status, text, recvTs }
+    } catch (err) {
+      if (!signal.aborted) {
+        this.errors++
+        this.log.warn({ path, err: (err as Error).message }, 'venue REST request failed')
+      }
+      return null
+    }
+  }
+
+  private watchWeight(res: Response, limiter: WeightLimiter, now: number): void {
+    if (!this.usedWeight) return
+    const used = Number(res.headers.get(this.usedWeight.name))
+    // the venue's window is the calendar minute: wait for the next one when close to the limit
+    if (used > this.usedWeight.limit * 0.8) limiter.pauseUntil(Math.ceil((now + 1) / 60_000) * 60_000)
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * `tidewatch import` (bin/tidewatch.js over dist/) as a user runs it: into an idle data directory it opens
+ * itself, and through the running server when the server holds the directory's lock; exit codes 0
+ * (imported), 1 (a bad file: the message names file and line, nothing of it written), 2 (usage).
+ * Needs `npx tsc -p tsconfig.json` first.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { projectRoot } from '../../engine/paths.js'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { freePort, spawnServer, waitForHealth, type Spawned } from '../helpers/spawn-server.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+import { aggTradesCsv, klinesCsv, recentDay, writeZip, HOUR } from '../helpers/import-files.js'
+
+const BIN = path.join(projectRoot(), 'bin', 'tidewatch.js')
+const ADMIN = 'cli-import-admin-token-0123456789'
+const DAY = recentDay()
+
+function cli(
+  args: readonly string[],
+  env: Record<string, string>
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'import', ...args], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+let files: ReturnType<typeof tmpDir>
+let trades = ''
+let klines = ''
+let bad = ''
+
+beforeAll(() => {
+  files = tmpDir('tidewatch-cli-import-')
+  trades = writeZip(files.dir, 'CLIUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY, 30, 20), { checksum: 'good' })
+  klines = writeZip(files.dir, 'CLIUSDT-1m-2024-01-01.zip', klinesCsv(DAY, 120))
+  const lines = aggTradesCsv(DAY + 5 * HOUR, 10, 10).split('\n')
+  lines[42] = lines[42] + ',oops'
+  bad = writeZip(files.dir, 'CLIUSDT-aggTrades-2024-01-02.zip', lines.join('\n'))
+})
+
+afterAll(() => files.cleanup())
+
+describe('tidewatch import into an idle data directory', () => {
+  let data: ReturnType<typeof tmpDir>
+  beforeAll(() => (data = tmpDir()))
+  afterAll(() => data.cleanup())
+
+  it('imports files, prints one summary per file, exit 0; a second run is a no-op that also succeeds', async () => {
+    const r = await cli([trades, klines], { DATA_DIR: data.dir })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(
+      /imported .*CLIUSDT-aggTrades-2024-01-01\.zip: binance aggTrades \(USD-M futures\), 600 rows.*-> trades, checksum verified/
+    )
+    expect(r.stdout).toMatch(/imported .*CLIUSDT-1m-2024-01-01\.zip: binance 1m klines, 120 rows.*-> candles_1m/)
+    expect((await cli([trades], { DATA_DIR: data.dir })).code).toBe(0)
+    // the data directory was released: nothing left locked, no temp files left
+    expect(fs.existsSync(path.join(data.dir, 'tidewatch.lock'))).toBe(false)
+    expect(fs.readdirSync(path.join(data.dir, 'tmp', 'import'))).toEqual([])
+  })
+
+  it('a bad file: exit 1, the message names the file and line', async () => {
+    const r = await cli([bad], { DATA_DIR: data.dir })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`${bad}, line 43: expected 7 columns`)
+    expect(r.stderr).toContain('nothing from this file was written')
+  })
+
+  it('usage errors exit 2', async () => {
+    expect((await cli([], { DATA_DIR: data.dir })).code).toBe(2)
+    expect((await cli([trades, '--market', 'futures'], { DATA_DIR: data.dir })).code).toBe(2)
+    const missing = await cli([path.join(files.dir, 'nope.zip')], { DATA_DIR: data.dir })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/no such file/)
+  })
+})
+
+describe('tidewatch import while the server runs', () => {
+  let data: ReturnType<typeof tmpDir>
+  let server: Spawned
+  let port = 0
+
+  beforeAll(async () => {
+    data = tmpDir()
+    port = await freePort()
+    server = spawnServer({ DATA_DIR: data.dir, SOURCES: 'none', ADMIN_TOKEN: ADMIN }, port)
+    await waitForHealth(server)
+  })
+
+  afterAll(async () => {
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM')
+      await server.exited
+    }
+    data.cleanup()
+  })
+
+  it('goes through the server when it holds the data directory, and writes nothing of a bad file', async () => {
+    const env = { DATA_DIR: data.dir, PORT: String(port), ADMIN_TOKEN: ADMIN }
+    const r = await cli([klines, trades], env)
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/in use by the server; importing through http:\/\/127\.0\.0\.1/)
+    expect(r.stdout.match(/^imported /gm)).toHaveLength(2)
+    const again = await cli([klines, trades], env)
+    expect(again.code, again.stderr).toBe(0)
+    const failed = await cli([bad], env)
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain(`${bad}, line 43: expected 7 columns`)
+    // an explicit --url with a wrong token is refused by the server
+    const denied = await cli([trades, '--url', `http://127.0.0.1:${port}`, '--token', 'wrong-token-0123456789'], {
+      DATA_DIR: data.dir
+    })
+    expect(denied.code).toBe(1)
+
+    server.child.kill('SIGTERM')
+    await server.exited
+    const store = new ChdbStore({ path: data.dir, poolSize: 1 })
+    try {
+      // klines came first: minutes 0-119 are kline candles, so the trades (minutes 0-29) were skipped
+      const [c] = await store.query<{ n: number; t: number; raw: number }>(
+        `SELECT (SELECT count() FROM (SELECT bucket FROM candles_1m WHERE symbol = 'CLIUSDT' GROUP BY bucket)) AS n,
+                (SELECT sum(trades) FROM candles_1m WHERE symbol = 'CLIUSDT') AS t,
+                (SELECT count() FROM trades WHERE symbol = 'CLIUSDT') AS raw`
+      )
+      expect(c).toEqual({ n: 120, t: 120 * 7, raw: 0 })
+    } finally {
+      await store.close()
+    }
+  })
+})

@@ -1,0 +1,140 @@
+/**
+ * The import's byte-level pieces: cell checks, header sniffing and µs detection in the scanner, hour
+ * slices (including rows out of order), base/quote from symbols, the progress line.
+ */
+import fs from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { checkCell } from '../../ingest/import/csv-cells.js'
+import { CsvScanner, type LineSink } from '../../ingest/import/csv-scan.js'
+import { binanceLayout } from '../../ingest/import/binance-vision.js'
+import { SliceWriter } from '../../ingest/import/slices.js'
+import { splitConcatenated, splitTardisSymbol, tardisVenue } from '../../ingest/import/symbols.js'
+import { cascadeOf } from '../../ingest/import/coverage.js'
+import { progressText } from '../../cli/import-progress.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+
+const cell = (check: Parameters<typeof checkCell>[0], text: string) =>
+  checkCell(check, Buffer.from(text), 0, text.length)
+
+describe('cell checks', () => {
+  it('accepts and refuses what the layouts need', () => {
+    expect([
+      cell('udec', '12'),
+      cell('udec', '0.5'),
+      cell('udec', '.5'),
+      cell('udec', '1e-8'),
+      cell('udec', '1.5E+3')
+    ]).toEqual([null, null, null, null, null])
+    expect(
+      [cell('udec', '-1'), cell('udec', ''), cell('udec', '1.2.3'), cell('udec', 'abc'), cell('udec', '1e')].every(
+        (p) => p !== null
+      )
+    ).toBe(true)
+    expect([cell('dec', '-0.0001'), cell('int', '-5'), cell('uint', '0')]).toEqual([null, null, null])
+    expect([cell('bool', 'True'), cell('bool', 'false'), cell('side', 'SELL')]).toEqual([null, null, null])
+    expect(
+      [cell('bool', 'yes'), cell('side', 'unknown'), cell('word', ''), cell('word', '"x"')].every((p) => p !== null)
+    ).toBe(true)
+    expect([cell('datetime', '2024-06-03 00:05:00'), cell('datetime', '2024-06-03T00:05:00')]).toEqual([
+      null,
+      expect.any(String)
+    ])
+  })
+})
+
+function scan(text: string, chunkSize = 7): { lines: string[]; ms: number[]; rows: number } {
+  const { layout } = binanceLayout('f', { symbol: 'BTCUSDT', dataType: 'aggTrades' }, text.split('\n')[0]!, undefined)
+  const lines: string[] = []
+  const ms: number[] = []
+  let buf: Buffer = Buffer.alloc(0)
+  const sink: LineSink = {
+    begin: (b) => (buf = b),
+    line: (t, s, e) => (ms.push(t), lines.push(buf.toString('utf8', s, e))),
+    end: () => {}
+  }
+  const scanner = new CsvScanner('f', layout, sink)
+  const bytes = Buffer.from(text)
+  for (let i = 0; i < bytes.length; i += chunkSize) scanner.push(bytes.subarray(i, i + chunkSize))
+  return { lines, ms, rows: scanner.finish().rows }
+}
+
+describe('scanner', () => {
+  it('skips a header, reads headerless files, tells µs from ms per row, keeps lines whole across chunks', () => {
+    const rows = ['1,10.5,1,1,1,1704067200000,true', '2,10.5,1,2,2,1704067200001123,false']
+    const withHeader = scan(
+      `agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n${rows.join('\n')}`
+    )
+    expect(withHeader).toEqual({ lines: [rows[0] + '\n', rows[1] + '\n'], ms: [1704067200000, 1704067200001], rows: 2 })
+    expect(scan(rows.join('\r\n') + '\r\n', 3).ms).toEqual([1704067200000, 1704067200001])
+  })
+
+  it('names the line of a bad row', () => {
+    expect(() => scan('1,10.5,1,1,1,1704067200000,true\n2,-3,1,1,1,1704067200000,true\n')).toThrow(
+      /f, line 2: price must be a non-negative number/
+    )
+    expect(() => scan('1,10.5,1,1,1,99999999999999999999,true\n')).toThrow(/line 1: transact_time is not a time/)
+  })
+})
+
+describe('slices', () => {
+  let tmp: ReturnType<typeof tmpDir> | undefined
+  afterEach(() => tmp?.cleanup())
+
+  it('cut at hour boundaries after the row target, rows out of order go to their hour slice', () => {
+    tmp = tmpDir()
+    const w = new SliceWriter(tmp.dir, 2)
+    const H = 3_600_000
+    const times = [0, 1000, 2000, H, H + 1, 2 * H, 1500, 3 * H]
+    const buf = Buffer.from(times.map((t) => `${t}\n`).join(''))
+    w.begin(buf)
+    let at = 0
+    for (const t of times) {
+      const len = `${t}\n`.length
+      w.line(t, at, at + len)
+      at += len
+    }
+    w.end()
+    w.close()
+    const content = w.slices.map((s) => fs.readFileSync(s.file, 'utf8').trim().split('\n').map(Number))
+    // slice 2 has 1 row when hour 3 comes: it takes it
+    expect(content).toEqual([
+      [0, 1000, 2000, 1500],
+      [H, H + 1],
+      [2 * H, 3 * H]
+    ])
+    expect(w.slices.map((s) => s.startHour)).toEqual([0, 1, 2])
+  })
+})
+
+describe('symbols and venues', () => {
+  it('splits Binance and Tardis symbols', () => {
+    expect(splitConcatenated('BTCUSDT')).toEqual({ base: 'BTC', quote: 'USDT' })
+    expect(splitConcatenated('1000PEPEUSDC')).toEqual({ base: '1000PEPE', quote: 'USDC' })
+    expect(splitConcatenated('BTCUSD_240329')).toEqual({ base: 'BTC', quote: 'USD' })
+    expect(splitConcatenated('XYZ')).toBeNull()
+    expect(splitTardisSymbol('BTC-PERPETUAL')).toEqual({ base: 'BTC', quote: 'USD' })
+    expect(splitTardisSymbol('ETH_USDC-PERPETUAL')).toEqual({ base: 'ETH', quote: 'USDC' })
+    expect(splitTardisSymbol('BTC-USDT-SWAP')).toEqual({ base: 'BTC', quote: 'USDT' })
+    expect(tardisVenue('binance-futures')).toEqual({ exchange: 'binance', market: 'perp' })
+    expect(tardisVenue('binance')).toEqual({ exchange: 'binance-spot', market: 'spot' })
+  })
+
+  it('knows the candle cascade', () => {
+    expect(cascadeOf('1m')).toEqual(['5m', '15m', '1h', '4h', '1d', '1w', '1mo'])
+    expect(cascadeOf('1h')).toEqual(['4h', '1d', '1w', '1mo'])
+    expect(cascadeOf('5m')).toEqual([])
+  })
+})
+
+it('draws a progress line', () => {
+  expect(
+    progressText({
+      file: '/x/BTCUSDT-aggTrades-2024-01-01.zip',
+      index: 1,
+      files: 3,
+      phase: 'reading',
+      fraction: 0.5,
+      rows: 1234567
+    })
+  ).toBe('[############............] 2/3 BTCUSDT-aggTrades-2024-01-01.zip reading 1,234,567 rows')
+})
