@@ -20,6 +20,11 @@ import { errorBody } from '../../engine/errors.js'
 
 /** How often buffered bytes are checked, ms. */
 const SWEEP_MS = 100
+/**
+ * Sockets checked per sweep (rotating), so the sweep's cost stays flat however many connections are open:
+ * at 10,000 connections each is checked every 0.5 s; the 4 MiB hard cap covers the time in between.
+ */
+const SWEEP_BATCH = 2_000
 /** A slow consumer still open this long after its close frame is cut off, ms. */
 const FORCE_CLOSE_MS = 2_000
 /** Frames above this close the connection (uWS); the protocol answers frames above 16 KiB with an error. */
@@ -30,6 +35,8 @@ interface UserData {
   session: StreamSession | null
   sock: StreamSocket | null
   closed: boolean
+  /** position in the sweep list (swap-removed on close) */
+  index: number
 }
 
 export interface StreamTransport {
@@ -38,7 +45,8 @@ export interface StreamTransport {
 }
 
 export function attachStream(server: uWS.TemplatedApp, service: StreamService): StreamTransport {
-  const open = new Set<uWS.WebSocket<UserData>>()
+  const open: uWS.WebSocket<UserData>[] = []
+  let cursor = 0
   service.hub.attach({
     publish: (topic, frame, binary) => void server.publish(topic, frame, binary),
     subscribers: (topic) => server.numSubscribers(topic)
@@ -82,7 +90,7 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
         return
       }
       res.upgrade<UserData>(
-        { auth, session: null, sock: null, closed: false },
+        { auth, session: null, sock: null, closed: false, index: -1 },
         wsKey,
         wsProtocol,
         wsExtensions,
@@ -110,7 +118,10 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
       }
       ud.sock = sock
       ud.session = service.open(sock, ud.auth)
-      if (ud.session) open.add(ws)
+      if (ud.session) {
+        ud.index = open.length
+        open.push(ws)
+      }
     },
     message: (ws, message, isBinary) => {
       const ud = ws.getUserData()
@@ -120,12 +131,21 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
     close: (ws) => {
       const ud = ws.getUserData()
       ud.closed = true
-      open.delete(ws)
+      if (ud.index >= 0) {
+        const last = open.pop()!
+        if (last !== ws) {
+          open[ud.index] = last
+          last.getUserData().index = ud.index
+        }
+        ud.index = -1
+      }
       ud.session?.close()
     }
   })
   const sweep = setInterval(() => {
-    for (const ws of open) {
+    for (let n = Math.min(SWEEP_BATCH, open.length); n > 0; n--) {
+      if (cursor >= open.length) cursor = 0
+      const ws = open[cursor++]!
       const ud = ws.getUserData()
       if (ud.closed || !ud.session || ud.session.closed) continue
       const buffered = ws.getBufferedAmount()
