@@ -10,15 +10,21 @@
  *   still be answered with an error status;
  * - an error after the first chunk is thrown from the iterator: the response must then be aborted (the
  *   bytes sent are not a valid file);
- * - stopping early (`break`, `return()`, the signal) cancels the query and removes temp files.
+ * - stopping early (`break`, `return()`, the signal) cancels the query and removes temp files (HDF5).
  */
 import type { Params, Store } from '../store/store.js'
 import { exportSelect, validateColumns, type ExportColumn } from './columns.js'
-import { EXPORT_FORMATS, settingsClause, type ExportFormat } from './formats.js'
+import {
+  EMBEDDED_PARQUET_SETTINGS,
+  EMBEDDED_READ_SETTINGS,
+  EXPORT_FORMATS,
+  settingsClause,
+  type ExportFormat
+} from './formats.js'
 import { csvFromBlocks, csvHeader } from './csv-frames.js'
 import { jsonArrayFromRows } from './json-frames.js'
 import { arrowStreamFromBlocks } from './arrow-frames.js'
-import { parquetViaFile } from './parquet-file.js'
+import { parquetFromBlocks } from './parquet-frames.js'
 import { DEFAULT_MAX_HDF5_ROWS, hdf5ViaFile } from './hdf5-file.js'
 
 export { EXPORT_FORMATS, EXPORT_FORMAT_NAMES, type ExportFormat } from './formats.js'
@@ -32,7 +38,7 @@ export interface ExportSpec {
   readonly format: ExportFormat
   /** the exported columns, in file order; each must be a column of `sql` */
   readonly columns: readonly ExportColumn[]
-  /** where Parquet (chDB) and HDF5 temp files go; created if missing */
+  /** where HDF5 temp files go; created if missing */
   readonly tmpDir: string
   /** aborting it cancels the query between blocks and ends the iterator with the abort reason */
   readonly signal?: AbortSignal
@@ -57,14 +63,14 @@ async function* encode(store: Store, spec: ExportSpec): AsyncGenerator<Uint8Arra
     return
   }
   const embedded = store.kind === 'chdb'
-  if (format === 'parquet' && embedded) {
-    yield* parquetViaFile(store, job)
-    return
-  }
-  const chunks = store.stream(select + settingsClause(info.settings), params, info.clickhouseFormat, signal)
+  const settings = embedded
+    ? { ...info.settings, ...EMBEDDED_READ_SETTINGS, ...(format === 'parquet' ? EMBEDDED_PARQUET_SETTINGS : {}) }
+    : info.settings
+  const chunks = store.stream(select + settingsClause(settings), params, info.clickhouseFormat, signal)
   if (format === 'json') yield* jsonArrayFromRows(chunks)
   else if (format === 'csv' && embedded) yield* csvFromBlocks(chunks, csvHeader(columns.map((c) => c.name)))
   else if (format === 'arrow' && embedded) yield* arrowStreamFromBlocks(chunks)
+  else if (format === 'parquet' && embedded) yield* parquetFromBlocks(chunks)
   // a ClickHouse server sends one continuous payload; chDB's JSONEachRow chunks are whole rows
   else yield* chunks
 }

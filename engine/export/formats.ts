@@ -22,7 +22,36 @@ export interface ExportFormatInfo {
 /** Settings of every export: 64-bit integers (epoch ms, counts) as JSON numbers, not quoted strings. */
 const COMMON_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const
 
-/** Native output read by our own code (HDF5, the Parquet staging file): plain columns, no dictionaries. */
+/**
+ * Added to every export query on chDB (ClickHouse 26.x in-process; older servers would reject settings
+ * they do not know). They bound the memory of reading a large table in key order, as the candle export
+ * does (`FINAL ... ORDER BY` the sorting key): such a read keeps blocks of every part in flight, so block
+ * size times part count is the query's footprint (docs/export-formats.md, "Memory").
+ */
+export const EMBEDDED_READ_SETTINGS = {
+  // rows per block, hence per chDB payload: one Parquet row group, one Arrow record batch. Server RSS
+  // growth at 10M candles over 10 overlapping parts (bench/history): 65,409 (default) ~+450 MB,
+  // 32,768 +130 to +260 MB, 16,384 +120 to +180 MB, at the same rows/s
+  max_block_size: 16_384,
+  // reading in key order buffers blocks ahead for every part to add parallelism; an export is paced by
+  // its reader anyway, and the buffers held ~70 MB at 10 parts
+  read_in_order_use_buffering: 0
+} as const
+
+/**
+ * Parquet on chDB: each block becomes its own file that engine/export/parquet-frames.ts joins. Page
+ * indexes and bloom filters hold absolute offsets it could not move (and bloom filters doubled
+ * ClickHouse's encoding time). With the default 1 MiB dictionary limit every column of a small block was
+ * dictionary-encoded, prices included (+20% bytes, +20% CPU); 64 KiB keeps dictionaries for columns with
+ * few distinct values (exchange, symbol, base).
+ */
+export const EMBEDDED_PARQUET_SETTINGS = {
+  output_format_parquet_write_page_index: 0,
+  output_format_parquet_write_bloom_filter: 0,
+  output_format_parquet_max_dictionary_size: 65_536
+} as const
+
+/** Native output read by our own code (HDF5): plain columns, no dictionaries. */
 export const NATIVE_SETTINGS = { ...COMMON_SETTINGS, low_cardinality_allow_in_native_format: 0 } as const
 
 export const EXPORT_FORMATS: Readonly<Record<ExportFormat, ExportFormatInfo>> = {

@@ -1,13 +1,11 @@
 /**
  * @module
- * Temporary export files: unique names under the export tmp dir, written from a chunk stream with
- * backpressure, read back in fixed-size pieces, and removed by whoever created them (in a `finally`, so
- * also on error and when the consumer stops early).
+ * Temporary export files (HDF5): unique names under the export tmp dir, read back in fixed-size pieces,
+ * and removed by whoever created them (in a `finally`, so also on error and when the consumer stops early).
  */
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { once } from 'node:events'
 
 /** Size of the pieces an export file is streamed in: large enough for few syscalls, small enough to pace. */
 export const FILE_PIECE_BYTES = 1 << 20
@@ -22,29 +20,6 @@ export async function tempPath(dir: string, suffix: string): Promise<string> {
 /** Removes a file if it exists; never throws (cleanup must not mask the error being handled). */
 export async function removeQuietly(file: string): Promise<void> {
   await fs.promises.rm(file, { force: true }).catch(() => {})
-}
-
-/** Writes every chunk to `file`, waiting for the disk when the write buffer is full. */
-export async function writeChunks(
-  file: string,
-  chunks: AsyncIterable<Uint8Array>,
-  signal?: AbortSignal
-): Promise<void> {
-  const out = fs.createWriteStream(file)
-  const failed = once(out, 'error').then(([err]) => {
-    throw err
-  })
-  failed.catch(() => {}) // observed below; avoids an unhandled rejection when no write waits
-  try {
-    for await (const chunk of chunks) {
-      signal?.throwIfAborted()
-      if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed])
-    }
-    out.end()
-    await Promise.race([once(out, 'finish'), failed])
-  } finally {
-    out.destroy()
-  }
 }
 
 /** Yields the file's bytes in pieces of {@link FILE_PIECE_BYTES}, each a fresh buffer the consumer may keep. */

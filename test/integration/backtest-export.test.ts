@@ -191,6 +191,54 @@ describe('GET /v1/backtest/export', () => {
     }
   })
 
+  it('merges candle states split over several parts: many markets, every row once, in key order', async () => {
+    // three inserts = three parts; each holds two thirds of every market's minutes, so most candles are
+    // split over two parts (partial states: open/close from different times, volumes summed)
+    const start = Math.floor((Date.now() - 15 * 86_400_000) / MIN) * 60
+    const markets = ['MKA', 'MKB', 'MKC', 'MKD', 'MKE']
+    const MINUTES = 12_000
+    for (const part of [0, 1, 2]) {
+      await srv.running.ctx.store.command(
+        `INSERT INTO candles_1m
+         SELECT base, 'binance', concat(base, 'USDT'), toDateTime(${start} + m * 60, 'UTC'),
+           argMinState(p, t), max(p), min(p), argMaxState(p, t), sum(1.0), sum(p), sum(0.5), toUInt64(1)
+         FROM (
+           SELECT arrayJoin(['${markets.join("','")}']) AS base, number AS m,
+             toDateTime64(${start} + m * 60, 3, 'UTC') + toIntervalSecond(${part} * 10) AS t,
+             100 + m / 1000 + ${part} + length(base) AS p
+           FROM numbers(${MINUTES}) WHERE (m + ${part}) % 3 != 0
+         ) GROUP BY base, m, t, p`
+      )
+    }
+    const reference = await srv.running.ctx.store.query<Row>(
+      `SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS timestamp, exchange, symbol, base,
+         argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
+         sum(volume_base) AS volume_base, sum(volume_quote) AS volume_quote, sum(trades) AS trades
+       FROM candles_1m WHERE base IN ('${markets.join("','")}')
+       GROUP BY base, exchange, symbol, bucket ORDER BY base, exchange, symbol, bucket`
+    )
+    expect(reference.length).toBe(markets.length * MINUTES)
+    const q = `symbols=${markets.join(',')}&timeframe=1m&lookback=30d`
+    const ndjson = await get(`/v1/backtest/export?${q}&format=json`)
+    const rows = (await ndjson.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row)
+    expect(rows).toEqual(reference)
+
+    // Parquet (several chDB blocks joined into one file) holds the same rows in the same order
+    const res = await get(`/v1/backtest/export?${q}&format=parquet`)
+    const file = path.join(out.dir, 'markets.parquet')
+    fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()))
+    // read back by ClickHouse in file order (its reader decodes row groups in parallel otherwise)
+    const back = await srv.running.ctx.store.query<Row>(
+      `SELECT * FROM file('${file}', Parquet) SETTINGS input_format_parquet_preserve_order = 1, max_threads = 1`
+    )
+    expect(back).toEqual(reference)
+    const tmp = path.join(srv.dataDir, 'tmp', 'export')
+    expect(fs.existsSync(tmp) ? fs.readdirSync(tmp) : []).toEqual([])
+  })
+
   it('a client that disconnects mid-export leaves the server healthy and no temp file behind', async () => {
     // 3M minute candles (enough for many blocks) written straight into the candle table
     await srv.running.ctx.store.command(

@@ -35,17 +35,24 @@ export const EXPORT_COLUMNS = [
   { name: 'trades', type: 'UInt64' }
 ] as const
 
-/** The export query: merged candles (aliases avoid the state columns' names), in sorting-key order. */
+/**
+ * The export query: merged candles in sorting-key order. `FINAL` merges the aggregate states of equal keys
+ * (base, exchange, symbol, bucket: the table's ORDER BY) while reading the parts in key order, a streaming
+ * merge with memory bounded by blocks; a GROUP BY over the same keys built a hash table of every row
+ * first (+3.6 GB at 10M rows, docs/benchmarks.md). On a cluster FINAL runs per shard: candles are sharded
+ * by base, so equal keys never sit on two shards. `base IN` restricts the merge to the requested bases
+ * through the primary key: the (exchange, symbol) condition alone did not prune before the merge
+ * (5 markets of 250: 3.8 s, with `base IN` 0.3 s). The inner aliases avoid the state columns' names.
+ */
 export function exportSql(table: string, marketsSql: string): string {
   return `SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS timestamp, exchange, symbol, base,
-      o AS open, h AS high, l AS low, c AS close, vb AS volume_base, vq AS volume_quote, n AS trades
+      o AS open, high, low, c AS close, volume_base, volume_quote, trades
     FROM (
-      SELECT base, exchange, symbol, bucket, argMinMerge(open) AS o, max(high) AS h, min(low) AS l,
-        argMaxMerge(close) AS c, sum(volume_base) AS vb, sum(volume_quote) AS vq, sum(trades) AS n
-      FROM ${table}
-      WHERE ${marketsSql}
+      SELECT base, exchange, symbol, bucket, finalizeAggregation(open) AS o, high, low,
+        finalizeAggregation(close) AS c, volume_base, volume_quote, trades
+      FROM ${table} FINAL
+      WHERE base IN {bases:Array(String)} AND ${marketsSql}
         AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')
-      GROUP BY base, exchange, symbol, bucket
       ORDER BY base, exchange, symbol, bucket
     )`
 }
@@ -135,6 +142,7 @@ export function exportRoutes(
           sql: exportSql(tf.table, cond.sql),
           params: {
             ...cond.params,
+            bases: [...new Set(markets.map((m) => m.base))],
             from: Math.ceil(from / 1000),
             to: Math.ceil(Math.max(from, to) / 1000)
           },
