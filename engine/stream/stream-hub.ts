@@ -11,7 +11,7 @@
  * channels cost a map lookup.
  */
 import type { LiveState } from '../live/live-state.js'
-import type { NormalizedRecord, TradeRecord, FundingRecord } from '../records/types.js'
+import { PERP_EXCHANGES, type NormalizedRecord, type TradeRecord, type FundingRecord } from '../records/types.js'
 import { buildConfirmInputs } from '../live/confirm-inputs.js'
 import { confirm, type Direction } from '../confirm/confirm.js'
 import { collapseEvents, type WhaleEvent } from '../whales/collapse.js'
@@ -319,7 +319,7 @@ export class StreamHub {
     for (const [base, list] of byBase) {
       const all = this.channels.get(`trades:${base}`)
       if (all) this.publish(all, list.map(tradeWire))
-      for (const ex of ['binance', 'bybit', 'okx']) {
+      for (const ex of PERP_EXCHANGES) {
         const ch = this.channels.get(`trades:${base}@${ex}`)
         if (ch) {
           const own = list.filter((t) => t.exchange === ex)

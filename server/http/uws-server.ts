@@ -5,12 +5,12 @@
  * `cork`; send large bodies with `tryEnd` + `onWritable` so a slow client does not make memory grow.
  * Request bodies are read only for routes that take one, up to the route's limit (413 beyond it).
  */
-import { STATUS_CODES } from 'node:http'
 import uWS from 'uWebSockets.js'
 import { ApiError } from '../../engine/errors.js'
 import type { App } from '../app.js'
 import type { StreamService } from '../stream/stream-service.js'
 import { attachStream } from './uws-stream.js'
+import { statusLine } from './status-line.js'
 import { isStreamBody, type HttpRequest, type HttpResponse, type StreamBody } from './types.js'
 
 /** Shared empty query for requests without one; URLSearchParams is never mutated by handlers. */
@@ -23,13 +23,6 @@ export interface HttpServer {
   readonly port: number
   /** stops accepting connections; in-flight responses complete */
   close(): void
-}
-
-const STATUS_LINES = new Map<number, string>()
-function statusLine(status: number): string {
-  let line = STATUS_LINES.get(status)
-  if (!line) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`))
-  return line
 }
 
 interface Aborted {

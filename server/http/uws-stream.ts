@@ -17,6 +17,7 @@ import {
 } from '../stream/stream-service.js'
 import type { StreamSession, StreamSocket } from '../stream/session.js'
 import { errorBody } from '../../engine/errors.js'
+import { statusLine } from './status-line.js'
 
 /** How often buffered bytes are checked, ms. */
 const SWEEP_MS = 100
@@ -82,7 +83,7 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
       const auth = service.authorize(request)
       if (!('plan' in auth)) {
         res.cork(() => {
-          res.writeStatus(`${auth.status} ${auth.status === 401 ? 'Unauthorized' : 'Error'}`)
+          res.writeStatus(statusLine(auth.status))
           res.writeHeader('content-type', 'application/json')
           for (const k in auth.headers) res.writeHeader(k, auth.headers[k]!)
           res.end(JSON.stringify(errorBody(auth)))
