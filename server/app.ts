@@ -8,19 +8,52 @@
 import crypto from 'node:crypto'
 import { ApiError, errorBody } from '../engine/errors.js'
 import type { Logger } from '../engine/log.js'
-import { AccessControl, type Caller } from './access/access-control.js'
+import type { KeyRecord } from '../engine/access/key-registry.js'
+import type { Plan } from '../engine/access/plans.js'
+import { AccessControl, NO_RATE_HEADERS, type Caller } from './access/access-control.js'
 import { json, type HttpRequest, type HttpResponse, type Route, type RouteRequest } from './http/types.js'
 import { Router, type Match } from './router.js'
 import { compileQuery, parseJsonBody, type QueryValidator } from './validate.js'
 
-const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>
+const NO_HEADERS = NO_RATE_HEADERS
 
 const NO_CALLER: Caller = { key: null, plan: null, headers: NO_HEADERS }
 
 /** Adds the caller's rate-limit headers to a handler's response (none: the response as it is). */
-function withHeaders(res: HttpResponse, headers: Record<string, string>): HttpResponse {
-  if (headers === NO_HEADERS || Object.keys(headers).length === 0) return res
+function withHeaders(res: HttpResponse, headers: Readonly<Record<string, string>>): HttpResponse {
+  if (headers === NO_HEADERS) return res
   return { status: res.status, headers: { ...res.headers, ...headers }, body: res.body }
+}
+
+/**
+ * The handler's view of a request. A class rather than an object literal with a getter: one hidden class
+ * for every request, and the client address stays lazy (reading it has a cost, see uws-server.ts).
+ */
+class RoutedRequest implements RouteRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: URLSearchParams
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: Buffer | null
+
+  constructor(
+    private readonly req: HttpRequest,
+    readonly params: Readonly<Record<string, string>>,
+    readonly q: Readonly<Record<string, unknown>>,
+    readonly json: Readonly<Record<string, unknown>> | null,
+    readonly key: KeyRecord | null,
+    readonly plan: Plan | null
+  ) {
+    this.method = req.method
+    this.path = req.path
+    this.query = req.query
+    this.headers = req.headers
+    this.body = req.body
+  }
+
+  get ip(): string {
+    return this.req.ip
+  }
 }
 
 export class App {
@@ -76,7 +109,7 @@ export class App {
   handle(req: HttpRequest, matched?: Match | ApiError): HttpResponse | Promise<HttpResponse> {
     const m = matched ?? this.match(req.method, req.path)
     if (m instanceof ApiError) return this.errorResponse(m, req)
-    let headers: Record<string, string> = NO_HEADERS
+    let headers: Readonly<Record<string, string>> = NO_HEADERS
     try {
       const route = m.route
       const caller = this.caller(route, req)
@@ -86,21 +119,7 @@ export class App {
       if (route.symbolParam && typeof q[route.symbolParam] === 'string') {
         AccessControl.checkSymbol(caller.plan, q[route.symbolParam] as string, route.symbolParam)
       }
-      const routeReq: RouteRequest = {
-        method: req.method,
-        path: req.path,
-        query: req.query,
-        headers: req.headers,
-        body: req.body,
-        get ip() {
-          return req.ip // lazy: reading the client address has a cost (see uws-server.ts)
-        },
-        params: m.params,
-        q,
-        json: body,
-        key: caller.key,
-        plan: caller.plan
-      }
+      const routeReq = new RoutedRequest(req, m.params, q, body, caller.key, caller.plan)
       const res = route.handler(routeReq)
       if (res instanceof Promise) {
         return res.then(

@@ -20,13 +20,16 @@ const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({})
 
 export class Router {
   private readonly compiled: Compiled[]
-  /** routes without path parameters, by `METHOD path`: the hot endpoints resolve with one lookup */
-  private readonly exact = new Map<string, Match>()
+  /** routes without path parameters, by method then path: the hot endpoints resolve with two lookups */
+  private readonly exact = new Map<string, Map<string, Match>>()
 
   constructor(readonly routes: readonly Route[]) {
     this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
     for (const route of routes) {
-      if (!route.path.includes(':')) this.exact.set(`${route.method} ${route.path}`, { route, params: NO_PARAMS })
+      if (route.path.includes(':')) continue
+      let byPath = this.exact.get(route.method)
+      if (!byPath) this.exact.set(route.method, (byPath = new Map()))
+      byPath.set(route.path, { route, params: NO_PARAMS })
     }
   }
 
@@ -50,7 +53,7 @@ export class Router {
 
   /** The route for method and path, or an ApiError (404 or 405). */
   match(method: string, path: string): Match | ApiError {
-    const hit = this.exact.get(`${method === 'HEAD' ? 'GET' : method} ${path}`)
+    const hit = this.exact.get(method === 'HEAD' ? 'GET' : method)?.get(path)
     if (hit) return hit
     const parts = path.split('/').slice(1)
     const allowed: string[] = []

@@ -15,6 +15,8 @@ import { BENCH_ADMIN, startBenchServer } from './bench-server.js'
 
 const PORT = 19201
 const BARE_PORT = 19202
+/** unmeasured load before the rounds of each endpoint, s */
+const WARMUP_SECONDS = 3
 
 async function until(ok: () => Promise<boolean>): Promise<void> {
   while (!(await ok().catch(() => false))) await new Promise((r) => setTimeout(r, 100))
@@ -43,6 +45,10 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
       stdio: 'ignore'
     })
     await until(async () => (await fetch(`http://127.0.0.1:${BARE_PORT}/`)).ok)
+    // warm-up, discarded: JIT compilation of the request path, and the first background merges of the
+    // demo backfill, would otherwise land in the first measured round only
+    await load(url, 64, WARMUP_SECONDS, headers)
+    await load(`http://127.0.0.1:${BARE_PORT}/`, 64, WARMUP_SECONDS)
     const runs: { ours: LoadResult[]; bare: LoadResult[] } = { ours: [], bare: [] }
     for (let r = 0; r < rounds; r++) {
       for (const which of r % 2 ? (['bare', 'ours'] as const) : (['ours', 'bare'] as const)) {

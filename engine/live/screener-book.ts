@@ -103,11 +103,16 @@ function slot(m: Market, hour: number): number {
 
 export class ScreenerBook {
   private readonly markets = new Map<string, Market>()
+  /** base assets with at least one market (markets are only added, or all cleared) */
+  private readonly bases = new Set<string>()
 
   private market(exchange: string, symbol: string, base: string): Market {
     const key = `${exchange}|${symbol}`
     let m = this.markets.get(key)
-    if (!m) this.markets.set(key, (m = newMarket(exchange, symbol, base)))
+    if (!m) {
+      this.markets.set(key, (m = newMarket(exchange, symbol, base)))
+      this.bases.add(base)
+    }
     return m
   }
 
@@ -186,8 +191,7 @@ export class ScreenerBook {
 
   /** Whether any market lists this base asset. */
   hasBase(base: string): boolean {
-    for (const m of this.markets.values()) if (m.base === base) return true
-    return false
+    return this.bases.has(base)
   }
 
   /** The confirmation model's derivatives inputs for a base asset at `nowMs`. */
@@ -236,6 +240,7 @@ export class ScreenerBook {
 
   clear(): void {
     this.markets.clear()
+    this.bases.clear()
   }
 
   private row(m: Market, nowHour: number): ScreenerRow {

@@ -23,10 +23,13 @@ export interface Caller {
   readonly key: KeyRecord | null
   readonly plan: Plan | null
   /** rate-limit headers for the response, whatever its status */
-  readonly headers: Record<string, string>
+  readonly headers: Readonly<Record<string, string>>
 }
 
-const NO_CALLER: Caller = { key: null, plan: null, headers: {} }
+/** Headers of callers that get none (unlimited plans, admin): shared, never mutated. */
+export const NO_RATE_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
+
+const NO_CALLER: Caller = { key: null, plan: null, headers: NO_RATE_HEADERS }
 
 export interface AccessOptions {
   readonly registry: KeyRegistry
@@ -105,24 +108,30 @@ export class AccessControl {
         `${route.path} needs the ${needed} plan or higher; this key is on the ${plan.name} plan`
       )
     }
-    const now = this.now()
-    const reset = String(secondsToUtcMidnight(now))
     const limit = plan.callsPerDay
     if (route.counted === false) {
+      if (limit === null) return { key, plan, headers: NO_RATE_HEADERS }
       const used = this.o.quota.used(key.id)
-      return { key, plan, headers: limit === null ? {} : this.headers(limit, limit - used, reset) }
+      return { key, plan, headers: this.headers(limit, limit - used, this.resetSeconds()) }
     }
     const d = this.o.quota.take(key.id, limit)
+    if (limit === null) return { key, plan, headers: NO_RATE_HEADERS }
+    const reset = this.resetSeconds()
     if (!d.ok) {
       throw new ApiError(
         'quota_exceeded',
         `the ${plan.name} plan allows ${limit} calls a day (UTC); the quota resets in ${reset} s`,
         {
-          headers: { 'retry-after': reset, ...this.headers(limit ?? 0, 0, reset) }
+          headers: { 'retry-after': reset, ...this.headers(limit, 0, reset) }
         }
       )
     }
-    return { key, plan, headers: limit === null ? {} : this.headers(limit, d.remaining ?? 0, reset) }
+    return { key, plan, headers: this.headers(limit, d.remaining ?? 0, reset) }
+  }
+
+  /** `RateLimit-Reset`: whole seconds to the next UTC midnight, when daily quotas reset. */
+  private resetSeconds(): string {
+    return String(secondsToUtcMidnight(this.now()))
   }
 
   private headers(limit: number, remaining: number, reset: string): Record<string, string> {

@@ -43,6 +43,9 @@ export function isStreamBody(body: HttpResponse['body']): body is StreamBody {
   return typeof body === 'object' && !Buffer.isBuffer(body)
 }
 
+/** The content-type header of JSON answers, shared (never mutated) so a hot handler allocates none. */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' })
+
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): HttpResponse {
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) }
 }

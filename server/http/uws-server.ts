@@ -152,18 +152,50 @@ function tooLarge(limit: number): ApiError {
 }
 
 /**
- * The request headers the application reads (auth, client address, body framing). Reading only these is
- * cheaper than copying every header of every request; a handler needing another adds it here.
+ * The request headers the application reads. Reading only these is cheaper than copying every header of
+ * every request, and the body framing headers are read only for routes that take a body; the forwarded
+ * address only for calls without a key (the per-IP throttle). A handler needing another adds it here.
  */
-const USED_HEADERS = ['x-api-key', 'authorization', 'x-forwarded-for', 'content-length', 'content-type'] as const
-
-function readHeaders(req: uWS.HttpRequest): Record<string, string> {
+function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean): Record<string, string> {
   const headers: Record<string, string> = {}
-  for (const name of USED_HEADERS) {
-    const v = req.getHeader(name)
-    if (v !== '') headers[name] = v
+  const key = req.getHeader('x-api-key')
+  if (key !== '') headers['x-api-key'] = key
+  else {
+    const forwarded = req.getHeader('x-forwarded-for')
+    if (forwarded !== '') headers['x-forwarded-for'] = forwarded
+  }
+  const auth = req.getHeader('authorization')
+  if (auth !== '') headers['authorization'] = auth
+  if (bodyRoute) {
+    for (const name of ['content-length', 'content-type']) {
+      const v = req.getHeader(name)
+      if (v !== '') headers[name] = v
+    }
   }
   return headers
+}
+
+/**
+ * A request as the application sees it. The client address is converted only when something asks for it
+ * (the public throttle): that costs more than the rest of the request. After an abort `res` may not be
+ * touched, so it reads ''.
+ */
+class UwsRequest implements HttpRequest {
+  private address: string | undefined
+
+  constructor(
+    private readonly res: uWS.HttpResponse,
+    private readonly state: Aborted,
+    readonly method: string,
+    readonly path: string,
+    readonly query: URLSearchParams,
+    readonly headers: Record<string, string>,
+    readonly body: Buffer | null
+  ) {}
+
+  get ip(): string {
+    return (this.address ??= this.state.aborted ? '' : Buffer.from(this.res.getRemoteAddressAsText()).toString())
+  }
 }
 
 /** With `stream`, `/v1/stream` upgrades to the push stream (server/http/uws-stream.ts). */
@@ -176,42 +208,29 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
       state.aborted = true
       state.onAbort?.()
     })
-    const method = req.getMethod().toUpperCase()
+    // HTTP methods are case-sensitive; upper-casing keeps clients that send `get` working as before
+    const sent = req.getCaseSensitiveMethod()
+    const method = sent === 'GET' ? 'GET' : sent.toUpperCase()
     const path = req.getUrl()
     const rawQuery = req.getQuery()
     const query = rawQuery ? new URLSearchParams(rawQuery) : EMPTY_QUERY
-    const headers = readHeaders(req)
-    // the client address is read only when something asks for it (the public throttle): converting it
-    // costs more than the rest of the request; after an abort `res` may not be touched, so it reads ''
-    let ip: string | undefined
-    const ipText = (): string => (ip ??= state.aborted ? '' : Buffer.from(res.getRemoteAddressAsText()).toString())
-    const request = (body: Buffer | null): HttpRequest => ({
-      method,
-      path,
-      query,
-      headers,
-      body,
-      get ip() {
-        return ipText()
-      }
-    })
     const head = method === 'HEAD'
     const matched = app.match(method, path)
     const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
-    const where = { method, path }
+    const headers = readHeaders(req, limit > 0)
     if (limit === 0) {
-      const out = app.handle(request(null), matched)
+      const out = app.handle(new UwsRequest(res, state, method, path, query, headers, null), matched)
       if (out instanceof Promise) void out.then((o) => send(res, state, o, head))
       else send(res, state, out, head)
       return
     }
     if (Number(headers['content-length'] ?? '0') > limit) {
-      send(res, state, app.errorResponse(tooLarge(limit), where), head)
+      send(res, state, app.errorResponse(tooLarge(limit), { method, path }), head)
       return
     }
     void readBody(res, limit, state).then(async (body) => {
-      if (body instanceof ApiError) return send(res, state, app.errorResponse(body, where), head)
-      send(res, state, await app.handle(request(body), matched), head)
+      if (body instanceof ApiError) return send(res, state, app.errorResponse(body, { method, path }), head)
+      send(res, state, await app.handle(new UwsRequest(res, state, method, path, query, headers, body), matched), head)
     })
   })
   return new Promise((resolve, reject) => {

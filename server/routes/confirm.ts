@@ -10,19 +10,43 @@ import { ApiError } from '../../engine/errors.js'
 import { ConfirmQuery, ConfirmResponse } from '../../schemas/api/confirm.js'
 import { AccessControl } from '../access/access-control.js'
 import type { ServerContext } from '../context.js'
-import type { Route } from '../http/types.js'
+import { JSON_HEADERS, type HttpResponse, type Route } from '../http/types.js'
 
 /**
  * Longest a computed answer is reused, ms: inputs with 24 h windows slide with time. Any new record
- * (live-state version) invalidates it at once.
+ * (live-state version) invalidates it at once; concurrent requests then share one recomputation.
  */
 const ANSWER_TTL_MS = 1_000
 /** Answers cached at most (bases x 2 directions). */
 const ANSWER_CACHE_MAX = 1_000
 
+interface Answer {
+  readonly version: number
+  /** epoch ms the answer was computed */
+  readonly at: number
+  /** the response, shared by every request it answers (never mutated) */
+  readonly res: HttpResponse
+}
+
 export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[] {
   const live = ctx.live
-  const answers = new Map<string, { version: number; at: number; body: string }>()
+  const answers = new Map<string, Answer>()
+  /** computations under way: concurrent misses of one key share one (no stampede when an answer expires) */
+  const pending = new Map<string, Promise<HttpResponse>>()
+  const compute = async (key: string, base: string, direction: Direction): Promise<HttpResponse> => {
+    try {
+      const version = live.version
+      const now = Date.now()
+      const inputs = await buildConfirmInputs(base, now, live)
+      const body = JSON.stringify(confirm(base, direction, inputs, now))
+      const res: HttpResponse = { status: 200, headers: JSON_HEADERS, body }
+      if (answers.size >= ANSWER_CACHE_MAX) answers.clear()
+      answers.set(key, { version, at: now, res })
+      return res
+    } finally {
+      pending.delete(key)
+    }
+  }
   return [
     {
       method: 'GET',
@@ -34,8 +58,11 @@ export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[]
       tags: ['confirm'],
       query: ConfirmQuery,
       response: ConfirmResponse,
-      handler: async (req) => {
-        const base = (req.q['symbol'] as string).split('/')[0]!.toUpperCase()
+      // synchronous while the cached answer holds: a hot read is a map lookup, no promise per request
+      handler: (req) => {
+        const symbol = req.q['symbol'] as string
+        const slash = symbol.indexOf('/')
+        const base = (slash < 0 ? symbol : symbol.slice(0, slash)).toUpperCase()
         AccessControl.checkSymbol(req.plan, base, 'symbol')
         if (!live.screener.hasBase(base)) {
           throw new ApiError('unknown_symbol', `no perpetual market for ${base} on Binance, Bybit or OKX`, {
@@ -44,18 +71,15 @@ export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[]
         }
         if (req.q['source'] !== undefined) ctx.log.info({ source: req.q['source'], symbol: base }, 'confirm')
         const direction = req.q['direction'] as Direction
-        const key = `${base}|${direction}`
-        const now = Date.now()
+        const key = direction === 'long' ? `${base}|long` : `${base}|short`
         const hit = answers.get(key)
-        if (hit && hit.version === live.version && now - hit.at < ANSWER_TTL_MS) {
-          return { status: 200, headers: { 'content-type': 'application/json' }, body: hit.body }
+        if (hit && hit.version === live.version && Date.now() - hit.at < ANSWER_TTL_MS) return hit.res
+        let running = pending.get(key)
+        if (running === undefined) {
+          running = compute(key, base, direction)
+          pending.set(key, running)
         }
-        const version = live.version
-        const inputs = await buildConfirmInputs(base, now, live)
-        const body = JSON.stringify(confirm(base, direction, inputs, now))
-        if (answers.size >= ANSWER_CACHE_MAX) answers.clear()
-        answers.set(key, { version, at: now, body })
-        return { status: 200, headers: { 'content-type': 'application/json' }, body }
+        return running
       }
     }
   ]

@@ -5,7 +5,7 @@
 import type { OptionsCurrency } from '../../engine/options/chain-types.js'
 import { ChainQuery, ChainResponse } from '../../schemas/api/options.js'
 import type { ServerContext } from '../context.js'
-import type { Route } from '../http/types.js'
+import { JSON_HEADERS, type Route } from '../http/types.js'
 
 export function optionsRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
   return [
@@ -23,7 +23,7 @@ export function optionsRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
       response: ChainResponse,
       handler: (req) => ({
         status: 200,
-        headers: { 'content-type': 'application/json' },
+        headers: JSON_HEADERS,
         body: ctx.live.options.chainJson(req.q['currency'] as OptionsCurrency, Date.now())
       })
     }
