@@ -65,12 +65,64 @@ export function longView(inputs: ConfirmInputs): LongView {
  * Confirmation of `direction` on `symbol` given `inputs`, evaluated at `nowMs` (epoch ms).
  * @throws RangeError when nowMs is not a finite epoch-ms time or direction is neither long nor short
  */
+/** Inputs that carry a score term; `price_change_24h` and the funding history only qualify others. */
+const SCORED_INPUTS = [
+  'funding_rate',
+  'long_short_ratio',
+  'oi_change_24h',
+  'exchange_netflow_usd_24h',
+  'mvrv',
+  'whale_net_flow_usd_24h',
+  'whales_long',
+  'whales_short'
+] as const
+
+/** True when no input that carries a score term is there (null, NaN and ±Infinity are missing). */
+export function withoutData(inputs: ConfirmInputs): boolean {
+  return SCORED_INPUTS.every((k) => finite(inputs[k]) === null)
+}
+
+/** The reason appended when every input is missing. */
+export const NO_DATA_REASON = 'no input data at all: SKIP, nothing confirms either side'
+
+/**
+ * Every input missing: the composite is 0 (no view), but the verdict is SKIP with size 0 rather than the
+ * REDUCE that composite 0 maps to: advice without any data must not size a trade.
+ */
+function blind(
+  symbol: string,
+  direction: Direction,
+  inputs: ConfirmInputs,
+  view: LongView,
+  nowMs: number
+): ConfirmResult {
+  return {
+    ts: Math.floor(nowMs / 1000),
+    symbol,
+    direction,
+    composite: 0,
+    confidence: 'MEDIUM',
+    action: 'SKIP',
+    size_mult: 0,
+    deriv_score: 0,
+    onchain_score: 0,
+    whale_score: 0,
+    reasons: [...view.reasons, NO_DATA_REASON],
+    confirmation: 'NONE',
+    score: 0.5,
+    smart_money: { net_flow_usd: null, long_short_ratio: null, whales_long: null, whales_short: null },
+    derivatives: { funding_rate: null, oi_change_24h: null },
+    as_of: new Date(nowMs).toISOString()
+  }
+}
+
 export function confirm(symbol: string, direction: Direction, inputs: ConfirmInputs, nowMs: number): ConfirmResult {
   if (!Number.isFinite(nowMs) || Math.abs(nowMs) > 8.64e15) throw new RangeError(`nowMs must be epoch ms, got ${nowMs}`)
   if (direction !== 'long' && direction !== 'short') {
     throw new RangeError(`direction must be 'long' or 'short', got ${String(direction)}`)
   }
   const view = longView(inputs)
+  if (withoutData(inputs)) return blind(symbol, direction, inputs, view, nowMs)
   const orient = direction === 'long' ? (x: number) => (x === 0 ? 0 : x) : negate
   const composite = orient(view.composite)
   const subScores = [orient(view.deriv), orient(view.onchain), orient(view.whale)] as const

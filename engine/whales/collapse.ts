@@ -168,7 +168,7 @@ function toEvent(group: readonly Route[], thresholds: SignificanceThresholds): W
     lastTs = Math.max(lastTs, r.lastTs)
   }
   return {
-    id: `${first.chain}:${first.tx_hash}:${first.log_index}`,
+    id: `${first.chain}:${first.tx_hash}:${first.log_index}:${first.address}`,
     ts: first.ts,
     last_ts: lastTs,
     chain: first.chain,

@@ -11,7 +11,7 @@ import type { Significance } from './significance.js'
 export type CollapseKind = 'multi_hop' | 'wash_loop'
 
 export interface WhaleEvent {
-  /** `${chain}:${tx_hash}:${log_index}` of the event's first row; the same rows always give the same id (two tracked wallets on both sides of one transfer share it: paging breaks the tie by address) */
+  /** `${chain}:${tx_hash}:${log_index}:${address}` of the event's first row: unique per event (two tracked wallets on both sides of one transfer get one event each), and the same rows always give the same id */
   readonly id: string
   /** ts of the first row, epoch ms; never moves when later rows extend the event */
   readonly ts: number

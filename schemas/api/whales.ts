@@ -31,7 +31,7 @@ export const EventsQuery = Type.Object({
 })
 
 const EVENT = Type.Object({
-  id: Type.String({ description: 'chain:tx_hash:log_index of the first folded row' }),
+  id: Type.String({ description: 'chain:tx_hash:log_index:address of the first folded row (unique per event)' }),
   ts: Type.Integer({ description: 'first folded row, epoch ms' }),
   last_ts: Type.Integer({ description: 'newest folded row, epoch ms' }),
   chain: Type.String(),

@@ -481,7 +481,7 @@ describe('derived channels', () => {
     ])
     const high = await c.next(updatesOf('whales:all:high'))
     expect(high.data.events.map((e: { id: string; significance: string }) => [e.id, e.significance])).toEqual([
-      ['ethereum:0xabc:0', 'high']
+      ['ethereum:0xabc:0:0xwhale', 'high']
     ])
     const bsc = await c.next(updatesOf('whales:bsc:medium'))
     expect(bsc.data.events).toEqual([

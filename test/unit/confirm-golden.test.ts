@@ -62,22 +62,17 @@ describe('confirm: the worked example of docs/confirm.md', () => {
 })
 
 describe('confirm with every input missing', () => {
-  it('has composite 0, REDUCE at 0.4375, confirmation NONE, and says what is missing', () => {
+  it('has composite 0 but answers SKIP at size 0 (not the REDUCE composite 0 maps to), and says what is missing', () => {
     for (const direction of ['long', 'short'] as const) {
       const r = confirm('DOGE', direction, EMPTY_CONFIRM_INPUTS, NOW_MS)
       expect(Object.is(r.composite, 0)).toBe(true)
       expect([r.deriv_score, r.onchain_score, r.whale_score]).toEqual([0, 0, 0])
-      expect([r.action, r.size_mult, r.confidence, r.confirmation, r.score]).toEqual([
-        'REDUCE',
-        0.4375,
-        'MEDIUM',
-        'NONE',
-        0.5
-      ])
+      expect([r.action, r.size_mult, r.confidence, r.confirmation, r.score]).toEqual(['SKIP', 0, 'MEDIUM', 'NONE', 0.5])
       expect(r.reasons).toEqual([
         'no derivatives data (funding, long/short, OI): derivatives score 0',
         'no on-chain data (exchange net flow, MVRV): on-chain score 0',
-        'no whale data (net flow, wallet counts): whale score 0'
+        'no whale data (net flow, wallet counts): whale score 0',
+        'no input data at all: SKIP, nothing confirms either side'
       ])
       expect(r.smart_money).toEqual({
         net_flow_usd: null,
@@ -95,7 +90,14 @@ describe('confirm with every input missing', () => {
     ) as unknown as ConfirmInputs
     const r = confirm('BTC', 'long', { ...garbage, funding_history_30d: [Number.NaN] }, NOW_MS)
     expect(r.composite).toBe(0)
+    expect(r.action).toBe('SKIP')
     expect(r.reasons).toEqual(confirm('BTC', 'long', EMPTY_CONFIRM_INPUTS, NOW_MS).reasons)
+  })
+
+  it('answers from a single input as usual: one input present is enough to leave the no-data SKIP', () => {
+    const r = confirm('BTC', 'long', { ...EMPTY_CONFIRM_INPUTS, mvrv: 1.0 }, NOW_MS)
+    expect(r.reasons).not.toContain('no input data at all: SKIP, nothing confirms either side')
+    expect(r.action).toBe('REDUCE')
   })
 
   it('rejects a non-finite clock and an unknown direction', () => {

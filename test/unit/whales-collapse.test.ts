@@ -24,7 +24,7 @@ describe('collapseEvents: multi-hop routes', () => {
     const [e, ...rest] = collapseEvents(route)
     expect(rest).toEqual([])
     expect(e).toMatchObject({
-      id: 'ethereum:0x1:2',
+      id: 'ethereum:0x1:2:0xA',
       ts: T0,
       last_ts: T0,
       event_type: 'transfer_out',
@@ -47,10 +47,10 @@ describe('collapseEvents: multi-hop routes', () => {
     ]
     const events = collapseEvents([...route, ...others])
     expect(events.map((e) => [e.id, e.address, e.repeat_count])).toEqual([
-      ['bsc:0x1:2', '0xA', 1],
-      ['ethereum:0x1:2', '0xA', 3],
-      ['ethereum:0x1:3', '0xB', 1],
-      ['ethereum:0x2:2', '0xA', 1]
+      ['bsc:0x1:2:0xA', '0xA', 1],
+      ['ethereum:0x1:2:0xA', '0xA', 3],
+      ['ethereum:0x1:3:0xB', '0xB', 1],
+      ['ethereum:0x2:2:0xA', '0xA', 1]
     ])
   })
 
@@ -79,7 +79,7 @@ describe('collapseEvents: wash loops', () => {
     const events = collapseEvents(rows)
     expect(events).toHaveLength(1)
     expect(events[0]).toMatchObject({
-      id: 'ethereum:0xw0:0',
+      id: 'ethereum:0xw0:0:0xA',
       ts: T0,
       last_ts: T0 + 20 * MIN,
       usd_value: 1_000_000,
@@ -161,8 +161,8 @@ describe('collapseEvents: wash loops', () => {
       ['transfer_in', 2, 1_000_000]
     ])
     expect(collapseEvents(rows).map((e) => [e.id, e.repeat_count])).toEqual([
-      ['ethereum:0xw0:0', 1],
-      ['ethereum:0xw1:0', 2]
+      ['ethereum:0xw0:0:0xA', 1],
+      ['ethereum:0xw1:0:0xA', 2]
     ])
   })
 
@@ -182,7 +182,7 @@ describe('collapseEvents: wash loops', () => {
       row({ tx_hash: '0xb', event_type: 'transfer_in', ts: T0 + MIN, usd_value: 1_049_000 })
     ]
     expect(collapseEvents(rows)).toMatchObject([
-      { id: 'ethereum:0xa:0', usd_value: 1_000_000, repeat_count: 3, collapsed: 'wash_loop' }
+      { id: 'ethereum:0xa:0:0xA', usd_value: 1_000_000, repeat_count: 3, collapsed: 'wash_loop' }
     ])
   })
 
@@ -220,7 +220,7 @@ describe('collapseEvents: significance', () => {
 
   it('grades a route by its largest leg even when its first leg is small', () => {
     const rows = [row({ log_index: 0, usd_value: 20_000 }), row({ log_index: 1, usd_value: 600_000 })]
-    expect(collapseEvents(rows)).toMatchObject([{ id: 'ethereum:0x1:0', significance: 'medium' }])
+    expect(collapseEvents(rows)).toMatchObject([{ id: 'ethereum:0x1:0:0xA', significance: 'medium' }])
   })
 
   it('rejects bad options', () => {

@@ -63,7 +63,7 @@ describe('pageEvents: total and distinct', () => {
     expect([r.total, r.distinct]).toEqual([0, 0])
   })
 
-  it('orders newest first, ties by id descending then address descending', () => {
+  it('orders newest first, ties by id descending; both sides of one transfer are two events with their own ids', () => {
     const tied = [
       row({ tx_hash: '0xa', log_index: 1 }),
       row({ tx_hash: '0xa', log_index: 1, address: '0xB', event_type: 'transfer_in' }),
@@ -72,10 +72,10 @@ describe('pageEvents: total and distinct', () => {
     ]
     const r = pageEvents(collapseEvents(tied), tied, ALL, page)
     expect(r.events.map((e) => `${e.id}/${e.address}`)).toEqual([
-      'ethereum:0xc:0/0xA',
-      'ethereum:0xb:0/0xA',
-      'ethereum:0xa:1/0xB',
-      'ethereum:0xa:1/0xA'
+      'ethereum:0xc:0:0xA/0xA',
+      'ethereum:0xb:0:0xA/0xA',
+      'ethereum:0xa:1:0xB/0xB',
+      'ethereum:0xa:1:0xA/0xA'
     ])
   })
 
