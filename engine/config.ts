@@ -47,6 +47,8 @@ export interface Config {
   readonly logLevel: LogLevel
   /** rows that trigger a batch flush. @default 50_000 */
   readonly batchRows: number
+  /** rows that seal a batch of bulk loads (admin bulk ingest, replays at full speed). @default 250_000 */
+  readonly bulkBatchRows: number
   /** max age of a batch before it is flushed, ms. @default 1_000 */
   readonly flushMs: number
   /** rows a table's queue holds before producers wait (backpressure). @default 500_000 */
@@ -203,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken: adminToken(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     batchRows: int(env, 'INGEST_BATCH_ROWS', 50_000, 1, 1_000_000),
+    bulkBatchRows: int(env, 'INGEST_BULK_BATCH_ROWS', 250_000, 1, 1_000_000),
     flushMs: int(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
     queueRows: int(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
     chdbPoolSize: int(env, 'CHDB_POOL_SIZE', 4, 1, 32),

@@ -17,6 +17,12 @@ import { backoffMs, sleep } from './retry.js'
 export interface BatcherOptions {
   /** rows that seal a batch. @default 50_000 */
   readonly batchRows: number
+  /**
+   * rows that seal a batch of bulk chunks (admin bulk loads, replays at full speed): bigger inserts cost
+   * less per row (bench: 250,000-row inserts ~1.5x the rows/s of 50,000-row ones) and latency does not
+   * matter there. A live chunk joining the batch brings the limit back to `batchRows`. @default batchRows
+   */
+  readonly bulkBatchRows?: number
   /** age that seals a batch of live chunks, ms. @default 1_000 */
   readonly flushMs: number
   /** rows the sealed-batch queue holds before producers wait */
@@ -43,6 +49,8 @@ export class TableBatcher {
   readonly counters: TableCounters = { queued: 0, written: 0, failed: 0, batches: 0, retries: 0 }
   private open: EncodedChunk[] = []
   private openRows = 0
+  /** whether a live chunk is in the open batch (then it seals at batchRows) */
+  private openLive = false
   private timer: NodeJS.Timeout | undefined
   private readonly sealed: BoundedQueue<Batch | null>
   private pending = 0
@@ -67,7 +75,9 @@ export class TableBatcher {
     this.open.push(chunk)
     this.openRows += chunk.rows
     this.counters.queued += chunk.rows
-    if (this.openRows >= this.opts.batchRows) await this.seal()
+    if (!chunk.bulk) this.openLive = true
+    const limit = this.openLive ? this.opts.batchRows : (this.opts.bulkBatchRows ?? this.opts.batchRows)
+    if (this.openRows >= limit) await this.seal()
     else if (!chunk.bulk && !this.timer) this.timer = setTimeout(() => void this.seal(), this.opts.flushMs)
   }
 
@@ -79,6 +89,7 @@ export class TableBatcher {
     const chunks = this.open
     this.open = []
     this.openRows = 0
+    this.openLive = false
     const rows = chunks.reduce((n, c) => n + c.rows, 0)
     const digest = crypto.createHash('sha1')
     for (const c of chunks) digest.update(c.hash)

@@ -106,7 +106,12 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   if (replayed > 0) log.warn({ batches: replayed }, 'completed batches interrupted by the last stop')
   const pipeline = new IngestPipeline(
     store,
-    { batchRows: config.batchRows, flushMs: config.flushMs, queueRows: config.queueRows },
+    {
+      batchRows: config.batchRows,
+      bulkBatchRows: config.bulkBatchRows,
+      flushMs: config.flushMs,
+      queueRows: config.queueRows
+    },
     log.child({ mod: 'ingest' }),
     journal
   )

@@ -7,7 +7,7 @@
  *   line parse) -> Binance normalizer -> TSV chunks -> per-table batcher -> journal -> store. Timed from
  *   the first read to the last acknowledged batch.
  * - ceiling: the same trades, normalized and encoded to TSV before the clock starts, inserted in the same
- *   50,000-row batches by one writer (as the batcher writes one table): the engine's own limit.
+ *   250,000-row batches (the bulk batch size) by one writer (as the batcher writes one table): the engine's own limit.
  * Both write into the full schema (trades feed the candle views).
  */
 import path from 'node:path'
@@ -22,13 +22,14 @@ import { BatchJournal } from '../../ingest/journal.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
 import { ReplaySource } from '../../ingest/sources/replay-source.js'
 
-const BATCH_ROWS = 50_000
+/** the server's default bulk batch (INGEST_BULK_BATCH_ROWS): a replay at full speed is a bulk load */
+const BATCH_ROWS = 250_000
 const POOL = 4
 
 async function replay(dir: string, store: ChdbStore, capture: string): Promise<{ rows: number; ms: number }> {
   const pipeline = new IngestPipeline(
     store,
-    { batchRows: BATCH_ROWS, flushMs: 1000, queueRows: 500_000 },
+    { batchRows: 50_000, bulkBatchRows: BATCH_ROWS, flushMs: 1000, queueRows: 500_000 },
     silentLogger(),
     new BatchJournal(path.join(dir, 'journal'))
   )

@@ -152,7 +152,7 @@ export class ReplaySource implements Source {
               }
               const wait = startWall + (t - firstRecv) / speed - Date.now()
               if (wait >= MIN_WAIT_MS || (out.length > 0 && Date.now() - lastFlush >= FLUSH_MS)) {
-                if (out.length > 0) yield* recordItems(out, c)
+                if (out.length > 0) yield* recordItems(out, c, speed === 0)
                 out = []
                 lastFlush = Date.now()
                 if (wait >= MIN_WAIT_MS) await sleep(wait, signal)
@@ -166,7 +166,7 @@ export class ReplaySource implements Source {
             }
             this.normalizeLine(normalizer, line, head, out)
             if (out.length >= CHUNK_RECORDS) {
-              yield* recordItems(out, c)
+              yield* recordItems(out, c, speed === 0)
               out = []
               lastFlush = Date.now()
             }
@@ -177,7 +177,9 @@ export class ReplaySource implements Source {
           log.warn({ file, err: reader.error }, 'recording ends early (truncated), continuing with the next file')
         }
       }
-      if (out.length > 0) yield* recordItems(out, c)
+      if (out.length > 0) yield* recordItems(out, c, speed === 0)
+      // bulk chunks (full speed) are sealed only by row count or a barrier: the end of the recording is one
+      yield { barrier: true }
       this.phase = 'done'
       log.info({ messages: c.messages, rows: c.rows }, 'replay finished')
     } finally {

@@ -66,6 +66,26 @@ describe('ingest pipeline on chDB', () => {
     await p.close(Date.now() + 5000)
   })
 
+  it('seals bulk chunks at bulkBatchRows, and at batchRows once a live chunk joins the batch', async () => {
+    const opts = { batchRows: 500, bulkBatchRows: 2000, flushMs: 60_000, queueRows: 10_000 }
+    const bulk = new IngestPipeline(store, opts, silentLogger())
+    for (let i = 0; i < 10; i++) for (const c of encodeRecords(trades('BLK', 300), true)) await bulk.write(c)
+    await bulk.barrier()
+    expect(bulk.totals().batches).toBe(2) // 2100 (sealed at >= 2000 bulk rows) + 900 at the barrier
+    expect(bulk.totals().written).toBe(3000)
+    await bulk.close(Date.now() + 5000)
+    const mixed = new IngestPipeline(store, opts, silentLogger())
+    for (const c of encodeRecords(trades('MIX', 300), true)) await mixed.write(c)
+    for (const c of encodeRecords(trades('MIX', 300), false)) await mixed.write(c)
+    for (const c of encodeRecords(trades('MIX', 300), true)) await mixed.write(c)
+    await mixed.barrier()
+    // 600 (>= 500: sealed as soon as the live chunk came) + 300 at the barrier; bulk alone would be one batch
+    expect(mixed.totals().batches).toBe(2)
+    expect(await counts('BLK')).toEqual({ raw: 3000, c1m: 3000, c1d: 3000 })
+    expect(await counts('MIX')).toEqual({ raw: 900, c1m: 900, c1d: 900 })
+    await mixed.close(Date.now() + 5000)
+  })
+
   it('flushes live chunks on the timer without a barrier', async () => {
     const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 50, queueRows: 100_000 }, silentLogger())
     for (const c of encodeRecords(trades('BBB', 10), false)) await p.write(c)

@@ -29,13 +29,16 @@ export interface FeedPumpOptions {
   readonly flushMs?: number
 }
 
-/** Turns a batch of records into pipeline items: one chunk per table, then the records for the live state. */
-export function recordItems(records: NormalizedRecord[], counters: FeedCounters): IngestItem[] {
+/**
+ * Turns a batch of records into pipeline items: one chunk per table, then the records for the live state.
+ * `bulk` (a replay as fast as possible) lets the batcher fill its larger bulk batches.
+ */
+export function recordItems(records: NormalizedRecord[], counters: FeedCounters, bulk = false): IngestItem[] {
   let maxTs = counters.lastEventTs ?? 0
   for (let i = 0; i < records.length; i++) if (records[i]!.ts > maxTs) maxTs = records[i]!.ts
   counters.rows += records.length
   counters.lastEventTs = maxTs
-  return [...encodeRecords(records, false), { live: true, records }]
+  return [...encodeRecords(records, bulk), { live: true, records }]
 }
 
 /** Runs until `signal` aborts and the queue is empty. */
