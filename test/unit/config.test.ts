@@ -14,6 +14,7 @@ describe('configuration', () => {
       simSeed: 42,
       simBackfillDays: 30,
       batchRows: 50_000,
+      bulkBatchRows: 250_000,
       flushMs: 1_000
     })
     expect(Object.isFrozen(c)).toBe(true)
@@ -33,7 +34,8 @@ describe('configuration', () => {
     [{ CLICKHOUSE_URL: 'not a url' }, 'CLICKHOUSE_URL must be an http(s) URL'],
     [{ CLICKHOUSE_CLUSTER: 'c1' }, 'CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters'],
-    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent']
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ INGEST_BULK_BATCH_ROWS: '0' }, 'INGEST_BULK_BATCH_ROWS must be an integer from 1 to 1000000']
   ])('rejects %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(message)
