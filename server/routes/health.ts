@@ -2,7 +2,7 @@
  * @module
  * `GET /v1/health` (no key): status, version, store kind, per-source status and ingest counters
  * (DESIGN.md runtime contract). `degraded` when the store probe fails, a configured source is not
- * connected, or any ingest row has failed.
+ * connected (unless it has finished: `phase: "done"`), or any ingest row has failed.
  */
 import { Type } from '@sinclair/typebox'
 import { json, type Route } from '../http/types.js'
@@ -81,7 +81,9 @@ export function healthRoutes(ctx: ServerContext): Route[] {
       handler: () => {
         const totals = ctx.pipeline.totals()
         const sources = ctx.sources.map((s) => s.status())
-        const degraded = !ctx.storeProbe.ok || totals.failed > 0 || sources.some((s) => !s.connected)
+        // a source that finished its work (a replay at the end of its recording) is not connected, and not a fault
+        const down = sources.some((s) => !s.connected && s.phase !== 'done')
+        const degraded = !ctx.storeProbe.ok || totals.failed > 0 || down
         return json(200, {
           status: degraded ? 'degraded' : 'ok',
           version: ctx.version,

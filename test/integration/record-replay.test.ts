@@ -111,6 +111,11 @@ describe('record and replay', () => {
         "SELECT count() AS n FROM trades WHERE exchange = 'binance'"
       )
       expect(Number(row!.n)).toBe(trades)
+      const health = (await (await fetch(`${srv.base}/v1/health`)).json()) as {
+        status: string
+        sources: { phase: string; connected: boolean }[]
+      }
+      expect([health.status, health.sources[0]!.phase, health.sources[0]!.connected]).toEqual(['ok', 'done', false])
     } finally {
       await srv.stop()
     }
