@@ -14,7 +14,7 @@ const TOPICS = PERPS.flatMap((s) => [`publicTrade.${s}`, `tickers.${s}`, `allLiq
 beforeAll(async () => {
   server = await new BybitTestServer({ pageSize: 3 }).start()
   for (const s of PERPS) {
-    server.setTicker(s, s === 'BTCUSDT' ? { openInterest: '52000.125', openInterestValue: '5044005315.26' } : {})
+    server.setTicker(s, s === 'BTCUSDT' ? { openInterest: '52000.125', openInterestValue: '5044017325.01' } : {})
     server.ratios.set(s, ['0.6', '0.4'])
   }
   source = new BybitSource({
@@ -73,7 +73,7 @@ describe('Bybit feed against a local protocol server', () => {
     await until('long/short of every market', () => feed.records.filter((r) => r.kind === 'long_short').length === 4)
     expect(tradeIds(feed.records, 'BTCUSDT')).toEqual(['b-1', 'b-2'])
     const oi = feed.records.find((r) => r.kind === 'open_interest' && r.symbol === 'BTCUSDT')
-    expect(oi).toMatchObject({ oi_base: 52000.125, oi_usd: 5044005315.26 })
+    expect(oi).toMatchObject({ oi_base: 52000.125, oi_usd: 5044017325.01 })
     const ordi = feed.records.find((r) => r.kind === 'funding' && r.symbol === 'ORDIUSDT')
     expect(ordi).toMatchObject({ interval_hours: 1, funding_rate: 0.0001, mark_price: 41.25 })
     expect(feed.records.find((r) => r.kind === 'liquidation')).toMatchObject({
@@ -93,7 +93,7 @@ describe('Bybit feed against a local protocol server', () => {
     expect(source.normalizer.tickerOf('BTCUSDT')).toMatchObject({
       markPrice: 97500,
       openInterest: 52000.125,
-      openInterestValue: 5044005315.26,
+      openInterestValue: 5044017325.01,
       fundingRate: 0.0001
     })
   })

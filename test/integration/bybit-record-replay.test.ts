@@ -17,7 +17,7 @@ let liveStatus: ReturnType<BybitSource['status']>
 beforeAll(async () => {
   const venue = await new BybitTestServer().start()
   for (const s of PERPS) {
-    venue.setTicker(s, { openInterest: '1500', openInterestValue: '1500.00' })
+    venue.setTicker(s, { openInterest: '1500' })
     venue.ratios.set(s, ['0.55', '0.45'])
   }
   const source = new BybitSource({

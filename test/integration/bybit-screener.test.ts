@@ -26,7 +26,7 @@ async function screenerUntil(ready: (rows: Record<string, unknown>[]) => boolean
 
 beforeAll(async () => {
   venue = await new BybitTestServer().start()
-  venue.setTicker('BTCUSDT', { openInterest: '52000.125', openInterestValue: '5044005315.26', fundingRate: '0.0001' })
+  venue.setTicker('BTCUSDT', { openInterest: '52000.125', openInterestValue: '5044017325.01', fundingRate: '0.0001' })
   venue.setTicker('ETHUSDT', { fundingRate: '0.00005' })
   // ORDI on 1 h funding at Bybit's cap: longs pay 0.5% an hour, extreme crowding
   venue.setTicker('ORDIUSDT', { fundingRate: '0.005', openInterest: '250000', openInterestValue: '10312500.00' })
@@ -74,7 +74,7 @@ describe('SOURCES=bybit through the real server', () => {
       funding_interval_hours: 8,
       funding_rate_annualized: (0.0001 * 8760) / 8,
       long_short_ratio_cumulative: 0.7 / 0.3,
-      open_interest_usd: 5044005315.26,
+      open_interest_usd: 5044017325.01,
       volume_24h_usd: 97000 * 2 + 97010
     })
     expect(rows.find((r) => r['symbol'] === 'ORDIUSDT')).toMatchObject({
@@ -101,7 +101,7 @@ describe('SOURCES=bybit through the real server', () => {
       "SELECT symbol, base, oi_base, oi_usd FROM open_interest WHERE exchange = 'bybit' ORDER BY symbol"
     )
     const by = Object.fromEntries(rows.map((r) => [r.symbol, r]))
-    expect(by['BTCUSDT']).toMatchObject({ base: 'BTC', oi_base: 52000.125, oi_usd: 5044005315.26 })
+    expect(by['BTCUSDT']).toMatchObject({ base: 'BTC', oi_base: 52000.125, oi_usd: 5044017325.01 })
     expect(by['1000PEPEUSDT']).toMatchObject({ base: 'PEPE', oi_base: 5_000_000_000, oi_usd: 100750 })
   })
 

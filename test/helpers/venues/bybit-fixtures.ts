@@ -79,7 +79,8 @@ export function tickerFields(symbol: string, over: Record<string, string> = {}):
     markPrice: mark,
     indexPrice: INDEX[symbol] ?? mark,
     openInterest: '1000',
-    openInterestValue: '1000.00',
+    // USD = contracts x mark price
+    openInterestValue: (Number(over['openInterest'] ?? '1000') * Number(over['markPrice'] ?? mark)).toFixed(2),
     turnover24h: '2351623.4562',
     volume24h: '2445.8430',
     nextFundingTime: '1732273200000',
