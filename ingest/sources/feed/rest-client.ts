@@ -2,7 +2,8 @@
  * @module
  * GET requests to a venue's REST API within its rate limits: each request takes its weight from a
  * WeightLimiter first; 429 (rate limited) and 418 (IP banned for ignoring 429s) pause the limiter for the
- * Retry-After time; a used-weight header above 80% of the venue's limit pauses until the next minute.
+ * Retry-After time (a venue may add its own such statuses, e.g. Bybit's 403 ban, with a minimum pause); a
+ * used-weight header above 80% of the venue's limit pauses until the next minute.
  * Answers come back as text with their receive time, so the transport can hand them to the normalizer
  * (and the recorder) like socket messages. Failures return null and are counted, never thrown.
  */
