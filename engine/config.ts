@@ -7,11 +7,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
-export type SourceName = 'sim' | 'binance' | `replay:${string}`
+export type SourceName = 'sim' | 'binance' | 'bybit' | `replay:${string}`
 /** Plain names SOURCES accepts; `live` expands to LIVE_VENUES, `replay:<path>` comes on top. */
-export const KNOWN_SOURCES: readonly string[] = ['sim', 'binance', 'live', 'none']
+export const KNOWN_SOURCES: readonly string[] = ['sim', 'binance', 'bybit', 'live', 'none']
 /** The exchange venues that exist as live sources: what `SOURCES=live` means today. */
-export const LIVE_VENUES: readonly SourceName[] = ['binance']
+export const LIVE_VENUES: readonly SourceName[] = ['binance', 'bybit']
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -34,6 +34,12 @@ export interface Config {
   readonly binanceRestUrl: string
   /** only these Binance symbols (e.g. BTCUSDT); empty: every USDT perpetual that is TRADING. @default [] */
   readonly binanceSymbols: readonly string[]
+  /** Bybit v5 public linear WebSocket endpoint. @default 'wss://stream.bybit.com/v5/public/linear' */
+  readonly bybitWsUrl: string
+  /** Bybit v5 REST base. @default 'https://api.bybit.com' */
+  readonly bybitRestUrl: string
+  /** only these Bybit symbols (e.g. BTCUSDT); empty: every USDT perpetual that is Trading. @default [] */
+  readonly bybitSymbols: readonly string[]
   /** directory for raw venue recordings (gzipped NDJSON, hourly files); unset: no recording */
   readonly recordDir: string | undefined
   /** replay pace: 1 = as recorded, 10 = ten times faster, 0 = as fast as possible (`max`). @default 1 */
@@ -198,6 +204,9 @@ export function loadConfig(env: Env = process.env): Config {
     binanceWsUrl: baseUrl(env, 'BINANCE_WS_URL', 'wss://fstream.binance.com', ['ws:', 'wss:']),
     binanceRestUrl: baseUrl(env, 'BINANCE_REST_URL', 'https://fapi.binance.com', ['http:', 'https:']),
     binanceSymbols: symbolList(env, 'BINANCE_SYMBOLS'),
+    bybitWsUrl: baseUrl(env, 'BYBIT_WS_URL', 'wss://stream.bybit.com/v5/public/linear', ['ws:', 'wss:']),
+    bybitRestUrl: baseUrl(env, 'BYBIT_REST_URL', 'https://api.bybit.com', ['http:', 'https:']),
+    bybitSymbols: symbolList(env, 'BYBIT_SYMBOLS'),
     recordDir: env['RECORD_DIR'] ? path.resolve(env['RECORD_DIR']) : undefined,
     replaySpeed: replaySpeed(env),
     simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),

@@ -16,6 +16,7 @@ import { BatchJournal } from '../ingest/journal.js'
 import { runSource } from '../ingest/run-source.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
 import { BinanceSource } from '../ingest/sources/binance.js'
+import { BybitSource } from '../ingest/sources/bybit.js'
 import { ReplaySource } from '../ingest/sources/replay-source.js'
 import type { Source } from '../ingest/sources/source.js'
 import { NdjsonParser } from '../ingest/workers/ndjson-parser.js'
@@ -78,6 +79,14 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
           symbols: config.binanceSymbols,
           recordDir: config.recordDir,
           log: ctx.log.child({ source: 'binance' })
+        })
+      case 'bybit':
+        return new BybitSource({
+          wsUrl: config.bybitWsUrl,
+          restUrl: config.bybitRestUrl,
+          symbols: config.bybitSymbols,
+          recordDir: config.recordDir,
+          log: ctx.log.child({ source: 'bybit' })
         })
       default:
         if (name.startsWith('replay:')) {

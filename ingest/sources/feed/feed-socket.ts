@@ -2,7 +2,8 @@
  * @module
  * One venue WebSocket that stays up: connects, lets the venue adapter subscribe on every open (first
  * connect and each reconnect), answers server pings with pongs (the `ws` client does so by itself, as
- * Binance requires within 10 minutes), pings the server itself when the line goes quiet, and treats a
+ * Binance requires within 10 minutes), pings the server itself when the line goes quiet, sends a venue's
+ * application-level ping where it wants one (`appPing`, Bybit's `{"op":"ping"}`), and treats a
  * connection without any frame for `staleMs` as dead (stale feed): it is terminated and reopened after an
  * exponential backoff with full jitter. It never throws; failures are logged and counted.
  */
@@ -24,6 +25,12 @@ export interface FeedSocketOptions {
   readonly backoff?: BackoffOptions
   /** @default 10_000 */
   readonly handshakeTimeoutMs?: number
+  /**
+   * An application-level ping sent every `everyMs` while the connection is open, for venues that want a
+   * JSON ping rather than (or besides) WebSocket ping frames (Bybit: `{"op":"ping"}` every 20 s). Its answer
+   * arrives as an ordinary message. Unset: none.
+   */
+  readonly appPing?: { readonly text: () => string; readonly everyMs: number }
 }
 
 export class FeedSocket {
@@ -58,6 +65,7 @@ export class FeedSocket {
       const conn = new AbortController()
       let openedAt = 0
       let heartbeat: NodeJS.Timeout | undefined
+      let appPinger: NodeJS.Timeout | undefined
       const ws = new WebSocket(this.opts.url, {
         handshakeTimeout: this.opts.handshakeTimeoutMs ?? 10_000,
         perMessageDeflate: false
@@ -85,6 +93,8 @@ export class FeedSocket {
         const send = (text: string): void => {
           if (ws.readyState === WebSocket.OPEN) ws.send(text)
         }
+        const appPing = this.opts.appPing
+        if (appPing) appPinger = setInterval(() => send(appPing.text()), appPing.everyMs)
         Promise.resolve()
           .then(() => this.opts.onOpen(send, conn.signal))
           .catch((err: unknown) => {
@@ -103,6 +113,7 @@ export class FeedSocket {
       ws.on('close', () => {
         this.connected = false
         clearInterval(heartbeat)
+        clearInterval(appPinger)
         conn.abort()
         signal.removeEventListener('abort', onAbort)
         resolve(openedAt ? Date.now() - openedAt : 0)

@@ -2,7 +2,8 @@
  * @module
  * GET requests to a venue's REST API within its rate limits: each request takes its weight from a
  * WeightLimiter first; 429 (rate limited) and 418 (IP banned for ignoring 429s) pause the limiter for the
- * Retry-After time; a used-weight header above 80% of the venue's limit pauses until the next minute.
+ * Retry-After time (a venue may add its own such statuses, e.g. Bybit's 403 ban, with a minimum pause); a
+ * used-weight header above 80% of the venue's limit pauses until the next minute.
  * Answers come back as text with their receive time, so the transport can hand them to the normalizer
  * (and the recorder) like socket messages. Failures return null and are counted, never thrown.
  */
@@ -27,6 +28,13 @@ export interface UsedWeightHeader {
   readonly limit: number
 }
 
+/** A venue-specific "slow down" answer: its HTTP status and how long REST pauses when it comes without Retry-After. */
+export interface BanStatus {
+  readonly status: number
+  /** pause, ms */
+  readonly pauseMs: number
+}
+
 export class RestClient {
   /** requests that failed (network, timeout, non-2xx) */
   errors = 0
@@ -36,7 +44,9 @@ export class RestClient {
   constructor(
     private readonly baseUrl: string,
     private readonly log: Logger,
-    private readonly usedWeight?: UsedWeightHeader
+    private readonly usedWeight?: UsedWeightHeader,
+    /** statuses besides 429/418 that mean "rate limited" (Bybit: 403 "access too frequent", a 10-minute ban) */
+    private readonly banStatuses: readonly BanStatus[] = []
   ) {}
 
   /** GET `path` (with query) after taking `weight` from `limiter`; null on failure or abort. */
@@ -49,15 +59,19 @@ export class RestClient {
       const text = await res.text()
       const recvTs = Date.now()
       this.watchWeight(res, limiter, recvTs)
-      if (res.status === 429 || res.status === 418) {
+      const ban = this.banStatuses.find((b) => b.status === res.status)
+      const limited = res.status === 429 || res.status === 418 || ban !== undefined
+      if (limited) {
         this.rateLimited++
         const retryS = Number(res.headers.get('retry-after'))
-        limiter.pauseUntil(recvTs + (retryS > 0 ? retryS * 1000 : DEFAULT_RETRY_AFTER_MS))
+        const retryMs = retryS > 0 ? retryS * 1000 : 0
+        // a ban lasts at least its documented time, whatever Retry-After says
+        limiter.pauseUntil(recvTs + (ban ? Math.max(ban.pauseMs, retryMs) : retryMs || DEFAULT_RETRY_AFTER_MS))
         this.log.warn({ path, status: res.status, retry_after_s: retryS || null }, 'venue rate limit hit, pausing REST')
       }
       if (!res.ok) {
         this.errors++
-        if (res.status !== 429 && res.status !== 418) this.log.warn({ path, status: res.status }, 'venue REST error')
+        if (!limited) this.log.warn({ path, status: res.status }, 'venue REST error')
         return null
       }
       return { status: res.status, text, recvTs }

@@ -1,0 +1,229 @@
+/**
+ * @module
+ * Bybit v5 linear perpetuals (`SOURCES=bybit`): the transport. Discovers USDT perpetuals that are Trading
+ * (instruments-info, cursor paging), streams trades, tickers (funding, mark/index, open interest) and
+ * liquidations per market over the public linear WebSocket with Bybit's app-level ping, and polls the
+ * accounts long/short ratio over REST. Everything the venue sends goes through one bounded RawQueue to the
+ * normalizer (`ingest/normalize/bybit.ts`) and, with RECORD_DIR, to the recorder. Rediscovery runs hourly:
+ * new listings are subscribed, delisted markets are no longer polled. Trade ids are UUIDs and the tickers'
+ * cross sequence `cs` is not contiguous, so there is no gap detection or backfill (docs/sources.md).
+ */
+import type { Logger } from '../../engine/log.js'
+import type { IngestItem } from '../encoded-chunk.js'
+import { BybitNormalizer } from '../normalize/bybit.js'
+import { instrumentsPage, type BybitMarket } from '../normalize/bybit-markets.js'
+import { WS_CHANNEL } from '../normalize/normalizer.js'
+import { Recorder } from '../record/recorder.js'
+import { TopicConnections } from './bybit/connections.js'
+import { pollLongShort } from './bybit/pollers.js'
+import { BybitRest, instrumentsPath } from './bybit/rest.js'
+import { marketTopics } from './bybit/topics.js'
+import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from './feed/backoff.js'
+import { FeedCounters } from './feed/feed-counters.js'
+import { pumpFeed } from './feed/feed-pump.js'
+import { RawQueue } from './feed/raw-queue.js'
+import type { Source, SourceStatus } from './source.js'
+
+/** Most instruments-info pages read in one discovery (1,000 instruments each): a runaway cursor stops here. */
+const MAX_PAGES = 10
+
+export interface BybitTuning {
+  /** topics per WebSocket connection (3 per market; Bybit limits args to 21,000 characters). @default 200 */
+  readonly topicsPerConnection: number
+  /** topics per subscribe request (Bybit: no limit on linear, 10 on spot). @default 10 */
+  readonly subscribeBatch: number
+  /** pause between subscribe requests, ms. @default 100 */
+  readonly subscribeIntervalMs: number
+  /** app-level `{"op":"ping"}` period, ms (Bybit recommends 20 s). @default 20_000 */
+  readonly pingMs: number
+  /** long/short poll period per market, ms (the venue's readings are 5-minutely). @default 300_000 */
+  readonly longShortEveryMs: number
+  /** market rediscovery period, ms. @default 3_600_000 */
+  readonly discoveryEveryMs: number
+  /** raw messages buffered between the sockets and the normalizer; more are dropped and counted. @default 100_000 */
+  readonly queueCapacity: number
+  /** a connection without any frame for this long is reopened, ms. @default 30_000 */
+  readonly staleMs: number
+  readonly backoff: BackoffOptions
+  /** REST requests per minute (Bybit allows 7,200 per IP). @default 300 */
+  readonly requestsPerMinute: number
+}
+
+export const DEFAULT_BYBIT_TUNING: BybitTuning = {
+  topicsPerConnection: 200,
+  subscribeBatch: 10,
+  subscribeIntervalMs: 100,
+  pingMs: 20_000,
+  longShortEveryMs: 300_000,
+  discoveryEveryMs: 3_600_000,
+  queueCapacity: 100_000,
+  staleMs: 30_000,
+  backoff: DEFAULT_BACKOFF,
+  requestsPerMinute: 300
+}
+
+export interface BybitSourceOptions {
+  /** public linear WebSocket endpoint, e.g. wss://stream.bybit.com/v5/public/linear */
+  readonly wsUrl: string
+  readonly restUrl: string
+  /** only these symbols; empty: every USDT perpetual that is Trading */
+  readonly symbols: readonly string[]
+  readonly log: Logger
+  /** RECORD_DIR: record raw messages there */
+  readonly recordDir?: string | undefined
+  readonly tuning?: Partial<BybitTuning>
+}
+
+/** REST answers repeated at the top of each recording file, so every file replays on its own. */
+const STICKY_PATHS = ['/v5/market/instruments-info']
+
+export class BybitSource implements Source {
+  readonly name = 'bybit'
+  readonly synthetic = false
+  private readonly tuning: BybitTuning
+  private readonly queue: RawQueue
+  private readonly counters = new FeedCounters()
+  private readonly rest: BybitRest
+  readonly normalizer = new BybitNormalizer()
+  private markets: readonly string[] = []
+  private connections: TopicConnections | null = null
+  private phase = 'starting'
+
+  constructor(private readonly opts: BybitSourceOptions) {
+    this.tuning = { ...DEFAULT_BYBIT_TUNING, ...opts.tuning }
+    this.queue = new RawQueue(this.tuning.queueCapacity)
+    this.rest = new BybitRest({
+      baseUrl: opts.restUrl,
+      log: opts.log,
+      queue: this.queue,
+      requestsPerMinute: this.tuning.requestsPerMinute
+    })
+  }
+
+  status(): SourceStatus {
+    const c = this.counters
+    const conns = this.connections
+    return {
+      name: this.name,
+      synthetic: false,
+      connected: conns !== null && conns.size > 0 && conns.open === conns.size,
+      last_event_ts: c.lastEventTs,
+      rows: c.rows,
+      phase: this.phase,
+      last_message_ts: c.lastMessageTs,
+      markets: this.markets.length,
+      connections: conns?.size ?? 0,
+      reconnects: conns?.reconnects ?? 0,
+      stale: conns?.stale ?? 0,
+      messages: c.messages,
+      parse_errors: c.parseErrors + c.malformed,
+      unknown_messages: c.unknown,
+      venue_errors: c.venueErrors,
+      duplicates: c.duplicates,
+      dropped: this.queue.dropped,
+      // no gap detection on Bybit (UUID trade ids, non-contiguous cross sequence): reported as 0
+      gaps_found: 0,
+      gaps_filled: 0,
+      gaps_unfilled: 0,
+      rest_errors: this.rest.client.errors,
+      rate_limited: this.rest.client.rateLimited
+    }
+  }
+
+  async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
+    const recorder = this.opts.recordDir ? new Recorder(this.opts.recordDir, this.opts.log) : undefined
+    const stop = new AbortController()
+    const onAbort = (): void => stop.abort()
+    signal.addEventListener('abort', onAbort)
+    const background = this.runTransport(stop.signal)
+    try {
+      yield* pumpFeed(
+        {
+          normalizer: this.normalizer,
+          queue: this.queue,
+          counters: this.counters,
+          recorder,
+          sticky: (channel) => STICKY_PATHS.includes(channel.split('?', 1)[0]!)
+        },
+        stop.signal
+      )
+    } finally {
+      stop.abort()
+      signal.removeEventListener('abort', onAbort)
+      await background
+      this.phase = 'stopped'
+      await recorder?.close()
+    }
+  }
+
+  /** Discovery, then sockets, the long/short poller and rediscovery until `signal` aborts. */
+  private async runTransport(signal: AbortSignal): Promise<void> {
+    this.phase = 'discovery'
+    let markets: BybitMarket[] | null = null
+    for (let attempt = 0; markets === null && !signal.aborted; attempt++) {
+      markets = await this.discover(signal)
+      if (markets === null) await sleep(reconnectDelayMs(attempt, this.tuning.backoff), signal)
+    }
+    if (markets === null) return
+    const t = this.tuning
+    const connections = new TopicConnections(
+      {
+        url: this.opts.wsUrl,
+        log: this.opts.log,
+        perConnection: t.topicsPerConnection,
+        pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
+        pingMs: t.pingMs,
+        staleMs: t.staleMs,
+        backoff: t.backoff,
+        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs })
+      },
+      signal
+    )
+    this.connections = connections
+    this.markets = markets.map((m) => m.symbol)
+    connections.add(this.markets.flatMap(marketTopics))
+    this.phase = 'live'
+    this.opts.log.info({ markets: this.markets.length, connections: connections.size }, 'bybit feed started')
+    await Promise.all([
+      connections.done(),
+      pollLongShort(this.rest, () => this.markets, t.longShortEveryMs, signal),
+      this.rediscover(connections, signal)
+    ])
+  }
+
+  /** Every instruments-info page; the USDT perpetuals to follow, or null when a request failed. */
+  private async discover(signal: AbortSignal): Promise<BybitMarket[] | null> {
+    const markets: BybitMarket[] = []
+    let cursor = ''
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const text = await this.rest.fetch(instrumentsPath(cursor), signal)
+      if (text === null) return null
+      let parsed = null
+      try {
+        parsed = instrumentsPage(JSON.parse(text))
+      } catch {
+        // counted as a parse error by the pump, which sees the same text
+      }
+      if (parsed === null) return null
+      markets.push(...parsed.markets)
+      cursor = parsed.nextCursor
+      if (cursor === '') break
+    }
+    const only = this.opts.symbols
+    return only.length ? markets.filter((m) => only.includes(m.symbol)) : markets
+  }
+
+  private async rediscover(connections: TopicConnections, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      await sleep(this.tuning.discoveryEveryMs, signal)
+      if (signal.aborted) return
+      const found = await this.discover(signal)
+      if (found === null) continue
+      const known = new Set(this.markets)
+      const added = found.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
+      if (added.length) connections.add(added.flatMap(marketTopics))
+      this.markets = found.map((m) => m.symbol)
+      if (added.length) this.opts.log.info({ added }, 'bybit markets listed')
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * @module
+ * Bybit v5 public topics and subscriptions. Per market three topics: `publicTrade.<symbol>`,
+ * `tickers.<symbol>` and `allLiquidation.<symbol>` (Bybit has no all-market topics on v5). Subscribed with
+ * `{"op":"subscribe","args":[...],"req_id":"n"}`. Bybit's limits for one public connection: the `args` of
+ * all its subscriptions together at most 21,000 characters; linear has no per-request args limit today
+ * (spot: 10), so requests carry `SubscribePacing.batch` args (10: within every category's limit) and are
+ * paced. Connections keep well under the character limit (`fits`).
+ */
+import { sleep } from '../feed/backoff.js'
+
+/** Bybit's limit on the characters of a public connection's subscribed args. */
+export const ARGS_CHAR_LIMIT = 21_000
+/** What this adapter puts on one connection: half the limit, so a venue-side count of quotes and commas still fits. */
+export const ARGS_CHAR_BUDGET = ARGS_CHAR_LIMIT / 2
+
+export function marketTopics(symbol: string): string[] {
+  return [`publicTrade.${symbol}`, `tickers.${symbol}`, `allLiquidation.${symbol}`]
+}
+
+/** Characters a topic adds to a connection's args (the topic, its quotes and a comma). */
+export function argChars(topic: string): number {
+  return topic.length + 3
+}
+
+export interface SubscribePacing {
+  /** topics per subscribe request. @default 10 */
+  readonly batch: number
+  /** pause between two requests, ms */
+  readonly intervalMs: number
+}
+
+let nextReqId = 1
+
+/** The app-level ping Bybit asks for every 20 s: `{"req_id":"n","op":"ping"}`. */
+export function pingMessage(): string {
+  return JSON.stringify({ req_id: String(nextReqId++), op: 'ping' })
+}
+
+/** Sends subscribe requests for `topics`, paced; stops early when `signal` aborts (connection closed). */
+export async function subscribe(
+  send: (text: string) => void,
+  topics: readonly string[],
+  pacing: SubscribePacing,
+  signal: AbortSignal
+): Promise<void> {
+  for (let i = 0; i < topics.length && !signal.aborted; i += pacing.batch) {
+    if (i > 0) await sleep(pacing.intervalMs, signal)
+    if (signal.aborted) return
+    send(JSON.stringify({ op: 'subscribe', args: topics.slice(i, i + pacing.batch), req_id: String(nextReqId++) }))
+  }
+}

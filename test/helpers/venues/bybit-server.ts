@@ -1,0 +1,199 @@
+/**
+ * A local Bybit v5 protocol server for tests, on 127.0.0.1 and a free port: REST over node:http
+ * (instruments-info with cursor paging, account-ratio) and the public linear WebSocket at /v5/public/linear
+ * (`ws` package) with `{"op":"subscribe","args":[...],"req_id"}` requests and their acks, app-level
+ * `{"op":"ping"}` answered with Bybit's pong, and `{topic,type,ts,data}` pushes. Like Bybit, subscribing a
+ * `tickers.<symbol>` topic sends a snapshot of that market's ticker at once; later updates go out as deltas
+ * with only the changed fields. Tests drive it: publish, drop connections, go silent, send junk.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { WebSocketServer, WebSocket } from 'ws'
+import { INSTRUMENTS, accountRatioBody, instrumentsBody, tickerFields, tickerMessage } from './bybit-fixtures.js'
+
+export const WS_PATH = '/v5/public/linear'
+
+interface Client {
+  readonly ws: WebSocket
+  readonly topics: Set<string>
+}
+
+export interface BybitServerOptions {
+  /** instruments per instruments-info page (Bybit: `limit`, max 1000); small to exercise paging. @default 3 */
+  readonly pageSize?: number
+}
+
+export class BybitTestServer {
+  readonly http: http.Server
+  private readonly wss: WebSocketServer
+  readonly clients = new Set<Client>()
+  /** request counts per REST path (without query) */
+  readonly requests = new Map<string, number>()
+  /** full ticker state per symbol: what a snapshot carries */
+  readonly tickers = new Map<string, Record<string, string>>()
+  /** [buyRatio, sellRatio] per symbol served by account-ratio */
+  readonly ratios = new Map<string, [string, string]>()
+  /** app-level pings received */
+  pings = 0
+  connections = 0
+  subscribeRequests = 0
+  /** largest args array of one subscribe request */
+  maxArgs = 0
+  /** while paused the server sends nothing: no pongs, no pushes (a silent, half-dead line) */
+  paused = false
+  port = 0
+
+  constructor(private readonly opts: BybitServerOptions = {}) {
+    this.http = http.createServer((req, res) => this.rest(req, res))
+    this.wss = new WebSocketServer({ server: this.http, path: WS_PATH, autoPong: false })
+    this.wss.on('connection', (ws) => this.onConnection(ws))
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.http.listen(0, '127.0.0.1', r))
+    this.port = (this.http.address() as AddressInfo).port
+    return this
+  }
+
+  get wsUrl(): string {
+    return `ws://127.0.0.1:${this.port}${WS_PATH}`
+  }
+
+  get restUrl(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.clients) c.ws.terminate()
+    await new Promise<void>((r) => this.wss.close(() => r()))
+    await new Promise<void>((r) => this.http.close(() => r()))
+  }
+
+  private onConnection(ws: WebSocket): void {
+    const client: Client = { ws, topics: new Set() }
+    const connId = `conn-${++this.connections}`
+    this.clients.add(client)
+    ws.on('ping', (data) => {
+      if (!this.paused) ws.pong(data)
+    })
+    ws.on('close', () => this.clients.delete(client))
+    ws.on('message', (data) => {
+      let msg: { op?: string; args?: string[]; req_id?: string }
+      try {
+        msg = JSON.parse(String(data)) as typeof msg
+      } catch {
+        ws.send(JSON.stringify({ success: false, ret_msg: 'Invalid JSON', conn_id: connId, op: '' }))
+        return
+      }
+      if (this.paused) return
+      if (msg.op === 'ping') {
+        this.pings++
+        ws.send(
+          JSON.stringify({ success: true, ret_msg: 'pong', conn_id: connId, req_id: msg.req_id ?? '', op: 'ping' })
+        )
+      } else if (msg.op === 'subscribe') {
+        this.subscribeRequests++
+        const args = msg.args ?? []
+        this.maxArgs = Math.max(this.maxArgs, args.length)
+        for (const t of args) client.topics.add(t)
+        ws.send(
+          JSON.stringify({ success: true, ret_msg: '', conn_id: connId, req_id: msg.req_id ?? '', op: 'subscribe' })
+        )
+        for (const t of args) {
+          const state = t.startsWith('tickers.') ? this.tickers.get(t.slice('tickers.'.length)) : undefined
+          if (state) ws.send(JSON.stringify(tickerMessage('snapshot', state, Date.now())))
+        }
+      }
+    })
+  }
+
+  /** Sets a market's full ticker state (sent as the snapshot on subscribe). */
+  setTicker(symbol: string, over: Record<string, string> = {}): void {
+    this.tickers.set(symbol, tickerFields(symbol, over))
+  }
+
+  /** Every topic some connection is subscribed to. */
+  subscribed(): Set<string> {
+    const out = new Set<string>()
+    for (const c of this.clients) for (const t of c.topics) out.add(t)
+    return out
+  }
+
+  /** Waits until every topic has a subscriber. */
+  async waitSubscribed(topics: readonly string[], timeoutMs = 10_000): Promise<void> {
+    const until = Date.now() + timeoutMs
+    while (!topics.every((t) => this.subscribed().has(t))) {
+      if (Date.now() > until) throw new Error(`not subscribed: ${topics.filter((t) => !this.subscribed().has(t))}`)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+  }
+
+  /** Sends a push (`{topic,...}`) to the subscribers of its topic; returns how many got it. */
+  publish(push: { topic: string }): number {
+    const text = JSON.stringify(push)
+    let n = 0
+    for (const c of this.clients) {
+      if (c.topics.has(push.topic) && c.ws.readyState === WebSocket.OPEN && !this.paused) {
+        c.ws.send(text)
+        n++
+      }
+    }
+    return n
+  }
+
+  /** Changes some ticker fields and pushes them as a delta (only those fields, as Bybit does). */
+  tickerDelta(symbol: string, fields: Record<string, string>, ts = Date.now()): number {
+    const state = this.tickers.get(symbol) ?? tickerFields(symbol)
+    this.tickers.set(symbol, { ...state, ...fields })
+    return this.publish(tickerMessage('delta', { symbol, ...fields }, ts) as { topic: string })
+  }
+
+  /** Sends raw text to every connection (junk, unknown pushes). */
+  sendRaw(text: string): void {
+    for (const c of this.clients) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(text)
+  }
+
+  pauseAll(): void {
+    this.paused = true
+  }
+
+  resumeAll(): void {
+    this.paused = false
+  }
+
+  /** Drops every connection without a close handshake (a network cut). */
+  dropAll(): void {
+    for (const c of this.clients) c.ws.terminate()
+  }
+
+  private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://x')
+    this.requests.set(url.pathname, (this.requests.get(url.pathname) ?? 0) + 1)
+    const q = url.searchParams
+    const send = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(body))
+    }
+    const error = (retCode: number, retMsg: string): void =>
+      send(200, { retCode, retMsg, result: {}, retExtInfo: {}, time: Date.now() })
+    if (q.get('category') !== 'linear') return error(10001, 'params error: category invalid')
+    switch (url.pathname) {
+      case '/v5/market/instruments-info': {
+        const size = this.opts.pageSize ?? 3
+        const from = q.get('cursor') ? Number(q.get('cursor')!.replace('page-', '')) : 0
+        const list = INSTRUMENTS.slice(from, from + size)
+        const next = from + size < INSTRUMENTS.length ? `page-${from + size}` : ''
+        return send(200, instrumentsBody(list, next))
+      }
+      case '/v5/market/account-ratio': {
+        const symbol = q.get('symbol') ?? ''
+        const ratio = this.ratios.get(symbol)
+        if (q.get('period') !== '5min') return error(10001, 'params error: period invalid')
+        if (ratio === undefined) return error(10001, 'params error: symbol invalid')
+        const ts = Math.floor(Date.now() / 300_000) * 300_000
+        return send(200, accountRatioBody(symbol, ratio[0], ratio[1], ts))
+      }
+    }
+    send(404, { retCode: 10404, retMsg: 'path not found' })
+  }
+}
