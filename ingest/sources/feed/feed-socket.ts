@@ -24,6 +24,18 @@ export interface FeedSocketOptions {
   readonly backoff?: BackoffOptions
   /** @default 10_000 */
   readonly handshakeTimeoutMs?: number
+  /**
+   * App-level keepalive for venues that want a text message instead of a WebSocket ping frame (OKX: the
+   * text `ping`, answered with the text `pong`). Unset: a protocol ping frame.
+   */
+  readonly pingText?: string
+  /** no frame for this long sends a ping, ms. @default staleMs / 2 */
+  readonly pingAfterMs?: number
+  /**
+   * Awaited before every connection attempt, e.g. a shared limiter for a venue's connection rate (OKX
+   * allows 3 new connections a second per IP). False: give up (the run is ending).
+   */
+  readonly beforeConnect?: (signal: AbortSignal) => Promise<boolean>
 }
 
 export class FeedSocket {
@@ -41,6 +53,8 @@ export class FeedSocket {
   async run(signal: AbortSignal): Promise<void> {
     let attempt = 0
     while (!signal.aborted) {
+      if (this.opts.beforeConnect && !(await this.opts.beforeConnect(signal))) break
+      if (signal.aborted) break
       const upMs = await this.connectOnce(signal)
       if (signal.aborted) break
       if (upMs >= STABLE_MS) attempt = 0
@@ -54,6 +68,8 @@ export class FeedSocket {
   /** One connection; resolves with how long it was open (0 if it never opened). */
   private connectOnce(signal: AbortSignal): Promise<number> {
     const staleMs = this.opts.staleMs ?? 30_000
+    const pingAfterMs = this.opts.pingAfterMs ?? staleMs / 2
+    const pingText = this.opts.pingText
     return new Promise((resolve) => {
       const conn = new AbortController()
       let openedAt = 0
@@ -78,9 +94,12 @@ export class FeedSocket {
               this.stale++
               this.opts.log.warn({ url: this.opts.url, idle_ms: idle }, 'venue socket stale, reopening')
               ws.terminate()
-            } else if (idle >= staleMs / 2) ws.ping()
+            } else if (idle >= pingAfterMs) {
+              if (pingText === undefined) ws.ping()
+              else ws.send(pingText)
+            }
           },
-          Math.max(10, Math.floor(staleMs / 4))
+          Math.max(10, Math.floor(Math.min(staleMs / 4, pingAfterMs / 2)))
         )
         const send = (text: string): void => {
           if (ws.readyState === WebSocket.OPEN) ws.send(text)
