@@ -2,9 +2,10 @@
  * @module
  * One venue WebSocket that stays up: connects, lets the venue adapter subscribe on every open (first
  * connect and each reconnect), answers server pings with pongs (the `ws` client does so by itself, as
- * Binance requires within 10 minutes), pings the server itself when the line goes quiet, and treats a
- * connection without any frame for `staleMs` as dead (stale feed): it is terminated and reopened after an
- * exponential backoff with full jitter. It never throws; failures are logged and counted.
+ * Binance requires within 10 minutes), pings the server itself when the line goes quiet (a ping frame, or
+ * the venue's text ping such as OKX's `ping`), and treats a connection without any frame for `staleMs` as
+ * dead (stale feed): it is terminated and reopened after an exponential backoff with full jitter. It never
+ * throws; failures are logged and counted.
  */
 import WebSocket from 'ws'
 import type { Logger } from '../../../engine/log.js'

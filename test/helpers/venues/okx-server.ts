@@ -3,8 +3,9 @@
  * (public instruments, rubik support-coin and long-short-account-ratio) and the public WebSocket at
  * /ws/v5/public (`ws` package) with `{"op":"subscribe","args":[...]}` answered per arg by
  * `{"event":"subscribe","arg",connId}` or `{"event":"error","code":"60018",...}`, the text `ping` answered
- * with the text `pong`, and OKX's idle rule (a connection the client leaves silent for `idleCloseMs` is
- * closed). Tests drive it: publish pushes, drop connections, go silent, send junk.
+ * with the text `pong`, and OKX's idle rule (a connection on which the server has sent nothing for
+ * `idleCloseMs`, pongs included, is closed: OKX drops lines without data for 30 s). Tests drive it:
+ * publish pushes, drop connections, go silent, send junk.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -15,14 +16,15 @@ interface Client {
   readonly ws: WebSocket
   /** `channel|instId` or `channel|instType` keys */
   readonly subs: Set<string>
-  lastInbound: number
+  /** last time the server sent this connection anything, epoch ms */
+  lastOutbound: number
 }
 
 const CHANNELS = new Set(['trades', 'funding-rate', 'open-interest', 'mark-price', 'liquidation-orders'])
 const INST_IDS = new Set(INSTRUMENTS.data.map((i) => i['instId'] as string))
 
 export interface OkxServerOptions {
-  /** close connections the client leaves silent this long, ms (OKX: 30 s). @default 0 (never) */
+  /** close connections the server has sent nothing on for this long, ms (OKX: 30 s). @default 0 (never) */
   readonly idleCloseMs?: number
 }
 
@@ -32,6 +34,8 @@ export class OkxTestServer {
   readonly clients = new Set<Client>()
   /** request counts per REST path (without query) */
   readonly requests = new Map<string, number>()
+  /** every REST request path with its query, in order */
+  readonly requestLog: string[] = []
   /** long/short ratio per coin served by long-short-account-ratio (newest reading at the current 5 minutes) */
   readonly longShort = new Map<string, string>()
   private readonly nextTradeId = new Map<string, number>()
@@ -59,8 +63,9 @@ export class OkxTestServer {
     if (idle > 0) {
       this.idleTimer = setInterval(
         () => {
-          for (const c of this.clients) {
-            if (Date.now() - c.lastInbound >= idle) {
+          // a paused server plays dead: it neither sends nor closes
+          for (const c of this.paused ? [] : this.clients) {
+            if (Date.now() - c.lastOutbound >= idle) {
               this.idleClosed++
               c.ws.close(4004, 'No data received in 30s.')
             }
@@ -88,27 +93,30 @@ export class OkxTestServer {
   }
 
   private onConnection(ws: WebSocket): void {
-    const client: Client = { ws, subs: new Set(), lastInbound: Date.now() }
+    const client: Client = { ws, subs: new Set(), lastOutbound: Date.now() }
+    const send = (text: string): void => {
+      client.lastOutbound = Date.now()
+      ws.send(text)
+    }
     const connId = `c${++this.connections}`
     this.clients.add(client)
     ws.on('close', () => this.clients.delete(client))
     ws.on('message', (data) => {
-      client.lastInbound = Date.now()
       const text = String(data)
       if (text === 'ping') {
         this.pings++
-        if (!this.paused) ws.send('pong')
+        if (!this.paused) send('pong')
         return
       }
       let msg: { op?: string; args?: Record<string, string>[] }
       try {
         msg = JSON.parse(text) as typeof msg
       } catch {
-        ws.send(JSON.stringify({ event: 'error', code: '60012', msg: `Invalid request: ${text}`, connId }))
+        send(JSON.stringify({ event: 'error', code: '60012', msg: `Invalid request: ${text}`, connId }))
         return
       }
       if (msg.op !== 'subscribe' && msg.op !== 'unsubscribe') {
-        ws.send(JSON.stringify({ event: 'error', code: '60012', msg: `Invalid request: ${text}`, connId }))
+        send(JSON.stringify({ event: 'error', code: '60012', msg: `Invalid request: ${text}`, connId }))
         return
       }
       if (msg.op === 'subscribe') this.subscribeMessages++
@@ -116,12 +124,12 @@ export class OkxTestServer {
         const key = this.argKey(arg)
         if (key === null) {
           const what = `channel:${arg['channel']}, instId:${arg['instId'] ?? arg['instType']}`
-          ws.send(JSON.stringify({ event: 'error', code: '60018', msg: `Wrong URL or ${what} doesn't exist.`, connId }))
+          send(JSON.stringify({ event: 'error', code: '60018', msg: `Wrong URL or ${what} doesn't exist.`, connId }))
           continue
         }
         if (msg.op === 'subscribe') client.subs.add(key)
         else client.subs.delete(key)
-        ws.send(JSON.stringify({ event: msg.op, arg, connId }))
+        send(JSON.stringify({ event: msg.op, arg, connId }))
       }
     })
   }
@@ -159,6 +167,7 @@ export class OkxTestServer {
     let n = 0
     for (const c of this.clients) {
       if (c.subs.has(key) && c.ws.readyState === WebSocket.OPEN && !this.paused) {
+        c.lastOutbound = Date.now()
         c.ws.send(text)
         n++
       }
@@ -176,7 +185,11 @@ export class OkxTestServer {
 
   /** Sends raw text to every connection (junk, unknown pushes). */
   sendRaw(text: string): void {
-    for (const c of this.clients) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(text)
+    for (const c of this.clients) {
+      if (c.ws.readyState !== WebSocket.OPEN) continue
+      c.lastOutbound = Date.now()
+      c.ws.send(text)
+    }
   }
 
   pauseAll(): void {
@@ -195,6 +208,7 @@ export class OkxTestServer {
   private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x')
     this.requests.set(url.pathname, (this.requests.get(url.pathname) ?? 0) + 1)
+    this.requestLog.push(url.pathname + url.search)
     const send = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
