@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
 import { OkxSource } from '../../ingest/sources/okx.js'
 import { OkxTestServer } from '../helpers/venues/okx-server.js'
-import { SWAPS, fundingRow, liquidationRow, markPriceRow, openInterestRow } from '../helpers/venues/okx-fixtures.js'
+import {
+  SWAPS,
+  fundingRow,
+  instrument,
+  liquidationRow,
+  markPriceRow,
+  openInterestRow
+} from '../helpers/venues/okx-fixtures.js'
 import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
 
 let server: OkxTestServer
@@ -29,6 +36,7 @@ beforeAll(async () => {
       pingAfterMs: 150,
       staleMs: 1_500,
       statisticsPerMinute: 600,
+      discoveryEveryMs: 300,
       backoff: { baseMs: 20, maxMs: 100 }
     }
   })
@@ -185,5 +193,19 @@ describe('OKX feed against a local protocol server', () => {
     server.resumeAll()
     await until('connected again', () => source.status().connected, 8_000)
     await server.waitSubscribed(KEYS)
+  })
+
+  it('rediscovery subscribes a new listing and maps its trades with its own contract value', async () => {
+    server.instruments.push(instrument('SOL-USDT-SWAP', '1', { tickSz: '0.01' }))
+    const sol = ['trades', 'funding-rate', 'open-interest', 'mark-price'].map((c) => `${c}|SOL-USDT-SWAP`)
+    await server.waitSubscribed(sol)
+    expect(source.status()).toMatchObject({ markets: 5, connections: 3 }) // 1 more arg on the second, 3 on a new one
+    const id = server.trade('SOL-USDT-SWAP', Date.now(), '242.15', '12.5', 'buy')
+    await until('SOL trade', () => tradeIds(feed.records, 'SOL-USDT-SWAP').includes(id))
+    expect(feed.records.find((r) => r.kind === 'trade' && r.symbol === 'SOL-USDT-SWAP')).toMatchObject({
+      base: 'SOL',
+      qty: 12.5,
+      price: 242.15
+    })
   })
 })

@@ -12,7 +12,7 @@
 
 const HOUR = 3_600_000
 
-function instrument(instId: string, ctVal: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+export function instrument(instId: string, ctVal: string, over: Record<string, unknown> = {}): Record<string, unknown> {
   const [base, quote] = instId.split('-') as [string, string]
   return {
     alias: '',

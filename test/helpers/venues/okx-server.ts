@@ -21,7 +21,6 @@ interface Client {
 }
 
 const CHANNELS = new Set(['trades', 'funding-rate', 'open-interest', 'mark-price', 'liquidation-orders'])
-const INST_IDS = new Set(INSTRUMENTS.data.map((i) => i['instId'] as string))
 
 export interface OkxServerOptions {
   /** close connections the server has sent nothing on for this long, ms (OKX: 30 s). @default 0 (never) */
@@ -34,6 +33,8 @@ export class OkxTestServer {
   readonly clients = new Set<Client>()
   /** request counts per REST path (without query) */
   readonly requests = new Map<string, number>()
+  /** what /api/v5/public/instruments answers; tests add listings */
+  readonly instruments: Record<string, unknown>[] = [...INSTRUMENTS.data]
   /** every REST request path with its query, in order */
   readonly requestLog: string[] = []
   /** long/short ratio per coin served by long-short-account-ratio (newest reading at the current 5 minutes) */
@@ -140,7 +141,7 @@ export class OkxTestServer {
     if (!CHANNELS.has(channel)) return null
     if (channel === 'liquidation-orders') return arg['instType'] === 'SWAP' ? `${channel}|SWAP` : null
     const instId = arg['instId'] ?? ''
-    return INST_IDS.has(instId) ? `${channel}|${instId}` : null
+    return this.instruments.some((i) => i['instId'] === instId) ? `${channel}|${instId}` : null
   }
 
   /** Every subscription key some connection holds. */
@@ -216,7 +217,7 @@ export class OkxTestServer {
     switch (url.pathname) {
       case '/api/v5/public/instruments':
         return url.searchParams.get('instType') === 'SWAP'
-          ? send(200, INSTRUMENTS)
+          ? send(200, { ...INSTRUMENTS, data: this.instruments })
           : send(200, { code: '51000', msg: 'Parameter instType error', data: [] })
       case '/api/v5/rubik/stat/trading-data/support-coin':
         return send(200, SUPPORT_COIN)
