@@ -7,11 +7,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
-export type SourceName = 'sim' | 'binance' | 'bybit' | `replay:${string}`
+export type SourceName = 'sim' | 'binance' | 'bybit' | 'okx' | `replay:${string}`
 /** Plain names SOURCES accepts; `live` expands to LIVE_VENUES, `replay:<path>` comes on top. */
-export const KNOWN_SOURCES: readonly string[] = ['sim', 'binance', 'bybit', 'live', 'none']
+export const KNOWN_SOURCES: readonly string[] = ['sim', 'binance', 'bybit', 'okx', 'live', 'none']
 /** The exchange venues that exist as live sources: what `SOURCES=live` means today. */
-export const LIVE_VENUES: readonly SourceName[] = ['binance', 'bybit']
+export const LIVE_VENUES: readonly SourceName[] = ['binance', 'bybit', 'okx']
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -40,6 +40,12 @@ export interface Config {
   readonly bybitRestUrl: string
   /** only these Bybit symbols (e.g. BTCUSDT); empty: every USDT perpetual that is Trading. @default [] */
   readonly bybitSymbols: readonly string[]
+  /** OKX v5 public WebSocket endpoint (the whole URL). @default 'wss://ws.okx.com:8443/ws/v5/public' */
+  readonly okxWsUrl: string
+  /** OKX REST base. @default 'https://www.okx.com' */
+  readonly okxRestUrl: string
+  /** only these OKX instruments, native ids (`BTC-USDT-SWAP`; `BTCUSDT` is accepted and mapped); empty: every live USDT swap. @default [] */
+  readonly okxSymbols: readonly string[]
   /** directory for raw venue recordings (gzipped NDJSON, hourly files); unset: no recording */
   readonly recordDir: string | undefined
   /** replay pace: 1 = as recorded, 10 = ten times faster, 0 = as fast as possible (`max`). @default 1 */
@@ -146,6 +152,21 @@ function symbolList(env: Env, name: string): readonly string[] {
   return list
 }
 
+/** OKX_SYMBOLS: native instrument ids; `BTCUSDT` is taken as `BTC-USDT-SWAP`. */
+function okxSymbolList(env: Env): readonly string[] {
+  const raw = env['OKX_SYMBOLS']
+  if (raw === undefined || raw.trim() === '') return []
+  const list = raw.split(',').map((s) => {
+    const t = s.trim().toUpperCase()
+    const plain = /^([A-Z0-9]{1,20})USDT$/.exec(t)
+    return plain ? `${plain[1]}-USDT-SWAP` : t
+  })
+  if (list.some((s) => !/^[A-Z0-9]{1,20}-USDT-SWAP$/.test(s))) {
+    throw new ConfigError(`OKX_SYMBOLS must be a comma list of USDT swaps like BTC-USDT-SWAP or BTCUSDT (got '${raw}')`)
+  }
+  return [...new Set(list)]
+}
+
 function replaySpeed(env: Env): number {
   const raw = (env['REPLAY_SPEED'] ?? '').trim()
   if (raw === '') return 1
@@ -207,6 +228,9 @@ export function loadConfig(env: Env = process.env): Config {
     bybitWsUrl: baseUrl(env, 'BYBIT_WS_URL', 'wss://stream.bybit.com/v5/public/linear', ['ws:', 'wss:']),
     bybitRestUrl: baseUrl(env, 'BYBIT_REST_URL', 'https://api.bybit.com', ['http:', 'https:']),
     bybitSymbols: symbolList(env, 'BYBIT_SYMBOLS'),
+    okxWsUrl: baseUrl(env, 'OKX_WS_URL', 'wss://ws.okx.com:8443/ws/v5/public', ['ws:', 'wss:']),
+    okxRestUrl: baseUrl(env, 'OKX_REST_URL', 'https://www.okx.com', ['http:', 'https:']),
+    okxSymbols: okxSymbolList(env),
     recordDir: env['RECORD_DIR'] ? path.resolve(env['RECORD_DIR']) : undefined,
     replaySpeed: replaySpeed(env),
     simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),

@@ -17,6 +17,7 @@ import { runSource } from '../ingest/run-source.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
 import { BinanceSource } from '../ingest/sources/binance.js'
 import { BybitSource } from '../ingest/sources/bybit.js'
+import { OkxSource } from '../ingest/sources/okx.js'
 import { ReplaySource } from '../ingest/sources/replay-source.js'
 import type { Source } from '../ingest/sources/source.js'
 import { NdjsonParser } from '../ingest/workers/ndjson-parser.js'
@@ -87,6 +88,14 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
           symbols: config.bybitSymbols,
           recordDir: config.recordDir,
           log: ctx.log.child({ source: 'bybit' })
+        })
+      case 'okx':
+        return new OkxSource({
+          wsUrl: config.okxWsUrl,
+          restUrl: config.okxRestUrl,
+          symbols: config.okxSymbols,
+          recordDir: config.recordDir,
+          log: ctx.log.child({ source: 'okx' })
         })
       default:
         if (name.startsWith('replay:')) {

@@ -13,6 +13,7 @@ import type { NormalizedRecord } from '../../engine/records/types.js'
 import type { IngestItem } from '../encoded-chunk.js'
 import { BinanceNormalizer } from '../normalize/binance.js'
 import { BybitNormalizer } from '../normalize/bybit.js'
+import { OkxNormalizer } from '../normalize/okx.js'
 import { WS_CHANNEL, type VenueNormalizer } from '../normalize/normalizer.js'
 import { readWsLine, type RecordedLine, type WsLineHead } from '../record/recording-format.js'
 import { recordedLines, recordingFiles } from '../record/replay-reader.js'
@@ -35,7 +36,8 @@ export interface ReplaySourceOptions {
 /** The normalizer of each venue a recording may hold: one instance per replay (they keep per-market state). */
 const NORMALIZERS: Readonly<Record<string, (onGap: () => void) => VenueNormalizer>> = {
   binance: (onGap) => new BinanceNormalizer(onGap),
-  bybit: () => new BybitNormalizer()
+  bybit: () => new BybitNormalizer(),
+  okx: () => new OkxNormalizer()
 }
 
 export class ReplaySource implements Source {

@@ -27,7 +27,7 @@ describe('configuration', () => {
     [{ SIM_BACKFILL_DAYS: '-1' }, 'SIM_BACKFILL_DAYS must be an integer from 0 to 365'],
     [
       { SOURCES: 'sim,kraken' },
-      "SOURCES must be a comma list of sim, binance, bybit, live, none or replay:<file or dir> (got 'sim,kraken')"
+      "SOURCES must be a comma list of sim, binance, bybit, okx, live, none or replay:<file or dir> (got 'sim,kraken')"
     ],
     [{ SOURCES: 'none,sim' }, 'SOURCES=none cannot be combined'],
     [{ CLICKHOUSE_URL: 'tcp://x' }, 'CLICKHOUSE_URL must use http or https'],

@@ -2,10 +2,11 @@
  * @module
  * One venue WebSocket that stays up: connects, lets the venue adapter subscribe on every open (first
  * connect and each reconnect), answers server pings with pongs (the `ws` client does so by itself, as
- * Binance requires within 10 minutes), pings the server itself when the line goes quiet, sends a venue's
- * application-level ping where it wants one (`appPing`, Bybit's `{"op":"ping"}`), and treats a
- * connection without any frame for `staleMs` as dead (stale feed): it is terminated and reopened after an
- * exponential backoff with full jitter. It never throws; failures are logged and counted.
+ * Binance requires within 10 minutes), pings the server itself when the line goes quiet (a ping frame, or
+ * the venue's text ping such as OKX's `ping`), sends a venue's periodic application-level ping where it
+ * wants one (`appPing`, Bybit's `{"op":"ping"}`), and treats a connection without any frame for `staleMs`
+ * as dead (stale feed): it is terminated and reopened after an exponential backoff with full jitter. It
+ * never throws; failures are logged and counted.
  */
 import WebSocket from 'ws'
 import type { Logger } from '../../../engine/log.js'
@@ -31,6 +32,21 @@ export interface FeedSocketOptions {
    * arrives as an ordinary message. Unset: none.
    */
   readonly appPing?: { readonly text: () => string; readonly everyMs: number }
+  /**
+   * App-level keepalive for venues that want a text message instead of a WebSocket ping frame (OKX: the
+   * text `ping`, answered with the text `pong`). Unset: a protocol ping frame.
+   */
+  readonly pingText?: string
+  /**
+   * no frame for this long sends a ping, ms; when set, the line is checked every tenth of it, so the ping
+   * goes out within 110% of it (OKX: ping after 25 s, before its 30 s cut-off). @default staleMs / 2
+   */
+  readonly pingAfterMs?: number
+  /**
+   * Awaited before every connection attempt, e.g. a shared limiter for a venue's connection rate (OKX
+   * allows 3 new connections a second per IP). False: give up (the run is ending).
+   */
+  readonly beforeConnect?: (signal: AbortSignal) => Promise<boolean>
 }
 
 export class FeedSocket {
@@ -48,6 +64,8 @@ export class FeedSocket {
   async run(signal: AbortSignal): Promise<void> {
     let attempt = 0
     while (!signal.aborted) {
+      if (this.opts.beforeConnect && !(await this.opts.beforeConnect(signal))) break
+      if (signal.aborted) break
       const upMs = await this.connectOnce(signal)
       if (signal.aborted) break
       if (upMs >= STABLE_MS) attempt = 0
@@ -61,6 +79,8 @@ export class FeedSocket {
   /** One connection; resolves with how long it was open (0 if it never opened). */
   private connectOnce(signal: AbortSignal): Promise<number> {
     const staleMs = this.opts.staleMs ?? 30_000
+    const pingAfterMs = this.opts.pingAfterMs ?? staleMs / 2
+    const pingText = this.opts.pingText
     return new Promise((resolve) => {
       const conn = new AbortController()
       let openedAt = 0
@@ -86,9 +106,12 @@ export class FeedSocket {
               this.stale++
               this.opts.log.warn({ url: this.opts.url, idle_ms: idle }, 'venue socket stale, reopening')
               ws.terminate()
-            } else if (idle >= staleMs / 2) ws.ping()
+            } else if (idle >= pingAfterMs) {
+              if (pingText === undefined) ws.ping()
+              else ws.send(pingText)
+            }
           },
-          Math.max(10, Math.floor(staleMs / 4))
+          Math.max(10, Math.floor(Math.min(staleMs / 4, this.opts.pingAfterMs ? pingAfterMs / 10 : Infinity)))
         )
         const send = (text: string): void => {
           if (ws.readyState === WebSocket.OPEN) ws.send(text)

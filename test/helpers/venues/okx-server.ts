@@ -1,0 +1,234 @@
+/**
+ * A local OKX v5 protocol server for tests, on 127.0.0.1 and a free port: REST over node:http
+ * (public instruments, rubik support-coin and long-short-account-ratio) and the public WebSocket at
+ * /ws/v5/public (`ws` package) with `{"op":"subscribe","args":[...]}` answered per arg by
+ * `{"event":"subscribe","arg",connId}` or `{"event":"error","code":"60018",...}`, the text `ping` answered
+ * with the text `pong`, and OKX's idle rule (a connection on which the server has sent nothing for
+ * `idleCloseMs`, pongs included, is closed: OKX drops lines without data for 30 s). Tests drive it:
+ * publish pushes, drop connections, go silent, send junk.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { WebSocketServer, WebSocket } from 'ws'
+import { INSTRUMENTS, SUPPORT_COIN, longShortBody, push, tradeRow } from './okx-fixtures.js'
+
+interface Client {
+  readonly ws: WebSocket
+  /** `channel|instId` or `channel|instType` keys */
+  readonly subs: Set<string>
+  /** last time the server sent this connection anything, epoch ms */
+  lastOutbound: number
+}
+
+const CHANNELS = new Set(['trades', 'funding-rate', 'open-interest', 'mark-price', 'liquidation-orders'])
+
+export interface OkxServerOptions {
+  /** close connections the server has sent nothing on for this long, ms (OKX: 30 s). @default 0 (never) */
+  readonly idleCloseMs?: number
+}
+
+export class OkxTestServer {
+  readonly http: http.Server
+  private readonly wss: WebSocketServer
+  readonly clients = new Set<Client>()
+  /** request counts per REST path (without query) */
+  readonly requests = new Map<string, number>()
+  /** what /api/v5/public/instruments answers; tests add listings */
+  readonly instruments: Record<string, unknown>[] = [...INSTRUMENTS.data]
+  /** every REST request path with its query, in order */
+  readonly requestLog: string[] = []
+  /** long/short ratio per coin served by long-short-account-ratio (newest reading at the current 5 minutes) */
+  readonly longShort = new Map<string, string>()
+  private readonly nextTradeId = new Map<string, number>()
+  /** text pings received */
+  pings = 0
+  connections = 0
+  /** connections the server closed for idleness */
+  idleClosed = 0
+  subscribeMessages = 0
+  /** while paused the server sends nothing: no pongs, no pushes (a silent, half-dead line) */
+  paused = false
+  private idleTimer: NodeJS.Timeout | undefined
+  port = 0
+
+  constructor(private readonly opts: OkxServerOptions = {}) {
+    this.http = http.createServer((req, res) => this.rest(req, res))
+    this.wss = new WebSocketServer({ server: this.http, path: '/ws/v5/public' })
+    this.wss.on('connection', (ws) => this.onConnection(ws))
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.http.listen(0, '127.0.0.1', r))
+    this.port = (this.http.address() as AddressInfo).port
+    const idle = this.opts.idleCloseMs ?? 0
+    if (idle > 0) {
+      this.idleTimer = setInterval(
+        () => {
+          // a paused server plays dead: it neither sends nor closes
+          for (const c of this.paused ? [] : this.clients) {
+            if (Date.now() - c.lastOutbound >= idle) {
+              this.idleClosed++
+              c.ws.close(4004, 'No data received in 30s.')
+            }
+          }
+        },
+        Math.max(10, idle / 5)
+      )
+    }
+    return this
+  }
+
+  get wsUrl(): string {
+    return `ws://127.0.0.1:${this.port}/ws/v5/public`
+  }
+
+  get restUrl(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.idleTimer)
+    for (const c of this.clients) c.ws.terminate()
+    await new Promise<void>((r) => this.wss.close(() => r()))
+    await new Promise<void>((r) => this.http.close(() => r()))
+  }
+
+  private onConnection(ws: WebSocket): void {
+    const client: Client = { ws, subs: new Set(), lastOutbound: Date.now() }
+    const send = (text: string): void => {
+      client.lastOutbound = Date.now()
+      ws.send(text)
+    }
+    const connId = `c${++this.connections}`
+    this.clients.add(client)
+    ws.on('close', () => this.clients.delete(client))
+    ws.on('message', (data) => {
+      const text = String(data)
+      if (text === 'ping') {
+        this.pings++
+        if (!this.paused) send('pong')
+        return
+      }
+      let msg: { op?: string; args?: Record<string, string>[] }
+      try {
+        msg = JSON.parse(text) as typeof msg
+      } catch {
+        send(JSON.stringify({ event: 'error', code: '60012', msg: `Invalid request: ${text}`, connId }))
+        return
+      }
+      if (msg.op !== 'subscribe' && msg.op !== 'unsubscribe') {
+        send(JSON.stringify({ event: 'error', code: '60012', msg: `Invalid request: ${text}`, connId }))
+        return
+      }
+      if (msg.op === 'subscribe') this.subscribeMessages++
+      for (const arg of msg.args ?? []) {
+        const key = this.argKey(arg)
+        if (key === null) {
+          const what = `channel:${arg['channel']}, instId:${arg['instId'] ?? arg['instType']}`
+          send(JSON.stringify({ event: 'error', code: '60018', msg: `Wrong URL or ${what} doesn't exist.`, connId }))
+          continue
+        }
+        if (msg.op === 'subscribe') client.subs.add(key)
+        else client.subs.delete(key)
+        send(JSON.stringify({ event: msg.op, arg, connId }))
+      }
+    })
+  }
+
+  /** The subscription key of a valid arg; null where OKX answers 60018 (unknown channel or instrument). */
+  private argKey(arg: Record<string, string>): string | null {
+    const channel = arg['channel'] ?? ''
+    if (!CHANNELS.has(channel)) return null
+    if (channel === 'liquidation-orders') return arg['instType'] === 'SWAP' ? `${channel}|SWAP` : null
+    const instId = arg['instId'] ?? ''
+    return this.instruments.some((i) => i['instId'] === instId) ? `${channel}|${instId}` : null
+  }
+
+  /** Every subscription key some connection holds. */
+  subscribed(): Set<string> {
+    const out = new Set<string>()
+    for (const c of this.clients) for (const s of c.subs) out.add(s)
+    return out
+  }
+
+  /** Waits until every key in `keys` has a subscriber. */
+  async waitSubscribed(keys: readonly string[], timeoutMs = 10_000): Promise<void> {
+    const until = Date.now() + timeoutMs
+    while (!keys.every((s) => this.subscribed().has(s))) {
+      if (Date.now() > until) throw new Error(`not subscribed: ${keys.filter((s) => !this.subscribed().has(s))}`)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+  }
+
+  /** Sends a push of `channel` for `instId` (or instType SWAP for liquidations) to its subscribers. */
+  publish(channel: string, instId: string | null, data: unknown[]): number {
+    const arg: Record<string, string> = instId === null ? { channel, instType: 'SWAP' } : { channel, instId }
+    const key = `${channel}|${instId ?? 'SWAP'}`
+    const text = JSON.stringify(push(arg, data))
+    let n = 0
+    for (const c of this.clients) {
+      if (c.subs.has(key) && c.ws.readyState === WebSocket.OPEN && !this.paused) {
+        c.lastOutbound = Date.now()
+        c.ws.send(text)
+        n++
+      }
+    }
+    return n
+  }
+
+  /** Publishes the next trade of `instId` (sz in contracts); returns its trade id. */
+  trade(instId: string, ts: number, px: string, sz: string, side: 'buy' | 'sell'): string {
+    const id = this.nextTradeId.get(instId) ?? 500_000_001
+    this.nextTradeId.set(instId, id + 1)
+    this.publish('trades', instId, [tradeRow(instId, String(id), ts, px, sz, side)])
+    return String(id)
+  }
+
+  /** Sends raw text to every connection (junk, unknown pushes). */
+  sendRaw(text: string): void {
+    for (const c of this.clients) {
+      if (c.ws.readyState !== WebSocket.OPEN) continue
+      c.lastOutbound = Date.now()
+      c.ws.send(text)
+    }
+  }
+
+  pauseAll(): void {
+    this.paused = true
+  }
+
+  resumeAll(): void {
+    this.paused = false
+  }
+
+  /** Drops every connection without a close handshake (a network cut). */
+  dropAll(): void {
+    for (const c of this.clients) c.ws.terminate()
+  }
+
+  private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://x')
+    this.requests.set(url.pathname, (this.requests.get(url.pathname) ?? 0) + 1)
+    this.requestLog.push(url.pathname + url.search)
+    const send = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(body))
+    }
+    switch (url.pathname) {
+      case '/api/v5/public/instruments':
+        return url.searchParams.get('instType') === 'SWAP'
+          ? send(200, { ...INSTRUMENTS, data: this.instruments })
+          : send(200, { code: '51000', msg: 'Parameter instType error', data: [] })
+      case '/api/v5/rubik/stat/trading-data/support-coin':
+        return send(200, SUPPORT_COIN)
+      case '/api/v5/rubik/stat/contracts/long-short-account-ratio': {
+        const ccy = url.searchParams.get('ccy') ?? ''
+        const ratio = this.longShort.get(ccy)
+        if (ratio === undefined) return send(200, { code: '51000', msg: 'Parameter ccy error', data: [] })
+        const ts = Math.floor(Date.now() / 300_000) * 300_000
+        return send(200, longShortBody([[ts, ratio]]))
+      }
+    }
+    send(404, { code: '50014', msg: 'Path not found', data: [] })
+  }
+}

@@ -1,0 +1,351 @@
+import { describe, it, expect } from 'vitest'
+import type { NormalizedRecord } from '../../engine/records/types.js'
+import { validateRecord } from '../../engine/records/validate.js'
+import { FUNDING_SAMPLE_MS, OI_SAMPLE_MS, OkxNormalizer, RECENT_IDS } from '../../ingest/normalize/okx.js'
+import { mulDecimal, usdtSwaps } from '../../ingest/normalize/okx-markets.js'
+import {
+  INSTRUMENTS,
+  fundingRow,
+  liquidationRow,
+  longShortBody,
+  markPriceRow,
+  openInterestRow,
+  push,
+  tradeRow
+} from '../helpers/venues/okx-fixtures.js'
+
+const T = 1732270000000
+const HOUR = 3_600_000
+const INSTRUMENTS_PATH = '/api/v5/public/instruments?instType=SWAP'
+
+function setup(): OkxNormalizer {
+  const n = new OkxNormalizer()
+  expect(n.normalize(INSTRUMENTS_PATH, INSTRUMENTS, T, [])).toBe('ok')
+  return n
+}
+
+function run(n: OkxNormalizer, channel: string, msg: unknown): { outcome: string; records: NormalizedRecord[] } {
+  const records: NormalizedRecord[] = []
+  const outcome = n.normalize(channel, msg, T, records)
+  for (const r of records) expect(validateRecord(r.kind, r), r.kind).toMatchObject({ ok: true })
+  return { outcome, records }
+}
+
+const ws = (channel: string, instId: string, rows: unknown[]) => push({ channel, instId }, rows)
+
+describe('OKX market discovery', () => {
+  it('keeps live USDT-settled linear swaps with coins per contract = ctVal x ctMult', () => {
+    expect(usdtSwaps(INSTRUMENTS)).toEqual([
+      { symbol: 'BTC-USDT-SWAP', base: 'BTC', quote: 'USDT', coinsPerContract: 0.01 },
+      { symbol: 'ETH-USDT-SWAP', base: 'ETH', quote: 'USDT', coinsPerContract: 0.1 },
+      { symbol: 'DOGE-USDT-SWAP', base: 'DOGE', quote: 'USDT', coinsPerContract: 1000 },
+      { symbol: 'PEPE-USDT-SWAP', base: 'PEPE', quote: 'USDT', coinsPerContract: 10_000_000 }
+    ])
+    const doubled = { ...INSTRUMENTS, data: [{ ...INSTRUMENTS.data[0], ctMult: '2' }] }
+    expect(usdtSwaps(doubled)?.[0]?.coinsPerContract).toBe(0.02)
+    expect(usdtSwaps({ code: '50011', msg: 'Too Many Requests', data: [] })).toBeNull()
+    expect(mulDecimal(0.12, 0.01)).toBe(0.0012)
+  })
+})
+
+describe('OKX raw message -> normalized record', () => {
+  it('trades: contracts x contract value = coins, taker side as sent', () => {
+    const n = setup()
+    const btc = run(
+      n,
+      'ws',
+      ws('trades', 'BTC-USDT-SWAP', [tradeRow('BTC-USDT-SWAP', '130639474', T, '97001.5', '12.5', 'sell')])
+    )
+    expect(btc).toMatchInlineSnapshot(`
+      {
+        "outcome": "ok",
+        "records": [
+          {
+            "base": "BTC",
+            "exchange": "okx",
+            "kind": "trade",
+            "market": "perp",
+            "price": 97001.5,
+            "qty": 0.125,
+            "quote": "USDT",
+            "side": "sell",
+            "symbol": "BTC-USDT-SWAP",
+            "trade_id": "130639474",
+            "ts": 1732270000000,
+          },
+        ],
+      }
+    `)
+    const eth = run(
+      n,
+      'ws',
+      ws('trades', 'ETH-USDT-SWAP', [tradeRow('ETH-USDT-SWAP', '9001', T + 1, '3400.55', '3', 'buy')])
+    )
+    expect(eth.records[0]).toMatchObject({ qty: 0.3, price: 3400.55, side: 'buy', base: 'ETH' })
+    const pepe = run(
+      n,
+      'ws',
+      ws('trades', 'PEPE-USDT-SWAP', [tradeRow('PEPE-USDT-SWAP', '77', T + 2, '0.0000201', '2.5', 'buy')])
+    )
+    expect(pepe.records[0]).toMatchObject({ qty: 25_000_000, price: 0.0000201, base: 'PEPE' })
+  })
+
+  it('trades: an id seen again is a duplicate; a push with several trades maps each', () => {
+    const n = setup()
+    const rows = [
+      tradeRow('DOGE-USDT-SWAP', '10', T, '0.38211', '4', 'buy'),
+      tradeRow('DOGE-USDT-SWAP', '11', T + 5, '0.38212', '0.5', 'sell')
+    ]
+    expect(run(n, 'ws', ws('trades', 'DOGE-USDT-SWAP', rows)).records.map((r) => (r as { qty: number }).qty)).toEqual([
+      4000, 500
+    ])
+    expect(run(n, 'ws', ws('trades', 'DOGE-USDT-SWAP', [rows[1]]))).toEqual({ outcome: 'duplicate', records: [] })
+    expect(n.duplicates).toBe(1)
+    // only the last RECENT_IDS ids are remembered
+    for (let i = 0; i < RECENT_IDS; i++) {
+      run(n, 'ws', ws('trades', 'DOGE-USDT-SWAP', [tradeRow('DOGE-USDT-SWAP', String(100 + i), T, '0.4', '1', 'buy')]))
+    }
+    expect(run(n, 'ws', ws('trades', 'DOGE-USDT-SWAP', [rows[0]])).outcome).toBe('ok')
+  })
+
+  it('funding-rate: fraction per interval, interval from fundingTime/nextFundingTime (1 h, 4 h, 8 h)', () => {
+    const n = setup()
+    run(n, 'ws', ws('mark-price', 'BTC-USDT-SWAP', [markPriceRow('BTC-USDT-SWAP', T)]))
+    const next = Math.ceil(T / HOUR) * HOUR
+    const btc = run(
+      n,
+      'ws',
+      ws('funding-rate', 'BTC-USDT-SWAP', [fundingRow('BTC-USDT-SWAP', T, '0.0000604121295194', next, 8)])
+    )
+    expect(btc.records).toMatchInlineSnapshot(`
+      [
+        {
+          "base": "BTC",
+          "exchange": "okx",
+          "funding_rate": 0.0000604121295194,
+          "index_price": null,
+          "interval_hours": 8,
+          "kind": "funding",
+          "mark_price": 97000.1,
+          "next_funding_ts": 1732273200000,
+          "symbol": "BTC-USDT-SWAP",
+          "ts": 1732270000000,
+        },
+      ]
+    `)
+    const doge = run(
+      n,
+      'ws',
+      ws('funding-rate', 'DOGE-USDT-SWAP', [fundingRow('DOGE-USDT-SWAP', T, '-0.0005', next, 1)])
+    )
+    expect(doge.records[0]).toMatchObject({ funding_rate: -0.0005, interval_hours: 1, mark_price: null })
+    const pepe = run(
+      n,
+      'ws',
+      ws('funding-rate', 'PEPE-USDT-SWAP', [fundingRow('PEPE-USDT-SWAP', T, '0.0001', next, 4)])
+    )
+    expect(pepe.records[0]).toMatchObject({ interval_hours: 4, base: 'PEPE' })
+  })
+
+  it('funding-rate: one record per market per minute, and at once when fundingTime moves', () => {
+    const n = setup()
+    const next = T + HOUR
+    run(n, 'ws', ws('funding-rate', 'ETH-USDT-SWAP', [fundingRow('ETH-USDT-SWAP', T, '0.0001', next, 8)]))
+    const soon = run(
+      n,
+      'ws',
+      ws('funding-rate', 'ETH-USDT-SWAP', [fundingRow('ETH-USDT-SWAP', T + 30_000, '0.0002', next, 8)])
+    )
+    expect(soon).toEqual({ outcome: 'ok', records: [] })
+    const later = run(
+      n,
+      'ws',
+      ws('funding-rate', 'ETH-USDT-SWAP', [fundingRow('ETH-USDT-SWAP', T + FUNDING_SAMPLE_MS, '0.0003', next, 8)])
+    )
+    expect(later.records[0]).toMatchObject({ funding_rate: 0.0003 })
+    const settled = run(
+      n,
+      'ws',
+      ws('funding-rate', 'ETH-USDT-SWAP', [
+        fundingRow('ETH-USDT-SWAP', T + FUNDING_SAMPLE_MS + 1, '0.00005', next + 8 * HOUR, 8)
+      ])
+    )
+    expect(settled.records[0]).toMatchObject({ funding_rate: 0.00005, next_funding_ts: next + 8 * HOUR })
+  })
+
+  it('open-interest: oi contracts x ctVal = coins, USD from oiUsd, sampled per minute', () => {
+    const n = setup()
+    const first = run(
+      n,
+      'ws',
+      ws('open-interest', 'BTC-USDT-SWAP', [openInterestRow('BTC-USDT-SWAP', '3133489.89', T)])
+    )
+    expect(first.records).toMatchInlineSnapshot(`
+      [
+        {
+          "base": "BTC",
+          "exchange": "okx",
+          "kind": "open_interest",
+          "oi_base": 31334.8989,
+          "oi_usd": 3039488326.7898903,
+          "symbol": "BTC-USDT-SWAP",
+          "ts": 1732270000000,
+        },
+      ]
+    `)
+    const again = run(n, 'ws', ws('open-interest', 'BTC-USDT-SWAP', [openInterestRow('BTC-USDT-SWAP', '1', T + 3_000)]))
+    expect(again.records).toEqual([])
+    const next = run(
+      n,
+      'ws',
+      ws('open-interest', 'BTC-USDT-SWAP', [openInterestRow('BTC-USDT-SWAP', '200', T + OI_SAMPLE_MS)])
+    )
+    expect(next.records[0]).toMatchObject({ oi_base: 2 })
+    const pepe = run(n, 'ws', ws('open-interest', 'PEPE-USDT-SWAP', [openInterestRow('PEPE-USDT-SWAP', '1500.5', T)]))
+    expect(pepe.records[0]).toMatchObject({ oi_base: 15_005_000_000 })
+  })
+
+  it('open-interest without oiUsd waits for the first mark price', () => {
+    const n = setup()
+    const waiting = run(
+      n,
+      'ws',
+      ws('open-interest', 'ETH-USDT-SWAP', [openInterestRow('ETH-USDT-SWAP', '1000', T, false)])
+    )
+    expect(waiting.records).toEqual([])
+    const marked = run(n, 'ws', ws('mark-price', 'ETH-USDT-SWAP', [markPriceRow('ETH-USDT-SWAP', T + 5)]))
+    expect(marked.records).toEqual([
+      {
+        kind: 'open_interest',
+        ts: T,
+        exchange: 'okx',
+        symbol: 'ETH-USDT-SWAP',
+        base: 'ETH',
+        oi_base: 100,
+        oi_usd: 340055
+      }
+    ])
+  })
+
+  it('liquidation-orders: each detail row, sz in contracts -> coins; swaps not followed are skipped', () => {
+    const n = setup()
+    const msg = push({ channel: 'liquidation-orders', instType: 'SWAP' }, [
+      liquidationRow('ETH-USDT-SWAP', [
+        { side: 'sell', bkPx: '3390.1', sz: '20', ts: T },
+        { side: 'buy', bkPx: '3420', sz: '5', ts: T + 9 }
+      ]),
+      liquidationRow('BTC-USD-SWAP', [{ side: 'buy', bkPx: '97500', sz: '300', ts: T }])
+    ])
+    const { outcome, records } = run(n, 'ws', msg)
+    expect(outcome).toBe('ok')
+    expect(records).toMatchInlineSnapshot(`
+      [
+        {
+          "base": "ETH",
+          "exchange": "okx",
+          "kind": "liquidation",
+          "price": 3390.1,
+          "qty": 2,
+          "side": "sell",
+          "symbol": "ETH-USDT-SWAP",
+          "ts": 1732270000000,
+        },
+        {
+          "base": "ETH",
+          "exchange": "okx",
+          "kind": "liquidation",
+          "price": 3420,
+          "qty": 0.5,
+          "side": "buy",
+          "symbol": "ETH-USDT-SWAP",
+          "ts": 1732270000009,
+        },
+      ]
+    `)
+  })
+
+  it('long/short: [ts, ratio] rows oldest first, each reading once', () => {
+    const n = setup()
+    const path = '/api/v5/rubik/stat/contracts/long-short-account-ratio?ccy=BTC&period=5m'
+    const first = run(
+      n,
+      path,
+      longShortBody([
+        [T + 300_000, '1.25'],
+        [T, '1.2']
+      ])
+    )
+    expect(first.records).toEqual([
+      {
+        kind: 'long_short',
+        ts: T,
+        exchange: 'okx',
+        symbol: 'BTC-USDT-SWAP',
+        base: 'BTC',
+        long_short_ratio: 1.2,
+        long_account: null,
+        short_account: null
+      },
+      {
+        kind: 'long_short',
+        ts: T + 300_000,
+        exchange: 'okx',
+        symbol: 'BTC-USDT-SWAP',
+        base: 'BTC',
+        long_short_ratio: 1.25,
+        long_account: null,
+        short_account: null
+      }
+    ])
+    const again = run(
+      n,
+      path,
+      longShortBody([
+        [T + 600_000, '1.3'],
+        [T + 300_000, '1.25']
+      ])
+    )
+    expect(again.records.map((r) => r.ts)).toEqual([T + 600_000])
+  })
+
+  it('control, errors, unknown and malformed messages', () => {
+    const n = setup()
+    const r = (channel: string, msg: unknown): string => run(n, channel, msg).outcome
+    expect(
+      r('ws', { event: 'subscribe', arg: { channel: 'trades', instId: 'BTC-USDT-SWAP' }, connId: 'a4d3ae55' })
+    ).toBe('control')
+    expect(r('ws', { event: 'channel-conn-count', channel: 'trades', connCount: '2', connId: 'a4d3ae55' })).toBe(
+      'control'
+    )
+    expect(r('ws', { event: 'error', code: '60018', msg: "Wrong URL or channel:trades,instId:X doesn't exist." })).toBe(
+      'error'
+    )
+    expect(r('ws', push({ channel: 'books5', instId: 'BTC-USDT-SWAP' }, [{ asks: [], bids: [] }]))).toBe('unknown')
+    expect(r('ws', { hello: 'world' })).toBe('unknown')
+    expect(
+      r(
+        'ws',
+        ws('trades', 'BTC-USDT-SWAP', [
+          { instId: 'BTC-USDT-SWAP', tradeId: '1', px: 'x', sz: '1', side: 'buy', ts: '1' }
+        ])
+      )
+    ).toBe('malformed')
+    expect(
+      r('ws', ws('trades', 'BTC-USDT-SWAP', [{ ...tradeRow('BTC-USDT-SWAP', '2', T, '1', '1', 'buy'), side: 'up' }]))
+    ).toBe('malformed')
+    expect(r('ws', ws('funding-rate', 'BTC-USDT-SWAP', [{ instId: 'BTC-USDT-SWAP', fundingRate: '' }]))).toBe(
+      'malformed'
+    )
+    expect(r('ws', ws('trades', 'XYZ-USDT-SWAP', [tradeRow('XYZ-USDT-SWAP', '3', T, '1', '1', 'buy')]))).toBe('unknown')
+    expect(r('ws', [1, 2])).toBe('malformed')
+    expect(
+      r('/api/v5/rubik/stat/contracts/long-short-account-ratio?ccy=PEPE&period=5m', {
+        code: '51000',
+        msg: 'Parameter ccy error',
+        data: []
+      })
+    ).toBe('error')
+    expect(r('/api/v5/public/instruments?instType=SWAP', { data: [] })).toBe('malformed')
+    expect(r('/api/v5/market/books', { code: '0', msg: '', data: [] })).toBe('unknown')
+  })
+})
