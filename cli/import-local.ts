@@ -9,6 +9,7 @@ import { migrate } from '../engine/schema/migrate.js'
 import { prepareDataDir } from '../engine/store/chdb/data-dir.js'
 import type { FileResult, ImportOptions } from '../ingest/import/run-import.js'
 import { importFiles } from '../ingest/import/run-import.js'
+import { compactCandles } from '../engine/store/compact.js'
 
 export async function importLocal(
   dataDir: string,
@@ -22,7 +23,10 @@ export async function importLocal(
     const store = new ChdbStore({ path: dataDir, poolSize: 2 })
     try {
       await migrate(store, {})
-      return await importFiles(store, files, { ...opts, tmpDir: path.join(dataDir, 'tmp', 'import') })
+      const results = await importFiles(store, files, { ...opts, tmpDir: path.join(dataDir, 'tmp', 'import') })
+      // merge the candle partitions the load split, so exports need not (engine/store/compact.ts)
+      await compactCandles(store)
+      return results
     } finally {
       await store.close()
     }

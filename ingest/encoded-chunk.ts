@@ -44,6 +44,8 @@ export interface Barrier {
   readonly onDone?: () => Promise<void> | void
   /** the live state should reload from the store once this barrier is written (e.g. a backfill ended) */
   readonly rebuildLive?: boolean
+  /** a bulk load (backfill, full-speed replay) ends here: its tables may be compacted (engine/store/compact.ts) */
+  readonly bulkEnd?: boolean
 }
 
 /** Decoded records of live data for the in-memory live state (their rows travel as chunks too). */

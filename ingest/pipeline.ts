@@ -32,6 +32,8 @@ export class IngestPipeline {
   private readonly insert: (batch: InsertBatch) => Promise<void>
   /** set by the server: receives live records and rebuild requests */
   live: LiveSink | undefined
+  /** set by the server: called once a bulk load ended (a barrier with `bulkEnd`), e.g. to compact tables */
+  onBulkEnd: (() => void) | undefined
 
   /** Without a journal, inserts go straight to the store (tests of the batching alone). */
   constructor(
@@ -85,6 +87,7 @@ export class IngestPipeline {
       await this.barrier()
       await item.onDone?.()
       if (item.rebuildLive) await this.live?.rebuild()
+      if (item.bulkEnd) this.onBulkEnd?.()
     } else {
       await this.write(item)
     }

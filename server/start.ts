@@ -12,6 +12,7 @@ import { migrate } from '../engine/schema/migrate.js'
 import { prepareDataDir } from '../engine/store/chdb/data-dir.js'
 import { openStore } from '../engine/store/open-store.js'
 import { IngestPipeline } from '../ingest/pipeline.js'
+import { Compactor } from '../engine/store/compact.js'
 import { BatchJournal } from '../ingest/journal.js'
 import { runSource } from '../ingest/run-source.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
@@ -142,6 +143,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   const live = new LiveState(store)
   await live.rebuild()
   pipeline.live = live
+  const compactor = new Compactor(store, log.child({ mod: 'compact' }))
+  pipeline.onBulkEnd = () => compactor.request()
   const hub = new StreamHub(live)
   await hub.seed()
   const storeProbe = new StoreProbe(store)

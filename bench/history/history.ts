@@ -19,6 +19,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { migrate } from '../../engine/schema/migrate.js'
+import { compactCandles } from '../../engine/store/compact.js'
 import { prepareDataDir } from '../../engine/store/chdb/data-dir.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
@@ -27,6 +28,7 @@ const MARKETS = Number(process.env['BENCH_EXPORT_MARKETS'] ?? 250)
 const MINUTES = Number(process.env['BENCH_EXPORT_MINUTES'] ?? 40_000)
 const SLOW_MB_S = Number(process.env['BENCH_SLOW_MB_S'] ?? 16)
 const BASELINE_ROWS = 200_000
+const COMPACT = process.env['BENCH_EXPORT_COMPACT'] !== '0'
 const MIN = 60_000
 const REUSE_DIR = process.env['BENCH_HISTORY_DIR']
 /** A kept data dir older than this no longer covers the export's 30-day window well. */
@@ -64,6 +66,9 @@ async function prepare(dir: string, now: number): Promise<void> {
        sum(1.0), sum(p), sum(0.5), toUInt64(count())
      FROM (SELECT number, toFloat64(1000 + number % 97) AS p FROM numbers(8760)) GROUP BY number, p`
   )
+  // as an import or backfill leaves the tables (engine/store/compact.ts); BENCH_EXPORT_COMPACT=0 keeps the
+  // overlapping parts of the raw load, as a server sees them between a bulk load and its compaction
+  if (COMPACT) await compactCandles(store)
   await store.close()
   release()
 }
@@ -79,7 +84,7 @@ async function dataDir(now: number): Promise<{ dir: string; prepareS: number; re
     await prepare(dir, now)
     return { dir, prepareS: round((performance.now() - t0) / 1000), reused: false }
   }
-  const marker = path.join(REUSE_DIR, `.bench-history-${MARKETS}x${MINUTES}`)
+  const marker = path.join(REUSE_DIR, `.bench-history-${MARKETS}x${MINUTES}${COMPACT ? '' : '-split'}`)
   const preparedAt = fs.existsSync(marker) ? Number(fs.readFileSync(marker, 'utf8')) : 0
   let prepareS = 0
   if (now - preparedAt > REUSE_MAX_AGE_MS) {
@@ -299,7 +304,7 @@ export async function historyBench(rounds: number, port = 18_931): Promise<Recor
     const mFast = median(fast)
     const mBase = median(base)
     return {
-      dataset: `${MARKETS} markets x ${MINUTES} one-minute candles (${MARKETS * MINUTES} rows), ${reused ? 'a copy of a kept prepared dir' : `prepared in ${prepareS} s`}; one market with 8,760 hourly candles`,
+      dataset: `${MARKETS} markets x ${MINUTES} one-minute candles (${MARKETS * MINUTES} rows), ${reused ? 'a copy of a kept prepared dir' : `prepared in ${prepareS} s`}; one market with 8,760 hourly candles; ${COMPACT ? 'candle partitions compacted as after an import' : 'overlapping parts of the raw load (BENCH_EXPORT_COMPACT=0)'}`,
       ohlcv_1y_1h_json: { ...year, reference_health: healthRef, target_ms: 50 },
       export_parquet: {
         rows,

@@ -183,7 +183,7 @@ export class ReplaySource implements Source {
       }
       if (out.length > 0) yield* recordItems(out, c, speed === 0)
       // bulk chunks (full speed) are sealed only by row count or a barrier: the end of the recording is one
-      yield { barrier: true }
+      yield { barrier: true, bulkEnd: speed === 0 }
       this.phase = 'done'
       log.info({ messages: c.messages, rows: c.rows }, 'replay finished')
     } finally {

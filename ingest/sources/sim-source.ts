@@ -139,6 +139,7 @@ export class SimSource implements Source {
           yield {
             barrier: true,
             rebuildLive: backfillEnds,
+            bulkEnd: backfillEnds,
             onDone: () => this.checkpoint(st, msg.phase === 'backfill')
           }
         }

@@ -79,6 +79,8 @@ export function adminImportRoutes(ctx: ServerContext): Route[] {
             await ctx.live
               .rebuild()
               .catch((err: unknown) => ctx.log.warn({ err: String(err) }, 'live state reload failed'))
+            // a bulk load: its candle partitions are merged in the background (engine/store/compact.ts)
+            ctx.pipeline.onBulkEnd?.()
           }
         })()
         // a client gone before the first pull ends the generator without running its body: release here too

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { silentLogger } from '../../engine/log.js'
+import type { TradeRecord } from '../../engine/records/types.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { compactCandles, Compactor } from '../../engine/store/compact.js'
+import { encodeRecords } from '../../ingest/encode-records.js'
+import { IngestPipeline } from '../../ingest/pipeline.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+
+const tmp = tmpDir()
+let store: ChdbStore
+
+beforeAll(async () => {
+  store = new ChdbStore({ path: tmp.dir, poolSize: 2 })
+  await migrate(store, {})
+})
+afterAll(async () => {
+  await store.close()
+  tmp.cleanup()
+})
+
+const T0 = Date.UTC(2026, 9, 5, 0, 0, 0)
+let seq = 0
+/** n trades a minute apart from `from`, prices cycling so candles have distinct open/high/low/close */
+function trades(base: string, from: number, n: number): TradeRecord[] {
+  return Array.from({ length: n }, (_, i) => ({
+    kind: 'trade' as const,
+    ts: from + i * 20_000,
+    exchange: 'binance',
+    market: 'perp' as const,
+    symbol: `${base}USDT`,
+    base,
+    quote: 'USDT',
+    side: i % 2 ? ('sell' as const) : ('buy' as const),
+    price: 100 + ((i * 7) % 11),
+    qty: 1 + (i % 3),
+    trade_id: String(seq++)
+  }))
+}
+
+async function partsPerPartition(table: string): Promise<number[]> {
+  const rows = await store.query<{ n: number }>(
+    `SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND active AND table = {t:String}
+     GROUP BY partition_id ORDER BY partition_id`,
+    { t: table }
+  )
+  return rows.map((r) => Number(r.n))
+}
+
+/** The export's view of the candles: merged states in key order. */
+async function candles(table: string): Promise<string> {
+  const rows = await store.query(
+    `SELECT base, bucket, finalizeAggregation(open) AS o, high, low, finalizeAggregation(close) AS c,
+       volume_base, trades FROM ${table} FINAL ORDER BY base, bucket`
+  )
+  return JSON.stringify(rows)
+}
+
+describe('candle compaction after bulk loads', () => {
+  it('merges each split partition into one part and changes no candle', async () => {
+    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
+    // three overlapping loads into the same months: several parts per partition
+    for (let round = 0; round < 3; round++) {
+      for (const c of encodeRecords(trades('CMP', T0 + round * 7_000, 400), true)) await p.write(c)
+      await p.barrier()
+    }
+    await p.close(Date.now() + 5000)
+    expect((await partsPerPartition('candles_1m')).some((n) => n > 1)).toBe(true)
+    const before = { m: await candles('candles_1m'), h: await candles('candles_1h') }
+    const r = await compactCandles(store)
+    expect(r.partitions).toBeGreaterThan(0)
+    for (const t of ['candles_1m', 'candles_5m', 'candles_1h', 'candles_1d']) {
+      expect(await partsPerPartition(t)).toEqual((await partsPerPartition(t)).map(() => 1))
+    }
+    expect({ m: await candles('candles_1m'), h: await candles('candles_1h') }).toEqual(before)
+    expect((await compactCandles(store)).partitions).toBe(0) // nothing left to merge
+  })
+
+  it('runs when a bulk load ends (a barrier with bulkEnd), once per burst of requests', async () => {
+    const compactor = new Compactor(store, silentLogger())
+    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
+    p.onBulkEnd = () => compactor.request()
+    for (let round = 0; round < 2; round++) {
+      for (const c of encodeRecords(trades('BLK', T0 + round * 9_000, 300), true)) await p.push(c)
+      await p.push({ barrier: true })
+    }
+    expect(compactor.runs).toBe(0) // plain barriers do not compact
+    expect((await partsPerPartition('candles_1m')).some((n) => n > 1)).toBe(true)
+    await p.push({ barrier: true, bulkEnd: true })
+    compactor.request() // during the run: one more run after it, not two
+    compactor.request()
+    await compactor.idle()
+    expect(compactor.runs).toBe(2)
+    expect((await partsPerPartition('candles_1m')).every((n) => n === 1)).toBe(true)
+    await p.close(Date.now() + 5000)
+  })
+})
