@@ -16,6 +16,7 @@ import { BatchJournal } from '../ingest/journal.js'
 import { runSource } from '../ingest/run-source.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
 import { BinanceSource } from '../ingest/sources/binance.js'
+import { DeribitSource } from '../ingest/sources/deribit.js'
 import { ReplaySource } from '../ingest/sources/replay-source.js'
 import type { Source } from '../ingest/sources/source.js'
 import { NdjsonParser } from '../ingest/workers/ndjson-parser.js'
@@ -78,6 +79,15 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
           symbols: config.binanceSymbols,
           recordDir: config.recordDir,
           log: ctx.log.child({ source: 'binance' })
+        })
+      case 'deribit':
+        return new DeribitSource({
+          wsUrl: config.deribitWsUrl,
+          restUrl: config.deribitRestUrl,
+          currencies: config.deribitCurrencies,
+          symbols: config.deribitSymbols,
+          recordDir: config.recordDir,
+          log: ctx.log.child({ source: 'deribit' })
         })
       default:
         if (name.startsWith('replay:')) {

@@ -12,6 +12,7 @@ import type { Logger } from '../../engine/log.js'
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import type { IngestItem } from '../encoded-chunk.js'
 import { BinanceNormalizer } from '../normalize/binance.js'
+import { DeribitNormalizer } from '../normalize/deribit.js'
 import { WS_CHANNEL, type VenueNormalizer } from '../normalize/normalizer.js'
 import { readWsLine, type RecordedLine, type WsLineHead } from '../record/recording-format.js'
 import { recordedLines, recordingFiles } from '../record/replay-reader.js'
@@ -33,7 +34,8 @@ export interface ReplaySourceOptions {
 
 /** The normalizer of each venue a recording may hold: one instance per replay (they keep per-market state). */
 const NORMALIZERS: Readonly<Record<string, (onGap: () => void) => VenueNormalizer>> = {
-  binance: (onGap) => new BinanceNormalizer(onGap)
+  binance: (onGap) => new BinanceNormalizer(onGap),
+  deribit: () => new DeribitNormalizer()
 }
 
 export class ReplaySource implements Source {
