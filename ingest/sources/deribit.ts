@@ -50,6 +50,8 @@ export interface DeribitTuning {
   readonly backoff: BackoffOptions
   /** wait for an answer, ms. @default 10_000 */
   readonly requestTimeoutMs: number
+  /** no requests for this long after a `too_many_requests` answer, ms. @default 10_000 */
+  readonly rateLimitPauseMs: number
 }
 
 export const DEFAULT_DERIBIT_TUNING: DeribitTuning = {
@@ -60,7 +62,8 @@ export const DEFAULT_DERIBIT_TUNING: DeribitTuning = {
   requestsPerMinute: 300,
   queueCapacity: 10_000,
   backoff: DEFAULT_BACKOFF,
-  requestTimeoutMs: 10_000
+  requestTimeoutMs: 10_000,
+  rateLimitPauseMs: 10_000
 }
 
 /** `public/get_instruments` has its own limit (1 request/s sustained): we send at most one per 2 s. */
@@ -109,7 +112,8 @@ export class DeribitSource implements Source {
       heartbeatSec: t.heartbeatSec,
       staleMs: t.staleMs,
       backoff: t.backoff,
-      requestTimeoutMs: t.requestTimeoutMs
+      requestTimeoutMs: t.requestTimeoutMs,
+      rateLimitPauseMs: t.rateLimitPauseMs
     })
   }
 

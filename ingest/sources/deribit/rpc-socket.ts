@@ -24,7 +24,7 @@ const MAX_PENDING = 100
 /** Deribit's "too_many_requests": the session is closed and credits must refill. */
 export const TOO_MANY_REQUESTS = 10_028
 /** Pause after a 10028, ms: an empty default pool (50,000 credits) refills in 5 s at 10,000 credits/s. */
-const RATE_LIMIT_PAUSE_MS = 10_000
+export const RATE_LIMIT_PAUSE_MS = 10_000
 
 export type RpcParams = Readonly<Record<string, string | number | boolean>>
 
@@ -60,6 +60,8 @@ export interface RpcSocketOptions {
   readonly backoff: BackoffOptions
   /** @default REQUEST_TIMEOUT_MS */
   readonly requestTimeoutMs?: number
+  /** @default RATE_LIMIT_PAUSE_MS */
+  readonly rateLimitPauseMs?: number
 }
 
 /** Channel of a request: the method as a path with its params as the query, e.g. `/public/test`. */
@@ -95,8 +97,9 @@ export class RpcSocket {
     })
   }
 
+  /** true while a connection is open and its heartbeats are set */
   get connected(): boolean {
-    return this.socket.connected
+    return this.live !== null
   }
 
   /** Keeps the connection up until `signal` aborts. */
@@ -189,7 +192,7 @@ export class RpcSocket {
     const code = typeof msg?.error?.code === 'number' ? msg.error.code : msg?.error !== undefined ? -1 : null
     if (code === TOO_MANY_REQUESTS) {
       this.rateLimited++
-      this.opts.limiter.pauseUntil(recvTs + RATE_LIMIT_PAUSE_MS)
+      this.opts.limiter.pauseUntil(recvTs + (this.opts.rateLimitPauseMs ?? RATE_LIMIT_PAUSE_MS))
       this.opts.log.warn({ channel: p.channel }, 'deribit too_many_requests, pausing requests')
     }
     this.settle(msg!.id as number, { text, error: code })

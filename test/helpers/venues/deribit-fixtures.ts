@@ -79,8 +79,12 @@ function spec(currency: 'BTC' | 'ETH', expiryMs: number, e: number, s: number, t
     expiryMs,
     strike,
     type,
-    // 0.5 .. 60 coins, shaped so calls and puts peak at different strikes
-    oi: (((s * 7 + e * 3 + (type === 'P' ? 5 : 0)) % 11) + 1) * (type === 'C' ? 5 : 5.5),
+    // 5 .. 121 coins, shaped so calls and puts peak at different strikes; the nearest expiry is put-heavy
+    // and the far one call-heavy, so max pain differs between expiries
+    oi:
+      (((s * 7 + e * 3 + (type === 'P' ? 5 : 0)) % 11) + 1) *
+      (type === 'C' ? 5 : 5.5) *
+      (e === (type === 'P' ? 0 : 2) ? 2 : 1),
     volume: ((s + e) % 4) * 0.5,
     mark,
     iv: Math.round((48 + Math.abs(Math.log(strike / underlying)) * 30 + e) * 100) / 100,
