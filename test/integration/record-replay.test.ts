@@ -119,8 +119,8 @@ describe('record and replay', () => {
 
 describe('configuration of venue sources', () => {
   it('accepts binance, live (all existing venues) and replay:<path>, naming bad values', () => {
-    expect(loadConfig({ SOURCES: 'live' }).sources).toEqual(['binance'])
-    expect(loadConfig({ SOURCES: 'binance,live,sim' }).sources).toEqual(['binance', 'sim'])
+    expect(loadConfig({ SOURCES: 'live' }).sources).toEqual(['binance', 'deribit'])
+    expect(loadConfig({ SOURCES: 'binance,live,sim' }).sources).toEqual(['binance', 'deribit', 'sim'])
     expect(loadConfig({ SOURCES: `replay:${rec.dir}` }).sources).toEqual([`replay:${rec.dir}`])
     expect(() => loadConfig({ SOURCES: 'replay:/no/such/dir' })).toThrow(
       "SOURCES=replay:/no/such/dir: no such file or directory '/no/such/dir'"
