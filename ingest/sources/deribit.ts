@@ -15,7 +15,7 @@
  * after every reconnect) and push updates every 100 ms that a 30 s snapshot would throw away.
  */
 import type { Logger } from '../../engine/log.js'
-import type { IngestItem } from '../encoded-chunk.js'
+import { isLiveRecords, type IngestItem } from '../encoded-chunk.js'
 import { DeribitNormalizer } from '../normalize/deribit.js'
 import {
   DERIBIT_PATHS,
@@ -26,6 +26,7 @@ import {
 import { Recorder } from '../record/recorder.js'
 import { RpcSocket } from './deribit/rpc-socket.js'
 import { nextDiscoveryAt, pollRequests } from './deribit/schedule.js'
+import { snapshotMetrics } from './deribit/snapshot-metrics.js'
 import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from './feed/backoff.js'
 import { FeedCounters } from './feed/feed-counters.js'
 import { pumpFeed } from './feed/feed-pump.js'
@@ -153,11 +154,17 @@ export class DeribitSource implements Source {
     const onAbort = (): void => stop.abort()
     signal.addEventListener('abort', onAbort)
     const background = this.runTransport(stop.signal)
+    // whole-chain polls are snapshots: their metrics rows feed /v1/options/history
+    const derive = this.opts.symbols.length === 0
     try {
-      yield* pumpFeed(
+      const pump = pumpFeed(
         { normalizer: this.normalizer, queue: this.queue, counters: this.counters, recorder, sticky: isSticky },
         stop.signal
       )
+      for await (const item of pump) {
+        if (derive && isLiveRecords(item)) yield* snapshotMetrics(item.records)
+        yield item
+      }
     } finally {
       stop.abort()
       signal.removeEventListener('abort', onAbort)

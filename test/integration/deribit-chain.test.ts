@@ -138,10 +138,33 @@ describe('SOURCES=deribit through the real server', () => {
       expect(Object.keys(body['expiry_summary'] as object)).not.toContain(expired)
       expect(Object.keys(body['expiry_summary'] as object)).toHaveLength(3)
       expect(want.oi_by_strike).toHaveLength(6)
-    // the fixture is shaped so every expiry has its own max-pain strike
-    expect(new Set(Object.values(want.max_pain).map((m) => m.strike)).size).toBe(3)
+      // the fixture is shaped so every expiry has its own max-pain strike
+      expect(new Set(Object.values(want.max_pain).map((m) => m.strike)).size).toBe(3)
     }
   )
+
+  it('each chain poll is a snapshot of /v1/options/history (pcr_oi, total_oi, max_pain of the nearest expiry)', async () => {
+    const { key } = await srv.running.ctx.keys.create('pro', 'deribit-history')
+    const history = async (metric: string): Promise<{ ts: number; value: number | null }[]> =>
+      (
+        await jsonBody(
+          await fetch(`${srv.base}/v1/options/history?currency=BTC&metric=${metric}&hours=1`, {
+            headers: { 'x-api-key': key }
+          })
+        )
+      ).points
+    let points: { ts: number; value: number | null }[] = []
+    for (let i = 0; i < 400 && points.length === 0; i++) {
+      points = await history('pcr_oi')
+      if (points.length === 0) await new Promise((r) => setTimeout(r, 25))
+    }
+    const want = expectedChain(CHAINS.BTC, 1) // the band does not matter here
+    const nearest = Object.keys(want.max_pain)[0]!
+    // every poll pass is one snapshot at the same (fixed) quote time
+    expect(points[0]).toEqual({ ts: Math.floor(QUOTE_TS / 1000), value: want.pcr_oi })
+    expect((await history('total_oi'))[0]!.value).toBe(want.total_call_oi + want.total_put_oi)
+    expect((await history('max_pain'))[0]!.value).toBe(want.max_pain[nearest]!.strike)
+  })
 
   it('stores the quotes of every unexpired option', async () => {
     const live = [...CHAINS.BTC, ...CHAINS.ETH].filter((o) => o.expiryMs > NOW).length

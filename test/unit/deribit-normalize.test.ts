@@ -5,6 +5,7 @@ import { DeribitNormalizer } from '../../ingest/normalize/deribit.js'
 import { matchesSymbols, optionInstruments } from '../../ingest/normalize/deribit-instruments.js'
 import { rpcChannel } from '../../ingest/sources/deribit/rpc-socket.js'
 import { EXPIRY_GRACE_MS, nextDiscoveryAt, pollRequests } from '../../ingest/sources/deribit/schedule.js'
+import { snapshotMetrics } from '../../ingest/sources/deribit/snapshot-metrics.js'
 import {
   LINEAR_ROWS,
   bookSummaryRow,
@@ -179,6 +180,34 @@ describe('Deribit raw message -> normalized record', () => {
     expect(outcome('/public/get_index_price?index_name=btc_usd', rpcResult({ index_price: 1 }, 3))).toBe('unknown')
     expect(outcome('ws', [1, 2])).toBe('malformed')
     expect(outcome('ws', { error: 'boom' })).toBe('malformed')
+  })
+})
+
+describe('Deribit chain snapshots -> options metrics', () => {
+  it('one metrics row per currency per batch, at the newest quote time, even when row times differ', () => {
+    const n = new DeribitNormalizer()
+    const rows = BTC.map((o, i) => bookSummaryRow(o, NOW + (i % 3)))
+    const records: NormalizedRecord[] = []
+    n.normalize(SUMMARY_BTC, rpcResult(rows, 1), NOW, records)
+    n.normalize(
+      '/public/get_book_summary_by_currency?currency=ETH&kind=option',
+      rpcResult(
+        ETH.map((o) => bookSummaryRow(o, NOW)),
+        2
+      ),
+      NOW,
+      records
+    )
+    const chunks = snapshotMetrics(records)
+    const metrics = chunks.find((c) => c.table === 'options_metrics')!
+    expect(metrics.rows).toBe(2)
+    const lines = new TextDecoder().decode(metrics.data).trim().split('\n')
+    expect(lines.map((l) => l.split('\t').slice(0, 2))).toEqual([
+      [String(NOW + 2), 'BTC'],
+      [String(NOW), 'ETH']
+    ])
+    expect(chunks.find((c) => c.table === 'options_expiry_metrics')!.rows).toBe(6)
+    expect(snapshotMetrics([])).toEqual([])
   })
 })
 
