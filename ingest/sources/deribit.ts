@@ -184,6 +184,7 @@ export class DeribitSource implements Source {
     }
     if (found === null) return
     this.instruments = found
+    if (found.length === 0) this.opts.log.warn({ symbols: this.opts.symbols }, 'deribit: no listed option matches')
     this.phase = 'live'
     this.opts.log.info({ instruments: found.length, currencies: this.opts.currencies }, 'deribit feed started')
     await Promise.all([this.rpc.run(signal), this.poll(signal), this.rediscover(signal)])

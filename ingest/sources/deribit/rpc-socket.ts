@@ -159,7 +159,7 @@ export class RpcSocket {
     for (const w of [...this.openWaiters]) w()
   }
 
-  /** Every open (first connect and each reconnect): heartbeats on (outside the credit queue), then requests flow. */
+  /** Every open (first connect and each reconnect): heartbeats on, then requests flow. */
   private async onOpen(send: (text: string) => void, signal: AbortSignal): Promise<void> {
     const live: Live = { send, signal }
     this.current = live
@@ -168,6 +168,8 @@ export class RpcSocket {
       if (this.current === live) this.current = null
       for (const [id, p] of this.pending) if (p.conn === signal) this.settle(id, null)
     })
+    // through the credit queue, so a reconnect after too_many_requests waits out the pause
+    if (!(await this.opts.limiter.take(1, signal))) return
     const answer = await this.send(live, 'public/set_heartbeat', { interval: this.opts.heartbeatSec })
     if (signal.aborted) return
     // without heartbeats a silent line could not be told from a dead one: reopen and try again
