@@ -46,7 +46,7 @@ export interface DeribitTuning {
   readonly staleMs: number
   /** requests per minute over socket and REST (Deribit's default tier sustains 20 per second). @default 300 */
   readonly requestsPerMinute: number
-  /** raw messages buffered between the socket/REST and the normalizer; more are dropped and counted. @default 10_000 */
+  /** raw messages buffered between the socket/REST and the normalizer; more are dropped and counted. @default 1_000 */
   readonly queueCapacity: number
   readonly backoff: BackoffOptions
   /** wait for an answer, ms. @default 10_000 */
@@ -61,12 +61,17 @@ export const DEFAULT_DERIBIT_TUNING: DeribitTuning = {
   heartbeatSec: 30,
   staleMs: 70_000,
   requestsPerMinute: 300,
-  queueCapacity: 10_000,
+  queueCapacity: 1_000,
   backoff: DEFAULT_BACKOFF,
   requestTimeoutMs: 10_000,
   rateLimitPauseMs: 10_000
 }
 
+/**
+ * A poll pass is skipped while this many raw messages wait for the normalizer (the pipeline is behind):
+ * a chain answer is ~0.5 MB, so at most ~25 MB of answers wait, and the next pass reads fresh data anyway.
+ */
+const POLL_BACKLOG = 50
 /** `public/get_instruments` has its own limit (1 request/s sustained): we send at most one per 2 s. */
 const INSTRUMENTS_PER_MINUTE = 30
 
@@ -216,7 +221,9 @@ export class DeribitSource implements Source {
     const perInstrument = this.opts.symbols.length > 0
     while (!signal.aborted) {
       const started = Date.now()
-      for (const req of pollRequests(this.opts.currencies, this.instruments, perInstrument, started)) {
+      const behind = this.queue.length >= POLL_BACKLOG
+      if (behind) this.opts.log.warn({ queued: this.queue.length }, 'deribit poll skipped: the normalizer is behind')
+      for (const req of behind ? [] : pollRequests(this.opts.currencies, this.instruments, perInstrument, started)) {
         if (signal.aborted) return
         await this.rpc.call(req.method, req.params, signal)
       }

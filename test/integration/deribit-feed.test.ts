@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { silentLogger } from '../../engine/log.js'
+import { Writable } from 'node:stream'
+import { createLogger, silentLogger } from '../../engine/log.js'
 import type { NormalizedRecord, OptionQuoteRecord } from '../../engine/records/types.js'
 import { DeribitSource, type DeribitTuning } from '../../ingest/sources/deribit.js'
 import { DeribitTestServer } from '../helpers/venues/deribit-server.js'
@@ -192,6 +193,43 @@ describe('DERIBIT_SYMBOLS', () => {
       expect(only.status().markets).toBe(want.length)
     } finally {
       await f.stop()
+      await srv.stop()
+    }
+  })
+})
+
+describe('a pipeline that falls behind', () => {
+  it('skips poll passes while the raw queue is backed up, instead of piling up chain answers', async () => {
+    const srv = await new DeribitTestServer({ heartbeatMs: 5 }).start()
+    srv.chains.set('BTC', BTC)
+    const warnings: string[] = []
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        warnings.push(String((JSON.parse(String(chunk)) as { msg: string }).msg))
+        done()
+      }
+    })
+    const slow = new DeribitSource({
+      wsUrl: srv.wsUrl,
+      restUrl: srv.restUrl,
+      currencies: ['BTC'],
+      symbols: [],
+      log: createLogger('warn', sink),
+      tuning: { ...TUNING, pollEveryMs: 20 }
+    })
+    const abort = new AbortController()
+    const items = slow.items(abort.signal)[Symbol.asyncIterator]()
+    try {
+      await items.next() // the first chunk; then nobody reads: the queue fills with heartbeats
+      const skips = (): number => warnings.filter((w) => w.startsWith('deribit poll skipped')).length
+      await until('a skipped pass', () => skips() >= 1)
+      const polls = srv.count('public/get_book_summary_by_currency')
+      await until('more skipped passes', () => skips() >= 4)
+      expect(srv.count('public/get_book_summary_by_currency')).toBe(polls)
+      expect(slow.status().dropped).toBe(0)
+    } finally {
+      abort.abort()
+      await items.return?.()
       await srv.stop()
     }
   })
