@@ -137,7 +137,7 @@ export class DeribitSource implements Source {
       markets: this.instruments.length,
       connections: 1,
       reconnects: socket.reconnects,
-      stale: socket.stale,
+      stale: socket.stale + this.rpc.stale,
       messages: c.messages,
       parse_errors: c.parseErrors + c.malformed,
       unknown_messages: c.unknown,

@@ -149,7 +149,20 @@ describe('Deribit feed against a local protocol server', () => {
     await until('polling again', () => summaries() >= polls + 2, 15_000)
   })
 
-  it('reopens a connection whose heartbeats stop (stale feed)', async () => {
+  it('reopens a connection whose heartbeats stop while it still answers pings (hung venue application)', async () => {
+    const s0 = source.status()
+    const conns = server.connections
+    server.muted = true
+    try {
+      await until('stale detected', () => source.status().stale! > s0.stale!, 8_000)
+      await until('reopened', () => server.connections > conns, 8_000)
+    } finally {
+      server.muted = false
+    }
+    await until('connected again', () => source.status().connected, 8_000)
+  })
+
+  it('reopens a connection that goes silent (stale feed)', async () => {
     const s0 = source.status()
     server.pauseAll()
     await until('stale detected', () => source.status().stale! > s0.stale!, 8_000)

@@ -5,7 +5,9 @@
  * notifications and `test_request`s; each `test_request` is answered with `public/test` at once (Deribit
  * closes a connection that does not answer). Requests carry increasing ids; an answer is matched to its
  * request by id and queued for the normalizer under the request's channel (`/<method>?<params>`), so it is
- * read, recorded and replayed like a REST answer. A request without an answer (timeout, or the connection
+ * read, recorded and replayed like a REST answer. Heartbeats are watched at the application level too: a
+ * connection that still answers WebSocket pings but has sent no JSON-RPC message (heartbeat, answer) for
+ * `staleMs` is closed and reopened like a silent one. A request without an answer (timeout, or the connection
  * closed first) resolves to null and is counted. Error 10028 (`too_many_requests`, after which Deribit
  * closes the session) pauses every request until the credits have refilled.
  */
@@ -78,6 +80,10 @@ export class RpcSocket {
   rateLimited = 0
   /** `test_request`s answered */
   testRequests = 0
+  /** connections closed because no JSON-RPC message (heartbeat or answer) came for `staleMs` */
+  stale = 0
+  /** receive time of the last JSON-RPC message, epoch ms */
+  private lastMessageTs = 0
   /** the open connection, once its heartbeats are set (requests wait for it) */
   private live: Live | null = null
   /** the open connection, from its first moment */
@@ -176,6 +182,30 @@ export class RpcSocket {
     if (answer === null || answer.error !== null) throw new Error('public/set_heartbeat failed')
     this.live = live
     this.wakeWaiters()
+    await this.watchHeartbeats(signal)
+  }
+
+  /**
+   * Resolves when the connection closes; rejects (FeedSocket then closes and reopens it) when no JSON-RPC
+   * message arrived for `staleMs`, even if the socket still answers pings.
+   */
+  private watchHeartbeats(signal: AbortSignal): Promise<void> {
+    const staleMs = this.opts.staleMs
+    return new Promise((resolve, reject) => {
+      const timer = setInterval(
+        () => {
+          if (Date.now() - this.lastMessageTs < staleMs) return
+          clearInterval(timer)
+          this.stale++
+          reject(new Error(`no heartbeat or answer for ${staleMs} ms`))
+        },
+        Math.max(10, Math.floor(staleMs / 4))
+      )
+      signal.addEventListener('abort', () => {
+        clearInterval(timer)
+        resolve()
+      })
+    })
   }
 
   private onMessage(text: string, recvTs: number): void {
@@ -186,6 +216,7 @@ export class RpcSocket {
       this.opts.queue.push({ channel: WS_CHANNEL, text, recvTs }) // counted as a parse error by the pump
       return
     }
+    this.lastMessageTs = recvTs
     const p = typeof msg?.id === 'number' ? this.pending.get(msg.id) : undefined
     // queued before the request settles, so the normalizer sees answers in arrival order
     this.opts.queue.push({ channel: p?.channel ?? WS_CHANNEL, text, recvTs })

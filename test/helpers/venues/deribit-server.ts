@@ -46,6 +46,8 @@ export class DeribitTestServer {
   rateLimitNext = 0
   /** while paused the server sends nothing: no answers, heartbeats or pongs (a silent, half-dead line) */
   paused = false
+  /** while muted the server sends no JSON-RPC messages but still answers pings (a hung application) */
+  muted = false
   private beat: NodeJS.Timeout | undefined
   port = 0
 
@@ -93,7 +95,7 @@ export class DeribitTestServer {
   }
 
   private send(c: Client, body: unknown): void {
-    if (!this.paused && c.ws.readyState === WebSocket.OPEN) c.ws.send(JSON.stringify(body))
+    if (!this.paused && !this.muted && c.ws.readyState === WebSocket.OPEN) c.ws.send(JSON.stringify(body))
   }
 
   private onConnection(ws: WebSocket): void {
