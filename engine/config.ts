@@ -7,11 +7,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
-export type SourceName = 'sim' | 'binance' | 'bybit' | 'okx' | `replay:${string}`
+export type SourceName = 'sim' | 'binance' | 'bybit' | 'okx' | 'deribit' | `replay:${string}`
 /** Plain names SOURCES accepts; `live` expands to LIVE_VENUES, `replay:<path>` comes on top. */
-export const KNOWN_SOURCES: readonly string[] = ['sim', 'binance', 'bybit', 'okx', 'live', 'none']
-/** The exchange venues that exist as live sources: what `SOURCES=live` means today. */
-export const LIVE_VENUES: readonly SourceName[] = ['binance', 'bybit', 'okx']
+export const KNOWN_SOURCES: readonly string[] = ['sim', 'binance', 'bybit', 'okx', 'deribit', 'live', 'none']
+/** The exchange venues that exist as live sources: what `SOURCES=live` means (all four). */
+export const LIVE_VENUES: readonly SourceName[] = ['binance', 'bybit', 'okx', 'deribit']
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -46,6 +46,14 @@ export interface Config {
   readonly okxRestUrl: string
   /** only these OKX instruments, native ids (`BTC-USDT-SWAP`; `BTCUSDT` is accepted and mapped); empty: every live USDT swap. @default [] */
   readonly okxSymbols: readonly string[]
+  /** Deribit JSON-RPC WebSocket endpoint. @default 'wss://www.deribit.com/ws/api/v2' */
+  readonly deribitWsUrl: string
+  /** Deribit REST base (instrument discovery). @default 'https://www.deribit.com/api/v2' */
+  readonly deribitRestUrl: string
+  /** option chains to follow: BTC and/or ETH. @default ['BTC', 'ETH'] */
+  readonly deribitCurrencies: readonly string[]
+  /** only these instruments or expiries (`BTC-27MAR26-100000-C`, `BTC-27MAR26`); empty: every option. @default [] */
+  readonly deribitSymbols: readonly string[]
   /** directory for raw venue recordings (gzipped NDJSON, hourly files); unset: no recording */
   readonly recordDir: string | undefined
   /** replay pace: 1 = as recorded, 10 = ten times faster, 0 = as fast as possible (`max`). @default 1 */
@@ -167,6 +175,42 @@ function okxSymbolList(env: Env): readonly string[] {
   return [...new Set(list)]
 }
 
+/** Deribit currencies with inverse option chains (ingest/normalize/deribit-instruments.ts). */
+const DERIBIT_CURRENCY_LIST = ['BTC', 'ETH']
+
+function deribitCurrencies(env: Env): readonly string[] {
+  const raw = env['DERIBIT_CURRENCIES']
+  if (raw === undefined || raw.trim() === '') return DERIBIT_CURRENCY_LIST
+  const list = [...new Set(raw.split(',').map((s) => s.trim().toUpperCase()))]
+  if (list.some((c) => !DERIBIT_CURRENCY_LIST.includes(c))) {
+    throw new ConfigError(
+      `DERIBIT_CURRENCIES must be a comma list of ${DERIBIT_CURRENCY_LIST.join(', ')} (got '${raw}')`
+    )
+  }
+  return list
+}
+
+/** Instrument names (`BTC-27MAR26-100000-C`) or expiry prefixes (`BTC-27MAR26`) of DERIBIT_CURRENCIES. */
+function deribitSymbols(env: Env, currencies: readonly string[]): readonly string[] {
+  const raw = env['DERIBIT_SYMBOLS']
+  if (raw === undefined || raw.trim() === '') return []
+  // upper case except the `d` decimal point of a strike (tardis-node's casing rule)
+  const list = raw.split(',').map((s) =>
+    s
+      .trim()
+      .toUpperCase()
+      .replace(/(\d)D(\d)/g, '$1d$2')
+  )
+  const shape = /^([A-Z]+)-[1-9]\d?[A-Z]{3}\d{2}(-\d+(d\d+)?-[CP])?$/
+  const bad = list.find((s) => !currencies.includes(shape.exec(s)?.[1] ?? ''))
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `DERIBIT_SYMBOLS must be a comma list of options or expiries of ${currencies.join(', ')} like BTC-27MAR26-100000-C or BTC-27MAR26 (got '${bad}')`
+    )
+  }
+  return list
+}
+
 function replaySpeed(env: Env): number {
   const raw = (env['REPLAY_SPEED'] ?? '').trim()
   if (raw === '') return 1
@@ -231,6 +275,10 @@ export function loadConfig(env: Env = process.env): Config {
     okxWsUrl: baseUrl(env, 'OKX_WS_URL', 'wss://ws.okx.com:8443/ws/v5/public', ['ws:', 'wss:']),
     okxRestUrl: baseUrl(env, 'OKX_REST_URL', 'https://www.okx.com', ['http:', 'https:']),
     okxSymbols: okxSymbolList(env),
+    deribitWsUrl: baseUrl(env, 'DERIBIT_WS_URL', 'wss://www.deribit.com/ws/api/v2', ['ws:', 'wss:']),
+    deribitRestUrl: baseUrl(env, 'DERIBIT_REST_URL', 'https://www.deribit.com/api/v2', ['http:', 'https:']),
+    deribitCurrencies: deribitCurrencies(env),
+    deribitSymbols: deribitSymbols(env, deribitCurrencies(env)),
     recordDir: env['RECORD_DIR'] ? path.resolve(env['RECORD_DIR']) : undefined,
     replaySpeed: replaySpeed(env),
     simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),

@@ -19,6 +19,7 @@ import { SimSource } from '../ingest/sources/sim-source.js'
 import { BinanceSource } from '../ingest/sources/binance.js'
 import { BybitSource } from '../ingest/sources/bybit.js'
 import { OkxSource } from '../ingest/sources/okx.js'
+import { DeribitSource } from '../ingest/sources/deribit.js'
 import { ReplaySource } from '../ingest/sources/replay-source.js'
 import type { Source } from '../ingest/sources/source.js'
 import { NdjsonParser } from '../ingest/workers/ndjson-parser.js'
@@ -97,6 +98,15 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
           symbols: config.okxSymbols,
           recordDir: config.recordDir,
           log: ctx.log.child({ source: 'okx' })
+        })
+      case 'deribit':
+        return new DeribitSource({
+          wsUrl: config.deribitWsUrl,
+          restUrl: config.deribitRestUrl,
+          currencies: config.deribitCurrencies,
+          symbols: config.deribitSymbols,
+          recordDir: config.recordDir,
+          log: ctx.log.child({ source: 'deribit' })
         })
       default:
         if (name.startsWith('replay:')) {

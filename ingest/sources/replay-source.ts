@@ -14,6 +14,7 @@ import type { IngestItem } from '../encoded-chunk.js'
 import { BinanceNormalizer } from '../normalize/binance.js'
 import { BybitNormalizer } from '../normalize/bybit.js'
 import { OkxNormalizer } from '../normalize/okx.js'
+import { DeribitNormalizer } from '../normalize/deribit.js'
 import { WS_CHANNEL, type VenueNormalizer } from '../normalize/normalizer.js'
 import { readWsLine, type RecordedLine, type WsLineHead } from '../record/recording-format.js'
 import { recordedLines, recordingFiles } from '../record/replay-reader.js'
@@ -37,7 +38,8 @@ export interface ReplaySourceOptions {
 const NORMALIZERS: Readonly<Record<string, (onGap: () => void) => VenueNormalizer>> = {
   binance: (onGap) => new BinanceNormalizer(onGap),
   bybit: () => new BybitNormalizer(),
-  okx: () => new OkxNormalizer()
+  okx: () => new OkxNormalizer(),
+  deribit: () => new DeribitNormalizer()
 }
 
 export class ReplaySource implements Source {

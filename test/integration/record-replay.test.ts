@@ -124,8 +124,8 @@ describe('record and replay', () => {
 
 describe('configuration of venue sources', () => {
   it('accepts binance, live (all existing venues) and replay:<path>, naming bad values', () => {
-    expect(loadConfig({ SOURCES: 'live' }).sources).toEqual(['binance', 'bybit', 'okx'])
-    expect(loadConfig({ SOURCES: 'binance,live,sim' }).sources).toEqual(['binance', 'bybit', 'okx', 'sim'])
+    expect(loadConfig({ SOURCES: 'live' }).sources).toEqual(['binance', 'bybit', 'okx', 'deribit'])
+    expect(loadConfig({ SOURCES: 'binance,live,sim' }).sources).toEqual(['binance', 'bybit', 'okx', 'deribit', 'sim'])
     expect(loadConfig({ SOURCES: `replay:${rec.dir}` }).sources).toEqual([`replay:${rec.dir}`])
     expect(() => loadConfig({ SOURCES: 'replay:/no/such/dir' })).toThrow(
       "SOURCES=replay:/no/such/dir: no such file or directory '/no/such/dir'"

@@ -27,7 +27,7 @@ describe('configuration', () => {
     [{ SIM_BACKFILL_DAYS: '-1' }, 'SIM_BACKFILL_DAYS must be an integer from 0 to 365'],
     [
       { SOURCES: 'sim,kraken' },
-      "SOURCES must be a comma list of sim, binance, bybit, okx, live, none or replay:<file or dir> (got 'sim,kraken')"
+      "SOURCES must be a comma list of sim, binance, bybit, okx, deribit, live, none or replay:<file or dir> (got 'sim,kraken')"
     ],
     [{ SOURCES: 'none,sim' }, 'SOURCES=none cannot be combined'],
     [{ CLICKHOUSE_URL: 'tcp://x' }, 'CLICKHOUSE_URL must use http or https'],
@@ -39,6 +39,32 @@ describe('configuration', () => {
   ])('rejects %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('reads the Deribit settings: BTC and ETH only, instrument names or expiries of those', () => {
+    expect(loadConfig({ SOURCES: 'deribit' })).toMatchObject({
+      sources: ['deribit'],
+      deribitWsUrl: 'wss://www.deribit.com/ws/api/v2',
+      deribitRestUrl: 'https://www.deribit.com/api/v2',
+      deribitCurrencies: ['BTC', 'ETH'],
+      deribitSymbols: []
+    })
+    expect(loadConfig({ DERIBIT_CURRENCIES: 'eth' }).deribitCurrencies).toEqual(['ETH'])
+    expect(() => loadConfig({ DERIBIT_CURRENCIES: 'BTC,SOL' })).toThrow(
+      "DERIBIT_CURRENCIES must be a comma list of BTC, ETH (got 'BTC,SOL')"
+    )
+    expect(loadConfig({ DERIBIT_SYMBOLS: 'btc-27mar26, BTC-5JAN27-100000-C' }).deribitSymbols).toEqual([
+      'BTC-27MAR26',
+      'BTC-5JAN27-100000-C'
+    ])
+    expect(() => loadConfig({ DERIBIT_CURRENCIES: 'BTC', DERIBIT_SYMBOLS: 'ETH-27MAR26' })).toThrow(
+      "DERIBIT_SYMBOLS must be a comma list of options or expiries of BTC like BTC-27MAR26-100000-C or BTC-27MAR26 (got 'ETH-27MAR26')"
+    )
+    expect(() => loadConfig({ DERIBIT_SYMBOLS: 'BTC-05JAN27' })).toThrow('DERIBIT_SYMBOLS must be')
+    expect(() => loadConfig({ DERIBIT_WS_URL: 'https://x' })).toThrow('DERIBIT_WS_URL must use ws or wss')
+    expect(loadConfig({ DERIBIT_REST_URL: 'http://127.0.0.1:9/api/v2/' }).deribitRestUrl).toBe(
+      'http://127.0.0.1:9/api/v2'
+    )
   })
 
   it('accepts SOURCES=none as no sources and a server URL with a cluster', () => {

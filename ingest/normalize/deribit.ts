@@ -1,0 +1,157 @@
+/**
+ * @module
+ * Deribit options → normalized records. Every Deribit answer is a JSON-RPC 2.0 envelope
+ * (`{"jsonrpc":"2.0","id":7,"result":…}` or `…"error":{"code","message"}`), over REST or the socket; the
+ * transport names each answer's channel after the request's method and params
+ * (`/public/get_book_summary_by_currency?currency=BTC&kind=option`), so REST answers, socket answers and
+ * replays of both are read the same way. Unsolicited socket messages come on channel `ws`.
+ *
+ * - `public/get_book_summary_by_currency` / `_by_instrument` → one `option_quote` per option row:
+ *   `ts` = `creation_timestamp` (exchange time, ms); `mark_price`, `bid_price`, `ask_price` in the base coin
+ *   for inverse BTC/ETH options (linear USDC options quote USDC per coin: divided by `underlying_price` here so
+ *   the record stays in base coin); `mark_iv` in percent as sent (52.3 = 52.3%; unlike `markprice.options`,
+ *   whose `iv` is a fraction); `open_interest` and `volume` (24 h) in contracts = coins (Deribit: "for options
+ *   … the underlying base currency coin"); `underlying_price` USD (index or the expiry's future). Missing or
+ *   null bid/ask (no order on that side) is null. Rows of expired instruments (expiry at or before the row's
+ *   own time: an answer around 08:00 UTC can still hold them) are skipped, not counted.
+ * - `public/get_instruments` → instrument meta (expiry, linear or inverse); no record.
+ * - `public/set_heartbeat`, `public/test` answers and `heartbeat` notifications → protocol chatter.
+ * - An `error` envelope → `error` (venue_errors); subscription notifications and stray answers → `unknown`.
+ */
+import type { NormalizedRecord } from '../../engine/records/types.js'
+import { DERIBIT_PATHS, instrumentFromName, optionInstruments, type InstrumentMeta } from './deribit-instruments.js'
+import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
+
+const EXCHANGE = 'deribit'
+
+/** One row of a book summary answer (json-schema/book_summary.json; only the fields used). */
+interface BookSummaryRow {
+  instrument_name?: unknown
+  creation_timestamp?: unknown
+  underlying_price?: unknown
+  mark_price?: unknown
+  mark_iv?: unknown
+  open_interest?: unknown
+  volume?: unknown
+  bid_price?: unknown
+  ask_price?: unknown
+}
+
+interface RpcEnvelope {
+  id?: unknown
+  method?: unknown
+  params?: unknown
+  result?: unknown
+  error?: unknown
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
+export class DeribitNormalizer implements VenueNormalizer {
+  readonly venue = EXCHANGE
+  /** per instrument: expiry and kind, from get_instruments or else from the name */
+  private readonly instruments = new Map<string, InstrumentMeta>()
+  /** book summary rows skipped because the instrument had expired */
+  expiredRows = 0
+  /** newest quote time seen, epoch ms: instruments expired before it are forgotten at the next list */
+  private newestTs = 0
+
+  /** Known option instruments (from instrument lists or seen in quotes). */
+  instrument(name: string): InstrumentMeta | undefined {
+    return this.instruments.get(name)
+  }
+
+  normalize(channel: string, msg: unknown, _recvTs: number, out: NormalizedRecord[]): Outcome {
+    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return 'malformed'
+    const m = msg as RpcEnvelope
+    if (m.error !== undefined) return m.error !== null && typeof m.error === 'object' ? 'error' : 'malformed'
+    if (channel === WS_CHANNEL) return this.unsolicited(m)
+    if (!('result' in m)) return 'malformed'
+    switch (channel.split('?', 1)[0]) {
+      case DERIBIT_PATHS.bookSummaryByCurrency:
+      case DERIBIT_PATHS.bookSummaryByInstrument:
+        return this.bookSummary(m.result, out)
+      case DERIBIT_PATHS.instruments:
+        return this.instrumentList(m)
+      case DERIBIT_PATHS.setHeartbeat:
+      case DERIBIT_PATHS.test:
+        return 'control'
+    }
+    return 'unknown'
+  }
+
+  /** Socket messages that answer no request of ours: heartbeats, subscriptions, stray answers. */
+  private unsolicited(m: RpcEnvelope): Outcome {
+    if (m.method === 'heartbeat') {
+      const type = (m.params as { type?: unknown } | null)?.type
+      return type === 'heartbeat' || type === 'test_request' ? 'control' : 'malformed'
+    }
+    return 'unknown'
+  }
+
+  private instrumentList(body: RpcEnvelope): Outcome {
+    const list = optionInstruments(body)
+    if (list === null) return 'malformed'
+    // bounded: expired instruments leave the map (their rows would be skipped anyway)
+    for (const [name, meta] of this.instruments) if (meta.expiryMs <= this.newestTs) this.instruments.delete(name)
+    for (const meta of list) this.instruments.set(meta.name, meta)
+    return 'ok'
+  }
+
+  private bookSummary(rows: unknown, out: NormalizedRecord[]): Outcome {
+    if (!Array.isArray(rows)) return 'malformed'
+    let outcome: Outcome = 'ok'
+    for (const row of rows as (BookSummaryRow | null)[]) {
+      // the good rows of an answer are kept; one bad row marks the whole answer malformed (counted once)
+      if (row === null || typeof row !== 'object' || !this.quote(row, out)) outcome = 'malformed'
+    }
+    return outcome
+  }
+
+  /** Appends the quote of one row; false when the row is malformed. Non-options and expired rows: true, nothing. */
+  private quote(r: BookSummaryRow, out: NormalizedRecord[]): boolean {
+    const name = r.instrument_name
+    if (typeof name !== 'string') return false
+    const meta = this.meta(name)
+    if (meta === null) return true // a future or perpetual: not an option quote
+    const ts = r.creation_timestamp
+    const underlying = r.underlying_price
+    const mark = r.mark_price
+    const oi = r.open_interest
+    if (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts <= 0) return false
+    if (!isNum(underlying) || !(underlying > 0) || !isNum(mark) || mark < 0 || !isNum(oi) || oi < 0) return false
+    const volume = r.volume ?? 0
+    if (!isNum(volume) || volume < 0) return false
+    if (ts > this.newestTs) this.newestTs = ts
+    if (meta.expiryMs <= ts) {
+      this.expiredRows++
+      return true
+    }
+    // linear options: USDC per coin → base coin; inverse: already base coin
+    const k = meta.linear ? 1 / underlying : 1
+    const bid = r.bid_price
+    const ask = r.ask_price
+    out.push({
+      kind: 'option_quote',
+      ts,
+      exchange: EXCHANGE,
+      instrument: meta.name, // the map's string, not a slice of the (large) answer text
+      underlying_price: underlying,
+      mark_price: mark * k,
+      mark_iv: isNum(r.mark_iv) && r.mark_iv >= 0 ? r.mark_iv : null,
+      open_interest: oi,
+      volume_24h: volume,
+      bid: isNum(bid) && bid > 0 ? bid * k : null,
+      ask: isNum(ask) && ask > 0 ? ask * k : null
+    })
+    return true
+  }
+
+  private meta(name: string): InstrumentMeta | null {
+    const known = this.instruments.get(name)
+    if (known !== undefined) return known
+    const guessed = instrumentFromName(name)
+    if (guessed !== null) this.instruments.set(name, guessed)
+    return guessed
+  }
+}
