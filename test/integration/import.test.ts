@@ -28,7 +28,11 @@ let files: ReturnType<typeof tmpDir>
 const DAY = recentDay()
 
 const run = (list: string[], market?: 'perp' | 'spot') =>
-  importFiles(store, list, { tmpDir: path.join(data.dir, 'import-tmp'), ...(market ? { market } : {}) })
+  importFiles(store, list, {
+    tmpDir: path.join(data.dir, 'import-tmp'),
+    journalDir: path.join(data.dir, 'import-journal'),
+    ...(market ? { market } : {})
+  })
 
 async function one<T>(sql: string, params?: Record<string, string | number>): Promise<T> {
   return (await store.query<T>(sql, params))[0]!
