@@ -45,6 +45,8 @@ export interface FileResult {
   readonly tables: readonly string[]
   /** a `.CHECKSUM` file was there and matched */
   readonly checksum: boolean
+  /** how the file was read where it matters (e.g. a funding interval the file did not show) */
+  readonly notes: readonly string[]
 }
 
 export interface ImportOptions {
@@ -134,13 +136,15 @@ async function importOne(
   try {
     const { plan, scanner, slices } = await scanFile(file, label, dir, opts, report)
     const totals = scanner.totals
-    const params = plan.params(totals.markets)
+    const params = plan.params(totals)
     opts.signal?.throwIfAborted()
     report('writing', 0, totals.rows)
     await writeSlices(store, journal, plan.layout, slices.slices, params, sha256, (done, total) =>
       report('writing', done / total, totals.rows)
     )
     report('done', 1, totals.rows)
+    const notes = plan.notes(totals)
+    for (const note of notes) opts.log?.warn({ file }, note)
     return {
       file,
       source: plan.source,
@@ -149,7 +153,8 @@ async function importOne(
       from: totals.minMs,
       to: totals.maxMs,
       tables: plan.layout.targets.map((t) => t.table),
-      checksum: checked
+      checksum: checked,
+      notes
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })

@@ -283,6 +283,42 @@ describe('Tardis.dev CSV', () => {
     ])
   })
 
+  it('infers each market funding interval from its funding_timestamp steps (1 h, 4 h, 8 h; 8 h with a note when not shown)', async () => {
+    const lines = [
+      'exchange,symbol,timestamp,local_timestamp,funding_timestamp,funding_rate,predicted_funding_rate,open_interest,last_price,index_price,mark_price'
+    ]
+    const markets: [string, string, number][] = [
+      ['binance-futures', 'JJ1USDT', 1],
+      ['bybit', 'JJ4USDT', 4],
+      ['okex-swap', 'JJ8-USDT-SWAP', 8]
+    ]
+    // every 20 minutes for 17 hours, markets interleaved as in a Tardis file; funding_timestamp = next settlement
+    for (let t = DAY; t < DAY + 17 * HOUR; t += 20 * MIN) {
+      for (const [exchange, symbol, hours] of markets) {
+        const next = (Math.floor(t / (hours * HOUR)) + 1) * hours * HOUR
+        lines.push(`${exchange},${symbol},${us(t)},${us(t)},${next * 1000},0.0001,,,,,20`)
+      }
+    }
+    lines.push(`binance-futures,JJXUSDT,${us(DAY)},${us(DAY)},${us(DAY + 8 * HOUR)},0.0001,,,,,20`)
+    const [res] = await run([
+      writeGzip(files.dir, 'binance-futures_derivative_ticker_2024-01-01_JJ.csv.gz', lines.join('\n'))
+    ])
+    expect(
+      await store.query(
+        `SELECT exchange, symbol, groupUniqArray(interval_hours) AS h, count() AS n FROM funding WHERE base LIKE 'JJ%'
+         GROUP BY exchange, symbol ORDER BY symbol`
+      )
+    ).toEqual([
+      { exchange: 'binance', symbol: 'JJ1USDT', h: [1], n: 51 },
+      { exchange: 'bybit', symbol: 'JJ4USDT', h: [4], n: 51 },
+      { exchange: 'okx', symbol: 'JJ8-USDT-SWAP', h: [8], n: 51 },
+      { exchange: 'binance', symbol: 'JJXUSDT', h: [8], n: 1 }
+    ])
+    expect(res!.notes).toEqual([
+      'funding interval not shown by the file (fewer than two distinct funding_timestamp values), stored as 8 h: binance-futures JJXUSDT'
+    ])
+  })
+
   it('maps options_chain to option quotes (IV in percent, prices in coin, no volume)', async () => {
     const csv = [
       'exchange,symbol,timestamp,local_timestamp,type,strike_price,expiration,open_interest,last_price,bid_price,bid_amount,bid_iv,ask_price,ask_amount,ask_iv,mark_price,mark_iv,underlying_index,underlying_price,delta,gamma,vega,theta,rho',
