@@ -5,17 +5,26 @@
  * here, after TZ is pinned to UTC.
  */
 import path from 'node:path'
+import { silentLogger } from '../engine/log.js'
 import { migrate } from '../engine/schema/migrate.js'
 import { prepareDataDir } from '../engine/store/chdb/data-dir.js'
+import { ImportJournal, importJournalDir } from '../ingest/import/import-journal.js'
 import type { FileResult, ImportOptions } from '../ingest/import/run-import.js'
 import { importFiles } from '../ingest/import/run-import.js'
 import { compactCandles } from '../engine/store/compact.js'
+import { BatchJournal } from '../ingest/journal.js'
 
+/**
+ * Imports `files` into the data directory. First, as the server does at start, it completes what the last
+ * process on the directory left in its journals (live batches and import statements; `onReplayed` gets
+ * how many), so the import's coverage judges a whole store.
+ */
 export async function importLocal(
   dataDir: string,
   releaseLock: () => void,
   files: readonly string[],
-  opts: Omit<ImportOptions, 'tmpDir'>
+  opts: Omit<ImportOptions, 'tmpDir' | 'journalDir'>,
+  onReplayed?: (statements: number) => void
 ): Promise<FileResult[]> {
   process.env['TZ'] = 'UTC'
   try {
@@ -23,7 +32,16 @@ export async function importLocal(
     const store = new ChdbStore({ path: dataDir, poolSize: 2 })
     try {
       await migrate(store, {})
-      const results = await importFiles(store, files, { ...opts, tmpDir: path.join(dataDir, 'tmp', 'import') })
+      const log = silentLogger()
+      const replayed =
+        (await new BatchJournal(path.join(dataDir, 'journal')).recover(store, log)) +
+        (await new ImportJournal(importJournalDir(dataDir)).recover(store, log))
+      if (replayed > 0) onReplayed?.(replayed)
+      const results = await importFiles(store, files, {
+        ...opts,
+        tmpDir: path.join(dataDir, 'tmp', 'import'),
+        journalDir: importJournalDir(dataDir)
+      })
       // merge the candle partitions the load split, so exports need not (engine/store/compact.ts)
       await compactCandles(store)
       return results

@@ -19,7 +19,8 @@ export function progressText(p: ImportProgress): string {
 export function summaryText(r: FileResult): string {
   const range = `${new Date(r.from).toISOString()} .. ${new Date(r.to).toISOString()}`
   const sum = r.checksum ? ', checksum verified' : ''
-  return `imported ${r.file}: ${r.description}, ${r.rows.toLocaleString('en-US')} rows, ${range} -> ${r.tables.join(', ')}${sum}\n`
+  const notes = (r.notes ?? []).map((n) => `  note: ${n}\n`).join('')
+  return `imported ${r.file}: ${r.description}, ${r.rows.toLocaleString('en-US')} rows, ${range} -> ${r.tables.join(', ')}${sum}\n${notes}`
 }
 
 export class ProgressDisplay {

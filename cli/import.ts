@@ -79,14 +79,20 @@ async function locally(
   process.once('SIGINT', onSigint)
   let results: FileResult[] = []
   try {
-    results = await importLocal(dataDir, release, files, {
-      ...(market ? { market } : {}),
-      signal: abort.signal,
-      onProgress: (p) => {
-        display.update(p)
-        if (p.phase === 'done') display.clear()
-      }
-    })
+    results = await importLocal(
+      dataDir,
+      release,
+      files,
+      {
+        ...(market ? { market } : {}),
+        signal: abort.signal,
+        onProgress: (p) => {
+          display.update(p)
+          if (p.phase === 'done') display.clear()
+        }
+      },
+      (n) => io.err(`tidewatch: completed ${n} write(s) interrupted by the last process on ${dataDir}\n`)
+    )
   } catch (err) {
     display.clear()
     if (err instanceof ImportError) throw new CliError(err.message, 1, { cause: err })

@@ -14,6 +14,7 @@ import { openStore } from '../engine/store/open-store.js'
 import { IngestPipeline } from '../ingest/pipeline.js'
 import { Compactor } from '../engine/store/compact.js'
 import { BatchJournal } from '../ingest/journal.js'
+import { ImportJournal, importJournalDir } from '../ingest/import/import-journal.js'
 import { runSource } from '../ingest/run-source.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
 import { BinanceSource } from '../ingest/sources/binance.js'
@@ -133,6 +134,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   const journal = new BatchJournal(path.join(config.dataDir, 'journal'))
   const replayed = await journal.recover(store, log)
   if (replayed > 0) log.warn({ batches: replayed }, 'completed batches interrupted by the last stop')
+  const imports = await new ImportJournal(importJournalDir(config.dataDir)).recover(store, log)
+  if (imports > 0) log.warn({ statements: imports }, 'completed import statements interrupted by the last stop')
   const pipeline = new IngestPipeline(
     store,
     {

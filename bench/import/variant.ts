@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   await migrate(store, {})
   const t0 = performance.now()
   if (variant === 'import') {
-    await importFiles(store, [csv], { tmpDir: path.join(dir, 'tmp') })
+    await importFiles(store, [csv], { tmpDir: path.join(dir, 'tmp'), journalDir: path.join(dir, 'journal', 'import') })
   } else if (variant === 'ceiling') {
     const settings = { ...DEDUP_INSERT_SETTINGS, ...FAST_INSERT_SETTINGS }
     const s = Object.entries(settings)

@@ -14,7 +14,8 @@
  *   `open_interest_1h`), which lives 24 months, so the rule holds after the raw rows' 90-day TTL.
  * - Long/short ratios and option quotes: rows with the same key and time in the raw table.
  *
- * Coverage is judged per slice (whole hours) against the store as it is when that slice is written.
+ * Coverage is judged per slice (whole hours) against the store as it is just before that slice is written,
+ * and frozen in a keys file the statement reads (see `CoveragePlan`).
  * Parameters: {bases:Array(String)} (every base in the file), {from_ms:Int64} and {to_ms:Int64} (the slice's
  * time range).
  */
@@ -59,36 +60,103 @@ export function cascadeOf(level: CandleLevel): CandleLevel[] {
   return out
 }
 
-const MARKET = '(base, exchange, symbol'
+const MARKET = 'base, exchange, symbol'
+const IN_BASES = 'base IN {bases:Array(String)}'
+/** Key columns of the candle and hourly checks (name and type), as written to the keys file. */
+const BUCKET_KEY: readonly (readonly [string, string])[] = [
+  ['base', 'String'],
+  ['exchange', 'String'],
+  ['symbol', 'String'],
+  ['bucket', `DateTime('UTC')`]
+]
 
-function candles(level: CandleLevel): string {
-  const own =
-    `${MARKET}, ${bucketOf(level, 'ts')}) NOT IN (SELECT base, exchange, symbol, bucket FROM candles_${level} ` +
-    `WHERE base IN {bases:Array(String)} AND bucket BETWEEN ${bucketOf(level, FROM)} AND ${TO})`
-  // a bucket above that holds data not made of rows at `level` was written directly (a coarser kline)
-  const above = cascadeOf(level).map(
-    (up) =>
-      `${MARKET}, ${bucketOf(up, 'ts')}) NOT IN (SELECT base, exchange, symbol, bucket FROM candles_${up} ` +
-      `WHERE base IN {bases:Array(String)} AND bucket BETWEEN ${bucketOf(up, FROM)} AND ${TO} ` +
-      `AND ${MARKET}, bucket) NOT IN (SELECT base, exchange, symbol, ${bucketOf(up, 'bucket')} FROM candles_${level} ` +
-      `WHERE base IN {bases:Array(String)} AND bucket BETWEEN ${bucketOf(up, FROM)} AND ${TO} + INTERVAL 32 DAY))`
-  )
-  return [own, ...above].join('\n  AND ')
+/** One check: rows whose `key` (over the inner select's columns) is among the rows of `select` are skipped. */
+interface Check {
+  readonly key: string
+  readonly select: string
 }
 
-/** The filter (over the inner select's columns) that keeps only rows the store does not have yet. */
-export function coverageFilter(coverage: Coverage, table: string): string {
+function candles(level: CandleLevel): Check[] {
+  const own: Check = {
+    key: `(${MARKET}, ${bucketOf(level, 'ts')})`,
+    select:
+      `SELECT ${MARKET}, bucket FROM candles_${level} ` +
+      `WHERE ${IN_BASES} AND bucket BETWEEN ${bucketOf(level, FROM)} AND ${TO}`
+  }
+  // a bucket above that holds data not made of rows at `level` was written directly (a coarser kline)
+  const above = cascadeOf(level).map((up): Check => ({
+    key: `(${MARKET}, ${bucketOf(up, 'ts')})`,
+    select:
+      `SELECT ${MARKET}, bucket FROM candles_${up} ` +
+      `WHERE ${IN_BASES} AND bucket BETWEEN ${bucketOf(up, FROM)} AND ${TO} ` +
+      `AND (${MARKET}, bucket) NOT IN (SELECT ${MARKET}, ${bucketOf(up, 'bucket')} FROM candles_${level} ` +
+      `WHERE ${IN_BASES} AND bucket BETWEEN ${bucketOf(up, FROM)} AND ${TO} + INTERVAL 32 DAY)`
+  }))
+  return [own, ...above]
+}
+
+/**
+ * What the store holds of a slice's range, frozen before the slice is written. The keys the store already
+ * has are written to a file first (`select`, columns `structure`), and the insert filters against that
+ * file (`filter`), never against the live tables: so the statement is a pure function of its files and
+ * parameters, and replaying it after a crash (import-journal.ts) selects exactly the same rows, whereas
+ * a re-evaluation would see the slice's own rows and skip them.
+ */
+export interface CoveragePlan {
+  /** SELECT of the keys the store already holds; column `part` numbers the check a key belongs to */
+  readonly select: string
+  /** the `file()` structure of `select`'s output */
+  readonly structure: string
+  /** the filter (over the inner select's columns) that keeps only rows whose keys are not in `keysFile` */
+  filter(keysFile: string): string
+}
+
+function plan(
+  checks: readonly Check[],
+  keyColumns: readonly (readonly [string, string])[],
+  quote: (s: string) => string
+): CoveragePlan {
+  const structure = ['part UInt8', ...keyColumns.map(([name, type]) => `${name} ${type}`)].join(', ')
+  const columns = keyColumns.map(([name]) => name).join(', ')
+  return {
+    select: checks.map((c, i) => `SELECT ${i} AS part, ${columns} FROM (${c.select})`).join('\nUNION ALL '),
+    structure,
+    filter: (keysFile) =>
+      checks
+        .map(
+          (c, i) =>
+            `${c.key} NOT IN (SELECT ${columns} FROM file(${quote(keysFile)}, 'Native', ${quote(structure)}) WHERE part = ${i})`
+        )
+        .join('\n  AND ')
+  }
+}
+
+/** The coverage checks of a target writing `table`; `quote` makes a SQL string literal. */
+export function coveragePlan(coverage: Coverage, table: string, quote: (s: string) => string): CoveragePlan {
   switch (coverage.kind) {
     case 'candles':
-      return candles(coverage.level)
+      return plan(candles(coverage.level), BUCKET_KEY, quote)
     case 'hourly':
-      return (
-        `${MARKET}, toDateTime(toStartOfHour(ts), 'UTC')) NOT IN (SELECT base, exchange, symbol, bucket FROM ${coverage.table} ` +
-        `WHERE base IN {bases:Array(String)} AND bucket BETWEEN toDateTime(toStartOfHour(${FROM}), 'UTC') AND ${TO})`
+      return plan(
+        [
+          {
+            key: `(${MARKET}, toDateTime(toStartOfHour(ts), 'UTC'))`,
+            select:
+              `SELECT ${MARKET}, bucket FROM ${coverage.table} ` +
+              `WHERE ${IN_BASES} AND bucket BETWEEN toDateTime(toStartOfHour(${FROM}), 'UTC') AND ${TO}`
+          }
+        ],
+        BUCKET_KEY,
+        quote
       )
     case 'rows': {
       const key = [...coverage.key, 'ts'].join(', ')
-      return `(${key}) NOT IN (SELECT ${key} FROM ${table} WHERE ts BETWEEN ${FROM} AND ${TO})`
+      const columns = [...coverage.key.map((k) => [k, 'String'] as const), ['ts', `DateTime64(3, 'UTC')`] as const]
+      return plan(
+        [{ key: `(${key})`, select: `SELECT ${key} FROM ${table} WHERE ts BETWEEN ${FROM} AND ${TO}` }],
+        columns,
+        quote
+      )
     }
   }
 }

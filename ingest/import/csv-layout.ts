@@ -84,4 +84,9 @@ export interface CsvLayout {
   readonly targets: readonly ImportTarget[]
   /** the exchange/symbol columns of multi-market layouts (Tardis); absent when the file name says */
   readonly marketColumns?: { readonly exchange: number; readonly symbol: number }
+  /**
+   * index of a column holding each market's next funding time (in the `time` encoding), from which the
+   * scan infers the market's funding interval (funding-interval.ts); needs `marketColumns`
+   */
+  readonly fundingTimeColumn?: number
 }

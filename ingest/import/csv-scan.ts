@@ -8,6 +8,7 @@
  */
 import { checkCell, readDatetime, readUint } from './csv-cells.js'
 import { MICROS_FROM, type CsvLayout } from './csv-layout.js'
+import { addFundingTime, newFundingSteps, type FundingSteps } from './funding-interval.js'
 import { ImportError } from './import-error.js'
 
 /** Latest accepted row time: 2100-01-01, epoch ms (matches record validation). */
@@ -30,16 +31,20 @@ export interface ScanTotals {
   maxMs: number
   /** distinct `exchange\tsymbol` of multi-market layouts */
   readonly markets: Set<string>
+  /** per `exchange\tsymbol`, the steps of its funding times (layouts with `fundingTimeColumn`) */
+  readonly funding: Map<string, FundingSteps>
 }
 
 export class CsvScanner {
-  readonly totals: ScanTotals = { rows: 0, minMs: Infinity, maxMs: -Infinity, markets: new Set() }
+  readonly totals: ScanTotals = { rows: 0, minMs: Infinity, maxMs: -Infinity, markets: new Set(), funding: new Map() }
   private rest: Buffer | null = null
   private lineNo = 0
   private headerDone = false
   /** cell bounds of the current line: start, end pairs */
   private readonly cells: Int32Array
   private lastMarket = Buffer.alloc(0)
+  /** funding steps of the market of the last line */
+  private fundingSteps: FundingSteps = newFundingSteps()
 
   constructor(
     private readonly file: string,
@@ -145,6 +150,11 @@ export class CsvScanner {
     }
     const m = this.layout.marketColumns
     if (m) this.market(buf, cells[2 * m.exchange]!, cells[2 * m.exchange + 1]!, cells[2 * m.symbol + 1]!)
+    const f = this.layout.fundingTimeColumn
+    if (f !== undefined && cells[2 * f]! < cells[2 * f + 1]!) {
+      const v = readUint(buf, cells[2 * f]!, cells[2 * f + 1]!)
+      addFundingTime(this.fundingSteps, this.layout.time === 'micros' ? Math.floor(v / 1000) : v)
+    }
     return this.time(buf, cells[2 * this.layout.timeColumn]!, cells[2 * this.layout.timeColumn + 1]!)
   }
 
@@ -166,6 +176,11 @@ export class CsvScanner {
     const last = this.lastMarket
     if (e - s === last.length && buf.compare(last, 0, last.length, s, e) === 0) return
     this.lastMarket = Buffer.from(buf.subarray(s, e))
-    this.totals.markets.add(`${buf.toString('utf8', s, exchangeEnd)}\t${buf.toString('utf8', exchangeEnd + 1, e)}`)
+    const key = `${buf.toString('utf8', s, exchangeEnd)}\t${buf.toString('utf8', exchangeEnd + 1, e)}`
+    this.totals.markets.add(key)
+    if (this.layout.fundingTimeColumn === undefined) return
+    let steps = this.totals.funding.get(key)
+    if (!steps) this.totals.funding.set(key, (steps = newFundingSteps()))
+    this.fundingSteps = steps
   }
 }

@@ -8,11 +8,13 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { silentLogger, type Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
 import { verifyChecksum } from './checksum.js'
 import { CsvScanner } from './csv-scan.js'
 import { openCsvSource, type CsvSource } from './file-source.js'
 import { ImportError } from './import-error.js'
+import { ImportJournal } from './import-journal.js'
 import { planFile, type FilePlan } from './plan-file.js'
 import { SliceWriter } from './slices.js'
 import { writeSlices } from './writer.js'
@@ -43,11 +45,19 @@ export interface FileResult {
   readonly tables: readonly string[]
   /** a `.CHECKSUM` file was there and matched */
   readonly checksum: boolean
+  /** how the file was read where it matters (e.g. a funding interval the file did not show) */
+  readonly notes: readonly string[]
 }
 
 export interface ImportOptions {
   /** where slice files go (removed after each file); best on the data directory's disk */
   readonly tmpDir: string
+  /** the import journal (`importJournalDir(DATA_DIR)`); same disk as `tmpDir`, so slices are linked, not copied */
+  readonly journalDir: string
+  /** where journal replays are reported; default silent */
+  readonly log?: Logger
+  /** lines per slice file; default `SLICE_ROWS` (tests use small slices to get several) */
+  readonly sliceRows?: number
   /** market of Binance klines (the files do not say); default perp */
   readonly market?: 'perp' | 'spot'
   readonly onProgress?: (p: ImportProgress) => void
@@ -83,7 +93,7 @@ async function scanFile(
   const { line, first, rest } = await firstLine(source)
   if (!first) throw new ImportError(label, 0, 'the file is empty')
   const plan = planFile(label, file, line, opts.market)
-  const slices = new SliceWriter(dir)
+  const slices = new SliceWriter(dir, opts.sliceRows)
   const scanner = new CsvScanner(label, plan.layout, slices)
   let shown = 0
   try {
@@ -113,6 +123,7 @@ async function scanFile(
 
 async function importOne(
   store: Store,
+  journal: ImportJournal,
   file: string,
   opts: ImportOptions,
   report: (phase: ImportPhase, fraction: number, rows: number) => void
@@ -125,13 +136,15 @@ async function importOne(
   try {
     const { plan, scanner, slices } = await scanFile(file, label, dir, opts, report)
     const totals = scanner.totals
-    const params = plan.params(totals.markets)
+    const params = plan.params(totals)
     opts.signal?.throwIfAborted()
     report('writing', 0, totals.rows)
-    await writeSlices(store, plan.layout, slices.slices, params, sha256, (done, total) =>
+    await writeSlices(store, journal, plan.layout, slices.slices, params, sha256, (done, total) =>
       report('writing', done / total, totals.rows)
     )
     report('done', 1, totals.rows)
+    const notes = plan.notes(totals)
+    for (const note of notes) opts.log?.warn({ file }, note)
     return {
       file,
       source: plan.source,
@@ -140,22 +153,29 @@ async function importOne(
       from: totals.minMs,
       to: totals.maxMs,
       tables: plan.layout.targets.map((t) => t.table),
-      checksum: checked
+      checksum: checked,
+      notes
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
-/** Imports `files` in order; throws the first file's `ImportError` (earlier files stay written). */
+/**
+ * Imports `files` in order; throws the first file's `ImportError` (earlier files stay written). Statements
+ * left in the journal by an earlier run (a crash, or a statement that failed) are completed first, so the
+ * coverage of this run sees them whole.
+ */
 export async function importFiles(store: Store, files: readonly string[], opts: ImportOptions): Promise<FileResult[]> {
+  const journal = new ImportJournal(opts.journalDir)
+  await journal.recover(store, opts.log ?? silentLogger())
   const results: FileResult[] = []
   for (let index = 0; index < files.length; index++) {
     opts.signal?.throwIfAborted()
     const file = files[index]!
     const report = (phase: ImportPhase, fraction: number, rows: number): void =>
       opts.onProgress?.({ file, index, files: files.length, phase, fraction, rows })
-    results.push(await importOne(store, file, opts, report))
+    results.push(await importOne(store, journal, file, opts, report))
   }
   return results
 }

@@ -5,15 +5,16 @@
  * is required and tells the type. All times are µs since the epoch (stored as ms, truncated); every row
  * names its exchange and symbol. Units (docs.tardis.dev/downloadable-csv-files/data-types):
  * - trades: `amount` in base units, `side` the taker side.
- * - derivative_ticker: `funding_rate` a fraction per interval (the interval is not in the file: stored as
- *   8 h, the default of the venues Tidewatch knows); `open_interest` in base units for linear contracts
+ * - derivative_ticker: `funding_rate` a fraction per interval; the interval is not in the file, so it is
+ *   inferred per market from the steps of `funding_timestamp` (funding-interval.ts; 8 h when the file
+ *   shows fewer than two distinct funding times); `open_interest` in base units for linear contracts
  *   (USDT/USDC quoted), in USD for inverse ones (quote USD, e.g. Deribit BTC-PERPETUAL); empty cells are
  *   values the exchange did not provide.
  * - options_chain (Deribit): prices in the base coin, IVs in percent, OI in contracts; no volume column,
  *   so `volume_24h` is stored as 0.
  */
 import type { CsvColumn, CsvLayout } from './csv-layout.js'
-import { marketLookup } from './market.js'
+import { fundingIntervalLookup, marketLookup } from './market.js'
 
 const col = (name: string, check: CsvColumn['check'], chType: string, optional = false): CsvColumn => ({
   name,
@@ -52,9 +53,6 @@ const TRADES: CsvLayout = {
   ]
 }
 
-/** Hours between funding settlements assumed for Tardis rows (the file does not say). */
-const TARDIS_FUNDING_INTERVAL_HOURS = 8
-
 const DERIVATIVE_TICKER: CsvLayout = {
   description: 'tardis derivative_ticker',
   columns: [
@@ -71,6 +69,7 @@ const DERIVATIVE_TICKER: CsvLayout = {
   time: 'micros',
   header: 'required',
   marketColumns: { exchange: 0, symbol: 1 },
+  fundingTimeColumn: 4,
   targets: [
     {
       table: 'funding',
@@ -80,7 +79,7 @@ const DERIVATIVE_TICKER: CsvLayout = {
         'index_price'
       ]),
       inner: `${MICROS} AS ts, ${MARKET_SQL}, assumeNotNull(c_funding_rate) AS funding_rate,
-        ${TARDIS_FUNDING_INTERVAL_HOURS} AS interval_hours,
+        ${fundingIntervalLookup()} AS interval_hours,
         if(c_funding_timestamp IS NULL, NULL, fromUnixTimestamp64Milli(toInt64(intDiv(assumeNotNull(c_funding_timestamp), 1000)), 'UTC')) AS next_funding_ts,
         c_mark_price AS mark_price, c_index_price AS index_price, c_funding_rate IS NOT NULL AS present`,
       where: 'present',

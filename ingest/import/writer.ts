@@ -8,14 +8,19 @@
  * into slice files before the first statement runs, so a bad line, a truncated archive or a checksum
  * mismatch writes nothing. ClickHouse squashes an INSERT ... SELECT into blocks of
  * `min_insert_block_size_rows` (1,048,449 by default) and slices stay below that (slices.ts), so a slice is
- * one block, written whole or not at all (forcing larger blocks measured 4x slower), with a dedup token built from the file's SHA-256, the table and the slice's first hour: a
- * statement retried after a failure is a no-op for what it already wrote. What the store already holds is
- * skipped (coverage.ts), so importing the same file again writes nothing.
+ * one block (forcing larger blocks measured 4x slower), with a dedup token built from the file's SHA-256,
+ * the table, the slice's hours and the hash of the coverage keys it was judged against: the same statement
+ * run again (a journal replay) is a no-op for what it already wrote. What the store already holds is skipped (coverage.ts), so importing the same file again
+ * writes nothing. Each statement is journaled before it runs (import-journal.ts): a process killed while
+ * ClickHouse wrote the raw part and some view parts has the statement completed at the next start.
  */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
 import type { Params, Store } from '../../engine/store/store.js'
 import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS } from '../../engine/store/store.js'
-import { coverageFilter } from './coverage.js'
+import { coveragePlan } from './coverage.js'
 import type { CsvLayout, ImportTarget } from './csv-layout.js'
+import type { ImportJournal } from './import-journal.js'
 import type { Slice } from './slices.js'
 
 /** A string literal (paths and the CSV structure are ours, but a DATA_DIR may hold any character). */
@@ -39,14 +44,25 @@ function settings(token: string): string {
     .join(', ')
 }
 
-/** The statement writing `slice` into `target`. */
-export function insertStatement(layout: CsvLayout, target: ImportTarget, slice: Slice, token: string): string {
-  const filters = [target.where, coverageFilter(target.coverage, target.table)].filter(Boolean).join('\n  AND ')
+/**
+ * The statement writing the slice file `sliceFile` into `target`, skipping the keys in `keysFile` (the
+ * coverage the store had before, coverage.ts). It reads only those two files and its parameters, so
+ * running it again selects the same rows.
+ */
+export function insertStatement(
+  layout: CsvLayout,
+  target: ImportTarget,
+  sliceFile: string,
+  keysFile: string,
+  token: string
+): string {
+  const coverage = coveragePlan(target.coverage, target.table, sqlString).filter(keysFile)
+  const filters = [target.where, coverage].filter(Boolean).join('\n  AND ')
   return [
     `INSERT INTO ${target.table} (${target.columns.join(', ')})`,
     `SELECT ${target.outer ?? target.columns.join(', ')}`,
     `FROM (SELECT ${target.inner}`,
-    `  FROM file(${sqlString(slice.file)}, 'CSV', ${sqlString(csvStructure(layout))}))`,
+    `  FROM file(${sqlString(sliceFile)}, 'CSV', ${sqlString(csvStructure(layout))}))`,
     `WHERE ${filters}`,
     target.groupBy ? `GROUP BY ${target.groupBy}` : '',
     `SETTINGS ${settings(token)}`
@@ -55,13 +71,24 @@ export function insertStatement(layout: CsvLayout, target: ImportTarget, slice: 
     .join('\n')
 }
 
+/** The statement writing the keys `target` must skip in the slice's range to `keysFile`. */
+export function coverageKeysStatement(target: ImportTarget, keysFile: string): string {
+  const plan = coveragePlan(target.coverage, target.table, sqlString)
+  return `INSERT INTO FUNCTION file(${sqlString(keysFile)}, 'Native', ${sqlString(plan.structure)})\n${plan.select}`
+}
+
 export interface WriteProgress {
   (done: number, total: number): void
 }
 
-/** Writes every slice into every target of the layout, in time order. */
+/**
+ * Writes every slice into every target of the layout, in time order. Each statement is journaled
+ * (import-journal.ts) with the coverage it was judged against, so a crash mid-statement is completed
+ * exactly at the next start.
+ */
 export async function writeSlices(
   store: Store,
+  journal: ImportJournal,
   layout: CsvLayout,
   slices: readonly Slice[],
   params: Params,
@@ -71,10 +98,21 @@ export async function writeSlices(
   const total = slices.length * layout.targets.length
   let done = 0
   for (const slice of slices) {
-    const range = { from_ms: slice.minMs, to_ms: slice.maxMs }
+    const bound: Params = { ...params, from_ms: slice.minMs, to_ms: slice.maxMs }
     for (const target of layout.targets) {
-      const token = `import:${sha256.slice(0, 32)}:${target.table}:${slice.startHour}`
-      await store.command(insertStatement(layout, target, slice, token), { ...params, ...range })
+      const entry = journal.open(slice.file)
+      let keys: string
+      try {
+        await store.command(coverageKeysStatement(target, entry.keys), bound)
+        keys = crypto.createHash('sha1').update(fs.readFileSync(entry.keys)).digest('hex')
+      } catch (err) {
+        journal.discard(entry)
+        throw err
+      }
+      // equal statement, equal token: a replay dedups; a later run judged against other coverage does not
+      const token = `import:${sha256.slice(0, 32)}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
+      const sql = insertStatement(layout, target, entry.slice, entry.keys, token)
+      await journal.run(store, entry, { table: target.table, token, sql, params: bound })
       onProgress?.(++done, total)
     }
   }

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../engine/errors.js'
 import { importEvents } from '../../ingest/import/import-events.js'
+import { importJournalDir } from '../../ingest/import/import-journal.js'
 import type { ServerContext } from '../context.js'
 import type { Route } from '../http/types.js'
 
@@ -67,7 +68,12 @@ export function adminImportRoutes(ctx: ServerContext): Route[] {
         const events = importEvents(
           ctx.store,
           files,
-          { tmpDir: path.join(ctx.config.dataDir, 'tmp', 'import'), ...(market ? { market } : {}) },
+          {
+            tmpDir: path.join(ctx.config.dataDir, 'tmp', 'import'),
+            journalDir: importJournalDir(ctx.config.dataDir),
+            log: ctx.log,
+            ...(market ? { market } : {})
+          },
           (err) => ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'import failed')
         )
         const run = (async function* () {

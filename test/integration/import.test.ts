@@ -28,7 +28,11 @@ let files: ReturnType<typeof tmpDir>
 const DAY = recentDay()
 
 const run = (list: string[], market?: 'perp' | 'spot') =>
-  importFiles(store, list, { tmpDir: path.join(data.dir, 'import-tmp'), ...(market ? { market } : {}) })
+  importFiles(store, list, {
+    tmpDir: path.join(data.dir, 'import-tmp'),
+    journalDir: path.join(data.dir, 'import-journal'),
+    ...(market ? { market } : {})
+  })
 
 async function one<T>(sql: string, params?: Record<string, string | number>): Promise<T> {
   return (await store.query<T>(sql, params))[0]!
@@ -276,6 +280,42 @@ describe('Tardis.dev CSV', () => {
     ).toEqual([
       { exchange: 'binance', oi_base: 100, oi_usd: 2000 },
       { exchange: 'deribit', oi_base: 200, oi_usd: 4000 }
+    ])
+  })
+
+  it('infers each market funding interval from its funding_timestamp steps (1 h, 4 h, 8 h; 8 h with a note when not shown)', async () => {
+    const lines = [
+      'exchange,symbol,timestamp,local_timestamp,funding_timestamp,funding_rate,predicted_funding_rate,open_interest,last_price,index_price,mark_price'
+    ]
+    const markets: [string, string, number][] = [
+      ['binance-futures', 'JJ1USDT', 1],
+      ['bybit', 'JJ4USDT', 4],
+      ['okex-swap', 'JJ8-USDT-SWAP', 8]
+    ]
+    // every 20 minutes for 17 hours, markets interleaved as in a Tardis file; funding_timestamp = next settlement
+    for (let t = DAY; t < DAY + 17 * HOUR; t += 20 * MIN) {
+      for (const [exchange, symbol, hours] of markets) {
+        const next = (Math.floor(t / (hours * HOUR)) + 1) * hours * HOUR
+        lines.push(`${exchange},${symbol},${us(t)},${us(t)},${next * 1000},0.0001,,,,,20`)
+      }
+    }
+    lines.push(`binance-futures,JJXUSDT,${us(DAY)},${us(DAY)},${us(DAY + 8 * HOUR)},0.0001,,,,,20`)
+    const [res] = await run([
+      writeGzip(files.dir, 'binance-futures_derivative_ticker_2024-01-01_JJ.csv.gz', lines.join('\n'))
+    ])
+    expect(
+      await store.query(
+        `SELECT exchange, symbol, groupUniqArray(interval_hours) AS h, count() AS n FROM funding WHERE base LIKE 'JJ%'
+         GROUP BY exchange, symbol ORDER BY symbol`
+      )
+    ).toEqual([
+      { exchange: 'binance', symbol: 'JJ1USDT', h: [1], n: 51 },
+      { exchange: 'bybit', symbol: 'JJ4USDT', h: [4], n: 51 },
+      { exchange: 'okx', symbol: 'JJ8-USDT-SWAP', h: [8], n: 51 },
+      { exchange: 'binance', symbol: 'JJXUSDT', h: [8], n: 1 }
+    ])
+    expect(res!.notes).toEqual([
+      'funding interval not shown by the file (fewer than two distinct funding_timestamp values), stored as 8 h: binance-futures JJXUSDT'
     ])
   })
 

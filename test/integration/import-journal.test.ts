@@ -1,0 +1,101 @@
+/**
+ * The import journal in process, on a real chDB store: an acknowledged statement leaves no entry; a
+ * statement that failed after ClickHouse wrote it keeps its entry (with its own link to the slice file and
+ * its frozen coverage keys), and the next import run completes it first, without writing it twice; an
+ * entry whose statement was never recorded is dropped. The SIGKILL cases are in test/e2e/import-crash.test.ts.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { silentLogger } from '../../engine/log.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import type { Params, Store } from '../../engine/store/store.js'
+import { StoreError } from '../../engine/store/store-error.js'
+import { ImportJournal } from '../../ingest/import/import-journal.js'
+import { importFiles } from '../../ingest/import/run-import.js'
+import { aggTradesCsv, HOUR, recentDay, writeCsv } from '../helpers/import-files.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+
+let store: ChdbStore
+let data: ReturnType<typeof tmpDir>
+let files: ReturnType<typeof tmpDir>
+const DAY = recentDay()
+
+beforeAll(async () => {
+  data = tmpDir()
+  files = tmpDir('tidewatch-import-journal-')
+  store = new ChdbStore({ path: data.dir, poolSize: 2 })
+  await migrate(store, {})
+})
+
+afterAll(async () => {
+  await store.close()
+  data.cleanup()
+  files.cleanup()
+})
+
+/** The store, where slice INSERT number `nth` fails after the engine wrote it (the answer was lost). */
+function failingAfterWrite(inner: Store, nth: number): Store {
+  let inserts = 0
+  return {
+    kind: inner.kind,
+    query: (sql, params) => inner.query(sql, params),
+    stream: (...args) => inner.stream(...args),
+    insert: (batch) => inner.insert(batch),
+    close: () => inner.close(),
+    async command(sql: string, params?: Params) {
+      await inner.command(sql, params)
+      if (sql.startsWith('INSERT INTO ') && !sql.startsWith('INSERT INTO FUNCTION') && ++inserts === nth) {
+        throw new StoreError('Code: 252. injected failure', 252, 'transient')
+      }
+    }
+  }
+}
+
+async function totals(symbol: string): Promise<{ raw: number; m1: number; h1: number; d1: number }> {
+  const [row] = await store.query<{ raw: number; m1: number; h1: number; d1: number }>(
+    `SELECT (SELECT count() FROM trades WHERE symbol = {s:String}) AS raw,
+            (SELECT sum(trades) FROM candles_1m WHERE symbol = {s:String}) AS m1,
+            (SELECT sum(trades) FROM candles_1h WHERE symbol = {s:String}) AS h1,
+            (SELECT sum(trades) FROM candles_1d WHERE symbol = {s:String}) AS d1`,
+    { s: symbol }
+  )
+  return row!
+}
+
+describe('import journal', () => {
+  it('keeps the entry of a statement that failed after it was written; the next run completes it, once', async () => {
+    const journalDir = path.join(data.dir, 'j1')
+    const opts = { tmpDir: path.join(data.dir, 'tmp'), journalDir, sliceRows: 100 }
+    const file = writeCsv(files.dir, 'JRNAUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
+    await expect(importFiles(failingAfterWrite(store, 2), [file], opts)).rejects.toThrow(/injected/)
+    const entries = fs.readdirSync(journalDir)
+    expect(entries).toHaveLength(1)
+    expect(fs.readdirSync(path.join(journalDir, entries[0]!)).sort()).toEqual([
+      'entry.json',
+      'keys.native',
+      'slice.csv'
+    ])
+    expect(fs.readdirSync(opts.tmpDir)).toEqual([]) // the import's own slices are gone; the entry has its link
+    expect(await totals('JRNAUSDT')).toEqual({ raw: 240, m1: 240, h1: 240, d1: 240 })
+
+    await importFiles(store, [file], opts)
+    expect(fs.readdirSync(journalDir)).toEqual([])
+    expect(await totals('JRNAUSDT')).toEqual({ raw: 360, m1: 360, h1: 360, d1: 360 })
+  })
+
+  it('drops an entry whose statement was never recorded, and removes an acknowledged one', async () => {
+    const dir = path.join(data.dir, 'j2')
+    const journal = new ImportJournal(dir)
+    const slice = writeCsv(files.dir, 'slice.csv', '1,2\n')
+    const entry = journal.open(slice)
+    expect(fs.existsSync(entry.slice)).toBe(true)
+    expect(await new ImportJournal(dir).recover(store, silentLogger())).toBe(0)
+    expect(fs.readdirSync(dir)).toEqual([])
+
+    const done = journal.open(slice)
+    await journal.run(store, done, { table: 'none', token: 't', sql: 'SELECT 1', params: {} })
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+})
