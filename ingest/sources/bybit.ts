@@ -13,15 +13,16 @@ import type { IngestItem } from '../encoded-chunk.js'
 import { BybitNormalizer } from '../normalize/bybit.js'
 import { instrumentsPage, type BybitMarket } from '../normalize/bybit-markets.js'
 import { WS_CHANNEL } from '../normalize/normalizer.js'
-import { Recorder } from '../record/recorder.js'
 import { TopicConnections } from './bybit/connections.js'
 import { pollLongShort } from './bybit/pollers.js'
 import { BybitRest, instrumentsPath } from './bybit/rest.js'
 import { marketTopics } from './bybit/topics.js'
-import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from './feed/backoff.js'
+import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
+import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
 import { FeedCounters } from './feed/feed-counters.js'
-import { pumpFeed } from './feed/feed-pump.js'
+import { connectionSetStatus, feedStatus } from './feed/feed-status.js'
 import { RawQueue } from './feed/raw-queue.js'
+import { runVenueFeed, stickyPaths } from './feed/venue-feed.js'
 import type { Source, SourceStatus } from './source.js'
 
 /** Most instruments-info pages read in one discovery (1,000 instruments each): a runaway cursor stops here. */
@@ -75,7 +76,7 @@ export interface BybitSourceOptions {
 }
 
 /** REST answers repeated at the top of each recording file, so every file replays on its own. */
-const STICKY_PATHS = ['/v5/market/instruments-info']
+const isSticky = stickyPaths(['/v5/market/instruments-info'])
 
 export class BybitSource implements Source {
   readonly name = 'bybit'
@@ -101,69 +102,38 @@ export class BybitSource implements Source {
   }
 
   status(): SourceStatus {
-    const c = this.counters
-    const conns = this.connections
-    return {
+    return feedStatus({
       name: this.name,
-      synthetic: false,
-      connected: conns !== null && conns.size > 0 && conns.open === conns.size,
-      last_event_ts: c.lastEventTs,
-      rows: c.rows,
       phase: this.phase,
-      last_message_ts: c.lastMessageTs,
+      counters: this.counters,
+      queue: this.queue,
       markets: this.markets.length,
-      connections: conns?.size ?? 0,
-      reconnects: conns?.reconnects ?? 0,
-      stale: conns?.stale ?? 0,
-      messages: c.messages,
-      parse_errors: c.parseErrors + c.malformed,
-      unknown_messages: c.unknown,
-      venue_errors: c.venueErrors,
-      duplicates: c.duplicates,
-      dropped: this.queue.dropped,
-      // no gap detection on Bybit (UUID trade ids, non-contiguous cross sequence): reported as 0
-      gaps_found: 0,
-      gaps_filled: 0,
-      gaps_unfilled: 0,
-      rest_errors: this.rest.client.errors,
-      rate_limited: this.rest.client.rateLimited
-    }
+      connections: connectionSetStatus(this.connections),
+      // no gap detection on Bybit (UUID trade ids, non-contiguous cross sequence): gaps reported as 0
+      rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
+    })
   }
 
-  async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
-    const recorder = this.opts.recordDir ? new Recorder(this.opts.recordDir, this.opts.log) : undefined
-    const stop = new AbortController()
-    const onAbort = (): void => stop.abort()
-    signal.addEventListener('abort', onAbort)
-    const background = this.runTransport(stop.signal)
-    try {
-      yield* pumpFeed(
-        {
-          normalizer: this.normalizer,
-          queue: this.queue,
-          counters: this.counters,
-          recorder,
-          sticky: (channel) => STICKY_PATHS.includes(channel.split('?', 1)[0]!)
-        },
-        stop.signal
-      )
-    } finally {
-      stop.abort()
-      signal.removeEventListener('abort', onAbort)
-      await background
-      this.phase = 'stopped'
-      await recorder?.close()
-    }
+  items(signal: AbortSignal): AsyncIterable<IngestItem> {
+    return runVenueFeed(
+      {
+        normalizer: this.normalizer,
+        queue: this.queue,
+        counters: this.counters,
+        log: this.opts.log,
+        recordDir: this.opts.recordDir,
+        sticky: isSticky,
+        transport: (s) => this.runTransport(s),
+        onStopped: () => (this.phase = 'stopped')
+      },
+      signal
+    )
   }
 
   /** Discovery, then sockets, the long/short poller and rediscovery until `signal` aborts. */
   private async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
-    let markets: BybitMarket[] | null = null
-    for (let attempt = 0; markets === null && !signal.aborted; attempt++) {
-      markets = await this.discover(signal)
-      if (markets === null) await sleep(reconnectDelayMs(attempt, this.tuning.backoff), signal)
-    }
+    const markets = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
     if (markets === null) return
     const t = this.tuning
     const connections = new TopicConnections(
@@ -187,7 +157,12 @@ export class BybitSource implements Source {
     await Promise.all([
       connections.done(),
       pollLongShort(this.rest, () => this.markets, t.longShortEveryMs, signal),
-      this.rediscover(connections, signal)
+      rediscoverLoop(
+        () => t.discoveryEveryMs,
+        (s) => this.discover(s),
+        (found) => this.adopt(connections, found),
+        signal
+      )
     ])
   }
 
@@ -213,17 +188,12 @@ export class BybitSource implements Source {
     return only.length ? markets.filter((m) => only.includes(m.symbol)) : markets
   }
 
-  private async rediscover(connections: TopicConnections, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      await sleep(this.tuning.discoveryEveryMs, signal)
-      if (signal.aborted) return
-      const found = await this.discover(signal)
-      if (found === null) continue
-      const known = new Set(this.markets)
-      const added = found.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
-      if (added.length) connections.add(added.flatMap(marketTopics))
-      this.markets = found.map((m) => m.symbol)
-      if (added.length) this.opts.log.info({ added }, 'bybit markets listed')
-    }
+  /** A rediscovered list: new listings are subscribed, delisted markets are no longer polled. */
+  private adopt(connections: TopicConnections, found: BybitMarket[]): void {
+    const known = new Set(this.markets)
+    const added = found.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
+    if (added.length) connections.add(added.flatMap(marketTopics))
+    this.markets = found.map((m) => m.symbol)
+    if (added.length) this.opts.log.info({ added }, 'bybit markets listed')
   }
 }

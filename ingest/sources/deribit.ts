@@ -23,15 +23,16 @@ import {
   optionInstruments,
   type InstrumentMeta
 } from '../normalize/deribit-instruments.js'
-import { Recorder } from '../record/recorder.js'
 import { RpcSocket } from './deribit/rpc-socket.js'
 import { nextDiscoveryAt, pollRequests } from './deribit/schedule.js'
 import { snapshotMetrics } from './deribit/snapshot-metrics.js'
-import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from './feed/backoff.js'
+import { DEFAULT_BACKOFF, sleep, type BackoffOptions } from './feed/backoff.js'
+import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
 import { FeedCounters } from './feed/feed-counters.js'
-import { pumpFeed } from './feed/feed-pump.js'
+import { feedStatus } from './feed/feed-status.js'
 import { RawQueue } from './feed/raw-queue.js'
 import { RestClient } from './feed/rest-client.js'
+import { runVenueFeed } from './feed/venue-feed.js'
 import { WeightLimiter } from './feed/weight-limiter.js'
 import type { Source, SourceStatus } from './source.js'
 
@@ -124,75 +125,68 @@ export class DeribitSource implements Source {
   }
 
   status(): SourceStatus {
-    const c = this.counters
     const socket = this.rpc.socket
-    return {
+    return feedStatus({
       name: this.name,
-      synthetic: false,
-      connected: this.rpc.connected,
-      last_event_ts: c.lastEventTs,
-      rows: c.rows,
       phase: this.phase,
-      last_message_ts: c.lastMessageTs,
+      counters: this.counters,
+      queue: this.queue,
       markets: this.instruments.length,
-      connections: 1,
-      reconnects: socket.reconnects,
-      stale: socket.stale + this.rpc.stale,
-      messages: c.messages,
-      parse_errors: c.parseErrors + c.malformed,
-      unknown_messages: c.unknown,
-      venue_errors: c.venueErrors,
-      duplicates: c.duplicates,
-      dropped: this.queue.dropped,
-      // polled snapshots carry no sequence numbers: nothing to find or fill
-      gaps_found: 0,
-      gaps_filled: 0,
-      gaps_unfilled: 0,
-      rest_errors: this.rest.errors + this.rpc.failed,
-      rate_limited: this.rest.rateLimited + this.rpc.rateLimited
-    }
+      // one JSON-RPC socket: stale by frames (FeedSocket) plus stale by no heartbeat or answer (RpcSocket)
+      connections: {
+        connected: this.rpc.connected,
+        connections: 1,
+        reconnects: socket.reconnects,
+        stale: socket.stale + this.rpc.stale
+      },
+      // polled snapshots carry no sequence numbers: nothing to find or fill (gaps reported as 0)
+      rest: { errors: this.rest.errors + this.rpc.failed, rateLimited: this.rest.rateLimited + this.rpc.rateLimited }
+    })
   }
 
   async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
-    const recorder = this.opts.recordDir ? new Recorder(this.opts.recordDir, this.opts.log) : undefined
-    const stop = new AbortController()
-    const onAbort = (): void => stop.abort()
-    signal.addEventListener('abort', onAbort)
-    const background = this.runTransport(stop.signal)
+    const feed = runVenueFeed(
+      {
+        normalizer: this.normalizer,
+        queue: this.queue,
+        counters: this.counters,
+        log: this.opts.log,
+        recordDir: this.opts.recordDir,
+        sticky: isSticky,
+        transport: (s) => this.runTransport(s),
+        onStopped: () => (this.phase = 'stopped')
+      },
+      signal
+    )
     // whole-chain polls are snapshots: their metrics rows feed /v1/options/history
     const derive = this.opts.symbols.length === 0
-    try {
-      const pump = pumpFeed(
-        { normalizer: this.normalizer, queue: this.queue, counters: this.counters, recorder, sticky: isSticky },
-        stop.signal
-      )
-      for await (const item of pump) {
-        if (derive && isLiveRecords(item)) yield* snapshotMetrics(item.records)
-        yield item
-      }
-    } finally {
-      stop.abort()
-      signal.removeEventListener('abort', onAbort)
-      await background
-      this.phase = 'stopped'
-      await recorder?.close()
+    for await (const item of feed) {
+      if (derive && isLiveRecords(item)) yield* snapshotMetrics(item.records)
+      yield item
     }
   }
 
   /** Discovery, then the socket, the poller and rediscovery until `signal` aborts. */
   private async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
-    let found: InstrumentMeta[] | null = null
-    for (let attempt = 0; found === null && !signal.aborted; attempt++) {
-      found = await this.discover(signal)
-      if (found === null) await sleep(reconnectDelayMs(attempt, this.tuning.backoff), signal)
-    }
+    const found = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
     if (found === null) return
     this.instruments = found
     if (found.length === 0) this.opts.log.warn({ symbols: this.opts.symbols }, 'deribit: no listed option matches')
     this.phase = 'live'
     this.opts.log.info({ instruments: found.length, currencies: this.opts.currencies }, 'deribit feed started')
-    await Promise.all([this.rpc.run(signal), this.poll(signal), this.rediscover(signal)])
+    // after each 08:00 UTC expiry too, not only every discoveryEveryMs
+    const nextDelayMs = (): number => nextDiscoveryAt(Date.now(), this.tuning.discoveryEveryMs) - Date.now()
+    await Promise.all([
+      this.rpc.run(signal),
+      this.poll(signal),
+      rediscoverLoop(
+        nextDelayMs,
+        (s) => this.discover(s),
+        (next) => this.adopt(next),
+        signal
+      )
+    ])
   }
 
   /** Options of every currency (filtered by DERIBIT_SYMBOLS); null when a request failed. */
@@ -231,17 +225,12 @@ export class DeribitSource implements Source {
     }
   }
 
-  private async rediscover(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      await sleep(nextDiscoveryAt(Date.now(), this.tuning.discoveryEveryMs) - Date.now(), signal)
-      if (signal.aborted) return
-      const found = await this.discover(signal)
-      if (found === null) continue // kept the last list; the next turn tries again
-      const known = new Set(this.instruments.map((i) => i.name))
-      const listed = found.filter((i) => !known.has(i.name)).length
-      const gone = this.instruments.length - (found.length - listed)
-      this.instruments = found
-      if (listed || gone) this.opts.log.info({ listed, gone }, 'deribit instruments changed')
-    }
+  /** A rediscovered list replaces the last one; the next poll pass reads the new chain. */
+  private adopt(found: InstrumentMeta[]): void {
+    const known = new Set(this.instruments.map((i) => i.name))
+    const listed = found.filter((i) => !known.has(i.name)).length
+    const gone = this.instruments.length - (found.length - listed)
+    this.instruments = found
+    if (listed || gone) this.opts.log.info({ listed, gone }, 'deribit instruments changed')
   }
 }

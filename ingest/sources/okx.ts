@@ -12,11 +12,12 @@ import type { IngestItem } from '../encoded-chunk.js'
 import { WS_CHANNEL } from '../normalize/normalizer.js'
 import { OkxNormalizer } from '../normalize/okx.js'
 import { usdtSwaps, type OkxMarket } from '../normalize/okx-markets.js'
-import { Recorder } from '../record/recorder.js'
-import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from './feed/backoff.js'
+import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
+import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
 import { FeedCounters } from './feed/feed-counters.js'
-import { pumpFeed } from './feed/feed-pump.js'
+import { connectionSetStatus, feedStatus } from './feed/feed-status.js'
 import { RawQueue } from './feed/raw-queue.js'
+import { runVenueFeed, stickyPaths } from './feed/venue-feed.js'
 import { LIQUIDATIONS, instrumentArgs } from './okx/channels.js'
 import { OkxConnections } from './okx/connections.js'
 import { pollLongShort, statisticsCoins } from './okx/long-short.js'
@@ -71,7 +72,7 @@ export interface OkxSourceOptions {
 }
 
 /** REST answers repeated at the top of each recording file, so every file replays on its own. */
-const STICKY_PATHS = [INSTRUMENTS_PATH.split('?', 1)[0]!, SUPPORT_COIN_PATH]
+const isSticky = stickyPaths([INSTRUMENTS_PATH.split('?', 1)[0]!, SUPPORT_COIN_PATH])
 
 interface Discovery {
   readonly markets: OkxMarket[]
@@ -104,69 +105,38 @@ export class OkxSource implements Source {
   }
 
   status(): SourceStatus {
-    const c = this.counters
-    const conns = this.connections
-    return {
+    return feedStatus({
       name: this.name,
-      synthetic: false,
-      connected: conns !== null && conns.size > 0 && conns.open === conns.size,
-      last_event_ts: c.lastEventTs,
-      rows: c.rows,
       phase: this.phase,
-      last_message_ts: c.lastMessageTs,
+      counters: this.counters,
+      queue: this.queue,
       markets: this.markets.length,
-      connections: conns?.size ?? 0,
-      reconnects: conns?.reconnects ?? 0,
-      stale: conns?.stale ?? 0,
-      messages: c.messages,
-      parse_errors: c.parseErrors + c.malformed,
-      unknown_messages: c.unknown,
-      venue_errors: c.venueErrors,
-      duplicates: c.duplicates,
-      dropped: this.queue.dropped,
+      connections: connectionSetStatus(this.connections),
       // OKX trade ids are not documented as contiguous: no gap detection (docs/sources.md)
-      gaps_found: 0,
-      gaps_filled: 0,
-      gaps_unfilled: 0,
-      rest_errors: this.rest.client.errors,
-      rate_limited: this.rest.client.rateLimited
-    }
+      rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
+    })
   }
 
-  async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
-    const recorder = this.opts.recordDir ? new Recorder(this.opts.recordDir, this.opts.log) : undefined
-    const stop = new AbortController()
-    const onAbort = (): void => stop.abort()
-    signal.addEventListener('abort', onAbort)
-    const background = this.runTransport(stop.signal)
-    try {
-      yield* pumpFeed(
-        {
-          normalizer: this.normalizer,
-          queue: this.queue,
-          counters: this.counters,
-          recorder,
-          sticky: (channel) => STICKY_PATHS.includes(channel.split('?', 1)[0]!)
-        },
-        stop.signal
-      )
-    } finally {
-      stop.abort()
-      signal.removeEventListener('abort', onAbort)
-      await background
-      this.phase = 'stopped'
-      await recorder?.close()
-    }
+  items(signal: AbortSignal): AsyncIterable<IngestItem> {
+    return runVenueFeed(
+      {
+        normalizer: this.normalizer,
+        queue: this.queue,
+        counters: this.counters,
+        log: this.opts.log,
+        recordDir: this.opts.recordDir,
+        sticky: isSticky,
+        transport: (s) => this.runTransport(s),
+        onStopped: () => (this.phase = 'stopped')
+      },
+      signal
+    )
   }
 
   /** Discovery, then sockets, long/short polling and rediscovery until `signal` aborts. */
   private async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
-    let found: Discovery | null = null
-    for (let attempt = 0; found === null && !signal.aborted; attempt++) {
-      found = await this.discover(signal)
-      if (found === null) await sleep(reconnectDelayMs(attempt, this.tuning.backoff), signal)
-    }
+    const found = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
     if (found === null) return
     const t = this.tuning
     const connections = new OkxConnections(
@@ -190,7 +160,12 @@ export class OkxSource implements Source {
     await Promise.all([
       connections.done(),
       pollLongShort(this.rest, () => this.longShortCoins, t.longShortEveryMs, signal),
-      this.rediscover(connections, signal)
+      rediscoverLoop(
+        () => t.discoveryEveryMs,
+        (s) => this.discover(s),
+        (next) => this.readopt(connections, next),
+        signal
+      )
     ])
   }
 
@@ -220,17 +195,12 @@ export class OkxSource implements Source {
     return { markets: markets.filter((m) => only.includes(m.symbol)), statistics }
   }
 
-  private async rediscover(connections: OkxConnections, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      await sleep(this.tuning.discoveryEveryMs, signal)
-      if (signal.aborted) return
-      const found = await this.discover(signal)
-      if (found === null) continue
-      const known = new Set(this.markets)
-      const added = found.markets.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
-      if (added.length) connections.add(added.flatMap(instrumentArgs))
-      this.adopt(found)
-      if (added.length) this.opts.log.info({ added }, 'okx markets listed')
-    }
+  /** A rediscovered list: new listings are subscribed. */
+  private readopt(connections: OkxConnections, found: Discovery): void {
+    const known = new Set(this.markets)
+    const added = found.markets.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
+    if (added.length) connections.add(added.flatMap(instrumentArgs))
+    this.adopt(found)
+    if (added.length) this.opts.log.info({ added }, 'okx markets listed')
   }
 }

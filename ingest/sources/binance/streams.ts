@@ -6,7 +6,9 @@
  * (Binance allows 1024) and subscribed with `{"method":"SUBSCRIBE","params":[...],"id":n}` messages paced
  * below Binance's 10 incoming messages per second per connection.
  */
-import { sleep } from '../feed/backoff.js'
+import { subscribePaced, type SubscribePacing } from '../feed/paced-subscribe.js'
+
+export type { SubscribePacing }
 
 /** All-market streams, on the first connection. */
 export const ALL_MARKET_STREAMS = ['!markPrice@arr@1s', '!forceOrder@arr'] as const
@@ -23,13 +25,6 @@ export function partitionStreams(symbols: readonly string[], perConnection: numb
   return out
 }
 
-export interface SubscribePacing {
-  /** streams per SUBSCRIBE message */
-  readonly batch: number
-  /** pause between two messages, ms (250 = 4 messages/s, under Binance's 10/s) */
-  readonly intervalMs: number
-}
-
 let nextId = 1
 
 /** Sends SUBSCRIBE messages for `streams`, paced; stops early when `signal` aborts (connection closed). */
@@ -39,9 +34,11 @@ export async function subscribe(
   pacing: SubscribePacing,
   signal: AbortSignal
 ): Promise<void> {
-  for (let i = 0; i < streams.length && !signal.aborted; i += pacing.batch) {
-    if (i > 0) await sleep(pacing.intervalMs, signal)
-    if (signal.aborted) return
-    send(JSON.stringify({ method: 'SUBSCRIBE', params: streams.slice(i, i + pacing.batch), id: nextId++ }))
-  }
+  return subscribePaced(
+    send,
+    streams,
+    pacing,
+    (batch) => JSON.stringify({ method: 'SUBSCRIBE', params: batch, id: nextId++ }),
+    signal
+  )
 }

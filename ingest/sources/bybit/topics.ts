@@ -5,9 +5,11 @@
  * `{"op":"subscribe","args":[...],"req_id":"n"}`. Bybit's limits for one public connection: the `args` of
  * all its subscriptions together at most 21,000 characters; linear has no per-request args limit today
  * (spot: 10), so requests carry `SubscribePacing.batch` args (10: within every category's limit) and are
- * paced. Connections keep well under the character limit (`fits`).
+ * paced. Connections keep well under the character limit (`connections.ts`).
  */
-import { sleep } from '../feed/backoff.js'
+import { subscribePaced, type SubscribePacing } from '../feed/paced-subscribe.js'
+
+export type { SubscribePacing }
 
 /** Bybit's limit on the characters of a public connection's subscribed args. */
 export const ARGS_CHAR_LIMIT = 21_000
@@ -21,13 +23,6 @@ export function marketTopics(symbol: string): string[] {
 /** Characters a topic adds to a connection's args (the topic, its quotes and a comma). */
 export function argChars(topic: string): number {
   return topic.length + 3
-}
-
-export interface SubscribePacing {
-  /** topics per subscribe request. @default 10 */
-  readonly batch: number
-  /** pause between two requests, ms */
-  readonly intervalMs: number
 }
 
 let nextReqId = 1
@@ -44,9 +39,11 @@ export async function subscribe(
   pacing: SubscribePacing,
   signal: AbortSignal
 ): Promise<void> {
-  for (let i = 0; i < topics.length && !signal.aborted; i += pacing.batch) {
-    if (i > 0) await sleep(pacing.intervalMs, signal)
-    if (signal.aborted) return
-    send(JSON.stringify({ op: 'subscribe', args: topics.slice(i, i + pacing.batch), req_id: String(nextReqId++) }))
-  }
+  return subscribePaced(
+    send,
+    topics,
+    pacing,
+    (batch) => JSON.stringify({ op: 'subscribe', args: batch, req_id: String(nextReqId++) }),
+    signal
+  )
 }

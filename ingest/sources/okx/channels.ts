@@ -6,7 +6,9 @@
  * at most `batch` args, paced: OKX allows 480 subscribe/unsubscribe requests per connection per hour and
  * limits the size of one request, so a connection's whole list goes out in a few small messages.
  */
-import { sleep } from '../feed/backoff.js'
+import { subscribePaced, type SubscribePacing } from '../feed/paced-subscribe.js'
+
+export type { SubscribePacing }
 
 /** One subscription argument as OKX takes it. */
 export interface OkxArg {
@@ -25,13 +27,6 @@ export function instrumentArgs(instId: string): OkxArg[] {
   return INSTRUMENT_CHANNELS.map((channel) => ({ channel, instId }))
 }
 
-export interface SubscribePacing {
-  /** args per subscribe message */
-  readonly batch: number
-  /** pause between two messages, ms */
-  readonly intervalMs: number
-}
-
 /** Sends subscribe messages for `args`, paced; stops early when `signal` aborts (connection closed). */
 export async function subscribe(
   send: (text: string) => void,
@@ -39,9 +34,5 @@ export async function subscribe(
   pacing: SubscribePacing,
   signal: AbortSignal
 ): Promise<void> {
-  for (let i = 0; i < args.length && !signal.aborted; i += pacing.batch) {
-    if (i > 0) await sleep(pacing.intervalMs, signal)
-    if (signal.aborted) return
-    send(JSON.stringify({ op: 'subscribe', args: args.slice(i, i + pacing.batch) }))
-  }
+  return subscribePaced(send, args, pacing, (batch) => JSON.stringify({ op: 'subscribe', args: batch }), signal)
 }

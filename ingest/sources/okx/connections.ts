@@ -1,15 +1,14 @@
 /**
  * @module
- * The OKX public WebSocket connections of one source. Subscription args are added in one place (at start
- * and when discovery finds new instruments): they fill the last connection up to `perConnection`, then
- * open new ones. Each connection subscribes its whole list on every open, so a reconnect resubscribes by
- * itself. New connections wait for a shared limiter (OKX: 3 connection attempts per second per IP).
- * Keepalive is OKX's text `ping` after `pingAfterMs` of silence (OKX closes a connection silent for 30 s);
- * the text `pong` answer is taken off the line here and never reaches the normalizer.
+ * The OKX public WebSocket connections of one source (`feed/feed-connections.ts`): at most `perConnection`
+ * subscription args per connection, subscribed with paced messages (`channels.ts`). New connections wait
+ * for a shared limiter (OKX: 3 connection attempts per second per IP). Keepalive is OKX's text `ping` after
+ * `pingAfterMs` of silence (OKX closes a connection silent for 30 s); the text `pong` answer is taken off
+ * the line here and never reaches the normalizer.
  */
 import type { Logger } from '../../../engine/log.js'
 import type { BackoffOptions } from '../feed/backoff.js'
-import { FeedSocket } from '../feed/feed-socket.js'
+import { FeedConnections } from '../feed/feed-connections.js'
 import { WeightLimiter } from '../feed/weight-limiter.js'
 import { subscribe, type OkxArg, type SubscribePacing } from './channels.js'
 
@@ -28,85 +27,38 @@ export interface OkxConnectionsOptions {
   readonly onMessage: (text: string, recvTs: number) => void
 }
 
-interface Connection {
-  readonly socket: FeedSocket
-  readonly args: OkxArg[]
-  /** sender of the open connection, null while it is down */
-  live: { send: (text: string) => void; signal: AbortSignal } | null
-}
+export class OkxConnections extends FeedConnections<OkxArg> {
+  private readonly keepalive: { pongs: number }
 
-export class OkxConnections {
-  private readonly conns: Connection[] = []
-  private readonly runs: Promise<void>[] = []
-  private readonly connects = new WeightLimiter(CONNECTS_PER_MINUTE, 2)
-  /** `pong` answers to our keepalive pings */
-  pongs = 0
-
-  constructor(
-    private readonly opts: OkxConnectionsOptions,
-    private readonly signal: AbortSignal
-  ) {}
-
-  get size(): number {
-    return this.conns.length
-  }
-
-  get open(): number {
-    return this.conns.filter((c) => c.socket.connected).length
-  }
-
-  get reconnects(): number {
-    return this.conns.reduce((n, c) => n + c.socket.reconnects, 0)
-  }
-
-  get stale(): number {
-    return this.conns.reduce((n, c) => n + c.socket.stale, 0)
-  }
-
-  /** Adds args to the connections (subscribing at once where a connection is open). */
-  add(args: readonly OkxArg[]): void {
-    let i = 0
-    const last = this.conns.at(-1)
-    if (last && last.args.length < this.opts.perConnection) {
-      const extra = args.slice(0, this.opts.perConnection - last.args.length)
-      last.args.push(...extra)
-      i = extra.length
-      if (last.live) void subscribe(last.live.send, extra, this.opts.pacing, last.live.signal)
-    }
-    for (; i < args.length; i += this.opts.perConnection)
-      this.openConnection(args.slice(i, i + this.opts.perConnection))
-  }
-
-  private openConnection(args: OkxArg[]): void {
-    const conn: Connection = {
-      args,
-      live: null,
-      socket: new FeedSocket({
-        url: this.opts.url,
-        log: this.opts.log,
-        staleMs: this.opts.staleMs,
-        pingAfterMs: this.opts.pingAfterMs,
-        pingText: 'ping',
-        backoff: this.opts.backoff,
-        beforeConnect: (signal) => this.connects.take(1, signal),
-        onMessage: (text, recvTs) => {
-          // the keepalive answer is plain text, not JSON: protocol chatter, not a parse error
-          if (text === 'pong') this.pongs++
-          else this.opts.onMessage(text, recvTs)
+  constructor(opts: OkxConnectionsOptions, signal: AbortSignal) {
+    const connects = new WeightLimiter(CONNECTS_PER_MINUTE, 2)
+    const keepalive = { pongs: 0 }
+    super(
+      {
+        socket: {
+          url: opts.url,
+          log: opts.log,
+          staleMs: opts.staleMs,
+          pingAfterMs: opts.pingAfterMs,
+          pingText: 'ping',
+          backoff: opts.backoff,
+          beforeConnect: (s) => connects.take(1, s),
+          onMessage: (text, recvTs) => {
+            // the keepalive answer is plain text, not JSON: protocol chatter, not a parse error
+            if (text === 'pong') keepalive.pongs++
+            else opts.onMessage(text, recvTs)
+          }
         },
-        onOpen: async (send, signal) => {
-          conn.live = { send, signal }
-          signal.addEventListener('abort', () => (conn.live = null))
-          await subscribe(send, conn.args, this.opts.pacing, signal)
-        }
-      })
-    }
-    this.conns.push(conn)
-    this.runs.push(conn.socket.run(this.signal))
+        perConnection: opts.perConnection,
+        subscribe: (send, args, s) => subscribe(send, args, opts.pacing, s)
+      },
+      signal
+    )
+    this.keepalive = keepalive
   }
 
-  /** Resolves when every connection has closed for good (after the signal aborted). */
-  async done(): Promise<void> {
-    await Promise.all(this.runs)
+  /** `pong` answers to our keepalive pings */
+  get pongs(): number {
+    return this.keepalive.pongs
   }
 }
