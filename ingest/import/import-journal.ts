@@ -21,7 +21,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Logger } from '../../engine/log.js'
+import { toStoreError } from '../../engine/store/store-error.js'
 import type { Params, Store } from '../../engine/store/store.js'
+import { backoffMs, sleep } from '../retry.js'
 
 /** The journal directory of imports under a data directory. */
 export function importJournalDir(dataDir: string): string {
@@ -29,6 +31,21 @@ export function importJournalDir(dataDir: string): string {
 }
 
 const ENTRY = 'entry.json'
+/** Written into an entry whose statement failed with an error (not a crash): `{ "at": epoch ms }`. */
+const FAILED = 'failed.json'
+/** Where entries too old to replay safely are moved, beside the journal. */
+const ABANDONED = 'abandoned'
+
+/** Attempts of a statement that fails with a retryable error before the import gives up. */
+const ATTEMPTS = 4
+/**
+ * A failed entry older than this is not replayed, ms. Replays rely on ClickHouse remembering the statement's
+ * dedup token, and a table remembers only its last 1,000 insert blocks (DEDUP_WINDOW, engine/schema/ddl.ts):
+ * live ingest writes about one block a second per table, so after ~17 minutes a replay of a statement that
+ * was partly written would write it twice. Crash entries have no `failed.json`: nothing ran on the data
+ * directory since the crash, so their replay at the next start is always safe.
+ */
+export const FAILED_REPLAY_MAX_AGE_MS = 5 * 60_000
 
 /** What is needed to redo one import statement exactly. */
 export interface JournaledStatement {
@@ -68,12 +85,27 @@ export class ImportJournal {
     return { dir, slice, keys: path.join(dir, 'keys.native') }
   }
 
-  /** Records the statement, runs it, removes the entry once acknowledged (kept when the statement fails). */
+  /**
+   * Records the statement, runs it, removes the entry once acknowledged. A retryable failure is retried at
+   * once (ATTEMPTS, with backoff), while the tables still remember the token; a statement that still fails
+   * keeps its entry, marked failed, and the error is thrown.
+   */
   async run(store: Store, entry: OpenEntry, stmt: JournaledStatement): Promise<void> {
     const file = path.join(entry.dir, ENTRY)
     await fs.promises.writeFile(`${file}.tmp`, JSON.stringify(stmt))
     await fs.promises.rename(`${file}.tmp`, file)
-    await store.command(stmt.sql, stmt.params)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await store.command(stmt.sql, stmt.params)
+        break
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !toStoreError(err).retryable) {
+          await fs.promises.writeFile(path.join(entry.dir, FAILED), JSON.stringify({ at: Date.now() }))
+          throw err
+        }
+        await sleep(backoffMs(attempt))
+      }
+    }
     await fs.promises.rm(entry.dir, { recursive: true, force: true })
   }
 
@@ -99,6 +131,19 @@ export class ImportJournal {
         continue
       }
       const stmt = JSON.parse(fs.readFileSync(file, 'utf8')) as JournaledStatement
+      const failedAt = failedAtMs(dir)
+      if (failedAt !== null && Date.now() - failedAt > FAILED_REPLAY_MAX_AGE_MS) {
+        // too old to rely on the dedup token: set aside, never replayed (see FAILED_REPLAY_MAX_AGE_MS)
+        const aside = path.join(path.dirname(this.dir), ABANDONED, name)
+        fs.mkdirSync(path.dirname(aside), { recursive: true })
+        fs.renameSync(dir, aside)
+        log.error(
+          { entry: aside, table: stmt.table, token: stmt.token },
+          'an import statement that failed long ago was not replayed (it could be written twice); ' +
+            'run the import of its file again to complete it'
+        )
+        continue
+      }
       try {
         await store.command(stmt.sql, stmt.params)
       } catch (err) {
@@ -113,5 +158,15 @@ export class ImportJournal {
       log.warn({ table: stmt.table, token: stmt.token }, 'replayed an interrupted import statement from the journal')
     }
     return replayed
+  }
+}
+
+/** When the entry's statement failed with an error (epoch ms), or null for an entry left by a crash. */
+function failedAtMs(dir: string): number | null {
+  try {
+    const at = (JSON.parse(fs.readFileSync(path.join(dir, FAILED), 'utf8')) as { at?: unknown }).at
+    return typeof at === 'number' ? at : null
+  } catch {
+    return null
   }
 }

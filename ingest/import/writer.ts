@@ -109,8 +109,11 @@ export async function writeSlices(
         journal.discard(entry)
         throw err
       }
-      // equal statement, equal token: a replay dedups; a later run judged against other coverage does not
-      const token = `import:${sha256.slice(0, 32)}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
+      // equal statement, equal token: a replay dedups; a later run judged against other coverage does not.
+      // The bound market (symbol, base, ... from the file name) is part of it: two files with the same bytes
+      // for different markets are different statements, and must not dedup each other.
+      const market = crypto.createHash('sha1').update(JSON.stringify(params)).digest('hex').slice(0, 12)
+      const token = `import:${sha256.slice(0, 32)}:${market}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
       const sql = insertStatement(layout, target, entry.slice, entry.keys, token)
       await journal.run(store, entry, { table: target.table, token, sql, params: bound })
       onProgress?.(++done, total)

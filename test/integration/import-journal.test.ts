@@ -12,7 +12,7 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { Params, Store } from '../../engine/store/store.js'
 import { StoreError } from '../../engine/store/store-error.js'
-import { ImportJournal } from '../../ingest/import/import-journal.js'
+import { FAILED_REPLAY_MAX_AGE_MS, ImportJournal } from '../../ingest/import/import-journal.js'
 import { importFiles } from '../../ingest/import/run-import.js'
 import { aggTradesCsv, HOUR, recentDay, writeCsv } from '../helpers/import-files.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -35,8 +35,11 @@ afterAll(async () => {
   files.cleanup()
 })
 
-/** The store, where slice INSERT number `nth` fails after the engine wrote it (the answer was lost). */
-function failingAfterWrite(inner: Store, nth: number): Store {
+/**
+ * The store, where slice INSERT number `nth` fails after the engine wrote it (the answer was lost), and so
+ * does every INSERT after it when `persist` (the import's own retries fail too).
+ */
+function failingAfterWrite(inner: Store, nth: number, persist = true): Store {
   let inserts = 0
   return {
     kind: inner.kind,
@@ -46,7 +49,8 @@ function failingAfterWrite(inner: Store, nth: number): Store {
     close: () => inner.close(),
     async command(sql: string, params?: Params) {
       await inner.command(sql, params)
-      if (sql.startsWith('INSERT INTO ') && !sql.startsWith('INSERT INTO FUNCTION') && ++inserts === nth) {
+      const insert = sql.startsWith('INSERT INTO ') && !sql.startsWith('INSERT INTO FUNCTION')
+      if (insert && (++inserts === nth || (persist && inserts > nth))) {
         throw new StoreError('Code: 252. injected failure', 252, 'transient')
       }
     }
@@ -74,6 +78,7 @@ describe('import journal', () => {
     expect(entries).toHaveLength(1)
     expect(fs.readdirSync(path.join(journalDir, entries[0]!)).sort()).toEqual([
       'entry.json',
+      'failed.json',
       'keys.native',
       'slice.csv'
     ])
@@ -83,6 +88,30 @@ describe('import journal', () => {
     await importFiles(store, [file], opts)
     expect(fs.readdirSync(journalDir)).toEqual([])
     expect(await totals('JRNAUSDT')).toEqual({ raw: 360, m1: 360, h1: 360, d1: 360 })
+  })
+
+  it('retries a statement that failed once after it was written, at once: no entry left, written once', async () => {
+    const journalDir = path.join(data.dir, 'j3')
+    const opts = { tmpDir: path.join(data.dir, 'tmp3'), journalDir, sliceRows: 100 }
+    const file = writeCsv(files.dir, 'JRNBUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
+    await importFiles(failingAfterWrite(store, 2, false), [file], opts)
+    expect(fs.readdirSync(journalDir)).toEqual([])
+    expect(await totals('JRNBUSDT')).toEqual({ raw: 360, m1: 360, h1: 360, d1: 360 })
+  })
+
+  it('sets aside, without replaying, a failed entry older than the dedup window can be trusted for', async () => {
+    const journalDir = path.join(data.dir, 'j4')
+    const opts = { tmpDir: path.join(data.dir, 'tmp4'), journalDir, sliceRows: 100 }
+    const file = writeCsv(files.dir, 'JRNCUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
+    await expect(importFiles(failingAfterWrite(store, 2), [file], opts)).rejects.toThrow(/injected/)
+    const [entry] = fs.readdirSync(journalDir)
+    const stale = Date.now() - FAILED_REPLAY_MAX_AGE_MS - 1000
+    fs.writeFileSync(path.join(journalDir, entry!, 'failed.json'), JSON.stringify({ at: stale }))
+    const before = await totals('JRNCUSDT')
+    expect(await new ImportJournal(journalDir).recover(store, silentLogger())).toBe(0)
+    expect(fs.readdirSync(journalDir)).toEqual([])
+    expect(fs.readdirSync(path.join(data.dir, 'abandoned'))).toEqual([entry])
+    expect(await totals('JRNCUSDT')).toEqual(before) // nothing replayed
   })
 
   it('drops an entry whose statement was never recorded, and removes an acknowledged one', async () => {
