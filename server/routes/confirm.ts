@@ -31,21 +31,26 @@ interface Answer {
 export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[] {
   const live = ctx.live
   const answers = new Map<string, Answer>()
-  /** computations under way: concurrent misses of one key share one (no stampede when an answer expires) */
-  const pending = new Map<string, Promise<HttpResponse>>()
-  const compute = async (key: string, base: string, direction: Direction): Promise<HttpResponse> => {
-    try {
-      const version = live.version
-      const now = Date.now()
-      const inputs = await buildConfirmInputs(base, now, live)
-      const body = JSON.stringify(confirm(base, direction, inputs, now))
-      const res: HttpResponse = { status: 200, headers: JSON_HEADERS, body }
+  /**
+   * Computations under way. A miss joins one only while it is as fresh as a cached answer would be (same
+   * live-state version, started under ANSWER_TTL_MS ago): concurrent misses share one computation (no
+   * stampede when an answer expires), yet a request never gets an answer older than the cache promises.
+   */
+  const pending = new Map<
+    string,
+    { readonly version: number; readonly at: number; readonly res: Promise<HttpResponse> }
+  >()
+  const compute = async (key: string, base: string, direction: Direction, version: number, now: number) => {
+    const inputs = await buildConfirmInputs(base, now, live)
+    const body = JSON.stringify(confirm(base, direction, inputs, now))
+    const res: HttpResponse = { status: 200, headers: JSON_HEADERS, body }
+    const cached = answers.get(key)
+    // a slower computation that started earlier never replaces a newer answer
+    if (!cached || cached.at <= now) {
       if (answers.size >= ANSWER_CACHE_MAX) answers.clear()
       answers.set(key, { version, at: now, res })
-      return res
-    } finally {
-      pending.delete(key)
     }
+    return res
   }
   return [
     {
@@ -74,12 +79,16 @@ export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[]
         const key = direction === 'long' ? `${base}|long` : `${base}|short`
         const hit = answers.get(key)
         if (hit && hit.version === live.version && Date.now() - hit.at < ANSWER_TTL_MS) return hit.res
-        let running = pending.get(key)
-        if (running === undefined) {
-          running = compute(key, base, direction)
-          pending.set(key, running)
+        const now = Date.now()
+        const running = pending.get(key)
+        if (running && running.version === live.version && now - running.at < ANSWER_TTL_MS) return running.res
+        const started = { version: live.version, at: now, res: compute(key, base, direction, live.version, now) }
+        pending.set(key, started)
+        const forget = (): void => {
+          if (pending.get(key) === started) pending.delete(key)
         }
-        return running
+        started.res.then(forget, forget)
+        return started.res
       }
     }
   ]

@@ -1,0 +1,87 @@
+/**
+ * The confirm route's answer cache: cached answers are served synchronously; concurrent misses share one
+ * computation; a request after a new record never joins a computation that started before it.
+ */
+import { describe, expect, it } from 'vitest'
+import { silentLogger } from '../../engine/log.js'
+import { LiveState } from '../../engine/live/live-state.js'
+import type { FundingRecord } from '../../engine/records/types.js'
+import type { Store } from '../../engine/store/store.js'
+import { confirmRoutes } from '../../server/routes/confirm.js'
+import type { HttpResponse, RouteRequest } from '../../server/http/types.js'
+
+/** A store whose queries (the funding history) wait until `release()`; counts them. */
+function gatedStore(): { store: Store; release: () => void; queries: () => number } {
+  let open: () => void = () => undefined
+  let gate = new Promise<void>((r) => (open = r))
+  let n = 0
+  const store = {
+    kind: 'chdb',
+    async query() {
+      n++
+      await gate
+      return []
+    }
+  } as unknown as Store
+  return {
+    store,
+    release: () => {
+      open()
+      gate = Promise.resolve()
+    },
+    queries: () => n
+  }
+}
+
+function funding(rate: number, ts: number): FundingRecord {
+  return {
+    kind: 'funding',
+    ts,
+    exchange: 'binance',
+    symbol: 'BTCUSDT',
+    base: 'BTC',
+    funding_rate: rate,
+    interval_hours: 8
+  }
+}
+
+const req = { q: { symbol: 'BTC', direction: 'long' }, plan: null } as unknown as RouteRequest
+
+function fundingOf(res: HttpResponse): number {
+  return (JSON.parse(res.body as string) as { derivatives: { funding_rate: number } }).derivatives.funding_rate
+}
+
+describe('confirm answer cache', () => {
+  it('shares one computation among concurrent misses, and serves the cached answer synchronously', async () => {
+    const g = gatedStore()
+    const live = new LiveState(g.store)
+    live.apply([funding(0.0001, Date.now())])
+    const handler = confirmRoutes({ live, log: silentLogger() })[0]!.handler
+    const a = handler(req)
+    const b = handler(req)
+    expect(a).toBeInstanceOf(Promise)
+    expect(b).toBe(a) // joined
+    g.release()
+    expect(fundingOf(await a)).toBe(0.0001)
+    const c = handler(req)
+    expect(c).not.toBeInstanceOf(Promise) // a cache hit is answered synchronously
+    expect(fundingOf(c as HttpResponse)).toBe(0.0001)
+    expect(g.queries()).toBe(1)
+  })
+
+  it('never lets a request after a new record join a computation that started before it', async () => {
+    const g = gatedStore()
+    const live = new LiveState(g.store)
+    live.apply([funding(0.0001, Date.now())])
+    const handler = confirmRoutes({ live, log: silentLogger() })[0]!.handler
+    const before = handler(req) // waits on the store
+    live.apply([funding(0.01, Date.now() + 1)])
+    const after = handler(req)
+    expect(after).not.toBe(before)
+    g.release()
+    expect(fundingOf(await before)).toBe(0.0001)
+    expect(fundingOf(await after)).toBe(0.01)
+    // the newer answer is the one cached, whichever computation finished last
+    expect(fundingOf(handler(req) as HttpResponse)).toBe(0.01)
+  })
+})
