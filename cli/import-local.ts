@@ -11,7 +11,7 @@ import { prepareDataDir } from '../engine/store/chdb/data-dir.js'
 import { ImportJournal, importJournalDir } from '../ingest/import/import-journal.js'
 import type { FileResult, ImportOptions } from '../ingest/import/run-import.js'
 import { importFiles } from '../ingest/import/run-import.js'
-import { compactCandles } from '../engine/store/compact.js'
+import { compactCandles, rangeOf } from '../engine/store/compact.js'
 import { BatchJournal } from '../ingest/journal.js'
 
 /**
@@ -42,8 +42,9 @@ export async function importLocal(
         tmpDir: path.join(dataDir, 'tmp', 'import'),
         journalDir: importJournalDir(dataDir)
       })
-      // merge the candle partitions the load split, so exports need not (engine/store/compact.ts)
-      await compactCandles(store)
+      // merge the candle partitions the load wrote and split, so exports need not (engine/store/compact.ts)
+      const range = rangeOf(results)
+      if (range) await compactCandles(store, { range })
       return results
     } finally {
       await store.close()

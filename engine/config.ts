@@ -67,7 +67,7 @@ export interface Config {
   readonly logLevel: LogLevel
   /** rows that trigger a batch flush. @default 50_000 */
   readonly batchRows: number
-  /** rows that seal a batch of bulk loads (admin bulk ingest, replays at full speed). @default 250_000 */
+  /** rows that seal a batch of bulk loads (the demo backfill, replays at full speed). @default 250_000 */
   readonly bulkBatchRows: number
   /** max age of a batch before it is flushed, ms. @default 1_000 */
   readonly flushMs: number

@@ -3,6 +3,7 @@
  * The ingest pipeline: one TableBatcher per target table, created on first use. Sources push encoded
  * chunks and barriers; the pipeline reports queued, written and failed rows for `/v1/health`.
  */
+import type { TimeRange } from '../engine/store/compact.js'
 import type { Logger } from '../engine/log.js'
 import type { InsertBatch, Store } from '../engine/store/store.js'
 import type { BatchJournal } from './journal.js'
@@ -32,8 +33,11 @@ export class IngestPipeline {
   private readonly insert: (batch: InsertBatch) => Promise<void>
   /** set by the server: receives live records and rebuild requests */
   live: LiveSink | undefined
-  /** set by the server: called once a bulk load ended (a barrier with `bulkEnd`), e.g. to compact tables */
-  onBulkEnd: (() => void) | undefined
+  /**
+   * set by the server: called once a bulk load ended (a barrier with `bulkEnd`; imports call it with the
+   * range they wrote), e.g. to compact tables
+   */
+  onBulkEnd: ((range?: TimeRange) => void) | undefined
 
   /** Without a journal, inserts go straight to the store (tests of the batching alone). */
   constructor(

@@ -18,7 +18,7 @@ export interface BatcherOptions {
   /** rows that seal a batch. @default 50_000 */
   readonly batchRows: number
   /**
-   * rows that seal a batch of bulk chunks (admin bulk loads, replays at full speed): bigger inserts cost
+   * rows that seal a batch of bulk chunks (the demo backfill, replays at full speed): bigger inserts cost
    * less per row (bench: 250,000-row inserts ~1.5x the rows/s of 50,000-row ones) and latency does not
    * matter there. A live chunk joining the batch brings the limit back to `batchRows`. @default batchRows
    */

@@ -157,7 +157,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   await live.rebuild()
   pipeline.live = live
   const compactor = new Compactor(store, log.child({ mod: 'compact' }))
-  pipeline.onBulkEnd = () => compactor.request()
+  pipeline.onBulkEnd = (range) => compactor.request(range)
   const hub = new StreamHub(live)
   await hub.seed()
   const storeProbe = new StoreProbe(store)
@@ -220,6 +220,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
       abort.abort()
       await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
       await pipeline.close(deadline)
+      await compactor.stop()
       const totals = pipeline.totals()
       log.info({ written: totals.written, failed: totals.failed, queued: totals.queued }, 'ingest flushed')
       storeProbe.stop()

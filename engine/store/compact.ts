@@ -22,39 +22,99 @@ export const CANDLE_TABLES: readonly string[] = Object.values(TIMEFRAMES).map((t
 /** ClickHouse partition ids are digits, letters, `_` and `-` (e.g. `202611`); anything else is refused. */
 const PARTITION_ID = /^[A-Za-z0-9_-]{1,64}$/
 
+/** The time range a bulk load wrote, epoch ms (inclusive). */
+export interface TimeRange {
+  readonly fromMs: number
+  readonly toMs: number
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * The candle partitions (`toYYYYMM(bucket)`) rows of `range` can land in. A week bucket starts on the
+ * Monday before its rows, possibly in the previous month: the range is widened by 7 days back.
+ */
+export function monthPartitions(range: TimeRange): string[] {
+  const out: string[] = []
+  const d = new Date(range.fromMs - 7 * DAY_MS)
+  let y = d.getUTCFullYear()
+  let m = d.getUTCMonth()
+  const end = new Date(range.toMs)
+  while (y < end.getUTCFullYear() || (y === end.getUTCFullYear() && m <= end.getUTCMonth())) {
+    out.push(`${y}${String(m + 1).padStart(2, '0')}`)
+    if (++m === 12) {
+      m = 0
+      y++
+    }
+  }
+  return out
+}
+
+/** The range spanned by loads' first and last row times (epoch ms); null when nothing was written. */
+export function rangeOf(
+  loads: readonly { readonly rows: number; readonly from: number; readonly to: number }[]
+): TimeRange | null {
+  const written = loads.filter((l) => l.rows > 0)
+  if (written.length === 0) return null
+  return { fromMs: Math.min(...written.map((l) => l.from)), toMs: Math.max(...written.map((l) => l.to)) }
+}
+
+/** Two ranges' union (undefined: every partition). */
+export function unionRange(a: TimeRange | undefined, b: TimeRange | undefined): TimeRange | undefined {
+  if (!a || !b) return undefined
+  return { fromMs: Math.min(a.fromMs, b.fromMs), toMs: Math.max(a.toMs, b.toMs) }
+}
+
 export interface CompactResult {
   /** partitions merged into one part */
   readonly partitions: number
   readonly ms: number
 }
 
-/** Merges every partition of the candle tables that holds more than one active part. */
-export async function compactCandles(store: Store, tables: readonly string[] = CANDLE_TABLES): Promise<CompactResult> {
+export interface CompactOptions {
+  /** only partitions this range can touch (a load's range); unset: every split partition */
+  readonly range?: TimeRange | undefined
+  readonly tables?: readonly string[]
+  /** checked before each partition: a shutdown waits for one partition's merge at most */
+  readonly signal?: AbortSignal | undefined
+}
+
+/** Merges every partition of the candle tables (within `range`) that holds more than one active part. */
+export async function compactCandles(store: Store, opts: CompactOptions = {}): Promise<CompactResult> {
   const t0 = performance.now()
+  const tables = opts.tables ?? CANDLE_TABLES
   if (store.kind !== 'chdb') return { partitions: 0, ms: 0 }
+  const months = opts.range ? monthPartitions(opts.range) : []
   const split = await store.query<{ table: string; partition_id: string }>(
     `SELECT table, partition_id FROM system.parts
      WHERE database = currentDatabase() AND active AND table IN {tables:Array(String)}
+       AND (empty({months:Array(String)}) OR partition_id IN {months:Array(String)})
      GROUP BY table, partition_id HAVING count() > 1
      ORDER BY table, partition_id`,
-    { tables: [...tables] }
+    { tables: [...tables], months }
   )
+  let merged = 0
   for (const { table, partition_id: id } of split) {
+    if (opts.signal?.aborted) break
     // both come from our own table list and system.parts; checked anyway, as they go into the SQL text
     if (!tables.includes(table) || !PARTITION_ID.test(id)) throw new Error(`unexpected partition ${table}/${id}`)
     await store.command(`OPTIMIZE TABLE ${table} PARTITION ID '${id}' FINAL`)
+    merged++
   }
-  return { partitions: split.length, ms: Math.round(performance.now() - t0) }
+  return { partitions: merged, ms: Math.round(performance.now() - t0) }
 }
 
 /**
  * Runs compactions one at a time in the background: a request during a run schedules one more run after
- * it (bulk loads that end close together share it). Failures are logged, never thrown: compaction only
- * makes reads faster, it changes no data.
+ * it, over the union of the requested ranges (bulk loads that end close together share it). Failures are
+ * logged, never thrown: compaction only makes reads faster, it changes no data. `stop()` (shutdown) lets
+ * the partition being merged finish and starts no other.
  */
 export class Compactor {
   private running: Promise<void> | null = null
-  private again = false
+  /** the next run's range: absent = no run asked, `all` = every split partition */
+  private next: { range: TimeRange | undefined } | null = null
+  private readonly stopping = new AbortController()
   /** compactions finished (tests and health figures) */
   runs = 0
 
@@ -63,12 +123,11 @@ export class Compactor {
     private readonly log: Logger
   ) {}
 
-  request(): void {
-    if (this.running) {
-      this.again = true
-      return
-    }
-    this.running = this.loop()
+  /** Asks for a compaction of the partitions `range` touches (unset: every split partition). */
+  request(range?: TimeRange): void {
+    if (this.stopping.signal.aborted) return
+    this.next = this.next ? { range: unionRange(this.next.range, range) } : { range }
+    this.running ??= this.loop()
   }
 
   /** Resolves once no compaction is running or scheduled. */
@@ -76,18 +135,26 @@ export class Compactor {
     while (this.running) await this.running
   }
 
+  /** Shutdown: no new partition is started; resolves when the current merge (if any) ended. */
+  async stop(): Promise<void> {
+    this.stopping.abort()
+    this.next = null
+    await this.idle()
+  }
+
   private async loop(): Promise<void> {
     try {
-      do {
-        this.again = false
+      while (this.next && !this.stopping.signal.aborted) {
+        const { range } = this.next
+        this.next = null
         try {
-          const r = await compactCandles(this.store)
+          const r = await compactCandles(this.store, { range, signal: this.stopping.signal })
           this.runs++
           if (r.partitions > 0) this.log.info(r, 'candle partitions compacted after a bulk load')
         } catch (err) {
           this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'candle compaction failed')
         }
-      } while (this.again)
+      }
     } finally {
       this.running = null
     }

@@ -6,8 +6,8 @@
  * - distinct: collapsed events with ts >= sinceMs, on a selected chain, whose event significance and event
  *   type match. total − distinct is the collapsed noise; it is >= 0 except in one odd case under an event_type
  *   filter: a route whose largest leg (which sets the event's size) has a type other than its first leg's.
- * - events: the distinct events newest first — ts descending, then id descending, then address descending
- *   (two tracked wallets on both sides of one transfer share an id) — then offset/limit.
+ * - events: the distinct events newest first — ts descending, then id descending (ids are unique: they
+ *   end with the wallet address; the address tie-break is kept as a guard) — then offset/limit.
  * That order is total and depends only on each event's ts and id, which never change when newer rows
  * arrive, so stepping offset by limit visits every event once, and events already seen keep their order.
  */

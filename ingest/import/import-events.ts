@@ -26,7 +26,9 @@ export async function* importEvents(
   store: Store,
   files: readonly string[],
   opts: Omit<ImportOptions, 'onProgress' | 'signal'>,
-  onError: (err: unknown) => void
+  onError: (err: unknown) => void,
+  /** called with the files' results when the import succeeded */
+  onDone?: (results: readonly FileResult[]) => void
 ): AsyncGenerator<Uint8Array> {
   const abort = new AbortController()
   let latest: ImportProgress | null = null
@@ -41,7 +43,10 @@ export async function* importEvents(
       wake?.()
     }
   }).then(
-    (results) => queued.push({ type: 'done', files: results }),
+    (results) => {
+      onDone?.(results)
+      queued.push({ type: 'done', files: results })
+    },
     (err: unknown) => {
       if (err instanceof ImportError)
         queued.push({ type: 'error', file: err.file, line: err.line, message: err.message })

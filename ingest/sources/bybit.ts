@@ -185,7 +185,10 @@ export class BybitSource implements Source {
       if (cursor === '') break
     }
     const only = this.opts.symbols
-    return only.length ? markets.filter((m) => only.includes(m.symbol)) : markets
+    if (!only.length) return markets
+    const kept = markets.filter((m) => only.includes(m.symbol))
+    if (kept.length === 0) this.opts.log.warn({ symbols: only }, 'bybit: no listed market matches BYBIT_SYMBOLS')
+    return kept
   }
 
   /** A rediscovered list: new listings are subscribed, delisted markets are no longer polled. */

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../engine/errors.js'
 import { importEvents } from '../../ingest/import/import-events.js'
+import { rangeOf, type TimeRange } from '../../engine/store/compact.js'
 import { importJournalDir } from '../../ingest/import/import-journal.js'
 import type { ServerContext } from '../context.js'
 import type { Route } from '../http/types.js'
@@ -59,6 +60,8 @@ export function adminImportRoutes(ctx: ServerContext): Route[] {
           })
         }
         running = true
+        /** the range the import wrote, once it succeeded (its candle partitions are then compacted) */
+        let loaded: TimeRange | null = null
         let released = false
         const release = (): void => {
           if (released) return
@@ -74,7 +77,8 @@ export function adminImportRoutes(ctx: ServerContext): Route[] {
             log: ctx.log,
             ...(market ? { market } : {})
           },
-          (err) => ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'import failed')
+          (err) => ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'import failed'),
+          (results) => (loaded = rangeOf(results))
         )
         const run = (async function* () {
           try {
@@ -85,8 +89,8 @@ export function adminImportRoutes(ctx: ServerContext): Route[] {
             await ctx.live
               .rebuild()
               .catch((err: unknown) => ctx.log.warn({ err: String(err) }, 'live state reload failed'))
-            // a bulk load: its candle partitions are merged in the background (engine/store/compact.ts)
-            ctx.pipeline.onBulkEnd?.()
+            // a bulk load: the candle partitions it wrote are merged in the background (engine/store/compact.ts)
+            if (loaded) ctx.pipeline.onBulkEnd?.(loaded)
           }
         })()
         // a client gone before the first pull ends the generator without running its body: release here too

@@ -3,7 +3,7 @@ import { silentLogger } from '../../engine/log.js'
 import type { TradeRecord } from '../../engine/records/types.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { compactCandles, Compactor } from '../../engine/store/compact.js'
+import { compactCandles, Compactor, monthPartitions, rangeOf } from '../../engine/store/compact.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -75,6 +75,41 @@ describe('candle compaction after bulk loads', () => {
     }
     expect({ m: await candles('candles_1m'), h: await candles('candles_1h') }).toEqual(before)
     expect((await compactCandles(store)).partitions).toBe(0) // nothing left to merge
+  })
+
+  it('restricts compaction to the partitions a load range touches', async () => {
+    expect(monthPartitions({ fromMs: Date.UTC(2026, 9, 5), toMs: Date.UTC(2026, 10, 2) })).toEqual([
+      '202609', // week buckets start up to 6 days before their rows
+      '202610',
+      '202611'
+    ])
+    expect(rangeOf([{ rows: 0, from: 1, to: 2 }])).toBeNull()
+    expect(
+      rangeOf([
+        { rows: 5, from: 10, to: 20 },
+        { rows: 1, from: 5, to: 8 }
+      ])
+    ).toEqual({ fromMs: 5, toMs: 20 })
+    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
+    for (let round = 0; round < 2; round++) {
+      for (const c of encodeRecords(trades('RNG', T0 + round * 5_000, 200), true)) await p.write(c)
+      await p.barrier()
+    }
+    await p.close(Date.now() + 5000)
+    const elsewhere = { fromMs: Date.UTC(2024, 0, 10), toMs: Date.UTC(2024, 0, 20) }
+    expect((await compactCandles(store, { range: elsewhere })).partitions).toBe(0)
+    expect((await partsPerPartition('candles_1m')).some((n) => n > 1)).toBe(true)
+    const loaded = { fromMs: T0, toMs: T0 + 5_000 + 200 * 20_000 }
+    expect((await compactCandles(store, { range: loaded })).partitions).toBeGreaterThan(0)
+    expect((await partsPerPartition('candles_1m')).every((n) => n === 1)).toBe(true)
+  })
+
+  it('starts nothing once stopped (shutdown)', async () => {
+    const compactor = new Compactor(store, silentLogger())
+    await compactor.stop()
+    compactor.request()
+    await compactor.idle()
+    expect(compactor.runs).toBe(0)
   })
 
   it('runs when a bulk load ends (a barrier with bulkEnd), once per burst of requests', async () => {

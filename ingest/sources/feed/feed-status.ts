@@ -24,10 +24,14 @@ export interface ConnectionStatus {
   readonly stale: number
 }
 
-/** A connection set's status; null (before discovery ends) counts as no connections and not connected. */
+/**
+ * A connection set's status; null (before discovery ends) counts as no connections and not connected. A set
+ * with no connection at all (a symbol filter that matches no listed market: warned at discovery) is
+ * connected: nothing it should follow is down, and the service is not reported degraded for it.
+ */
 export function connectionSetStatus(conns: ConnectionSet | null): ConnectionStatus {
   return {
-    connected: conns !== null && conns.size > 0 && conns.open === conns.size,
+    connected: conns !== null && conns.open === conns.size,
     connections: conns?.size ?? 0,
     reconnects: conns?.reconnects ?? 0,
     stale: conns?.stale ?? 0
