@@ -208,4 +208,18 @@ describe('OKX feed against a local protocol server', () => {
       price: 242.15
     })
   })
+
+  it('a market delisted and listed again is not subscribed a second time', async () => {
+    const dups = server.duplicateSubscribes
+    const sol = server.instruments.findIndex((i) => i['instId'] === 'SOL-USDT-SWAP')
+    const [listing] = server.instruments.splice(sol, 1)
+    await until('SOL delisted', () => source.status().markets === 4)
+    server.instruments.push(listing!)
+    await until('SOL listed again', () => source.status().markets === 5)
+    const polls = server.requests.get('/api/v5/public/instruments') ?? 0
+    await until('two more rediscoveries', () => (server.requests.get('/api/v5/public/instruments') ?? 0) >= polls + 2)
+    expect(server.holders('trades|SOL-USDT-SWAP')).toBe(1)
+    expect(server.holders('funding-rate|SOL-USDT-SWAP')).toBe(1)
+    expect(server.duplicateSubscribes).toBe(dups)
+  })
 })

@@ -50,6 +50,8 @@ export class OkxConnections extends FeedConnections<OkxArg> {
           }
         },
         perConnection: opts.perConnection,
+        // a market delisted and listed again is not subscribed twice on the live connections
+        key: (arg) => `${arg.channel}|${arg.instId ?? arg.instType ?? ''}`,
         subscribe: (send, args, s) => subscribe(send, args, opts.pacing, s)
       },
       signal

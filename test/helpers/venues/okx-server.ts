@@ -128,8 +128,10 @@ export class OkxTestServer {
           send(JSON.stringify({ event: 'error', code: '60018', msg: `Wrong URL or ${what} doesn't exist.`, connId }))
           continue
         }
-        if (msg.op === 'subscribe') client.subs.add(key)
-        else client.subs.delete(key)
+        if (msg.op === 'subscribe') {
+          if (client.subs.has(key)) this.duplicateSubscribes++
+          client.subs.add(key)
+        } else client.subs.delete(key)
         send(JSON.stringify({ event: msg.op, arg, connId }))
       }
     })
@@ -142,6 +144,16 @@ export class OkxTestServer {
     if (channel === 'liquidation-orders') return arg['instType'] === 'SWAP' ? `${channel}|SWAP` : null
     const instId = arg['instId'] ?? ''
     return this.instruments.some((i) => i['instId'] === instId) ? `${channel}|${instId}` : null
+  }
+
+  /** subscribe args for a key the same connection already held */
+  duplicateSubscribes = 0
+
+  /** How many open connections hold `key`. */
+  holders(key: string): number {
+    let n = 0
+    for (const c of this.clients) if (c.subs.has(key)) n++
+    return n
   }
 
   /** Every subscription key some connection holds. */
