@@ -5,7 +5,11 @@
  * and are told apart by their path.
  *
  * - `publicTrade.<symbol>` → trades. `S` is the taker's side; `i` the trade id (a UUID string, so ids say
- *   nothing about missing trades: no gap detection, see docs/sources.md); `T` the trade time.
+ *   nothing about missing trades); `T` the trade time. An id among the market's last RECENT_IDS is a
+ *   duplicate and skipped.
+ * - `reconnect` markers (pushed by the transport when a connection reopens) and
+ *   `/v5/market/recent-trade` answers → the trades missed while it was down (`trade-window.ts`): rows
+ *   `{execId, symbol, price, size, side, time}`, newest first, mapped like socket trades.
  * - `tickers.<symbol>` → funding and open interest from the merged ticker state (`bybit-ticker.ts`: a
  *   snapshot, then deltas with only changed fields). Funding: one record per market per FUNDING_SAMPLE_MS
  *   and at once when the next funding time moves (a settlement); `fundingRate` is a decimal fraction per
@@ -25,6 +29,7 @@ import type { NormalizedRecord } from '../../engine/records/types.js'
 import { DEFAULT_FUNDING_INTERVAL_HOURS, guessBybitMarket, instrumentsPage, type MarketMeta } from './bybit-markets.js'
 import { applyTicker, emptyTicker, type TickerState } from './bybit-ticker.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
+import { MarketTrades, NO_GAPS, RECONNECT_CHANNEL, markerSymbols, type ReconnectGaps } from './trade-window.js'
 
 /** One funding record per market per minute: tickers push every 100 ms, the rate moves slowly. */
 export const FUNDING_SAMPLE_MS = 60_000
@@ -42,6 +47,7 @@ interface Market {
   nextFundingTs: number
   oiAt: number
   lastLongShortTs: number
+  readonly trades: MarketTrades
 }
 
 interface Push {
@@ -58,6 +64,16 @@ interface TradeRow {
   v?: unknown
   p?: unknown
   i?: unknown
+}
+
+/** A row of `/v5/market/recent-trade` (strings; `time` in ms). */
+interface RecentTradeRow {
+  execId?: unknown
+  symbol?: unknown
+  price?: unknown
+  size?: unknown
+  side?: unknown
+  time?: unknown
 }
 
 interface LiquidationRow {
@@ -82,6 +98,9 @@ export class BybitNormalizer implements VenueNormalizer {
   readonly venue = EXCHANGE
   private readonly markets = new Map<string, Market>()
 
+  /** `gaps` hears of reconnect windows and their fills (the transport fetches; a replay only counts). */
+  constructor(private readonly gaps: ReconnectGaps = NO_GAPS) {}
+
   /** Known markets (from instruments-info or seen in messages). */
   marketMeta(symbol: string): MarketMeta | undefined {
     return this.markets.get(symbol)?.meta
@@ -102,7 +121,8 @@ export class BybitNormalizer implements VenueNormalizer {
         fundingAt: -Infinity,
         nextFundingTs: Number.NaN,
         oiAt: -Infinity,
-        lastLongShortTs: 0
+        lastLongShortTs: 0,
+        trades: new MarketTrades()
       }
       this.markets.set(symbol, m)
     }
@@ -112,6 +132,7 @@ export class BybitNormalizer implements VenueNormalizer {
   normalize(channel: string, msg: unknown, _recvTs: number, out: NormalizedRecord[]): Outcome {
     if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return 'malformed'
     if (channel === WS_CHANNEL) return this.socket(msg as Record<string, unknown>, out)
+    if (channel === RECONNECT_CHANNEL) return this.reconnect(msg)
     return this.rest(channel, msg as Record<string, unknown>, out)
   }
 
@@ -139,17 +160,22 @@ export class BybitNormalizer implements VenueNormalizer {
     if (!Array.isArray(push.data)) return 'malformed'
     let outcome: Outcome = 'ok'
     for (const row of push.data as TradeRow[]) {
-      if (row === null || typeof row !== 'object' || !this.trade(row, out)) outcome = 'malformed'
+      const o = row !== null && typeof row === 'object' ? this.trade(row, true, out) : 'malformed'
+      if (o !== 'ok' && outcome === 'ok') outcome = o
     }
     return outcome
   }
 
-  private trade(d: TradeRow, out: NormalizedRecord[]): boolean {
+  /** One trade from the socket or from a recent-trade page (`fromSocket` false); ids seen before are skipped. */
+  private trade(d: TradeRow, fromSocket: boolean, out: NormalizedRecord[]): Outcome {
     const price = num(d.p)
     const qty = num(d.v)
-    if (typeof d.s !== 'string' || typeof d.T !== 'number' || typeof d.i !== 'string') return false
-    if ((d.S !== 'Buy' && d.S !== 'Sell') || !(price > 0) || !(qty > 0)) return false
-    const meta = this.market(d.s).meta
+    if (typeof d.s !== 'string' || typeof d.T !== 'number' || typeof d.i !== 'string') return 'malformed'
+    if ((d.S !== 'Buy' && d.S !== 'Sell') || !(price > 0) || !(qty > 0)) return 'malformed'
+    const m = this.market(d.s)
+    if (m.trades.recent.has(d.i)) return 'duplicate'
+    m.trades.accept(d.i, d.T, fromSocket)
+    const meta = m.meta
     const k = meta.multiplier
     out.push({
       kind: 'trade',
@@ -164,7 +190,49 @@ export class BybitNormalizer implements VenueNormalizer {
       qty: qty * k,
       trade_id: d.i
     })
-    return true
+    return 'ok'
+  }
+
+  /** A connection reopened: a window per market of it that has traded (`trade-window.ts`). */
+  private reconnect(msg: unknown): Outcome {
+    const symbols = markerSymbols(msg)
+    if (symbols === null) return 'malformed'
+    for (const s of symbols) if (this.markets.get(s)?.trades.reopen()) this.gaps.opened(s)
+    return 'control'
+  }
+
+  /** An error answer instead of a recent-trade page: the market's open window closes unfilled. */
+  private pageFailed(symbol: string | undefined): void {
+    if (symbol !== undefined && this.markets.get(symbol)?.trades.fill([])) this.gaps.served(symbol, 0, false)
+  }
+
+  /** A recent-trade page: the trades of the market's open reconnect window that were missed. */
+  private recentTrades(body: Record<string, unknown>, querySymbol: string | null, out: NormalizedRecord[]): Outcome {
+    const list = (body['result'] as { list?: unknown } | null)?.list
+    if (!Array.isArray(list) || querySymbol === null) return 'malformed'
+    let outcome: Outcome = 'ok'
+    const page: (TradeRow & { id: string; ts: number })[] = []
+    for (const r of list as (RecentTradeRow | null)[]) {
+      const ts = Number(r?.time)
+      if (typeof r?.execId !== 'string' || !Number.isSafeInteger(ts)) {
+        outcome = 'malformed'
+        continue
+      }
+      const s = typeof r.symbol === 'string' ? r.symbol : querySymbol
+      page.push({ id: r.execId, ts, T: ts, s, S: r.side, v: r.size, p: r.price, i: r.execId })
+    }
+    page.reverse() // Bybit lists newest first
+    const m = this.markets.get(querySymbol)
+    const fill = m?.trades.fill(page)
+    if (fill === null || fill === undefined) return outcome // no open window: an answer already served
+    let recovered = 0
+    for (const row of fill.rows) {
+      const o = this.trade(row, false, out)
+      if (o === 'ok') recovered++
+      else if (o === 'malformed') outcome = 'malformed'
+    }
+    this.gaps.served(querySymbol, recovered, fill.reachedBack)
+    return outcome
   }
 
   private ticker(push: Push, topicSymbol: string, out: NormalizedRecord[]): Outcome {
@@ -251,12 +319,18 @@ export class BybitNormalizer implements VenueNormalizer {
   }
 
   private rest(channel: string, body: Record<string, unknown>, out: NormalizedRecord[]): Outcome {
-    if (body['retCode'] !== 0) return typeof body['retCode'] === 'number' ? 'error' : 'malformed'
-    switch (channel.split('?', 1)[0]) {
+    const path = channel.split('?', 1)[0]
+    if (body['retCode'] !== 0) {
+      if (path === '/v5/market/recent-trade') this.pageFailed(SYMBOL_PARAM.exec(channel)?.[1])
+      return typeof body['retCode'] === 'number' ? 'error' : 'malformed'
+    }
+    switch (path) {
       case '/v5/market/account-ratio':
         return this.accountRatio(body, SYMBOL_PARAM.exec(channel)?.[1] ?? null, out)
       case '/v5/market/instruments-info':
         return this.instruments(body)
+      case '/v5/market/recent-trade':
+        return this.recentTrades(body, SYMBOL_PARAM.exec(channel)?.[1] ?? null, out)
     }
     return 'unknown'
   }

@@ -10,8 +10,11 @@
  * contract = 0.01 BTC. Prices (`px`, `bkPx`, `markPx`) are already USDT per coin.
  *
  * - `trades` → trade. `side` is the taker's. OKX aggregates fills of one taker order per push (`count`) and
- *   `tradeId` is the last fill's id; OKX does not document ids as contiguous, so no gap detection (see
+ *   `tradeId` is the last fill's id; OKX does not document ids as contiguous, so ids reveal no gaps (see
  *   docs/sources.md); an id seen among the last RECENT_IDS of the instrument is a duplicate and skipped.
+ * - `reconnect` markers (pushed by the transport when a connection reopens) and `/api/v5/market/trades`
+ *   answers (rows like the socket's, newest first) → the trades missed while it was down
+ *   (`trade-window.ts`), mapped like socket trades.
  * - `funding-rate` → funding: `fundingRate` is a decimal fraction per interval, `fundingTime` the next
  *   settlement, interval = `nextFundingTime − fundingTime` (1 h, 4 h and 8 h markets exist). Sampled once
  *   per FUNDING_SAMPLE_MS per market and whenever `fundingTime` moves (a settlement happened).
@@ -28,13 +31,14 @@
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { baseOf, mulDecimal, okxData, usdtSwaps, type OkxMarket } from './okx-markets.js'
+import { MarketTrades, NO_GAPS, RECONNECT_CHANNEL, markerSymbols, type ReconnectGaps } from './trade-window.js'
+
+export { RECENT_IDS } from './trade-window.js'
 
 /** One funding record per market per minute: OKX pushes every 30 to 90 s, the rate moves slowly. */
 export const FUNDING_SAMPLE_MS = 60_000
 /** One open-interest record per market per minute: OKX pushes a change every 3 s. */
 export const OI_SAMPLE_MS = 60_000
-/** Trade ids remembered per instrument for duplicate detection (a reconnect may repeat the last push). */
-export const RECENT_IDS = 256
 /** Funding interval before a market's first push with both funding times, hours (OKX's most common). */
 const DEFAULT_INTERVAL_HOURS = 8
 const HOUR_MS = 3_600_000
@@ -52,10 +56,8 @@ interface Market {
   oiAt: number
   pendingOi: { ts: number; coins: number } | null
   lastLongShortTs: number
-  /** ring of recent trade ids and the same ids as a set */
-  readonly recentIds: string[]
-  readonly recentSet: Set<string>
-  recentNext: number
+  /** recent trade ids, newest trade, reconnect window */
+  readonly trades: MarketTrades
 }
 
 type Row = Record<string, unknown>
@@ -68,12 +70,16 @@ const msTs = (v: unknown): number => {
 }
 
 const CCY_PARAM = /[?&]ccy=([A-Z0-9]+)/
+const INST_PARAM = /[?&]instId=([A-Z0-9-]+)/
 
 export class OkxNormalizer implements VenueNormalizer {
   readonly venue = EXCHANGE
   private readonly markets = new Map<string, Market>()
   /** trades skipped as already seen */
   duplicates = 0
+
+  /** `gaps` hears of reconnect windows and their fills (the transport fetches; a replay only counts). */
+  constructor(private readonly gaps: ReconnectGaps = NO_GAPS) {}
 
   /** Markets known from the instruments answer. */
   marketMeta(instId: string): OkxMarket | null {
@@ -93,9 +99,7 @@ export class OkxNormalizer implements VenueNormalizer {
         oiAt: -Infinity,
         pendingOi: null,
         lastLongShortTs: 0,
-        recentIds: [],
-        recentSet: new Set(),
-        recentNext: 0
+        trades: new MarketTrades()
       }
       this.markets.set(symbol, m)
     }
@@ -105,6 +109,7 @@ export class OkxNormalizer implements VenueNormalizer {
   normalize(channel: string, msg: unknown, recvTs: number, out: NormalizedRecord[]): Outcome {
     if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return 'malformed'
     if (channel === WS_CHANNEL) return this.socket(msg as Row, recvTs, out)
+    if (channel === RECONNECT_CHANNEL) return this.reconnect(msg)
     return this.rest(channel, msg as Row, out)
   }
 
@@ -117,7 +122,7 @@ export class OkxNormalizer implements VenueNormalizer {
     let each: (row: Row) => Outcome
     switch (arg['channel']) {
       case 'trades':
-        each = (row) => this.trade(row, out)
+        each = (row) => this.trade(row, true, out)
         break
       case 'funding-rate':
         each = (row) => this.funding(row, recvTs, out)
@@ -143,7 +148,8 @@ export class OkxNormalizer implements VenueNormalizer {
     return outcome
   }
 
-  private trade(d: Row, out: NormalizedRecord[]): Outcome {
+  /** One trade from the socket or from a trades page (`fromSocket` false); ids seen before are skipped. */
+  private trade(d: Row, fromSocket: boolean, out: NormalizedRecord[]): Outcome {
     const id = d['tradeId']
     const ts = msTs(d['ts'])
     const price = num(d['px'])
@@ -153,11 +159,11 @@ export class OkxNormalizer implements VenueNormalizer {
     if ((side !== 'buy' && side !== 'sell') || !(price > 0) || !(contracts > 0)) return 'malformed'
     const m = this.market(d['instId'])
     if (m.meta === null) return 'unknown' // no contract value: the size cannot be converted
-    if (m.recentSet.has(id)) {
+    if (m.trades.recent.has(id)) {
       this.duplicates++
       return 'duplicate'
     }
-    this.remember(m, id)
+    m.trades.accept(id, ts, fromSocket)
     out.push({
       kind: 'trade',
       ts,
@@ -174,14 +180,43 @@ export class OkxNormalizer implements VenueNormalizer {
     return 'ok'
   }
 
-  private remember(m: Market, id: string): void {
-    if (m.recentIds.length < RECENT_IDS) m.recentIds.push(id)
-    else {
-      m.recentSet.delete(m.recentIds[m.recentNext]!)
-      m.recentIds[m.recentNext] = id
-      m.recentNext = (m.recentNext + 1) % RECENT_IDS
+  /** A connection reopened: a window per instrument of it that has traded (`trade-window.ts`). */
+  private reconnect(msg: unknown): Outcome {
+    const symbols = markerSymbols(msg)
+    if (symbols === null) return 'malformed'
+    for (const s of symbols) if (this.markets.get(s)?.trades.reopen()) this.gaps.opened(s)
+    return 'control'
+  }
+
+  /** An error answer instead of a trades page: the instrument's open window closes unfilled. */
+  private pageFailed(instId: string | undefined): void {
+    if (instId !== undefined && this.markets.get(instId)?.trades.fill([])) this.gaps.served(instId, 0, false)
+  }
+
+  /** A trades page: the trades of the instrument's open reconnect window that were missed. */
+  private recentTrades(channel: string, body: Row, out: NormalizedRecord[]): Outcome {
+    const instId = INST_PARAM.exec(channel)?.[1]
+    const data = okxData(body)
+    if (instId === undefined || data === null) return 'malformed'
+    let outcome: Outcome = 'ok'
+    const page: { id: string; ts: number; row: Row }[] = []
+    for (const r of data as (Row | null)[]) {
+      const ts = msTs(r?.['ts'])
+      const id = r?.['tradeId']
+      if (r === null || typeof r !== 'object' || typeof id !== 'string' || Number.isNaN(ts)) outcome = 'malformed'
+      else page.push({ id, ts, row: r })
     }
-    m.recentSet.add(id)
+    page.reverse() // OKX lists newest first
+    const fill = this.markets.get(instId)?.trades.fill(page)
+    if (fill === null || fill === undefined) return outcome // no open window: an answer already served
+    let recovered = 0
+    for (const { row } of fill.rows) {
+      const o = this.trade(row, false, out)
+      if (o === 'ok') recovered++
+      else if (o === 'malformed') outcome = 'malformed'
+    }
+    this.gaps.served(instId, recovered, fill.reachedBack)
+    return outcome
   }
 
   private funding(d: Row, recvTs: number, out: NormalizedRecord[]): Outcome {
@@ -282,14 +317,20 @@ export class OkxNormalizer implements VenueNormalizer {
   }
 
   private rest(channel: string, body: Row, out: NormalizedRecord[]): Outcome {
-    if (body['code'] !== '0') return typeof body['code'] === 'string' ? 'error' : 'malformed'
-    switch (channel.split('?', 1)[0]) {
+    const path = channel.split('?', 1)[0]
+    if (body['code'] !== '0') {
+      if (path === '/api/v5/market/trades') this.pageFailed(INST_PARAM.exec(channel)?.[1])
+      return typeof body['code'] === 'string' ? 'error' : 'malformed'
+    }
+    switch (path) {
       case '/api/v5/public/instruments':
         return this.instruments(body)
       case '/api/v5/rubik/stat/contracts/long-short-account-ratio':
         return this.longShort(channel, body, out)
       case '/api/v5/rubik/stat/trading-data/support-coin':
         return 'ok' // read by the transport (which coins have statistics)
+      case '/api/v5/market/trades':
+        return this.recentTrades(channel, body, out)
     }
     return 'unknown'
   }

@@ -6,22 +6,26 @@
  * accounts long/short ratio over REST. Everything the venue sends goes through one bounded RawQueue to the
  * normalizer (`ingest/normalize/bybit.ts`) and, with RECORD_DIR, to the recorder. Rediscovery runs hourly:
  * new listings are subscribed, delisted markets are no longer polled. Trade ids are UUIDs and the tickers'
- * cross sequence `cs` is not contiguous, so there is no gap detection or backfill (docs/sources.md).
+ * cross sequence `cs` is not contiguous, so ids reveal no gaps; instead every reopened connection is
+ * marked in the raw queue and the recent trades of its markets are fetched (`feed/reconnect-fill.ts`,
+ * docs/sources.md).
  */
 import type { Logger } from '../../engine/log.js'
 import type { IngestItem } from '../encoded-chunk.js'
 import { BybitNormalizer } from '../normalize/bybit.js'
 import { instrumentsPage, type BybitMarket } from '../normalize/bybit-markets.js'
 import { WS_CHANNEL } from '../normalize/normalizer.js'
+import { RECONNECT_CHANNEL, reconnectMarker } from '../normalize/trade-window.js'
 import { TopicConnections } from './bybit/connections.js'
 import { pollLongShort } from './bybit/pollers.js'
-import { BybitRest, instrumentsPath } from './bybit/rest.js'
+import { BybitRest, instrumentsPath, recentTradesPath } from './bybit/rest.js'
 import { marketTopics } from './bybit/topics.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
 import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
 import { FeedCounters } from './feed/feed-counters.js'
 import { connectionSetStatus, feedStatus } from './feed/feed-status.js'
 import { RawQueue } from './feed/raw-queue.js'
+import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { runVenueFeed, stickyPaths } from './feed/venue-feed.js'
 import type { Source, SourceStatus } from './source.js'
 
@@ -85,7 +89,8 @@ export class BybitSource implements Source {
   private readonly queue: RawQueue
   private readonly counters = new FeedCounters()
   private readonly rest: BybitRest
-  readonly normalizer = new BybitNormalizer()
+  private readonly gaps: ReconnectFiller
+  readonly normalizer: BybitNormalizer
   private markets: readonly string[] = []
   private connections: TopicConnections | null = null
   private phase = 'starting'
@@ -99,6 +104,13 @@ export class BybitSource implements Source {
       queue: this.queue,
       requestsPerMinute: this.tuning.requestsPerMinute
     })
+    this.gaps = new ReconnectFiller({
+      venue: this.name,
+      fetch: (path, signal) => this.rest.fetch(path, signal),
+      path: recentTradesPath,
+      log: opts.log
+    })
+    this.normalizer = new BybitNormalizer(this.gaps)
   }
 
   status(): SourceStatus {
@@ -109,7 +121,8 @@ export class BybitSource implements Source {
       queue: this.queue,
       markets: this.markets.length,
       connections: connectionSetStatus(this.connections),
-      // no gap detection on Bybit (UUID trade ids, non-contiguous cross sequence): gaps reported as 0
+      // reconnect windows: trade ids (UUIDs) reveal no gaps, reopened connections are checked instead
+      gaps: { found: this.gaps.found, filled: this.gaps.filled, unfilled: this.gaps.unfilled },
       rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
     })
   }
@@ -130,7 +143,7 @@ export class BybitSource implements Source {
     )
   }
 
-  /** Discovery, then sockets, the long/short poller and rediscovery until `signal` aborts. */
+  /** Discovery, then sockets, reconnect fills, the long/short poller and rediscovery until `signal` aborts. */
   private async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
     const markets = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
@@ -145,7 +158,9 @@ export class BybitSource implements Source {
         pingMs: t.pingMs,
         staleMs: t.staleMs,
         backoff: t.backoff,
-        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs })
+        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs }),
+        onReopen: (symbols) =>
+          this.queue.push({ channel: RECONNECT_CHANNEL, text: reconnectMarker(symbols), recvTs: Date.now() })
       },
       signal
     )
@@ -156,6 +171,7 @@ export class BybitSource implements Source {
     this.opts.log.info({ markets: this.markets.length, connections: connections.size }, 'bybit feed started')
     await Promise.all([
       connections.done(),
+      this.gaps.run(signal),
       pollLongShort(this.rest, () => this.markets, t.longShortEveryMs, signal),
       rediscoverLoop(
         () => t.discoveryEveryMs,

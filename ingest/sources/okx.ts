@@ -5,11 +5,14 @@
  * open interest and mark price per instrument plus liquidations of every swap over the public WebSocket,
  * and polls the accounts long/short ratio per coin over REST. Everything the venue sends goes through one
  * bounded RawQueue to the normalizer (`ingest/normalize/okx.ts`, where contracts become coins) and, with
- * RECORD_DIR, to the recorder. Rediscovery runs hourly: new listings are subscribed.
+ * RECORD_DIR, to the recorder. Rediscovery runs hourly: new listings are subscribed. Trade ids reveal no
+ * gaps, so every reopened connection is marked in the raw queue and the recent trades of its instruments
+ * are fetched (`feed/reconnect-fill.ts`, docs/sources.md).
  */
 import type { Logger } from '../../engine/log.js'
 import type { IngestItem } from '../encoded-chunk.js'
 import { WS_CHANNEL } from '../normalize/normalizer.js'
+import { RECONNECT_CHANNEL, reconnectMarker } from '../normalize/trade-window.js'
 import { OkxNormalizer } from '../normalize/okx.js'
 import { usdtSwaps, type OkxMarket } from '../normalize/okx-markets.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
@@ -17,11 +20,12 @@ import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
 import { FeedCounters } from './feed/feed-counters.js'
 import { connectionSetStatus, feedStatus } from './feed/feed-status.js'
 import { RawQueue } from './feed/raw-queue.js'
+import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { runVenueFeed, stickyPaths } from './feed/venue-feed.js'
 import { LIQUIDATIONS, instrumentArgs } from './okx/channels.js'
 import { OkxConnections } from './okx/connections.js'
 import { pollLongShort, statisticsCoins } from './okx/long-short.js'
-import { INSTRUMENTS_PATH, OkxRest, SUPPORT_COIN_PATH } from './okx/rest.js'
+import { INSTRUMENTS_PATH, OkxRest, SUPPORT_COIN_PATH, recentTradesPath } from './okx/rest.js'
 import type { Source, SourceStatus } from './source.js'
 
 export interface OkxTuning {
@@ -87,7 +91,8 @@ export class OkxSource implements Source {
   private readonly queue: RawQueue
   private readonly counters = new FeedCounters()
   private readonly rest: OkxRest
-  readonly normalizer = new OkxNormalizer()
+  private readonly gaps: ReconnectFiller
+  readonly normalizer: OkxNormalizer
   private markets: readonly string[] = []
   private longShortCoins: readonly string[] = []
   private connections: OkxConnections | null = null
@@ -102,6 +107,13 @@ export class OkxSource implements Source {
       queue: this.queue,
       statisticsPerMinute: this.tuning.statisticsPerMinute
     })
+    this.gaps = new ReconnectFiller({
+      venue: this.name,
+      fetch: (path, signal) => this.rest.fetch(path, signal),
+      path: recentTradesPath,
+      log: opts.log
+    })
+    this.normalizer = new OkxNormalizer(this.gaps)
   }
 
   status(): SourceStatus {
@@ -112,7 +124,8 @@ export class OkxSource implements Source {
       queue: this.queue,
       markets: this.markets.length,
       connections: connectionSetStatus(this.connections),
-      // OKX trade ids are not documented as contiguous: no gap detection (docs/sources.md)
+      // reconnect windows: trade ids reveal no gaps, reopened connections are checked instead
+      gaps: { found: this.gaps.found, filled: this.gaps.filled, unfilled: this.gaps.unfilled },
       rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
     })
   }
@@ -133,7 +146,7 @@ export class OkxSource implements Source {
     )
   }
 
-  /** Discovery, then sockets, long/short polling and rediscovery until `signal` aborts. */
+  /** Discovery, then sockets, reconnect fills, long/short polling and rediscovery until `signal` aborts. */
   private async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
     const found = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
@@ -148,7 +161,9 @@ export class OkxSource implements Source {
         staleMs: t.staleMs,
         pingAfterMs: t.pingAfterMs,
         backoff: t.backoff,
-        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs })
+        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs }),
+        onReopen: (instIds) =>
+          this.queue.push({ channel: RECONNECT_CHANNEL, text: reconnectMarker(instIds), recvTs: Date.now() })
       },
       signal
     )
@@ -159,6 +174,7 @@ export class OkxSource implements Source {
     this.opts.log.info({ markets: this.markets.length, connections: connections.size }, 'okx feed started')
     await Promise.all([
       connections.done(),
+      this.gaps.run(signal),
       pollLongShort(this.rest, () => this.longShortCoins, t.longShortEveryMs, signal),
       rediscoverLoop(
         () => t.discoveryEveryMs,

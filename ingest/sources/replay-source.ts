@@ -3,8 +3,9 @@
  * `SOURCES=replay:<file or dir>`: replays recordings (RECORD_DIR) through the same venue normalizers as
  * the live feeds, so the records are the ones the live feed produced. REPLAY_SPEED paces it: 1 = at the
  * recorded pace (receive times), 10 = ten times faster, 0 (`max`) = as fast as the pipeline takes it.
- * Records keep their exchange timestamps. Gaps in the recorded trade ids are counted, not filled (the
- * fills the live feed fetched are in the recording and replay like any REST answer). The source ends
+ * Records keep their exchange timestamps. Gaps in the recorded trade ids (Binance) and reconnect windows
+ * (Bybit, OKX markers) are counted, not filled (the fills the live feed fetched are in the recording and
+ * replay like any REST answer). The source ends
  * when the recording does (phase `done`).
  */
 import path from 'node:path'
@@ -37,8 +38,9 @@ export interface ReplaySourceOptions {
 /** The normalizer of each venue a recording may hold: one instance per replay (they keep per-market state). */
 const NORMALIZERS: Readonly<Record<string, (onGap: () => void) => VenueNormalizer>> = {
   binance: (onGap) => new BinanceNormalizer(onGap),
-  bybit: () => new BybitNormalizer(),
-  okx: () => new OkxNormalizer(),
+  // reconnect windows in the recording are counted; the pages the live feed fetched replay as answers
+  bybit: (onGap) => new BybitNormalizer({ opened: onGap, served: () => {} }),
+  okx: (onGap) => new OkxNormalizer({ opened: onGap, served: () => {} }),
   deribit: () => new DeribitNormalizer()
 }
 

@@ -59,12 +59,10 @@ describe('Bybit feed against a local protocol server', () => {
 
   it('normalizes trades, funding, liquidations, open interest and long/short from stream and REST', async () => {
     const now = Date.now()
-    server.publish(
-      tradeMessage('BTCUSDT', now, [
-        tradeRow('BTCUSDT', now, 'Buy', '0.5', '97001.5', 'b-1'),
-        tradeRow('BTCUSDT', now, 'Sell', '0.25', '97001.0', 'b-2')
-      ]) as { topic: string }
-    )
+    server.trades('BTCUSDT', [
+      tradeRow('BTCUSDT', now, 'Buy', '0.5', '97001.5', 'b-1'),
+      tradeRow('BTCUSDT', now, 'Sell', '0.25', '97001.0', 'b-2')
+    ])
     server.publish(liquidationMessage('ETHUSDT', now, 'Buy', '2.00', '3390.10') as { topic: string })
     await until('every kind', () => {
       const kinds = new Set(feed.records.map((r) => r.kind))
@@ -113,7 +111,10 @@ describe('Bybit feed against a local protocol server', () => {
       tradeMessage('ETHUSDT', now, [tradeRow('ETHUSDT', now, 'Sell', '1.5', '3401.00', 'e-1')]) as { topic: string }
     )
     await until('trade after reconnect', () => tradeIds(feed.records, 'ETHUSDT').length === 1)
-    expect(source.status()).toMatchObject({ connected: true, gaps_found: 0, parse_errors: 0 })
+    // BTCUSDT had traded: its reconnect window was checked, the venue's page holds its last trade
+    await until('BTCUSDT page', () => server.requests.get('/v5/market/recent-trade') === 1)
+    expect(source.status()).toMatchObject({ connected: true, gaps_found: 1, gaps_unfilled: 0, parse_errors: 0 })
+    expect(tradeIds(feed.records, 'BTCUSDT')).toEqual(['b-1', 'b-2'])
   })
 
   it('counts malformed and unknown messages, skips them and keeps going', async () => {

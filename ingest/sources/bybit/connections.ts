@@ -8,7 +8,7 @@
 import type { Logger } from '../../../engine/log.js'
 import type { BackoffOptions } from '../feed/backoff.js'
 import { FeedConnections } from '../feed/feed-connections.js'
-import { ARGS_CHAR_BUDGET, argChars, pingMessage, subscribe, type SubscribePacing } from './topics.js'
+import { ARGS_CHAR_BUDGET, argChars, pingMessage, subscribe, tradeSymbols, type SubscribePacing } from './topics.js'
 
 export interface TopicConnectionsOptions {
   /** public linear endpoint, e.g. wss://stream.bybit.com/v5/public/linear */
@@ -21,6 +21,8 @@ export interface TopicConnectionsOptions {
   readonly staleMs: number
   readonly backoff: BackoffOptions
   readonly onMessage: (text: string, recvTs: number) => void
+  /** a connection reopened: the symbols of its `publicTrade.` topics */
+  readonly onReopen?: (symbols: readonly string[]) => void
 }
 
 export class TopicConnections extends FeedConnections<string> {
@@ -38,6 +40,7 @@ export class TopicConnections extends FeedConnections<string> {
         perConnection: opts.perConnection,
         budget: { cost: argChars, max: ARGS_CHAR_BUDGET },
         key: (topic) => topic,
+        onReopen: (topics) => opts.onReopen?.(tradeSymbols(topics)),
         subscribe: (send, topics, s) => subscribe(send, topics, opts.pacing, s)
       },
       signal

@@ -56,3 +56,11 @@ export function instrumentsPath(cursor: string): string {
 export function accountRatioPath(symbol: string): string {
   return `/v5/market/account-ratio?category=linear&symbol=${symbol}&period=5min&limit=1`
 }
+
+/** Bybit's most rows of one recent-trade answer for linear (default 500). */
+export const RECENT_TRADES_LIMIT = 1_000
+
+/** The newest public trades of one market (newest first), fetched after a reconnect. */
+export function recentTradesPath(symbol: string): string {
+  return `/v5/market/recent-trade?category=linear&symbol=${symbol}&limit=${RECENT_TRADES_LIMIT}`
+}

@@ -20,6 +20,13 @@ export function marketTopics(symbol: string): string[] {
   return [`publicTrade.${symbol}`, `tickers.${symbol}`, `allLiquidation.${symbol}`]
 }
 
+const TRADE_TOPIC = 'publicTrade.'
+
+/** The symbols of the trade topics among `topics`. */
+export function tradeSymbols(topics: readonly string[]): string[] {
+  return topics.filter((t) => t.startsWith(TRADE_TOPIC)).map((t) => t.slice(TRADE_TOPIC.length))
+}
+
 /** Characters a topic adds to a connection's args (the topic, its quotes and a comma). */
 export function argChars(topic: string): number {
   return topic.length + 3

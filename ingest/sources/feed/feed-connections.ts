@@ -21,6 +21,11 @@ export interface FeedConnectionsOptions<T> {
   readonly budget?: { readonly cost: (item: T) => number; readonly max: number }
   /** when set, an item whose key was added before is skipped */
   readonly key?: (item: T) => string
+  /**
+   * Called when a connection opens again (not on its first open), before it subscribes, with its items:
+   * Bybit and OKX mark the reopen in their raw queue so trades missed while it was down are fetched.
+   */
+  readonly onReopen?: (items: readonly T[]) => void
 }
 
 interface Connection<T> {
@@ -93,6 +98,7 @@ export class FeedConnections<T> implements ConnectionSet {
 
   /** A new connection; it subscribes its list (filled by `add` in this tick, before any open) when it opens. */
   private openConnection(): Connection<T> {
+    let opens = 0
     const conn: Connection<T> = {
       items: [],
       cost: 0,
@@ -102,6 +108,7 @@ export class FeedConnections<T> implements ConnectionSet {
         onOpen: async (send, signal) => {
           conn.live = { send, signal }
           signal.addEventListener('abort', () => (conn.live = null))
+          if (opens++ > 0) this.opts.onReopen?.([...conn.items])
           await this.opts.subscribe(send, [...conn.items], signal)
         }
       })

@@ -25,6 +25,8 @@ export interface OkxConnectionsOptions {
   readonly pingAfterMs: number
   readonly backoff: BackoffOptions
   readonly onMessage: (text: string, recvTs: number) => void
+  /** a connection reopened: the instruments of its `trades` args */
+  readonly onReopen?: (instIds: readonly string[]) => void
 }
 
 export class OkxConnections extends FeedConnections<OkxArg> {
@@ -52,6 +54,8 @@ export class OkxConnections extends FeedConnections<OkxArg> {
         perConnection: opts.perConnection,
         // a market delisted and listed again is not subscribed twice on the live connections
         key: (arg) => `${arg.channel}|${arg.instId ?? arg.instType ?? ''}`,
+        onReopen: (args) =>
+          opts.onReopen?.(args.flatMap((a) => (a.channel === 'trades' && a.instId !== undefined ? [a.instId] : []))),
         subscribe: (send, args, s) => subscribe(send, args, opts.pacing, s)
       },
       signal

@@ -1,7 +1,8 @@
 /**
  * @module
  * OKX v5 REST within its limits. OKX counts requests per endpoint per IP over 2 s windows: public
- * instruments 20 per 2 s, the rubik trading-statistics endpoints 5 per 2 s. We spend at most half of each
+ * instruments 20 per 2 s, market trades 100 per 2 s, the rubik trading-statistics endpoints 5 per 2 s.
+ * Instruments and trades share one public budget here. We spend at most half of each
  * (a user's own tools on the same IP keep room). A 429 (OKX code 50011) pauses the endpoint's budget.
  * Every answer goes into the feed's RawQueue like a socket message, so it is recorded and normalized in
  * order with the stream.
@@ -16,6 +17,12 @@ export const SUPPORT_COIN_PATH = '/api/v5/rubik/stat/trading-data/support-coin'
 /** Accounts long/short ratio of one coin, 5-minute readings, newest first. */
 export const longShortPath = (ccy: string): string =>
   `/api/v5/rubik/stat/contracts/long-short-account-ratio?ccy=${ccy}&period=5m`
+
+/** OKX's most rows of one trades answer (default 100). */
+export const RECENT_TRADES_LIMIT = 500
+/** The newest public trades of one instrument (newest first), fetched after a reconnect. */
+export const recentTradesPath = (instId: string): string =>
+  `/api/v5/market/trades?instId=${instId}&limit=${RECENT_TRADES_LIMIT}`
 
 export interface OkxRestOptions {
   readonly baseUrl: string

@@ -1,7 +1,7 @@
 /**
  * Bybit v5 linear fixtures written from the documented wire formats (bybit-exchange.github.io/docs/v5:
  * market/instruments-info, market/long-short-ratio, websocket/public/trade, websocket/public/ticker,
- * websocket/public/all-liquidation, ws/connect) and the field lists of the reference notes (C.3). Markets:
+ * market/recent-trade, websocket/public/all-liquidation, ws/connect) and the field lists of the reference notes (C.3). Markets:
  * BTCUSDT and ETHUSDT (8 h funding), ORDIUSDT (1 h), 1000PEPEUSDT (4 h, quoted per 1000 PEPE), plus entries
  * discovery must skip: a dated future, a USDC perpetual and a pre-launch market.
  */
@@ -176,4 +176,24 @@ export function accountRatioBody(symbol: string, buyRatio: string, sellRatio: st
     retExtInfo: {},
     time: ts + 1234
   }
+}
+
+/** A `/v5/market/recent-trade` row for a socket trade row (`tradeRow`): the same trade as REST sends it. */
+export function recentTradeRow(row: object): object {
+  const r = row as { T: number; s: string; S: string; v: string; p: string; i: string }
+  return {
+    execId: r.i,
+    symbol: r.s,
+    price: r.p,
+    size: r.v,
+    side: r.S,
+    time: String(r.T),
+    isBlockTrade: false,
+    isRPITrade: false
+  }
+}
+
+/** A recent-trade answer: `list` newest first, as Bybit lists it. */
+export function recentTradesBody(list: readonly object[], time: number): object {
+  return { retCode: 0, retMsg: 'OK', result: { category: 'linear', list }, retExtInfo: {}, time }
 }

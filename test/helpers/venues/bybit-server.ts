@@ -1,6 +1,7 @@
 /**
  * A local Bybit v5 protocol server for tests, on 127.0.0.1 and a free port: REST over node:http
- * (instruments-info with cursor paging, account-ratio) and the public linear WebSocket at /v5/public/linear
+ * (instruments-info with cursor paging, account-ratio, recent-trade from the trades it has published or
+ * been given while nobody listened) and the public linear WebSocket at /v5/public/linear
  * (`ws` package) with `{"op":"subscribe","args":[...],"req_id"}` requests and their acks, app-level
  * `{"op":"ping"}` answered with Bybit's pong, and `{topic,type,ts,data}` pushes. Like Bybit, subscribing a
  * `tickers.<symbol>` topic sends a snapshot of that market's ticker at once; later updates go out as deltas
@@ -9,7 +10,16 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, WebSocket } from 'ws'
-import { INSTRUMENTS, accountRatioBody, instrumentsBody, tickerFields, tickerMessage } from './bybit-fixtures.js'
+import {
+  INSTRUMENTS,
+  accountRatioBody,
+  instrumentsBody,
+  recentTradeRow,
+  recentTradesBody,
+  tickerFields,
+  tickerMessage,
+  tradeMessage
+} from './bybit-fixtures.js'
 
 export const WS_PATH = '/v5/public/linear'
 
@@ -23,6 +33,9 @@ export interface BybitServerOptions {
   readonly pageSize?: number
 }
 
+/** Bybit's cap on `limit` of recent-trade for linear. */
+const RECENT_TRADES_MAX = 1_000
+
 export class BybitTestServer {
   readonly http: http.Server
   private readonly wss: WebSocketServer
@@ -33,6 +46,12 @@ export class BybitTestServer {
   readonly tickers = new Map<string, Record<string, string>>()
   /** [buyRatio, sellRatio] per symbol served by account-ratio */
   readonly ratios = new Map<string, [string, string]>()
+  /** every trade per symbol as recent-trade serves it (REST rows, oldest first) */
+  readonly history = new Map<string, object[]>()
+  /** most rows one recent-trade answer holds, below `limit` (a short venue history). @default 1000 */
+  recentTradesCap = RECENT_TRADES_MAX
+  /** every REST request path with its query, in order */
+  readonly requestLog: string[] = []
   /** app-level pings received */
   pings = 0
   connections = 0
@@ -141,6 +160,19 @@ export class BybitTestServer {
     return n
   }
 
+  /**
+   * Trades of `symbol` (socket rows from `tradeRow`): kept in the recent-trade history and, when `live`,
+   * pushed as one `publicTrade` message. Returns how many connections got the push.
+   */
+  trades(symbol: string, rows: readonly object[], live = true): number {
+    const history = this.history.get(symbol) ?? []
+    history.push(...rows.map(recentTradeRow))
+    this.history.set(symbol, history)
+    if (!live) return 0
+    const ts = (rows.at(-1) as { T: number } | undefined)?.T ?? Date.now()
+    return this.publish(tradeMessage(symbol, ts, rows) as { topic: string })
+  }
+
   /** Changes some ticker fields and pushes them as a delta (only those fields, as Bybit does). */
   tickerDelta(symbol: string, fields: Record<string, string>, ts = Date.now()): number {
     const state = this.tickers.get(symbol) ?? tickerFields(symbol)
@@ -166,9 +198,21 @@ export class BybitTestServer {
     for (const c of this.clients) c.ws.terminate()
   }
 
+  /** Drops the connections subscribed to `topic`; returns how many. */
+  dropSubscribersOf(topic: string): number {
+    let n = 0
+    for (const c of this.clients) {
+      if (!c.topics.has(topic)) continue
+      c.ws.terminate()
+      n++
+    }
+    return n
+  }
+
   private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x')
     this.requests.set(url.pathname, (this.requests.get(url.pathname) ?? 0) + 1)
+    this.requestLog.push(url.pathname + url.search)
     const q = url.searchParams
     const send = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' })
@@ -192,6 +236,14 @@ export class BybitTestServer {
         if (ratio === undefined) return error(10001, 'params error: symbol invalid')
         const ts = Math.floor(Date.now() / 300_000) * 300_000
         return send(200, accountRatioBody(symbol, ratio[0], ratio[1], ts))
+      }
+      case '/v5/market/recent-trade': {
+        const symbol = q.get('symbol') ?? ''
+        if (!INSTRUMENTS.some((i) => (i as { symbol: string }).symbol === symbol))
+          return error(10001, 'params error: symbol invalid')
+        const limit = Math.min(Number(q.get('limit') ?? 500), RECENT_TRADES_MAX, this.recentTradesCap)
+        const newestFirst = [...(this.history.get(symbol) ?? [])].reverse().slice(0, limit)
+        return send(200, recentTradesBody(newestFirst, Date.now()))
       }
     }
     send(404, { retCode: 10404, retMsg: 'path not found' })

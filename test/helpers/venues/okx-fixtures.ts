@@ -1,6 +1,6 @@
 /**
  * OKX v5 fixtures written from the documented wire formats (OKX API v5 docs: public-data Get instruments,
- * WebSocket trades / funding-rate / open-interest / mark-price / liquidation-orders channels, rubik
+ * market Get trades, WebSocket trades / funding-rate / open-interest / mark-price / liquidation-orders channels, rubik
  * trading statistics; field sets cross-checked with the reference, section C.4, and public SDK models).
  * Markets, with different contract values and funding intervals:
  * - BTC-USDT-SWAP: 0.01 BTC a contract, 8 h funding
@@ -110,6 +110,12 @@ export function tradeRow(
   side: 'buy' | 'sell'
 ): object {
   return { instId, tradeId, px, sz, side, ts: String(ts), count: '1', source: '0', seqId: Number(tradeId) * 7 }
+}
+
+/** The same trade as `/api/v5/market/trades` lists it (no `count`/`seqId`). */
+export function restTradeRow(row: object): object {
+  const { instId, tradeId, px, sz, side, ts, source } = row as Record<string, string>
+  return { instId, side, sz, px, source, tradeId, ts }
 }
 
 /** funding-rate push row: `fundingTime` is the next settlement, the one after it `intervalHours` later. */

@@ -1,6 +1,7 @@
 /**
  * A local OKX v5 protocol server for tests, on 127.0.0.1 and a free port: REST over node:http
- * (public instruments, rubik support-coin and long-short-account-ratio) and the public WebSocket at
+ * (public instruments, rubik support-coin and long-short-account-ratio, market trades from the trades it
+ * has published or been given while nobody listened) and the public WebSocket at
  * /ws/v5/public (`ws` package) with `{"op":"subscribe","args":[...]}` answered per arg by
  * `{"event":"subscribe","arg",connId}` or `{"event":"error","code":"60018",...}`, the text `ping` answered
  * with the text `pong`, and OKX's idle rule (a connection on which the server has sent nothing for
@@ -10,7 +11,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, WebSocket } from 'ws'
-import { INSTRUMENTS, SUPPORT_COIN, longShortBody, push, tradeRow } from './okx-fixtures.js'
+import { INSTRUMENTS, SUPPORT_COIN, longShortBody, push, restTradeRow, tradeRow } from './okx-fixtures.js'
 
 interface Client {
   readonly ws: WebSocket
@@ -19,6 +20,9 @@ interface Client {
   /** last time the server sent this connection anything, epoch ms */
   lastOutbound: number
 }
+
+/** OKX's cap on `limit` of market trades (default 100). */
+const TRADES_MAX = 500
 
 const CHANNELS = new Set(['trades', 'funding-rate', 'open-interest', 'mark-price', 'liquidation-orders'])
 
@@ -40,6 +44,10 @@ export class OkxTestServer {
   /** long/short ratio per coin served by long-short-account-ratio (newest reading at the current 5 minutes) */
   readonly longShort = new Map<string, string>()
   private readonly nextTradeId = new Map<string, number>()
+  /** every trade per instrument as market trades serves it (REST rows, oldest first) */
+  readonly history = new Map<string, object[]>()
+  /** most rows one market trades answer holds, below `limit` (a short venue history). @default 500 */
+  recentTradesCap = TRADES_MAX
   /** text pings received */
   pings = 0
   connections = 0
@@ -188,11 +196,18 @@ export class OkxTestServer {
     return n
   }
 
-  /** Publishes the next trade of `instId` (sz in contracts); returns its trade id. */
-  trade(instId: string, ts: number, px: string, sz: string, side: 'buy' | 'sell'): string {
+  /**
+   * The next trade of `instId` (sz in contracts), kept in the market trades history and, when `live`,
+   * published; returns its trade id.
+   */
+  trade(instId: string, ts: number, px: string, sz: string, side: 'buy' | 'sell', live = true): string {
     const id = this.nextTradeId.get(instId) ?? 500_000_001
     this.nextTradeId.set(instId, id + 1)
-    this.publish('trades', instId, [tradeRow(instId, String(id), ts, px, sz, side)])
+    const row = tradeRow(instId, String(id), ts, px, sz, side)
+    const history = this.history.get(instId) ?? []
+    history.push(restTradeRow(row))
+    this.history.set(instId, history)
+    if (live) this.publish('trades', instId, [row])
     return String(id)
   }
 
@@ -218,6 +233,17 @@ export class OkxTestServer {
     for (const c of this.clients) c.ws.terminate()
   }
 
+  /** Drops the connections holding subscription `key` (`channel|instId`); returns how many. */
+  dropSubscribersOf(key: string): number {
+    let n = 0
+    for (const c of this.clients) {
+      if (!c.subs.has(key)) continue
+      c.ws.terminate()
+      n++
+    }
+    return n
+  }
+
   private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x')
     this.requests.set(url.pathname, (this.requests.get(url.pathname) ?? 0) + 1)
@@ -239,6 +265,14 @@ export class OkxTestServer {
         if (ratio === undefined) return send(200, { code: '51000', msg: 'Parameter ccy error', data: [] })
         const ts = Math.floor(Date.now() / 300_000) * 300_000
         return send(200, longShortBody([[ts, ratio]]))
+      }
+      case '/api/v5/market/trades': {
+        const instId = url.searchParams.get('instId') ?? ''
+        if (!this.instruments.some((i) => i['instId'] === instId))
+          return send(200, { code: '51001', msg: "Instrument ID doesn't exist", data: [] })
+        const limit = Math.min(Number(url.searchParams.get('limit') ?? 100), TRADES_MAX, this.recentTradesCap)
+        const newestFirst = [...(this.history.get(instId) ?? [])].reverse().slice(0, limit)
+        return send(200, { code: '0', msg: '', data: newestFirst })
       }
     }
     send(404, { code: '50014', msg: 'Path not found', data: [] })
