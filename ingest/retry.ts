@@ -13,12 +13,19 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
   return Math.round(cap / 2 + (random() * cap) / 2)
 }
 
+/**
+ * Resolves after `ms`, or at once when `signal` aborts. It removes its abort listener, since feeds sleep on
+ * one long-lived signal many times (shared by store-write retries and venue reconnects).
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve()
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
+    const done = (): void => {
       clearTimeout(t)
+      signal?.removeEventListener('abort', done)
       resolve()
-    })
+    }
+    const t = setTimeout(done, ms)
+    signal?.addEventListener('abort', done)
   })
 }

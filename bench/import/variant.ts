@@ -16,7 +16,7 @@ import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS } from '../../engine/store/store.js'
 import { importFiles } from '../../ingest/import/run-import.js'
-import { sqlString } from '../../ingest/import/writer.js'
+import { settingsClause, sqlString } from '../../engine/store/sql-text.js'
 
 const COLUMNS = ['ts', 'exchange', 'market', 'symbol', 'base', 'quote', 'side', 'price', 'qty', 'trade_id']
 const PAYLOAD_ROWS = 1_000_000
@@ -50,13 +50,14 @@ async function main(): Promise<void> {
   if (variant === 'import') {
     await importFiles(store, [csv], { tmpDir: path.join(dir, 'tmp'), journalDir: path.join(dir, 'journal', 'import') })
   } else if (variant === 'ceiling') {
-    const settings = { ...DEDUP_INSERT_SETTINGS, ...FAST_INSERT_SETTINGS }
-    const s = Object.entries(settings)
-      .map(([k, v]) => `${k} = ${v}`)
-      .join(', ')
+    const s = settingsClause({
+      ...DEDUP_INSERT_SETTINGS,
+      ...FAST_INSERT_SETTINGS,
+      insert_deduplication_token: 'ceiling'
+    })
     await store.command(
       `INSERT INTO trades (${COLUMNS.join(', ')}) SELECT * FROM file(${sqlString(tsv)}, 'TSV', ` +
-        `'ts DateTime64(3, \\'UTC\\'), exchange String, market String, symbol String, base String, quote String, side String, price Float64, qty Float64, trade_id String') SETTINGS ${s}, insert_deduplication_token = 'ceiling'`
+        `'ts DateTime64(3, \\'UTC\\'), exchange String, market String, symbol String, base String, quote String, side String, price Float64, qty Float64, trade_id String')${s}`
     )
   } else if (variant === 'payload') {
     await payload(store, tsv)

@@ -105,13 +105,4 @@ export const EXPORT_FORMATS: Readonly<Record<ExportFormat, ExportFormatInfo>> = 
   }
 }
 
-/** The SQL text of a SETTINGS clause (leading space included), values written as SQL literals. */
-export function settingsClause(settings: Readonly<Record<string, string | number>>): string {
-  const parts = Object.entries(settings).map(([k, v]) => `${k} = ${typeof v === 'number' ? v : sqlString(v)}`)
-  return parts.length === 0 ? '' : ` SETTINGS ${parts.join(', ')}`
-}
-
-/** A ClickHouse string literal. */
-export function sqlString(s: string): string {
-  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
-}
+export { settingsClause, sqlString } from '../store/sql-text.js'

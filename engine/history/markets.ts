@@ -8,6 +8,7 @@
  */
 import { ApiError } from '../errors.js'
 import type { Store } from '../store/store.js'
+import { PERP_EXCHANGES } from '../records/types.js'
 
 export interface Market {
   readonly base: string
@@ -16,7 +17,7 @@ export interface Market {
 }
 
 /** Order in which a base asset's market is chosen when no exchange is named. */
-export const DEFAULT_EXCHANGE_ORDER: readonly string[] = ['binance', 'bybit', 'okx']
+export const DEFAULT_EXCHANGE_ORDER: readonly string[] = PERP_EXCHANGES
 
 const REFRESH_MS = 30_000
 

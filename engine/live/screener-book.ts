@@ -7,6 +7,7 @@
  * - open_interest_change_24h = (OI now / OI 24 h ago − 1) × 100, percent; null without a reading 24 h ago
  * - volume_change_24h = (volume of the last 24 h / volume of the 24 h before − 1) × 100, percent
  */
+import { PERP_EXCHANGES } from '../records/types.js'
 import type {
   FundingRecord,
   LongShortRecord,
@@ -71,7 +72,8 @@ export interface BaseStats {
   readonly priceChange24h: number | null
 }
 
-const VENUE_PREFERENCE = ['binance', 'bybit', 'okx']
+/** the primary market of a base: Binance, else Bybit, else OKX (the order of PERP_EXCHANGES) */
+const VENUE_PREFERENCE: readonly string[] = PERP_EXCHANGES
 
 function newMarket(exchange: string, symbol: string, base: string): Market {
   return {

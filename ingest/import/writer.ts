@@ -18,30 +18,15 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import type { Params, Store } from '../../engine/store/store.js'
 import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS } from '../../engine/store/store.js'
+import { settingsClause, sqlString } from '../../engine/store/sql-text.js'
 import { coveragePlan } from './coverage.js'
 import type { CsvLayout, ImportTarget } from './csv-layout.js'
 import type { ImportJournal } from './import-journal.js'
 import type { Slice } from './slices.js'
 
-/** A string literal (paths and the CSV structure are ours, but a DATA_DIR may hold any character). */
-export function sqlString(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
-}
-
 /** The `file()` structure: every CSV column as `c_<name> <type>`. */
 export function csvStructure(layout: CsvLayout): string {
   return layout.columns.map((c) => `c_${c.name.replace(/\W/g, '_')} ${c.chType}`).join(', ')
-}
-
-function settings(token: string): string {
-  const all: Record<string, string | number> = {
-    ...DEDUP_INSERT_SETTINGS,
-    ...FAST_INSERT_SETTINGS,
-    insert_deduplication_token: token
-  }
-  return Object.entries(all)
-    .map(([k, v]) => `${k} = ${typeof v === 'string' ? sqlString(v) : v}`)
-    .join(', ')
 }
 
 /**
@@ -65,7 +50,7 @@ export function insertStatement(
     `  FROM file(${sqlString(sliceFile)}, 'CSV', ${sqlString(csvStructure(layout))}))`,
     `WHERE ${filters}`,
     target.groupBy ? `GROUP BY ${target.groupBy}` : '',
-    `SETTINGS ${settings(token)}`
+    settingsClause({ ...DEDUP_INSERT_SETTINGS, ...FAST_INSERT_SETTINGS, insert_deduplication_token: token }).trimStart()
   ]
     .filter(Boolean)
     .join('\n')
@@ -97,6 +82,9 @@ export async function writeSlices(
 ): Promise<void> {
   const total = slices.length * layout.targets.length
   let done = 0
+  // the bound market (symbol, base, ... from the file name) is part of every token: two files with the same
+  // bytes for different markets are different statements, and must not dedup each other
+  const market = crypto.createHash('sha1').update(JSON.stringify(params)).digest('hex').slice(0, 12)
   for (const slice of slices) {
     const bound: Params = { ...params, from_ms: slice.minMs, to_ms: slice.maxMs }
     for (const target of layout.targets) {
@@ -109,10 +97,7 @@ export async function writeSlices(
         journal.discard(entry)
         throw err
       }
-      // equal statement, equal token: a replay dedups; a later run judged against other coverage does not.
-      // The bound market (symbol, base, ... from the file name) is part of it: two files with the same bytes
-      // for different markets are different statements, and must not dedup each other.
-      const market = crypto.createHash('sha1').update(JSON.stringify(params)).digest('hex').slice(0, 12)
+      // equal statement, equal token: a replay dedups; a later run judged against other coverage does not
       const token = `import:${sha256.slice(0, 32)}:${market}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
       const sql = insertStatement(layout, target, entry.slice, entry.keys, token)
       await journal.run(store, entry, { table: target.table, token, sql, params: bound })

@@ -17,14 +17,6 @@ export function aggTradeStream(symbol: string): string {
   return `${symbol.toLowerCase()}@aggTrade`
 }
 
-/** Splits streams into per-connection lists, all-market streams first. */
-export function partitionStreams(symbols: readonly string[], perConnection: number): string[][] {
-  const all = [...ALL_MARKET_STREAMS, ...symbols.map(aggTradeStream)]
-  const out: string[][] = []
-  for (let i = 0; i < all.length; i += perConnection) out.push(all.slice(i, i + perConnection))
-  return out
-}
-
 let nextId = 1
 
 /** Sends SUBSCRIBE messages for `streams`, paced; stops early when `signal` aborts (connection closed). */

@@ -1,8 +1,8 @@
 /**
  * @module
  * Reconnect delays for venue connections: exponential backoff with full jitter (AWS architecture blog),
- * so many sockets dropped at once (a venue restart) do not reconnect in lockstep. And an abortable sleep
- * that removes its abort listener, since feeds sleep on one long-lived signal many times.
+ * so many sockets dropped at once (a venue restart) do not reconnect in lockstep. Store-write retries use
+ * `ingest/retry.ts` (equal jitter, shorter steps); both share its abortable `sleep`.
  */
 
 export interface BackoffOptions {
@@ -20,16 +20,5 @@ export function reconnectDelayMs(attempt: number, opts: BackoffOptions, random: 
   return Math.round(random() * cap)
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve()
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(t)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const t = setTimeout(done, ms)
-    signal.addEventListener('abort', done)
-  })
-}
+/** The shared abortable sleep (`ingest/retry.ts`), here for the venue transports. */
+export { sleep } from '../../retry.js'
