@@ -3,7 +3,7 @@ import { silentLogger } from '../../engine/log.js'
 import type { TradeRecord } from '../../engine/records/types.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { compactCandles, Compactor, monthPartitions, rangeOf } from '../../engine/store/compact.js'
+import { CANDLE_TABLES, compactCandles, Compactor, monthPartitions, rangeOf } from '../../engine/store/compact.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -39,6 +39,18 @@ function trades(base: string, from: number, n: number): TradeRecord[] {
   }))
 }
 
+/** (table, partition) pairs of every candle level holding more than one active part. */
+async function splitPartitions(): Promise<number> {
+  const [row] = await store.query<{ n: number }>(
+    `SELECT count() AS n FROM (
+       SELECT table, partition_id FROM system.parts
+       WHERE database = currentDatabase() AND active AND table IN {t:Array(String)}
+       GROUP BY table, partition_id HAVING count() > 1)`,
+    { t: [...CANDLE_TABLES] }
+  )
+  return Number(row!.n)
+}
+
 async function partsPerPartition(table: string): Promise<number[]> {
   const rows = await store.query<{ n: number }>(
     `SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND active AND table = {t:String}
@@ -68,11 +80,16 @@ describe('candle compaction after bulk loads', () => {
     await p.close(Date.now() + 5000)
     expect((await partsPerPartition('candles_1m')).some((n) => n > 1)).toBe(true)
     const before = { m: await candles('candles_1m'), h: await candles('candles_1h') }
+    const split = await splitPartitions()
+    expect(split).toBeGreaterThanOrEqual(CANDLE_TABLES.length) // every level got several parts
     const r = await compactCandles(store)
-    expect(r.partitions).toBeGreaterThan(0)
-    for (const t of ['candles_1m', 'candles_5m', 'candles_1h', 'candles_1d']) {
-      expect(await partsPerPartition(t)).toEqual((await partsPerPartition(t)).map(() => 1))
+    expect(r.partitions).toBe(split)
+    for (const t of CANDLE_TABLES) {
+      const parts = await partsPerPartition(t)
+      expect(parts.length).toBeGreaterThan(0)
+      expect(parts.every((n) => n === 1)).toBe(true)
     }
+    expect(await splitPartitions()).toBe(0)
     expect({ m: await candles('candles_1m'), h: await candles('candles_1h') }).toEqual(before)
     expect((await compactCandles(store)).partitions).toBe(0) // nothing left to merge
   })
@@ -100,7 +117,10 @@ describe('candle compaction after bulk loads', () => {
     expect((await compactCandles(store, { range: elsewhere })).partitions).toBe(0)
     expect((await partsPerPartition('candles_1m')).some((n) => n > 1)).toBe(true)
     const loaded = { fromMs: T0, toMs: T0 + 5_000 + 200 * 20_000 }
-    expect((await compactCandles(store, { range: loaded })).partitions).toBeGreaterThan(0)
+    const split = await splitPartitions()
+    expect(split).toBeGreaterThanOrEqual(CANDLE_TABLES.length)
+    expect((await compactCandles(store, { range: loaded })).partitions).toBe(split) // all inside the range
+    expect(await splitPartitions()).toBe(0)
     expect((await partsPerPartition('candles_1m')).every((n) => n === 1)).toBe(true)
   })
 

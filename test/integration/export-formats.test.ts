@@ -282,10 +282,13 @@ describe('export limits, cancellation and errors', () => {
 
   for (const format of ['parquet', 'hdf5', 'arrow', 'csv', 'json'] as const) {
     it(`${format}: stopping after the first chunk removes temp files and frees the store`, async () => {
+      let chunks = 0
       for await (const chunk of encodeExport(store, spec(format))) {
         expect(chunk.length).toBeGreaterThan(0)
+        chunks++
         break
       }
+      expect(chunks).toBe(1) // the loop ran: there was a first chunk to stop after
       expect(leftoverFiles()).toEqual([])
       expect(await store.query<{ n: number }>('SELECT 1 AS n')).toEqual([{ n: 1 }])
     })

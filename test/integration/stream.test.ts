@@ -333,6 +333,7 @@ describe('bad input and limits', () => {
 describe('slow consumers', () => {
   it('drops a consumer that stops reading while a fast one receives every update', async () => {
     const fast = await connect(enterpriseKey)
+    const slowBefore = (await jsonBody(await fetch(`${srv.base}/v1/health`))).stream.slow_consumer_disconnects
     const slow = await connect(enterpriseKey)
     await subscribe(fast, ['trades:BTC'])
     await subscribe(slow, ['trades:BTC'])
@@ -356,22 +357,30 @@ describe('slow consumers', () => {
     expect(closed.code).toBe(4008)
     expect(slow.frames.some((f) => f.type === 'error' && f.code === 'slow_consumer')).toBe(true)
     const health = await jsonBody(await fetch(`${srv.base}/v1/health`))
-    expect(health.stream.slow_consumer_disconnects).toBeGreaterThanOrEqual(1)
+    expect(health.stream.slow_consumer_disconnects).toBe(slowBefore + 1)
     fast.close()
   }, 60_000)
 })
 
 describe('health', () => {
   it('counts connections, subscriptions, messages and drops', async () => {
+    const streamHealth = async () => (await jsonBody(await fetch(`${srv.base}/v1/health`))).stream
+    const before = await streamHealth()
     const c = await connect()
     await subscribe(c, ['trades:BTC', 'screener'])
     await c.next((f) => f.type === 'snapshot' && f.channel === 'screener')
-    const h = (await jsonBody(await fetch(`${srv.base}/v1/health`))).stream
-    expect(h.connections).toBeGreaterThanOrEqual(1)
-    expect(h.subscriptions).toBeGreaterThanOrEqual(2)
-    expect(h.messages).toBeGreaterThan(0)
+    const h = await streamHealth()
+    expect(h.connections).toBe(before.connections + 1)
+    expect(h.subscriptions).toBe(before.subscriptions + 2)
+    expect(h.messages).toBeGreaterThanOrEqual(before.messages + c.frames.length)
     expect(h).toHaveProperty('dropped_frames')
     c.close()
+    const end = Date.now() + 5_000
+    while ((await streamHealth()).connections !== before.connections) {
+      if (Date.now() > end) throw new Error('the closed connection is still counted')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    expect((await streamHealth()).subscriptions).toBe(before.subscriptions)
   })
 })
 
