@@ -202,14 +202,22 @@ describe('SOURCES=deribit through the real server', () => {
     })
     expect(d.messages).toBeGreaterThanOrEqual(5) // 2 instrument lists, heartbeat answer, 2 book summaries
     expect(d.rows).toBeGreaterThanOrEqual(96)
-    expect(d.last_message_ts).toBeGreaterThan(0)
+    // the receive time of a message of this session (the server started at most a minute ago), not a stale stamp
+    expect(d.last_message_ts).toBeGreaterThan(Date.now() - 60_000)
+    expect(d.last_message_ts).toBeLessThanOrEqual(Date.now())
     expect(d.last_event_ts).toBe(QUOTE_TS)
     expect(health.status).toBe('ok')
   })
 
   it('RECORD_DIR holds the raw answers in an hourly gzip file', async () => {
     await until('recording file', () => fs.existsSync(path.join(rec.dir, 'deribit')))
+    await until('recording file', () => fs.readdirSync(path.join(rec.dir, 'deribit')).length > 0)
     const files = fs.readdirSync(path.join(rec.dir, 'deribit'))
-    expect(files.every((f) => /^deribit-\d{4}-\d{2}-\d{2}T\d{2}\.ndjson\.gz$/.test(f))).toBe(true)
+    // one file per UTC hour of the session: this hour's (and the previous one's if the hour turned)
+    const hour = (ms: number): string => `deribit-${new Date(ms).toISOString().slice(0, 13)}.ndjson.gz`
+    expect(files.length).toBeGreaterThanOrEqual(1)
+    expect(files.length).toBeLessThanOrEqual(2)
+    for (const f of files) expect([hour(Date.now()), hour(Date.now() - 3_600_000)]).toContain(f)
+    expect(fs.statSync(path.join(rec.dir, 'deribit', files[0]!)).size).toBeGreaterThan(0)
   })
 })
