@@ -332,6 +332,15 @@ describe('defaults', () => {
       expect(res.status, tf).toBe(200)
       const body = await jsonBody(res)
       expect(body.meta.start).toBeGreaterThanOrEqual(Date.now() - 30 * DAY - 60_000)
+      if (tf === '1m') {
+        // the default of 1000 buckets, inside the free plan's 30 days
+        expect(body.meta.end - body.meta.start).toBeGreaterThanOrEqual(999 * 60_000)
+        expect(body.meta.end - body.meta.start).toBeLessThanOrEqual(1000 * 60_000)
+      } else {
+        // 1000 buckets reach past 30 days: shrunk to the plan's depth, to within one bucket
+        const step = tf === '1h' ? 3_600_000 : tf === '1d' ? DAY : 31 * DAY
+        expect(body.meta.start - (Date.now() - 30 * DAY)).toBeLessThanOrEqual(step)
+      }
     }
     const res = await get('/v1/historical/ohlcv/resample?symbol=CWK&source_timeframe=1M&target_timeframe=3M')
     expect(res.status).toBe(200)
