@@ -1,12 +1,13 @@
 /**
  * @module
- * The live options chains (BTC, ETH): the latest quote per instrument, and the serialized chain snapshot
- * (`GET /v1/options/chain`) cached per currency. The snapshot is rebuilt only when a quote of that
- * currency changed or an expiry passed, so a request is a map lookup. Quotes of expired instruments are
+ * The live options chains (BTC, ETH): the latest quote per instrument, and the chain snapshot cached per
+ * currency, as an object (the push stream's `options:` channels; shared, never mutated) and as JSON bytes
+ * (`GET /v1/options/chain`). The snapshot is rebuilt only when a quote of that currency changed or an
+ * expiry passed, so a request is a map lookup. Quotes of expired instruments are
  * dropped when the snapshot is rebuilt.
  */
 import { summarizeChain } from '../options/chain-summary.js'
-import type { OptionsCurrency } from '../options/chain-types.js'
+import type { ChainSummary, OptionsCurrency } from '../options/chain-types.js'
 import { parseInstrument } from '../options/instrument.js'
 import type { OptionQuoteRecord } from '../records/types.js'
 
@@ -14,7 +15,9 @@ export const OPTIONS_CURRENCIES: readonly OptionsCurrency[] = ['BTC', 'ETH']
 
 interface Book {
   readonly quotes: Map<string, OptionQuoteRecord>
-  /** cached JSON of the snapshot, UTF-8 encoded once (responses send these bytes as they are); null when stale */
+  /** the cached snapshot (the push stream sends it); null when stale */
+  chain: ChainSummary | null
+  /** its JSON, UTF-8 encoded once (responses send these bytes as they are); null when stale */
   json: Buffer | null
   /** epoch ms of the earliest expiry among the quotes: the snapshot must be rebuilt then */
   validUntil: number
@@ -22,7 +25,7 @@ interface Book {
 
 export class OptionsBook {
   private readonly books = new Map<OptionsCurrency, Book>(
-    OPTIONS_CURRENCIES.map((c) => [c, { quotes: new Map(), json: null, validUntil: Infinity }])
+    OPTIONS_CURRENCIES.map((c) => [c, { quotes: new Map(), chain: null, json: null, validUntil: Infinity }])
   )
 
   /** Applies quotes (any currency; others are ignored). A newer quote replaces an older one per instrument. */
@@ -34,6 +37,7 @@ export class OptionsBook {
       const prev = book.quotes.get(q.instrument)
       if (prev && prev.ts > q.ts) continue
       book.quotes.set(q.instrument, q)
+      book.chain = null
       book.json = null
     }
   }
@@ -42,23 +46,32 @@ export class OptionsBook {
   reset(quotes: readonly OptionQuoteRecord[]): void {
     for (const book of this.books.values()) {
       book.quotes.clear()
+      book.chain = null
       book.json = null
     }
     this.apply(quotes)
   }
 
-  /** The cached snapshot JSON of `currency` at `now` (epoch ms), as UTF-8 bytes. */
-  chainJson(currency: OptionsCurrency, now: number): Buffer {
+  /** The cached snapshot of `currency` at `now` (epoch ms); rebuilt when a quote changed or an expiry passed. */
+  chain(currency: OptionsCurrency, now: number): ChainSummary {
     const book = this.books.get(currency)!
-    if (book.json !== null && now < book.validUntil) return book.json
+    if (book.chain !== null && now < book.validUntil) return book.chain
     let earliest = Infinity
     for (const [name, q] of book.quotes) {
       const expiry = parseInstrument(q.instrument)?.expiryMs ?? 0
       if (expiry <= now) book.quotes.delete(name)
       else if (expiry < earliest) earliest = expiry
     }
-    book.json = Buffer.from(JSON.stringify(summarizeChain([...book.quotes.values()], now, currency)))
+    book.chain = summarizeChain([...book.quotes.values()], now, currency)
+    book.json = null
     book.validUntil = earliest
-    return book.json
+    return book.chain
+  }
+
+  /** The same snapshot as JSON, as UTF-8 bytes, serialized once per snapshot. */
+  chainJson(currency: OptionsCurrency, now: number): Buffer {
+    const chain = this.chain(currency, now)
+    const book = this.books.get(currency)!
+    return (book.json ??= Buffer.from(JSON.stringify(chain)))
   }
 }

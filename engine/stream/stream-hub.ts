@@ -221,7 +221,7 @@ export class StreamHub {
       case 'screener':
         return { seq, data: { rows: this.live.screener.rows(now) } }
       case 'options':
-        return { seq, data: JSON.parse(this.live.options.chainJson(spec.currency as 'BTC' | 'ETH', now).toString()) }
+        return { seq, data: this.live.options.chain(spec.currency as 'BTC' | 'ETH', now) }
       case 'whales': {
         const events = collapseEvents(this.live.whales.since(now - 86_400_000, now))
           .filter((e) => this.whaleMatches(spec, e))
@@ -397,7 +397,7 @@ export class StreamHub {
     this.screenerDirty.clear()
     for (const currency of this.optionsDirty) {
       const ch = this.channels.get(`options:${currency}`)
-      if (ch) this.publish(ch, JSON.parse(this.live.options.chainJson(currency as 'BTC' | 'ETH', now).toString()))
+      if (ch) this.publish(ch, this.live.options.chain(currency as 'BTC' | 'ETH', now))
     }
     this.optionsDirty.clear()
     if (this.hasType('whales')) {
