@@ -52,8 +52,35 @@ beforeAll(() => {
 
 afterAll(() => files.cleanup())
 
+interface Stored {
+  /** rows in trades */
+  raw: number
+  /** 1m buckets, and the sums over them of trades and base volume */
+  n: number
+  t: number
+  vol: number
+}
+
+/** What an idle data directory holds of CLIUSDT, read with the store opened here (no process holds it). */
+async function stored(dataDir: string): Promise<Stored> {
+  const store = new ChdbStore({ path: dataDir, poolSize: 1 })
+  try {
+    const [c] = await store.query<Stored>(
+      `SELECT (SELECT count() FROM trades WHERE symbol = 'CLIUSDT') AS raw,
+              (SELECT count() FROM (SELECT bucket FROM candles_1m WHERE symbol = 'CLIUSDT' GROUP BY bucket)) AS n,
+              (SELECT sum(trades) FROM candles_1m WHERE symbol = 'CLIUSDT') AS t,
+              (SELECT round(sum(volume_base), 6) FROM candles_1m WHERE symbol = 'CLIUSDT') AS vol`
+    )
+    return c!
+  } finally {
+    await store.close()
+  }
+}
+
 describe('tidewatch import into an idle data directory', () => {
   let data: ReturnType<typeof tmpDir>
+  /** the store after the first run, which the later runs must not change */
+  let first: Stored | undefined
   beforeAll(() => (data = tmpDir()))
   afterAll(() => data.cleanup())
 
@@ -64,7 +91,12 @@ describe('tidewatch import into an idle data directory', () => {
       /imported .*CLIUSDT-aggTrades-2024-01-01\.zip: binance aggTrades \(USD-M futures\), 600 rows.*-> trades, checksum verified/
     )
     expect(r.stdout).toMatch(/imported .*CLIUSDT-1m-2024-01-01\.zip: binance 1m klines, 120 rows.*-> candles_1m/)
-    expect((await cli([trades], { DATA_DIR: data.dir })).code).toBe(0)
+    first = await stored(data.dir)
+    // trades first: minutes 0-29 from its 600 trades (20 a minute), the klines' 7 trades a minute for 30-119 only
+    expect(first).toMatchObject({ raw: 600, n: 120, t: 30 * 20 + 90 * 7 })
+    const again = await cli([trades], { DATA_DIR: data.dir })
+    expect(again.code, again.stderr).toBe(0)
+    expect(await stored(data.dir)).toEqual(first)
     // the data directory was released: nothing left locked, no temp files left
     expect(fs.existsSync(path.join(data.dir, 'tidewatch.lock'))).toBe(false)
     expect(fs.readdirSync(path.join(data.dir, 'tmp', 'import'))).toEqual([])
@@ -75,6 +107,8 @@ describe('tidewatch import into an idle data directory', () => {
     expect(r.code).toBe(1)
     expect(r.stderr).toContain(`${bad}, line 43: expected 7 columns`)
     expect(r.stderr).toContain('nothing from this file was written')
+    expect(first).toBeDefined()
+    expect(await stored(data.dir)).toEqual(first)
   })
 
   it('usage errors exit 2', async () => {

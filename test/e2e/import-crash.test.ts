@@ -22,6 +22,7 @@ const BIN = path.join(projectRoot(), 'bin', 'tidewatch.js')
 const T0 = recentDay() + 22 * HOUR
 /** small slices so the file makes 3 (one per hour); the crash run and the reference use the same */
 const SLICE_ROWS = '100'
+const ADMIN = 'import-crash-admin-token-0123456789'
 
 interface Run {
   code: number | null
@@ -116,6 +117,21 @@ describe('SIGKILL during an import', () => {
       const dir = dataDir()
       await crash(dir, file, kill, 2)
       expect(journal(dir)).toHaveLength(1)
+      // the recovery on its own first (a server start and stop on the directory), so the re-run below cannot
+      // hide a recovery that does not replay: it writes the slices itself and would skip what is stored
+      const s = spawnServer({ DATA_DIR: dir, SOURCES: 'none', ADMIN_TOKEN: ADMIN }, await freePort())
+      await waitForHealth(s)
+      s.child.kill('SIGTERM')
+      expect((await s.exited).code, kill).toBe(0)
+      expect(journal(dir), kill).toEqual([])
+      const log = s.stdout + s.stderr
+      expect(log, kill).toContain('replayed an interrupted import statement from the journal')
+      expect(log, kill).toContain('completed import statements interrupted by the last stop')
+      // exactly the journaled statement was run: slices 1 (22:00, written before the kill) and 2 (23:00,
+      // the journaled one), 180 trades an hour; nothing of 00:00, which was never reached
+      const recovered = await dump(dir)
+      expect(recovered['trades'], kill).toEqual(clean['trades']!.slice(0, 360))
+      expect(recovered['candles_1m'], kill).toEqual(clean['candles_1m']!.slice(0, 120))
       const again = await child('import', dir, file, SLICE_ROWS)
       expect(again.code, again.stderr).toBe(0)
       expect(journal(dir)).toEqual([])
@@ -127,7 +143,7 @@ describe('SIGKILL during an import', () => {
     const dir = dataDir()
     await crash(dir, file, 'acked', 3, 'candles_1h_mv', 'candles_1d_mv')
     expect(journal(dir)).toHaveLength(1)
-    const env = { DATA_DIR: dir, SOURCES: 'none', ADMIN_TOKEN: 'import-crash-admin-token-0123456789' }
+    const env = { DATA_DIR: dir, SOURCES: 'none', ADMIN_TOKEN: ADMIN }
     for (const round of [1, 2]) {
       const s = spawnServer(env, await freePort())
       await waitForHealth(s)
