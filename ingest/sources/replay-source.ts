@@ -21,7 +21,7 @@ import { readWsLine, type RecordedLine, type WsLineHead } from '../record/record
 import { recordedLines, recordingFiles } from '../record/replay-reader.js'
 import { sleep } from './feed/backoff.js'
 import { FeedCounters } from './feed/feed-counters.js'
-import { CHUNK_RECORDS, FLUSH_MS, recordItems } from './feed/feed-pump.js'
+import { CHUNK_RECORDS, FLUSH_MS, normalizeMessage, recordItems } from './feed/feed-pump.js'
 import type { Source, SourceStatus } from './source.js'
 
 /** Waits shorter than this are not slept (the timer would overshoot them anyway), ms. */
@@ -102,19 +102,7 @@ export class ReplaySource implements Source {
         else c.count(normalizer.normalize(line.c, line.m, line.t, out))
         return
       }
-      const fast = normalizer.normalizeText?.(WS_CHANNEL, head.body, head.t, out)
-      if (fast !== undefined) {
-        c.count(fast)
-        return
-      }
-      let msg: unknown
-      try {
-        msg = JSON.parse(head.body)
-      } catch {
-        c.parseErrors++
-        return
-      }
-      c.count(normalizer.normalize(WS_CHANNEL, msg, head.t, out))
+      normalizeMessage(normalizer, WS_CHANNEL, head.body, head.t, out, c)
     } catch {
       c.malformed++ // a normalizer bug on odd input must not stop the replay
     }

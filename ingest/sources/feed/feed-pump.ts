@@ -41,6 +41,51 @@ export function recordItems(records: NormalizedRecord[], counters: FeedCounters,
   return [...encodeRecords(records, bulk), { live: true, records }]
 }
 
+/** How one message text went: the venue's fast path took it, it was parsed as JSON, or it was not JSON. */
+export type TextOutcome = 'fast' | 'parsed' | 'junk'
+
+/**
+ * One message text through the normalizer, for the live pump and replays alike: the venue's fast path
+ * first, else `JSON.parse` then `normalize`. Counts into `counters` and never throws: a normalizer bug on
+ * odd input counts as malformed and must not stop the feed.
+ */
+export function normalizeMessage(
+  normalizer: VenueNormalizer,
+  channel: string,
+  text: string,
+  recvTs: number,
+  out: NormalizedRecord[],
+  counters: FeedCounters
+): TextOutcome {
+  let fastFailed = false
+  try {
+    const fast = normalizer.normalizeText?.(channel, text, recvTs, out)
+    if (fast !== undefined) {
+      counters.count(fast)
+      return 'fast'
+    }
+  } catch {
+    fastFailed = true
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    counters.parseErrors++
+    return 'junk'
+  }
+  if (fastFailed) {
+    counters.malformed++
+    return 'parsed'
+  }
+  try {
+    counters.count(normalizer.normalize(channel, parsed, recvTs, out))
+  } catch {
+    counters.malformed++
+  }
+  return 'parsed'
+}
+
 /** Runs until `signal` aborts and the queue is empty. */
 export async function* pumpFeed(opts: FeedPumpOptions, signal: AbortSignal): AsyncIterable<IngestItem> {
   const { normalizer, queue, counters, recorder } = opts
@@ -54,26 +99,10 @@ export async function* pumpFeed(opts: FeedPumpOptions, signal: AbortSignal): Asy
     for (let msg = queue.shift(); msg !== undefined; msg = queue.shift()) {
       counters.messages++
       counters.lastMessageTs = msg.recvTs
-      const fast = normalizer.normalizeText?.(msg.channel, msg.text, msg.recvTs, out)
-      if (fast !== undefined) {
-        counters.count(fast)
-        recorder?.write(venue, msg.channel, msg.text, msg.recvTs)
-      } else {
-        let parsed: unknown
-        try {
-          parsed = JSON.parse(msg.text)
-        } catch {
-          counters.parseErrors++
-          recorder?.writeText(venue, msg.channel, msg.text, msg.recvTs)
-          continue
-        }
-        recorder?.write(venue, msg.channel, msg.text, msg.recvTs, opts.sticky?.(msg.channel) ?? false)
-        try {
-          counters.count(normalizer.normalize(msg.channel, parsed, msg.recvTs, out))
-        } catch {
-          counters.malformed++ // a normalizer bug on odd input must not stop the feed
-        }
-      }
+      const how = normalizeMessage(normalizer, msg.channel, msg.text, msg.recvTs, out, counters)
+      if (how === 'junk') recorder?.writeText(venue, msg.channel, msg.text, msg.recvTs)
+      else if (how === 'fast') recorder?.write(venue, msg.channel, msg.text, msg.recvTs)
+      else recorder?.write(venue, msg.channel, msg.text, msg.recvTs, opts.sticky?.(msg.channel) ?? false)
       if (out.length >= CHUNK_RECORDS) break
     }
     const now = Date.now()
