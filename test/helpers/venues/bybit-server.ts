@@ -58,7 +58,7 @@ export class BybitTestServer {
   subscribeRequests = 0
   /** largest args array of one subscribe request */
   maxArgs = 0
-  /** while paused the server sends nothing: no pongs, no pushes (a silent, half-dead line) */
+  /** while paused the server sends nothing: no pongs, no pushes, no acks (a silent, half-dead line); it still takes subscriptions */
   paused = false
   port = 0
 
@@ -104,17 +104,20 @@ export class BybitTestServer {
         ws.send(JSON.stringify({ success: false, ret_msg: 'Invalid JSON', conn_id: connId, op: '' }))
         return
       }
-      if (this.paused) return
       if (msg.op === 'ping') {
+        if (this.paused) return
         this.pings++
         ws.send(
           JSON.stringify({ success: true, ret_msg: 'pong', conn_id: connId, req_id: msg.req_id ?? '', op: 'ping' })
         )
       } else if (msg.op === 'subscribe') {
-        this.subscribeRequests++
+        // a paused server still takes the subscription (a connection opened while it is silent must get
+        // its pushes once it resumes) but answers nothing
         const args = msg.args ?? []
-        this.maxArgs = Math.max(this.maxArgs, args.length)
         for (const t of args) client.topics.add(t)
+        if (this.paused) return
+        this.subscribeRequests++
+        this.maxArgs = Math.max(this.maxArgs, args.length)
         ws.send(
           JSON.stringify({ success: true, ret_msg: '', conn_id: connId, req_id: msg.req_id ?? '', op: 'subscribe' })
         )
