@@ -75,6 +75,8 @@ export interface Config {
   readonly queueRows: number
   /** chDB connections on the one data dir = max chDB queries in flight. @default 4 */
   readonly chdbPoolSize: number
+  /** bulk exports streaming at once; more answer 503 (each holds a store connection until its client has read all) */
+  readonly exportMaxConcurrent: number
   /** public endpoints without a key: requests per minute per client IP (token bucket). @default 60 */
   readonly publicRatePerMinute: number
   /** reverse proxies in front whose X-Forwarded-For is trusted; 0 ignores the header. @default 0 */
@@ -290,6 +292,7 @@ export function loadConfig(env: Env = process.env): Config {
     flushMs: int(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
     queueRows: int(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
     chdbPoolSize: int(env, 'CHDB_POOL_SIZE', 4, 1, 32),
+    exportMaxConcurrent: int(env, 'EXPORT_MAX_CONCURRENT', 2, 1, 32),
     publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10)
   })

@@ -11,6 +11,9 @@ import { openParquet } from '../helpers/parquet-reader.js'
 import h5wasm from 'h5wasm/node'
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
+import { EXPORT_COLUMNS, exportSql, openExport } from '../../server/routes/history/export.js'
+import { mergedParts } from '../../engine/store/merged-parts.js'
+import type { Params, Store } from '../../engine/store/store.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
@@ -18,6 +21,8 @@ let pro = ''
 let trader = ''
 const MIN = 60_000
 const HOUR = 3_600_000
+/** hours of the two-month tests: 2 days before a month boundary, 1 day after */
+const HOURS = 72
 const H0 = Math.floor(Date.now() / HOUR) * HOUR - 6 * HOUR
 const out = tmpDir()
 
@@ -27,7 +32,8 @@ const get = (path: string, key = pro, init: RequestInit = {}) =>
   fetch(`${srv.base}${path}`, { ...init, headers: { 'x-api-key': key } })
 
 beforeAll(async () => {
-  srv = await startTestServer()
+  // one export at a time (pool 2): merged partitions are then read pinned, without FINAL
+  srv = await startTestServer({ EXPORT_MAX_CONCURRENT: '1' })
   pro = (await srv.running.ctx.keys.create('pro', 'p')).key
   trader = (await srv.running.ctx.keys.create('trader', 't')).key
   const rows: object[] = []
@@ -60,6 +66,19 @@ afterAll(async () => {
 })
 
 const QUERY = `symbols=EXA,EXB&timeframe=1m&start_time=${H0}&end_time=${H0 + 5 * HOUR}`
+
+/**
+ * `get`, retried while the one export slot is still taken (503): the server frees it when it sees the
+ * previous client leave, on its next write, which a test that just aborted one may not wait for. Up to 5 s.
+ */
+async function getWhenFree(path: string, init: RequestInit = {}): Promise<Response> {
+  for (let i = 0; ; i++) {
+    const res = await get(path, pro, init)
+    if (res.status !== 503 || i === 50) return res
+    await res.arrayBuffer()
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
 
 async function reference(): Promise<Row[]> {
   const res = await get(`/v1/backtest/export?${QUERY}&format=json`)
@@ -249,7 +268,7 @@ describe('GET /v1/backtest/export', () => {
     )
     for (const format of ['csv', 'parquet']) {
       const ac = new AbortController()
-      const res = await get(`/v1/backtest/export?symbols=BIG&timeframe=1m&lookback=30d&format=${format}`, pro, {
+      const res = await getWhenFree(`/v1/backtest/export?symbols=BIG&timeframe=1m&lookback=30d&format=${format}`, {
         signal: ac.signal
       })
       expect(res.status).toBe(200)
@@ -260,12 +279,167 @@ describe('GET /v1/backtest/export', () => {
     }
     await new Promise((r) => setTimeout(r, 500))
     expect((await fetch(`${srv.base}/v1/health`)).status).toBe(200)
-    const again = await get(
+    const again = await getWhenFree(
       `/v1/backtest/export?symbols=EXB&timeframe=1m&start_time=${H0}&end_time=${H0 + HOUR}&format=csv`
     )
     expect(again.status).toBe(200)
     expect((await again.text()).split('\n')[0]).toBe(COLUMNS.map((c) => `"${c}"`).join(','))
     const tmp = path.join(srv.dataDir, 'tmp', 'export')
     expect(fs.existsSync(tmp) ? fs.readdirSync(tmp) : []).toEqual([])
+  })
+
+  /**
+   * Hourly candles of `markets` over a month boundary (always in the past, within 1h's 1-year lookback):
+   * the earlier month compacted to one part, the later one left in the 3 parts of 3 inserts.
+   */
+  async function twoMonths(markets: readonly string[]): Promise<{ from: number; to: number; merged: string }> {
+    const now = new Date()
+    const boundary = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) / 1000
+    const start = boundary - 2 * 86_400
+    for (const part of [0, 1, 2]) {
+      await srv.running.ctx.store.command(
+        `INSERT INTO candles_1h
+         SELECT base, 'binance', concat(base, 'USDT'), toDateTime(${start} + h * 3600, 'UTC'),
+           argMinState(p, t), max(p), min(p), argMaxState(p, t), sum(1.0), sum(p), sum(0.5), toUInt64(1)
+         FROM (
+           SELECT arrayJoin(['${markets.join("','")}']) AS base, number AS h,
+             toDateTime64(${start} + h * 3600, 3, 'UTC') + toIntervalSecond(${part} * 10) AS t,
+             200 + h / 1000 + ${part} + length(base) AS p
+           FROM numbers(${HOURS}) WHERE (h + ${part}) % 3 != 0
+         ) GROUP BY base, h, t, p`
+      )
+    }
+    const merged = new Date(start * 1000).toISOString().slice(0, 7).replace('-', '')
+    await srv.running.ctx.store.command(`OPTIMIZE TABLE candles_1h PARTITION ID '${merged}' FINAL`)
+    return { from: start * 1000, to: (start + HOURS * 3600) * 1000, merged }
+  }
+
+  async function groupedReference(markets: readonly string[]): Promise<Row[]> {
+    return srv.running.ctx.store.query<Row>(
+      `SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS timestamp, exchange, symbol, base,
+         argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
+         sum(volume_base) AS volume_base, sum(volume_quote) AS volume_quote, sum(trades) AS trades
+       FROM candles_1h WHERE base IN ('${markets.join("','")}')
+       GROUP BY base, exchange, symbol, bucket ORDER BY base, exchange, symbol, bucket`
+    )
+  }
+
+  /** The store as the export sees it, recording every streamed statement; `afterPin` runs once after the pin. */
+  function recordingStore(afterPin?: () => Promise<void>): { store: Store; streamed: string[] } {
+    const real = srv.running.ctx.store
+    const streamed: string[] = []
+    let pinned = false
+    const store: Store = Object.create(real)
+    store.query = async <T>(sql: string, params?: Params): Promise<T[]> => {
+      const rows = await real.query<T>(sql, params)
+      if (!pinned && sql.includes('GROUP BY partition_id')) {
+        pinned = true
+        await afterPin?.()
+      }
+      return rows
+    }
+    store.stream = (sql: string, params: Params | undefined, format: string, signal?: AbortSignal) => {
+      streamed.push(sql)
+      return real.stream(sql, params, format, signal)
+    }
+    return { store, streamed }
+  }
+
+  async function exportRows(store: Store, markets: readonly string[], from: number, to: number): Promise<Row[]> {
+    const params = { bases: [...markets], from: from / 1000, to: to / 1000 }
+    const spec = { params, format: 'ndjson' as const, columns: EXPORT_COLUMNS, tmpDir: out.dir }
+    const body = await openExport({ store, log: srv.running.ctx.log }, 'candles_1h', '1', spec, true)
+    let text = ''
+    for await (const chunk of body) text += Buffer.from(chunk).toString()
+    return text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row)
+  }
+
+  it('reads partitions that are one merged part without FINAL, the others with FINAL: every row once', async () => {
+    const markets = ['PNA', 'PNB', 'PNC']
+    const { from, to, merged } = await twoMonths(markets)
+    const pin = await mergedParts(srv.running.ctx.store, 'candles_1h')
+    expect(pin.partitions).toContain(merged)
+    const reference = await groupedReference(markets)
+    expect(reference.length).toBe(markets.length * HOURS)
+
+    const { store, streamed } = recordingStore()
+    expect(await exportRows(store, markets, from, to)).toEqual(reference)
+    // one statement, the pinned one: merged part read as is, the split month through FINAL
+    expect(streamed.length).toBe(1)
+    expect(streamed[0]).toContain('_part IN {parts:Array(String)}')
+    expect(streamed[0]).toContain('FINAL WHERE _partition_id NOT IN')
+
+    // the same export through HTTP (pinned too: EXPORT_MAX_CONCURRENT 1 < pool 2)
+    const res = await get(
+      `/v1/backtest/export?symbols=${markets.join(',')}&timeframe=1h&start_time=${from}&end_time=${to}&format=json`
+    )
+    const rows = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row)
+    expect(rows).toEqual(reference)
+  })
+
+  it('a pinned part merged away before the query started: the export restarts with FINAL, no row lost', async () => {
+    const markets = ['RCA', 'RCB']
+    const { from, to, merged } = await twoMonths(markets)
+    // between the pin and the query, a late insert lands in the merged month and the month is merged again:
+    // the pinned part is gone, so a read of it alone would miss every row of that month
+    const { store, streamed } = recordingStore(async () => {
+      await srv.running.ctx.store.command(
+        `INSERT INTO candles_1h SELECT 'RCA', 'binance', 'RCAUSDT', toDateTime(${from / 1000}, 'UTC'),
+           argMinState(toFloat64(1), toDateTime64(${from / 1000} + 3599, 3, 'UTC')), 999.0, 1.0,
+           argMaxState(toFloat64(999), toDateTime64(${from / 1000} + 3599, 3, 'UTC')), 5.0, 5.0, 0.0, toUInt64(2)`
+      )
+      await srv.running.ctx.store.command(`OPTIMIZE TABLE candles_1h PARTITION ID '${merged}' FINAL`)
+    })
+    const rows = await exportRows(store, markets, from, to)
+    const reference = await groupedReference(markets)
+    expect(rows).toEqual(reference)
+    expect(rows[0]).toMatchObject({ base: 'RCA', timestamp: from, high: 999, close: 999 })
+    expect(streamed.length).toBe(2)
+    expect(streamed[0]).toContain('_part IN')
+    expect(streamed[1]).not.toContain('_part IN')
+  })
+
+  it('EXPORT_MAX_CONCURRENT: one more export answers 503 with Retry-After; the slot frees when the client leaves', async () => {
+    // ~45 MB of CSV: far more than the socket buffers, so an export nobody reads stays open
+    await srv.running.ctx.store.command(
+      `INSERT INTO candles_1m SELECT concat('SL', toString(number % 12)), 'binance', concat('SL', toString(number % 12), 'USDT'),
+         toDateTime(${Math.floor(Date.now() / 1000) - 86400 * 25} + intDiv(number, 12) * 60, 'UTC'),
+         argMinState(toFloat64(number), now64(3)), max(toFloat64(number)), min(toFloat64(number)),
+         argMaxState(toFloat64(number), now64(3)), sum(1.0), sum(1.0), sum(0.5), toUInt64(count())
+       FROM numbers(12 * 34000) GROUP BY number`
+    )
+    const symbols = Array.from({ length: 12 }, (_, i) => `SL${i}`).join(',')
+    const ac = new AbortController()
+    const first = await get(`/v1/backtest/export?symbols=${symbols}&timeframe=1m&lookback=30d&format=csv`, pro, {
+      signal: ac.signal
+    })
+    expect(first.status).toBe(200)
+    const reader = first.body!.getReader()
+    await reader.read()
+
+    const busy = await get(
+      `/v1/backtest/export?symbols=EXB&timeframe=1m&start_time=${H0}&end_time=${H0 + HOUR}&format=csv`
+    )
+    expect(busy.status).toBe(503)
+    expect(busy.headers.get('retry-after')).toBe('5')
+    const err = (await jsonBody(busy)).error
+    expect(err.code).toBe('unavailable')
+    expect(err.message).toContain('EXPORT_MAX_CONCURRENT')
+
+    ac.abort()
+    await reader.cancel().catch(() => undefined)
+    // the server sees the client leave on its next write
+    const again = await getWhenFree(
+      `/v1/backtest/export?symbols=EXB&timeframe=1m&start_time=${H0}&end_time=${H0 + HOUR}&format=csv`
+    )
+    const status = again.status
+    await again.arrayBuffer()
+    expect(status).toBe(200)
   })
 })

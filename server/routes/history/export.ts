@@ -8,7 +8,9 @@
  * the JSON error envelope; after it the transfer is cut short (no final chunk), never silently truncated.
  */
 import path from 'node:path'
-import { encodeExport, EXPORT_FORMATS, type ExportFormat } from '../../../engine/export/encode.js'
+import { encodeExport, EXPORT_FORMATS, type ExportFormat, type ExportSpec } from '../../../engine/export/encode.js'
+import { ExportSlots, releasingWhenDone } from './export-slots.js'
+import { mergedParts, NO_MERGED_PARTS, stillActive } from '../../../engine/store/merged-parts.js'
 import { marketsCondition } from '../../../engine/history/markets.js'
 import { resolveRange } from '../../../engine/history/range.js'
 import { bucketStarts, ceilTo, floorTo } from '../../../engine/history/span.js'
@@ -43,18 +45,25 @@ export const EXPORT_COLUMNS = [
  * by base, so equal keys never sit on two shards. `base IN` restricts the merge to the requested bases
  * through the primary key: the (exchange, symbol) condition alone did not prune before the merge
  * (5 markets of 250: 3.8 s, with `base IN` 0.3 s). The inner aliases avoid the state columns' names.
+ *
+ * With `pinned` (engine/store/merged-parts.ts), partitions that are one merged part are read without
+ * `FINAL` from exactly the pinned parts (`{parts}`), the others with `FINAL` (`{partitions}` excluded);
+ * ClickHouse merges the two key-ordered branches (MergingSortedTransform, no full sort).
  */
-export function exportSql(table: string, marketsSql: string): string {
+export function exportSql(table: string, marketsSql: string, pinned = false): string {
+  const where = `base IN {bases:Array(String)} AND ${marketsSql}
+        AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')`
+  const states = `SELECT base, exchange, symbol, bucket, finalizeAggregation(open) AS o, high, low,
+        finalizeAggregation(close) AS c, volume_base, volume_quote, trades`
+  const inner = pinned
+    ? `${states} FROM ${table} WHERE _part IN {parts:Array(String)} AND ${where}
+      UNION ALL
+      ${states} FROM ${table} FINAL WHERE _partition_id NOT IN {partitions:Array(String)} AND ${where}`
+    : `${states} FROM ${table} FINAL WHERE ${where}`
   return `SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS timestamp, exchange, symbol, base,
       o AS open, high, low, c AS close, volume_base, volume_quote, trades
-    FROM (
-      SELECT base, exchange, symbol, bucket, finalizeAggregation(open) AS o, high, low,
-        finalizeAggregation(close) AS c, volume_base, volume_quote, trades
-      FROM ${table} FINAL
-      WHERE base IN {bases:Array(String)} AND ${marketsSql}
-        AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')
-      ORDER BY base, exchange, symbol, bucket
-    )`
+    FROM (${inner})
+    ORDER BY base, exchange, symbol, bucket`
 }
 
 /**
@@ -88,10 +97,42 @@ function fileName(symbols: readonly string[], tf: string, from: number, to: numb
   return `tidewatch_${names.replace(/[^A-Za-z0-9-]/g, '_')}_${tf}_${day(from)}_${day(to)}${ext}`
 }
 
+/**
+ * Starts the export and pulls its first chunk (see `primed`). On chDB the partitions that are one merged
+ * part are pinned and read without `FINAL`; once the first chunk shows the query has its snapshot of parts,
+ * the pin is checked still valid, else the export restarts with `FINAL` everywhere (nothing was sent yet).
+ */
+export async function openExport(
+  ctx: Pick<ServerContext, 'store' | 'log'>,
+  table: string,
+  marketsSql: string,
+  spec: Omit<ExportSpec, 'sql'>,
+  pinning: boolean
+): Promise<AsyncIterableIterator<Uint8Array>> {
+  const pin = pinning ? await mergedParts(ctx.store, table) : NO_MERGED_PARTS
+  if (pin.parts.length > 0) {
+    const body = await primed(
+      encodeExport(ctx.store, {
+        ...spec,
+        sql: exportSql(table, marketsSql, true),
+        params: { ...spec.params, parts: pin.parts, partitions: pin.partitions }
+      })
+    )
+    if (await stillActive(ctx.store, table, pin)) return body
+    await body.return?.()
+    ctx.log.info({ table }, 'export: a pinned part was merged away before the query started; reading with FINAL')
+  }
+  return primed(encodeExport(ctx.store, { ...spec, sql: exportSql(table, marketsSql) }))
+}
+
 export function exportRoutes(
   ctx: Pick<ServerContext, 'store' | 'markets' | 'config' | 'log'>,
   now: () => number = Date.now
 ): Route[] {
+  const slots = new ExportSlots(ctx.config.exportMaxConcurrent)
+  // the pin check after the first chunk needs a store connection no export holds (chDB only: the
+  // server's parts live per shard); with every connection streaming it would wait forever
+  const pinning = ctx.store.kind === 'chdb' && ctx.config.chdbPoolSize > ctx.config.exportMaxConcurrent
   return [
     {
       method: 'GET',
@@ -138,8 +179,7 @@ export function exportRoutes(
         const requested = q['format'] as string
         const format: ExportFormat =
           requested === 'json' ? (q['json_layout'] === 'array' ? 'json' : 'ndjson') : (requested as ExportFormat)
-        const stream = encodeExport(ctx.store, {
-          sql: exportSql(tf.table, cond.sql),
+        const spec = {
           params: {
             ...cond.params,
             bases: [...new Set(markets.map((m) => m.base))],
@@ -149,15 +189,21 @@ export function exportRoutes(
           format,
           columns: EXPORT_COLUMNS,
           tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export')
-        })
-        // pull the first chunk here: errors before any byte answer with a JSON error and a status
-        const body = await primed(stream)
-        const spec = EXPORT_FORMATS[format]
+        }
+        const release = slots.take()
+        let body: AsyncIterableIterator<Uint8Array>
+        try {
+          body = releasingWhenDone(await openExport(ctx, tf.table, cond.sql, spec, pinning), release)
+        } catch (err) {
+          release()
+          throw err
+        }
+        const info = EXPORT_FORMATS[format]
         return {
           status: 200,
           headers: {
-            'content-type': spec.contentType,
-            'content-disposition': `attachment; filename="${fileName(symbols, tf.name, from, to, spec.extension)}"`,
+            'content-type': info.contentType,
+            'content-disposition': `attachment; filename="${fileName(symbols, tf.name, from, to, info.extension)}"`,
             'x-export-markets': String(markets.length),
             // the most rows this export can have (every market, every bucket): a progress bar's total
             'x-export-max-rows': String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length)

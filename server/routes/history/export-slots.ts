@@ -1,0 +1,73 @@
+/**
+ * @module
+ * The cap on bulk exports streaming at once (`EXPORT_MAX_CONCURRENT`). An export holds one store
+ * connection from its first byte until its client has read the last one, which a slow client can make
+ * minutes; without a cap a few slow clients would hold every chDB session and stall ingest and every other
+ * read. Past the cap an export answers 503 at once with `Retry-After`, before any work.
+ */
+import { ApiError } from '../../../engine/errors.js'
+
+/** Seconds a client is told to wait when every export slot is taken. */
+const RETRY_AFTER_S = 5
+
+export class ExportSlots {
+  private active = 0
+
+  constructor(private readonly max: number) {}
+
+  /** Exports streaming now. */
+  get inUse(): number {
+    return this.active
+  }
+
+  /** Takes a slot or throws `unavailable` (503); the returned function gives it back (once). */
+  take(): () => void {
+    if (this.active >= this.max) {
+      throw new ApiError(
+        'unavailable',
+        `${this.max} exports are already streaming (EXPORT_MAX_CONCURRENT); retry in a few seconds`,
+        { headers: { 'retry-after': String(RETRY_AFTER_S) } }
+      )
+    }
+    this.active++
+    let held = true
+    return () => {
+      if (held) {
+        held = false
+        this.active--
+      }
+    }
+  }
+}
+
+/**
+ * `body` with `release` called once when it ends: read to the end, failed, or stopped early (`return()`,
+ * which the HTTP layer calls when the client goes away).
+ */
+export function releasingWhenDone(
+  body: AsyncIterableIterator<Uint8Array>,
+  release: () => void
+): AsyncIterableIterator<Uint8Array> {
+  const iterator: AsyncIterableIterator<Uint8Array> = {
+    [Symbol.asyncIterator]: () => iterator,
+    async next() {
+      try {
+        const r = await body.next()
+        if (r.done) release()
+        return r
+      } catch (err) {
+        release()
+        throw err
+      }
+    },
+    async return() {
+      try {
+        await body.return?.()
+      } finally {
+        release()
+      }
+      return { done: true, value: undefined }
+    }
+  }
+  return iterator
+}
