@@ -5,7 +5,11 @@
  * `BTCUSDT-metrics-2024-01-01.zip`) and its first line, and how its rows map to Tidewatch tables.
  * Headers are optional (older files have none); epoch times are ms, or µs in newer spot files (told apart
  * per row by magnitude, csv-layout.ts). USD-M futures aggTrades have 7 columns, spot 8 (`is_best_match`).
+ * Multiplier perpetuals (`1000PEPEUSDT`: prices per 1000 PEPE, sizes in 1000s of PEPE) are stored as the live
+ * feed stores them: base `PEPE`, symbol `1000PEPEUSDT`, prices / `{mult:Float64}`, base-coin sizes × mult
+ * (quote-currency amounts and rates unchanged). `mult` is 1 for every other market, spot included.
  */
+import { scaledBase } from '../normalize/binance-markets.js'
 import type { CandleLevel, CsvColumn, CsvLayout, ImportTarget } from './csv-layout.js'
 import { bucketOf } from './coverage.js'
 import { ImportError } from './import-error.js'
@@ -39,6 +43,8 @@ const col = (name: string, check: CsvColumn['check'], chType: string, optional =
   optional
 })
 const MARKET_SQL = `{base:String} AS base, {exchange:String} AS exchange, {symbol:String} AS symbol`
+/** Coins per unit of the file's prices and base sizes (market.ts `mult`). */
+const MULT = '{mult:Float64}'
 
 function aggTrades(spot: boolean): CsvLayout {
   const columns = [
@@ -56,7 +62,7 @@ function aggTrades(spot: boolean): CsvLayout {
     columns: ['ts', 'exchange', 'market', 'symbol', 'base', 'quote', 'side', 'price', 'qty', 'trade_id'],
     // the buyer was the maker: the taker sold
     inner: `${epochTime('c_transact_time')} AS ts, ${MARKET_SQL}, {market:String} AS market, {quote:String} AS quote,
-      if(lower(c_is_buyer_maker) = 'true', 'sell', 'buy') AS side, c_price AS price, c_quantity AS qty,
+      if(lower(c_is_buyer_maker) = 'true', 'sell', 'buy') AS side, c_price / ${MULT} AS price, c_quantity * ${MULT} AS qty,
       toString(c_agg_trade_id) AS trade_id`,
     coverage: { kind: 'candles', level: '1m' }
   }
@@ -94,8 +100,8 @@ function klines(level: CandleLevel): CsvLayout {
       'trades'
     ]),
     inner: `${epochTime('c_open_time')} AS ts, ${epochTime('c_close_time')} AS close_ts, ${MARKET_SQL},
-      ${bucketOf(level, 'ts')} AS bucket, c_open AS o, c_high AS h, c_low AS l, c_close AS c, c_volume AS v,
-      c_quote_volume AS qv, c_taker_buy_volume AS bv, c_count AS n`,
+      ${bucketOf(level, 'ts')} AS bucket, c_open / ${MULT} AS o, c_high / ${MULT} AS h, c_low / ${MULT} AS l,
+      c_close / ${MULT} AS c, c_volume * ${MULT} AS v, c_quote_volume AS qv, c_taker_buy_volume * ${MULT} AS bv, c_count AS n`,
     // candle states as the views build them: open/close by time, sums of volumes and trade counts
     outer: `base, exchange, symbol, bucket, argMinState(o, ts), max(h), min(l), argMaxState(c, close_ts),
       sum(v), sum(qv), sum(bv), sum(n)`,
@@ -154,7 +160,7 @@ const METRICS: CsvLayout = {
       table: 'open_interest',
       columns: ['ts', 'exchange', 'symbol', 'base', 'oi_base', 'oi_usd'],
       inner: `toDateTime64(c_create_time, 3, 'UTC') AS ts, ${MARKET_SQL},
-        assumeNotNull(c_sum_open_interest) AS oi_base, assumeNotNull(c_sum_open_interest_value) AS oi_usd,
+        assumeNotNull(c_sum_open_interest) * ${MULT} AS oi_base, assumeNotNull(c_sum_open_interest_value) AS oi_usd,
         c_sum_open_interest IS NOT NULL AND c_sum_open_interest_value IS NOT NULL AS present`,
       where: 'present',
       coverage: { kind: 'hourly', table: 'open_interest_1h' }
@@ -185,7 +191,9 @@ export function parseBinanceName(fileName: string): BinanceFile | null {
 
 /**
  * The layout and market of a Binance file. `firstLine` tells spot aggTrades (8 columns) from futures (7);
- * klines look the same for spot and futures, so `market` (default perp) decides for them.
+ * klines look the same for spot and futures, so `market` (default perp) decides for them. A perpetual's
+ * base asset is converted to the coin as the live normalizer does (`scaledBase`: `1000PEPE` → PEPE × 1000);
+ * a spot base is the coin itself (`1000SATS`).
  */
 export function binanceLayout(
   label: string,
@@ -227,14 +235,16 @@ export function binanceLayout(
   const spotMarket = kind === 'spot'
   if (spotMarket && (t === 'fundingRate' || t === 'metrics'))
     throw new ImportError(label, 0, `${t} files are futures data`)
+  const coin = spotMarket ? { base: pair.base, multiplier: 1 } : scaledBase(pair.base)
   return {
     layout,
     params: {
       exchange: spotMarket ? 'binance-spot' : 'binance',
       market: kind,
       symbol: file.symbol,
-      base: pair.base,
-      quote: pair.quote
+      base: coin.base,
+      quote: pair.quote,
+      mult: coin.multiplier
     }
   }
 }

@@ -12,9 +12,15 @@
  *   values the exchange did not provide.
  * - options_chain (Deribit): prices in the base coin, IVs in percent, OI in contracts; no volume column,
  *   so `volume_24h` is stored as 0.
+ * Multiplier perpetuals (binance-futures and bybit `1000PEPEUSDT`, bybit `SHIB1000USDT`) quote prices per
+ * `mult` coins and sizes in units of `mult` coins (market.ts `mk_mult`, 1 elsewhere): every price
+ * (trade price, last/index/mark price) is divided by it and every base size (trade amount, linear open
+ * interest) multiplied by it, so rows match the live feed's (base PEPE, price per PEPE, size in PEPE).
+ * OKX swaps and futures count sizes in contracts whose value the file does not give (`mk_contracts`):
+ * their trades are refused (plan-file.ts) and their open interest is not stored.
  */
 import type { CsvColumn, CsvLayout } from './csv-layout.js'
-import { fundingIntervalLookup, marketLookup } from './market.js'
+import { contractsLookup, fundingIntervalLookup, marketLookup, multiplierLookup } from './market.js'
 
 const col = (name: string, check: CsvColumn['check'], chType: string, optional = false): CsvColumn => ({
   name,
@@ -32,6 +38,8 @@ const HEAD = [
 ]
 const MICROS = `fromUnixTimestamp64Milli(toInt64(intDiv(c_timestamp, 1000)), 'UTC')`
 const MARKET_SQL = `${marketLookup('mk_base')} AS base, ${marketLookup('mk_exchange')} AS exchange, c_symbol AS symbol`
+/** the row market's multiplier as column `mult` (coins per unit of the file's prices and base sizes) */
+const MULT_SQL = `${multiplierLookup()} AS mult`
 
 const TRADES: CsvLayout = {
   description: 'tardis trades',
@@ -47,7 +55,8 @@ const TRADES: CsvLayout = {
       table: 'trades',
       columns: ['ts', 'exchange', 'market', 'symbol', 'base', 'quote', 'side', 'price', 'qty', 'trade_id'],
       inner: `${MICROS} AS ts, ${MARKET_SQL}, ${marketLookup('mk_market')} AS market, ${marketLookup('mk_quote')} AS quote,
-        lower(c_side) AS side, c_price AS price, c_amount AS qty, if(c_id = '', toString(c_timestamp), c_id) AS trade_id`,
+        lower(c_side) AS side, ${MULT_SQL}, c_price / mult AS price, c_amount * mult AS qty,
+        if(c_id = '', toString(c_timestamp), c_id) AS trade_id`,
       coverage: { kind: 'candles', level: '1m' }
     }
   ]
@@ -81,18 +90,21 @@ const DERIVATIVE_TICKER: CsvLayout = {
       inner: `${MICROS} AS ts, ${MARKET_SQL}, assumeNotNull(c_funding_rate) AS funding_rate,
         ${fundingIntervalLookup()} AS interval_hours,
         if(c_funding_timestamp IS NULL, NULL, fromUnixTimestamp64Milli(toInt64(intDiv(assumeNotNull(c_funding_timestamp), 1000)), 'UTC')) AS next_funding_ts,
-        c_mark_price AS mark_price, c_index_price AS index_price, c_funding_rate IS NOT NULL AS present`,
+        ${MULT_SQL}, c_mark_price / mult AS mark_price, c_index_price / mult AS index_price,
+        c_funding_rate IS NOT NULL AS present`,
       where: 'present',
       coverage: { kind: 'hourly', table: 'funding_1h' }
     },
     {
       table: 'open_interest',
       columns: ['ts', 'exchange', 'symbol', 'base', 'oi_base', 'oi_usd'],
-      // inverse contracts (quote USD) count OI in USD; linear ones in the base coin
-      inner: `${MICROS} AS ts, ${MARKET_SQL}, ${marketLookup('mk_quote')} = 'USD' AS inverse,
+      // inverse contracts (quote USD) count OI in USD; linear ones in units of `mult` base coins, priced per
+      // unit (so OI × raw price is USD); OKX OI is in contracts of unknown value and is skipped
+      inner: `${MICROS} AS ts, ${MARKET_SQL}, ${marketLookup('mk_quote')} = 'USD' AS inverse, ${MULT_SQL},
         assumeNotNull(coalesce(c_mark_price, c_last_price, c_index_price)) AS px, assumeNotNull(c_open_interest) AS oi,
-        if(inverse, oi / px, oi) AS oi_base, if(inverse, oi, oi * px) AS oi_usd,
-        c_open_interest IS NOT NULL AND coalesce(c_mark_price, c_last_price, c_index_price) > 0 AS present`,
+        if(inverse, oi / px, oi * mult) AS oi_base, if(inverse, oi, oi * px) AS oi_usd,
+        c_open_interest IS NOT NULL AND coalesce(c_mark_price, c_last_price, c_index_price) > 0
+          AND NOT ${contractsLookup()} AS present`,
       where: 'present',
       coverage: { kind: 'hourly', table: 'open_interest_1h' }
     }

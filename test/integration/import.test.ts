@@ -207,7 +207,7 @@ describe('Tardis.dev CSV', () => {
       'exchange,symbol,timestamp,local_timestamp,id,side,price,amount',
       `binance-futures,HHHUSDT,${us(DAY)},${us(DAY) + 5},t1,buy,10.5,2`,
       `binance-futures,HHHUSDT,${us(DAY + 1000)},${us(DAY + 1000) + 5},t2,sell,10.7,1`,
-      `okex-swap,HHH-USDT-SWAP,${us(DAY + 2000)},${us(DAY + 2000) + 5},,buy,10.6,3`
+      `bybit,HHHUSDT,${us(DAY + 2000)},${us(DAY + 2000) + 5},,buy,10.6,3`
     ].join('\n')
     await run([writeGzip(files.dir, 'binance-futures_trades_2024-01-01_HHH.csv.gz', csv)])
     expect(
@@ -241,9 +241,9 @@ describe('Tardis.dev CSV', () => {
       },
       {
         ts: DAY + 2000,
-        exchange: 'okx',
+        exchange: 'bybit',
         market: 'perp',
-        symbol: 'HHH-USDT-SWAP',
+        symbol: 'HHHUSDT',
         base: 'HHH',
         quote: 'USDT',
         side: 'buy',
@@ -315,7 +315,9 @@ describe('Tardis.dev CSV', () => {
       { exchange: 'binance', symbol: 'JJXUSDT', h: [8], n: 1 }
     ])
     expect(res!.notes).toEqual([
-      'funding interval not shown by the file (fewer than two distinct funding_timestamp values), stored as 8 h: binance-futures JJXUSDT'
+      'funding interval not shown by the file (fewer than two distinct funding_timestamp values), stored as 8 h: binance-futures JJXUSDT',
+      // OKX open interest is in contracts (import-multiplier.test.ts); said for every OKX market of the file
+      'open interest not imported (Tardis gives OKX sizes in contracts as OKX sends them, and the contract value (ctVal × ctMult) is not in the file): okex-swap JJ8-USDT-SWAP'
     ])
   })
 

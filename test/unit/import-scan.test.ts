@@ -8,7 +8,13 @@ import { checkCell } from '../../ingest/import/csv-cells.js'
 import { CsvScanner, type LineSink } from '../../ingest/import/csv-scan.js'
 import { binanceLayout } from '../../ingest/import/binance-vision.js'
 import { SliceWriter } from '../../ingest/import/slices.js'
-import { splitConcatenated, splitTardisSymbol, tardisVenue } from '../../ingest/import/symbols.js'
+import {
+  sizesInContracts,
+  splitConcatenated,
+  splitTardisSymbol,
+  tardisCoin,
+  tardisVenue
+} from '../../ingest/import/symbols.js'
 import { cascadeOf } from '../../ingest/import/coverage.js'
 import { progressText } from '../../cli/import-progress.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -117,6 +123,26 @@ describe('symbols and venues', () => {
     expect(splitTardisSymbol('BTC-USDT-SWAP')).toEqual({ base: 'BTC', quote: 'USDT' })
     expect(tardisVenue('binance-futures')).toEqual({ exchange: 'binance', market: 'perp' })
     expect(tardisVenue('binance')).toEqual({ exchange: 'binance-spot', market: 'spot' })
+  })
+
+  it('converts multiplier perpetuals per venue as the live normalizers do; spot bases are coins', () => {
+    expect(tardisCoin('binance-futures', '1000PEPE')).toEqual({ base: 'PEPE', multiplier: 1000 })
+    expect(tardisCoin('binance-futures', '1MBABYDOGE')).toEqual({ base: 'BABYDOGE', multiplier: 1_000_000 })
+    expect(tardisCoin('bybit', 'SHIB1000')).toEqual({ base: 'SHIB', multiplier: 1000 })
+    expect(tardisCoin('bybit', '10000LADYS')).toEqual({ base: 'LADYS', multiplier: 10_000 })
+    expect(tardisCoin('binance-futures', '1INCH')).toEqual({ base: '1INCH', multiplier: 1 })
+    expect(tardisCoin('binance', '1000SATS')).toEqual({ base: '1000SATS', multiplier: 1 })
+    expect(tardisCoin('bybit-spot', '1000PEPE')).toEqual({ base: '1000PEPE', multiplier: 1 })
+    const perp = (symbol: string) => binanceLayout('f', { symbol, dataType: '1m' }, '', undefined).params
+    const spot = (symbol: string) => binanceLayout('f', { symbol, dataType: '1m' }, '', 'spot').params
+    expect(perp('1000PEPEUSDT')).toMatchObject({ symbol: '1000PEPEUSDT', base: 'PEPE', mult: 1000 })
+    expect(perp('BTCUSDT')).toMatchObject({ base: 'BTC', mult: 1 })
+    expect(spot('1000SATSUSDT')).toMatchObject({ exchange: 'binance-spot', base: '1000SATS', mult: 1 })
+    expect([sizesInContracts('okex-swap'), sizesInContracts('okex'), sizesInContracts('bybit')]).toEqual([
+      true,
+      false,
+      false
+    ])
   })
 
   it('knows the candle cascade', () => {
