@@ -241,17 +241,31 @@ const round = (x: number): number => Math.round(x * 100) / 100
 export async function historyBench(rounds: number, port = 18_931): Promise<Record<string, unknown>> {
   const { dir, prepareS, reused } = await dataDir(Date.now())
   console.log(`history: ${reused ? 'reused' : 'prepared'} ${MARKETS * MINUTES} minute candles (${prepareS} s)`)
+  // the same-run reference: a second server on a copy of the data, every partition read with FINAL
+  // (pinning needs CHDB_POOL_SIZE > EXPORT_MAX_CONCURRENT; the bench server's pool is the default 4)
+  const finalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-hist-final-'))
+  fs.cpSync(dir, finalDir, { recursive: true })
   const srv = await startBenchServer(port, { SOURCES: 'none' }, () => true, dir)
+  const finalSrv = await startBenchServer(
+    port + 1,
+    { SOURCES: 'none', EXPORT_MAX_CONCURRENT: '4' },
+    () => true,
+    finalDir
+  )
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-out-'))
   try {
-    const created = (await (
-      await fetch(`${srv.base}/v1/admin/keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ plan: 'enterprise', name: 'bench' })
-      })
-    ).json()) as { key: string }
-    const key = created.key
+    const newKey = async (base: string): Promise<string> =>
+      (
+        (await (
+          await fetch(`${base}/v1/admin/keys`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ plan: 'enterprise', name: 'bench' })
+          })
+        ).json()) as { key: string }
+      ).key
+    const key = await newKey(srv.base)
+    const finalKey = await newKey(finalSrv.base)
     const yearUrl = `${srv.base}/v1/historical/ohlcv?symbol=YEAR&timeframe=1h&lookback=365d&limit=10000`
     await latency(yearUrl, key, 5) // warm-up
     const year = await latency(yearUrl, key, 40)
@@ -259,8 +273,8 @@ export async function historyBench(rounds: number, port = 18_931): Promise<Recor
     console.log(`history: 1y of 1h candles ${year.median_ms} ms median (${year.rows} rows)`)
 
     const symbols = Array.from({ length: MARKETS }, (_, i) => `X${i}`).join(',')
-    const exportUrl = (format: string, syms = symbols) =>
-      `${srv.base}/v1/backtest/export?symbols=${syms}&timeframe=1m&lookback=30d&format=${format}`
+    const exportUrl = (format: string, syms = symbols, base = srv.base) =>
+      `${base}/v1/backtest/export?symbols=${syms}&timeframe=1m&lookback=30d&format=${format}`
     // the baseline's rows: 200,000 rows of the same export, parsed from NDJSON
     const ndjson = path.join(work, 'base.ndjson')
     const perMarket = Math.ceil(BASELINE_ROWS / MINUTES)
@@ -272,6 +286,8 @@ export async function historyBench(rounds: number, port = 18_931): Promise<Recor
       .slice(0, BASELINE_ROWS)
       .map((l) => JSON.parse(l) as Record<string, unknown>)
     const fast: number[] = []
+    const finalOnly: number[] = []
+    const finalCpu: number[] = []
     const base: number[] = []
     const growth: number[] = []
     const cpu: number[] = []
@@ -290,9 +306,15 @@ export async function historyBench(rounds: number, port = 18_931): Promise<Recor
       firstByte.push(run.value.firstByteMs)
       rssMbBeforePeak.push([Math.round(run.before), Math.round(run.peak)])
       fs.rmSync(file)
+      const ref = await withRss(finalSrv.pid, () =>
+        download(exportUrl('parquet', symbols, finalSrv.base), finalKey, file)
+      )
+      finalOnly.push((await parquetRowCount(file)) / (ref.value.ms / 1000))
+      finalCpu.push(ref.cpuS)
+      fs.rmSync(file)
       base.push(await parquetjsRowsPerS(baseRows, path.join(work, 'baseline.parquet')))
       console.log(
-        `history: export round ${r + 1}: ${Math.round(fast.at(-1)!)} rows/s (${rows} rows, ${Math.round(bytes / 1_048_576)} MB, server CPU ${run.cpuS} s), parquetjs-lite ${Math.round(base.at(-1)!)} rows/s, RSS +${Math.round(growth.at(-1)!)} MB`
+        `history: export round ${r + 1}: ${Math.round(fast.at(-1)!)} rows/s (${rows} rows, ${Math.round(bytes / 1_048_576)} MB, server CPU ${run.cpuS} s), FINAL everywhere ${Math.round(finalOnly.at(-1)!)} rows/s (CPU ${finalCpu.at(-1)} s), parquetjs-lite ${Math.round(base.at(-1)!)} rows/s, RSS +${Math.round(growth.at(-1)!)} MB`
       )
     }
     const slowFile = path.join(work, 'slow.parquet')
@@ -311,6 +333,10 @@ export async function historyBench(rounds: number, port = 18_931): Promise<Recor
         bytes,
         runs_rows_per_s: fast.map(Math.round),
         median_rows_per_s: Math.round(mFast),
+        final_everywhere_runs_rows_per_s: finalOnly.map(Math.round),
+        final_everywhere_median_rows_per_s: Math.round(median(finalOnly)),
+        final_everywhere_server_cpu_s_runs: finalCpu,
+        ratio_vs_final_everywhere: round(mFast / median(finalOnly)),
         parquetjs_lite_runs_rows_per_s: base.map(Math.round),
         parquetjs_lite_median_rows_per_s: Math.round(mBase),
         ratio_vs_parquetjs_lite: round(mFast / mBase),
@@ -331,6 +357,8 @@ export async function historyBench(rounds: number, port = 18_931): Promise<Recor
     }
   } finally {
     await srv.stop()
+    await finalSrv.stop()
     fs.rmSync(work, { recursive: true, force: true })
+    fs.rmSync(finalDir, { recursive: true, force: true })
   }
 }
