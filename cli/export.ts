@@ -13,6 +13,8 @@ import { once } from 'node:events'
 import { UsageError, stringFlag } from './args.js'
 import { CliError } from './client.js'
 import type { CommandGroup, Io } from './command.js'
+import { withInterrupt } from './interrupt.js'
+import { ProgressLine, progressBar } from './progress.js'
 
 const FORMATS = ['csv', 'json', 'parquet', 'hdf5', 'arrow'] as const
 const PROGRESS_EVERY_MS = 250
@@ -25,10 +27,7 @@ function mb(bytes: number): string {
 export function progressLine(bytes: number, rows: number | null, maxRows: number | null, elapsedMs: number): string {
   const rate = `${mb((bytes * 1000) / Math.max(1, elapsedMs))}/s`
   if (rows !== null && maxRows !== null && maxRows > 0) {
-    const share = Math.min(1, rows / maxRows)
-    const width = 24
-    const fill = Math.round(share * width)
-    return `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${rows.toLocaleString('en-US')} rows  ${mb(bytes)}  ${rate}`
+    return `${progressBar(rows / maxRows)} ${rows.toLocaleString('en-US')} rows  ${mb(bytes)}  ${rate}`
   }
   return `${rows === null ? '' : `${rows.toLocaleString('en-US')} rows  `}${mb(bytes)}  ${rate}`
 }
@@ -39,16 +38,21 @@ function required(args: Parameters<typeof stringFlag>[0], name: string, what: st
   return v
 }
 
-async function download(url: string, key: string, out: string, format: string, io: Io, tty: boolean): Promise<void> {
+async function download(
+  url: string,
+  key: string,
+  out: string,
+  format: string,
+  io: Io,
+  tty: boolean,
+  signal: AbortSignal
+): Promise<void> {
   const part = `${out}.part-${process.pid}`
-  const abort = new AbortController()
-  const onSigint = (): void => abort.abort()
-  process.once('SIGINT', onSigint)
   let file: fs.WriteStream | null = null
   try {
     let res: Response
     try {
-      res = await fetch(url, { headers: { 'x-api-key': key }, signal: abort.signal })
+      res = await fetch(url, { headers: { 'x-api-key': key }, signal })
     } catch (err) {
       throw new CliError(`cannot reach the server at ${new URL(url).origin} (is it running?)`, 1, { cause: err })
     }
@@ -69,12 +73,10 @@ async function download(url: string, key: string, out: string, format: string, i
     const started = Date.now()
     let bytes = 0
     let newlines = 0
-    let shown = 0
-    const show = (final: boolean): void => {
+    const progress = new ProgressLine(io, tty, PROGRESS_EVERY_MS)
+    const line = (): string => {
       const rows = countsRows ? Math.max(0, newlines - (format === 'csv' ? 1 : 0)) : null
-      const line = progressLine(bytes, rows, maxRows, Date.now() - started)
-      if (tty) io.err(`\r${line}\u001b[K${final ? '\n' : ''}`)
-      else if (final) io.err(`${line}\n`)
+      return progressLine(bytes, rows, maxRows, Date.now() - started)
     }
     try {
       for await (const chunk of res.body) {
@@ -82,14 +84,11 @@ async function download(url: string, key: string, out: string, format: string, i
         bytes += buf.byteLength
         if (countsRows) for (let i = 0; i < buf.length; i++) if (buf[i] === 10) newlines++
         if (!file.write(buf)) await once(file, 'drain')
-        if (Date.now() - shown >= PROGRESS_EVERY_MS) {
-          shown = Date.now()
-          show(false)
-        }
+        progress.update(line)
       }
     } catch (err) {
       throw new CliError(
-        abort.signal.aborted
+        signal.aborted
           ? 'interrupted'
           : 'the transfer was cut short (server error or lost connection); nothing was written',
         1,
@@ -100,10 +99,9 @@ async function download(url: string, key: string, out: string, format: string, i
     await once(file, 'finish')
     fs.renameSync(part, out)
     file = null
-    show(true)
+    progress.finish(line())
     io.err(`wrote ${out}\n`)
   } finally {
-    process.off('SIGINT', onSigint)
     if (file) {
       file.destroy()
       fs.rmSync(part, { force: true })
@@ -146,7 +144,8 @@ export const exportGroup: CommandGroup = {
         const q = new URLSearchParams({ symbols, timeframe, lookback, format })
         const exchange = stringFlag(args, 'exchange')
         if (exchange) q.set('exchange', exchange)
-        await download(`${client.url}/v1/backtest/export?${q}`, key, out, format, io, process.stderr.isTTY === true)
+        const url = `${client.url}/v1/backtest/export?${q}`
+        await withInterrupt((signal) => download(url, key, out, format, io, process.stderr.isTTY === true, signal))
       }
     }
   ]

@@ -16,7 +16,9 @@ import { UsageError, stringFlag } from './args.js'
 import { CliError, type AdminClient } from './client.js'
 import type { CommandGroup, Io } from './command.js'
 import { importLocal, tryLock } from './import-local.js'
-import { ProgressDisplay, summaryText } from './import-progress.js'
+import { REDRAW_MS, progressText, summaryText } from './import-progress.js'
+import { withInterrupt } from './interrupt.js'
+import { ProgressLine } from './progress.js'
 import { ImportError } from '../ingest/import/import-error.js'
 import type { FileResult } from '../ingest/import/run-import.js'
 import type { ImportEvent } from '../ingest/import/import-events.js'
@@ -26,44 +28,34 @@ async function viaServer(
   files: readonly string[],
   market: 'perp' | 'spot' | undefined,
   io: Io,
-  display: ProgressDisplay
+  display: ProgressLine,
+  signal: AbortSignal
 ): Promise<void> {
-  const abort = new AbortController()
-  const onSigint = (): void => abort.abort()
-  process.once('SIGINT', onSigint)
+  const res = await client.open('/v1/admin/import', { files, ...(market ? { market } : {}) }, signal)
+  let rest = ''
+  let end: ImportEvent | null = null
   try {
-    const res = await client.open('/v1/admin/import', { files, ...(market ? { market } : {}) }, abort.signal)
-    let rest = ''
-    let end: ImportEvent | null = null
-    try {
-      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-        rest += Buffer.from(chunk).toString('utf8')
-        let nl: number
-        while ((nl = rest.indexOf('\n')) !== -1) {
-          const event = JSON.parse(rest.slice(0, nl)) as ImportEvent
-          rest = rest.slice(nl + 1)
-          if (event.type === 'progress') display.update(event)
-          else if (event.type === 'file') {
-            display.clear()
-            io.out(summaryText(event))
-          } else end = event
-        }
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      rest += Buffer.from(chunk).toString('utf8')
+      let nl: number
+      while ((nl = rest.indexOf('\n')) !== -1) {
+        const event = JSON.parse(rest.slice(0, nl)) as ImportEvent
+        rest = rest.slice(nl + 1)
+        if (event.type === 'progress') display.update(() => progressText(event))
+        else if (event.type === 'file') {
+          display.clear()
+          io.out(summaryText(event))
+        } else end = event
       }
-    } catch (err) {
-      throw new CliError(
-        abort.signal.aborted ? 'interrupted' : 'the connection to the server was lost during the import',
-        1,
-        {
-          cause: err
-        }
-      )
     }
-    display.clear()
-    if (end?.type === 'error') throw new CliError(end.message)
-    if (end?.type !== 'done') throw new CliError('the server ended the import without a result')
-  } finally {
-    process.off('SIGINT', onSigint)
+  } catch (err) {
+    throw new CliError(signal.aborted ? 'interrupted' : 'the connection to the server was lost during the import', 1, {
+      cause: err
+    })
   }
+  display.clear()
+  if (end?.type === 'error') throw new CliError(end.message)
+  if (end?.type !== 'done') throw new CliError('the server ended the import without a result')
 }
 
 async function locally(
@@ -72,11 +64,9 @@ async function locally(
   files: readonly string[],
   market: 'perp' | 'spot' | undefined,
   io: Io,
-  display: ProgressDisplay
+  display: ProgressLine,
+  signal: AbortSignal
 ): Promise<void> {
-  const abort = new AbortController()
-  const onSigint = (): void => abort.abort()
-  process.once('SIGINT', onSigint)
   let results: FileResult[] = []
   try {
     results = await importLocal(
@@ -85,9 +75,9 @@ async function locally(
       files,
       {
         ...(market ? { market } : {}),
-        signal: abort.signal,
+        signal,
         onProgress: (p) => {
-          display.update(p)
+          display.update(() => progressText(p))
           if (p.phase === 'done') display.clear()
         }
       },
@@ -96,11 +86,8 @@ async function locally(
   } catch (err) {
     display.clear()
     if (err instanceof ImportError) throw new CliError(err.message, 1, { cause: err })
-    if (abort.signal.aborted)
-      throw new CliError('interrupted (files already imported stay imported)', 1, { cause: err })
+    if (signal.aborted) throw new CliError('interrupted (files already imported stay imported)', 1, { cause: err })
     throw err
-  } finally {
-    process.off('SIGINT', onSigint)
   }
   for (const r of results) io.out(summaryText(r))
 }
@@ -124,16 +111,18 @@ export const importGroup: CommandGroup = {
         }
         const files = operands.map((f) => path.resolve(f))
         for (const f of files) if (!fs.existsSync(f)) throw new CliError(`${f}: no such file`, 2)
-        const display = new ProgressDisplay(io, process.stderr.isTTY === true)
-        if (args.flags.has('url') || process.env['TIDEWATCH_URL']) return viaServer(client, files, market, io, display)
+        const display = new ProgressLine(io, process.stderr.isTTY === true, REDRAW_MS)
+        const throughServer = (): Promise<void> =>
+          withInterrupt((signal) => viaServer(client, files, market, io, display, signal))
+        if (args.flags.has('url') || process.env['TIDEWATCH_URL']) return throughServer()
         if (process.env['CLICKHOUSE_URL']) {
           throw new CliError('CLICKHOUSE_URL is set: imports need the embedded store (docs/import.md)', 2)
         }
         const dataDir = path.resolve(process.env['DATA_DIR'] || './data')
         const release = tryLock(dataDir)
-        if (release) return locally(dataDir, release, files, market, io, display)
+        if (release) return withInterrupt((signal) => locally(dataDir, release, files, market, io, display, signal))
         io.err(`tidewatch: ${dataDir} is in use by the server; importing through ${client.url}\n`)
-        return viaServer(client, files, market, io, display)
+        return throughServer()
       }
     }
   ]

@@ -148,16 +148,19 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     journal
   )
   const keys = new KeyRegistry(store)
-  await keys.load()
-  keys.startReloading()
   const quota = new QuotaCounter(store)
-  await quota.load()
-  quota.start()
   const live = new LiveState(store)
-  await live.rebuild()
+  // Independent reads of disjoint tables (api_keys; api_usage; the market, option and whale tables), so they
+  // share the store's sessions at once. All run after the journal replays above, so the live state sees the
+  // recovered rows, and before any source or request starts.
+  await Promise.all([keys.load(), quota.load(), live.rebuild()])
+  keys.startReloading()
+  quota.start()
   pipeline.live = live
   const compactor = new Compactor(store, log.child({ mod: 'compact' }))
   pipeline.onBulkEnd = (range) => compactor.request(range)
+  // Created only after the rebuild, then seeded once: the hub observes the live state, so a hub that
+  // existed during the rebuild would be seeded again by it, concurrently with `seed`.
   const hub = new StreamHub(live)
   await hub.seed()
   const storeProbe = new StoreProbe(store)

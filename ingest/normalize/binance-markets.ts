@@ -6,9 +6,6 @@
  * "1000PEPE"-style markets, whose prices and sizes are converted to the plain coin.
  */
 
-/** Funding interval of markets that `fundingInfo` does not list, hours (Binance's default). */
-export const DEFAULT_FUNDING_INTERVAL_HOURS = 8
-
 export interface MarketMeta {
   /** exchange-native symbol, e.g. `BTCUSDT`, `1000PEPEUSDT` */
   readonly symbol: string

@@ -19,13 +19,8 @@
  * "1000PEPE"-style markets are converted to the plain coin: sizes × 1000, prices ÷ 1000.
  */
 import type { NormalizedRecord } from '../../engine/records/types.js'
-import {
-  DEFAULT_FUNDING_INTERVAL_HOURS,
-  fundingIntervals,
-  guessMarket,
-  usdtPerpetuals,
-  type MarketMeta
-} from './binance-markets.js'
+import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../import/funding-interval.js'
+import { fundingIntervals, guessMarket, usdtPerpetuals, type MarketMeta } from './binance-markets.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { FieldScanner } from './scan.js'
 
@@ -388,7 +383,7 @@ export class BinanceNormalizer implements VenueNormalizer {
   private fundingInfo(body: unknown): Outcome {
     const intervals = fundingIntervals(body)
     if (intervals === null) return 'malformed'
-    // the list names only non-default markets: one that left it is back to the default
+    // the list names only non-default markets: one that left it is back to the default (Binance's: 8 h)
     for (const m of this.markets.values()) m.intervalHours = DEFAULT_FUNDING_INTERVAL_HOURS
     for (const [symbol, hours] of intervals) this.market(symbol).intervalHours = hours
     return 'ok'

@@ -7,12 +7,11 @@
  * `baseCoin` (`1000PEPE` for `1000PEPEUSDT`, the Binance convention, converted by the same `scaledBase`),
  * and a few put it after the coin (`SHIB1000USDT`, baseCoin `SHIB1000`); both become the plain coin.
  */
+import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../import/funding-interval.js'
 import { scaledBase, type MarketMeta } from './binance-markets.js'
 
 export type { MarketMeta } from './binance-markets.js'
 
-/** Funding interval when neither the instrument nor the ticker says, hours (Bybit's usual interval). */
-export const DEFAULT_FUNDING_INTERVAL_HOURS = 8
 /** `SHIB1000`: a multiplier after the coin. Only powers of ten from 1000 count; letters must come first. */
 const SUFFIX_SCALED = /^([A-Z]{2,})(1000+)$/
 const QUOTE = 'USDT'
@@ -72,6 +71,7 @@ export function instrumentsPage(body: unknown): InstrumentsPage | null {
       symbol: i.symbol,
       quote: QUOTE,
       ...bybitBase(i.baseCoin),
+      // the instrument does not say: Bybit's usual interval, 8 h
       intervalHours: intervalHoursOf(i.fundingInterval) ?? DEFAULT_FUNDING_INTERVAL_HOURS
     })
   }

@@ -26,7 +26,8 @@
  * Markets quoted per 1000 coins are converted to the plain coin: sizes × 1000, prices ÷ 1000.
  */
 import type { NormalizedRecord } from '../../engine/records/types.js'
-import { DEFAULT_FUNDING_INTERVAL_HOURS, guessBybitMarket, instrumentsPage, type MarketMeta } from './bybit-markets.js'
+import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../import/funding-interval.js'
+import { guessBybitMarket, instrumentsPage, type MarketMeta } from './bybit-markets.js'
 import { applyTicker, emptyTicker, type TickerState } from './bybit-ticker.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { MarketTrades, NO_GAPS, RECONNECT_CHANNEL, markerSymbols, type ReconnectGaps } from './trade-window.js'

@@ -5,7 +5,7 @@
  * 5-minute readings). Each pass walks the current market list with a few requests in flight; the rate
  * limiters in BinanceRest spread them out, so a pass over ~500 markets takes about half a minute.
  */
-import { sleep } from '../feed/backoff.js'
+import { pollEach } from '../feed/poll-each.js'
 import { WEIGHT, type BinanceRest } from './rest.js'
 
 /** Requests in flight per poller: hides round-trip time without bursting (the limiter paces anyway). */
@@ -38,17 +38,6 @@ export async function pollMarkets(
   plan: PollPlan,
   signal: AbortSignal
 ): Promise<void> {
-  while (!signal.aborted) {
-    const started = Date.now()
-    const list = [...symbols()]
-    let next = 0
-    const worker = async (): Promise<void> => {
-      while (!signal.aborted && next < list.length) {
-        const symbol = list[next++]!
-        await rest.fetch(plan.path(symbol), plan.weight, signal)
-      }
-    }
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker))
-    await sleep(Math.max(0, started + plan.everyMs - Date.now()), signal)
-  }
+  const passes = { everyMs: plan.everyMs, concurrency: CONCURRENCY }
+  await pollEach(symbols, passes, (symbol) => rest.fetch(plan.path(symbol), plan.weight, signal), signal)
 }

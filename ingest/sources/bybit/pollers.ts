@@ -4,7 +4,7 @@
  * 5-minute readings, one symbol per call). Each pass walks the current market list with a few requests in
  * flight; the limiter in BybitRest paces them (about 550 markets at 300 a minute: a pass takes ~2 minutes).
  */
-import { sleep } from '../feed/backoff.js'
+import { pollEach } from '../feed/poll-each.js'
 import { accountRatioPath, type BybitRest } from './rest.js'
 
 /** Requests in flight: hides round-trip time without bursting (the limiter paces anyway). */
@@ -17,14 +17,5 @@ export async function pollLongShort(
   everyMs: number,
   signal: AbortSignal
 ): Promise<void> {
-  while (!signal.aborted) {
-    const started = Date.now()
-    const list = [...symbols()]
-    let next = 0
-    const worker = async (): Promise<void> => {
-      while (!signal.aborted && next < list.length) await rest.fetch(accountRatioPath(list[next++]!), signal)
-    }
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker))
-    await sleep(Math.max(0, started + everyMs - Date.now()), signal)
-  }
+  await pollEach(symbols, { everyMs, concurrency: CONCURRENCY }, (s) => rest.fetch(accountRatioPath(s), signal), signal)
 }

@@ -6,7 +6,7 @@
  * only for the coins listed by `/api/v5/rubik/stat/trading-data/support-coin` (`data.contract`). Each pass
  * asks once per followed coin that has statistics; the normalizer keeps only readings it has not seen.
  */
-import { sleep } from '../feed/backoff.js'
+import { pollEach } from '../feed/poll-each.js'
 import { longShortPath, type OkxRest } from './rest.js'
 
 /** Coins with contract statistics from a support-coin answer; null when the text is not one. */
@@ -27,12 +27,5 @@ export async function pollLongShort(
   everyMs: number,
   signal: AbortSignal
 ): Promise<void> {
-  while (!signal.aborted) {
-    const started = Date.now()
-    for (const ccy of [...coins()]) {
-      if (signal.aborted) return
-      await rest.fetch(longShortPath(ccy), signal)
-    }
-    await sleep(Math.max(0, started + everyMs - Date.now()), signal)
-  }
+  await pollEach(coins, { everyMs, concurrency: 1 }, (ccy) => rest.fetch(longShortPath(ccy), signal), signal)
 }

@@ -6,7 +6,7 @@
  * days, the end date inclusive; buckets not yet closed are left out. At most 100,000 rows per call.
  */
 import { alignedRows, candleSourceFor, type AlignedField } from '../../../engine/history/aligned.js'
-import { findGaps } from '../../../engine/history/envelope.js'
+import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
 import type { Market } from '../../../engine/history/markets.js'
 import { resolveDateRange } from '../../../engine/history/range.js'
 import { bucketStarts, floorTo, formatSpan, parseSpan, type Span } from '../../../engine/history/span.js'
@@ -56,26 +56,22 @@ async function answer(ctx: Pick<ServerContext, 'store'>, g: Grid, param: string)
   // a bucket is a gap when no requested field has a value in it for any market
   const present = data.filter((r) => Object.entries(r).some(([k, v]) => v !== null && !META_KEYS.has(k)))
   const single = g.markets.length === 1 ? g.markets[0]! : null
-  return json(200, {
-    data,
-    meta: {
-      symbol: single?.symbol ?? null,
-      base: single?.base ?? null,
-      exchange: single?.exchange ?? null,
+  return json(
+    200,
+    historyEnvelope({
+      data,
+      scope: { symbol: single?.symbol ?? null, base: single?.base ?? null, exchange: single?.exchange ?? null },
       timeframe: g.timeframe,
       start: g.fromMs,
       end: Math.max(g.fromMs, g.toMs),
-      rows: data.length,
       source: g.source,
-      markets: g.markets,
-      fields: [...g.fields]
-    },
-    gaps:
-      g.toMs > g.fromMs
-        ? findGaps(new Set(present.map((r) => r['timestamp'] as number)), g.fromMs, g.toMs, g.span)
-        : [],
-    next_cursor: null
-  })
+      extra: { markets: g.markets, fields: [...g.fields] },
+      gaps:
+        g.toMs > g.fromMs
+          ? findGaps(new Set(present.map((r) => r['timestamp'] as number)), g.fromMs, g.toMs, g.span)
+          : []
+    })
+  )
 }
 
 const META_KEYS = new Set(['timestamp', 'symbol', 'base', 'exchange'])

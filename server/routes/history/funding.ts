@@ -7,7 +7,7 @@
  * - `GET /v1/historical/derivatives/funding-stats`: statistics of the hourly series of a window.
  * All read the funding aggregates (24 months) and answer in the historical envelope.
  */
-import { findGaps } from '../../../engine/history/envelope.js'
+import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
 import { comparativeGrid, heatmapGrid } from '../../../engine/history/funding-grid.js'
 import { fundingBuckets, fundingSource, hourlyFunding } from '../../../engine/history/funding-queries.js'
 import { fundingStats, type FundingMetric } from '../../../engine/history/funding-stats.js'
@@ -81,15 +81,19 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
         const market = await marketOf(ctx.markets, req)
         const rows = await fundingBuckets(ctx.store, [market], window, span)
         const { cells, gaps } = heatmapGrid(rows, market, window, span)
-        const meta = {
-          ...market,
-          timeframe: formatSpan(span),
-          start: window.fromMs,
-          end: window.toMs,
-          rows: cells.length,
-          source: fundingSource(span)
-        }
-        return json(200, { data: cells, meta, gaps, next_cursor: null })
+        // scope: the Market itself, so meta opens base, exchange, symbol (as it always has here)
+        return json(
+          200,
+          historyEnvelope({
+            data: cells,
+            scope: market,
+            timeframe: formatSpan(span),
+            start: window.fromMs,
+            end: window.toMs,
+            source: fundingSource(span),
+            gaps
+          })
+        )
       }
     },
     {
@@ -105,19 +109,22 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
         const first = await marketOf(ctx.markets, req)
         const markets = await comparedMarkets(ctx.markets, symbol, first, req.q['exchanges'] as string[] | undefined)
         const grid = comparativeGrid(await fundingBuckets(ctx.store, markets, window, span), markets, window, span)
-        const meta = {
-          symbol: null,
-          base: first.base,
-          exchange: null,
-          timeframe: formatSpan(span),
-          start: window.fromMs,
-          end: window.toMs,
-          rows: grid.rows.length,
-          source: fundingSource(span),
-          exchanges: markets.map((m) => m.exchange),
-          markets: markets.map((m, i) => ({ exchange: m.exchange, symbol: m.symbol, gaps: grid.marketGaps[i] }))
-        }
-        return json(200, { data: grid.rows, meta, gaps: grid.gaps, next_cursor: null })
+        return json(
+          200,
+          historyEnvelope({
+            data: grid.rows,
+            scope: { symbol: null, base: first.base, exchange: null },
+            timeframe: formatSpan(span),
+            start: window.fromMs,
+            end: window.toMs,
+            source: fundingSource(span),
+            extra: {
+              exchanges: markets.map((m) => m.exchange),
+              markets: markets.map((m, i) => ({ exchange: m.exchange, symbol: m.symbol, gaps: grid.marketGaps[i] }))
+            },
+            gaps: grid.gaps
+          })
+        )
       }
     },
     {
@@ -131,22 +138,24 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
         const market = await marketOf(ctx.markets, req)
         const metrics = req.q['metrics'] as FundingMetric[]
         const samples = await hourlyFunding(ctx.store, market, window)
-        const meta = {
-          ...market,
-          timeframe: '1h',
-          start: window.fromMs,
-          end: window.toMs,
-          rows: 1,
-          source: 'funding_1h',
-          metrics
-        }
-        const gaps = findGaps(
-          samples.map((s) => s.ts),
-          window.fromMs,
-          window.toMs,
-          HOUR
+        return json(
+          200,
+          historyEnvelope({
+            data: [{ ...market, ...fundingStats(samples, metrics) }],
+            scope: market, // base, exchange, symbol: as the heatmap
+            timeframe: '1h',
+            start: window.fromMs,
+            end: window.toMs,
+            source: 'funding_1h',
+            extra: { metrics },
+            gaps: findGaps(
+              samples.map((s) => s.ts),
+              window.fromMs,
+              window.toMs,
+              HOUR
+            )
+          })
         )
-        return json(200, { data: [{ ...market, ...fundingStats(samples, metrics) }], meta, gaps, next_cursor: null })
       }
     }
   ]

@@ -5,7 +5,7 @@
  * served: a bucket is included when it has ended at the time of the request. Choices: docs/history.md.
  */
 import { readCandles, latestCandles, type LatestProbe } from '../../../engine/history/candles.js'
-import { findGaps } from '../../../engine/history/envelope.js'
+import { findGaps, historyEnvelope, marketScope } from '../../../engine/history/envelope.js'
 import { checkPlanDepth, planDepthStart, resolveRange } from '../../../engine/history/range.js'
 import {
   ceilTo,
@@ -73,20 +73,27 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
         const limit = q['limit'] as number
         const pageEnd = Math.min(end, plus(from, { n: limit * tf.span.n, unit: tf.span.unit }))
         const data = pageEnd > from ? await readCandles(ctx.store, market, tf.table, tf.name, from, pageEnd) : []
-        return json(200, {
-          data,
-          meta: meta(market, tf.name, from, Math.max(from, pageEnd), data.length, tf.table),
-          gaps:
-            pageEnd > from
-              ? findGaps(
-                  data.map((c) => c.timestamp),
-                  from,
-                  pageEnd,
-                  tf.span
-                )
-              : [],
-          next_cursor: pageEnd < end ? pageEnd : null
-        })
+        return json(
+          200,
+          historyEnvelope({
+            data,
+            scope: marketScope(market),
+            timeframe: tf.name,
+            start: from,
+            end: Math.max(from, pageEnd),
+            source: tf.table,
+            gaps:
+              pageEnd > from
+                ? findGaps(
+                    data.map((c) => c.timestamp),
+                    from,
+                    pageEnd,
+                    tf.span
+                  )
+                : [],
+            nextCursor: pageEnd < end ? pageEnd : null
+          })
+        )
       }
     },
     {
@@ -116,16 +123,18 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
         })
         const data = await latestCandles(ctx.store, market, probes)
         const found = new Set(data.map((c) => c.timeframe))
-        return json(200, {
-          data,
-          meta: {
-            ...meta(market, names.join(','), at, at, data.length, names.map((n) => TIMEFRAMES[n].table).join(',')),
-            timestamp: at,
-            missing: names.filter((n) => !found.has(n))
-          },
-          gaps: [],
-          next_cursor: null
-        })
+        return json(
+          200,
+          historyEnvelope({
+            data,
+            scope: marketScope(market),
+            timeframe: names.join(','),
+            start: at,
+            end: at,
+            source: names.map((n) => TIMEFRAMES[n].table).join(','),
+            extra: { timestamp: at, missing: names.filter((n) => !found.has(n)) }
+          })
+        )
       }
     },
     {
@@ -163,23 +172,27 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
         const end = Math.min(floorTo(range.toMs, target), floorTo(t, target))
         const name = formatSpan(target)
         const data = end > from ? await readCandles(ctx.store, market, src.table, name, from, end, target) : []
-        return json(200, {
-          data,
-          meta: {
-            ...meta(market, name, from, Math.max(from, end), data.length, src.table),
-            source_timeframe: src.name
-          },
-          gaps:
-            end > from
-              ? findGaps(
-                  data.map((c) => c.timestamp),
-                  from,
-                  end,
-                  target
-                )
-              : [],
-          next_cursor: null
-        })
+        return json(
+          200,
+          historyEnvelope({
+            data,
+            scope: marketScope(market),
+            timeframe: name,
+            start: from,
+            end: Math.max(from, end),
+            source: src.table,
+            extra: { source_timeframe: src.name },
+            gaps:
+              end > from
+                ? findGaps(
+                    data.map((c) => c.timestamp),
+                    from,
+                    end,
+                    target
+                  )
+                : []
+          })
+        )
       }
     }
   ]
@@ -197,15 +210,4 @@ function exampleMultiple(name: TimeframeName): string {
     '1M': '3M'
   }
   return examples[name]
-}
-
-function meta(
-  m: { base: string; exchange: string; symbol: string },
-  timeframe: string,
-  start: number,
-  end: number,
-  rows: number,
-  source: string
-) {
-  return { symbol: m.symbol, base: m.base, exchange: m.exchange, timeframe, start, end, rows, source }
 }

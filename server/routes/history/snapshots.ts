@@ -6,7 +6,7 @@
  * limits: docs/history-whales.md.
  */
 import { ApiError } from '../../../engine/errors.js'
-import { findGaps } from '../../../engine/history/envelope.js'
+import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
 import { baseOf, type Market } from '../../../engine/history/markets.js'
 import { resolveGrid } from '../../../engine/history/snapshot-grid.js'
 import {
@@ -101,24 +101,19 @@ export function snapshotRoutes(
           })
         )
         const data = snapshotRecords(grid.starts, metrics, series)
-        return json(200, {
-          data,
-          meta: {
-            symbol: single ? market.symbol : null,
-            base,
-            exchange: single ? market.exchange : null,
+        return json(
+          200,
+          historyEnvelope({
+            data,
+            scope: { symbol: single ? market.symbol : null, base, exchange: single ? market.exchange : null },
             timeframe: grid.name,
             start: grid.from,
             end: grid.end,
-            rows: data.length,
             source: [...sources].sort().join(', '),
-            metrics,
-            price_market: market ? marketName(market) : null,
-            markets: [...used].sort()
-          },
-          gaps: findGaps(completeBuckets(data, metrics), grid.from, grid.end, grid.interval),
-          next_cursor: null
-        })
+            extra: { metrics, price_market: market ? marketName(market) : null, markets: [...used].sort() },
+            gaps: findGaps(completeBuckets(data, metrics), grid.from, grid.end, grid.interval)
+          })
+        )
       }
     }
   ]

@@ -5,7 +5,7 @@
  * closed buckets only, in the historical envelope. Choices, units and limits: docs/history-whales.md.
  */
 import { bucketReturns, lagCorrelations, MAX_LAG } from '../../../engine/history/correlation.js'
-import { findGaps } from '../../../engine/history/envelope.js'
+import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
 import type { Market } from '../../../engine/history/markets.js'
 import { readMarketSeries, sourceTable } from '../../../engine/history/snapshot-series.js'
 import { resolveGrid, type BucketGrid } from '../../../engine/history/snapshot-grid.js'
@@ -27,13 +27,8 @@ const DEFAULT_LOOKBACK = { n: 30, unit: 'd' } as const
 
 const opt = (v: unknown): string | undefined => v as string | undefined
 
-const envelopeMeta = (grid: BucketGrid, rows: number, source: string) => ({
-  timeframe: grid.name,
-  start: grid.from,
-  end: grid.end,
-  rows,
-  source
-})
+/** The served range of a bucket grid, as the envelope states it. */
+const served = (grid: BucketGrid) => ({ timeframe: grid.name, start: grid.from, end: grid.end })
 
 export function whaleHistoryRoutes(
   ctx: Pick<ServerContext, 'store' | 'markets' | 'live'>,
@@ -72,17 +67,22 @@ export function whaleHistoryRoutes(
         ])
         const data = whaleHistoryRecords(asset, metric, grid.starts, flows, exchange)
         const source = `${grid.daily ? 'whale_flows_1d' : 'whale_flows_1h'}, whale_transfers`
-        return json(200, {
-          data,
-          meta: { symbol: null, base: asset, exchange: null, ...envelopeMeta(grid, data.length, source), tokens },
-          gaps: findGaps(
-            flows.map((f) => f.t),
-            grid.from,
-            grid.end,
-            grid.interval
-          ),
-          next_cursor: null
-        })
+        return json(
+          200,
+          historyEnvelope({
+            data,
+            scope: { symbol: null, base: asset, exchange: null },
+            ...served(grid),
+            source,
+            extra: { tokens },
+            gaps: findGaps(
+              flows.map((f) => f.t),
+              grid.from,
+              grid.end,
+              grid.interval
+            )
+          })
+        )
       }
     },
     {
@@ -114,21 +114,22 @@ export function whaleHistoryRoutes(
         const data = lagCorrelations(flowSeries, bucketReturns(closeSeries), MAX_LAG)
         const both = grid.starts.filter((_, i) => flowSeries[i] !== null && closeSeries[i] !== null)
         const source = `${grid.daily ? 'whale_flows_1d' : 'whale_flows_1h'}, ${sourceTable('close', grid)}`
-        return json(200, {
-          data,
-          meta: {
-            symbol: market.symbol,
-            base: asset,
-            exchange: market.exchange,
-            ...envelopeMeta(grid, data.length, source),
-            tokens,
-            buckets: grid.starts.length,
-            flow_buckets: flowSeries.filter((v) => v !== null).length,
-            price_buckets: closeSeries.filter((v) => v !== null).length
-          },
-          gaps: findGaps(both, grid.from, grid.end, grid.interval),
-          next_cursor: null
-        })
+        return json(
+          200,
+          historyEnvelope({
+            data,
+            scope: { symbol: market.symbol, base: asset, exchange: market.exchange },
+            ...served(grid),
+            source,
+            extra: {
+              tokens,
+              buckets: grid.starts.length,
+              flow_buckets: flowSeries.filter((v) => v !== null).length,
+              price_buckets: closeSeries.filter((v) => v !== null).length
+            },
+            gaps: findGaps(both, grid.from, grid.end, grid.interval)
+          })
+        )
       }
     }
   ]
