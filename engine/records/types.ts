@@ -20,6 +20,9 @@ export const CHAINS: readonly Chain[] = [
 ]
 export const PERP_EXCHANGES: readonly Exchange[] = ['binance', 'bybit', 'okx']
 
+/** Funding interval (hours) assumed when a venue does not say: the default of Binance, Bybit and OKX. */
+export const DEFAULT_FUNDING_INTERVAL_HOURS = 8
+
 export interface TradeRecord {
   readonly kind: 'trade'
   /** exchange timestamp, epoch ms */

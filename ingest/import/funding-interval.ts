@@ -6,9 +6,6 @@
  * consecutive distinct values, in constant memory; the interval is that step rounded to 1, 2, 4 or 8 h.
  */
 
-/** Hours assumed when a market shows no step (fewer than two distinct funding times): the default of Binance, Bybit, OKX. */
-export const DEFAULT_FUNDING_INTERVAL_HOURS = 8
-
 /** Steps below this are jitter in the reported time (not a settlement), ignored. */
 export const MIN_FUNDING_STEP_MS = 30 * 60_000
 

@@ -8,7 +8,8 @@
  * rows key and scale like the live feed's; `bases` (the coverage filter) holds those coins.
  */
 import type { Params } from '../../engine/store/store.js'
-import { DEFAULT_FUNDING_INTERVAL_HOURS, fundingIntervalHours, type FundingSteps } from './funding-interval.js'
+import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../../engine/records/types.js'
+import { fundingIntervalHours, type FundingSteps } from './funding-interval.js'
 import { ImportError } from './import-error.js'
 import { sizesInContracts, splitTardisSymbol, tardisCoin, tardisVenue } from './symbols.js'
 

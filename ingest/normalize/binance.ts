@@ -18,8 +18,7 @@
  * - `/fapi/v1/exchangeInfo`, `/fapi/v1/fundingInfo` → market meta (base coin, multiplier, interval).
  * "1000PEPE"-style markets are converted to the plain coin: sizes × 1000, prices ÷ 1000.
  */
-import type { NormalizedRecord } from '../../engine/records/types.js'
-import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../import/funding-interval.js'
+import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../engine/records/types.js'
 import { fundingIntervals, guessMarket, usdtPerpetuals, type MarketMeta } from './binance-markets.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { FieldScanner } from './scan.js'

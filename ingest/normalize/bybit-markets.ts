@@ -7,7 +7,7 @@
  * `baseCoin` (`1000PEPE` for `1000PEPEUSDT`, the Binance convention, converted by the same `scaledBase`),
  * and a few put it after the coin (`SHIB1000USDT`, baseCoin `SHIB1000`); both become the plain coin.
  */
-import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../import/funding-interval.js'
+import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../../engine/records/types.js'
 import { scaledBase, type MarketMeta } from './binance-markets.js'
 
 export type { MarketMeta } from './binance-markets.js'

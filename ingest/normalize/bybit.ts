@@ -25,8 +25,7 @@
  * - `/v5/market/instruments-info` → market meta (plain coin, multiplier, funding interval).
  * Markets quoted per 1000 coins are converted to the plain coin: sizes × 1000, prices ÷ 1000.
  */
-import type { NormalizedRecord } from '../../engine/records/types.js'
-import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../import/funding-interval.js'
+import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../engine/records/types.js'
 import { guessBybitMarket, instrumentsPage, type MarketMeta } from './bybit-markets.js'
 import { applyTicker, emptyTicker, type TickerState } from './bybit-ticker.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
