@@ -50,7 +50,10 @@ export const EMBEDDED_READ_SETTINGS = {
 export const EMBEDDED_PARQUET_SETTINGS = {
   output_format_parquet_write_page_index: 0,
   output_format_parquet_write_bloom_filter: 0,
-  output_format_parquet_max_dictionary_size: 4_096
+  output_format_parquet_max_dictionary_size: 4_096,
+  // one block per file: handing its columns to encoder threads cost ~15% more CPU (3.7 vs 4.3 CPU-s for 10M
+  // rows in process) at the same wall time
+  output_format_parquet_parallel_encoding: 0
 } as const
 
 /** Native output read by our own code (HDF5): plain columns, no dictionaries. */
