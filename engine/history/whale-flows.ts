@@ -55,12 +55,28 @@ export async function whaleTokens(store: Store): Promise<string[]> {
 }
 
 /**
+ * Tokens seen with whale flows, per store: a hit answers without a query. A token, once in the aggregates,
+ * stays for their 24-month TTL, so only a miss (a new asset, or a typo) re-reads the table; the set is also
+ * re-read when older than an hour, so a token the TTL dropped does not pass forever.
+ */
+const seenTokens = new WeakMap<Store, { readonly tokens: ReadonlySet<string>; readonly at: number }>()
+const SEEN_MAX_AGE_MS = 3_600_000
+
+/**
  * The tokens of `asset` (whale-assets.ts); 400 `unknown_symbol` naming the assets there are when none of
  * its tokens has any whale flow in the last 24 months.
  */
-export async function requireWhaleAsset(store: Store, asset: string, param = 'asset'): Promise<string[]> {
+export async function requireWhaleAsset(
+  store: Store,
+  asset: string,
+  param = 'asset',
+  now: () => number = Date.now
+): Promise<string[]> {
   const tokens = tokensOf(asset)
+  const seen = seenTokens.get(store)
+  if (seen && now() - seen.at < SEEN_MAX_AGE_MS && tokens.some((t) => seen.tokens.has(t))) return tokens
   const held = await whaleTokens(store)
+  seenTokens.set(store, { tokens: new Set(held), at: now() })
   if (!tokens.some((t) => held.includes(t))) {
     const known = assetsOf(held)
     throw new ApiError(

@@ -469,3 +469,19 @@ describe('beyond the raw retention', () => {
     expect(at(4)).toMatchObject(expectedWhale(B(4), HOUR, 'net_accumulation'))
   })
 })
+
+describe('assets that get whale history later', () => {
+  it('an asset refused for lack of whale flows is served as soon as its first transfer is stored', async () => {
+    // the server remembers the tokens it has seen (no query per request); a miss must re-read the table
+    expect((await ok('/v1/historical/whales?asset=BTC&interval=1h&lookback=48h')).data.length).toBeGreaterThan(0)
+    const before = await get('/v1/historical/whales?asset=LINK&interval=1h&lookback=48h')
+    expect(before.status).toBe(400)
+    expect((await jsonBody(before)).error.message).toContain('no whale flow history for LINK')
+    await ingestRecords(srv.base, 'whale_transfer', [
+      { ...whale({ ts: B(1) + 5 * MIN, token: 'LINK', usd_value: 2_000_000 }) }
+    ])
+    const after = await ok('/v1/historical/whales?asset=LINK&interval=1h&lookback=48h')
+    const bucket = after.data.find((r: { timestamp: number }) => r.timestamp === B(1))
+    expect(bucket).toMatchObject({ asset: 'LINK', value: 2_000_000, whale_count: 1 })
+  })
+})
