@@ -15,6 +15,7 @@ import type { QuotaCounter } from '../engine/access/quota.js'
 import type { LiveState } from '../engine/live/live-state.js'
 import type { MarketDirectory } from '../engine/history/markets.js'
 import type { StreamService } from './stream/stream-service.js'
+import type { ExportSlots } from './routes/history/export-slots.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -31,6 +32,8 @@ export interface ServerContext {
   /** markets with history, for historical endpoints' `symbol` parameter */
   readonly markets: MarketDirectory
   readonly log: Logger
+  /** the cap on bulk exports streaming at once, and their counters */
+  readonly exports: ExportSlots
   /** the push stream (null until the server wires it; unit tests of routes run without) */
   stream: StreamService | null
 }

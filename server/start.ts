@@ -30,6 +30,7 @@ import type { ServerContext } from './context.js'
 import { startHttpServer } from './http/uws-server.js'
 import { adminRoutes } from './routes/admin.js'
 import { healthRoutes } from './routes/health.js'
+import { ExportSlots } from './routes/history/export-slots.js'
 import { StoreProbe } from './store-probe.js'
 import { KeyRegistry } from '../engine/access/key-registry.js'
 import { QuotaCounter } from '../engine/access/quota.js'
@@ -180,6 +181,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     live,
     markets: new MarketDirectory(store),
     log,
+    exports: new ExportSlots(config.exportMaxConcurrent),
     stream: null
   }
   const parser = new NdjsonParser()

@@ -54,6 +54,18 @@ const HEALTH_RESPONSE = Type.Object({
         'push stream: connections, subscriptions, channels, updates, messages (frames delivered), dropped_frames, slow_consumer_disconnects, connection_limit_closes, rejected_upgrades, client_errors'
     })
   ),
+  exports: Type.Object(
+    {
+      active: Type.Integer(),
+      max: Type.Integer(),
+      rejected: Type.Integer(),
+      pin_restarts: Type.Integer()
+    },
+    {
+      description:
+        'bulk exports streaming now, the cap (EXPORT_MAX_CONCURRENT), exports refused with 503 at the cap, exports restarted with FINAL because a pinned part was replaced'
+    }
+  ),
   process: Type.Object({
     rss_mb: Type.Integer(),
     heap_used_mb: Type.Integer(),
@@ -94,6 +106,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
           // the in-memory whale window is bounded: rows it had to drop (still in the store) are counted
           live: { whale_window_rows: ctx.live.whales.size, whale_window_dropped: ctx.live.whales.dropped },
           ...(ctx.stream && { stream: ctx.stream.stats() }),
+          exports: ctx.exports.stats(),
           ingest: {
             queued: totals.queued,
             written: totals.written,

@@ -348,7 +348,8 @@ describe('GET /v1/backtest/export', () => {
   async function exportRows(store: Store, markets: readonly string[], from: number, to: number): Promise<Row[]> {
     const params = { bases: [...markets], from: from / 1000, to: to / 1000 }
     const spec = { params, format: 'ndjson' as const, columns: EXPORT_COLUMNS, tmpDir: out.dir }
-    const body = await openExport({ store, log: srv.running.ctx.log }, 'candles_1h', '1', spec, true)
+    const ctx = { store, log: srv.running.ctx.log, exports: srv.running.ctx.exports }
+    const body = await openExport(ctx, 'candles_1h', '1', spec, true)
     let text = ''
     for await (const chunk of body) text += Buffer.from(chunk).toString()
     return text
@@ -396,7 +397,9 @@ describe('GET /v1/backtest/export', () => {
       )
       await srv.running.ctx.store.command(`OPTIMIZE TABLE candles_1h PARTITION ID '${merged}' FINAL`)
     })
+    const restarts = srv.running.ctx.exports.pinRestarts
     const rows = await exportRows(store, markets, from, to)
+    expect(srv.running.ctx.exports.pinRestarts).toBe(restarts + 1)
     const reference = await groupedReference(markets)
     expect(rows).toEqual(reference)
     expect(rows[0]).toMatchObject({ base: 'RCA', timestamp: from, high: 999, close: 999 })
@@ -423,6 +426,9 @@ describe('GET /v1/backtest/export', () => {
     const reader = first.body!.getReader()
     await reader.read()
 
+    const health = async () => (await jsonBody(await fetch(`${srv.base}/v1/health`))).exports
+    const rejected = (await health()).rejected
+    expect(await health()).toMatchObject({ active: 1, max: 1 })
     const busy = await get(
       `/v1/backtest/export?symbols=EXB&timeframe=1m&start_time=${H0}&end_time=${H0 + HOUR}&format=csv`
     )
@@ -431,6 +437,7 @@ describe('GET /v1/backtest/export', () => {
     const err = (await jsonBody(busy)).error
     expect(err.code).toBe('unavailable')
     expect(err.message).toContain('EXPORT_MAX_CONCURRENT')
+    expect((await health()).rejected).toBe(rejected + 1)
 
     ac.abort()
     await reader.cancel().catch(() => undefined)

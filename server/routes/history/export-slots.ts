@@ -12,17 +12,27 @@ const RETRY_AFTER_S = 5
 
 export class ExportSlots {
   private active = 0
+  /** exports refused with 503 because every slot was taken */
+  rejected = 0
+  /** exports restarted with FINAL everywhere because a pinned part was replaced (export.ts `openExport`) */
+  pinRestarts = 0
 
-  constructor(private readonly max: number) {}
+  constructor(readonly max: number) {}
 
   /** Exports streaming now. */
   get inUse(): number {
     return this.active
   }
 
+  /** Figures for /v1/health. */
+  stats(): { active: number; max: number; rejected: number; pin_restarts: number } {
+    return { active: this.active, max: this.max, rejected: this.rejected, pin_restarts: this.pinRestarts }
+  }
+
   /** Takes a slot or throws `unavailable` (503); the returned function gives it back (once). */
   take(): () => void {
     if (this.active >= this.max) {
+      this.rejected++
       throw new ApiError(
         'unavailable',
         `${this.max} exports are already streaming (EXPORT_MAX_CONCURRENT); retry in a few seconds`,

@@ -9,7 +9,7 @@
  */
 import path from 'node:path'
 import { encodeExport, EXPORT_FORMATS, type ExportFormat, type ExportSpec } from '../../../engine/export/encode.js'
-import { ExportSlots, releasingWhenDone } from './export-slots.js'
+import { releasingWhenDone, type ExportSlots } from './export-slots.js'
 import { mergedParts, NO_MERGED_PARTS, stillActive } from '../../../engine/store/merged-parts.js'
 import { marketsCondition } from '../../../engine/history/markets.js'
 import { resolveRange } from '../../../engine/history/range.js'
@@ -103,7 +103,7 @@ function fileName(symbols: readonly string[], tf: string, from: number, to: numb
  * the pin is checked still valid, else the export restarts with `FINAL` everywhere (nothing was sent yet).
  */
 export async function openExport(
-  ctx: Pick<ServerContext, 'store' | 'log'>,
+  ctx: Pick<ServerContext, 'store' | 'log'> & { readonly exports?: ExportSlots },
   table: string,
   marketsSql: string,
   spec: Omit<ExportSpec, 'sql'>,
@@ -120,16 +120,17 @@ export async function openExport(
     )
     if (await stillActive(ctx.store, table, pin)) return body
     await body.return?.()
+    if (ctx.exports) ctx.exports.pinRestarts++
     ctx.log.info({ table }, 'export: a pinned part was merged away before the query started; reading with FINAL')
   }
   return primed(encodeExport(ctx.store, { ...spec, sql: exportSql(table, marketsSql) }))
 }
 
 export function exportRoutes(
-  ctx: Pick<ServerContext, 'store' | 'markets' | 'config' | 'log'>,
+  ctx: Pick<ServerContext, 'store' | 'markets' | 'config' | 'log' | 'exports'>,
   now: () => number = Date.now
 ): Route[] {
-  const slots = new ExportSlots(ctx.config.exportMaxConcurrent)
+  const slots = ctx.exports
   // the pin check after the first chunk needs a store connection no export holds (chDB only: the
   // server's parts live per shard); with every connection streaming it would wait forever
   const pinning = ctx.store.kind === 'chdb' && ctx.config.chdbPoolSize > ctx.config.exportMaxConcurrent

@@ -11,7 +11,9 @@ import { exportRoutes } from './export.js'
 import { snapshotRoutes } from './snapshots.js'
 import { whaleHistoryRoutes } from './whales.js'
 
-export function historyRoutes(ctx: Pick<ServerContext, 'store' | 'markets' | 'live' | 'config' | 'log'>): Route[] {
+export function historyRoutes(
+  ctx: Pick<ServerContext, 'store' | 'markets' | 'live' | 'config' | 'log' | 'exports'>
+): Route[] {
   return [
     ...ohlcvRoutes(ctx),
     ...alignedDataRoutes(ctx),
