@@ -77,6 +77,8 @@ export interface Config {
   readonly chdbPoolSize: number
   /** bulk exports streaming at once; more answer 503 (each holds a store connection until its client has read all) */
   readonly exportMaxConcurrent: number
+  /** read candle partitions that are one merged part without FINAL in exports (chDB; docs/export-formats.md) */
+  readonly exportPinMerged: boolean
   /** public endpoints without a key: requests per minute per client IP (token bucket). @default 60 */
   readonly publicRatePerMinute: number
   /** reverse proxies in front whose X-Forwarded-For is trusted; 0 ignores the header. @default 0 */
@@ -255,6 +257,24 @@ function adminToken(env: Env): string | undefined {
   return raw
 }
 
+/**
+ * `EXPORT_MAX_CONCURRENT`. On chDB every streaming export holds one of the `CHDB_POOL_SIZE` connections until
+ * its client has read everything, so the cap stays below the pool (ingest and other reads keep at least
+ * one): default min(2, pool - 1), at least 1 (with a pool of 1 an export holds the only connection).
+ */
+function exportMaxConcurrent(env: Env): number {
+  if (env['CLICKHOUSE_URL']) return int(env, 'EXPORT_MAX_CONCURRENT', 2, 1, 32)
+  const pool = int(env, 'CHDB_POOL_SIZE', 4, 1, 32)
+  const most = Math.max(1, pool - 1)
+  const cap = int(env, 'EXPORT_MAX_CONCURRENT', Math.min(2, most), 1, 32)
+  if (cap > most) {
+    throw new ConfigError(
+      `EXPORT_MAX_CONCURRENT (${cap}) must be below CHDB_POOL_SIZE (${pool}): each streaming export holds a chDB connection until its client has read everything, and ingest and other reads need one left`
+    )
+  }
+  return cap
+}
+
 /** Reads and validates the configuration. Throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const host = env['HOST'] || '127.0.0.1'
@@ -292,7 +312,8 @@ export function loadConfig(env: Env = process.env): Config {
     flushMs: int(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
     queueRows: int(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
     chdbPoolSize: int(env, 'CHDB_POOL_SIZE', 4, 1, 32),
-    exportMaxConcurrent: int(env, 'EXPORT_MAX_CONCURRENT', 2, 1, 32),
+    exportMaxConcurrent: exportMaxConcurrent(env),
+    exportPinMerged: oneOf(env, 'EXPORT_PIN_MERGED', '1', ['0', '1']) === '1',
     publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10)
   })

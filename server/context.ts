@@ -15,7 +15,7 @@ import type { QuotaCounter } from '../engine/access/quota.js'
 import type { LiveState } from '../engine/live/live-state.js'
 import type { MarketDirectory } from '../engine/history/markets.js'
 import type { StreamService } from './stream/stream-service.js'
-import type { ExportSlots } from './routes/history/export-slots.js'
+import type { ExportSlots } from './export-slots.js'
 
 export interface ServerContext {
   readonly config: Config

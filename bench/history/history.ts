@@ -242,16 +242,11 @@ export async function historyBench(rounds: number, port = 18_931): Promise<Recor
   const { dir, prepareS, reused } = await dataDir(Date.now())
   console.log(`history: ${reused ? 'reused' : 'prepared'} ${MARKETS * MINUTES} minute candles (${prepareS} s)`)
   // the same-run reference: a second server on a copy of the data, every partition read with FINAL
-  // (pinning needs CHDB_POOL_SIZE > EXPORT_MAX_CONCURRENT; the bench server's pool is the default 4)
+  // (EXPORT_PIN_MERGED=0)
   const finalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-hist-final-'))
   fs.cpSync(dir, finalDir, { recursive: true })
   const srv = await startBenchServer(port, { SOURCES: 'none' }, () => true, dir)
-  const finalSrv = await startBenchServer(
-    port + 1,
-    { SOURCES: 'none', EXPORT_MAX_CONCURRENT: '4' },
-    () => true,
-    finalDir
-  )
+  const finalSrv = await startBenchServer(port + 1, { SOURCES: 'none', EXPORT_PIN_MERGED: '0' }, () => true, finalDir)
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-out-'))
   try {
     const newKey = async (base: string): Promise<string> =>

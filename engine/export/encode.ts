@@ -10,7 +10,10 @@
  *   still be answered with an error status;
  * - an error after the first chunk is thrown from the iterator: the response must then be aborted (the
  *   bytes sent are not a valid file);
- * - stopping early (`break`, `return()`, the signal) cancels the query and removes temp files (HDF5).
+ * - stopping early (`break`, `return()`, the signal) cancels the query and removes temp files (HDF5);
+ * - the first chunk is yielded only once the store's query has produced its first block (or ended): no
+ *   format writes a header of its own before that. The export route relies on it: once the first chunk is
+ *   out, the query has taken its snapshot of parts (server/routes/history/export.ts, `openExport`).
  */
 import type { Params, Store } from '../store/store.js'
 import { exportSelect, validateColumns, type ExportColumn } from './columns.js'

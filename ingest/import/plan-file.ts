@@ -4,6 +4,7 @@
  * symbol and data type) or a Tardis.dev file (the header tells the data type; rows carry the market).
  */
 import path from 'node:path'
+import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../../engine/records/types.js'
 import type { Params } from '../../engine/store/store.js'
 import { binanceLayout, parseBinanceName } from './binance-vision.js'
 import type { CsvLayout } from './csv-layout.js'
@@ -38,7 +39,7 @@ function fundingNotes(totals: ScanTotals): string[] {
   const missing = marketsWithoutFundingInterval(totals.funding)
   if (missing.length === 0) return []
   return [
-    `funding interval not shown by the file (fewer than two distinct funding_timestamp values), stored as 8 h: ${listMarkets(missing)}`
+    `funding interval not shown by the file (fewer than two distinct funding_timestamp values), stored as ${DEFAULT_FUNDING_INTERVAL_HOURS} h: ${listMarkets(missing)}`
   ]
 }
 

@@ -28,7 +28,7 @@
  *   rows `[ts, ratio]`, each reading once.
  * - `/api/v5/public/instruments` → market meta (contract values).
  */
-import type { NormalizedRecord } from '../../engine/records/types.js'
+import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../engine/records/types.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { baseOf, mulDecimal, okxData, usdtSwaps, type OkxMarket } from './okx-markets.js'
 import { MarketTrades, NO_GAPS, RECONNECT_CHANNEL, markerSymbols, type ReconnectGaps } from './trade-window.js'
@@ -39,8 +39,6 @@ export { RECENT_IDS } from './trade-window.js'
 export const FUNDING_SAMPLE_MS = 60_000
 /** One open-interest record per market per minute: OKX pushes a change every 3 s. */
 export const OI_SAMPLE_MS = 60_000
-/** Funding interval before a market's first push with both funding times, hours (OKX's most common). */
-const DEFAULT_INTERVAL_HOURS = 8
 const HOUR_MS = 3_600_000
 const EXCHANGE = 'okx'
 
@@ -93,7 +91,7 @@ export class OkxNormalizer implements VenueNormalizer {
         meta: null,
         symbol,
         mark: Number.NaN,
-        intervalHours: DEFAULT_INTERVAL_HOURS,
+        intervalHours: DEFAULT_FUNDING_INTERVAL_HOURS, // until a push shows both funding times
         fundingAt: -Infinity,
         fundingTime: 0,
         oiAt: -Infinity,

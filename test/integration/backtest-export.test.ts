@@ -324,13 +324,21 @@ describe('GET /v1/backtest/export', () => {
     )
   }
 
-  /** The store as the export sees it, recording every streamed statement; `afterPin` runs once after the pin. */
-  function recordingStore(afterPin?: () => Promise<void>): { store: Store; streamed: string[] } {
+  /**
+   * The store as the export sees it, recording every streamed statement and counting the streams still
+   * open; `afterPin` runs once after the pin; with `failCheck` the pin check query fails.
+   */
+  function recordingStore(
+    afterPin?: () => Promise<void>,
+    failCheck = false
+  ): { store: Store; streamed: string[]; open: () => number } {
     const real = srv.running.ctx.store
     const streamed: string[] = []
     let pinned = false
+    let open = 0
     const store: Store = Object.create(real)
     store.query = async <T>(sql: string, params?: Params): Promise<T[]> => {
+      if (failCheck && sql.includes('name IN {parts:Array(String)}')) throw new Error('check failed')
       const rows = await real.query<T>(sql, params)
       if (!pinned && sql.includes('GROUP BY partition_id')) {
         pinned = true
@@ -340,9 +348,17 @@ describe('GET /v1/backtest/export', () => {
     }
     store.stream = (sql: string, params: Params | undefined, format: string, signal?: AbortSignal) => {
       streamed.push(sql)
-      return real.stream(sql, params, format, signal)
+      const chunks = real.stream(sql, params, format, signal)
+      return (async function* () {
+        open++
+        try {
+          yield* chunks
+        } finally {
+          open--
+        }
+      })()
     }
-    return { store, streamed }
+    return { store, streamed, open: () => open }
   }
 
   async function exportRows(store: Store, markets: readonly string[], from: number, to: number): Promise<Row[]> {
@@ -361,7 +377,7 @@ describe('GET /v1/backtest/export', () => {
   it('reads partitions that are one merged part without FINAL, the others with FINAL: every row once', async () => {
     const markets = ['PNA', 'PNB', 'PNC']
     const { from, to, merged } = await twoMonths(markets)
-    const pin = await mergedParts(srv.running.ctx.store, 'candles_1h')
+    const pin = await mergedParts(srv.running.ctx.store, 'candles_1h', from / 1000, to / 1000)
     expect(pin.partitions).toContain(merged)
     const reference = await groupedReference(markets)
     expect(reference.length).toBe(markets.length * HOURS)
@@ -373,7 +389,16 @@ describe('GET /v1/backtest/export', () => {
     expect(streamed[0]).toContain('_part IN {parts:Array(String)}')
     expect(streamed[0]).toContain('FINAL WHERE _partition_id NOT IN')
 
-    // the same export through HTTP (pinned too: EXPORT_MAX_CONCURRENT 1 < pool 2)
+    // the same export through HTTP, pinned too (EXPORT_MAX_CONCURRENT 1 < pool 2): the statements the
+    // server streams are watched on the real store
+    const real = srv.running.ctx.store
+    const served: string[] = []
+    const stream = real.stream
+    real.stream = function (this: Store, ...args: Parameters<Store['stream']>) {
+      served.push(args[0])
+      return stream.apply(this, args)
+    }
+    const restarts = srv.running.ctx.exports.pinRestarts
     const res = await get(
       `/v1/backtest/export?symbols=${markets.join(',')}&timeframe=1h&start_time=${from}&end_time=${to}&format=json`
     )
@@ -381,7 +406,43 @@ describe('GET /v1/backtest/export', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Row)
+    real.stream = stream
     expect(rows).toEqual(reference)
+    expect(served.length).toBe(1)
+    expect(served[0]).toContain('_part IN {parts:Array(String)}')
+    expect(srv.running.ctx.exports.pinRestarts).toBe(restarts)
+  })
+
+  it('a partition that is one unmerged insert part (level 0, equal keys not folded) is read with FINAL', async () => {
+    // optimize_on_insert=0 (the ingest path's setting) writes a level-0 part that may repeat a key
+    const start = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 3, 10) / 1000
+    await srv.running.ctx.store.command(
+      `INSERT INTO candles_1h SETTINGS optimize_on_insert = 0
+       SELECT 'LZA', 'binance', 'LZAUSDT', toDateTime(${start}, 'UTC'), argMinState(p, t), max(p), min(p),
+         argMaxState(p, t), sum(1.0), sum(p), sum(0.5), toUInt64(1)
+       FROM (SELECT toFloat64(number + 1) AS p, toDateTime64(${start} + number, 3, 'UTC') AS t FROM numbers(2))
+       GROUP BY p, t`
+    )
+    const month = new Date(start * 1000).toISOString().slice(0, 7).replace('-', '')
+    const parts = await srv.running.ctx.store.query<{ level: number; rows: number }>(
+      `SELECT level, rows FROM system.parts WHERE table = 'candles_1h' AND active AND partition_id = {p:String}`,
+      { p: month }
+    )
+    expect(parts).toEqual([{ level: 0, rows: 2 }])
+    const pin = await mergedParts(srv.running.ctx.store, 'candles_1h', start, start + 3600)
+    expect(pin.partitions).not.toContain(month)
+    const rows = await exportRows(srv.running.ctx.store, ['LZA'], start * 1000, (start + 3600) * 1000)
+    expect(rows).toEqual([
+      expect.objectContaining({ base: 'LZA', timestamp: start * 1000, open: 1, close: 2, high: 2, low: 1, trades: 2 })
+    ])
+  })
+
+  it('a pin check that fails cancels the pinned query before the error goes on', async () => {
+    const { from, to } = await twoMonths(['CKA'])
+    const { store, streamed, open } = recordingStore(undefined, true)
+    await expect(exportRows(store, ['CKA'], from, to)).rejects.toThrow('check failed')
+    expect(streamed.length).toBe(1)
+    expect(open()).toBe(0)
   })
 
   it('a pinned part merged away before the query started: the export restarts with FINAL, no row lost', async () => {
@@ -438,6 +499,14 @@ describe('GET /v1/backtest/export', () => {
     expect(err.code).toBe('unavailable')
     expect(err.message).toContain('EXPORT_MAX_CONCURRENT')
     expect((await health()).rejected).toBe(rejected + 1)
+    // HEAD answers the headers without a slot
+    const head = await get(
+      `/v1/backtest/export?symbols=EXB&timeframe=1m&start_time=${H0}&end_time=${H0 + HOUR}&format=parquet`,
+      pro,
+      { method: 'HEAD' }
+    )
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-type')).toBe('application/vnd.apache.parquet')
 
     ac.abort()
     await reader.cancel().catch(() => undefined)
@@ -448,5 +517,24 @@ describe('GET /v1/backtest/export', () => {
     const status = again.status
     await again.arrayBuffer()
     expect(status).toBe(200)
+
+    // an export that fails before its first byte (HDF5 over its 1,000,000-row limit) gives its slot back
+    await srv.running.ctx.store.command(
+      `INSERT INTO candles_1m SELECT concat('HL', toString(number % 30)), 'binance', concat('HL', toString(number % 30), 'USDT'),
+         toDateTime(${Math.floor(Date.now() / 1000) - 86400 * 28} + intDiv(number, 30) * 60, 'UTC'),
+         argMinState(toFloat64(number), now64(3)), max(toFloat64(number)), min(toFloat64(number)),
+         argMaxState(toFloat64(number), now64(3)), sum(1.0), sum(1.0), sum(0.5), toUInt64(count())
+       FROM numbers(30 * 35000) GROUP BY number`
+    )
+    const big = Array.from({ length: 30 }, (_, i) => `HL${i}`).join(',')
+    const tooMany = await get(`/v1/backtest/export?symbols=${big}&timeframe=1m&lookback=30d&format=hdf5`)
+    expect(tooMany.status).toBe(413)
+    await tooMany.arrayBuffer()
+    const next = await get(
+      `/v1/backtest/export?symbols=EXB&timeframe=1m&start_time=${H0}&end_time=${H0 + HOUR}&format=csv`
+    )
+    expect(next.status).toBe(200)
+    await next.arrayBuffer()
+    expect((await health()).active).toBe(0)
   })
 })

@@ -15,9 +15,27 @@ describe('configuration', () => {
       simBackfillDays: 30,
       batchRows: 50_000,
       bulkBatchRows: 250_000,
-      flushMs: 1_000
+      flushMs: 1_000,
+      chdbPoolSize: 4,
+      exportMaxConcurrent: 2,
+      exportPinMerged: true
     })
     expect(Object.isFrozen(c)).toBe(true)
+  })
+
+  it('keeps concurrent exports below the chDB pool: one connection stays free for ingest and reads', () => {
+    expect(loadConfig({ CHDB_POOL_SIZE: '2' }).exportMaxConcurrent).toBe(1)
+    expect(loadConfig({ CHDB_POOL_SIZE: '1' }).exportMaxConcurrent).toBe(1)
+    expect(loadConfig({ CHDB_POOL_SIZE: '8', EXPORT_MAX_CONCURRENT: '7' }).exportMaxConcurrent).toBe(7)
+    expect(() => loadConfig({ EXPORT_MAX_CONCURRENT: '4' })).toThrow(
+      'EXPORT_MAX_CONCURRENT (4) must be below CHDB_POOL_SIZE (4)'
+    )
+    // a ClickHouse server has no such pool
+    expect(
+      loadConfig({ CLICKHOUSE_URL: 'http://localhost:8123', EXPORT_MAX_CONCURRENT: '8' }).exportMaxConcurrent
+    ).toBe(8)
+    expect(loadConfig({ EXPORT_PIN_MERGED: '0' }).exportPinMerged).toBe(false)
+    expect(() => loadConfig({ EXPORT_PIN_MERGED: 'yes' })).toThrow('EXPORT_PIN_MERGED must be one of 0, 1')
   })
 
   it.each([

@@ -9,7 +9,7 @@
  */
 import path from 'node:path'
 import { encodeExport, EXPORT_FORMATS, type ExportFormat, type ExportSpec } from '../../../engine/export/encode.js'
-import { releasingWhenDone, type ExportSlots } from './export-slots.js'
+import { releasingWhenDone, type ExportSlots } from '../../export-slots.js'
 import { mergedParts, NO_MERGED_PARTS, stillActive } from '../../../engine/store/merged-parts.js'
 import { marketsCondition } from '../../../engine/history/markets.js'
 import { resolveRange } from '../../../engine/history/range.js'
@@ -22,6 +22,9 @@ import type { ServerContext } from '../../context.js'
 import type { Route } from '../../http/types.js'
 
 const MAX_SYMBOLS = 300
+
+/** The body of a HEAD answer: no bytes (the adapter sends the headers without a length). */
+const NO_CHUNKS: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: async function* () {} }
 
 export const EXPORT_COLUMNS = [
   { name: 'timestamp', type: 'Int64' },
@@ -109,7 +112,9 @@ export async function openExport(
   spec: Omit<ExportSpec, 'sql'>,
   pinning: boolean
 ): Promise<AsyncIterableIterator<Uint8Array>> {
-  const pin = pinning ? await mergedParts(ctx.store, table) : NO_MERGED_PARTS
+  const pin = pinning
+    ? await mergedParts(ctx.store, table, Number(spec.params['from']), Number(spec.params['to']))
+    : NO_MERGED_PARTS
   if (pin.parts.length > 0) {
     const body = await primed(
       encodeExport(ctx.store, {
@@ -118,7 +123,14 @@ export async function openExport(
         params: { ...spec.params, parts: pin.parts, partitions: pin.partitions }
       })
     )
-    if (await stillActive(ctx.store, table, pin)) return body
+    let valid: boolean
+    try {
+      valid = await stillActive(ctx.store, table, pin)
+    } catch (err) {
+      await body.return?.() // the query holds a store connection until it is cancelled
+      throw err
+    }
+    if (valid) return body
     await body.return?.()
     if (ctx.exports) ctx.exports.pinRestarts++
     ctx.log.info({ table }, 'export: a pinned part was merged away before the query started; reading with FINAL')
@@ -131,9 +143,10 @@ export function exportRoutes(
   now: () => number = Date.now
 ): Route[] {
   const slots = ctx.exports
-  // the pin check after the first chunk needs a store connection no export holds (chDB only: the
-  // server's parts live per shard); with every connection streaming it would wait forever
-  const pinning = ctx.store.kind === 'chdb' && ctx.config.chdbPoolSize > ctx.config.exportMaxConcurrent
+  // the pin check after the first chunk needs a store connection no export holds: the config keeps the
+  // export cap below the chDB pool (engine/config.ts). chDB only: a server's parts live per shard.
+  const pinning =
+    ctx.config.exportPinMerged && ctx.store.kind === 'chdb' && ctx.config.chdbPoolSize > ctx.config.exportMaxConcurrent
   return [
     {
       method: 'GET',
@@ -191,6 +204,16 @@ export function exportRoutes(
           columns: EXPORT_COLUMNS,
           tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export')
         }
+        const info = EXPORT_FORMATS[format]
+        const headers = {
+          'content-type': info.contentType,
+          'content-disposition': `attachment; filename="${fileName(symbols, tf.name, from, to, info.extension)}"`,
+          'x-export-markets': String(markets.length),
+          // the most rows this export can have (every market, every bucket): a progress bar's total
+          'x-export-max-rows': String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length)
+        }
+        // HEAD: the headers alone, without taking a slot or running the query
+        if (req.method === 'HEAD') return { status: 200, headers, body: { stream: NO_CHUNKS } }
         const release = slots.take()
         let body: AsyncIterableIterator<Uint8Array>
         try {
@@ -199,16 +222,9 @@ export function exportRoutes(
           release()
           throw err
         }
-        const info = EXPORT_FORMATS[format]
         return {
           status: 200,
-          headers: {
-            'content-type': info.contentType,
-            'content-disposition': `attachment; filename="${fileName(symbols, tf.name, from, to, info.extension)}"`,
-            'x-export-markets': String(markets.length),
-            // the most rows this export can have (every market, every bucket): a progress bar's total
-            'x-export-max-rows': String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length)
-          },
+          headers,
           body: {
             stream: body,
             onError: (err: unknown) =>

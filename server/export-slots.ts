@@ -5,7 +5,7 @@
  * minutes; without a cap a few slow clients would hold every chDB session and stall ingest and every other
  * read. Past the cap an export answers 503 at once with `Retry-After`, before any work.
  */
-import { ApiError } from '../../../engine/errors.js'
+import { ApiError } from '../engine/errors.js'
 
 /** Seconds a client is told to wait when every export slot is taken. */
 const RETRY_AFTER_S = 5
