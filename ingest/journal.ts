@@ -19,27 +19,37 @@ interface Header {
   readonly dedupToken: string
   /** payload length: an entry cut short by a crash during its own write was never sent and is dropped */
   readonly bytes: number
+  /**
+   * `file`: inserted by the store reading this entry (`Store.insertFile`), and so replayed: the dedup block
+   * ids of a token differ between that and the inline insert. Absent in entries of older versions: inline.
+   */
+  readonly via?: 'file'
 }
 
 export class BatchJournal {
   private seq = 0
 
-  constructor(private readonly dir: string) {
-    fs.mkdirSync(dir, { recursive: true })
+  private readonly dir: string
+
+  constructor(dir: string) {
+    this.dir = path.resolve(dir) // the store may read entries itself (insertFile): absolute paths
+    fs.mkdirSync(this.dir, { recursive: true })
   }
 
   /** Writes the batch to the journal, inserts it, then removes the entry. */
   async insert(store: Store, batch: InsertBatch): Promise<void> {
     const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
+    const viaFile = store.insertFile !== undefined
     const header: Header = {
       table: batch.table,
       columns: batch.columns,
       format: batch.format,
       dedupToken: batch.dedupToken,
-      bytes: batch.data.byteLength
+      bytes: batch.data.byteLength,
+      ...(viaFile && { via: 'file' as const })
     }
     await fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), batch.data])
-    await store.insert(batch)
+    await insertEntry(store, header, file, batch.data)
     await fs.promises.unlink(file)
   }
 
@@ -65,11 +75,17 @@ export class BatchJournal {
         fs.unlinkSync(file)
         continue
       }
-      const { bytes: _bytes, ...batch } = header
-      await store.insert({ ...batch, data })
+      await insertEntry(store, header, file, data)
       fs.unlinkSync(file)
       log.warn({ table: header.table, token: header.dedupToken }, 'replayed an interrupted batch from the journal')
     }
     return files.length
   }
+}
+
+/** Inserts one journal entry the way its header says it was first sent (see `Header.via`). */
+async function insertEntry(store: Store, header: Header, file: string, data: Buffer): Promise<void> {
+  const { bytes: _bytes, via, ...batch } = header
+  if (via === 'file' && store.insertFile) await store.insertFile({ ...batch, file, skipLines: 1 })
+  else await store.insert({ ...batch, data })
 }

@@ -7,7 +7,8 @@
  *   line parse) -> Binance normalizer -> TSV chunks -> per-table batcher -> journal -> store. Timed from
  *   the first read to the last acknowledged batch.
  * - ceiling: the same trades, normalized and encoded to TSV before the clock starts, inserted in the same
- *   250,000-row batches (the bulk batch size) by one writer (as the batcher writes one table): the engine's own limit.
+ *   250,000-row batches (the bulk batch size) by one writer (as the batcher writes one table), through the
+ *   journal as the pipeline does (the entry is written, then the engine reads it): the engine's own limit.
  * Both write into the full schema (trades feed the candle views).
  */
 import path from 'node:path'
@@ -43,7 +44,7 @@ async function replay(dir: string, store: ChdbStore, capture: string): Promise<{
   return { rows: pipeline.totals().written, ms }
 }
 
-async function ceiling(store: ChdbStore, capture: string): Promise<{ rows: number; ms: number }> {
+async function ceiling(dir: string, store: ChdbStore, capture: string): Promise<{ rows: number; ms: number }> {
   const trades: TradeRecord[] = []
   const source = new ReplaySource({ path: capture, speed: 0, log: silentLogger() })
   for await (const item of source.items(new AbortController().signal)) {
@@ -54,10 +55,12 @@ async function ceiling(store: ChdbStore, capture: string): Promise<{ rows: numbe
     batches.push(Buffer.from(encodeTsv('trade', trades.slice(i, i + BATCH_ROWS))))
   }
   trades.length = 0
+  // the replay's own insert path: each batch journaled, then inserted (by the engine reading the entry)
+  const journal = new BatchJournal(path.join(dir, 'journal'))
   const t0 = performance.now()
   let n = 0
   for (const data of batches) {
-    await store.insert({
+    await journal.insert(store, {
       table: 'trades',
       columns: columnsOf('trade'),
       format: 'TSV',
@@ -78,7 +81,7 @@ async function main(): Promise<void> {
   const [variant, dir, capture] = process.argv.slice(2) as [string, string, string]
   const store = new ChdbStore({ path: dir, poolSize: POOL })
   await migrate(store, {})
-  const result = variant === 'replay' ? await replay(dir, store, capture) : await ceiling(store, capture)
+  const result = variant === 'replay' ? await replay(dir, store, capture) : await ceiling(dir, store, capture)
   const [check] = await store.query<{ n: number }>('SELECT count() AS n FROM trades')
   process.stdout.write(
     JSON.stringify({

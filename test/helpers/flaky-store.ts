@@ -1,4 +1,4 @@
-import type { InsertBatch, Store } from '../../engine/store/store.js'
+import type { FileInsert, InsertBatch, Store } from '../../engine/store/store.js'
 import { StoreError } from '../../engine/store/store-error.js'
 
 /**
@@ -12,7 +12,13 @@ export class FlakyStore implements Store {
   afterWrite = false
   attempts = 0
 
-  constructor(private readonly inner: Store) {}
+  /** present when the inner store has it (chDB), with the same fault injection as `insert` */
+  readonly insertFile?: (batch: FileInsert) => Promise<void>
+
+  constructor(private readonly inner: Store) {
+    const fileInsert = inner.insertFile?.bind(inner)
+    if (fileInsert) this.insertFile = (batch) => this.faulty(() => fileInsert(batch))
+  }
 
   get kind() {
     return this.inner.kind
@@ -30,17 +36,21 @@ export class FlakyStore implements Store {
     return this.inner.close()
   }
 
-  async insert(batch: InsertBatch): Promise<void> {
+  insert(batch: InsertBatch): Promise<void> {
+    return this.faulty(() => this.inner.insert(batch))
+  }
+
+  private async faulty(write: () => Promise<void>): Promise<void> {
     this.attempts++
     if (this.failInserts > 0) {
       this.failInserts--
-      if (this.afterWrite) await this.inner.insert(batch)
+      if (this.afterWrite) await write()
       throw new StoreError(
         `Code: ${this.code}. injected failure`,
         this.code,
         this.code === 252 ? 'transient' : 'bad_data'
       )
     }
-    await this.inner.insert(batch)
+    await write()
   }
 }

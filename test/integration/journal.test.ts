@@ -22,10 +22,10 @@ afterAll(async () => {
   tmp.cleanup()
 })
 
-const rows = (symbol: string): TradeRecord[] =>
-  Array.from({ length: 300 }, (_, i) => ({
+const rows = (symbol: string, n = 300): TradeRecord[] =>
+  Array.from({ length: n }, (_, i) => ({
     kind: 'trade',
-    ts: Date.UTC(2026, 10, 5) + i * 1000,
+    ts: Date.UTC(2026, 10, 5) + i * 100,
     exchange: 'okx',
     market: 'perp',
     symbol,
@@ -36,11 +36,11 @@ const rows = (symbol: string): TradeRecord[] =>
     qty: 1,
     trade_id: String(i)
   }))
-const batch = (symbol: string) => ({
+const batch = (symbol: string, n = 300) => ({
   table: 'trades',
   columns: columnsOf('trade'),
   format: 'TSV' as const,
-  data: Buffer.from(encodeTsv('trade', rows(symbol))),
+  data: Buffer.from(encodeTsv('trade', rows(symbol, n))),
   dedupToken: `journal-${symbol}`
 })
 
@@ -66,10 +66,40 @@ describe('batch journal', () => {
     flaky.afterWrite = true // written, but the process "died" before the acknowledgement
     await expect(new BatchJournal(dir).insert(flaky, batch('J2'))).rejects.toThrow()
     expect(fs.readdirSync(dir)).toHaveLength(1)
+    // chDB inserts by reading the entry itself, and the header says so (a replay must take the same path)
+    const entry = fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!), 'utf8')
+    expect(JSON.parse(entry.slice(0, entry.indexOf('\n')))).toMatchObject({ via: 'file', dedupToken: 'journal-J2' })
     expect(await counts('J2')).toEqual([300, 300])
     expect(await new BatchJournal(dir).recover(chdb, silentLogger())).toBe(1)
     expect(fs.readdirSync(dir)).toEqual([])
     expect(await counts('J2')).toEqual([300, 300]) // replayed with its token: not doubled anywhere
+  })
+
+  it('replays an entry of an older version (no `via`) inline, the way it was first sent: not doubled', async () => {
+    const dir = path.join(tmp.dir, 'j4')
+    fs.mkdirSync(dir)
+    // a bulk-size batch: at 250,000 rows the inline insert and the file path cut it into blocks differently
+    const b = batch('J4', 250_000)
+    await chdb.insert(b) // what an older version did before it crashed, with the entry still on disk
+    const header = JSON.stringify({ ...b, data: undefined, bytes: b.data.length })
+    fs.writeFileSync(path.join(dir, '1-1-0.batch'), Buffer.concat([Buffer.from(header + '\n'), b.data]))
+    expect(await new BatchJournal(dir).recover(chdb, silentLogger())).toBe(1)
+    // through the file path the token's block ids differ, and the batch would have been stored twice
+    expect(await counts('J4')).toEqual([250_000, 250_000])
+  })
+
+  it('an insert from the entry file stores exactly what the inline insert stores', async () => {
+    const dir = path.join(tmp.dir, 'j5')
+    await new BatchJournal(dir).insert(chdb, batch('J5F'))
+    await chdb.insert(batch('J5I'))
+    const stored = (s: string) =>
+      chdb.query<Record<string, unknown>>(
+        `SELECT ts, exchange, market, base, quote, side, price, qty, trade_id FROM trades WHERE symbol = {s:String} ORDER BY ts, trade_id`,
+        { s }
+      )
+    const viaFile = await stored('J5F')
+    expect(viaFile).toHaveLength(300)
+    expect(viaFile.map((r) => ({ ...r, base: 'X' }))).toEqual((await stored('J5I')).map((r) => ({ ...r, base: 'X' })))
   })
 
   it('drops an entry cut short during its own write (it was never sent)', async () => {
