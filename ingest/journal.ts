@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Logger } from '../engine/log.js'
 import type { InsertBatch, Store } from '../engine/store/store.js'
+import { toStoreError } from '../engine/store/store-error.js'
 
 interface Header {
   readonly table: string
@@ -26,31 +27,64 @@ interface Header {
   readonly via?: 'file'
 }
 
+/** Characters ClickHouse's `file()` expands as globs: a journal under such a path is read inline. */
+const GLOB = /[*?{}[\]]/
+
 export class BatchJournal {
   private seq = 0
-
   private readonly dir: string
+  /** entries of batches not yet acknowledged, by dedup token: a retry reuses its entry */
+  private readonly unacknowledged = new Map<string, { file: string; header: Header }>()
 
   constructor(dir: string) {
     this.dir = path.resolve(dir) // the store may read entries itself (insertFile): absolute paths
     fs.mkdirSync(this.dir, { recursive: true })
   }
 
-  /** Writes the batch to the journal, inserts it, then removes the entry. */
+  /**
+   * Writes the batch to the journal (once per dedup token: a retry reuses the entry, so no stale copy is
+   * left to replay after the tables' dedup window has forgotten the token), inserts it, then removes the
+   * entry. A failed insert keeps its entry: the caller retries, or `abandon`s it, or a crash leaves it to
+   * `recover`.
+   */
   async insert(store: Store, batch: InsertBatch): Promise<void> {
-    const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
-    const viaFile = store.insertFile !== undefined
-    const header: Header = {
-      table: batch.table,
-      columns: batch.columns,
-      format: batch.format,
-      dedupToken: batch.dedupToken,
-      bytes: batch.data.byteLength,
-      ...(viaFile && { via: 'file' as const })
+    let entry = this.unacknowledged.get(batch.dedupToken)
+    if (!entry) {
+      const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
+      // the engine reads TSV entries itself, unless the path holds glob characters file() would expand
+      const viaFile = store.insertFile !== undefined && batch.format === 'TSV' && !GLOB.test(file)
+      const header: Header = {
+        table: batch.table,
+        columns: batch.columns,
+        format: batch.format,
+        dedupToken: batch.dedupToken,
+        bytes: batch.data.byteLength,
+        ...(viaFile && { via: 'file' as const })
+      }
+      await fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), batch.data])
+      entry = { file, header }
+      this.unacknowledged.set(batch.dedupToken, entry)
     }
-    await fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), batch.data])
-    await insertEntry(store, header, file, batch.data)
-    await fs.promises.unlink(file)
+    await insertEntry(store, entry.header, entry.file, batch.data)
+    this.unacknowledged.delete(batch.dedupToken)
+    await fs.promises.unlink(entry.file)
+  }
+
+  /**
+   * The batch of `token` will not be retried (it failed with a non-retryable error; its rows are counted
+   * as failed): its entry moves to `failed/` (kept for inspection, never replayed).
+   */
+  async abandon(token: string): Promise<void> {
+    const entry = this.unacknowledged.get(token)
+    if (!entry) return
+    this.unacknowledged.delete(token)
+    await this.setAside(entry.file)
+  }
+
+  private async setAside(file: string): Promise<void> {
+    const failed = path.join(this.dir, 'failed')
+    await fs.promises.mkdir(failed, { recursive: true })
+    await fs.promises.rename(file, path.join(failed, path.basename(file)))
   }
 
   /** Replays every entry a previous process left behind; returns the number of batches replayed. */
@@ -75,7 +109,15 @@ export class BatchJournal {
         fs.unlinkSync(file)
         continue
       }
-      await insertEntry(store, header, file, data)
+      try {
+        await insertEntry(store, header, file, data)
+      } catch (err) {
+        // a store that is down keeps the entry for the next start; bad data would fail every start
+        if (toStoreError(err).retryable) throw err
+        await this.setAside(file)
+        log.error({ file, err: (err as Error).message }, 'journal entry failed to replay; moved to journal/failed')
+        continue
+      }
       fs.unlinkSync(file)
       log.warn({ table: header.table, token: header.dedupToken }, 'replayed an interrupted batch from the journal')
     }

@@ -31,6 +31,7 @@ export class IngestPipeline {
   private closing = false
 
   private readonly insert: (batch: InsertBatch) => Promise<void>
+  private readonly abandon: ((token: string) => Promise<void>) | undefined
   /** set by the server: receives live records and rebuild requests */
   live: LiveSink | undefined
   /**
@@ -47,11 +48,12 @@ export class IngestPipeline {
     journal?: BatchJournal
   ) {
     this.insert = journal ? (b) => journal.insert(store, b) : (b) => store.insert(b)
+    this.abandon = journal ? (token) => journal.abandon(token) : undefined
   }
 
   private batcher(table: string): TableBatcher {
     let b = this.batchers.get(table)
-    if (!b) this.batchers.set(table, (b = new TableBatcher(table, this.insert, this.opts, this.log)))
+    if (!b) this.batchers.set(table, (b = new TableBatcher(table, this.insert, this.opts, this.log, this.abandon)))
     return b
   }
 

@@ -64,7 +64,9 @@ export class TableBatcher {
     /** journaled insert of one batch (see journal.ts) */
     private readonly insert: (batch: InsertBatch) => Promise<void>,
     private readonly opts: BatcherOptions,
-    private readonly log: Logger
+    private readonly log: Logger,
+    /** a batch that failed for good (not retryable): its journal entry is set aside (see journal.ts) */
+    private readonly abandon?: (token: string) => Promise<void>
   ) {
     this.sealed = new BoundedQueue(opts.queueRows)
     this.writer = this.writeLoop()
@@ -150,6 +152,8 @@ export class TableBatcher {
             { table: this.table, rows: batch.rows, code: e.clickhouseCode, err: e.message },
             'batch failed'
           )
+          // out of time at shutdown with a retryable error: the entry stays for the next start to replay
+          if (!e.retryable) await this.abandon?.(batch.token).catch(() => undefined)
           return
         }
         this.counters.retries++

@@ -115,4 +115,56 @@ describe('batch journal', () => {
     expect(fs.readdirSync(dir)).toEqual([])
     expect(await counts('J3')).toEqual([0, 0])
   })
+
+  it('a retried batch reuses its entry: none is left behind to replay after the dedup window', async () => {
+    const dir = path.join(tmp.dir, 'j6')
+    const journal = new BatchJournal(dir)
+    const flaky = new FlakyStore(chdb)
+    flaky.failInserts = 1
+    flaky.afterWrite = true
+    await expect(journal.insert(flaky, batch('J6'))).rejects.toThrow()
+    expect(fs.readdirSync(dir)).toHaveLength(1)
+    await journal.insert(flaky, batch('J6')) // the batcher's retry, same token
+    expect(fs.readdirSync(dir)).toEqual([])
+    expect(await counts('J6')).toEqual([300, 300])
+  })
+
+  it('a batch that failed for good is set aside, not replayed; a bad entry does not stop recovery', async () => {
+    const dir = path.join(tmp.dir, 'j7')
+    const journal = new BatchJournal(dir)
+    const flaky = new FlakyStore(chdb)
+    flaky.failInserts = 1
+    flaky.code = 27 // CANNOT_PARSE_INPUT_ASSERTION_FAILED: bad data, not retried
+    await expect(journal.insert(flaky, batch('J7'))).rejects.toThrow()
+    await journal.abandon('journal-J7')
+    expect(fs.readdirSync(dir)).toEqual(['failed'])
+    expect(fs.readdirSync(path.join(dir, 'failed'))).toHaveLength(1)
+    // an entry the store refuses as bad data (a row with too few columns), next to a good one
+    const bad = { ...batch('J7B'), data: Buffer.from('not\ta\trow\n') }
+    const good = batch('J7G')
+    for (const [name, b] of [
+      ['1-1-0.batch', bad],
+      ['1-1-1.batch', good]
+    ] as const) {
+      const header = JSON.stringify({ ...b, data: undefined, bytes: b.data.length, via: 'file' })
+      fs.writeFileSync(path.join(dir, name), Buffer.concat([Buffer.from(header + '\n'), b.data]))
+    }
+    expect(await new BatchJournal(dir).recover(chdb, silentLogger())).toBe(2)
+    expect(await counts('J7G')).toEqual([300, 300])
+    expect(fs.readdirSync(dir)).toEqual(['failed'])
+    expect(fs.readdirSync(path.join(dir, 'failed'))).toHaveLength(2)
+  })
+
+  it('under a directory name with glob characters (file() would expand them) the entry is inserted inline', async () => {
+    const dir = path.join(tmp.dir, 'gl{a,b}')
+    const flaky = new FlakyStore(chdb)
+    flaky.failInserts = 1
+    flaky.afterWrite = true
+    await expect(new BatchJournal(dir).insert(flaky, batch('J8'))).rejects.toThrow()
+    const entry = fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!), 'utf8')
+    expect(JSON.parse(entry.slice(0, entry.indexOf('\n'))).via).toBeUndefined()
+    expect(await counts('J8')).toEqual([300, 300])
+    expect(await new BatchJournal(dir).recover(chdb, silentLogger())).toBe(1)
+    expect(await counts('J8')).toEqual([300, 300])
+  })
 })

@@ -7,6 +7,9 @@ import { encodeRecords } from '../../ingest/encode-records.js'
 import type { TradeRecord } from '../../engine/records/types.js'
 import { FlakyStore } from '../helpers/flaky-store.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { BatchJournal } from '../../ingest/journal.js'
+import fs from 'node:fs'
+import path from 'node:path'
 
 const tmp = tmpDir()
 let chdb: ChdbStore
@@ -95,18 +98,31 @@ describe('ingest pipeline on chDB', () => {
   })
 
   it('retries transient failures, including writes whose acknowledgement was lost, exactly once', async () => {
-    const p = new IngestPipeline(store, { batchRows: 500, flushMs: 60_000, queueRows: 5000 }, silentLogger())
+    const journal = path.join(tmp.dir, 'journal-retries')
+    const p = new IngestPipeline(
+      store,
+      { batchRows: 500, flushMs: 60_000, queueRows: 5000 },
+      silentLogger(),
+      new BatchJournal(journal)
+    )
     store.failInserts = 3
     store.afterWrite = true
     for (const c of encodeRecords(trades('CCC', 500), true)) await p.write(c)
     await p.barrier()
     expect(p.totals()).toMatchObject({ written: 500, failed: 0, retries: 3 })
     expect(await counts('CCC')).toEqual({ raw: 500, c1m: 500, c1d: 500 })
+    expect(fs.readdirSync(journal)).toEqual([]) // one entry across the attempts, removed on success
     await p.close(Date.now() + 5000)
   })
 
   it('counts a batch the store rejects as failed instead of dropping it silently', async () => {
-    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 5000 }, silentLogger())
+    const journal = path.join(tmp.dir, 'journal-rejected')
+    const p = new IngestPipeline(
+      store,
+      { batchRows: 100, flushMs: 60_000, queueRows: 5000 },
+      silentLogger(),
+      new BatchJournal(journal)
+    )
     store.failInserts = 1
     store.afterWrite = false
     store.code = 27 // CANNOT_PARSE_INPUT_ASSERTION_FAILED: not retryable
@@ -115,6 +131,9 @@ describe('ingest pipeline on chDB', () => {
     store.code = 252
     expect(p.totals()).toMatchObject({ written: 0, failed: 100, queued: 0 })
     expect((await counts('DDD')).raw).toBe(0)
+    // kept for inspection, never replayed at the next start
+    expect(fs.readdirSync(journal)).toEqual(['failed'])
+    expect(fs.readdirSync(path.join(journal, 'failed'))).toHaveLength(1)
     await p.close(Date.now() + 5000)
   })
 

@@ -120,7 +120,11 @@ export class ChdbStore implements Store {
       types = this.query<{ name: string; type: string }>(
         `SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = {table:String}`,
         { table }
-      ).then((rows) => new Map(rows.map((r) => [r.name, plainType(r.type)])))
+      ).then((rows) => {
+        // a table not created yet must be looked up again next time
+        if (rows.length === 0) this.fileTypes.delete(table)
+        return new Map(rows.map((r) => [r.name, plainType(r.type)]))
+      })
       types.catch(() => this.fileTypes.delete(table))
       this.fileTypes.set(table, types)
     }
