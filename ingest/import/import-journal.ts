@@ -24,6 +24,7 @@ import type { Logger } from '../../engine/log.js'
 import { toStoreError } from '../../engine/store/store-error.js'
 import type { Params, Store } from '../../engine/store/store.js'
 import { backoffMs, sleep } from '../retry.js'
+import { sqlString } from '../../engine/store/sql-text.js'
 
 /** The journal directory of imports under a data directory. */
 export function importJournalDir(dataDir: string): string {
@@ -55,6 +56,11 @@ export interface JournaledStatement {
   readonly token: string
   readonly sql: string
   readonly params: Params
+  /**
+   * The entry's directory when it was recorded (absent in entries of older versions). The statement names
+   * the entry's files by absolute path; a data directory moved since is rewritten to the entry's new place.
+   */
+  readonly dir?: string
 }
 
 /** An entry being prepared: its files exist, its statement is not recorded yet. */
@@ -92,7 +98,7 @@ export class ImportJournal {
    */
   async run(store: Store, entry: OpenEntry, stmt: JournaledStatement): Promise<void> {
     const file = path.join(entry.dir, ENTRY)
-    await fs.promises.writeFile(`${file}.tmp`, JSON.stringify(stmt))
+    await fs.promises.writeFile(`${file}.tmp`, JSON.stringify({ ...stmt, dir: entry.dir }))
     await fs.promises.rename(`${file}.tmp`, file)
     for (let attempt = 1; ; attempt++) {
       try {
@@ -145,7 +151,7 @@ export class ImportJournal {
         continue
       }
       try {
-        await store.command(stmt.sql, stmt.params)
+        await store.command(relocated(stmt, dir), stmt.params)
       } catch (err) {
         throw new Error(
           `replaying the interrupted import statement in ${dir} (table ${stmt.table}) failed; ` +
@@ -159,6 +165,18 @@ export class ImportJournal {
     }
     return replayed
   }
+}
+
+/**
+ * The statement's SQL with the entry's recorded directory replaced by where the entry is now (a data
+ * directory moved between a crash and the restart). Paths are SQL string literals (sql-text.ts), so the
+ * escaped form of the old directory, followed by a separator, is what is replaced; the directory name is
+ * unique (time, pid, sequence), so nothing else matches.
+ */
+function relocated(stmt: JournaledStatement, dir: string): string {
+  if (stmt.dir === undefined || stmt.dir === dir) return stmt.sql
+  const inLiteral = (p: string) => sqlString(p + path.sep).slice(1, -1)
+  return stmt.sql.split(inLiteral(stmt.dir)).join(inLiteral(dir))
 }
 
 /** When the entry's statement failed with an error (epoch ms), or null for an entry left by a crash. */

@@ -90,6 +90,19 @@ describe('import journal', () => {
     expect(await totals('JRNAUSDT')).toEqual({ raw: 360, m1: 360, h1: 360, d1: 360 })
   })
 
+  it('replays an entry whose data directory was moved since: the statement reads the entry where it is now', async () => {
+    const before = path.join(data.dir, 'moved-from')
+    const opts = { tmpDir: path.join(data.dir, 'tmp-moved'), journalDir: before, sliceRows: 100 }
+    const file = writeCsv(files.dir, 'JRNMUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
+    await expect(importFiles(failingAfterWrite(store, 2), [file], opts)).rejects.toThrow(/injected/)
+    expect(fs.readdirSync(before)).toHaveLength(1)
+    const after = path.join(data.dir, 'moved-to')
+    fs.renameSync(before, after) // the old paths no longer exist
+    await importFiles(store, [file], { ...opts, journalDir: after })
+    expect(fs.readdirSync(after)).toEqual([])
+    expect(await totals('JRNMUSDT')).toEqual({ raw: 360, m1: 360, h1: 360, d1: 360 })
+  })
+
   it('retries a statement that failed once after it was written, at once: no entry left, written once', async () => {
     const journalDir = path.join(data.dir, 'j3')
     const opts = { tmpDir: path.join(data.dir, 'tmp3'), journalDir, sliceRows: 100 }
