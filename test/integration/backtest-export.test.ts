@@ -111,6 +111,34 @@ const COLUMNS = [
   'trades'
 ]
 
+/**
+ * Candles of `markets` for `count` buckets of `stepS` seconds from `start` (epoch s), written by three inserts
+ * (three parts): each holds two thirds of every market's buckets, so most candles are split over two parts
+ * (partial states: open/close from different times, volumes summed). Prices start at `price`.
+ */
+async function insertSplitCandles(
+  table: string,
+  markets: readonly string[],
+  start: number,
+  count: number,
+  stepS: number,
+  price: number
+): Promise<void> {
+  for (const part of [0, 1, 2]) {
+    await srv.running.ctx.store.command(
+      `INSERT INTO ${table}
+       SELECT base, 'binance', concat(base, 'USDT'), toDateTime(${start} + k * ${stepS}, 'UTC'),
+         argMinState(p, t), max(p), min(p), argMaxState(p, t), sum(1.0), sum(p), sum(0.5), toUInt64(1)
+       FROM (
+         SELECT arrayJoin(['${markets.join("','")}']) AS base, number AS k,
+           toDateTime64(${start} + k * ${stepS}, 3, 'UTC') + toIntervalSecond(${part} * 10) AS t,
+           ${price} + k / 1000 + ${part} + length(base) AS p
+         FROM numbers(${count}) WHERE (k + ${part}) % 3 != 0
+       ) GROUP BY base, k, t, p`
+    )
+  }
+}
+
 describe('GET /v1/backtest/export', () => {
   it('NDJSON rows equal the candles of /v1/historical/ohlcv, every venue of each symbol', async () => {
     const rows = await reference()
@@ -216,19 +244,7 @@ describe('GET /v1/backtest/export', () => {
     const start = Math.floor((Date.now() - 15 * 86_400_000) / MIN) * 60
     const markets = ['MKA', 'MKB', 'MKC', 'MKD', 'MKE']
     const MINUTES = 12_000
-    for (const part of [0, 1, 2]) {
-      await srv.running.ctx.store.command(
-        `INSERT INTO candles_1m
-         SELECT base, 'binance', concat(base, 'USDT'), toDateTime(${start} + m * 60, 'UTC'),
-           argMinState(p, t), max(p), min(p), argMaxState(p, t), sum(1.0), sum(p), sum(0.5), toUInt64(1)
-         FROM (
-           SELECT arrayJoin(['${markets.join("','")}']) AS base, number AS m,
-             toDateTime64(${start} + m * 60, 3, 'UTC') + toIntervalSecond(${part} * 10) AS t,
-             100 + m / 1000 + ${part} + length(base) AS p
-           FROM numbers(${MINUTES}) WHERE (m + ${part}) % 3 != 0
-         ) GROUP BY base, m, t, p`
-      )
-    }
+    await insertSplitCandles('candles_1m', markets, start, MINUTES, 60, 100)
     const reference = await srv.running.ctx.store.query<Row>(
       `SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS timestamp, exchange, symbol, base,
          argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
@@ -296,19 +312,7 @@ describe('GET /v1/backtest/export', () => {
     const now = new Date()
     const boundary = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) / 1000
     const start = boundary - 2 * 86_400
-    for (const part of [0, 1, 2]) {
-      await srv.running.ctx.store.command(
-        `INSERT INTO candles_1h
-         SELECT base, 'binance', concat(base, 'USDT'), toDateTime(${start} + h * 3600, 'UTC'),
-           argMinState(p, t), max(p), min(p), argMaxState(p, t), sum(1.0), sum(p), sum(0.5), toUInt64(1)
-         FROM (
-           SELECT arrayJoin(['${markets.join("','")}']) AS base, number AS h,
-             toDateTime64(${start} + h * 3600, 3, 'UTC') + toIntervalSecond(${part} * 10) AS t,
-             200 + h / 1000 + ${part} + length(base) AS p
-           FROM numbers(${HOURS}) WHERE (h + ${part}) % 3 != 0
-         ) GROUP BY base, h, t, p`
-      )
-    }
+    await insertSplitCandles('candles_1h', markets, start, HOURS, 3600, 200)
     const merged = new Date(start * 1000).toISOString().slice(0, 7).replace('-', '')
     await srv.running.ctx.store.command(`OPTIMIZE TABLE candles_1h PARTITION ID '${merged}' FINAL`)
     return { from: start * 1000, to: (start + HOURS * 3600) * 1000, merged }
