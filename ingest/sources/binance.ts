@@ -8,7 +8,6 @@
  * Rediscovery runs hourly: new listings are subscribed, delisted markets are no longer polled.
  */
 import type { Logger } from '../../engine/log.js'
-import type { IngestItem } from '../encoded-chunk.js'
 import { BinanceNormalizer } from '../normalize/binance.js'
 import { usdtPerpetuals, type MarketMeta } from '../normalize/binance-markets.js'
 import { WS_CHANNEL } from '../normalize/normalizer.js'
@@ -19,11 +18,9 @@ import { BinanceRest, WEIGHT } from './binance/rest.js'
 import { ALL_MARKET_STREAMS, aggTradeStream } from './binance/streams.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
 import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
-import { FeedCounters } from './feed/feed-counters.js'
-import { connectionSetStatus, feedStatus } from './feed/feed-status.js'
-import { RawQueue } from './feed/raw-queue.js'
-import { runVenueFeed, stickyPaths } from './feed/venue-feed.js'
-import type { Source, SourceStatus } from './source.js'
+import { connectionSetStatus } from './feed/feed-status.js'
+import { stickyPaths } from './feed/venue-feed.js'
+import { VenueSource, type VenueHealth } from './feed/venue-source.js'
 
 export interface BinanceTuning {
   /** streams per WebSocket connection (Binance allows 1024; fewer keeps one drop small). @default 200 */
@@ -75,22 +72,19 @@ export interface BinanceSourceOptions {
 /** REST answers repeated at the top of each recording file, so every file replays on its own. */
 const isSticky = stickyPaths(['/fapi/v1/exchangeInfo', '/fapi/v1/fundingInfo'])
 
-export class BinanceSource implements Source {
+export class BinanceSource extends VenueSource {
   readonly name = 'binance'
-  readonly synthetic = false
   private readonly tuning: BinanceTuning
-  private readonly queue: RawQueue
-  private readonly counters = new FeedCounters()
   private readonly rest: BinanceRest
   private readonly gaps: GapFiller
   readonly normalizer: BinanceNormalizer
   private markets: readonly string[] = []
   private connections: StreamConnections | null = null
-  private phase = 'starting'
 
   constructor(private readonly opts: BinanceSourceOptions) {
-    this.tuning = { ...DEFAULT_BINANCE_TUNING, ...opts.tuning }
-    this.queue = new RawQueue(this.tuning.queueCapacity)
+    const tuning = { ...DEFAULT_BINANCE_TUNING, ...opts.tuning }
+    super({ log: opts.log, recordDir: opts.recordDir, queueCapacity: tuning.queueCapacity, sticky: isSticky })
+    this.tuning = tuning
     this.rest = new BinanceRest({
       baseUrl: opts.restUrl,
       log: opts.log,
@@ -101,37 +95,17 @@ export class BinanceSource implements Source {
     this.normalizer = new BinanceNormalizer(this.gaps.onGap)
   }
 
-  status(): SourceStatus {
-    return feedStatus({
-      name: this.name,
-      phase: this.phase,
-      counters: this.counters,
-      queue: this.queue,
+  protected health(): VenueHealth {
+    return {
       markets: this.markets.length,
       connections: connectionSetStatus(this.connections),
       gaps: { found: this.gaps.found, filled: this.gaps.filled, unfilled: this.gaps.unfilled },
       rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
-    })
-  }
-
-  items(signal: AbortSignal): AsyncIterable<IngestItem> {
-    return runVenueFeed(
-      {
-        normalizer: this.normalizer,
-        queue: this.queue,
-        counters: this.counters,
-        log: this.opts.log,
-        recordDir: this.opts.recordDir,
-        sticky: isSticky,
-        transport: (s) => this.runTransport(s),
-        onStopped: () => (this.phase = 'stopped')
-      },
-      signal
-    )
+    }
   }
 
   /** Discovery, then sockets, pollers, gap backfill and rediscovery until `signal` aborts. */
-  private async runTransport(signal: AbortSignal): Promise<void> {
+  protected async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
     const markets = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
     if (markets === null) return

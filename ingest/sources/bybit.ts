@@ -11,7 +11,6 @@
  * docs/sources.md).
  */
 import type { Logger } from '../../engine/log.js'
-import type { IngestItem } from '../encoded-chunk.js'
 import { BybitNormalizer } from '../normalize/bybit.js'
 import { instrumentsPage, type BybitMarket } from '../normalize/bybit-markets.js'
 import { WS_CHANNEL } from '../normalize/normalizer.js'
@@ -22,12 +21,10 @@ import { BybitRest, instrumentsPath, recentTradesPath } from './bybit/rest.js'
 import { marketTopics } from './bybit/topics.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
 import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
-import { FeedCounters } from './feed/feed-counters.js'
-import { connectionSetStatus, feedStatus } from './feed/feed-status.js'
-import { RawQueue } from './feed/raw-queue.js'
+import { connectionSetStatus } from './feed/feed-status.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
-import { runVenueFeed, stickyPaths } from './feed/venue-feed.js'
-import type { Source, SourceStatus } from './source.js'
+import { stickyPaths } from './feed/venue-feed.js'
+import { VenueSource, type VenueHealth } from './feed/venue-source.js'
 
 /** Most instruments-info pages read in one discovery (1,000 instruments each): a runaway cursor stops here. */
 const MAX_PAGES = 10
@@ -82,22 +79,19 @@ export interface BybitSourceOptions {
 /** REST answers repeated at the top of each recording file, so every file replays on its own. */
 const isSticky = stickyPaths(['/v5/market/instruments-info'])
 
-export class BybitSource implements Source {
+export class BybitSource extends VenueSource {
   readonly name = 'bybit'
-  readonly synthetic = false
   private readonly tuning: BybitTuning
-  private readonly queue: RawQueue
-  private readonly counters = new FeedCounters()
   private readonly rest: BybitRest
   private readonly gaps: ReconnectFiller
   readonly normalizer: BybitNormalizer
   private markets: readonly string[] = []
   private connections: TopicConnections | null = null
-  private phase = 'starting'
 
   constructor(private readonly opts: BybitSourceOptions) {
-    this.tuning = { ...DEFAULT_BYBIT_TUNING, ...opts.tuning }
-    this.queue = new RawQueue(this.tuning.queueCapacity)
+    const tuning = { ...DEFAULT_BYBIT_TUNING, ...opts.tuning }
+    super({ log: opts.log, recordDir: opts.recordDir, queueCapacity: tuning.queueCapacity, sticky: isSticky })
+    this.tuning = tuning
     this.rest = new BybitRest({
       baseUrl: opts.restUrl,
       log: opts.log,
@@ -113,38 +107,18 @@ export class BybitSource implements Source {
     this.normalizer = new BybitNormalizer(this.gaps)
   }
 
-  status(): SourceStatus {
-    return feedStatus({
-      name: this.name,
-      phase: this.phase,
-      counters: this.counters,
-      queue: this.queue,
+  protected health(): VenueHealth {
+    return {
       markets: this.markets.length,
       connections: connectionSetStatus(this.connections),
       // reconnect windows: trade ids (UUIDs) reveal no gaps, reopened connections are checked instead
       gaps: { found: this.gaps.found, filled: this.gaps.filled, unfilled: this.gaps.unfilled },
       rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
-    })
-  }
-
-  items(signal: AbortSignal): AsyncIterable<IngestItem> {
-    return runVenueFeed(
-      {
-        normalizer: this.normalizer,
-        queue: this.queue,
-        counters: this.counters,
-        log: this.opts.log,
-        recordDir: this.opts.recordDir,
-        sticky: isSticky,
-        transport: (s) => this.runTransport(s),
-        onStopped: () => (this.phase = 'stopped')
-      },
-      signal
-    )
+    }
   }
 
   /** Discovery, then sockets, reconnect fills, the long/short poller and rediscovery until `signal` aborts. */
-  private async runTransport(signal: AbortSignal): Promise<void> {
+  protected async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
     const markets = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
     if (markets === null) return

@@ -28,13 +28,9 @@ import { nextDiscoveryAt, pollRequests } from './deribit/schedule.js'
 import { snapshotMetrics } from './deribit/snapshot-metrics.js'
 import { DEFAULT_BACKOFF, sleep, type BackoffOptions } from './feed/backoff.js'
 import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
-import { FeedCounters } from './feed/feed-counters.js'
-import { feedStatus } from './feed/feed-status.js'
-import { RawQueue } from './feed/raw-queue.js'
 import { RestClient } from './feed/rest-client.js'
-import { runVenueFeed } from './feed/venue-feed.js'
 import { WeightLimiter } from './feed/weight-limiter.js'
-import type { Source, SourceStatus } from './source.js'
+import { VenueSource, type VenueHealth } from './feed/venue-source.js'
 
 export interface DeribitTuning {
   /** book summary poll period per currency (or per DERIBIT_SYMBOLS instrument), ms. @default 30_000 */
@@ -93,23 +89,20 @@ export interface DeribitSourceOptions {
 /** Instrument lists are repeated at the top of each recording file, so every file replays on its own. */
 const isSticky = (channel: string): boolean => channel.startsWith(DERIBIT_PATHS.instruments)
 
-export class DeribitSource implements Source {
+export class DeribitSource extends VenueSource {
   readonly name = 'deribit'
-  readonly synthetic = false
   readonly normalizer = new DeribitNormalizer()
   private readonly tuning: DeribitTuning
-  private readonly queue: RawQueue
-  private readonly counters = new FeedCounters()
   private readonly rest: RestClient
   private readonly instrumentsLimiter = new WeightLimiter(INSTRUMENTS_PER_MINUTE, 2)
   private readonly rpc: RpcSocket
   private instruments: readonly InstrumentMeta[] = []
-  private phase = 'starting'
 
   constructor(private readonly opts: DeribitSourceOptions) {
-    this.tuning = { ...DEFAULT_DERIBIT_TUNING, ...opts.tuning }
-    const t = this.tuning
-    this.queue = new RawQueue(t.queueCapacity)
+    const tuning = { ...DEFAULT_DERIBIT_TUNING, ...opts.tuning }
+    super({ log: opts.log, recordDir: opts.recordDir, queueCapacity: tuning.queueCapacity, sticky: isSticky })
+    this.tuning = tuning
+    const t = tuning
     this.rest = new RestClient(opts.restUrl, opts.log)
     this.rpc = new RpcSocket({
       url: opts.wsUrl,
@@ -124,13 +117,9 @@ export class DeribitSource implements Source {
     })
   }
 
-  status(): SourceStatus {
+  protected health(): VenueHealth {
     const socket = this.rpc.socket
-    return feedStatus({
-      name: this.name,
-      phase: this.phase,
-      counters: this.counters,
-      queue: this.queue,
+    return {
       markets: this.instruments.length,
       // one JSON-RPC socket: stale by frames (FeedSocket) plus stale by no heartbeat or answer (RpcSocket)
       connections: {
@@ -141,23 +130,11 @@ export class DeribitSource implements Source {
       },
       // polled snapshots carry no sequence numbers: nothing to find or fill (gaps reported as 0)
       rest: { errors: this.rest.errors + this.rpc.failed, rateLimited: this.rest.rateLimited + this.rpc.rateLimited }
-    })
+    }
   }
 
-  async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
-    const feed = runVenueFeed(
-      {
-        normalizer: this.normalizer,
-        queue: this.queue,
-        counters: this.counters,
-        log: this.opts.log,
-        recordDir: this.opts.recordDir,
-        sticky: isSticky,
-        transport: (s) => this.runTransport(s),
-        onStopped: () => (this.phase = 'stopped')
-      },
-      signal
-    )
+  override async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
+    const feed = super.items(signal)
     // whole-chain polls are snapshots: their metrics rows feed /v1/options/history
     const derive = this.opts.symbols.length === 0
     for await (const item of feed) {
@@ -167,7 +144,7 @@ export class DeribitSource implements Source {
   }
 
   /** Discovery, then the socket, the poller and rediscovery until `signal` aborts. */
-  private async runTransport(signal: AbortSignal): Promise<void> {
+  protected async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
     const found = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
     if (found === null) return

@@ -10,23 +10,20 @@
  * are fetched (`feed/reconnect-fill.ts`, docs/sources.md).
  */
 import type { Logger } from '../../engine/log.js'
-import type { IngestItem } from '../encoded-chunk.js'
 import { WS_CHANNEL } from '../normalize/normalizer.js'
 import { RECONNECT_CHANNEL, reconnectMarker } from '../normalize/trade-window.js'
 import { OkxNormalizer } from '../normalize/okx.js'
 import { usdtSwaps, type OkxMarket } from '../normalize/okx-markets.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
 import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
-import { FeedCounters } from './feed/feed-counters.js'
-import { connectionSetStatus, feedStatus } from './feed/feed-status.js'
-import { RawQueue } from './feed/raw-queue.js'
+import { connectionSetStatus } from './feed/feed-status.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
-import { runVenueFeed, stickyPaths } from './feed/venue-feed.js'
+import { stickyPaths } from './feed/venue-feed.js'
 import { LIQUIDATIONS, instrumentArgs } from './okx/channels.js'
 import { OkxConnections } from './okx/connections.js'
 import { pollLongShort, statisticsCoins } from './okx/long-short.js'
 import { INSTRUMENTS_PATH, OkxRest, SUPPORT_COIN_PATH, recentTradesPath } from './okx/rest.js'
-import type { Source, SourceStatus } from './source.js'
+import { VenueSource, type VenueHealth } from './feed/venue-source.js'
 
 export interface OkxTuning {
   /** subscription args per WebSocket connection (4 per instrument). @default 200 */
@@ -84,23 +81,20 @@ interface Discovery {
   readonly statistics: Set<string> | null
 }
 
-export class OkxSource implements Source {
+export class OkxSource extends VenueSource {
   readonly name = 'okx'
-  readonly synthetic = false
   private readonly tuning: OkxTuning
-  private readonly queue: RawQueue
-  private readonly counters = new FeedCounters()
   private readonly rest: OkxRest
   private readonly gaps: ReconnectFiller
   readonly normalizer: OkxNormalizer
   private markets: readonly string[] = []
   private longShortCoins: readonly string[] = []
   private connections: OkxConnections | null = null
-  private phase = 'starting'
 
   constructor(private readonly opts: OkxSourceOptions) {
-    this.tuning = { ...DEFAULT_OKX_TUNING, ...opts.tuning }
-    this.queue = new RawQueue(this.tuning.queueCapacity)
+    const tuning = { ...DEFAULT_OKX_TUNING, ...opts.tuning }
+    super({ log: opts.log, recordDir: opts.recordDir, queueCapacity: tuning.queueCapacity, sticky: isSticky })
+    this.tuning = tuning
     this.rest = new OkxRest({
       baseUrl: opts.restUrl,
       log: opts.log,
@@ -116,38 +110,18 @@ export class OkxSource implements Source {
     this.normalizer = new OkxNormalizer(this.gaps)
   }
 
-  status(): SourceStatus {
-    return feedStatus({
-      name: this.name,
-      phase: this.phase,
-      counters: this.counters,
-      queue: this.queue,
+  protected health(): VenueHealth {
+    return {
       markets: this.markets.length,
       connections: connectionSetStatus(this.connections),
       // reconnect windows: trade ids reveal no gaps, reopened connections are checked instead
       gaps: { found: this.gaps.found, filled: this.gaps.filled, unfilled: this.gaps.unfilled },
       rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
-    })
-  }
-
-  items(signal: AbortSignal): AsyncIterable<IngestItem> {
-    return runVenueFeed(
-      {
-        normalizer: this.normalizer,
-        queue: this.queue,
-        counters: this.counters,
-        log: this.opts.log,
-        recordDir: this.opts.recordDir,
-        sticky: isSticky,
-        transport: (s) => this.runTransport(s),
-        onStopped: () => (this.phase = 'stopped')
-      },
-      signal
-    )
+    }
   }
 
   /** Discovery, then sockets, reconnect fills, long/short polling and rediscovery until `signal` aborts. */
-  private async runTransport(signal: AbortSignal): Promise<void> {
+  protected async runTransport(signal: AbortSignal): Promise<void> {
     this.phase = 'discovery'
     const found = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
     if (found === null) return
