@@ -29,7 +29,15 @@ import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../eng
 import { guessBybitMarket, instrumentsPage, type MarketMeta } from './bybit-markets.js'
 import { applyTicker, emptyTicker, type TickerState } from './bybit-ticker.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
-import { MarketTrades, NO_GAPS, RECONNECT_CHANNEL, markerSymbols, type ReconnectGaps } from './trade-window.js'
+import {
+  MarketTrades,
+  NO_GAPS,
+  RECONNECT_CHANNEL,
+  closeWindowUnfilled,
+  openReconnectWindows,
+  type ReconnectGaps,
+  type TradesOf
+} from './trade-window.js'
 
 /** One funding record per market per minute: tickers push every 100 ms, the rate moves slowly. */
 export const FUNDING_SAMPLE_MS = 60_000
@@ -195,16 +203,15 @@ export class BybitNormalizer implements VenueNormalizer {
 
   /** A connection reopened: a window per market of it that has traded (`trade-window.ts`). */
   private reconnect(msg: unknown): Outcome {
-    const symbols = markerSymbols(msg)
-    if (symbols === null) return 'malformed'
-    for (const s of symbols) if (this.markets.get(s)?.trades.reopen()) this.gaps.opened(s)
-    return 'control'
+    return openReconnectWindows(msg, this.tradesOf, this.gaps)
   }
 
-  /** An error answer instead of a recent-trade page: the market's open window closes unfilled. */
+  /** An error answer instead of a trades page: the market's open window closes unfilled. */
   private pageFailed(symbol: string | undefined): void {
-    if (symbol !== undefined && this.markets.get(symbol)?.trades.fill([])) this.gaps.served(symbol, 0, false)
+    closeWindowUnfilled(symbol, this.tradesOf, this.gaps)
   }
+
+  private readonly tradesOf: TradesOf = (s) => this.markets.get(s)?.trades
 
   /** A recent-trade page: the trades of the market's open reconnect window that were missed. */
   private recentTrades(body: Record<string, unknown>, querySymbol: string | null, out: NormalizedRecord[]): Outcome {

@@ -31,7 +31,15 @@
 import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../engine/records/types.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { baseOf, mulDecimal, okxData, usdtSwaps, type OkxMarket } from './okx-markets.js'
-import { MarketTrades, NO_GAPS, RECONNECT_CHANNEL, markerSymbols, type ReconnectGaps } from './trade-window.js'
+import {
+  MarketTrades,
+  NO_GAPS,
+  RECONNECT_CHANNEL,
+  closeWindowUnfilled,
+  openReconnectWindows,
+  type ReconnectGaps,
+  type TradesOf
+} from './trade-window.js'
 
 export { RECENT_IDS } from './trade-window.js'
 
@@ -180,16 +188,15 @@ export class OkxNormalizer implements VenueNormalizer {
 
   /** A connection reopened: a window per instrument of it that has traded (`trade-window.ts`). */
   private reconnect(msg: unknown): Outcome {
-    const symbols = markerSymbols(msg)
-    if (symbols === null) return 'malformed'
-    for (const s of symbols) if (this.markets.get(s)?.trades.reopen()) this.gaps.opened(s)
-    return 'control'
+    return openReconnectWindows(msg, this.tradesOf, this.gaps)
   }
 
   /** An error answer instead of a trades page: the instrument's open window closes unfilled. */
   private pageFailed(instId: string | undefined): void {
-    if (instId !== undefined && this.markets.get(instId)?.trades.fill([])) this.gaps.served(instId, 0, false)
+    closeWindowUnfilled(instId, this.tradesOf, this.gaps)
   }
+
+  private readonly tradesOf: TradesOf = (s) => this.markets.get(s)?.trades
 
   /** A trades page: the trades of the instrument's open reconnect window that were missed. */
   private recentTrades(channel: string, body: Row, out: NormalizedRecord[]): Outcome {

@@ -29,7 +29,7 @@ export function reconnectMarker(symbols: readonly string[]): string {
 }
 
 /** The symbols of a parsed marker; null when it is not one. */
-export function markerSymbols(msg: unknown): string[] | null {
+function markerSymbols(msg: unknown): string[] | null {
   const symbols = (msg as { symbols?: unknown } | null)?.symbols
   if (!Array.isArray(symbols) || !symbols.every((s) => typeof s === 'string')) return null
   return symbols as string[]
@@ -44,6 +44,22 @@ export interface ReconnectGaps {
 }
 
 export const NO_GAPS: ReconnectGaps = { opened: () => {}, served: () => {} }
+
+/** A market's trade state by symbol (undefined: not followed). */
+export type TradesOf = (symbol: string) => MarketTrades | undefined
+
+/** A parsed reconnect marker: opens the window of each of its markets that has traded, and tells `gaps`. */
+export function openReconnectWindows(msg: unknown, tradesOf: TradesOf, gaps: ReconnectGaps): 'control' | 'malformed' {
+  const symbols = markerSymbols(msg)
+  if (symbols === null) return 'malformed'
+  for (const s of symbols) if (tradesOf(s)?.reopen()) gaps.opened(s)
+  return 'control'
+}
+
+/** An error answer instead of a recent-trades page: the market's open window closes unfilled. */
+export function closeWindowUnfilled(symbol: string | undefined, tradesOf: TradesOf, gaps: ReconnectGaps): void {
+  if (symbol !== undefined && tradesOf(symbol)?.fill([])) gaps.served(symbol, 0, false)
+}
 
 export interface TradeRef {
   readonly id: string
