@@ -9,7 +9,7 @@
  */
 import path from 'node:path'
 import { encodeExport, EXPORT_FORMATS, type ExportFormat, type ExportSpec } from '../../../engine/export/encode.js'
-import { releasingWhenDone, type ExportSlots } from '../../export-slots.js'
+import { releasingWhenDone } from '../../export-slots.js'
 import { mergedParts, NO_MERGED_PARTS, stillActive } from '../../../engine/store/merged-parts.js'
 import { marketsCondition } from '../../../engine/history/markets.js'
 import { resolveRange } from '../../../engine/history/range.js'
@@ -106,7 +106,7 @@ function fileName(symbols: readonly string[], tf: string, from: number, to: numb
  * the pin is checked still valid, else the export restarts with `FINAL` everywhere (nothing was sent yet).
  */
 export async function openExport(
-  ctx: Pick<ServerContext, 'store' | 'log'> & { readonly exports?: ExportSlots },
+  ctx: Pick<ServerContext, 'store' | 'log' | 'exports'>,
   table: string,
   marketsSql: string,
   spec: Omit<ExportSpec, 'sql'>,
@@ -132,7 +132,7 @@ export async function openExport(
     }
     if (valid) return body
     await body.return?.()
-    if (ctx.exports) ctx.exports.pinRestarts++
+    ctx.exports.pinRestarts++
     ctx.log.info({ table }, 'export: a pinned part was merged away before the query started; reading with FINAL')
   }
   return primed(encodeExport(ctx.store, { ...spec, sql: exportSql(table, marketsSql) }))
@@ -142,7 +142,6 @@ export function exportRoutes(
   ctx: Pick<ServerContext, 'store' | 'markets' | 'config' | 'log' | 'exports'>,
   now: () => number = Date.now
 ): Route[] {
-  const slots = ctx.exports
   // the pin check after the first chunk needs a store connection no export holds: the config keeps the
   // export cap below the chDB pool (engine/config.ts). chDB only: a server's parts live per shard.
   const pinning =
@@ -214,7 +213,7 @@ export function exportRoutes(
         }
         // HEAD: the headers alone, without taking a slot or running the query
         if (req.method === 'HEAD') return { status: 200, headers, body: { stream: NO_CHUNKS } }
-        const release = slots.take()
+        const release = ctx.exports.take()
         let body: AsyncIterableIterator<Uint8Array>
         try {
           body = releasingWhenDone(await openExport(ctx, tf.table, cond.sql, spec, pinning), release)
