@@ -5,52 +5,38 @@
  * `/stream?streams=a/b`, server pings, and `{"stream","data"}` envelopes. Tests drive it: publish events,
  * keep trades back (to make id gaps), drop connections, send junk.
  */
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { WebSocketServer, WebSocket } from 'ws'
+import type http from 'node:http'
+import type { WebSocket } from 'ws'
+import { SubscribingTestServer, type SubscribingClient } from './venue-test-server.js'
 import { EXCHANGE_INFO, FUNDING_INFO, aggTradeEvent, longShortBody, openInterestBody } from './binance-fixtures.js'
 
-interface Client {
-  readonly ws: WebSocket
-  readonly streams: Set<string>
-}
+type Client = SubscribingClient
 
 export interface BinanceServerOptions {
   /** server ping period, ms (Binance: 3 minutes). @default 200 */
   readonly pingMs?: number
 }
 
-export class BinanceTestServer {
-  readonly http: http.Server
-  private readonly wss: WebSocketServer
-  readonly clients = new Set<Client>()
+export class BinanceTestServer extends SubscribingTestServer<Client> {
   /** every aggregate trade made per symbol, sent or kept back: what /fapi/v1/aggTrades serves */
   readonly trades = new Map<string, Record<string, unknown>[]>()
   private readonly nextId = new Map<string, number>()
-  /** request counts per REST path (without query) */
-  readonly requests = new Map<string, number>()
   /** open interest (contracts, string) per symbol served by /fapi/v1/openInterest */
   readonly openInterest = new Map<string, string>()
   /** long/short ratio per symbol served by globalLongShortAccountRatio */
   readonly longShort = new Map<string, string>()
   pongs = 0
   connections = 0
-  /** while paused the server sends nothing: no pings, no pongs, no events (a silent, half-dead line) */
-  paused = false
   subscribeMessages = 0
   private pinger: NodeJS.Timeout | undefined
-  port = 0
 
+  // while paused: no pings, no pongs, no events
   constructor(private readonly opts: BinanceServerOptions = {}) {
-    this.http = http.createServer((req, res) => this.rest(req, res))
-    // pongs are sent by hand so a paused server can play dead
-    this.wss = new WebSocketServer({ server: this.http, path: '/stream', autoPong: false })
-    this.wss.on('connection', (ws, req) => this.onConnection(ws, req))
+    super('/stream', false)
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.http.listen(0, '127.0.0.1', r))
-    this.port = (this.http.address() as AddressInfo).port
+  override async start(): Promise<this> {
+    await super.start()
     this.pinger = setInterval(() => {
       if (!this.paused) for (const c of this.clients) c.ws.ping()
     }, this.opts.pingMs ?? 200)
@@ -65,17 +51,15 @@ export class BinanceTestServer {
     return `http://127.0.0.1:${this.port}`
   }
 
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     clearInterval(this.pinger)
-    for (const c of this.clients) c.ws.terminate()
-    await new Promise<void>((r) => this.wss.close(() => r()))
-    await new Promise<void>((r) => this.http.close(() => r()))
+    await super.stop()
   }
 
-  private onConnection(ws: WebSocket, req: http.IncomingMessage): void {
-    const client: Client = { ws, streams: new Set() }
+  protected onConnection(ws: WebSocket, req: http.IncomingMessage): void {
+    const client: Client = { ws, subs: new Set() }
     const query = new URL(req.url ?? '/', 'http://x').searchParams.get('streams')
-    if (query) for (const s of query.split('/')) client.streams.add(s)
+    if (query) for (const s of query.split('/')) client.subs.add(s)
     this.clients.add(client)
     this.connections++
     ws.on('pong', () => this.pongs++)
@@ -93,46 +77,17 @@ export class BinanceTestServer {
       }
       if (msg.method === 'SUBSCRIBE') {
         this.subscribeMessages++
-        for (const s of msg.params ?? []) client.streams.add(s)
+        for (const s of msg.params ?? []) client.subs.add(s)
       } else if (msg.method === 'UNSUBSCRIBE') {
-        for (const s of msg.params ?? []) client.streams.delete(s)
+        for (const s of msg.params ?? []) client.subs.delete(s)
       }
       ws.send(JSON.stringify({ result: null, id: msg.id ?? null }))
     })
   }
 
-  /** Every stream some connection is subscribed to. */
-  subscribed(): Set<string> {
-    const out = new Set<string>()
-    for (const c of this.clients) for (const s of c.streams) out.add(s)
-    return out
-  }
-
-  /** Waits until every stream in `streams` has a subscriber. */
-  async waitSubscribed(streams: readonly string[], timeoutMs = 10_000): Promise<void> {
-    const until = Date.now() + timeoutMs
-    while (!streams.every((s) => this.subscribed().has(s))) {
-      if (Date.now() > until) throw new Error(`not subscribed: ${streams.filter((s) => !this.subscribed().has(s))}`)
-      await new Promise((r) => setTimeout(r, 10))
-    }
-  }
-
   /** Sends `data` on `stream` to its subscribers, in the combined-stream envelope. */
   publish(stream: string, data: unknown): number {
-    const text = JSON.stringify({ stream, data })
-    let n = 0
-    for (const c of this.clients) {
-      if (c.streams.has(stream) && c.ws.readyState === WebSocket.OPEN && !this.paused) {
-        c.ws.send(text)
-        n++
-      }
-    }
-    return n
-  }
-
-  /** Sends raw text to every connection (junk, unknown events). */
-  sendRaw(text: string): void {
-    for (const c of this.clients) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(text)
+    return this.sendTo(stream, JSON.stringify({ stream, data }))
   }
 
   /** Makes the next aggregate trade of `symbol`; sent to subscribers unless `keepBack` (an id gap). */
@@ -147,22 +102,9 @@ export class BinanceTestServer {
     return id
   }
 
-  pauseAll(): void {
-    this.paused = true
-  }
-
-  resumeAll(): void {
-    this.paused = false
-  }
-
-  /** Drops every connection without a close handshake (a network cut). */
-  dropAll(): void {
-    for (const c of this.clients) c.ws.terminate()
-  }
-
-  private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected rest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x')
-    this.requests.set(url.pathname, (this.requests.get(url.pathname) ?? 0) + 1)
+    this.countRequest(url.pathname)
     const symbol = url.searchParams.get('symbol') ?? ''
     const send = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json', 'x-mbx-used-weight-1m': '10' })

@@ -7,9 +7,9 @@
  * `tickers.<symbol>` topic sends a snapshot of that market's ticker at once; later updates go out as deltas
  * with only the changed fields. Tests drive it: publish, drop connections, go silent, send junk.
  */
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { WebSocketServer, WebSocket } from 'ws'
+import type http from 'node:http'
+import type { WebSocket } from 'ws'
+import { SubscribingTestServer, type SubscribingClient } from './venue-test-server.js'
 import {
   INSTRUMENTS,
   accountRatioBody,
@@ -23,10 +23,7 @@ import {
 
 export const WS_PATH = '/v5/public/linear'
 
-interface Client {
-  readonly ws: WebSocket
-  readonly topics: Set<string>
-}
+type Client = SubscribingClient
 
 export interface BybitServerOptions {
   /** instruments per instruments-info page (Bybit: `limit`, max 1000); small to exercise paging. @default 3 */
@@ -36,12 +33,7 @@ export interface BybitServerOptions {
 /** Bybit's cap on `limit` of recent-trade for linear. */
 const RECENT_TRADES_MAX = 1_000
 
-export class BybitTestServer {
-  readonly http: http.Server
-  private readonly wss: WebSocketServer
-  readonly clients = new Set<Client>()
-  /** request counts per REST path (without query) */
-  readonly requests = new Map<string, number>()
+export class BybitTestServer extends SubscribingTestServer<Client> {
   /** full ticker state per symbol: what a snapshot carries */
   readonly tickers = new Map<string, Record<string, string>>()
   /** [buyRatio, sellRatio] per symbol served by account-ratio */
@@ -58,20 +50,10 @@ export class BybitTestServer {
   subscribeRequests = 0
   /** largest args array of one subscribe request */
   maxArgs = 0
-  /** while paused the server sends nothing: no pongs, no pushes, no acks (a silent, half-dead line); it still takes subscriptions */
-  paused = false
-  port = 0
 
+  // while paused: no pongs, no pushes, no acks; it still takes subscriptions
   constructor(private readonly opts: BybitServerOptions = {}) {
-    this.http = http.createServer((req, res) => this.rest(req, res))
-    this.wss = new WebSocketServer({ server: this.http, path: WS_PATH, autoPong: false })
-    this.wss.on('connection', (ws) => this.onConnection(ws))
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.http.listen(0, '127.0.0.1', r))
-    this.port = (this.http.address() as AddressInfo).port
-    return this
+    super(WS_PATH, false)
   }
 
   get wsUrl(): string {
@@ -82,14 +64,8 @@ export class BybitTestServer {
     return `http://127.0.0.1:${this.port}`
   }
 
-  async stop(): Promise<void> {
-    for (const c of this.clients) c.ws.terminate()
-    await new Promise<void>((r) => this.wss.close(() => r()))
-    await new Promise<void>((r) => this.http.close(() => r()))
-  }
-
-  private onConnection(ws: WebSocket): void {
-    const client: Client = { ws, topics: new Set() }
+  protected onConnection(ws: WebSocket): void {
+    const client: Client = { ws, subs: new Set() }
     const connId = `conn-${++this.connections}`
     this.clients.add(client)
     ws.on('ping', (data) => {
@@ -114,7 +90,7 @@ export class BybitTestServer {
         // a paused server still takes the subscription (a connection opened while it is silent must get
         // its pushes once it resumes) but answers nothing
         const args = msg.args ?? []
-        for (const t of args) client.topics.add(t)
+        for (const t of args) client.subs.add(t)
         if (this.paused) return
         this.subscribeRequests++
         this.maxArgs = Math.max(this.maxArgs, args.length)
@@ -134,33 +110,9 @@ export class BybitTestServer {
     this.tickers.set(symbol, tickerFields(symbol, over))
   }
 
-  /** Every topic some connection is subscribed to. */
-  subscribed(): Set<string> {
-    const out = new Set<string>()
-    for (const c of this.clients) for (const t of c.topics) out.add(t)
-    return out
-  }
-
-  /** Waits until every topic has a subscriber. */
-  async waitSubscribed(topics: readonly string[], timeoutMs = 10_000): Promise<void> {
-    const until = Date.now() + timeoutMs
-    while (!topics.every((t) => this.subscribed().has(t))) {
-      if (Date.now() > until) throw new Error(`not subscribed: ${topics.filter((t) => !this.subscribed().has(t))}`)
-      await new Promise((r) => setTimeout(r, 10))
-    }
-  }
-
   /** Sends a push (`{topic,...}`) to the subscribers of its topic; returns how many got it. */
   publish(push: { topic: string }): number {
-    const text = JSON.stringify(push)
-    let n = 0
-    for (const c of this.clients) {
-      if (c.topics.has(push.topic) && c.ws.readyState === WebSocket.OPEN && !this.paused) {
-        c.ws.send(text)
-        n++
-      }
-    }
-    return n
+    return this.sendTo(push.topic, JSON.stringify(push))
   }
 
   /**
@@ -183,38 +135,9 @@ export class BybitTestServer {
     return this.publish(tickerMessage('delta', { symbol, ...fields }, ts) as { topic: string })
   }
 
-  /** Sends raw text to every connection (junk, unknown pushes). */
-  sendRaw(text: string): void {
-    for (const c of this.clients) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(text)
-  }
-
-  pauseAll(): void {
-    this.paused = true
-  }
-
-  resumeAll(): void {
-    this.paused = false
-  }
-
-  /** Drops every connection without a close handshake (a network cut). */
-  dropAll(): void {
-    for (const c of this.clients) c.ws.terminate()
-  }
-
-  /** Drops the connections subscribed to `topic`; returns how many. */
-  dropSubscribersOf(topic: string): number {
-    let n = 0
-    for (const c of this.clients) {
-      if (!c.topics.has(topic)) continue
-      c.ws.terminate()
-      n++
-    }
-    return n
-  }
-
-  private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected rest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x')
-    this.requests.set(url.pathname, (this.requests.get(url.pathname) ?? 0) + 1)
+    this.countRequest(url.pathname)
     this.requestLog.push(url.pathname + url.search)
     const q = url.searchParams
     const send = (status: number, body: unknown): void => {

@@ -8,13 +8,12 @@
  * (10028, then the session is closed) on demand. Tests drive it: change open interest, drop connections,
  * go silent, send junk.
  */
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { WebSocketServer, WebSocket } from 'ws'
+import type http from 'node:http'
+import { WebSocket } from 'ws'
+import { VenueTestServer, type VenueClient } from './venue-test-server.js'
 import { bookSummaryRow, instrumentRow, rpcError, rpcResult, type OptionSpec } from './deribit-fixtures.js'
 
-interface Client {
-  readonly ws: WebSocket
+interface Client extends VenueClient {
   heartbeat: boolean
   /** set while a test_request waits for its public/test */
   testTimer: NodeJS.Timeout | undefined
@@ -27,15 +26,10 @@ export interface DeribitServerOptions {
   readonly testGraceMs?: number
 }
 
-export class DeribitTestServer {
-  readonly http: http.Server
-  private readonly wss: WebSocketServer
-  readonly clients = new Set<Client>()
+export class DeribitTestServer extends VenueTestServer<Client> {
   /** option chains per currency; `creationTs` stamps book summaries */
   readonly chains = new Map<string, OptionSpec[]>()
   creationTs: () => number = () => Date.now()
-  /** JSON-RPC requests per method, REST and socket */
-  readonly requests = new Map<string, number>()
   /** socket requests in arrival order: method and params */
   readonly log: { method: string; params: Record<string, unknown> }[] = []
   connections = 0
@@ -44,25 +38,21 @@ export class DeribitTestServer {
   closedForTest = 0
   /** answer the next n socket requests with too_many_requests and close the session */
   rateLimitNext = 0
-  /** while paused the server sends nothing: no answers, heartbeats or pongs (a silent, half-dead line) */
-  paused = false
   /** while muted the server sends no JSON-RPC messages but still answers pings (a hung application) */
   muted = false
   private beat: NodeJS.Timeout | undefined
-  port = 0
 
+  // `requests` counts JSON-RPC requests per method, REST and socket; while paused: no answers, heartbeats
+  // or pongs
   constructor(private readonly opts: DeribitServerOptions = {}) {
-    this.http = http.createServer((req, res) => this.rest(req, res))
-    this.wss = new WebSocketServer({ server: this.http, path: '/ws/api/v2', autoPong: false })
-    this.wss.on('connection', (ws) => this.onConnection(ws))
+    super('/ws/api/v2', false)
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.http.listen(0, '127.0.0.1', r))
-    this.port = (this.http.address() as AddressInfo).port
+  override async start(): Promise<this> {
+    await super.start()
     this.beat = setInterval(() => {
       for (const c of this.clients)
-        if (c.heartbeat) this.send(c, { jsonrpc: '2.0', method: 'heartbeat', params: { type: 'heartbeat' } })
+        if (c.heartbeat) this.sendJson(c, { jsonrpc: '2.0', method: 'heartbeat', params: { type: 'heartbeat' } })
     }, this.opts.heartbeatMs ?? 200)
     return this
   }
@@ -75,14 +65,10 @@ export class DeribitTestServer {
     return `http://127.0.0.1:${this.port}/api/v2`
   }
 
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     clearInterval(this.beat)
-    for (const c of this.clients) {
-      clearTimeout(c.testTimer)
-      c.ws.terminate()
-    }
-    await new Promise<void>((r) => this.wss.close(() => r()))
-    await new Promise<void>((r) => this.http.close(() => r()))
+    for (const c of this.clients) clearTimeout(c.testTimer)
+    await super.stop()
   }
 
   count(method: string): number {
@@ -94,11 +80,11 @@ export class DeribitTestServer {
     return (this.chains.get(currency) ?? []).filter((o) => o.expiryMs > now)
   }
 
-  private send(c: Client, body: unknown): void {
+  private sendJson(c: Client, body: unknown): void {
     if (!this.paused && !this.muted && c.ws.readyState === WebSocket.OPEN) c.ws.send(JSON.stringify(body))
   }
 
-  private onConnection(ws: WebSocket): void {
+  protected onConnection(ws: WebSocket): void {
     const client: Client = { ws, heartbeat: false, testTimer: undefined }
     this.clients.add(client)
     this.connections++
@@ -117,20 +103,20 @@ export class DeribitTestServer {
     try {
       req = JSON.parse(text) as typeof req
     } catch {
-      return this.send(c, rpcError(-32700, 'Parse error', null))
+      return this.sendJson(c, rpcError(-32700, 'Parse error', null))
     }
     const method = String(req.method).replace(/^\/?(api\/v2\/)?/, '')
     const params = req.params ?? {}
-    this.requests.set(method, this.count(method) + 1)
+    this.countRequest(method)
     this.log.push({ method, params })
     if (this.rateLimitNext > 0 && method !== 'public/test') {
       this.rateLimitNext--
-      this.send(c, rpcError(10028, 'too_many_requests', req.id))
+      this.sendJson(c, rpcError(10028, 'too_many_requests', req.id))
       setTimeout(() => c.ws.close(1000), 5)
       return
     }
     const answer = this.answer(c, method, params)
-    this.send(
+    this.sendJson(
       c,
       'error' in answer
         ? rpcError(answer.error[0], answer.error[1], req.id, answer.error[2])
@@ -190,7 +176,7 @@ export class DeribitTestServer {
   testRequest(): void {
     for (const c of this.clients) {
       if (!c.heartbeat) continue
-      this.send(c, { jsonrpc: '2.0', method: 'heartbeat', params: { type: 'test_request' } })
+      this.sendJson(c, { jsonrpc: '2.0', method: 'heartbeat', params: { type: 'test_request' } })
       clearTimeout(c.testTimer)
       c.testTimer = setTimeout(() => {
         this.closedForTest++
@@ -199,28 +185,10 @@ export class DeribitTestServer {
     }
   }
 
-  /** Sends raw text to every connection (junk, unknown notifications). */
-  sendRaw(text: string): void {
-    for (const c of this.clients) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(text)
-  }
-
-  pauseAll(): void {
-    this.paused = true
-  }
-
-  resumeAll(): void {
-    this.paused = false
-  }
-
-  /** Drops every connection without a close handshake (a network cut). */
-  dropAll(): void {
-    for (const c of this.clients) c.ws.terminate()
-  }
-
-  private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected rest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x')
     const method = url.pathname.replace(/^\/api\/v2\//, '')
-    this.requests.set(method, this.count(method) + 1)
+    this.countRequest(method)
     const send = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))

@@ -8,13 +8,12 @@
  * `idleCloseMs`, pongs included, is closed: OKX drops lines without data for 30 s). Tests drive it:
  * publish pushes, drop connections, go silent, send junk.
  */
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { WebSocketServer, WebSocket } from 'ws'
+import type http from 'node:http'
+import type { WebSocket } from 'ws'
+import { SubscribingTestServer, type SubscribingClient } from './venue-test-server.js'
 import { INSTRUMENTS, SUPPORT_COIN, longShortBody, push, restTradeRow, tradeRow } from './okx-fixtures.js'
 
-interface Client {
-  readonly ws: WebSocket
+interface Client extends SubscribingClient {
   /** `channel|instId` or `channel|instType` keys */
   readonly subs: Set<string>
   /** last time the server sent this connection anything, epoch ms */
@@ -31,12 +30,7 @@ export interface OkxServerOptions {
   readonly idleCloseMs?: number
 }
 
-export class OkxTestServer {
-  readonly http: http.Server
-  private readonly wss: WebSocketServer
-  readonly clients = new Set<Client>()
-  /** request counts per REST path (without query) */
-  readonly requests = new Map<string, number>()
+export class OkxTestServer extends SubscribingTestServer<Client> {
   /** what /api/v5/public/instruments answers; tests add listings */
   readonly instruments: Record<string, unknown>[] = [...INSTRUMENTS.data]
   /** every REST request path with its query, in order */
@@ -54,20 +48,15 @@ export class OkxTestServer {
   /** connections the server closed for idleness */
   idleClosed = 0
   subscribeMessages = 0
-  /** while paused the server sends nothing: no pongs, no pushes (a silent, half-dead line) */
-  paused = false
   private idleTimer: NodeJS.Timeout | undefined
-  port = 0
 
+  // while paused: no pongs, no pushes
   constructor(private readonly opts: OkxServerOptions = {}) {
-    this.http = http.createServer((req, res) => this.rest(req, res))
-    this.wss = new WebSocketServer({ server: this.http, path: '/ws/v5/public' })
-    this.wss.on('connection', (ws) => this.onConnection(ws))
+    super('/ws/v5/public', true)
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.http.listen(0, '127.0.0.1', r))
-    this.port = (this.http.address() as AddressInfo).port
+  override async start(): Promise<this> {
+    await super.start()
     const idle = this.opts.idleCloseMs ?? 0
     if (idle > 0) {
       this.idleTimer = setInterval(
@@ -94,19 +83,20 @@ export class OkxTestServer {
     return `http://127.0.0.1:${this.port}`
   }
 
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     clearInterval(this.idleTimer)
-    for (const c of this.clients) c.ws.terminate()
-    await new Promise<void>((r) => this.wss.close(() => r()))
-    await new Promise<void>((r) => this.http.close(() => r()))
+    await super.stop()
   }
 
-  private onConnection(ws: WebSocket): void {
+  /** OKX closes lines it has sent nothing on: every frame is noted */
+  protected override send(c: Client, text: string): void {
+    c.lastOutbound = Date.now()
+    c.ws.send(text)
+  }
+
+  protected onConnection(ws: WebSocket): void {
     const client: Client = { ws, subs: new Set(), lastOutbound: Date.now() }
-    const send = (text: string): void => {
-      client.lastOutbound = Date.now()
-      ws.send(text)
-    }
+    const send = (text: string): void => this.send(client, text)
     const connId = `c${++this.connections}`
     this.clients.add(client)
     ws.on('close', () => this.clients.delete(client))
@@ -164,36 +154,11 @@ export class OkxTestServer {
     return n
   }
 
-  /** Every subscription key some connection holds. */
-  subscribed(): Set<string> {
-    const out = new Set<string>()
-    for (const c of this.clients) for (const s of c.subs) out.add(s)
-    return out
-  }
-
-  /** Waits until every key in `keys` has a subscriber. */
-  async waitSubscribed(keys: readonly string[], timeoutMs = 10_000): Promise<void> {
-    const until = Date.now() + timeoutMs
-    while (!keys.every((s) => this.subscribed().has(s))) {
-      if (Date.now() > until) throw new Error(`not subscribed: ${keys.filter((s) => !this.subscribed().has(s))}`)
-      await new Promise((r) => setTimeout(r, 10))
-    }
-  }
-
   /** Sends a push of `channel` for `instId` (or instType SWAP for liquidations) to its subscribers. */
   publish(channel: string, instId: string | null, data: unknown[]): number {
     const arg: Record<string, string> = instId === null ? { channel, instType: 'SWAP' } : { channel, instId }
     const key = `${channel}|${instId ?? 'SWAP'}`
-    const text = JSON.stringify(push(arg, data))
-    let n = 0
-    for (const c of this.clients) {
-      if (c.subs.has(key) && c.ws.readyState === WebSocket.OPEN && !this.paused) {
-        c.lastOutbound = Date.now()
-        c.ws.send(text)
-        n++
-      }
-    }
-    return n
+    return this.sendTo(key, JSON.stringify(push(arg, data)))
   }
 
   /**
@@ -211,42 +176,9 @@ export class OkxTestServer {
     return String(id)
   }
 
-  /** Sends raw text to every connection (junk, unknown pushes). */
-  sendRaw(text: string): void {
-    for (const c of this.clients) {
-      if (c.ws.readyState !== WebSocket.OPEN) continue
-      c.lastOutbound = Date.now()
-      c.ws.send(text)
-    }
-  }
-
-  pauseAll(): void {
-    this.paused = true
-  }
-
-  resumeAll(): void {
-    this.paused = false
-  }
-
-  /** Drops every connection without a close handshake (a network cut). */
-  dropAll(): void {
-    for (const c of this.clients) c.ws.terminate()
-  }
-
-  /** Drops the connections holding subscription `key` (`channel|instId`); returns how many. */
-  dropSubscribersOf(key: string): number {
-    let n = 0
-    for (const c of this.clients) {
-      if (!c.subs.has(key)) continue
-      c.ws.terminate()
-      n++
-    }
-    return n
-  }
-
-  private rest(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected rest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x')
-    this.requests.set(url.pathname, (this.requests.get(url.pathname) ?? 0) + 1)
+    this.countRequest(url.pathname)
     this.requestLog.push(url.pathname + url.search)
     const send = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' })
