@@ -6,34 +6,17 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
-import { migrate } from '../../engine/schema/migrate.js'
-import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { Params, Store } from '../../engine/store/store.js'
 import { StoreError } from '../../engine/store/store-error.js'
 import { FAILED_REPLAY_MAX_AGE_MS, ImportJournal } from '../../ingest/import/import-journal.js'
 import { importFiles } from '../../ingest/import/run-import.js'
 import { aggTradesCsv, HOUR, recentDay, writeCsv } from '../helpers/import-files.js'
-import { tmpDir } from '../helpers/tmp-dir.js'
+import { useImportStore } from '../helpers/import-store.js'
 
-let store: ChdbStore
-let data: ReturnType<typeof tmpDir>
-let files: ReturnType<typeof tmpDir>
+const env = useImportStore('tidewatch-import-journal-')
 const DAY = recentDay()
-
-beforeAll(async () => {
-  data = tmpDir()
-  files = tmpDir('tidewatch-import-journal-')
-  store = new ChdbStore({ path: data.dir, poolSize: 2 })
-  await migrate(store, {})
-})
-
-afterAll(async () => {
-  await store.close()
-  data.cleanup()
-  files.cleanup()
-})
 
 /**
  * The store, where slice INSERT number `nth` fails after the engine wrote it (the answer was lost), and so
@@ -58,7 +41,7 @@ function failingAfterWrite(inner: Store, nth: number, persist = true): Store {
 }
 
 async function totals(symbol: string): Promise<{ raw: number; m1: number; h1: number; d1: number }> {
-  const [row] = await store.query<{ raw: number; m1: number; h1: number; d1: number }>(
+  const [row] = await env.store.query<{ raw: number; m1: number; h1: number; d1: number }>(
     `SELECT (SELECT count() FROM trades WHERE symbol = {s:String}) AS raw,
             (SELECT sum(trades) FROM candles_1m WHERE symbol = {s:String}) AS m1,
             (SELECT sum(trades) FROM candles_1h WHERE symbol = {s:String}) AS h1,
@@ -70,10 +53,10 @@ async function totals(symbol: string): Promise<{ raw: number; m1: number; h1: nu
 
 describe('import journal', () => {
   it('keeps the entry of a statement that failed after it was written; the next run completes it, once', async () => {
-    const journalDir = path.join(data.dir, 'j1')
-    const opts = { tmpDir: path.join(data.dir, 'tmp'), journalDir, sliceRows: 100 }
-    const file = writeCsv(files.dir, 'JRNAUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
-    await expect(importFiles(failingAfterWrite(store, 2), [file], opts)).rejects.toThrow(/injected/)
+    const journalDir = path.join(env.dataDir, 'j1')
+    const opts = { tmpDir: path.join(env.dataDir, 'tmp'), journalDir, sliceRows: 100 }
+    const file = writeCsv(env.filesDir, 'JRNAUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
+    await expect(importFiles(failingAfterWrite(env.store, 2), [file], opts)).rejects.toThrow(/injected/)
     const entries = fs.readdirSync(journalDir)
     expect(entries).toHaveLength(1)
     expect(fs.readdirSync(path.join(journalDir, entries[0]!)).sort()).toEqual([
@@ -85,59 +68,59 @@ describe('import journal', () => {
     expect(fs.readdirSync(opts.tmpDir)).toEqual([]) // the import's own slices are gone; the entry has its link
     expect(await totals('JRNAUSDT')).toEqual({ raw: 240, m1: 240, h1: 240, d1: 240 })
 
-    await importFiles(store, [file], opts)
+    await importFiles(env.store, [file], opts)
     expect(fs.readdirSync(journalDir)).toEqual([])
     expect(await totals('JRNAUSDT')).toEqual({ raw: 360, m1: 360, h1: 360, d1: 360 })
   })
 
   it('replays an entry whose data directory was moved since: the statement reads the entry where it is now', async () => {
-    const before = path.join(data.dir, 'moved-from')
-    const opts = { tmpDir: path.join(data.dir, 'tmp-moved'), journalDir: before, sliceRows: 100 }
-    const file = writeCsv(files.dir, 'JRNMUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
-    await expect(importFiles(failingAfterWrite(store, 2), [file], opts)).rejects.toThrow(/injected/)
+    const before = path.join(env.dataDir, 'moved-from')
+    const opts = { tmpDir: path.join(env.dataDir, 'tmp-moved'), journalDir: before, sliceRows: 100 }
+    const file = writeCsv(env.filesDir, 'JRNMUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
+    await expect(importFiles(failingAfterWrite(env.store, 2), [file], opts)).rejects.toThrow(/injected/)
     expect(fs.readdirSync(before)).toHaveLength(1)
-    const after = path.join(data.dir, 'moved-to')
+    const after = path.join(env.dataDir, 'moved-to')
     fs.renameSync(before, after) // the old paths no longer exist
-    await importFiles(store, [file], { ...opts, journalDir: after })
+    await importFiles(env.store, [file], { ...opts, journalDir: after })
     expect(fs.readdirSync(after)).toEqual([])
     expect(await totals('JRNMUSDT')).toEqual({ raw: 360, m1: 360, h1: 360, d1: 360 })
   })
 
   it('retries a statement that failed once after it was written, at once: no entry left, written once', async () => {
-    const journalDir = path.join(data.dir, 'j3')
-    const opts = { tmpDir: path.join(data.dir, 'tmp3'), journalDir, sliceRows: 100 }
-    const file = writeCsv(files.dir, 'JRNBUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
-    await importFiles(failingAfterWrite(store, 2, false), [file], opts)
+    const journalDir = path.join(env.dataDir, 'j3')
+    const opts = { tmpDir: path.join(env.dataDir, 'tmp3'), journalDir, sliceRows: 100 }
+    const file = writeCsv(env.filesDir, 'JRNBUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
+    await importFiles(failingAfterWrite(env.store, 2, false), [file], opts)
     expect(fs.readdirSync(journalDir)).toEqual([])
     expect(await totals('JRNBUSDT')).toEqual({ raw: 360, m1: 360, h1: 360, d1: 360 })
   })
 
   it('sets aside, without replaying, a failed entry older than the dedup window can be trusted for', async () => {
-    const journalDir = path.join(data.dir, 'j4')
-    const opts = { tmpDir: path.join(data.dir, 'tmp4'), journalDir, sliceRows: 100 }
-    const file = writeCsv(files.dir, 'JRNCUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
-    await expect(importFiles(failingAfterWrite(store, 2), [file], opts)).rejects.toThrow(/injected/)
+    const journalDir = path.join(env.dataDir, 'j4')
+    const opts = { tmpDir: path.join(env.dataDir, 'tmp4'), journalDir, sliceRows: 100 }
+    const file = writeCsv(env.filesDir, 'JRNCUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY + 2 * HOUR, 180, 2))
+    await expect(importFiles(failingAfterWrite(env.store, 2), [file], opts)).rejects.toThrow(/injected/)
     const [entry] = fs.readdirSync(journalDir)
     const stale = Date.now() - FAILED_REPLAY_MAX_AGE_MS - 1000
     fs.writeFileSync(path.join(journalDir, entry!, 'failed.json'), JSON.stringify({ at: stale }))
     const before = await totals('JRNCUSDT')
-    expect(await new ImportJournal(journalDir).recover(store, silentLogger())).toBe(0)
+    expect(await new ImportJournal(journalDir).recover(env.store, silentLogger())).toBe(0)
     expect(fs.readdirSync(journalDir)).toEqual([])
-    expect(fs.readdirSync(path.join(data.dir, 'abandoned'))).toEqual([entry])
+    expect(fs.readdirSync(path.join(env.dataDir, 'abandoned'))).toEqual([entry])
     expect(await totals('JRNCUSDT')).toEqual(before) // nothing replayed
   })
 
   it('drops an entry whose statement was never recorded, and removes an acknowledged one', async () => {
-    const dir = path.join(data.dir, 'j2')
+    const dir = path.join(env.dataDir, 'j2')
     const journal = new ImportJournal(dir)
-    const slice = writeCsv(files.dir, 'slice.csv', '1,2\n')
+    const slice = writeCsv(env.filesDir, 'slice.csv', '1,2\n')
     const entry = journal.open(slice)
     expect(fs.existsSync(entry.slice)).toBe(true)
-    expect(await new ImportJournal(dir).recover(store, silentLogger())).toBe(0)
+    expect(await new ImportJournal(dir).recover(env.store, silentLogger())).toBe(0)
     expect(fs.readdirSync(dir)).toEqual([])
 
     const done = journal.open(slice)
-    await journal.run(store, done, { table: 'none', token: 't', sql: 'SELECT 1', params: {} })
+    await journal.run(env.store, done, { table: 'none', token: 't', sql: 'SELECT 1', params: {} })
     expect(fs.readdirSync(dir)).toEqual([])
   })
 })

@@ -5,19 +5,15 @@
  * stays as written. OKX sizes in Tardis files are contracts of a value the file does not give: trades are
  * refused, open interest skipped with a note.
  */
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { NormalizedRecord } from '../../engine/records/types.js'
-import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { migrate } from '../../engine/schema/migrate.js'
 import { silentLogger } from '../../engine/log.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
-import { importFiles } from '../../ingest/import/run-import.js'
 import { ImportError } from '../../ingest/import/import-error.js'
 import { BinanceNormalizer } from '../../ingest/normalize/binance.js'
 import { BybitNormalizer } from '../../ingest/normalize/bybit.js'
-import { tmpDir } from '../helpers/tmp-dir.js'
+import { useImportStore } from '../helpers/import-store.js'
 import {
   AGG_HEADER,
   HOUR,
@@ -31,35 +27,13 @@ import {
 import { aggTradeEvent } from '../helpers/venues/binance-fixtures.js'
 import { tradeMessage, tradeRow } from '../helpers/venues/bybit-fixtures.js'
 
-let store: ChdbStore
-let data: ReturnType<typeof tmpDir>
-let files: ReturnType<typeof tmpDir>
+const env = useImportStore('tidewatch-import-mult-')
 const DAY = recentDay()
 const DAY_MS = 86_400_000
 
-const run = (list: string[], market?: 'perp' | 'spot') =>
-  importFiles(store, list, {
-    tmpDir: path.join(data.dir, 'import-tmp'),
-    journalDir: path.join(data.dir, 'import-journal'),
-    ...(market ? { market } : {})
-  })
-
-beforeAll(async () => {
-  data = tmpDir()
-  files = tmpDir('tidewatch-import-mult-')
-  store = new ChdbStore({ path: data.dir, poolSize: 2 })
-  await migrate(store, {})
-})
-
-afterAll(async () => {
-  await store.close()
-  data.cleanup()
-  files.cleanup()
-})
-
 /** Writes live records through the ingest pipeline, as the live feed does. */
 async function ingestLive(records: readonly NormalizedRecord[]): Promise<void> {
-  const p = new IngestPipeline(store, { batchRows: 10_000, flushMs: 60_000, queueRows: 100_000 }, silentLogger())
+  const p = new IngestPipeline(env.store, { batchRows: 10_000, flushMs: 60_000, queueRows: 100_000 }, silentLogger())
   for (const c of encodeRecords(records, false)) await p.write(c)
   await p.barrier()
   await p.close(Date.now() + 5000)
@@ -76,7 +50,7 @@ const TRADE_COLUMNS = `toUnixTimestamp64Milli(ts) AS ts, exchange, market, symbo
 
 /** 1m candles of a market (merged), each bucket as ms since the first one given. */
 async function candles(base: string, symbol: string): Promise<Record<string, unknown>[]> {
-  return store.query(
+  return env.store.query(
     `SELECT exchange, symbol, toUnixTimestamp(bucket) * 1000 AS bucket, argMinMerge(open) AS open, max(high) AS high,
        min(low) AS low, argMaxMerge(close) AS close, sum(volume_base) AS volume_base, sum(volume_quote) AS volume_quote,
        sum(buy_volume_base) AS buy_volume_base, sum(trades) AS trades
@@ -99,10 +73,10 @@ describe('data.binance.vision multiplier perpetual', () => {
     const csv = [AGG_HEADER]
       .concat(PEPE_TRADES.map(([id, dt, p, q, m]) => `${id},${p},${q},${id * 3},${id * 3 + 2},${t0 + dt},${m}`))
       .join('\n')
-    const [res] = await run([writeZip(files.dir, '1000PEPEUSDT-aggTrades-2024-01-01.zip', csv)])
+    const [res] = await env.run([writeZip(env.filesDir, '1000PEPEUSDT-aggTrades-2024-01-01.zip', csv)])
     expect(res).toMatchObject({ rows: 4, tables: ['trades'] })
 
-    const stored = await store.query<Record<string, unknown>>(
+    const stored = await env.store.query<Record<string, unknown>>(
       `SELECT ${TRADE_COLUMNS} FROM trades WHERE symbol = '1000PEPEUSDT' AND toUnixTimestamp64Milli(trades.ts) < {to:Int64} ORDER BY trade_id`,
       { to: t0 + HOUR }
     )
@@ -152,10 +126,10 @@ describe('data.binance.vision multiplier perpetual', () => {
     const csv = [AGG_HEADER]
       .concat(PEPE_TRADES.map(([id, dt, p, q, m]) => `${id},${p},${q},${id * 3},${id * 3 + 2},${tLive + dt},${m}`))
       .join('\n')
-    await run([writeCsv(files.dir, '1000PEPEUSDT-aggTrades-2024-01-02.csv', csv)])
+    await env.run([writeCsv(env.filesDir, '1000PEPEUSDT-aggTrades-2024-01-02.csv', csv)])
     expect(await candles('PEPE', '1000PEPEUSDT')).toEqual(series)
     expect(
-      await store.query(
+      await env.store.query(
         `SELECT count() AS n FROM trades WHERE symbol = '1000PEPEUSDT' AND toUnixTimestamp64Milli(ts) >= {t:Int64}`,
         {
           t: tLive
@@ -167,8 +141,8 @@ describe('data.binance.vision multiplier perpetual', () => {
   it('klines of 1000PEPEUSDT: prices / 1000, base and taker-buy volumes × 1000, quote volume as written', async () => {
     const t = DAY + 3 * HOUR
     const csv = `${KLINE_HEADER}\n${t},0.0120,0.0130,0.0110,0.0125,5000,${t + MIN - 1},61.5,42,2000,24.6,0\n`
-    await run([writeZip(files.dir, '1000PEPEUSDT-1m-2024-01-01.zip', csv)])
-    const [c] = await store.query<Record<string, number | string>>(
+    await env.run([writeZip(env.filesDir, '1000PEPEUSDT-1m-2024-01-01.zip', csv)])
+    const [c] = await env.store.query<Record<string, number | string>>(
       `SELECT base, argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
          sum(volume_base) AS vb, sum(volume_quote) AS vq, sum(buy_volume_base) AS bvb, sum(trades) AS n
        FROM candles_1m WHERE symbol = '1000PEPEUSDT' AND toUnixTimestamp(bucket) * 1000 = {b:Int64} GROUP BY base`,
@@ -194,17 +168,17 @@ describe('data.binance.vision multiplier perpetual', () => {
       `${day} 00:05:00,1000PEPEUSDT,4500000.5,90000,1.2,1.1,3,0.9`
     ].join('\n')
     const funding = `calc_time,funding_interval_hours,last_funding_rate\n${DAY + 4 * HOUR},4,0.0001\n`
-    await run([
-      writeZip(files.dir, '1000PEPEUSDT-metrics-2024-01-01.zip', metrics),
-      writeZip(files.dir, '1000PEPEUSDT-fundingRate-2024-01.zip', funding)
-    ])
-    expect(await store.query(`SELECT base, oi_base, oi_usd FROM open_interest WHERE symbol = '1000PEPEUSDT'`)).toEqual([
-      { base: 'PEPE', oi_base: 4_500_000_500, oi_usd: 90000 }
+    await env.run([
+      writeZip(env.filesDir, '1000PEPEUSDT-metrics-2024-01-01.zip', metrics),
+      writeZip(env.filesDir, '1000PEPEUSDT-fundingRate-2024-01.zip', funding)
     ])
     expect(
-      await store.query(`SELECT base, long_short_ratio AS r FROM long_short WHERE symbol = '1000PEPEUSDT'`)
+      await env.store.query(`SELECT base, oi_base, oi_usd FROM open_interest WHERE symbol = '1000PEPEUSDT'`)
+    ).toEqual([{ base: 'PEPE', oi_base: 4_500_000_500, oi_usd: 90000 }])
+    expect(
+      await env.store.query(`SELECT base, long_short_ratio AS r FROM long_short WHERE symbol = '1000PEPEUSDT'`)
     ).toEqual([{ base: 'PEPE', r: 3 }])
-    expect(await store.query(`SELECT base, funding_rate AS r FROM funding WHERE symbol = '1000PEPEUSDT'`)).toEqual([
+    expect(await env.store.query(`SELECT base, funding_rate AS r FROM funding WHERE symbol = '1000PEPEUSDT'`)).toEqual([
       { base: 'PEPE', r: 0.0001 }
     ])
   })
@@ -212,9 +186,9 @@ describe('data.binance.vision multiplier perpetual', () => {
   it('spot 1000SATSUSDT is the coin 1000SATS: base and prices as written', async () => {
     // spot aggTrades have an 8th column, is_best_match
     const csv = `${AGG_HEADER},is_best_match\n1,0.000321,250000,1,1,${DAY + 5 * HOUR},true,true\n`
-    await run([writeCsv(files.dir, '1000SATSUSDT-aggTrades-2024-01-01.csv', csv)])
+    await env.run([writeCsv(env.filesDir, '1000SATSUSDT-aggTrades-2024-01-01.csv', csv)])
     expect(
-      await store.query(`SELECT exchange, market, base, price, qty FROM trades WHERE symbol = '1000SATSUSDT'`)
+      await env.store.query(`SELECT exchange, market, base, price, qty FROM trades WHERE symbol = '1000SATSUSDT'`)
     ).toEqual([{ exchange: 'binance-spot', market: 'spot', base: '1000SATS', price: 0.000321, qty: 250000 }])
   })
 })
@@ -233,8 +207,8 @@ describe('Tardis.dev multiplier perpetuals', () => {
       `bybit,1000PEPEUSDT,${us(t0 + 2000)},${us(t0 + 2000) + 5},b-2,buy,0.0124,10`,
       `binance,1000SATSUSDT,${us(t0 + 3000)},${us(t0 + 3000) + 5},s-1,buy,0.000321,250000`
     ].join('\n')
-    await run([writeGzip(files.dir, 'tardis_trades_2024-01-01_MULT.csv.gz', csv)])
-    const stored = await store.query<Record<string, unknown>>(
+    await env.run([writeGzip(env.filesDir, 'tardis_trades_2024-01-01_MULT.csv.gz', csv)])
+    const stored = await env.store.query<Record<string, unknown>>(
       `SELECT ${TRADE_COLUMNS} FROM trades WHERE toUnixTimestamp64Milli(trades.ts) BETWEEN {t:Int64} AND {t:Int64} + 59999 ORDER BY ts`,
       { t: t0 }
     )
@@ -279,8 +253,8 @@ describe('Tardis.dev multiplier perpetuals', () => {
       `binance-futures,1000PEPEUSDT,${us(t)},${us(t)},${us(t + HOUR)},0.0001,,5000000,0.02016,0.0201,0.02015`,
       `bybit,SHIB1000USDT,${us(t)},${us(t)},${us(t + HOUR)},0.00005,,2000000,0.0211,0.021,0.0212`
     ].join('\n')
-    await run([writeGzip(files.dir, 'tardis_derivative_ticker_2024-01-01_MULT.csv.gz', csv)])
-    const funding = await store.query<Record<string, unknown>>(
+    await env.run([writeGzip(env.filesDir, 'tardis_derivative_ticker_2024-01-01_MULT.csv.gz', csv)])
+    const funding = await env.store.query<Record<string, unknown>>(
       `SELECT exchange, symbol, base, funding_rate, mark_price, index_price, toUnixTimestamp64Milli(next_funding_ts) AS next
        FROM funding WHERE ts = fromUnixTimestamp64Milli({t:Int64}, 'UTC') ORDER BY exchange`,
       { t }
@@ -329,7 +303,7 @@ describe('Tardis.dev multiplier perpetuals', () => {
       index_price: 0.021 / 1000
     })
 
-    const oi = await store.query<Record<string, unknown>>(
+    const oi = await env.store.query<Record<string, unknown>>(
       `SELECT exchange, symbol, base, oi_base, oi_usd FROM open_interest WHERE ts = fromUnixTimestamp64Milli({t:Int64}, 'UTC') ORDER BY exchange`,
       { t }
     )
@@ -354,8 +328,8 @@ describe('Tardis.dev OKX sizes are contracts', () => {
       'exchange,symbol,timestamp,local_timestamp,id,side,price,amount',
       `okex-swap,QQQ-USDT-SWAP,${us(t)},${us(t)},1,buy,10.5,3`
     ].join('\n')
-    const f = writeGzip(files.dir, 'okex-swap_trades_2024-01-01_QQQ-USDT-SWAP.csv.gz', csv)
-    const err = await run([f]).then(
+    const f = writeGzip(env.filesDir, 'okex-swap_trades_2024-01-01_QQQ-USDT-SWAP.csv.gz', csv)
+    const err = await env.run([f]).then(
       () => null,
       (e: unknown) => e
     )
@@ -363,7 +337,7 @@ describe('Tardis.dev OKX sizes are contracts', () => {
     expect((err as ImportError).reason).toMatch(
       /trades of okex-swap QQQ-USDT-SWAP are not imported: Tardis gives OKX sizes in contracts .*ctVal/
     )
-    expect(await store.query(`SELECT count() AS n FROM trades WHERE base = 'QQQ'`)).toEqual([{ n: 0 }])
+    expect(await env.store.query(`SELECT count() AS n FROM trades WHERE base = 'QQQ'`)).toEqual([{ n: 0 }])
   })
 
   it('keeps OKX funding from derivative_ticker, skips its open interest (contracts) and says so', async () => {
@@ -373,14 +347,14 @@ describe('Tardis.dev OKX sizes are contracts', () => {
       `okex-swap,RRR-USDT-SWAP,${us(t)},${us(t)},${us(t + HOUR)},0.0002,,123456,20.1,20,20.05`,
       `binance-futures,RRRUSDT,${us(t)},${us(t)},${us(t + HOUR)},0.0001,,1000,20.1,20,20.05`
     ].join('\n')
-    const [res] = await run([writeGzip(files.dir, 'tardis_derivative_ticker_2024-01-01_RRR.csv.gz', csv)])
+    const [res] = await env.run([writeGzip(env.filesDir, 'tardis_derivative_ticker_2024-01-01_RRR.csv.gz', csv)])
     expect(
-      await store.query(`SELECT exchange, base, mark_price AS m FROM funding WHERE base = 'RRR' ORDER BY exchange`)
+      await env.store.query(`SELECT exchange, base, mark_price AS m FROM funding WHERE base = 'RRR' ORDER BY exchange`)
     ).toEqual([
       { exchange: 'binance', base: 'RRR', m: 20.05 },
       { exchange: 'okx', base: 'RRR', m: 20.05 }
     ])
-    expect(await store.query(`SELECT exchange, oi_base FROM open_interest WHERE base = 'RRR'`)).toEqual([
+    expect(await env.store.query(`SELECT exchange, oi_base FROM open_interest WHERE base = 'RRR'`)).toEqual([
       { exchange: 'binance', oi_base: 1000 }
     ])
     expect(res!.notes).toContain(

@@ -4,13 +4,9 @@
  * file twice changes nothing, and bad input (truncated zip, wrong columns, checksum mismatch, truncated
  * gzip) stops naming file and line with nothing of that file written.
  */
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { migrate } from '../../engine/schema/migrate.js'
-import { importFiles } from '../../ingest/import/run-import.js'
+import { describe, expect, it } from 'vitest'
 import { ImportError } from '../../ingest/import/import-error.js'
-import { tmpDir } from '../helpers/tmp-dir.js'
+import { useImportStore } from '../helpers/import-store.js'
 import {
   aggTradesCsv,
   HOUR,
@@ -22,20 +18,11 @@ import {
   writeZip
 } from '../helpers/import-files.js'
 
-let store: ChdbStore
-let data: ReturnType<typeof tmpDir>
-let files: ReturnType<typeof tmpDir>
+const env = useImportStore('tidewatch-import-files-')
 const DAY = recentDay()
 
-const run = (list: string[], market?: 'perp' | 'spot') =>
-  importFiles(store, list, {
-    tmpDir: path.join(data.dir, 'import-tmp'),
-    journalDir: path.join(data.dir, 'import-journal'),
-    ...(market ? { market } : {})
-  })
-
 async function one<T>(sql: string, params?: Record<string, string | number>): Promise<T> {
-  return (await store.query<T>(sql, params))[0]!
+  return (await env.store.query<T>(sql, params))[0]!
 }
 
 async function candles1m(symbol: string): Promise<{ n: number; trades: number; volume: number }> {
@@ -46,25 +33,12 @@ async function candles1m(symbol: string): Promise<{ n: number; trades: number; v
   )
 }
 
-beforeAll(async () => {
-  data = tmpDir()
-  files = tmpDir('tidewatch-import-files-')
-  store = new ChdbStore({ path: data.dir, poolSize: 2 })
-  await migrate(store, {})
-})
-
-afterAll(async () => {
-  await store.close()
-  data.cleanup()
-  files.cleanup()
-})
-
 describe('data.binance.vision aggTrades', () => {
   it('maps a futures zip to trades with taker sides, base/quote from the symbol, and 1m candles', async () => {
-    const f = writeZip(files.dir, `AAAUSDT-aggTrades-x.zip`.replace('x', '2024-01-01'), aggTradesCsv(DAY, 3, 4), {
+    const f = writeZip(env.filesDir, `AAAUSDT-aggTrades-x.zip`.replace('x', '2024-01-01'), aggTradesCsv(DAY, 3, 4), {
       checksum: 'good'
     })
-    const [res] = await run([f])
+    const [res] = await env.run([f])
     expect(res).toMatchObject({ rows: 12, checksum: true, tables: ['trades'], from: DAY, to: DAY + 2 * MIN + 3000 })
     const row = await one<Record<string, unknown>>(
       `SELECT toUnixTimestamp64Milli(ts) AS ts, exchange, market, base, quote, side, price, qty, trade_id
@@ -90,8 +64,8 @@ describe('data.binance.vision aggTrades', () => {
       .split('\n')
       .map((l) => (l ? `${l},true` : l))
       .join('\n')
-    const f = writeCsv(files.dir, 'BBBUSDC-aggTrades-2024-01-01.csv', csv)
-    await run([f])
+    const f = writeCsv(env.filesDir, 'BBBUSDC-aggTrades-2024-01-01.csv', csv)
+    await env.run([f])
     const r = await one<{ n: number; first: number; market: string; exchange: string; quote: string }>(
       `SELECT count() AS n, min(toUnixTimestamp64Milli(ts)) AS first, any(market) AS market, any(exchange) AS exchange, any(quote) AS quote
        FROM trades WHERE symbol = 'BBBUSDC'`
@@ -101,15 +75,15 @@ describe('data.binance.vision aggTrades', () => {
 
   it('importing the same file twice, or an overlapping one, changes nothing', async () => {
     const csv = aggTradesCsv(DAY + HOUR, 5, 3)
-    const f = writeZip(files.dir, 'CCCUSDT-aggTrades-2024-01-01.zip', csv)
-    await run([f])
+    const f = writeZip(env.filesDir, 'CCCUSDT-aggTrades-2024-01-01.zip', csv)
+    await env.run([f])
     const before = {
       trades: await one('SELECT count() AS n FROM trades WHERE symbol = {s:String}', { s: 'CCCUSDT' }),
       candles: await candles1m('CCCUSDT')
     }
-    await run([f])
+    await env.run([f])
     // a different file (another name and compression) holding the same minutes
-    await run([writeCsv(files.dir, 'CCCUSDT-aggTrades-2024-01.csv', csv)])
+    await env.run([writeCsv(env.filesDir, 'CCCUSDT-aggTrades-2024-01.csv', csv)])
     const after = {
       trades: await one('SELECT count() AS n FROM trades WHERE symbol = {s:String}', { s: 'CCCUSDT' }),
       candles: await candles1m('CCCUSDT')
@@ -122,9 +96,9 @@ describe('data.binance.vision aggTrades', () => {
 describe('klines and trades precedence', () => {
   it('klines fill only minutes without trades; trades imported later skip kline minutes', async () => {
     // trades for minutes 0-2 of the hour
-    await run([writeZip(files.dir, 'DDDUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY + 2 * HOUR, 3, 2))])
+    await env.run([writeZip(env.filesDir, 'DDDUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY + 2 * HOUR, 3, 2))])
     // klines for minutes 0-9: only 3-9 are written
-    await run([writeZip(files.dir, 'DDDUSDT-1m-2024-01-01.zip', klinesCsv(DAY + 2 * HOUR, 10))])
+    await env.run([writeZip(env.filesDir, 'DDDUSDT-1m-2024-01-01.zip', klinesCsv(DAY + 2 * HOUR, 10))])
     const c = await one<{ n: number; trades: number; opens: number }>(
       `SELECT count() AS n, sum(t) AS trades, countIf(o = 200) AS opens FROM (
          SELECT bucket, sum(trades) AS t, argMinMerge(open) AS o FROM candles_1m WHERE symbol = 'DDDUSDT' GROUP BY bucket)`
@@ -136,14 +110,14 @@ describe('klines and trades precedence', () => {
     )
     expect(h).toEqual({ trades: 55, high: 210 })
     // trades for minutes 0-9 arriving now add nothing: 0-2 have trades, 3-9 have klines
-    await run([writeCsv(files.dir, 'DDDUSDT-aggTrades-2024-01-02.csv', aggTradesCsv(DAY + 2 * HOUR, 10, 2))])
+    await env.run([writeCsv(env.filesDir, 'DDDUSDT-aggTrades-2024-01-02.csv', aggTradesCsv(DAY + 2 * HOUR, 10, 2))])
     expect(await one('SELECT count() AS n FROM trades WHERE symbol = {s:String}', { s: 'DDDUSDT' })).toEqual({ n: 6 })
     expect(await one(`SELECT sum(trades) AS trades FROM candles_1h WHERE symbol = 'DDDUSDT'`)).toEqual({ trades: 55 })
   })
 
   it('1h klines write candles_1h and its cascade; 1m klines inside such an hour are skipped', async () => {
-    await run([writeZip(files.dir, 'EEEUSDT-1h-2024-01-01.zip', klinesCsv(DAY, 2, HOUR, false))])
-    await run([writeZip(files.dir, 'EEEUSDT-1m-2024-01-01.zip', klinesCsv(DAY, 90))])
+    await env.run([writeZip(env.filesDir, 'EEEUSDT-1h-2024-01-01.zip', klinesCsv(DAY, 2, HOUR, false))])
+    await env.run([writeZip(env.filesDir, 'EEEUSDT-1m-2024-01-01.zip', klinesCsv(DAY, 90))])
     const levels = await one<Record<string, number>>(
       `SELECT (SELECT count() FROM candles_1m WHERE symbol = 'EEEUSDT') AS m1,
               (SELECT sum(trades) FROM candles_1h WHERE symbol = 'EEEUSDT') AS h1,
@@ -159,8 +133,8 @@ describe('data.binance.vision fundingRate and metrics', () => {
       'calc_time,funding_interval_hours,last_funding_rate\n' +
       [0, 8, 16].map((h) => `${DAY + h * HOUR},8,0.0001${h}`).join('\n') +
       '\n'
-    await run([writeZip(files.dir, 'FFFUSDT-fundingRate-2024-01.zip', csv)])
-    const rows = await store.query<{ ts: number; rate: number; interval: number; base: string }>(
+    await env.run([writeZip(env.filesDir, 'FFFUSDT-fundingRate-2024-01.zip', csv)])
+    const rows = await env.store.query<{ ts: number; rate: number; interval: number; base: string }>(
       `SELECT toUnixTimestamp64Milli(ts) AS ts, funding_rate AS rate, interval_hours AS interval, base FROM funding WHERE symbol = 'FFFUSDT' ORDER BY ts`
     )
     expect(rows).toEqual([
@@ -178,9 +152,9 @@ describe('data.binance.vision fundingRate and metrics', () => {
       `${day} 00:05:00,GGGUSDT,100.5,5025000,1.2,1.1,3,0.9`,
       `${day} 00:10:00,GGGUSDT,101,5050000,1.2,1.1,1,0.9`
     ].join('\n')
-    await run([writeZip(files.dir, 'GGGUSDT-metrics-2024-01-01.zip', csv)])
+    await env.run([writeZip(env.filesDir, 'GGGUSDT-metrics-2024-01-01.zip', csv)])
     expect(
-      await store.query(
+      await env.store.query(
         `SELECT toUnixTimestamp64Milli(ts) AS ts, oi_base, oi_usd FROM open_interest WHERE symbol = 'GGGUSDT' ORDER BY ts`
       )
     ).toEqual([
@@ -188,7 +162,7 @@ describe('data.binance.vision fundingRate and metrics', () => {
       { ts: DAY + 10 * MIN, oi_base: 101, oi_usd: 5050000 }
     ])
     expect(
-      await store.query(
+      await env.store.query(
         `SELECT long_short_ratio AS r, long_account AS l, short_account AS s FROM long_short WHERE symbol = 'GGGUSDT' ORDER BY ts`
       )
     ).toEqual([
@@ -209,9 +183,9 @@ describe('Tardis.dev CSV', () => {
       `binance-futures,HHHUSDT,${us(DAY + 1000)},${us(DAY + 1000) + 5},t2,sell,10.7,1`,
       `bybit,HHHUSDT,${us(DAY + 2000)},${us(DAY + 2000) + 5},,buy,10.6,3`
     ].join('\n')
-    await run([writeGzip(files.dir, 'binance-futures_trades_2024-01-01_HHH.csv.gz', csv)])
+    await env.run([writeGzip(env.filesDir, 'binance-futures_trades_2024-01-01_HHH.csv.gz', csv)])
     expect(
-      await store.query(
+      await env.store.query(
         `SELECT toUnixTimestamp64Milli(ts) AS ts, exchange, market, symbol, base, quote, side, price, qty, trade_id FROM trades WHERE base = 'HHH' ORDER BY ts`
       )
     ).toEqual([
@@ -265,9 +239,9 @@ describe('Tardis.dev CSV', () => {
       `deribit,III-PERPETUAL,${us(DAY + 1000)},${us(DAY + 1000)},,0.00005,,4000,,,20`,
       `binance-futures,IIIUSDT,${us(DAY + 2 * HOUR)},${us(DAY + 2 * HOUR)},,,,,,,`
     ].join('\n')
-    await run([writeGzip(files.dir, 'tardis_derivative_ticker_III.csv.gz', csv)])
+    await env.run([writeGzip(env.filesDir, 'tardis_derivative_ticker_III.csv.gz', csv)])
     expect(
-      await store.query(
+      await env.store.query(
         `SELECT exchange, symbol, funding_rate AS r, interval_hours AS h, toUnixTimestamp64Milli(next_funding_ts) AS next, mark_price AS mark, index_price AS idx
          FROM funding WHERE base = 'III' ORDER BY ts`
       )
@@ -276,7 +250,7 @@ describe('Tardis.dev CSV', () => {
       { exchange: 'deribit', symbol: 'III-PERPETUAL', r: 0.00005, h: 8, next: null, mark: 20, idx: null }
     ])
     expect(
-      await store.query(`SELECT exchange, oi_base, oi_usd FROM open_interest WHERE base = 'III' ORDER BY ts`)
+      await env.store.query(`SELECT exchange, oi_base, oi_usd FROM open_interest WHERE base = 'III' ORDER BY ts`)
     ).toEqual([
       { exchange: 'binance', oi_base: 100, oi_usd: 2000 },
       { exchange: 'deribit', oi_base: 200, oi_usd: 4000 }
@@ -300,11 +274,11 @@ describe('Tardis.dev CSV', () => {
       }
     }
     lines.push(`binance-futures,JJXUSDT,${us(DAY)},${us(DAY)},${us(DAY + 8 * HOUR)},0.0001,,,,,20`)
-    const [res] = await run([
-      writeGzip(files.dir, 'binance-futures_derivative_ticker_2024-01-01_JJ.csv.gz', lines.join('\n'))
+    const [res] = await env.run([
+      writeGzip(env.filesDir, 'binance-futures_derivative_ticker_2024-01-01_JJ.csv.gz', lines.join('\n'))
     ])
     expect(
-      await store.query(
+      await env.store.query(
         `SELECT exchange, symbol, groupUniqArray(interval_hours) AS h, count() AS n FROM funding WHERE base LIKE 'JJ%'
          GROUP BY exchange, symbol ORDER BY symbol`
       )
@@ -326,9 +300,9 @@ describe('Tardis.dev CSV', () => {
       'exchange,symbol,timestamp,local_timestamp,type,strike_price,expiration,open_interest,last_price,bid_price,bid_amount,bid_iv,ask_price,ask_amount,ask_iv,mark_price,mark_iv,underlying_index,underlying_price,delta,gamma,vega,theta,rho',
       `deribit,BTC-9JUN30-9875-P,${us(DAY)},${us(DAY) + 9},put,9875,1906963200000000,0.1,0.0295,0.0205,15.0,55.91,0.0235,15.0,68.94,0.02210436,62.89,SYN.BTC-9JUN30,9756.36,-0.61752,0.00103,2.24964,-53.05655,-0.22796`
     ].join('\n')
-    await run([writeGzip(files.dir, 'deribit_options_chain_2024-01-01_OPTIONS.csv.gz', csv)])
+    await env.run([writeGzip(env.filesDir, 'deribit_options_chain_2024-01-01_OPTIONS.csv.gz', csv)])
     expect(
-      await store.query(
+      await env.store.query(
         `SELECT exchange, instrument, underlying_price AS u, mark_price AS m, mark_iv AS iv, open_interest AS oi, volume_24h AS v, bid, ask FROM option_quotes WHERE instrument = 'BTC-9JUN30-9875-P'`
       )
     ).toEqual([
@@ -349,7 +323,7 @@ describe('Tardis.dev CSV', () => {
 
 describe('bad input writes nothing and names file and line', () => {
   async function expectImportError(list: string[], match: { line: number; reason: RegExp }): Promise<ImportError> {
-    const err = await run(list).then(
+    const err = await env.run(list).then(
       () => null,
       (e: unknown) => e
     )
@@ -368,7 +342,7 @@ describe('bad input writes nothing and names file and line', () => {
     )
 
   it('a truncated zip', async () => {
-    const f = writeZip(files.dir, 'JJJUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY, 30, 10))
+    const f = writeZip(env.filesDir, 'JJJUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY, 30, 10))
     const fs = await import('node:fs')
     const bytes = fs.readFileSync(f)
     fs.writeFileSync(f, bytes.subarray(0, Math.floor(bytes.length * 0.7)))
@@ -379,7 +353,7 @@ describe('bad input writes nothing and names file and line', () => {
   it('a CSV with the wrong columns, late in the file', async () => {
     const lines = aggTradesCsv(DAY, 30, 10).split('\n')
     lines[250] = '1,2,3'
-    const f = writeZip(files.dir, 'KKKUSDT-aggTrades-2024-01-01.zip', lines.join('\n'))
+    const f = writeZip(env.filesDir, 'KKKUSDT-aggTrades-2024-01-01.zip', lines.join('\n'))
     const e = await expectImportError([f], { line: 251, reason: /expected 7 columns/ })
     expect(e.message).toMatch(
       /KKKUSDT-aggTrades-2024-01-01\.zip, line 251: expected 7 columns .* nothing from this file was written/
@@ -388,14 +362,14 @@ describe('bad input writes nothing and names file and line', () => {
   })
 
   it('a header of another layout', async () => {
-    const f = writeCsv(files.dir, 'LLLUSDT-1m-2024-01-01.csv', aggTradesCsv(DAY, 2, 2))
+    const f = writeCsv(env.filesDir, 'LLLUSDT-1m-2024-01-01.csv', aggTradesCsv(DAY, 2, 2))
     await expectImportError([f], { line: 1, reason: /expected the binance 1m klines columns/ })
   })
 
   it('a bad cell names the column', async () => {
     const lines = aggTradesCsv(DAY, 2, 2).split('\n')
     lines[3] = lines[3]!.replace(/,(true|false)$/, ',maybe')
-    const e = await expectImportError([writeCsv(files.dir, 'LLLUSDT-aggTrades-2024-01-01.csv', lines.join('\n'))], {
+    const e = await expectImportError([writeCsv(env.filesDir, 'LLLUSDT-aggTrades-2024-01-01.csv', lines.join('\n'))], {
       line: 4,
       reason: /is_buyer_maker must be true or false/
     })
@@ -403,7 +377,7 @@ describe('bad input writes nothing and names file and line', () => {
   })
 
   it('a checksum mismatch', async () => {
-    const f = writeZip(files.dir, 'MMMUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY, 3, 3), { checksum: 'bad' })
+    const f = writeZip(env.filesDir, 'MMMUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY, 3, 3), { checksum: 'bad' })
     await expectImportError([f], { line: 0, reason: /checksum mismatch/ })
     expect(await count('MMM')).toEqual({ n: 0 })
   })
@@ -412,7 +386,7 @@ describe('bad input writes nothing and names file and line', () => {
     const csv = ['exchange,symbol,timestamp,local_timestamp,id,side,price,amount']
     for (let i = 0; i < 5000; i++)
       csv.push(`binance-futures,NNNUSDT,${us(DAY + i * 100)},${us(DAY + i * 100)},${i},buy,1.5,2`)
-    const f = writeGzip(files.dir, 'binance-futures_trades_2024-01-01_NNNUSDT.csv.gz', csv.join('\n'))
+    const f = writeGzip(env.filesDir, 'binance-futures_trades_2024-01-01_NNNUSDT.csv.gz', csv.join('\n'))
     const fs = await import('node:fs')
     const bytes = fs.readFileSync(f)
     fs.writeFileSync(f, bytes.subarray(0, Math.floor(bytes.length * 0.6)))
@@ -422,9 +396,9 @@ describe('bad input writes nothing and names file and line', () => {
   })
 
   it('a file list stops at the bad file; files before it stay imported', async () => {
-    const good = writeZip(files.dir, 'OOOUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY, 2, 2))
+    const good = writeZip(env.filesDir, 'OOOUSDT-aggTrades-2024-01-01.zip', aggTradesCsv(DAY, 2, 2))
     const bad = writeCsv(
-      files.dir,
+      env.filesDir,
       'OOOUSDT-aggTrades-2024-01-02.csv',
       aggTradesCsv(DAY + 86_400_000, 2, 2).replace(/,true\n/, ',true,extra\n')
     )

@@ -1,0 +1,54 @@
+/**
+ * The store and directories of an import test file: a chDB store with the schema in a temp data dir, a temp
+ * dir for the files the tests write, and `run` (the import of a list of files into that store). Registers
+ * the file's beforeAll/afterAll; read the fields inside tests.
+ */
+import path from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { importFiles } from '../../ingest/import/run-import.js'
+import { tmpDir } from './tmp-dir.js'
+
+export interface ImportStore {
+  readonly store: ChdbStore
+  readonly dataDir: string
+  readonly filesDir: string
+  /** imports `list` with temp and journal dirs under the data dir */
+  run(list: string[], market?: 'perp' | 'spot'): ReturnType<typeof importFiles>
+}
+
+export function useImportStore(filesPrefix: string): ImportStore {
+  let store: ChdbStore | undefined
+  let data: ReturnType<typeof tmpDir> | undefined
+  let files: ReturnType<typeof tmpDir> | undefined
+  beforeAll(async () => {
+    data = tmpDir()
+    files = tmpDir(filesPrefix)
+    store = new ChdbStore({ path: data.dir, poolSize: 2 })
+    await migrate(store, {})
+  })
+  afterAll(async () => {
+    await store?.close()
+    data?.cleanup()
+    files?.cleanup()
+  })
+  const env: ImportStore = {
+    get store() {
+      return store!
+    },
+    get dataDir() {
+      return data!.dir
+    },
+    get filesDir() {
+      return files!.dir
+    },
+    run: (list, market) =>
+      importFiles(env.store, list, {
+        tmpDir: path.join(env.dataDir, 'import-tmp'),
+        journalDir: path.join(env.dataDir, 'import-journal'),
+        ...(market ? { market } : {})
+      })
+  }
+  return env
+}
