@@ -262,9 +262,8 @@ function adminToken(env: Env): string | undefined {
  * its client has read everything, so the cap stays below the pool (ingest and other reads keep at least
  * one): default min(2, pool - 1), at least 1 (with a pool of 1 an export holds the only connection).
  */
-function exportMaxConcurrent(env: Env): number {
+function exportMaxConcurrent(env: Env, pool: number): number {
   if (env['CLICKHOUSE_URL']) return int(env, 'EXPORT_MAX_CONCURRENT', 2, 1, 32)
-  const pool = int(env, 'CHDB_POOL_SIZE', 4, 1, 32)
   const most = Math.max(1, pool - 1)
   const cap = int(env, 'EXPORT_MAX_CONCURRENT', Math.min(2, most), 1, 32)
   if (cap > most) {
@@ -281,6 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (env['CLICKHOUSE_CLUSTER'] && !env['CLICKHOUSE_URL']) {
     throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a ClickHouse server deployment)')
   }
+  const chdbPoolSize = int(env, 'CHDB_POOL_SIZE', 4, 1, 32)
   return Object.freeze({
     port: int(env, 'PORT', 8080, 0, 65_535),
     host,
@@ -311,8 +311,8 @@ export function loadConfig(env: Env = process.env): Config {
     bulkBatchRows: int(env, 'INGEST_BULK_BATCH_ROWS', 250_000, 1, 1_000_000),
     flushMs: int(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
     queueRows: int(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
-    chdbPoolSize: int(env, 'CHDB_POOL_SIZE', 4, 1, 32),
-    exportMaxConcurrent: exportMaxConcurrent(env),
+    chdbPoolSize,
+    exportMaxConcurrent: exportMaxConcurrent(env, chdbPoolSize),
     exportPinMerged: oneOf(env, 'EXPORT_PIN_MERGED', '1', ['0', '1']) === '1',
     publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10)
