@@ -34,6 +34,13 @@ export interface ServerContext {
   readonly log: Logger
   /** the cap on bulk exports streaming at once, and their counters */
   readonly exports: ExportSlots
+  /**
+   * true when the data this service holds is (or includes) the synthetic demo market: `SOURCES` has `sim`,
+   * or the data directory was ever filled by it (engine_state has a `sim:*` key). Every data response
+   * says so (docs/synthetic.md): header `x-tidewatch-synthetic: true`, `synthetic: true` in JSON bodies
+   * and stream snapshots, and export metadata.
+   */
+  readonly synthetic: boolean
   /** the push stream (null until the server wires it; unit tests of routes run without) */
   stream: StreamService | null
 }

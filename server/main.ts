@@ -11,6 +11,7 @@ process.env['UV_THREADPOOL_SIZE'] ??= '16'
 const { loadConfig, ConfigError } = await import('../engine/config.js')
 const { DataDirError } = await import('../engine/store/chdb/data-dir.js')
 const { MigrationError } = await import('../engine/schema/migrate.js')
+const { ListenError } = await import('./http/uws-server.js')
 const { createLogger } = await import('../engine/log.js')
 
 let config
@@ -31,7 +32,7 @@ let running
 try {
   running = await start(config, log)
 } catch (err) {
-  if (err instanceof DataDirError || err instanceof MigrationError) {
+  if (err instanceof DataDirError || err instanceof MigrationError || err instanceof ListenError) {
     process.stderr.write(`tidewatch: ${err.message}\n`)
     process.exit(2)
   }

@@ -45,6 +45,7 @@ import { onchainRoutes } from './routes/onchain.js'
 import { confirmRoutes } from './routes/confirm.js'
 import { whaleRoutes } from './routes/whales.js'
 import { LiveState } from '../engine/live/live-state.js'
+import { holdsSyntheticData } from '../engine/live/synthetic-data.js'
 import { ProcessMonitor } from './process-stats.js'
 import { MarketDirectory } from '../engine/history/markets.js'
 import { historyRoutes } from './routes/history/index.js'
@@ -154,7 +155,13 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   // Independent reads of disjoint tables (api_keys; api_usage; the market, option and whale tables), so they
   // share the store's sessions at once. All run after the journal replays above, so the live state sees the
   // recovered rows, and before any source or request starts.
-  await Promise.all([keys.load(), quota.load(), live.rebuild()])
+  const [synthetic] = await Promise.all([
+    holdsSyntheticData(store, config.sources),
+    keys.load(),
+    quota.load(),
+    live.rebuild()
+  ])
+  if (synthetic) log.warn('this service holds SYNTHETIC demo data: every data answer is labelled synthetic')
   keys.startReloading()
   quota.start()
   pipeline.live = live
@@ -182,6 +189,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     markets: new MarketDirectory(store),
     log,
     exports: new ExportSlots(config.exportMaxConcurrent),
+    synthetic,
     stream: null
   }
   const parser = new NdjsonParser()

@@ -199,6 +199,27 @@ class UwsRequest implements HttpRequest {
 }
 
 /** With `stream`, `/v1/stream` upgrades to the push stream (server/http/uws-stream.ts). */
+/** The listen address is taken or not allowed (a configuration error: exit 2 naming PORT/HOST). */
+export class ListenError extends Error {
+  override readonly name = 'ListenError'
+}
+
+/** `ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT` of uWS (its typings lack the host + options overload). */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1
+
+type ListenCallback = (token: uWS.us_listen_socket | false) => void
+
+/** `listen(host, port, options, cb)`: the native binding takes it; the shipped typings do not declare it. */
+function listenExclusive(server: uWS.TemplatedApp, host: string, port: number, cb: ListenCallback): void {
+  ;(server.listen as unknown as (h: string, p: number, o: number, c: ListenCallback) => void).call(
+    server,
+    host,
+    port,
+    LIBUS_LISTEN_EXCLUSIVE_PORT,
+    cb
+  )
+}
+
 export function startHttpServer(app: App, host: string, port: number, stream?: StreamService): Promise<HttpServer> {
   const server = uWS.App()
   const transport = stream ? attachStream(server, stream) : null
@@ -234,9 +255,15 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
     })
   })
   return new Promise((resolve, reject) => {
-    server.listen(host, port, (token) => {
+    // exclusive: without it uWS sets SO_REUSEPORT and a second instance on the same port silently shares
+    // (and splits) its connections; with it a port in use fails the listen
+    listenExclusive(server, host, port, (token) => {
       if (!token) {
-        reject(new Error(`could not listen on ${host}:${port} (PORT/HOST in use or not allowed)`))
+        reject(
+          new ListenError(
+            `could not listen on ${host}:${port}: the port is in use (another Tidewatch?) or the address is not allowed; set PORT/HOST`
+          )
+        )
         return
       }
       resolve({
