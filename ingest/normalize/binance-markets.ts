@@ -3,7 +3,9 @@
  * Binance USD-M market discovery and per-market units: which symbols are live USDT perpetuals
  * (`GET /fapi/v1/exchangeInfo`), their funding interval (`GET /fapi/v1/fundingInfo`, which lists only
  * markets with non-default settings; the rest settle every 8 h), and the contract multiplier of
- * "1000PEPE"-style markets, whose prices and sizes are converted to the plain coin.
+ * "1000PEPE"-style markets, whose prices and sizes are converted to the plain coin. Delivery (dated)
+ * contracts share the USD-M streams (`!markPrice@arr`, `!forceOrder@arr`) but are not followed: they pay
+ * no funding and the screener lists perpetuals only.
  */
 
 export interface MarketMeta {
@@ -20,6 +22,16 @@ export interface MarketMeta {
 const SCALED_BASE = /^(1000+|1M)([A-Z][A-Z0-9]*)$/
 /** Quote assets recognized when a symbol must be split without exchangeInfo (a replay of a later hour). */
 const QUOTES = ['USDT', 'USDC', 'FDUSD', 'BUSD']
+
+/** Binance names delivery contracts `<pair>_<YYMMDD>`: `BTCUSDT_250328` is delivered on 2025-03-28. */
+const DELIVERY_SYMBOL = /_\d{6}$/
+/** exchangeInfo `contractType` of delivery contracts: CURRENT_/NEXT_ MONTH or QUARTER (and their _DELIVERING states). */
+const DELIVERY_TYPE = /MONTH|QUARTER/
+
+/** A delivery contract by its name alone (a message may come before, or without, any exchangeInfo). */
+export function isDeliverySymbol(symbol: string): boolean {
+  return DELIVERY_SYMBOL.test(symbol)
+}
 
 /** Splits a base asset like `1000PEPE` into the coin and its multiplier. */
 export function scaledBase(baseAsset: string): { base: string; multiplier: number } {
@@ -52,6 +64,19 @@ export function usdtPerpetuals(body: unknown): MarketMeta[] | null {
     if (s.contractType !== 'PERPETUAL' || s.status !== 'TRADING' || s.quoteAsset !== 'USDT') continue
     if (typeof s.symbol !== 'string' || typeof s.baseAsset !== 'string') continue
     out.push({ symbol: s.symbol, quote: 'USDT', ...scaledBase(s.baseAsset) })
+  }
+  return out
+}
+
+/** Symbols an exchangeInfo body lists as delivery contracts, whatever their name; null when the body is not one. */
+export function deliveryContracts(body: unknown): string[] | null {
+  const symbols = (body as { symbols?: unknown } | null)?.symbols
+  if (!Array.isArray(symbols)) return null
+  const out: string[] = []
+  for (const s of symbols as (ExchangeInfoSymbol | null)[]) {
+    if (typeof s?.symbol === 'string' && typeof s.contractType === 'string' && DELIVERY_TYPE.test(s.contractType)) {
+      out.push(s.symbol)
+    }
   }
   return out
 }

@@ -17,9 +17,19 @@
  * - `/fapi/v1/aggTrades` (gap backfill) → trades, outside the gap check (they are older than the last id).
  * - `/fapi/v1/exchangeInfo`, `/fapi/v1/fundingInfo` → market meta (base coin, multiplier, interval).
  * "1000PEPE"-style markets are converted to the plain coin: sizes × 1000, prices ÷ 1000.
+ * Delivery contracts (`BTCUSDT_250328`, or listed as such by exchangeInfo) ride the all-market streams
+ * with a funding rate of "" or "0.00000000" and a next funding time of 0; they are not followed (no
+ * funding, not perpetuals): every message of one is `unknown` and makes no market.
  */
 import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../engine/records/types.js'
-import { fundingIntervals, guessMarket, usdtPerpetuals, type MarketMeta } from './binance-markets.js'
+import {
+  deliveryContracts,
+  fundingIntervals,
+  guessMarket,
+  isDeliverySymbol,
+  usdtPerpetuals,
+  type MarketMeta
+} from './binance-markets.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { FieldScanner } from './scan.js'
 
@@ -76,6 +86,8 @@ const CLOSE_BRACE = 125
 export class BinanceNormalizer implements VenueNormalizer {
   readonly venue = EXCHANGE
   private readonly markets = new Map<string, Market>()
+  /** delivery contracts named by the last exchangeInfo (each also carries the `_YYMMDD` suffix today) */
+  private dated = new Set<string>()
   private readonly scanner = new FieldScanner()
   /** trades skipped because their id was not above the last one */
   duplicates = 0
@@ -90,9 +102,11 @@ export class BinanceNormalizer implements VenueNormalizer {
     return this.markets.get(symbol)?.meta
   }
 
-  private market(symbol: string): Market {
+  /** The state of a perpetual, made on first sight; null for a delivery contract (not followed). */
+  private market(symbol: string): Market | null {
     let m = this.markets.get(symbol)
     if (m === undefined) {
+      if (isDeliverySymbol(symbol) || this.dated.has(symbol)) return null
       m = {
         meta: guessMarket(symbol),
         intervalHours: DEFAULT_FUNDING_INTERVAL_HOURS,
@@ -182,6 +196,7 @@ export class BinanceNormalizer implements VenueNormalizer {
   ): Outcome {
     if (!(price > 0) || !(qty > 0)) return 'malformed' // NaN compares false too
     const m = this.market(s)
+    if (m === null) return 'unknown'
     if (fromSocket) {
       const last = m.lastAggId
       if (last >= 0) {
@@ -214,27 +229,35 @@ export class BinanceNormalizer implements VenueNormalizer {
     return 'ok'
   }
 
+  /**
+   * `!markPrice@arr`: one row per market, delivery contracts included. The good rows count even when others
+   * are malformed (the message is then `malformed`); skipped rows (delivery contracts) make the message
+   * `unknown` only when no row mapped.
+   */
   private markPriceArray(rows: unknown[], out: NormalizedRecord[]): Outcome {
-    let outcome: Outcome = 'ok'
+    let mapped = rows.length === 0
+    let malformed = false
     for (const row of rows) {
-      if (row === null || typeof row !== 'object' || this.markPrice(row as MarkPriceUpdate, out) !== 'ok') {
-        outcome = 'malformed' // the good rows of the array still count
-      }
+      const o = row !== null && typeof row === 'object' ? this.markPrice(row as MarkPriceUpdate, out) : 'malformed'
+      if (o === 'ok') mapped = true
+      else if (o !== 'unknown') malformed = true
     }
-    return outcome
+    return malformed ? 'malformed' : mapped ? 'ok' : 'unknown'
   }
 
   private markPrice(d: MarkPriceUpdate, out: NormalizedRecord[]): Outcome {
     const ts = d.E
     const mark = +d.p!
-    if (typeof d.s !== 'string' || typeof ts !== 'number' || !(mark > 0)) return 'malformed'
+    if (typeof d.s !== 'string' || typeof ts !== 'number') return 'malformed'
     const m = this.market(d.s)
+    if (m === null) return 'unknown' // a delivery contract: "r" is "" or "0.00000000", "T" 0
+    if (!(mark > 0)) return 'malformed'
     m.mark = mark
     const k = m.meta.multiplier
     if (m.pendingOi) this.emitOi(m, m.pendingOi.ts, m.pendingOi.contracts, out)
     const rate = +d.r!
     const next = typeof d.T === 'number' && d.T > 0 ? d.T : 0
-    // "r" is empty for markets without funding (delivery contracts on the same stream): mark price only
+    // "r" is empty for a market without funding: mark price only
     if (d.r === '' || !Number.isFinite(rate)) return 'ok'
     if (ts - m.fundingAt < FUNDING_SAMPLE_MS && next === m.nextFundingTs) return 'ok'
     m.fundingAt = ts
@@ -266,6 +289,7 @@ export class BinanceNormalizer implements VenueNormalizer {
     const qty = filled > 0 ? filled : +o.q!
     if (!(price > 0) || !(qty > 0)) return 'malformed'
     const m = this.market(o.s)
+    if (m === null) return 'unknown'
     const k = m.meta.multiplier
     out.push({
       kind: 'liquidation',
@@ -331,6 +355,7 @@ export class BinanceNormalizer implements VenueNormalizer {
     const contracts = +d.openInterest!
     if (typeof d.symbol !== 'string' || typeof d.time !== 'number' || !(contracts >= 0)) return 'malformed'
     const m = this.market(d.symbol)
+    if (m === null) return 'unknown'
     if (Number.isNaN(m.mark)) m.pendingOi = { ts: d.time, contracts }
     else this.emitOi(m, d.time, contracts, out)
     return 'ok'
@@ -339,6 +364,7 @@ export class BinanceNormalizer implements VenueNormalizer {
   private longShort(body: unknown, out: NormalizedRecord[]): Outcome {
     if (!Array.isArray(body)) return 'malformed'
     let outcome: Outcome = 'ok'
+    let delivery = 0
     type Row = {
       symbol?: unknown
       longShortRatio?: string
@@ -354,6 +380,10 @@ export class BinanceNormalizer implements VenueNormalizer {
         continue
       }
       const m = this.market(row.symbol)
+      if (m === null) {
+        delivery++
+        continue
+      }
       if (ts <= m.lastLongShortTs) continue // the same 5-minute reading polled again
       m.lastLongShortTs = ts
       const long = +row.longAccount!
@@ -369,13 +399,19 @@ export class BinanceNormalizer implements VenueNormalizer {
         short_account: short >= 0 ? short : null
       })
     }
-    return outcome
+    return outcome === 'ok' && delivery > 0 && delivery === body.length ? 'unknown' : outcome
   }
 
   private exchangeInfo(body: unknown): Outcome {
     const markets = usdtPerpetuals(body)
-    if (markets === null) return 'malformed'
-    for (const meta of markets) this.market(meta.symbol).meta = meta
+    const dated = deliveryContracts(body)
+    if (markets === null || dated === null) return 'malformed'
+    this.dated = new Set(dated)
+    for (const symbol of dated) this.markets.delete(symbol) // seen before the list said what it is
+    for (const meta of markets) {
+      const m = this.market(meta.symbol)
+      if (m !== null) m.meta = meta
+    }
     return 'ok'
   }
 
@@ -384,7 +420,10 @@ export class BinanceNormalizer implements VenueNormalizer {
     if (intervals === null) return 'malformed'
     // the list names only non-default markets: one that left it is back to the default (Binance's: 8 h)
     for (const m of this.markets.values()) m.intervalHours = DEFAULT_FUNDING_INTERVAL_HOURS
-    for (const [symbol, hours] of intervals) this.market(symbol).intervalHours = hours
+    for (const [symbol, hours] of intervals) {
+      const m = this.market(symbol)
+      if (m !== null) m.intervalHours = hours
+    }
     return 'ok'
   }
 }
