@@ -17,10 +17,13 @@
  *   (`trade-window.ts`), mapped like socket trades.
  * - `funding-rate` → funding: `fundingRate` is a decimal fraction per interval, `fundingTime` the next
  *   settlement, interval = `nextFundingTime − fundingTime` (1 h, 4 h and 8 h markets exist). Sampled once
- *   per FUNDING_SAMPLE_MS per market and whenever `fundingTime` moves (a settlement happened).
+ *   per FUNDING_SAMPLE_MS per market and whenever `fundingTime` moves (a settlement happened). A row
+ *   without `fundingRate` (missing, "" or null: seen in real pushes) has nothing to record and is skipped
+ *   (`unknown`); without `fundingTime` the record has no next funding time.
  * - `open-interest` → open_interest (pushed every few seconds when it changes; one record per market per
  *   OI_SAMPLE_MS): `oi` contracts × contract value = coins; USD from `oiUsd`, else coins × latest mark.
- * - `mark-price` → no record; the latest mark goes into funding records and USD values.
+ * - `mark-price` → no record; the latest mark goes into funding records and USD values (a row without
+ *   `markPx`, or "0", is skipped: `unknown`).
  * - `liquidation-orders` (instType SWAP, every swap) → liquidation per detail row: `side` of the
  *   liquidation order (`sell` closes a long), bankruptcy price `bkPx`, `sz` contracts → coins. Rows of
  *   swaps we do not follow (coin- and USDC-margined) carry other contract units and are skipped.
@@ -70,6 +73,8 @@ type Row = Record<string, unknown>
 
 /** OKX sends numbers as strings; a missing or empty field is NaN. */
 const num = (v: unknown): number => (typeof v === 'string' && v !== '' ? Number(v) : Number.NaN)
+/** A field without a value: missing, null or "" (OKX sends "" for values it does not have). */
+const absent = (v: unknown): boolean => v === undefined || v === null || v === ''
 const msTs = (v: unknown): number => {
   const n = num(v)
   return Number.isSafeInteger(n) && n > 0 ? n : Number.NaN
@@ -101,7 +106,7 @@ export class OkxNormalizer implements VenueNormalizer {
         mark: Number.NaN,
         intervalHours: DEFAULT_FUNDING_INTERVAL_HOURS, // until a push shows both funding times
         fundingAt: -Infinity,
-        fundingTime: 0,
+        fundingTime: Number.NaN,
         oiAt: -Infinity,
         pendingOi: null,
         lastLongShortTs: 0,
@@ -225,16 +230,18 @@ export class OkxNormalizer implements VenueNormalizer {
   }
 
   private funding(d: Row, recvTs: number, out: NormalizedRecord[]): Outcome {
+    if (typeof d['instId'] !== 'string') return 'malformed'
+    if (absent(d['fundingRate'])) return 'unknown' // no rate, no record: skipped, not an error
     const rate = num(d['fundingRate'])
-    const fundingTime = msTs(d['fundingTime'])
-    if (typeof d['instId'] !== 'string' || !Number.isFinite(rate) || Number.isNaN(fundingTime)) return 'malformed'
+    const fundingTime = msTs(d['fundingTime']) // NaN when absent: a record without next_funding_ts
+    if (!Number.isFinite(rate) || (!absent(d['fundingTime']) && Number.isNaN(fundingTime))) return 'malformed'
     const m = this.market(d['instId'])
     const hours = (msTs(d['nextFundingTime']) - fundingTime) / HOUR_MS
     if (Number.isInteger(hours) && hours >= 1 && hours <= 24) m.intervalHours = hours
     // the REST row has no ts; a push has one. Without it the receive time stands in (recorded, so replays agree)
     const pushed = msTs(d['ts'])
     const ts = Number.isNaN(pushed) ? recvTs : pushed
-    if (ts - m.fundingAt < FUNDING_SAMPLE_MS && fundingTime === m.fundingTime) return 'ok'
+    if (ts - m.fundingAt < FUNDING_SAMPLE_MS && Object.is(fundingTime, m.fundingTime)) return 'ok'
     m.fundingAt = ts
     m.fundingTime = fundingTime
     out.push({
@@ -245,7 +252,7 @@ export class OkxNormalizer implements VenueNormalizer {
       base: m.meta?.base ?? baseOf(m.symbol),
       funding_rate: rate,
       interval_hours: m.intervalHours,
-      next_funding_ts: fundingTime,
+      next_funding_ts: Number.isNaN(fundingTime) ? null : fundingTime,
       mark_price: Number.isNaN(m.mark) ? null : m.mark,
       index_price: null
     })
@@ -284,7 +291,9 @@ export class OkxNormalizer implements VenueNormalizer {
 
   private markPrice(d: Row, out: NormalizedRecord[]): Outcome {
     const mark = num(d['markPx'])
-    if (typeof d['instId'] !== 'string' || !(mark > 0)) return 'malformed'
+    if (typeof d['instId'] !== 'string') return 'malformed'
+    if (absent(d['markPx']) || mark === 0) return 'unknown' // no mark to take: skipped
+    if (!(mark > 0)) return 'malformed'
     const m = this.market(d['instId'])
     m.mark = mark
     const p = m.pendingOi

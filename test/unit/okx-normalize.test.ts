@@ -32,6 +32,7 @@ function run(n: OkxNormalizer, channel: string, msg: unknown): { outcome: string
 }
 
 const ws = (channel: string, instId: string, rows: unknown[]) => push({ channel, instId }, rows)
+type Row = Record<string, unknown>
 
 describe('OKX market discovery', () => {
   it('keeps live USDT-settled linear swaps with coins per contract = ctVal x ctMult', () => {
@@ -171,6 +172,46 @@ describe('OKX raw message -> normalized record', () => {
       ])
     )
     expect(settled.records[0]).toMatchObject({ funding_rate: 0.00005, next_funding_ts: next + 8 * HOUR })
+  })
+
+  it('funding-rate without fundingRate (missing, "" or null) is skipped, not a parse error', () => {
+    const n = setup()
+    const next = T + HOUR
+    const row = fundingRow('ETH-USDT-SWAP', T, '0.0001', next, 8) as Row
+    const { fundingRate: _rate, ...noRate } = row
+    for (const bare of [noRate, { ...row, fundingRate: '' }, { ...row, fundingRate: null }]) {
+      expect(run(n, 'ws', ws('funding-rate', 'ETH-USDT-SWAP', [bare]))).toEqual({ outcome: 'unknown', records: [] })
+    }
+    // a rate that is present but not a number is still an error; a rate of 0 is a rate
+    expect(run(n, 'ws', ws('funding-rate', 'ETH-USDT-SWAP', [{ ...row, fundingRate: 'abc' }])).outcome).toBe(
+      'malformed'
+    )
+    const zero = run(n, 'ws', ws('funding-rate', 'ETH-USDT-SWAP', [{ ...row, fundingRate: '0' }]))
+    expect(zero.records).toMatchObject([{ funding_rate: 0, next_funding_ts: next }])
+  })
+
+  it('funding-rate without fundingTime: a record without the next funding time, sampled per minute', () => {
+    const n = setup()
+    const { fundingTime: _t, ...row } = fundingRow('ETH-USDT-SWAP', T, '0.0001', T + HOUR, 8) as Row
+    const first = run(n, 'ws', ws('funding-rate', 'ETH-USDT-SWAP', [row]))
+    expect(first).toMatchObject({ outcome: 'ok', records: [{ funding_rate: 0.0001, next_funding_ts: null }] })
+    const soon = run(n, 'ws', ws('funding-rate', 'ETH-USDT-SWAP', [{ ...row, ts: String(T + 1000) }]))
+    expect(soon).toEqual({ outcome: 'ok', records: [] })
+    const empty = { ...row, fundingTime: '', ts: String(T + FUNDING_SAMPLE_MS) }
+    expect(run(n, 'ws', ws('funding-rate', 'ETH-USDT-SWAP', [empty])).records).toHaveLength(1)
+  })
+
+  it('mark-price without markPx (missing, "", null or "0") is skipped, not a parse error', () => {
+    const n = setup()
+    const row = markPriceRow('BTC-USDT-SWAP', T) as Row
+    const { markPx: _px, ...noMark } = row
+    for (const bare of [noMark, { ...row, markPx: '' }, { ...row, markPx: null }, { ...row, markPx: '0' }]) {
+      expect(run(n, 'ws', ws('mark-price', 'BTC-USDT-SWAP', [bare]))).toEqual({ outcome: 'unknown', records: [] })
+    }
+    expect(run(n, 'ws', ws('mark-price', 'BTC-USDT-SWAP', [{ ...row, markPx: '-1' }])).outcome).toBe('malformed')
+    // no mark was taken: funding has none
+    const f = run(n, 'ws', ws('funding-rate', 'BTC-USDT-SWAP', [fundingRow('BTC-USDT-SWAP', T, '0.0001', T + HOUR, 8)]))
+    expect(f.records).toMatchObject([{ mark_price: null }])
   })
 
   it('open-interest: oi contracts x ctVal = coins, USD from oiUsd, sampled per minute', () => {
@@ -333,7 +374,7 @@ describe('OKX raw message -> normalized record', () => {
     expect(
       r('ws', ws('trades', 'BTC-USDT-SWAP', [{ ...tradeRow('BTC-USDT-SWAP', '2', T, '1', '1', 'buy'), side: 'up' }]))
     ).toBe('malformed')
-    expect(r('ws', ws('funding-rate', 'BTC-USDT-SWAP', [{ instId: 'BTC-USDT-SWAP', fundingRate: '' }]))).toBe(
+    expect(r('ws', ws('funding-rate', 'BTC-USDT-SWAP', [{ instId: 'BTC-USDT-SWAP', fundingRate: 'n/a' }]))).toBe(
       'malformed'
     )
     expect(r('ws', ws('trades', 'XYZ-USDT-SWAP', [tradeRow('XYZ-USDT-SWAP', '3', T, '1', '1', 'buy')]))).toBe('unknown')
