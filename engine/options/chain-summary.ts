@@ -5,6 +5,11 @@
  * Input rules: only instruments of exactly that currency (`BTC` excludes `BTC_USDC`), only unexpired ones
  * (expiry > nowMs), and only the latest quote per instrument by `ts` (on equal `ts`, the later one in the input).
  * One pass to keep the latest quotes, one to aggregate, one max pain per expiry: O(n log n) overall.
+ * Sums are rounded as they leave (decimal-sums.ts): OI and volume to the decimals of the most precise amount
+ * summed (0.1 for Deribit BTC options), payouts to cents, so the JSON shows `1718.7`, not `1718.6999999999998`.
+ * Rounding happens only here, on the way out: max pain and the put/call ratios come from the unrounded amounts
+ * and are not rounded; total_contracts rounds the rounded call + put sum (2.5 → 3 even when the raw sum is
+ * 2.4999999999999996).
  */
 import type { OptionQuoteRecord } from '../records/types.js'
 import type {
@@ -15,6 +20,7 @@ import type {
   OptionsCurrency,
   StrikeRow
 } from './chain-types.js'
+import { USD_DECIMALS, roundTo, widenDecimals } from './decimal-sums.js'
 import { parseExpiryCode, parseInstrument, type ParsedInstrument } from './instrument.js'
 import { maxPain, type StrikeOi } from './max-pain.js'
 
@@ -93,11 +99,16 @@ export function summarizeChain(
   let putOi = 0
   let callVolume = 0
   let putVolume = 0
+  // decimals of the most precise OI and volume amounts: their sums are rounded to these
+  let oiDecimals = 0
+  let volumeDecimals = 0
   const byExpiry = new Map<string, ExpiryAcc>()
   const byStrike = new Map<number, StrikeAcc>()
   for (const { quote, parsed } of live) {
     const oi = amount(quote.open_interest)
     const volume = amount(quote.volume_24h)
+    oiDecimals = widenDecimals(oiDecimals, oi)
+    volumeDecimals = widenDecimals(volumeDecimals, volume)
     const isCall = parsed.type === 'call'
     if (isCall) {
       callOi += oi
@@ -125,37 +136,49 @@ export function summarizeChain(
     else strike.putOi += oi
   }
 
-  const { expiry_summary, max_pain } = summarizeExpiries(byExpiry)
+  const oi = (x: number): number => roundTo(x, oiDecimals)
+  const totalCallOi = oi(callOi)
+  const totalPutOi = oi(putOi)
+  const totalCallVolume = roundTo(callVolume, volumeDecimals)
+  const totalPutVolume = roundTo(putVolume, volumeDecimals)
+  const { expiry_summary, max_pain } = summarizeExpiries(byExpiry, oi)
   return {
     currency,
     underlying_price: underlying,
-    total_call_oi: callOi,
-    total_put_oi: putOi,
-    total_call_volume: callVolume,
-    total_put_volume: putVolume,
+    total_call_oi: totalCallOi,
+    total_put_oi: totalPutOi,
+    total_call_volume: totalCallVolume,
+    total_put_volume: totalPutVolume,
     pcr_oi: ratio(putOi, callOi),
     pcr_volume: ratio(putVolume, callVolume),
-    oi_by_strike: strikeBand(byStrike, underlying),
+    oi_by_strike: strikeBand(byStrike, underlying, oi),
     expiry_summary,
     max_pain,
     updated: newest === null ? 0 : Math.floor(newest.ts / 1000)
   }
 }
 
-/** strike rows inside the band around `underlying`, ascending; empty when there is no underlying price */
-function strikeBand(byStrike: ReadonlyMap<number, StrikeAcc>, underlying: number): StrikeRow[] {
+/** strike rows inside the band around `underlying`, ascending, OI sums rounded by `oi`; empty without a price */
+function strikeBand(
+  byStrike: ReadonlyMap<number, StrikeAcc>,
+  underlying: number,
+  oi: (sum: number) => number
+): StrikeRow[] {
   // multiplying by 0.5 and 2 is exact in binary floating point, so the edges compare exactly
   const low = STRIKE_BAND_LOW * underlying
   const high = STRIKE_BAND_HIGH * underlying
   const rows: StrikeRow[] = []
   for (const [strike, acc] of byStrike) {
-    if (strike >= low && strike <= high) rows.push({ strike, call_oi: acc.callOi, put_oi: acc.putOi })
+    if (strike >= low && strike <= high) rows.push({ strike, call_oi: oi(acc.callOi), put_oi: oi(acc.putOi) })
   }
   return rows.sort((a, b) => a.strike - b.strike)
 }
 
-/** expiry_summary and max_pain keyed by expiry code, keys inserted in expiry order */
-function summarizeExpiries(byExpiry: ReadonlyMap<string, ExpiryAcc>): {
+/** expiry_summary and max_pain keyed by expiry code, keys inserted in expiry order; OI sums rounded by `oi` */
+function summarizeExpiries(
+  byExpiry: ReadonlyMap<string, ExpiryAcc>,
+  oi: (sum: number) => number
+): {
   expiry_summary: Record<string, ExpirySummary>
   max_pain: Record<string, MaxPainEntry>
 } {
@@ -165,14 +188,20 @@ function summarizeExpiries(byExpiry: ReadonlyMap<string, ExpiryAcc>): {
   for (const [code, acc] of ordered) {
     // every expiry in the map has at least one row, so maxPain is never null here
     const pain = maxPain(acc.rows)!
+    const callOi = oi(acc.callOi)
+    const putOi = oi(acc.putOi)
     expiry_summary[code] = {
-      call_oi: acc.callOi,
-      put_oi: acc.putOi,
+      call_oi: callOi,
+      put_oi: putOi,
       pcr: ratio(acc.putOi, acc.callOi),
       max_pain: pain.strike,
-      total_contracts: Math.round(acc.callOi + acc.putOi)
+      total_contracts: Math.round(callOi + putOi)
     }
-    max_pain[code] = { strike: pain.strike, total_pain_quote: pain.payout, quote_currency: 'USD' }
+    max_pain[code] = {
+      strike: pain.strike,
+      total_pain_quote: roundTo(pain.payout, USD_DECIMALS),
+      quote_currency: 'USD'
+    }
   }
   return { expiry_summary, max_pain }
 }

@@ -3,6 +3,8 @@
  * The options chain snapshot (response of GET /v1/options/chain, service spec "Options chain snapshot") and the
  * compact per-minute metrics row derived from it. Field names are the wire names (snake_case).
  * OI and volume are in coins (one Deribit BTC/ETH option contract = 1 coin); prices and strikes in USD per coin.
+ * Sums are serialized without float noise: coins to the decimals of the most precise amount summed (at most 8),
+ * USD payouts to cents (chain-summary.ts); put/call ratios and max-pain strikes are not rounded.
  */
 
 export type OptionsCurrency = 'BTC' | 'ETH'
@@ -25,7 +27,7 @@ export interface ExpirySummary {
   readonly pcr: number | null
   /** the max-pain strike of this expiry, USD per coin */
   readonly max_pain: number
-  /** call_oi + put_oi rounded to an integer */
+  /** call_oi + put_oi (as shown) rounded to an integer */
   readonly total_contracts: number
 }
 

@@ -1,7 +1,7 @@
 /**
  * @module
  * Deribit option instrument names: `CCY-DMMMYY-STRIKE-C|P`, e.g. `BTC-5JAN25-100000-C`, `XRP_USDC-30JUN23-0d625-C`.
- * Source: Deribit API v2 "Naming" (see shared/reference/exchange-feeds-and-competitors.md, C.1).
+ * Source: Deribit API v2 documentation, "Naming" (docs.deribit.com); the record format is in docs/records.md.
  * - D is the day of month with no leading zero (1 or 2 digits); MMM is JAN..DEC; YY is 20YY.
  * - Options expire at 08:00 UTC of that date (tardis-node's deribit mapper sets `setUTCHours(8)`).
  * - Linear (USDC) options write the decimal point of the strike as `d`: `0d625` is 0.625.
