@@ -22,7 +22,9 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   quota_exceeded: 429,
   internal: 500,
-  unavailable: 503
+  unavailable: 503,
+  /** the service is starting: its live state or first backfill is not complete (Retry-After) */
+  warming_up: 503
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

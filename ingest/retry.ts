@@ -1,6 +1,9 @@
 /**
  * @module
- * Exponential backoff with full jitter for store writes (AWS architecture blog's "full jitter").
+ * Exponential backoff with equal jitter (AWS architecture blog, "Exponential Backoff And Jitter"): each
+ * delay is half the capped exponential step plus a random part of the other half. Equal rather than full
+ * jitter keeps a floor under every delay, so a store that is down is never hammered by near-zero retries.
+ * Used by store-write retries, venue reconnects and the supervisor's restarts.
  */
 
 /** First retry delay, ms. */

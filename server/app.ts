@@ -1,8 +1,9 @@
 /**
  * @module
  * The transport-independent application. For each request: route lookup (404/405), access control
- * (401/403/429, rate-limit headers), query and body validation (400), the plan's symbol check (403), the
- * handler. Every failure becomes the JSON error envelope; unexpected errors answer 500 with a correlation
+ * (401/403/429, rate-limit headers), query and body validation (400), the plan's symbol check (403),
+ * readiness of data routes (503 warming_up), the quota count (only now: refusals are not counted), the
+ * handler. On a service holding demo data, data answers are labelled synthetic (see `labelSynthetic`). Every failure becomes the JSON error envelope; unexpected errors answer 500 with a correlation
  * id that is also logged with the cause; no stack trace or SQL reaches a client.
  */
 import crypto from 'node:crypto'
@@ -13,16 +14,66 @@ import type { Plan } from '../engine/access/plans.js'
 import { AccessControl, NO_RATE_HEADERS, type Caller } from './access/access-control.js'
 import { json, type HttpRequest, type HttpResponse, type Route, type RouteRequest } from './http/types.js'
 import { Router, type Match } from './router.js'
+import type { Readiness } from './readiness.js'
+import { SYNTHETIC_HEADER } from '../engine/live/synthetic-data.js'
 import { compileQuery, parseJsonBody, type QueryValidator } from './validate.js'
 
 const NO_HEADERS = NO_RATE_HEADERS
 
-const NO_CALLER: Caller = { key: null, plan: null, headers: NO_HEADERS }
+const NO_CALLER: Caller = { key: null, plan: null, headers: NO_HEADERS, counted: false }
+
+/** Statuses of refusals, never counted against a quota (docs/access.md). */
+const UNCOUNTED_STATUS: ReadonlySet<number> = new Set([401, 403, 429, 503])
+
+/** Whether a route serves market data (labelled synthetic on a demo deployment, gated by readiness). */
+export function isDataRoute(route: Route): boolean {
+  return route.data ?? (route.access === 'public' || route.access === 'key')
+}
+
+const SYNTHETIC_HEADERS: Readonly<Record<string, string>> = Object.freeze({ [SYNTHETIC_HEADER]: 'true' })
 
 /** Adds the caller's rate-limit headers to a handler's response (none: the response as it is). */
 function withHeaders(res: HttpResponse, headers: Readonly<Record<string, string>>): HttpResponse {
   if (headers === NO_HEADERS) return res
   return { status: res.status, headers: { ...res.headers, ...headers }, body: res.body }
+}
+
+/**
+ * A data answer labelled synthetic: the header, and in a JSON object body a leading `"synthetic":true`
+ * field. Hot routes return one shared response object, or one shared body buffer, per cached answer, so
+ * labelled copies are cached by those objects (no per-request copy of the body).
+ */
+const labelled = new WeakMap<HttpResponse, HttpResponse>()
+const labelledBodies = new WeakMap<Buffer, Buffer>()
+const SYNTHETIC_FIELD = '{"synthetic":true'
+const SYNTHETIC_FIELD_BYTES = Buffer.from(SYNTHETIC_FIELD)
+
+function labelBody(body: HttpResponse['body']): HttpResponse['body'] {
+  if (typeof body === 'string') {
+    if (body.charCodeAt(0) !== 123 /* { */) return body
+    return body.length === 2 ? SYNTHETIC_FIELD + '}' : SYNTHETIC_FIELD + ',' + body.slice(1)
+  }
+  if (!Buffer.isBuffer(body) || body[0] !== 123) return body
+  let out = labelledBodies.get(body)
+  if (!out) {
+    const rest = body.length === 2 ? Buffer.from('}') : Buffer.concat([Buffer.from(','), body.subarray(1)])
+    out = Buffer.concat([SYNTHETIC_FIELD_BYTES, rest])
+    labelledBodies.set(body, out)
+  }
+  return out
+}
+
+export function labelSynthetic(res: HttpResponse): HttpResponse {
+  const hit = labelled.get(res)
+  if (hit) return hit
+  const json = res.status < 300 && (res.headers['content-type'] ?? '').startsWith('application/json')
+  const out: HttpResponse = {
+    status: res.status,
+    headers: { ...res.headers, ...SYNTHETIC_HEADERS },
+    body: json ? labelBody(res.body) : res.body
+  }
+  labelled.set(res, out)
+  return out
 }
 
 /**
@@ -65,7 +116,13 @@ export class App {
     readonly routes: readonly Route[],
     private readonly log: Logger,
     /** null: only `access: 'none'` routes can be served (unit tests of routing alone) */
-    private readonly access: AccessControl | null
+    private readonly access: AccessControl | null,
+    private readonly opts: {
+      /** gates data routes until the service is ready (absent: always ready) */
+      readonly readiness?: Readiness
+      /** label data answers synthetic (the service holds demo data) */
+      readonly synthetic?: boolean
+    } = {}
   ) {
     this.router = new Router(routes)
     for (const r of routes) this.validators.set(r, compileQuery(r.query))
@@ -96,6 +153,16 @@ export class App {
     return json(500, errorBody(e, correlationId), { ...extra, 'x-correlation-id': correlationId })
   }
 
+  /** A handler's refusal (401, 403, 429, 503) is not counted: the count taken before it runs is refunded. */
+  private refusedHeaders(
+    err: unknown,
+    caller: Caller,
+    counted: Readonly<Record<string, string>>
+  ): Readonly<Record<string, string>> {
+    if (!this.access || !(err instanceof ApiError) || !UNCOUNTED_STATUS.has(err.status)) return counted
+    return this.access.refund(caller)
+  }
+
   private caller(route: Route, req: HttpRequest): Caller {
     if (route.access === 'none') return NO_CALLER
     if (!this.access) throw new Error(`no access control for ${route.path}`)
@@ -114,20 +181,39 @@ export class App {
       const route = m.route
       const caller = this.caller(route, req)
       headers = caller.headers
-      const q = this.validators.get(route)!(req.query)
-      const body = route.body ? parseJsonBody(route.body, req.body) : null
+      let q: Readonly<Record<string, unknown>>
+      let body: Readonly<Record<string, unknown>> | null
+      try {
+        q = this.validators.get(route)!(req.query)
+        body = route.body ? parseJsonBody(route.body, req.body) : null
+      } catch (err) {
+        // a call that fails parameter validation counts (docs/access.md)
+        if (this.access) headers = this.access.count(caller)
+        throw err
+      }
       if (route.symbolParam && typeof q[route.symbolParam] === 'string') {
         AccessControl.checkSymbol(caller.plan, q[route.symbolParam] as string, route.symbolParam)
       }
+      const data = isDataRoute(route)
+      if (data) this.opts.readiness?.check()
+      if (this.access) headers = this.access.count(caller)
       const routeReq = new RoutedRequest(req, m.params, q, body, caller.key, caller.plan)
-      const res = route.handler(routeReq)
+      const counted = headers
+      let res: HttpResponse | Promise<HttpResponse>
+      try {
+        res = route.handler(routeReq)
+      } catch (err) {
+        headers = this.refusedHeaders(err, caller, counted)
+        throw err
+      }
+      const label = data && this.opts.synthetic === true
       if (res instanceof Promise) {
         return res.then(
-          (r) => withHeaders(r, headers),
-          (err: unknown) => this.errorResponse(err, req, headers)
+          (r) => withHeaders(label ? labelSynthetic(r) : r, counted),
+          (err: unknown) => this.errorResponse(err, req, this.refusedHeaders(err, caller, counted))
         )
       }
-      return withHeaders(res, headers)
+      return withHeaders(label ? labelSynthetic(res) : res, headers)
     } catch (err) {
       return this.errorResponse(err, req, headers)
     }

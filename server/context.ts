@@ -16,6 +16,8 @@ import type { LiveState } from '../engine/live/live-state.js'
 import type { MarketDirectory } from '../engine/history/markets.js'
 import type { StreamService } from './stream/stream-service.js'
 import type { ExportSlots } from './export-slots.js'
+import type { Readiness } from './readiness.js'
+import type { Supervisor } from '../engine/runtime/supervisor.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -41,6 +43,10 @@ export interface ServerContext {
    * and stream snapshots, and export metadata.
    */
   readonly synthetic: boolean
+  /** whether data answers can be served yet (503 warming_up until then) */
+  readonly readiness: Readiness
+  /** the supervisor of background loops (their states and error counts show in /v1/health) */
+  readonly supervisor: Supervisor
   /** the push stream (null until the server wires it; unit tests of routes run without) */
   stream: StreamService | null
 }

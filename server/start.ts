@@ -16,6 +16,8 @@ import { Compactor } from '../engine/store/compact.js'
 import { BatchJournal } from '../ingest/journal.js'
 import { ImportJournal, importJournalDir } from '../ingest/import/import-journal.js'
 import { runSource } from '../ingest/run-source.js'
+import { Supervisor } from '../engine/runtime/supervisor.js'
+import { Readiness } from './readiness.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
 import { BinanceSource } from '../ingest/sources/binance.js'
 import { BybitSource } from '../ingest/sources/bybit.js'
@@ -61,6 +63,8 @@ export interface Running {
   readonly app: App
   /** graceful stop: stop accepting, stop sources, flush every queued batch, close the store */
   stop(): Promise<void>
+  /** resolves once the service is ready (live state built, sources warmed up), or when it stops */
+  readonly ready: Promise<void>
 }
 
 function version(): string {
@@ -152,28 +156,23 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   const keys = new KeyRegistry(store)
   const quota = new QuotaCounter(store)
   const live = new LiveState(store)
-  // Independent reads of disjoint tables (api_keys; api_usage; the market, option and whale tables), so they
-  // share the store's sessions at once. All run after the journal replays above, so the live state sees the
-  // recovered rows, and before any source or request starts.
-  const [synthetic] = await Promise.all([
-    holdsSyntheticData(store, config.sources),
-    keys.load(),
-    quota.load(),
-    live.rebuild()
-  ])
+  // Small reads of disjoint tables (engine_state, api_keys, api_usage), after the journal replays above and
+  // before the server listens: a key is known from the first request on. The live state (big reads) is
+  // built after the server listens; data endpoints answer 503 warming_up until then (readiness.ts).
+  const [synthetic] = await Promise.all([holdsSyntheticData(store, config.sources), keys.load(), quota.load()])
   if (synthetic) log.warn('this service holds SYNTHETIC demo data: every data answer is labelled synthetic')
   keys.startReloading()
   quota.start()
   pipeline.live = live
   const compactor = new Compactor(store, log.child({ mod: 'compact' }))
   pipeline.onBulkEnd = (range) => compactor.request(range)
-  // Created only after the rebuild, then seeded once: the hub observes the live state, so a hub that
-  // existed during the rebuild would be seeded again by it, concurrently with `seed`.
+  // Created before the first rebuild: the hub observes the live state, and the rebuild seeds it.
   const hub = new StreamHub(live)
-  await hub.seed()
+  const supervisor = new Supervisor(log.child({ mod: 'supervisor' }))
   const storeProbe = new StoreProbe(store)
   storeProbe.start()
   const sources = createSources(config, { store, log })
+  const readiness = new Readiness(() => sources)
   const ctx: ServerContext = {
     config,
     version: version(),
@@ -190,6 +189,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     log,
     exports: new ExportSlots(config.exportMaxConcurrent),
     synthetic,
+    readiness,
+    supervisor,
     stream: null
   }
   const parser = new NdjsonParser()
@@ -200,7 +201,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     adminToken: admin.token,
     trustedProxyHops: config.trustedProxyHops
   })
-  const stream = new StreamService(hub, access)
+  const stream = new StreamService(hub, access, readiness, synthetic)
   ctx.stream = stream
   const routes = [
     ...healthRoutes(ctx),
@@ -215,23 +216,44 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     ...adminRoutes(ctx, parser),
     STREAM_ROUTE
   ]
-  const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access)
+  const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access, {
+    readiness,
+    synthetic
+  })
   const http = await startHttpServer(app, config.host, config.port, stream)
-  hub.start()
   log.info({ host: config.host, port: http.port, store: store.kind, sources: config.sources }, 'listening')
 
-  const abort = new AbortController()
-  const running = sources.map((s) => runSource(s, pipeline, abort.signal, log.child({ source: s.name })))
-
+  // Warm-up: build the live state (retried under the supervisor while the store fails), then start the hub
+  // and the sources. Sources start only after the build, so no live record is applied to books a rebuild
+  // is about to replace.
+  let warmed!: () => void
+  const warm = new Promise<void>((r) => (warmed = r))
+  readiness.whenReady(() => {
+    log.info({ synthetic }, 'ready: serving data')
+    warmed()
+  })
+  supervisor.run('warm-up', async (signal) => {
+    const started = Date.now()
+    await live.rebuild()
+    if (signal.aborted) return
+    log.info({ ms: Date.now() - started }, 'live state built')
+    readiness.liveStateBuilt()
+    hub.start()
+    for (const s of sources) {
+      supervisor.run(`source:${s.name}`, (sig) => runSource(s, pipeline, sig, log.child({ source: s.name })))
+    }
+  })
   let stopping: Promise<void> | undefined
+  let onStop!: () => void
+  const stopped = new Promise<void>((r) => (onStop = r))
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
+      onStop()
       const deadline = Date.now() + SHUTDOWN_DEADLINE_MS
       http.close()
       stream.closeAll()
       hub.stop()
-      abort.abort()
-      await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
+      await Promise.race([supervisor.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
       await pipeline.close(deadline)
       await compactor.stop()
       const totals = pipeline.totals()
@@ -244,5 +266,5 @@ export async function start(config: Config, log: Logger): Promise<Running> {
       await store.close()
       releaseLock()
     })())
-  return { port: http.port, ctx, app, stop }
+  return { port: http.port, ctx, app, stop, ready: Promise.race([warm, stopped]) }
 }

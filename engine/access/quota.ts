@@ -69,6 +69,16 @@ export class QuotaCounter {
     return { ok: true, used: c.used, remaining: limit === null ? null : limit - c.used }
   }
 
+  /**
+   * Takes back one call counted today (a handler refused it after it was counted: 403, 503). A refund that
+   * races a flush leaves the stored count one higher until the key's next call, or after a restart (the
+   * store's column takes no negative deltas).
+   */
+  refund(keyId: string): void {
+    const c = this.counter(keyId)
+    if (c.used > 0) c.used--
+  }
+
   /** Calls counted today for a key. */
   used(keyId: string): number {
     return this.counter(keyId).used

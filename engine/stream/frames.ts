@@ -24,6 +24,8 @@ export type ServerMessage =
       readonly data: unknown
       /** true when the client asked to resume (from_seq) but the updates it missed are no longer retained */
       readonly reset?: boolean
+      /** present (true) when the service holds synthetic demo data */
+      readonly synthetic?: true
     }
   | {
       readonly type: 'ack'
@@ -36,6 +38,8 @@ export type ServerMessage =
   | { readonly type: 'error'; readonly code: string; readonly message: string; readonly id?: string | number }
   | {
       readonly type: 'welcome'
+      /** present (true) when the service holds synthetic demo data: every channel's data is synthetic */
+      readonly synthetic?: true
       readonly plan: string
       readonly limits: Readonly<Record<string, number>>
       readonly encoding: Encoding

@@ -47,6 +47,8 @@ export class SimSource implements Source {
   private phase = 'starting'
   private connected = false
   private lastCheckpoint = 0
+  /** until the first backfill is written and the live state rebuilt from it (null: nothing to wait for) */
+  private warming: string | null = 'demo market start'
 
   constructor(private readonly opts: SimSourceOptions) {}
 
@@ -87,8 +89,15 @@ export class SimSource implements Source {
     )
   }
 
+  warmingUp(): string | null {
+    return this.warming
+  }
+
   async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
     const state = await this.loadState()
+    const backfillStart = Date.now()
+    if (state.doneTo >= state.liveFrom) this.warming = null
+    else if (this.warming) this.warming = 'demo backfill'
     const data: SimWorkerData = {
       seed: this.opts.seed,
       liveFrom: state.liveFrom,
@@ -141,6 +150,11 @@ export class SimSource implements Source {
             rebuildLive: backfillEnds,
             bulkEnd: backfillEnds,
             onDone: () => this.checkpoint(st, msg.phase === 'backfill')
+          }
+          // resumed only after the pipeline wrote the backfill and rebuilt the live state from it
+          if (backfillEnds && this.warming) {
+            this.warming = null
+            this.opts.log.info({ ms: Date.now() - backfillStart, rows: this.rows }, 'demo backfill ended')
           }
         }
         worker.postMessage({ type: 'credit', n: 1 })

@@ -57,4 +57,10 @@ export interface Source {
   readonly synthetic: boolean
   items(signal: AbortSignal): AsyncIterable<IngestItem>
   status(): SourceStatus
+  /**
+   * What the source still has to do before its data can be served (e.g. the demo market's first
+   * backfill), in words; null or absent once done. The service answers `503 warming_up` until every
+   * source is done (server/readiness.ts).
+   */
+  warmingUp?(): string | null
 }

@@ -6,6 +6,10 @@
  * 2. the plan's features (403 naming the cheapest plan that has it);
  * 3. the daily quota (429 quota_exceeded, Retry-After = seconds to the next UTC midnight).
  * A symbol outside the plan is checked after parameter validation (`checkSymbol`).
+ * `check` only looks at the quota; the call is counted by `count`, which the app runs once nothing refused
+ * the call: a 400 from parameter validation counts, every refusal (401, 403 for a feature or a symbol, 429,
+ * 503 warming up) does not (docs/access.md). Check and count run in one synchronous step, so concurrent
+ * calls cannot overrun a quota.
  * Rate-limit headers: the `RateLimit-Limit` / `RateLimit-Remaining` / `RateLimit-Reset` trio (seconds to
  * reset) on every keyed response and every throttled public one; unlimited plans send none.
  */
@@ -22,14 +26,16 @@ import { clientIp } from './client-ip.js'
 export interface Caller {
   readonly key: KeyRecord | null
   readonly plan: Plan | null
-  /** rate-limit headers for the response, whatever its status */
+  /** rate-limit headers of an uncounted answer (a refusal): the quota as it stands */
   readonly headers: Readonly<Record<string, string>>
+  /** the call counts against the key's daily quota once accepted (see `count`) */
+  readonly counted: boolean
 }
 
 /** Headers of callers that get none (unlimited plans, admin): shared, never mutated. */
 export const NO_RATE_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
 
-const NO_CALLER: Caller = { key: null, plan: null, headers: NO_RATE_HEADERS }
+const NO_CALLER: Caller = { key: null, plan: null, headers: NO_RATE_HEADERS, counted: false }
 
 export interface AccessOptions {
   readonly registry: KeyRegistry
@@ -88,6 +94,7 @@ export class AccessControl {
     return {
       key: null,
       plan: null,
+      counted: false,
       headers: {
         'ratelimit-limit': limit,
         'ratelimit-remaining': String(d.remaining),
@@ -109,15 +116,10 @@ export class AccessControl {
       )
     }
     const limit = plan.callsPerDay
-    if (route.counted === false) {
-      if (limit === null) return { key, plan, headers: NO_RATE_HEADERS }
-      const used = this.o.quota.used(key.id)
-      return { key, plan, headers: this.headers(limit, limit - used, this.resetSeconds()) }
-    }
-    const d = this.o.quota.take(key.id, limit)
-    if (limit === null) return { key, plan, headers: NO_RATE_HEADERS }
+    if (limit === null) return { key, plan, headers: NO_RATE_HEADERS, counted: route.counted !== false }
+    const used = this.o.quota.used(key.id)
     const reset = this.resetSeconds()
-    if (!d.ok) {
+    if (route.counted !== false && used >= limit) {
       throw new ApiError(
         'quota_exceeded',
         `the ${plan.name} plan allows ${limit} calls a day (UTC); the quota resets in ${reset} s`,
@@ -126,7 +128,32 @@ export class AccessControl {
         }
       )
     }
-    return { key, plan, headers: this.headers(limit, d.remaining ?? 0, reset) }
+    return { key, plan, headers: this.headers(limit, limit - used, reset), counted: route.counted !== false }
+  }
+
+  /**
+   * Counts an accepted call against its key's quota (nothing for uncounted routes and keyless callers) and
+   * returns the rate-limit headers of the answer. Runs synchronously after `check`, so the quota `check`
+   * saw still has room.
+   */
+  count(caller: Caller): Readonly<Record<string, string>> {
+    if (!caller.counted || !caller.key || !caller.plan) return caller.headers
+    const limit = caller.plan.callsPerDay
+    const d = this.o.quota.take(caller.key.id, limit)
+    if (limit === null) return NO_RATE_HEADERS
+    return this.headers(limit, d.ok ? (d.remaining ?? 0) : 0, this.resetSeconds())
+  }
+
+  /**
+   * Takes back the count of a call the handler refused after it was counted (403 for a symbol outside the
+   * plan, 503), and returns the rate-limit headers of the refusal.
+   */
+  refund(caller: Caller): Readonly<Record<string, string>> {
+    if (!caller.counted || !caller.key || !caller.plan) return caller.headers
+    this.o.quota.refund(caller.key.id)
+    const limit = caller.plan.callsPerDay
+    if (limit === null) return NO_RATE_HEADERS
+    return this.headers(limit, limit - this.o.quota.used(caller.key.id), this.resetSeconds())
   }
 
   /** `RateLimit-Reset`: whole seconds to the next UTC midnight, when daily quotas reset. */

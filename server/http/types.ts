@@ -93,6 +93,11 @@ export interface Route {
   readonly status?: number
   /** query parameter naming a base asset the caller's plan must include */
   readonly symbolParam?: string
+  /**
+   * Serves market data: answers 503 warming_up until the service is ready, and is labelled synthetic on a
+   * service holding demo data. @default true for `public` and `key` routes, false otherwise
+   */
+  readonly data?: boolean
   /** false: a keyed call here is checked but not counted against the daily quota. @default true */
   readonly counted?: boolean
   /** largest accepted body, bytes; 0 means the route takes no body. @default 0 */

@@ -47,6 +47,28 @@ const HEALTH_RESPONSE = Type.Object({
       ...Object.fromEntries(VENUE_COUNTERS.map((k) => [k, Type.Optional(Type.Integer())]))
     })
   ),
+  ready: Type.Boolean({
+    description:
+      'false while the service warms up (live state, first demo backfill): data endpoints answer 503 warming_up'
+  }),
+  waiting_for: Type.Array(Type.String(), { description: 'what readiness still waits for; empty once ready' }),
+  synthetic: Type.Boolean({ description: 'the service holds synthetic demo data: every data answer is labelled' }),
+  loops: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      state: Type.Union([
+        Type.Literal('running'),
+        Type.Literal('backoff'),
+        Type.Literal('done'),
+        Type.Literal('stopped')
+      ]),
+      errors: Type.Integer(),
+      restarts: Type.Integer(),
+      last_error: Type.Union([Type.String(), Type.Null()]),
+      last_error_ts: Type.Union([Type.Integer({ description: 'epoch ms' }), Type.Null()])
+    }),
+    { description: 'supervised background loops: a failing loop is restarted with backoff (state backoff)' }
+  ),
   live: Type.Object({ whale_window_rows: Type.Integer(), whale_window_dropped: Type.Integer() }),
   stream: Type.Optional(
     Type.Record(Type.String(), Type.Integer(), {
@@ -94,12 +116,19 @@ export function healthRoutes(ctx: ServerContext): Route[] {
         const totals = ctx.pipeline.totals()
         const sources = ctx.sources.map((s) => s.status())
         // a source that finished its work (a replay at the end of its recording) is not connected, and not a fault
-        const down = sources.some((s) => !s.connected && s.phase !== 'done')
-        const degraded = !ctx.storeProbe.ok || totals.failed > 0 || down
+        const ready = ctx.readiness.ready
+        const down = ready && sources.some((s) => !s.connected && s.phase !== 'done')
+        const loops = ctx.supervisor.status()
+        const failing = loops.some((l) => l.state === 'backoff')
+        const degraded = !ctx.storeProbe.ok || totals.failed > 0 || down || failing
         return json(200, {
           status: degraded ? 'degraded' : 'ok',
           version: ctx.version,
           uptime_s: Math.floor((Date.now() - started) / 1000),
+          ready,
+          waiting_for: ctx.readiness.waitingFor(),
+          synthetic: ctx.synthetic,
+          loops,
           store: { kind: ctx.store.kind, ok: ctx.storeProbe.ok },
           sources,
           process: ctx.processMonitor.stats(),
@@ -115,6 +144,20 @@ export function healthRoutes(ctx: ServerContext): Route[] {
             retries: totals.retries
           }
         })
+      }
+    },
+    {
+      method: 'GET',
+      path: '/v1/ready',
+      access: 'none',
+      summary: 'Readiness for load balancers and orchestrators: 200 once data can be served, 503 warming_up before',
+      description:
+        'Liveness is /v1/health (200 whenever the process answers). This answers 503 `warming_up` with Retry-After while the live state is built or the demo market backfills on a first start.',
+      tags: ['service'],
+      response: Type.Object({ ready: Type.Literal(true) }),
+      handler: () => {
+        ctx.readiness.check()
+        return json(200, { ready: true })
       }
     }
   ]

@@ -70,6 +70,7 @@ export function keyRoutes(registry: KeyRegistry, quota: QuotaCounter): Route[] {
       access: 'key',
       feature: 'usage',
       counted: false,
+      data: false,
       summary: "The calling key's plan, calls today, remaining calls and reset time (not counted)",
       tags: ['account'],
       response: Type.Object({

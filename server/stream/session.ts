@@ -46,7 +46,9 @@ export class StreamSession {
     private readonly hub: StreamHub,
     readonly plan: Plan,
     readonly encoding: Encoding,
-    private readonly counters: StreamCounters
+    private readonly counters: StreamCounters,
+    /** the service holds demo data: snapshots say `synthetic: true` */
+    private readonly synthetic = false
   ) {}
 
   get subscriptions(): number {
@@ -181,7 +183,8 @@ export class StreamSession {
           channel: name,
           seq: snap.seq,
           data: snap.data,
-          ...(fromSeq !== null && { reset: true })
+          ...(fromSeq !== null && { reset: true }),
+          ...(this.synthetic && { synthetic: true })
         })
       }
       this.sock.subscribe(topicOf(this.encoding, name))

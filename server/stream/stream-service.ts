@@ -5,6 +5,7 @@
  * sessions, limits and counters. The uWS adapter (server/http/uws-stream.ts) calls it.
  */
 import { ApiError } from '../../engine/errors.js'
+import type { Readiness } from '../readiness.js'
 import type { KeyRecord } from '../../engine/access/key-registry.js'
 import type { Plan } from '../../engine/access/plans.js'
 import type { StreamHub } from '../../engine/stream/stream-hub.js'
@@ -52,7 +53,10 @@ export class StreamService {
 
   constructor(
     readonly hub: StreamHub,
-    private readonly access: AccessControl
+    private readonly access: AccessControl,
+    private readonly readiness?: Readiness,
+    /** the service holds demo data: the welcome and every snapshot say `synthetic: true` */
+    private readonly synthetic = false
   ) {}
 
   /** Checks an upgrade request; an ApiError is answered over HTTP and nothing is upgraded. */
@@ -69,6 +73,9 @@ export class StreamService {
         ...req,
         headers: key === undefined ? req.headers : { ...req.headers, 'x-api-key': key }
       } as HttpRequest)
+      // no stream before the live state is built: its snapshots would be empty (503 warming_up, uncounted)
+      this.readiness?.check()
+      this.access.count(caller)
       return { key: caller.key!, plan: caller.plan!, encoding: enc as Encoding }
     } catch (err) {
       this.counters.rejected++
@@ -79,7 +86,7 @@ export class StreamService {
 
   /** A connection opened; null when the key is over its connection limit (the socket was told and closed). */
   open(sock: StreamSocket, auth: Authorized): StreamSession | null {
-    const session = new StreamSession(sock, this.hub, auth.plan, auth.encoding, this.counters)
+    const session = new StreamSession(sock, this.hub, auth.plan, auth.encoding, this.counters, this.synthetic)
     const held = this.perKey.get(auth.key.id) ?? 0
     const limit = auth.plan.stream.connections
     if (held >= limit) {
@@ -105,6 +112,7 @@ export class StreamService {
     }
     session.send({
       type: 'welcome',
+      ...(this.synthetic && { synthetic: true as const }),
       plan: auth.plan.name,
       encoding: auth.encoding,
       limits: {

@@ -6,7 +6,10 @@ import { tmpDir } from './tmp-dir.js'
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789'
 
 /** Starts the real server in-process on a free loopback port with its own data dir. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<{
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { readonly waitReady?: boolean } = {}
+): Promise<{
   running: Running
   base: string
   dataDir: string
@@ -23,6 +26,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env
   })
   const running = await start(config, silentLogger())
+  // data endpoints answer 503 warming_up until the live state is built (server/readiness.ts)
+  if (opts.waitReady !== false) await running.ready
   return {
     running,
     base: `http://127.0.0.1:${running.port}`,

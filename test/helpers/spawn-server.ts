@@ -48,10 +48,13 @@ export function spawnServer(env: Record<string, string>, port = 0): Spawned {
   return out
 }
 
-/** Polls /v1/health until `ready(body)` holds; throws with the server's output after `timeoutMs`. */
+/**
+ * Polls /v1/health until `ready(body)` holds (by default: the service reports `ready`, so data endpoints
+ * answer); throws with the server's output after `timeoutMs`.
+ */
 export async function waitForHealth(
   s: Spawned,
-  ready: (body: Record<string, any>) => boolean = () => true,
+  ready: (body: Record<string, any>) => boolean = (b) => b['ready'] === true,
   timeoutMs = 60_000
 ): Promise<Record<string, any>> {
   const until = Date.now() + timeoutMs
