@@ -5,7 +5,9 @@
  *
  * - `aggTrade` → trade. `m` = buyer is maker, so `m=true` means the taker SOLD. `a` (aggregate id) rises
  *   by one per aggregate per symbol: a jump is a gap (reported to `onGap`, the transport backfills it from
- *   `/fapi/v1/aggTrades`), an id at or below the last one is a duplicate and skipped.
+ *   `/fapi/v1/aggTrades`), an id at or below the last one is a duplicate and skipped. A trade without `a`
+ *   (seen in captured traffic) is stored outside the gap check (`unsequenced`) with a trade_id made from
+ *   its other fields (`unsequencedId`).
  * - `markPriceUpdate` (per symbol or the `!markPrice@arr` array) → funding, sampled once per
  *   FUNDING_SAMPLE_MS per market and whenever the next funding time moves (a settlement happened).
  *   `r` is already a decimal fraction per interval; the interval comes from fundingInfo (default 8 h).
@@ -32,6 +34,7 @@ import {
 } from './binance-markets.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { FieldScanner } from './scan.js'
+import { RecentIds } from './trade-window.js'
 
 /** One funding record per market per minute: the stream pushes every second, the rate moves slowly. */
 export const FUNDING_SAMPLE_MS = 60_000
@@ -45,6 +48,8 @@ interface Market {
   mark: number
   /** last aggregate trade id seen on the socket; -1 before the first */
   lastAggId: number
+  /** trade_ids of the latest trades that came without an aggregate id; null until the first such trade */
+  unsequencedIds: RecentIds | null
   fundingAt: number
   nextFundingTs: number
   lastLongShortTs: number
@@ -56,6 +61,8 @@ interface AggTrade {
   e?: string
   s?: string
   a?: unknown
+  /** first trade id of the aggregate */
+  f?: unknown
   p?: string
   q?: string
   T?: unknown
@@ -77,6 +84,25 @@ interface ForceOrder {
 
 export type GapHandler = (symbol: string, fromId: number, toId: number) => void
 
+/** A field without a value: missing, null or "". */
+const absent = (v: unknown): boolean => v === undefined || v === null || v === ''
+
+/**
+ * trade_id of an aggregate trade that came without its aggregate id `a`: `f<first trade id>` when `f` is
+ * there (every trade belongs to one aggregate, so its first trade id names the aggregate), else
+ * `t<T>-<p>-<q>-<b|s>` from the fields as sent (taker side b/s). The letter keeps them apart from aggregate
+ * ids (digits only); the same message always gives the same id. Without `f`, two aggregates of one
+ * millisecond with the same price, size and taker side get the same id (and the second is taken for a
+ * repeat of the first).
+ */
+export function unsequencedId(d: AggTrade, ts: number, buyerIsMaker: boolean): string {
+  if (typeof d.f === 'number' && Number.isSafeInteger(d.f) && d.f >= 0) return `f${d.f}`
+  return fieldsId(d, ts, buyerIsMaker)
+}
+
+const fieldsId = (d: AggTrade, ts: number, buyerIsMaker: boolean): string =>
+  `t${ts}-${String(d.p)}-${String(d.q)}-${buyerIsMaker ? 's' : 'b'}`
+
 const SYMBOL_PARAM = /[?&]symbol=([A-Z0-9]+)/
 /** Marks the one message shape the fast path reads: a combined-stream aggTrade event. */
 const AGG_TRADE_DATA = '"data":{"e":"aggTrade",'
@@ -93,6 +119,8 @@ export class BinanceNormalizer implements VenueNormalizer {
   duplicates = 0
   /** aggregate ids missing between two socket trades (summed over gaps) */
   missingIds = 0
+  /** trades stored without an aggregate id, so outside the gap check */
+  unsequenced = 0
 
   /** `onGap` hears of every aggTrade id gap on the socket (ids fromId..toId inclusive are missing). */
   constructor(private readonly onGap: GapHandler = () => {}) {}
@@ -112,6 +140,7 @@ export class BinanceNormalizer implements VenueNormalizer {
         intervalHours: DEFAULT_FUNDING_INTERVAL_HOURS,
         mark: Number.NaN,
         lastAggId: -1,
+        unsequencedIds: null,
         fundingAt: -Infinity,
         nextFundingTs: 0,
         lastLongShortTs: 0,
@@ -171,32 +200,37 @@ export class BinanceNormalizer implements VenueNormalizer {
     const price = +p
     const qty = +q
     if (s.includes('\\') || Number.isNaN(price) || Number.isNaN(qty)) return undefined
-    return this.trade(s, id, ts, price, qty, buyerIsMaker, true, out)
+    // a market that had trades without an id: the parsed path checks each trade against them
+    if (this.unsequenced > 0 && this.markets.get(s)?.unsequencedIds) return undefined
+    return this.trade(s, id, ts, price, qty, buyerIsMaker, true, out, null)
   }
 
   private aggTrade(d: AggTrade, symbol: string | null, fromSocket: boolean, out: NormalizedRecord[]): Outcome {
     const s = symbol ?? d.s
-    const id = d.a
+    const id = absent(d.a) ? null : d.a
     const ts = d.T
-    if (typeof s !== 'string' || typeof id !== 'number' || typeof ts !== 'number' || typeof d.m !== 'boolean') {
-      return 'malformed'
-    }
-    return this.trade(s, id, ts, +d.p!, +d.q!, d.m, fromSocket, out)
+    if (typeof s !== 'string' || typeof ts !== 'number' || typeof d.m !== 'boolean') return 'malformed'
+    if (id !== null && typeof id !== 'number') return 'malformed'
+    return this.trade(s, id, ts, +d.p!, +d.q!, d.m, fromSocket, out, d)
   }
 
+  /** One trade; `id` null: it came without an aggregate id. `raw` (null on the fast path) names such trades. */
   private trade(
     s: string,
-    id: number,
+    id: number | null,
     ts: number,
     price: number,
     qty: number,
     buyerIsMaker: boolean,
     fromSocket: boolean,
-    out: NormalizedRecord[]
+    out: NormalizedRecord[],
+    raw: AggTrade | null
   ): Outcome {
     if (!(price > 0) || !(qty > 0)) return 'malformed' // NaN compares false too
     const m = this.market(s)
     if (m === null) return 'unknown'
+    // only parsed trades come without an id, so `raw` is there
+    if (id === null) return this.unsequencedTrade(m, raw!, ts, price, qty, buyerIsMaker, out)
     if (fromSocket) {
       const last = m.lastAggId
       if (last >= 0) {
@@ -211,6 +245,50 @@ export class BinanceNormalizer implements VenueNormalizer {
       }
       m.lastAggId = id
     }
+    if (m.unsequencedIds !== null && raw !== null && this.seenUnsequenced(m.unsequencedIds, raw, ts, buyerIsMaker)) {
+      this.duplicates++ // taken before without its id (e.g. the gap fill of the id it lacked)
+      return 'duplicate'
+    }
+    this.push(m, ts, price, qty, buyerIsMaker, String(id), out)
+    return 'ok'
+  }
+
+  /** A trade without an aggregate id: stored once (a repeat is a duplicate), outside the gap check. */
+  private unsequencedTrade(
+    m: Market,
+    raw: AggTrade,
+    ts: number,
+    price: number,
+    qty: number,
+    buyerIsMaker: boolean,
+    out: NormalizedRecord[]
+  ): Outcome {
+    const tradeId = unsequencedId(raw, ts, buyerIsMaker)
+    const seen = (m.unsequencedIds ??= new RecentIds())
+    if (seen.has(tradeId)) {
+      this.duplicates++
+      return 'duplicate'
+    }
+    seen.add(tradeId, ts)
+    this.unsequenced++
+    this.push(m, ts, price, qty, buyerIsMaker, tradeId, out)
+    return 'ok'
+  }
+
+  /** Whether a trade with an id is one of the market's recent trades that came without it. */
+  private seenUnsequenced(seen: RecentIds, raw: AggTrade, ts: number, buyerIsMaker: boolean): boolean {
+    return seen.has(unsequencedId(raw, ts, buyerIsMaker)) || seen.has(fieldsId(raw, ts, buyerIsMaker))
+  }
+
+  private push(
+    m: Market,
+    ts: number,
+    price: number,
+    qty: number,
+    buyerIsMaker: boolean,
+    tradeId: string,
+    out: NormalizedRecord[]
+  ): void {
     const meta = m.meta
     const k = meta.multiplier
     out.push({
@@ -224,9 +302,8 @@ export class BinanceNormalizer implements VenueNormalizer {
       side: buyerIsMaker ? 'sell' : 'buy',
       price: k === 1 ? price : price / k,
       qty: k === 1 ? qty : qty * k,
-      trade_id: String(id)
+      trade_id: tradeId
     })
-    return 'ok'
   }
 
   /**
@@ -341,7 +418,8 @@ export class BinanceNormalizer implements VenueNormalizer {
     if (!Array.isArray(body) || symbol === null) return 'malformed'
     let outcome: Outcome = 'ok'
     for (const row of body as AggTrade[]) {
-      if (row === null || typeof row !== 'object' || this.aggTrade(row, symbol, false, out) !== 'ok') {
+      // a row taken before without its id is a duplicate, not a fault of the page
+      if (row === null || typeof row !== 'object' || this.aggTrade(row, symbol, false, out) === 'malformed') {
         outcome = 'malformed'
       }
     }

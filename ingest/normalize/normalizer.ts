@@ -25,6 +25,11 @@ export interface VenueNormalizer {
   /** venue name as stored in `exchange` */
   readonly venue: string
   /**
+   * Trades stored without their sequence id, so outside gap detection (Binance aggTrades without `a`);
+   * absent for venues whose trades carry no sequence. Shown in `/v1/health` as `unsequenced`.
+   */
+  readonly unsequenced?: number
+  /**
    * Maps one parsed message, appending records to `out` (a caller-owned array, reused between calls so
    * the hot path allocates only the records themselves).
    */

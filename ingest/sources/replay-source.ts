@@ -73,7 +73,8 @@ export class ReplaySource implements Source {
       unknown_messages: c.unknown,
       venue_errors: c.venueErrors,
       duplicates: c.duplicates,
-      gaps_found: this.gapsFound
+      gaps_found: this.gapsFound,
+      unsequenced: [...this.normalizers.values()].reduce((n, v) => n + (v.unsequenced ?? 0), 0)
     }
   }
 

@@ -46,6 +46,8 @@ export interface SourceStatus {
   readonly gaps_filled?: number
   /** gaps left open (too large, too many, REST failed; in a replay: every gap) */
   readonly gaps_unfilled?: number
+  /** trades stored without their sequence id (Binance aggTrades without `a`), so outside gap detection */
+  readonly unsequenced?: number
   /** failed REST requests */
   readonly rest_errors?: number
   /** REST answers 429/418 (rate limited) */

@@ -23,6 +23,7 @@ const VENUE_COUNTERS = [
   'gaps_found',
   'gaps_filled',
   'gaps_unfilled',
+  'unsequenced',
   'rest_errors',
   'rate_limited'
 ] as const

@@ -1,7 +1,9 @@
 import { describe, it, expect } from 'vitest'
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import { validateRecord } from '../../engine/records/validate.js'
-import { BinanceNormalizer, FUNDING_SAMPLE_MS } from '../../ingest/normalize/binance.js'
+import { silentLogger } from '../../engine/log.js'
+import { BinanceNormalizer, FUNDING_SAMPLE_MS, unsequencedId } from '../../ingest/normalize/binance.js'
+import { BinanceSource } from '../../ingest/sources/binance.js'
 import { guessMarket, scaledBase, usdtPerpetuals } from '../../ingest/normalize/binance-markets.js'
 import {
   EXCHANGE_INFO,
@@ -288,6 +290,84 @@ describe('Binance sequence and junk handling', () => {
     for (const [msg, outcome] of cases) expect(run(n, 'ws', msg)).toEqual({ outcome, records: [] })
     expect(run(n, '/fapi/v1/openInterest?symbol=NOPE', { code: -1121, msg: 'Invalid symbol.' }).outcome).toBe('error')
     expect(run(n, '/fapi/v1/klines?symbol=BTCUSDT', []).outcome).toBe('unknown')
+  })
+})
+
+describe('Binance aggTrade without its aggregate id (a)', () => {
+  /** an aggTrade event as captured without `a` (f = first trade id, here 3 × the id it lacked) */
+  const noId = (lacked: number, over: Record<string, unknown> = {}) => {
+    const { a: _a, ...rest } = aggTradeEvent('BTCUSDT', lacked, T + lacked, '97000.5', '0.25', true) as Record<
+      string,
+      unknown
+    >
+    return { ...rest, ...over }
+  }
+  const restRow = (id: number) => {
+    const {
+      e: _e,
+      E: _E,
+      s: _s,
+      ...row
+    } = aggTradeEvent('BTCUSDT', id, T + id, '97000.5', '0.25', true) as Record<string, unknown>
+    return row
+  }
+
+  it('is stored outside the gap check, trade_id from its first trade id, counted as unsequenced', () => {
+    const { n, gaps } = setup()
+    run(n, 'ws', ws('btcusdt@aggTrade', aggTradeEvent('BTCUSDT', 100, T, '97000', '0.1', false)))
+    const lone = run(n, 'ws', ws('btcusdt@aggTrade', noId(101)))
+    expect(lone).toMatchObject({ outcome: 'ok', records: [{ kind: 'trade', trade_id: 'f303', side: 'sell' }] })
+    expect(n.unsequenced).toBe(1)
+    expect(gaps).toEqual([])
+    // the same message again: the same id, a duplicate
+    expect(run(n, 'ws', ws('btcusdt@aggTrade', noId(101))).outcome).toBe('duplicate')
+    // `a` null or "" is the same as missing
+    expect(run(n, 'ws', ws('btcusdt@aggTrade', noId(104, { a: null }))).records).toMatchObject([{ trade_id: 'f312' }])
+    expect(run(n, 'ws', ws('btcusdt@aggTrade', noId(105, { a: '' }))).records).toMatchObject([{ trade_id: 'f315' }])
+    expect(n.unsequenced).toBe(3)
+    // an id that is there but not a number is still malformed
+    expect(run(n, 'ws', ws('btcusdt@aggTrade', noId(106, { a: 'x' }))).outcome).toBe('malformed')
+  })
+
+  it('the gap its missing id leaves is filled without storing the trade twice', () => {
+    const { n, gaps } = setup()
+    run(n, 'ws', ws('btcusdt@aggTrade', aggTradeEvent('BTCUSDT', 100, T, '97000', '0.1', false)))
+    run(n, 'ws', ws('btcusdt@aggTrade', noId(101)))
+    run(n, 'ws', ws('btcusdt@aggTrade', aggTradeEvent('BTCUSDT', 102, T + 102, '97001', '0.1', false)))
+    expect(gaps).toEqual([['BTCUSDT', 101, 101]])
+    // the fill brings 101 with its id: already stored (same first trade id)
+    expect(run(n, '/fapi/v1/aggTrades?symbol=BTCUSDT&fromId=101&limit=1', [restRow(101)])).toEqual({
+      outcome: 'ok',
+      records: []
+    })
+    expect(n.duplicates).toBe(1)
+    // later trades of that market still map, the fast path leaves them to the parsed path
+    const text = JSON.stringify(ws('btcusdt@aggTrade', aggTradeEvent('BTCUSDT', 103, T, '97002', '0.1', false)))
+    expect(n.normalizeText('ws', text, T, [])).toBeUndefined()
+    expect(run(n, 'ws', JSON.parse(text)).records).toMatchObject([{ trade_id: '103' }])
+    const eth = JSON.stringify(ws('ethusdt@aggTrade', aggTradeEvent('ETHUSDT', 7, T, '3400', '1', false)))
+    expect(n.normalizeText('ws', eth, T, [])).toBe('ok')
+  })
+
+  it('without f either, the trade_id comes from time, price, size and side as sent: the same in every run', () => {
+    const msg = ws('btcusdt@aggTrade', noId(101, { f: undefined, l: undefined }))
+    const a = run(setup().n, 'ws', msg)
+    const b = run(setup().n, 'ws', JSON.parse(JSON.stringify(msg)))
+    expect(a.records).toMatchObject([{ trade_id: `t${T + 101}-97000.5-0.25-s` }])
+    expect(b.records).toEqual(a.records)
+    expect(unsequencedId({ p: '1.5', q: '2' }, 5, false)).toBe('t5-1.5-2-b')
+  })
+
+  it('shows in the source entry of /v1/health as unsequenced', () => {
+    const source = new BinanceSource({
+      wsUrl: 'ws://127.0.0.1:1',
+      restUrl: 'http://127.0.0.1:1',
+      symbols: [],
+      log: silentLogger()
+    })
+    expect(source.status().unsequenced).toBe(0)
+    source.normalizer.normalize('ws', ws('btcusdt@aggTrade', noId(101)), T, [])
+    expect(source.status().unsequenced).toBe(1)
   })
 })
 

@@ -48,6 +48,8 @@ export interface FeedStatusParts {
   readonly connections: ConnectionStatus
   /** trade sequence gaps; absent for a venue without gap detection (reported as 0) */
   readonly gaps?: { readonly found: number; readonly filled: number; readonly unfilled: number }
+  /** trades stored outside gap detection (VenueNormalizer.unsequenced); absent for venues without sequence ids */
+  readonly unsequenced?: number | undefined
   readonly rest: { readonly errors: number; readonly rateLimited: number }
 }
 
@@ -74,6 +76,7 @@ export function feedStatus(p: FeedStatusParts): SourceStatus {
     gaps_found: p.gaps?.found ?? 0,
     gaps_filled: p.gaps?.filled ?? 0,
     gaps_unfilled: p.gaps?.unfilled ?? 0,
+    ...(p.unsequenced === undefined ? {} : { unsequenced: p.unsequenced }),
     rest_errors: p.rest.errors,
     rate_limited: p.rest.rateLimited
   }

@@ -51,6 +51,7 @@ export abstract class VenueSource implements Source {
       phase: this.phase,
       counters: this.counters,
       queue: this.queue,
+      unsequenced: this.normalizer.unsequenced,
       ...this.health()
     })
   }
