@@ -60,8 +60,8 @@ export function usdtPerpetuals(body: unknown): MarketMeta[] | null {
   const symbols = (body as { symbols?: unknown } | null)?.symbols
   if (!Array.isArray(symbols)) return null
   const out: MarketMeta[] = []
-  for (const s of symbols as ExchangeInfoSymbol[]) {
-    if (s.contractType !== 'PERPETUAL' || s.status !== 'TRADING' || s.quoteAsset !== 'USDT') continue
+  for (const s of symbols as (ExchangeInfoSymbol | null)[]) {
+    if (s?.contractType !== 'PERPETUAL' || s.status !== 'TRADING' || s.quoteAsset !== 'USDT') continue
     if (typeof s.symbol !== 'string' || typeof s.baseAsset !== 'string') continue
     out.push({ symbol: s.symbol, quote: 'USDT', ...scaledBase(s.baseAsset) })
   }
@@ -85,9 +85,9 @@ export function deliveryContracts(body: unknown): string[] | null {
 export function fundingIntervals(body: unknown): Map<string, number> | null {
   if (!Array.isArray(body)) return null
   const out = new Map<string, number>()
-  for (const row of body as { symbol?: unknown; fundingIntervalHours?: unknown }[]) {
-    const h = Number(row.fundingIntervalHours)
-    if (typeof row.symbol === 'string' && Number.isInteger(h) && h > 0 && h <= 24) out.set(row.symbol, h)
+  for (const row of body as ({ symbol?: unknown; fundingIntervalHours?: unknown } | null)[]) {
+    const h = Number(row?.fundingIntervalHours)
+    if (typeof row?.symbol === 'string' && Number.isInteger(h) && h > 0 && h <= 24) out.set(row.symbol, h)
   }
   return out
 }

@@ -58,13 +58,13 @@ interface Market {
 
 /** `aggTrade` event (socket) or REST aggTrades row (without `e`, `E`, `s`). */
 interface AggTrade {
-  e?: string
-  s?: string
+  e?: unknown
+  s?: unknown
   a?: unknown
   /** first trade id of the aggregate */
   f?: unknown
-  p?: string
-  q?: string
+  p?: unknown
+  q?: unknown
   T?: unknown
   m?: unknown
 }
@@ -72,20 +72,35 @@ interface AggTrade {
 interface MarkPriceUpdate {
   E?: unknown
   s?: unknown
-  p?: string
-  i?: string
-  r?: string
+  p?: unknown
+  i?: unknown
+  r?: unknown
   T?: unknown
 }
 
 interface ForceOrder {
-  o?: { s?: unknown; S?: unknown; p?: string; ap?: string; q?: string; z?: string; T?: unknown }
+  o?: { s?: unknown; S?: unknown; p?: unknown; ap?: unknown; q?: unknown; z?: unknown; T?: unknown }
 }
 
 export type GapHandler = (symbol: string, fromId: number, toId: number) => void
 
 /** A field without a value: missing, null or "". */
 const absent = (v: unknown): boolean => v === undefined || v === null || v === ''
+
+/** A number Binance sends as a string (a number is taken too); NaN when absent or not a number. */
+const num = (v: unknown): number =>
+  typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN
+
+/**
+ * A field the record can do without (mark, index, next funding time, account shares): its value; null when
+ * absent or 0 (Binance's "no value"); undefined when present but not a number ≥ 0 (the message is malformed).
+ */
+function optional(v: unknown): number | null | undefined {
+  if (absent(v)) return null
+  const n = num(v)
+  if (!(n >= 0)) return undefined
+  return n === 0 ? null : n
+}
 
 /**
  * trade_id of an aggregate trade that came without its aggregate id `a`: `f<first trade id>` when `f` is
@@ -211,7 +226,7 @@ export class BinanceNormalizer implements VenueNormalizer {
     const ts = d.T
     if (typeof s !== 'string' || typeof ts !== 'number' || typeof d.m !== 'boolean') return 'malformed'
     if (id !== null && typeof id !== 'number') return 'malformed'
-    return this.trade(s, id, ts, +d.p!, +d.q!, d.m, fromSocket, out, d)
+    return this.trade(s, id, ts, num(d.p), num(d.q), d.m, fromSocket, out, d)
   }
 
   /** One trade; `id` null: it came without an aggregate id. `raw` (null on the fast path) names such trades. */
@@ -322,24 +337,32 @@ export class BinanceNormalizer implements VenueNormalizer {
     return malformed ? 'malformed' : mapped ? 'ok' : 'unknown'
   }
 
+  /**
+   * One market's mark price event: `s` and `E` are required. The mark `p` and the funding rate `r` may each
+   * be absent (not both: nothing to take, `unknown`); so may the index `i` and the next funding time `T`.
+   */
   private markPrice(d: MarkPriceUpdate, out: NormalizedRecord[]): Outcome {
     const ts = d.E
-    const mark = +d.p!
     if (typeof d.s !== 'string' || typeof ts !== 'number') return 'malformed'
     const m = this.market(d.s)
     if (m === null) return 'unknown' // a delivery contract: "r" is "" or "0.00000000", "T" 0
-    if (!(mark > 0)) return 'malformed'
-    m.mark = mark
+    const mark = optional(d.p)
+    const index = optional(d.i)
+    const next = optional(d.T)
+    // "r" is empty for a market without funding; "0.00000000" is a rate
+    const rate = absent(d.r) ? null : num(d.r)
+    if (mark === undefined || index === undefined || next === undefined) return 'malformed'
+    if (rate !== null && !Number.isFinite(rate)) return 'malformed'
+    if (mark === null && rate === null) return 'unknown'
     const k = m.meta.multiplier
-    if (m.pendingOi) this.emitOi(m, m.pendingOi.ts, m.pendingOi.contracts, out)
-    const rate = +d.r!
-    const next = typeof d.T === 'number' && d.T > 0 ? d.T : 0
-    // "r" is empty for a market without funding: mark price only
-    if (d.r === '' || !Number.isFinite(rate)) return 'ok'
-    if (ts - m.fundingAt < FUNDING_SAMPLE_MS && next === m.nextFundingTs) return 'ok'
+    if (mark !== null) {
+      m.mark = mark
+      if (m.pendingOi) this.emitOi(m, m.pendingOi.ts, m.pendingOi.contracts, out)
+    }
+    if (rate === null) return 'ok' // mark price only
+    if (ts - m.fundingAt < FUNDING_SAMPLE_MS && (next ?? 0) === m.nextFundingTs) return 'ok'
     m.fundingAt = ts
-    m.nextFundingTs = next
-    const index = +d.i!
+    m.nextFundingTs = next ?? 0
     out.push({
       kind: 'funding',
       ts,
@@ -348,9 +371,9 @@ export class BinanceNormalizer implements VenueNormalizer {
       base: m.meta.base,
       funding_rate: rate,
       interval_hours: m.intervalHours,
-      next_funding_ts: next || null,
-      mark_price: mark / k,
-      index_price: index > 0 ? index / k : null
+      next_funding_ts: next,
+      mark_price: mark === null ? null : mark / k,
+      index_price: index === null ? null : index / k
     })
     return 'ok'
   }
@@ -360,10 +383,11 @@ export class BinanceNormalizer implements VenueNormalizer {
     if (!o || typeof o.s !== 'string' || typeof o.T !== 'number' || (o.S !== 'BUY' && o.S !== 'SELL')) {
       return 'malformed'
     }
-    const avg = +o.ap!
-    const price = avg > 0 ? avg : +o.p!
-    const filled = +o.z!
-    const qty = filled > 0 ? filled : +o.q!
+    // average price and filled size; "0" or absent before any fill: the order's price and size
+    const avg = num(o.ap)
+    const price = avg > 0 ? avg : num(o.p)
+    const filled = num(o.z)
+    const qty = filled > 0 ? filled : num(o.q)
     if (!(price > 0) || !(qty > 0)) return 'malformed'
     const m = this.market(o.s)
     if (m === null) return 'unknown'
@@ -403,7 +427,7 @@ export class BinanceNormalizer implements VenueNormalizer {
       case '/fapi/v1/aggTrades':
         return this.restAggTrades(body, symbol, out)
       case '/fapi/v1/openInterest':
-        return this.openInterest(body as { symbol?: unknown; openInterest?: string; time?: unknown }, out)
+        return this.openInterest(body as { symbol?: unknown; openInterest?: unknown; time?: unknown }, out)
       case '/futures/data/globalLongShortAccountRatio':
         return this.longShort(body, out)
       case '/fapi/v1/exchangeInfo':
@@ -427,10 +451,10 @@ export class BinanceNormalizer implements VenueNormalizer {
   }
 
   private openInterest(
-    d: { symbol?: unknown; openInterest?: string; time?: unknown },
+    d: { symbol?: unknown; openInterest?: unknown; time?: unknown },
     out: NormalizedRecord[]
   ): Outcome {
-    const contracts = +d.openInterest!
+    const contracts = num(d.openInterest)
     if (typeof d.symbol !== 'string' || typeof d.time !== 'number' || !(contracts >= 0)) return 'malformed'
     const m = this.market(d.symbol)
     if (m === null) return 'unknown'
@@ -445,15 +469,19 @@ export class BinanceNormalizer implements VenueNormalizer {
     let delivery = 0
     type Row = {
       symbol?: unknown
-      longShortRatio?: string
-      longAccount?: string
-      shortAccount?: string
+      longShortRatio?: unknown
+      longAccount?: unknown
+      shortAccount?: unknown
       timestamp?: unknown
     }
     for (const row of body as Row[]) {
-      const ts = Number(row?.timestamp)
-      const ratio = +row?.longShortRatio!
-      if (typeof row?.symbol !== 'string' || !Number.isSafeInteger(ts) || !(ratio >= 0)) {
+      const ts = num(row?.timestamp)
+      const ratio = num(row?.longShortRatio)
+      // the account shares are optional: absent or "0" gives null, a share above 1 is no share
+      const long = optional(row?.longAccount)
+      const short = optional(row?.shortAccount)
+      const shares = long !== undefined && short !== undefined && (long ?? 0) <= 1 && (short ?? 0) <= 1
+      if (typeof row?.symbol !== 'string' || !Number.isSafeInteger(ts) || ts <= 0 || !(ratio >= 0) || !shares) {
         outcome = 'malformed'
         continue
       }
@@ -464,8 +492,6 @@ export class BinanceNormalizer implements VenueNormalizer {
       }
       if (ts <= m.lastLongShortTs) continue // the same 5-minute reading polled again
       m.lastLongShortTs = ts
-      const long = +row.longAccount!
-      const short = +row.shortAccount!
       out.push({
         kind: 'long_short',
         ts,
@@ -473,8 +499,8 @@ export class BinanceNormalizer implements VenueNormalizer {
         symbol: row.symbol,
         base: m.meta.base,
         long_short_ratio: ratio,
-        long_account: long >= 0 ? long : null,
-        short_account: short >= 0 ? short : null
+        long_account: long,
+        short_account: short
       })
     }
     return outcome === 'ok' && delivery > 0 && delivery === body.length ? 'unknown' : outcome

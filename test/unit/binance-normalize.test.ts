@@ -242,6 +242,94 @@ describe('Binance raw message -> normalized record', () => {
   })
 })
 
+describe('Binance optional fields: missing, empty, zero or null', () => {
+  const mark = (over: Record<string, unknown>) => ({ ...markPriceUpdate('BTCUSDT', T, '0.00010000', T + 1), ...over })
+  const funding = (n: BinanceNormalizer, row: object, at = T) =>
+    run(n, 'ws', ws('!markPrice@arr@1s', [{ ...row, E: at }]))
+
+  it('mark price: funding without mark, index or next funding time; neither mark nor rate is skipped', () => {
+    const { n } = setup()
+    const noMark = funding(n, mark({ p: '', i: null, T: 0 }))
+    expect(noMark).toMatchObject({
+      outcome: 'ok',
+      records: [{ funding_rate: 0.0001, mark_price: null, index_price: null, next_funding_ts: null }]
+    })
+    const { p: _p, i: _i, T: _T, ...bare } = mark({}) as Record<string, unknown>
+    expect(funding(n, bare, T + FUNDING_SAMPLE_MS).records).toMatchObject([{ mark_price: null, index_price: null }])
+    expect(funding(n, mark({ i: '0' }), T + 2 * FUNDING_SAMPLE_MS).records).toMatchObject([{ index_price: null }])
+    // a rate of zero is a rate (a perpetual at 0), not a missing one
+    expect(funding(n, mark({ r: '0.00000000' }), T + 3 * FUNDING_SAMPLE_MS).records).toMatchObject([
+      { funding_rate: 0 }
+    ])
+    // neither a mark nor a rate: nothing to take
+    for (const [p, r] of [
+      ['', ''],
+      [null, null],
+      ['0', undefined]
+    ]) {
+      expect(funding(n, mark({ p, r }), T + 4 * FUNDING_SAMPLE_MS)).toEqual({ outcome: 'unknown', records: [] })
+    }
+    // present but not a number: malformed
+    for (const over of [{ p: 'abc' }, { r: 'abc' }, { i: '-1' }, { T: 'soon' }]) {
+      expect(funding(n, mark(over), T + 5 * FUNDING_SAMPLE_MS).outcome, JSON.stringify(over)).toBe('malformed')
+    }
+  })
+
+  it('open interest: a missing or empty reading is malformed, not a reading of 0', () => {
+    const { n } = setup()
+    for (const contracts of ['', null, undefined]) {
+      const body = { ...openInterestBody('BTCUSDT', '1', T), openInterest: contracts }
+      expect(run(n, '/fapi/v1/openInterest?symbol=BTCUSDT', body).outcome).toBe('malformed')
+    }
+    run(n, 'ws', ws('!markPrice@arr@1s', [markPriceUpdate('BTCUSDT', T, '0.0001', T + 1)]))
+    expect(run(n, '/fapi/v1/openInterest?symbol=BTCUSDT', openInterestBody('BTCUSDT', '0', T)).records).toMatchObject([
+      { oi_base: 0 }
+    ])
+  })
+
+  it('long/short: account shares missing, empty, "0" or null are null; a missing ratio or time is malformed', () => {
+    const { n } = setup()
+    const path = '/futures/data/globalLongShortAccountRatio?symbol=BTCUSDT&period=5m&limit=1'
+    const row = (over: Record<string, unknown>, ts: number) => [
+      { ...longShortBody('BTCUSDT', '1.2', '0.5455', '0.4545', ts)[0], ...over }
+    ]
+    const shares: [unknown, unknown][] = [
+      ['', ''],
+      [null, null],
+      ['0', '0'],
+      [undefined, undefined]
+    ]
+    shares.forEach(([longAccount, shortAccount], i) => {
+      const { outcome, records } = run(n, path, row({ longAccount, shortAccount }, T + i * 300_000))
+      expect(outcome).toBe('ok')
+      expect(records).toMatchObject([{ long_short_ratio: 1.2, long_account: null, short_account: null }])
+    })
+    for (const over of [
+      { longShortRatio: '' },
+      { longShortRatio: null },
+      { timestamp: '' },
+      { timestamp: null },
+      { longAccount: 'x' }
+    ]) {
+      expect(run(n, path, row(over, T + 9 * 300_000)), JSON.stringify(over)).toEqual({
+        outcome: 'malformed',
+        records: []
+      })
+    }
+  })
+
+  it('a null entry in the exchangeInfo or fundingInfo list does not lose the other markets', () => {
+    const n = new BinanceNormalizer()
+    expect(
+      run(n, '/fapi/v1/exchangeInfo', { ...EXCHANGE_INFO, symbols: [null, ...EXCHANGE_INFO.symbols] }).outcome
+    ).toBe('ok')
+    expect(run(n, '/fapi/v1/fundingInfo', [null, ...FUNDING_INFO]).outcome).toBe('ok')
+    expect(n.marketMeta('1000PEPEUSDT')).toMatchObject({ base: 'PEPE', multiplier: 1000 })
+    const { records } = run(n, 'ws', ws('!markPrice@arr@1s', [markPriceUpdate('SOLVUSDT', T, '0.0001', T + 1)]))
+    expect(records).toMatchObject([{ interval_hours: 1 }])
+  })
+})
+
 describe('Binance sequence and junk handling', () => {
   it('reports aggTrade id gaps per symbol and skips duplicates; REST backfill rows bypass the check', () => {
     const { n, gaps } = setup()
