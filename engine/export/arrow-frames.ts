@@ -9,6 +9,8 @@
  * 0xFFFFFFFF, int32 metadata length, a `Message` flatbuffer (padded to 8 bytes), then `bodyLength` bytes
  * of body; length 0 is the end-of-stream marker. Pre-1.0 writers omit the 0xFFFFFFFF continuation.
  */
+import { schemaMessageWith } from './arrow-schema-metadata.js'
+import type { MetadataEntries } from './formats.js'
 
 /** `MessageHeader` union tags of Arrow's Message.fbs. */
 export const ARROW_SCHEMA = 1
@@ -40,28 +42,31 @@ function readMessage(view: DataView, meta: number): { type: number; bodyLength: 
   }
 }
 
+/** The message starting at `pos`, or null when the chunk ends before it does. */
+export function readMessageAt(chunk: Uint8Array, pos: number): ArrowMessage | null {
+  const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+  if (pos + 4 > chunk.length) return null
+  const prefix = view.getInt32(pos, true) === -1 ? 8 : 4
+  if (pos + prefix > chunk.length) return null
+  const metaLength = view.getInt32(pos + prefix - 4, true)
+  if (metaLength === 0) return { type: 0, start: pos, end: pos + prefix }
+  const meta = pos + prefix
+  if (metaLength < 0) throw new Error('ArrowStream message with a negative metadata length')
+  if (meta + metaLength > chunk.length) return null
+  const { type, bodyLength } = readMessage(view, meta)
+  const end = meta + metaLength + bodyLength
+  return end > chunk.length ? null : { type, start: pos, end }
+}
+
 /** Splits a chunk holding whole IPC messages into messages; throws when one is cut off. */
 export function splitArrowMessages(chunk: Uint8Array): ArrowMessage[] {
-  const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength)
   const out: ArrowMessage[] = []
   let pos = 0
   while (pos < chunk.length) {
-    if (pos + 4 > chunk.length) throw new Error('ArrowStream chunk ends inside a message prefix')
-    const prefix = view.getInt32(pos, true) === -1 ? 8 : 4
-    if (pos + prefix > chunk.length) throw new Error('ArrowStream chunk ends inside a message prefix')
-    const metaLength = view.getInt32(pos + prefix - 4, true)
-    if (metaLength === 0) {
-      out.push({ type: 0, start: pos, end: pos + prefix })
-      pos += prefix
-      continue
-    }
-    const meta = pos + prefix
-    if (metaLength < 0 || meta + metaLength > chunk.length) throw new Error('ArrowStream chunk ends inside a message')
-    const { type, bodyLength } = readMessage(view, meta)
-    const end = meta + metaLength + bodyLength
-    if (end > chunk.length) throw new Error('ArrowStream chunk ends inside a message body')
-    out.push({ type, start: pos, end })
-    pos = end
+    const m = readMessageAt(chunk, pos)
+    if (m === null) throw new Error('ArrowStream chunk ends inside a message')
+    out.push(m)
+    pos = m.end
   }
   return out
 }
@@ -69,9 +74,12 @@ export function splitArrowMessages(chunk: Uint8Array): ArrowMessage[] {
 /**
  * Re-frames per-block ArrowStream payloads into one IPC stream. Every chunk must repeat the first
  * chunk's schema byte for byte (one query, one schema); anything else fails rather than produce a file
- * no reader accepts.
+ * no reader accepts. With `metadata`, the schema that goes out carries it (arrow-schema-metadata.ts).
  */
-export async function* arrowStreamFromBlocks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+export async function* arrowStreamFromBlocks(
+  chunks: AsyncIterable<Uint8Array>,
+  metadata?: MetadataEntries
+): AsyncGenerator<Uint8Array> {
   let schema: Buffer | undefined
   for await (const chunk of chunks) {
     let runStart = -1
@@ -87,7 +95,10 @@ export async function* arrowStreamFromBlocks(chunks: AsyncIterable<Uint8Array>):
         const bytes = chunk.subarray(m.start, m.end)
         if (schema === undefined) {
           schema = Buffer.from(bytes)
-          keep = true
+          if (metadata) {
+            flush()
+            runs.push(schemaMessageWith(bytes, metadata)) // a new message, in place of the original
+          } else keep = true
         } else if (!schema.equals(bytes)) {
           throw new Error('ArrowStream chunks disagree on the schema')
         }
@@ -106,4 +117,28 @@ export async function* arrowStreamFromBlocks(chunks: AsyncIterable<Uint8Array>):
   }
   if (schema === undefined) throw new Error('ArrowStream result carried no schema')
   yield ARROW_EOS
+}
+
+/**
+ * One continuous IPC stream (a ClickHouse server's payload, cut anywhere) whose schema, its first message,
+ * carries `metadata`; every other byte passes through as it came.
+ */
+export async function* arrowStreamWithMetadata(
+  chunks: AsyncIterable<Uint8Array>,
+  metadata: MetadataEntries
+): AsyncGenerator<Uint8Array> {
+  let head: Buffer | null = Buffer.alloc(0)
+  for await (const chunk of chunks) {
+    if (head === null) {
+      yield chunk
+      continue
+    }
+    head = Buffer.concat([head, chunk])
+    const first = readMessageAt(head, 0)
+    if (first === null) continue
+    if (first.type !== ARROW_SCHEMA) throw new Error(`ArrowStream starts with message type ${first.type}, not a schema`)
+    yield Buffer.concat([schemaMessageWith(head.subarray(0, first.end), metadata), head.subarray(first.end)])
+    head = null
+  }
+  if (head !== null) throw new Error('ArrowStream result carried no schema')
 }

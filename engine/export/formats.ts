@@ -4,6 +4,16 @@
  * format and settings produce the bytes. See docs/export-formats.md.
  */
 
+/** Key-value metadata of an export file, in order (Parquet footer, Arrow schema). */
+export type MetadataEntries = readonly (readonly [string, string])[]
+
+/**
+ * What an export of synthetic (demo) data carries where its format has a place for metadata: the Parquet
+ * footer's `key_value_metadata` and the Arrow schema's `custom_metadata` (HDF5: root attribute
+ * `synthetic`; CSV and JSON only the response header and file name). Absent on real data.
+ */
+export const SYNTHETIC_METADATA: MetadataEntries = [['tidewatch.synthetic', 'true']]
+
 export type ExportFormat = 'csv' | 'json' | 'ndjson' | 'parquet' | 'arrow' | 'hdf5'
 
 export const EXPORT_FORMAT_NAMES: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet', 'arrow', 'hdf5']

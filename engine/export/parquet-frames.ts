@@ -8,7 +8,8 @@
  * - the first file's `PAR1` is kept; of every file, only its column chunks go out, as they came (no copy);
  * - each file's row groups are taken from its footer, their offsets moved by where its chunks landed, and
  *   re-encoded at once (a few hundred bytes per column; the chunk itself is not retained);
- * - after the last file, one footer: the first file's metadata with every row group and the total rows.
+ * - after the last file, one footer: the first file's metadata with every row group and the total rows
+ *   (and the export's key-value metadata, if any: parquet-metadata.ts).
  *
  * Each row group is one chDB block (`max_block_size` rows). Offsets that point past the column chunks
  * (page indexes, bloom filters) cannot be moved safely, so the query must not write them
@@ -16,10 +17,12 @@
  * file must have the first one's schema, and its column chunks must lie in order between its magic and
  * its footer (see `checkLayout`).
  */
+import type { MetadataEntries } from './formats.js'
+import { addKeyValueMetadata, footerBytes } from './parquet-metadata.js'
 import { CT, getField, readStruct, removeField, setField, writeStruct, type ThriftStruct } from './thrift-compact.js'
 
 const MAGIC = new Uint8Array([0x50, 0x41, 0x52, 0x31]) // "PAR1"
-/** `PAR1` + footer length (u32 LE) + `PAR1` around the footer */
+/** `PAR1` + footer length (u32 LE) + `PAR1`: the smallest file */
 const FRAME_BYTES = 12
 
 /** Field ids of the Parquet Thrift structs used here (parquet-format `parquet.thrift`). */
@@ -43,8 +46,14 @@ const ColumnMetaData = {
 /** Parquet's row group ordinal is an i16: past this many row groups it is left out (it is optional). */
 const MAX_ORDINAL = 32_767
 
-/** The joined bytes of per-block Parquet files, as one Parquet file. Errors leave the output unfinished. */
-export async function* parquetFromBlocks(files: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+/**
+ * The joined bytes of per-block Parquet files, as one Parquet file whose footer also holds `metadata`.
+ * Errors leave the output unfinished.
+ */
+export async function* parquetFromBlocks(
+  files: AsyncIterable<Uint8Array>,
+  metadata?: MetadataEntries
+): AsyncGenerator<Uint8Array> {
   let first: { meta: ThriftStruct; schema: Uint8Array } | null = null
   const rowGroups: Uint8Array[] = []
   let rows = 0n
@@ -70,7 +79,7 @@ export async function* parquetFromBlocks(files: AsyncIterable<Uint8Array>): Asyn
   }
   // chDB answers even an empty result with one (schema-only) file
   if (!first) throw new Error('parquet export: the query produced no Parquet payload')
-  yield footer(first.meta, rowGroups, rows)
+  yield footer(first.meta, rowGroups, rows, metadata)
 }
 
 /** Checks the framing of one complete Parquet file and returns its metadata and column chunk bytes. */
@@ -145,8 +154,13 @@ function moveRowGroup(group: ThriftStruct, by: bigint, ordinal: number): void {
   }
 }
 
-/** The closing bytes: the first file's metadata with all row groups and the total, its length, `PAR1`. */
-function footer(meta: ThriftStruct, rowGroups: readonly Uint8Array[], rows: bigint): Uint8Array {
+/** The closing bytes: the first file's metadata with all row groups, the total and `metadata`, its length, `PAR1`. */
+function footer(
+  meta: ThriftStruct,
+  rowGroups: readonly Uint8Array[],
+  rows: bigint,
+  metadata: MetadataEntries | undefined
+): Uint8Array {
   setField(meta, FileMetaData.numRows, CT.I64, rows)
   setField(meta, FileMetaData.rowGroups, CT.LIST, {
     kind: 'list',
@@ -154,12 +168,8 @@ function footer(meta: ThriftStruct, rowGroups: readonly Uint8Array[], rows: bigi
     elemType: CT.STRUCT,
     items: rowGroups.map((bytes) => ({ kind: 'raw', bytes }))
   })
-  const body = writeStruct(meta)
-  const out = new Uint8Array(body.length + 8)
-  out.set(body)
-  new DataView(out.buffer).setUint32(body.length, body.length, true)
-  out.set(MAGIC, body.length + 4)
-  return out
+  if (metadata) addKeyValueMetadata(meta, metadata)
+  return footerBytes(meta)
 }
 
 function schemaBytes(meta: ThriftStruct): Uint8Array {
