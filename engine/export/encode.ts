@@ -21,16 +21,18 @@ import {
   EMBEDDED_PARQUET_SETTINGS,
   EMBEDDED_READ_SETTINGS,
   EXPORT_FORMATS,
+  SYNTHETIC_METADATA,
   settingsClause,
   type ExportFormat
 } from './formats.js'
 import { csvFromBlocks, csvHeader } from './csv-frames.js'
 import { jsonArrayFromRows } from './json-frames.js'
-import { arrowStreamFromBlocks } from './arrow-frames.js'
+import { arrowStreamFromBlocks, arrowStreamWithMetadata } from './arrow-frames.js'
 import { parquetFromBlocks } from './parquet-frames.js'
+import { parquetWithMetadata } from './parquet-metadata.js'
 import { DEFAULT_MAX_HDF5_ROWS, hdf5ViaFile } from './hdf5-file.js'
 
-export { EXPORT_FORMATS, EXPORT_FORMAT_NAMES, type ExportFormat } from './formats.js'
+export { EXPORT_FORMATS, EXPORT_FORMAT_NAMES, SYNTHETIC_METADATA, type ExportFormat } from './formats.js'
 export type { ExportColumn, ExportColumnType } from './columns.js'
 
 export interface ExportSpec {
@@ -47,6 +49,12 @@ export interface ExportSpec {
   readonly signal?: AbortSignal
   /** HDF5 row cap. @default 1_000_000 */
   readonly maxHdf5Rows?: number
+  /**
+   * The rows are synthetic (the demo market): Parquet and Arrow files carry `tidewatch.synthetic` = `true`
+   * in their metadata, HDF5 files root attribute `synthetic` = 1 (`SYNTHETIC_METADATA`). CSV and JSON have
+   * no place for it (the HTTP layer labels the response). @default false: ClickHouse's bytes unchanged
+   */
+  readonly synthetic?: boolean
 }
 
 /** The bytes of one export file, in order. */
@@ -60,9 +68,10 @@ async function* encode(store: Store, spec: ExportSpec): AsyncGenerator<Uint8Arra
   const { format, params, columns, signal } = spec
   const info = EXPORT_FORMATS[format]
   const select = exportSelect(spec.sql, columns)
-  const job = { select, params, columns, tmpDir: spec.tmpDir, signal }
+  const synthetic = spec.synthetic === true
   if (format === 'hdf5') {
-    yield* hdf5ViaFile(store, { ...job, maxRows: spec.maxHdf5Rows ?? DEFAULT_MAX_HDF5_ROWS })
+    const maxRows = spec.maxHdf5Rows ?? DEFAULT_MAX_HDF5_ROWS
+    yield* hdf5ViaFile(store, { select, params, columns, tmpDir: spec.tmpDir, signal, maxRows, synthetic })
     return
   }
   const embedded = store.kind === 'chdb'
@@ -70,10 +79,14 @@ async function* encode(store: Store, spec: ExportSpec): AsyncGenerator<Uint8Arra
     ? { ...info.settings, ...EMBEDDED_READ_SETTINGS, ...(format === 'parquet' ? EMBEDDED_PARQUET_SETTINGS : {}) }
     : info.settings
   const chunks = store.stream(select + settingsClause(settings), params, info.clickhouseFormat, signal)
+  const metadata = synthetic ? SYNTHETIC_METADATA : undefined
   if (format === 'json') yield* jsonArrayFromRows(chunks)
   else if (format === 'csv' && embedded) yield* csvFromBlocks(chunks, csvHeader(columns.map((c) => c.name)))
-  else if (format === 'arrow' && embedded) yield* arrowStreamFromBlocks(chunks)
-  else if (format === 'parquet' && embedded) yield* parquetFromBlocks(chunks)
-  // a ClickHouse server sends one continuous payload; chDB's JSONEachRow chunks are whole rows
+  else if (format === 'arrow' && embedded) yield* arrowStreamFromBlocks(chunks, metadata)
+  else if (format === 'parquet' && embedded) yield* parquetFromBlocks(chunks, metadata)
+  // a ClickHouse server sends one continuous payload (its metadata is added in passing); chDB's
+  // JSONEachRow chunks are whole rows
+  else if (format === 'arrow' && metadata) yield* arrowStreamWithMetadata(chunks, metadata)
+  else if (format === 'parquet' && metadata) yield* parquetWithMetadata(chunks, metadata)
   else yield* chunks
 }

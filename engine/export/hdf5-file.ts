@@ -10,7 +10,8 @@
  * Layout (docs/export-formats.md): numbers as little-endian Float64/Float32/(U)Int64/(U)Int32/UInt8;
  * timestamps as Int64 epoch ms (attribute `units`); strings as variable-length UTF-8. A nullable column
  * also gets `null_mask/<name>` (UInt8, 1 = NULL); its value at a NULL row is NaN for floats, 0 or ""
- * otherwise. Root attribute `columns` lists the names in order.
+ * otherwise. Root attribute `columns` lists the names in order; root attribute `synthetic` (UInt8 1) marks
+ * an export of the demo market (absent otherwise).
  */
 import { ApiError } from '../errors.js'
 import type { Params, Store } from '../store/store.js'
@@ -43,6 +44,8 @@ export interface Hdf5FileJob {
   readonly tmpDir: string
   readonly signal: AbortSignal | undefined
   readonly maxRows: number
+  /** the data is synthetic (demo market): root attribute `synthetic` = 1 */
+  readonly synthetic: boolean
 }
 
 interface Gathered {
@@ -145,6 +148,7 @@ async function writeFile(path: string, job: Hdf5FileJob, g: Gathered): Promise<v
       'columns',
       job.columns.map((c) => c.name)
     )
+    if (job.synthetic) file.create_attribute('synthetic', 1, [], '<B')
   } finally {
     file.close()
   }

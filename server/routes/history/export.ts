@@ -16,6 +16,7 @@ import { resolveRange } from '../../../engine/history/range.js'
 import { bucketStarts, ceilTo, floorTo } from '../../../engine/history/span.js'
 import { TIMEFRAMES, type TimeframeName } from '../../../engine/history/timeframes.js'
 import { ApiError } from '../../../engine/errors.js'
+import { SYNTHETIC_HEADER } from '../../../engine/live/synthetic-data.js'
 import { ExportQuery } from '../../../schemas/api/history.js'
 import { AccessControl } from '../../access/access-control.js'
 import type { ServerContext } from '../../context.js'
@@ -93,11 +94,22 @@ export async function primed(source: AsyncIterable<Uint8Array>): Promise<AsyncIt
   return iterator
 }
 
-function fileName(symbols: readonly string[], tf: string, from: number, to: number, ext: string): string {
+/** Prefix of the file name of an export of synthetic (demo) data, e.g. `tidewatch_SYNTHETIC_BTC_1h_...`. */
+const SYNTHETIC_FILE_PREFIX = 'tidewatch_SYNTHETIC_'
+
+function fileName(
+  symbols: readonly string[],
+  tf: string,
+  from: number,
+  to: number,
+  ext: string,
+  synthetic: boolean
+): string {
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
   const names =
     symbols.length > 4 ? `${symbols.slice(0, 4).join('-')}-and-${symbols.length - 4}-more` : symbols.join('-')
-  return `tidewatch_${names.replace(/[^A-Za-z0-9-]/g, '_')}_${tf}_${day(from)}_${day(to)}${ext}`
+  const prefix = synthetic ? SYNTHETIC_FILE_PREFIX : 'tidewatch_'
+  return `${prefix}${names.replace(/[^A-Za-z0-9-]/g, '_')}_${tf}_${day(from)}_${day(to)}${ext}`
 }
 
 /**
@@ -138,10 +150,18 @@ export async function openExport(
   return primed(encodeExport(ctx.store, { ...spec, sql: exportSql(table, marketsSql) }))
 }
 
+/**
+ * The export route. On a service holding synthetic (demo) data (`ctx.synthetic`) every answer, HEAD too,
+ * has header `x-tidewatch-synthetic: true` and a file name starting `tidewatch_SYNTHETIC_`, and Parquet,
+ * Arrow and HDF5 files say so in their metadata (docs/export-formats.md, "Synthetic data"). `synthetic` is
+ * optional only because `historyRoutes` passes a narrower context; the server's context always has it.
+ */
 export function exportRoutes(
-  ctx: Pick<ServerContext, 'store' | 'markets' | 'config' | 'log' | 'exports'>,
+  ctx: Pick<ServerContext, 'store' | 'markets' | 'config' | 'log' | 'exports'> &
+    Partial<Pick<ServerContext, 'synthetic'>>,
   now: () => number = Date.now
 ): Route[] {
+  const synthetic = ctx.synthetic === true
   // the pin check after the first chunk needs a store connection no export holds: the config keeps the
   // export cap below the chDB pool (engine/config.ts). chDB only: a server's parts live per shard.
   const pinning =
@@ -201,15 +221,17 @@ export function exportRoutes(
           },
           format,
           columns: EXPORT_COLUMNS,
-          tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export')
+          tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export'),
+          synthetic
         }
         const info = EXPORT_FORMATS[format]
         const headers = {
           'content-type': info.contentType,
-          'content-disposition': `attachment; filename="${fileName(symbols, tf.name, from, to, info.extension)}"`,
+          'content-disposition': `attachment; filename="${fileName(symbols, tf.name, from, to, info.extension, synthetic)}"`,
           'x-export-markets': String(markets.length),
           // the most rows this export can have (every market, every bucket): a progress bar's total
-          'x-export-max-rows': String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length)
+          'x-export-max-rows': String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length),
+          ...(synthetic && { [SYNTHETIC_HEADER]: 'true' })
         }
         // HEAD: the headers alone, without taking a slot or running the query
         if (req.method === 'HEAD') return { status: 200, headers, body: { stream: NO_CHUNKS } }
