@@ -1,0 +1,307 @@
+/**
+ * @module
+ * The one reading of a symbol a client names: HTTP `symbol` / `asset` / `symbols` parameters, push-stream
+ * channel names and TradingView alerts. Every accepted form names a base asset quoted in US dollars
+ * (docs/read-api.md, "Symbols"), case-insensitive:
+ *
+ *   BTC                          a base asset
+ *   BTCUSDT, BTCUSDC, BTCUSD     exchange-native concatenation (also BTCUSDTPERP, BTCUSDT_PERP)
+ *   BTC/USDT, BTC/USDT:USDT      CCXT spot and swap
+ *   BTC-USDT, BTC-USDT-SWAP      OKX spot and swap (also BTC_USDT, BTC-PERP, BTC-PERPETUAL)
+ *   BINANCE:BTCUSDT.P            TradingView: exchange prefix, `.P` = perpetual (also BYBIT:, OKX:, no `.P`)
+ *   1000PEPEUSDT, SHIB1000USDT   multiplier names: the plain coin (PEPE, SHIB), read by the normalizers' rule
+ *
+ * USD quotes: USDT, USDC, USD, FDUSD, BUSD. Any other quote (ETH/BTC, ETHBTC) is refused with 400
+ * `invalid_parameter` naming these forms: the service holds USD-margined perpetuals only, so ETH's numbers
+ * would be a wrong answer about ETH/BTC. A well-formed symbol whose base the service does not know answers
+ * 400 `unknown_symbol` suggesting the nearest known bases. A TradingView prefix is a venue hint (`venueOf`).
+ *
+ * Pure and synchronous (no I/O): each distinct input is read once and remembered (bounded), so a hot route
+ * pays a map lookup per request.
+ */
+import { ApiError } from '../errors.js'
+import { PERP_EXCHANGES } from '../records/types.js'
+import { bybitBase } from '../../ingest/normalize/bybit-markets.js'
+import { nearestBases } from './nearest.js'
+
+/** Quotes read as US dollars, longest first: a concatenated name is split at the longest that ends it. */
+export const USD_QUOTES: readonly string[] = ['FDUSD', 'USDT', 'USDC', 'BUSD', 'USD']
+
+/** Cross quotes refused at the end of a concatenated name (ETHBTC): the usual non-dollar quotes of spot venues. */
+const CROSS_QUOTES: readonly string[] = ['BTC', 'ETH', 'BNB', 'EUR', 'TRY']
+
+/** TradingView exchange prefixes and the venue each names (binance, bybit and okx are the ones served). */
+const TRADINGVIEW_VENUES: Readonly<Record<string, string>> = {
+  BINANCE: 'binance',
+  BYBIT: 'bybit',
+  OKX: 'okx',
+  OKEX: 'okx',
+  BINANCEUS: 'binanceus',
+  BITFINEX: 'bitfinex',
+  BITGET: 'bitget',
+  BITMEX: 'bitmex',
+  BITSTAMP: 'bitstamp',
+  COINBASE: 'coinbase',
+  DERIBIT: 'deribit',
+  GATEIO: 'gateio',
+  KRAKEN: 'kraken',
+  KUCOIN: 'kucoin',
+  MEXC: 'mexc'
+}
+
+/** Perpetual markers after a pair: TradingView `.P`, OKX `-SWAP`, FTX and Deribit `-PERP` / `-PERPETUAL`. */
+const PERP_SUFFIXES: readonly string[] = ['.P', '-SWAP', '-PERPETUAL', '-PERP', '_PERP']
+/** `PERP` glued to a dollar quote (BTCUSDTPERP, TradingView's older perpetual name); PERP alone is a coin. */
+const GLUED_PERP = 'PERP'
+
+/** Longest symbol read, characters (the API's symbol parameters allow as many). */
+const MAX_LENGTH = 40
+const CHARS = /^[A-Z0-9][A-Z0-9/:_.-]*$/
+/** A base or quote: what the normalizers store (BTC, 1000PEPE, 1INCH). */
+const PART = /^[A-Z0-9]{1,20}$/
+
+/** Distinct inputs remembered; the map is cleared when full (cycling names costs re-reading, never memory). */
+const CACHE_MAX = 4_096
+
+/** The forms every refusal names. */
+export const SYMBOL_FORMS =
+  'a base asset (BTC) or a US-dollar pair: BTCUSDT, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, BINANCE:BTCUSDT.P (quotes USDT, USDC, USD, FDUSD, BUSD)'
+
+/** JSON-Schema pattern of a symbol parameter: the characters of every form (the grammar is checked here). */
+export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$'
+
+/** Description of a symbol parameter, for the OpenAPI document. */
+export const SYMBOL_PARAM_DESCRIPTION =
+  'base asset, case-insensitive: BTC, or a US-dollar pair naming it: BTCUSDT, BTCUSDC, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, TradingView BINANCE:BTCUSDT.P (also BYBIT:, OKX:; the prefix acts as the exchange where the endpoint has one). Multiplier names mean the plain coin (1000PEPEUSDT = PEPE). Other quotes (ETH/BTC, ETHBTC) answer 400 invalid_parameter; an unknown base 400 unknown_symbol with the nearest known bases'
+
+export interface ParsedSymbol {
+  /** the plain coin, upper-case: BTC for btc, BTCUSDT and BINANCE:BTCUSDT.P; PEPE for 1000PEPEUSDT */
+  readonly base: string
+  /** the dollar quote written (USDT, USDC, USD, FDUSD, BUSD); null for a bare base */
+  readonly quote: string | null
+  /** venue of a TradingView prefix, lower-case (binance, bybit, okx, or one not served, e.g. coinbase); else null */
+  readonly venue: string | null
+}
+
+/** The base assets a caller knows (live screener, market directory, on-chain assets); a `Set` is one. */
+export interface KnownBases {
+  has(base: string): boolean
+  /** every known base: read for suggestions, on the error path only */
+  values(): Iterable<string>
+}
+
+interface Reading {
+  /** the strict reading; null when refused */
+  readonly symbol: ParsedSymbol | null
+  /** why it is refused, naming the accepted forms ('' when read) */
+  readonly refusal: string
+  /** a concatenated name read whole as one base (WBTC, STETH, SUSD), tried when the split base is unknown */
+  readonly whole: ParsedSymbol | null
+  /** the base in front of a cross quote (ETH of ETHBTC); its being known makes the cross pair a refusal */
+  readonly crossBase: string | null
+}
+
+const cache = new Map<string, Reading>()
+
+/** The plain coin of a written base: the multiplier rule of the Binance and Bybit normalizers. */
+const coin = (base: string): string => bybitBase(base).base
+
+const shown = (raw: string): string => {
+  const t = raw.trim()
+  return t.length > MAX_LENGTH ? `${t.slice(0, MAX_LENGTH)}…` : t
+}
+
+const refused = (refusal: string, extra: Partial<Reading> = {}): Reading => ({
+  symbol: null,
+  refusal,
+  whole: null,
+  crossBase: null,
+  ...extra
+})
+
+const notDollar = (raw: string, base: string, quote: string): string =>
+  `${shown(raw)} is quoted in ${quote}; only US-dollar quotes are served (${USD_QUOTES.join(', ')}): send ${base}, ${base}USDT, ${base}/USDT, ${base}/USDT:USDT, ${base}-USDT-SWAP or BINANCE:${base}USDT.P`
+
+function withoutPerpSuffix(body: string): string {
+  for (const suffix of PERP_SUFFIXES) {
+    if (body.length > suffix.length && body.endsWith(suffix)) return body.slice(0, -suffix.length)
+  }
+  if (body.endsWith(GLUED_PERP)) {
+    const rest = body.slice(0, -GLUED_PERP.length)
+    if (USD_QUOTES.some((q) => rest.length > q.length && rest.endsWith(q))) return rest
+  }
+  return body
+}
+
+/** A name without separators: BTCUSDT, 1000PEPEUSDT, ETHBTC, WBTC, BTC. */
+function readConcatenated(raw: string, body: string, venue: string | null): Reading {
+  const whole: ParsedSymbol = { base: body, quote: null, venue }
+  if (!USD_QUOTES.includes(body)) {
+    for (const q of USD_QUOTES) {
+      if (body.length > q.length && body.endsWith(q)) {
+        return {
+          symbol: { base: coin(body.slice(0, -q.length)), quote: q, venue },
+          refusal: '',
+          whole,
+          crossBase: null
+        }
+      }
+    }
+    for (const q of CROSS_QUOTES) {
+      // a single letter in front is a coin's name (WBTC, WETH), not a pair
+      if (body.length - q.length >= 2 && body.endsWith(q)) {
+        const base = coin(body.slice(0, -q.length))
+        return refused(notDollar(raw, base, q), { whole, crossBase: base })
+      }
+    }
+  }
+  return { symbol: { base: coin(body), quote: null, venue }, refusal: '', whole: null, crossBase: null }
+}
+
+function read(raw: string): Reading {
+  const s = raw.trim().toUpperCase()
+  const malformed = `${shown(raw)} is not a symbol: send ${SYMBOL_FORMS}`
+  if (s.length === 0 || s.length > MAX_LENGTH || !CHARS.test(s)) return refused(malformed)
+  let body = s
+  let venue: string | null = null
+  const colon = s.indexOf(':')
+  const slash = s.indexOf('/')
+  if (colon >= 0 && (slash < 0 || colon < slash)) {
+    const prefix = s.slice(0, colon)
+    venue = TRADINGVIEW_VENUES[prefix] ?? null
+    if (venue === null) {
+      return refused(
+        `${shown(raw)}: ${prefix} is not an exchange prefix we read (BINANCE:, BYBIT:, OKX:); send ${SYMBOL_FORMS}`
+      )
+    }
+    body = s.slice(colon + 1)
+  }
+  body = withoutPerpSuffix(body)
+  let base: string
+  let quote: string
+  if (body.includes('/')) {
+    // CCXT: BASE/QUOTE or BASE/QUOTE:SETTLE
+    const [b = '', rest = ''] = body.split('/', 2)
+    const [q = '', settle, extra] = rest.split(':')
+    if (body.indexOf('/') !== body.lastIndexOf('/') || extra !== undefined) return refused(malformed)
+    if (settle !== undefined && !PART.test(settle)) return refused(malformed)
+    base = b
+    quote = q
+  } else if (/[-_]/.test(body)) {
+    const parts = body.split(/[-_]/)
+    if (parts.length !== 2) return refused(malformed)
+    base = parts[0]!
+    quote = parts[1]!
+  } else {
+    if (!PART.test(body)) return refused(malformed)
+    return readConcatenated(raw, body, venue)
+  }
+  if (!PART.test(base) || !PART.test(quote)) return refused(malformed)
+  if (!USD_QUOTES.includes(quote)) return refused(notDollar(raw, coin(base), quote))
+  return { symbol: { base: coin(base), quote, venue }, refusal: '', whole: null, crossBase: null }
+}
+
+function reading(raw: string): Reading {
+  let r = cache.get(raw)
+  if (r === undefined) {
+    if (cache.size >= CACHE_MAX) cache.clear()
+    r = read(raw)
+    cache.set(raw, r)
+  }
+  return r
+}
+
+const refusalError = (r: Reading, param: string): ApiError =>
+  new ApiError('invalid_parameter', `${param} ${r.refusal}`, { param })
+
+/**
+ * Reads a symbol without knowing which bases exist. A refused form (another quote, a malformed name, an
+ * unknown exchange prefix) returns 400 `invalid_parameter` naming the accepted forms; nothing is thrown.
+ * A concatenation ending in a cross quote (ETHBTC) is refused here; `resolveSymbol` reads it whole when that
+ * is a known base (STETH).
+ * @param param the parameter's name, for the message
+ */
+export function parseSymbol(raw: string, param = 'symbol'): ParsedSymbol | ApiError {
+  const r = reading(raw)
+  return r.symbol ?? refusalError(r, param)
+}
+
+/**
+ * Like `parseSymbol`, but a concatenation ending in a cross quote reads as one base (STETH, ETHBTC): for
+ * callers that check the base against what they hold afterwards (channel names, the plan's symbol list).
+ * Throws the 400 of a refused form.
+ */
+export function symbolOf(raw: string, param = 'symbol'): ParsedSymbol {
+  const r = reading(raw)
+  const s = r.symbol ?? r.whole
+  if (s === null) throw refusalError(r, param)
+  return s
+}
+
+/** `no perpetual market for X on Binance, Bybit or OKX`: the unknown-symbol message of the live routes. */
+export const noPerpetualMarket = (base: string): string => `no perpetual market for ${base} on Binance, Bybit or OKX`
+
+/** 400 `unknown_symbol` for `base`: `describe(base)`, then the nearest known bases if any is close. */
+export function unknownSymbol(
+  base: string,
+  known: KnownBases,
+  param = 'symbol',
+  describe: (base: string) => string = noPerpetualMarket
+): ApiError {
+  const near = nearestBases(base, known.values())
+  const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : ''
+  return new ApiError('unknown_symbol', `${describe(base)}${hint}`, { param })
+}
+
+/**
+ * Reads a symbol and checks its base against `known`; throws 400 `invalid_parameter` for a refused form,
+ * 400 `unknown_symbol` (with suggestions) for an unknown base. A concatenated name is also tried whole
+ * (WBTC, STETH). Synchronous; allocation-free for a symbol read before whose base is known.
+ */
+export function resolveSymbol(
+  raw: string,
+  known: KnownBases,
+  param = 'symbol',
+  describe: (base: string) => string = noPerpetualMarket
+): ParsedSymbol {
+  const r = reading(raw)
+  const s = r.symbol
+  if (s !== null && known.has(s.base)) return s
+  if (r.whole !== null && known.has(r.whole.base)) return r.whole
+  if (s === null && (r.whole === null || (r.crossBase !== null && known.has(r.crossBase)))) {
+    throw refusalError(r, param)
+  }
+  throw unknownSymbol(s?.base ?? r.whole!.base, known, param, describe)
+}
+
+/** The base `resolveSymbol` resolves: e.g. for the TradingView alert webhook. */
+export function resolveBase(raw: string, known: KnownBases, param = 'symbol'): string {
+  return resolveSymbol(raw, known, param).base
+}
+
+/**
+ * The venue a request names, for endpoints with an `exchange` parameter: that parameter, or the venue of a
+ * TradingView prefix. 400 `invalid_parameter` when the prefix names a venue not served (COINBASE:) or one
+ * other than `exchange`.
+ */
+export function venueOf(symbol: ParsedSymbol, exchange: string | undefined, param = 'symbol'): string | undefined {
+  const v = symbol.venue
+  if (v === null) return exchange
+  if (!(PERP_EXCHANGES as readonly string[]).includes(v)) {
+    throw new ApiError(
+      'invalid_parameter',
+      `${param} names ${v}, a venue not served (binance, bybit, okx): drop the prefix or use BINANCE:, BYBIT: or OKX:`,
+      { param }
+    )
+  }
+  if (exchange !== undefined && exchange !== v) {
+    throw new ApiError(
+      'invalid_parameter',
+      `${param} names ${v} but exchange is ${exchange}: drop one or make them agree`,
+      {
+        param
+      }
+    )
+  }
+  return v
+}
