@@ -5,7 +5,9 @@
  * arrives (waiting for the disk, so memory stays flat) and renamed to FILE only when the transfer ended
  * complete; on any failure (error answer, lost connection, cut-short transfer, Ctrl-C) the part file is
  * removed, so no partial FILE is ever left. Progress goes to stderr: bytes, rate and, for text formats,
- * rows against the most the server can send (markets x buckets).
+ * rows against the most the server can send (markets x buckets). When the server labels the export
+ * synthetic (header `x-tidewatch-synthetic: true`: it holds demo-market data), a warning says so before the
+ * download and again with the file name; FILE keeps the name asked for.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -15,6 +17,7 @@ import { CliError } from './client.js'
 import type { CommandGroup, Io } from './command.js'
 import { withInterrupt } from './interrupt.js'
 import { ProgressLine, progressBar } from './progress.js'
+import { SYNTHETIC_HEADER } from '../engine/live/synthetic-data.js'
 
 const FORMATS = ['csv', 'json', 'parquet', 'hdf5', 'arrow'] as const
 const PROGRESS_EVERY_MS = 250
@@ -67,6 +70,12 @@ async function download(
       throw new CliError(message)
     }
     const maxRows = Number(res.headers.get('x-export-max-rows') ?? '') || null
+    const synthetic = res.headers.get(SYNTHETIC_HEADER) === 'true'
+    if (synthetic) {
+      io.err(
+        `tidewatch: warning: the server holds SYNTHETIC demo data (${SYNTHETIC_HEADER}): this export is not market data; do not trade on it\n`
+      )
+    }
     const countsRows = format === 'csv' || format === 'json'
     file = fs.createWriteStream(part, { flags: 'wx' })
     await once(file, 'open')
@@ -100,7 +109,7 @@ async function download(
     fs.renameSync(part, out)
     file = null
     progress.finish(line())
-    io.err(`wrote ${out}\n`)
+    io.err(synthetic ? `wrote ${out} (SYNTHETIC demo data)\n` : `wrote ${out}\n`)
   } finally {
     if (file) {
       file.destroy()
