@@ -51,17 +51,17 @@ export function emptyTicker(): TickerState {
 
 /**
  * Applies one tickers message body to `state`: `snapshot` replaces, `delta` merges. Returns false (and
- * changes nothing) when a present field is not a number string; an empty string means "no value" (a
- * market without funding) and is kept as NaN.
+ * changes nothing) when a present field is not a number string; an empty string or null means "no value"
+ * (a market without funding) and is kept as NaN.
  */
 export function applyTicker(state: TickerState, data: Record<string, unknown>, snapshot: boolean): boolean {
   const parsed: number[] = []
   for (const f of FIELDS) {
     const v = data[f]
-    if (v === undefined) parsed.push(Number.NaN)
+    if (v === undefined || v === null || v === '') parsed.push(Number.NaN)
     else if (typeof v === 'string' || typeof v === 'number') {
-      const n = v === '' ? Number.NaN : Number(v)
-      if (v !== '' && !Number.isFinite(n)) return false
+      const n = Number(v)
+      if (!Number.isFinite(n)) return false
       parsed.push(n)
     } else return false
   }

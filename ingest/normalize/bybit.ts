@@ -16,7 +16,8 @@
  *   interval, the interval is the ticker's `fundingIntervalHour` (Bybit changes it live, e.g. to 1 h when a
  *   rate hits its cap), else the instrument's `fundingInterval`. Open interest: one record per market per
  *   OI_SAMPLE_MS; `openInterest` is in contract units (coins, × 1000 for `1000PEPEUSDT`), `openInterestValue`
- *   in USD. The record time is the message `ts`.
+ *   in USD. The record time is the message `ts`. A funding record needs only the rate: without a mark
+ *   (or index) price yet, those are null.
  * - `allLiquidation.<symbol>` → liquidations. `S` is the side of the liquidated *position* ("Buy: a long
  *   position has been liquidated"), stored as the side of the liquidation order: Buy → `sell`. Price is the
  *   bankruptcy price `p`, size `v`.
@@ -100,6 +101,11 @@ interface RatioRow {
 }
 
 const num = (v: unknown): number => (typeof v === 'string' && v !== '' ? Number(v) : Number.NaN)
+/** An epoch-ms time sent as a string or a number; NaN when missing, empty or not a positive integer. */
+const msOf = (v: unknown): number => {
+  const n = typeof v === 'number' ? v : num(v)
+  return Number.isSafeInteger(n) && n > 0 ? n : Number.NaN
+}
 const SYMBOL_PARAM = /[?&]symbol=([A-Z0-9]+)/
 
 export class BybitNormalizer implements VenueNormalizer {
@@ -178,7 +184,7 @@ export class BybitNormalizer implements VenueNormalizer {
   private trade(d: TradeRow, fromSocket: boolean, out: NormalizedRecord[]): Outcome {
     const price = num(d.p)
     const qty = num(d.v)
-    if (typeof d.s !== 'string' || typeof d.T !== 'number' || typeof d.i !== 'string') return 'malformed'
+    if (typeof d.s !== 'string' || typeof d.T !== 'number' || typeof d.i !== 'string' || d.i === '') return 'malformed'
     if ((d.S !== 'Buy' && d.S !== 'Sell') || !(price > 0) || !(qty > 0)) return 'malformed'
     const m = this.market(d.s)
     if (m.trades.recent.has(d.i)) return 'duplicate'
@@ -220,8 +226,8 @@ export class BybitNormalizer implements VenueNormalizer {
     let outcome: Outcome = 'ok'
     const page: (TradeRow & { id: string; ts: number })[] = []
     for (const r of list as (RecentTradeRow | null)[]) {
-      const ts = Number(r?.time)
-      if (typeof r?.execId !== 'string' || !Number.isSafeInteger(ts)) {
+      const ts = msOf(r?.time)
+      if (typeof r?.execId !== 'string' || r.execId === '' || Number.isNaN(ts)) {
         outcome = 'malformed'
         continue
       }
@@ -258,7 +264,7 @@ export class BybitNormalizer implements VenueNormalizer {
 
   private funding(m: Market, ts: number, out: NormalizedRecord[]): void {
     const t = m.ticker
-    if (!Number.isFinite(t.fundingRate) || !(t.markPrice > 0)) return
+    if (!Number.isFinite(t.fundingRate)) return
     const next = Number.isFinite(t.nextFundingTime) && t.nextFundingTime > 0 ? t.nextFundingTime : Number.NaN
     const moved = !Object.is(next, m.nextFundingTs)
     if (ts - m.fundingAt < FUNDING_SAMPLE_MS && !moved) return
@@ -275,7 +281,7 @@ export class BybitNormalizer implements VenueNormalizer {
       funding_rate: t.fundingRate,
       interval_hours: Number.isInteger(h) && h > 0 && h <= 24 ? h : m.intervalHours,
       next_funding_ts: Number.isNaN(next) ? null : next,
-      mark_price: t.markPrice / k,
+      mark_price: t.markPrice > 0 ? t.markPrice / k : null,
       index_price: t.indexPrice > 0 ? t.indexPrice / k : null
     })
   }
@@ -349,10 +355,10 @@ export class BybitNormalizer implements VenueNormalizer {
     const rows: { symbol: string; ts: number; buy: number; sell: number }[] = []
     for (const row of list as RatioRow[]) {
       const symbol = typeof row?.symbol === 'string' ? row.symbol : querySymbol
-      const ts = Number(row?.timestamp)
+      const ts = msOf(row?.timestamp)
       const buy = num(row?.buyRatio)
       const sell = num(row?.sellRatio)
-      if (symbol === null || !Number.isSafeInteger(ts) || !(buy >= 0) || !(sell > 0)) outcome = 'malformed'
+      if (symbol === null || Number.isNaN(ts) || !(buy >= 0) || !(sell > 0)) outcome = 'malformed'
       else rows.push({ symbol, ts, buy, sell })
     }
     rows.sort((a, b) => a.ts - b.ts) // Bybit lists newest first

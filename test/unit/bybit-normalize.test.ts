@@ -8,6 +8,8 @@ import {
   accountRatioBody,
   instrumentsBody,
   liquidationMessage,
+  recentTradeRow,
+  recentTradesBody,
   tickerFields,
   tickerMessage,
   tradeMessage,
@@ -272,6 +274,41 @@ describe('Bybit raw message -> normalized record', () => {
       const { kind, ...fields } = r
       expect(validateRecord(kind, fields)).toMatchObject({ ok: true })
     }
+  })
+})
+
+describe('Bybit optional fields: missing, empty, zero or null', () => {
+  it('tickers: null or "" is "no value", not malformed; funding needs only the rate (mark and index null)', () => {
+    const n = setup()
+    const fields = { ...tickerFields('BTCUSDT'), markPrice: null, indexPrice: '', nextFundingTime: null }
+    const snap = run(n, 'ws', tickerMessage('snapshot', fields as unknown as Record<string, string>, T))
+    expect(snap.outcome).toBe('ok')
+    expect(snap.records).toMatchObject([
+      { kind: 'funding', funding_rate: 0.0001, mark_price: null, index_price: null, next_funding_ts: null },
+      { kind: 'open_interest' }
+    ])
+    // a delta with null open interest: no value now, no OI record, still not an error
+    const delta = tickerMessage('delta', { symbol: 'BTCUSDT', openInterest: null } as never, T + OI_SAMPLE_MS)
+    expect(run(n, 'ws', delta)).toMatchObject({ outcome: 'ok', records: [{ kind: 'funding' }] })
+    expect(n.tickerOf('BTCUSDT')!.openInterest).toBeNaN()
+    // a mark of "0" is no mark either
+    const zero = tickerMessage('snapshot', tickerFields('ETHUSDT', { markPrice: '0', indexPrice: '0' }), T)
+    expect(run(n, 'ws', zero).records[0]).toMatchObject({ kind: 'funding', mark_price: null, index_price: null })
+  })
+
+  it('a trade id, trade time or reading time that is empty is malformed (no trade_id "", no time 0)', () => {
+    const n = setup()
+    const noId = tradeMessage('BTCUSDT', T, [tradeRow('BTCUSDT', T, 'Buy', '1', '97000', '')])
+    expect(run(n, 'ws', noId)).toEqual({ outcome: 'malformed', records: [] })
+    const page = recentTradesBody(
+      [{ ...(recentTradeRow(tradeRow('BTCUSDT', T, 'Buy', '1', '97000', 'r-1')) as object), time: '' }],
+      T
+    )
+    expect(run(n, '/v5/market/recent-trade?category=linear&symbol=BTCUSDT&limit=1000', page).outcome).toBe('malformed')
+    const ratio = accountRatioBody('BTCUSDT', '0.6', '0.4', T) as { result: { list: Record<string, unknown>[] } }
+    ratio.result.list[0]!['timestamp'] = ''
+    const path = '/v5/market/account-ratio?category=linear&symbol=BTCUSDT&period=5min&limit=1'
+    expect(run(n, path, ratio)).toEqual({ outcome: 'malformed', records: [] })
   })
 })
 
