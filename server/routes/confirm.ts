@@ -1,12 +1,15 @@
 /**
  * @module
  * `GET /v1/confirm`: confirms or vetoes a long/short idea from derivatives, on-chain and whale inputs
- * (docs/confirm.md). Advice only. Accepts `BTC`, `BTC/USDT` and `BTC/USDT:USDT` (CCXT style) and uses the
- * base. The answer carries both published shapes.
+ * (docs/confirm.md). Advice only. `symbol` is read by the one symbol resolver (engine/symbols/resolve.ts:
+ * BTC, BTCUSDT, BTC/USDT:USDT, BTC-USDT-SWAP, BINANCE:BTCUSDT.P, ...) against the live screener's bases; the
+ * answer is per base asset, so a TradingView venue prefix only names the base. The answer carries both
+ * published shapes.
  */
 import { confirm, type Direction } from '../../engine/confirm/confirm.js'
 import { buildConfirmInputs } from '../../engine/live/confirm-inputs.js'
-import { ApiError } from '../../engine/errors.js'
+import { screenerBases } from '../../engine/symbols/known-bases.js'
+import { resolveBase } from '../../engine/symbols/resolve.js'
 import { ConfirmQuery, ConfirmResponse } from '../../schemas/api/confirm.js'
 import { AccessControl } from '../access/access-control.js'
 import type { ServerContext } from '../context.js'
@@ -30,6 +33,7 @@ interface Answer {
 
 export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[] {
   const live = ctx.live
+  const known = screenerBases(live.screener)
   const answers = new Map<string, Answer>()
   /**
    * Computations under way. A miss joins one only while it is as fresh as a cached answer would be (same
@@ -65,15 +69,9 @@ export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[]
       response: ConfirmResponse,
       // synchronous while the cached answer holds: a hot read is a map lookup, no promise per request
       handler: (req) => {
-        const symbol = req.q['symbol'] as string
-        const slash = symbol.indexOf('/')
-        const base = (slash < 0 ? symbol : symbol.slice(0, slash)).toUpperCase()
+        // 400 for a refused form or an unknown base (with suggestions), then 403 outside the plan
+        const base = resolveBase(req.q['symbol'] as string, known)
         AccessControl.checkSymbol(req.plan, base, 'symbol')
-        if (!live.screener.hasBase(base)) {
-          throw new ApiError('unknown_symbol', `no perpetual market for ${base} on Binance, Bybit or OKX`, {
-            param: 'symbol'
-          })
-        }
         if (req.q['source'] !== undefined) ctx.log.info({ source: req.q['source'], symbol: base }, 'confirm')
         const direction = req.q['direction'] as Direction
         const key = direction === 'long' ? `${base}|long` : `${base}|short`

@@ -1,10 +1,13 @@
 /**
  * @module
  * `GET /v1/derivatives/screener`: one row per perpetual market of Binance, Bybit and OKX from the live
- * screener state; filters by base asset, exchange and metric; sorted and limited.
+ * screener state; filters by base asset, exchange and metric; sorted and limited. `symbol` is read by the one
+ * symbol resolver (engine/symbols/resolve.ts) against the screener's bases and filters by its base; a
+ * TradingView prefix (BINANCE:BTCUSDT.P) acts as `exchange`.
  */
-import { ApiError } from '../../engine/errors.js'
 import type { ScreenerRow } from '../../engine/live/screener-book.js'
+import { screenerBases } from '../../engine/symbols/known-bases.js'
+import { resolveSymbol, venueOf } from '../../engine/symbols/resolve.js'
 import { ScreenerQuery, ScreenerResponse } from '../../schemas/api/derivatives.js'
 import type { ServerContext } from '../context.js'
 import { json, type Route } from '../http/types.js'
@@ -30,6 +33,7 @@ function compare(field: keyof ScreenerRow, desc: boolean): (a: ScreenerRow, b: S
 }
 
 export function derivativesRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
+  const known = screenerBases(ctx.live.screener)
   return [
     {
       method: 'GET',
@@ -44,17 +48,13 @@ export function derivativesRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
       response: ScreenerResponse,
       handler: (req) => {
         const q = req.q
-        const symbol = typeof q['symbol'] === 'string' ? q['symbol'].toUpperCase() : undefined
+        const symbol = typeof q['symbol'] === 'string' ? resolveSymbol(q['symbol'], known) : undefined
+        const exchange = symbol
+          ? venueOf(symbol, q['exchange'] as string | undefined)
+          : (q['exchange'] as string | undefined)
         let rows = ctx.live.screener.rows(Date.now())
-        if (symbol !== undefined) {
-          rows = rows.filter((r) => r.base === symbol)
-          if (rows.length === 0) {
-            throw new ApiError('unknown_symbol', `no perpetual market for ${symbol} on Binance, Bybit or OKX`, {
-              param: 'symbol'
-            })
-          }
-        }
-        if (q['exchange']) rows = rows.filter((r) => r.exchange === q['exchange'])
+        if (symbol !== undefined) rows = rows.filter((r) => r.base === symbol.base)
+        if (exchange) rows = rows.filter((r) => r.exchange === exchange)
         const metricField = q['metric'] ? METRIC_FIELD[q['metric'] as string]! : undefined
         if (metricField) rows = rows.filter((r) => r[metricField] !== null)
         const explicitSort = req.query.has('sort')
