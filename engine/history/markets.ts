@@ -1,14 +1,19 @@
 /**
  * @module
- * Which perpetual markets have history, and how a request's `symbol` names one. A symbol is a base asset
- * (`BTC`, case-insensitive; also `BTC/USDT` and `BTC/USDT:USDT`) or an exchange-native name (`BTCUSDT`,
- * `BTC-USDT-SWAP`). A base asset picks the market on `exchange`, or by default on the first of binance,
- * bybit, okx that lists it; a native name picks its own exchange (and must agree with `exchange` if given).
- * The list comes from the daily candle and funding tables, refreshed at most every 30 s.
+ * Which perpetual markets have history, and how a request's `symbol` names one. A symbol is an exact
+ * exchange-native market name (`BTCUSDT`, `BTC-USDT-SWAP`, an imported spot market), which picks that market
+ * (and must agree with `exchange` if given), or any form the one symbol resolver reads (engine/symbols/
+ * resolve.ts: `BTC`, `btc`, `BTC/USDT:USDT`, `BINANCE:BTCUSDT.P`, `1000PEPEUSDT`, ...), which names a base
+ * asset: its market on `exchange` (or on the venue of a TradingView prefix), or by default on the first of
+ * binance, bybit, okx that lists it. Other quotes (ETH/BTC) are 400 invalid_parameter; an unknown base is 400
+ * unknown_symbol suggesting the nearest bases with history. The list comes from the daily candle and funding
+ * tables, refreshed at most every 30 s.
  */
 import { ApiError } from '../errors.js'
 import type { Store } from '../store/store.js'
 import { PERP_EXCHANGES } from '../records/types.js'
+import { basesOf } from '../symbols/known-bases.js'
+import { baseCandidates, resolveSymbol, symbolOf, venueOf } from '../symbols/resolve.js'
 
 export interface Market {
   readonly base: string
@@ -21,11 +26,15 @@ export const DEFAULT_EXCHANGE_ORDER: readonly string[] = PERP_EXCHANGES
 
 const REFRESH_MS = 30_000
 
-/** `BTC/USDT:USDT` -> `BTC`; other text unchanged (upper-cased). */
-export function baseOf(symbol: string): string {
-  const s = symbol.trim().toUpperCase()
-  const slash = s.indexOf('/')
-  return slash > 0 ? s.slice(0, slash) : s
+/** Message of a symbol with no history (suggestions follow it). */
+const noHistory = (base: string): string => `no history for ${base}: not a base asset or market symbol we hold`
+
+/**
+ * The base asset a symbol names, without looking at what is held (`BTC/USDT:USDT`, `BINANCE:BTCUSDT.P`,
+ * `btc` -> `BTC`; `1000PEPEUSDT` -> `PEPE`); throws 400 invalid_parameter for a refused form (ETH/BTC).
+ */
+export function baseOf(symbol: string, param = 'symbol'): string {
+  return symbolOf(symbol, param).base
 }
 
 export class MarketDirectory {
@@ -61,9 +70,9 @@ export class MarketDirectory {
     this.loadedAt = this.now()
   }
 
-  /** Every market of a base asset (any exchange, or only `exchange`). */
+  /** Every market of a base asset as stored (`BTC`, `PEPE`; not a symbol to resolve), on any exchange or `exchange`. */
   async marketsOf(base: string, exchange?: string): Promise<Market[]> {
-    const b = baseOf(base)
+    const b = base.trim().toUpperCase()
     return (await this.list()).filter((m) => m.base === b && (exchange === undefined || m.exchange === exchange))
   }
 
@@ -76,7 +85,8 @@ export class MarketDirectory {
     try {
       return this.pick(all, symbol, exchange, param)
     } catch (err) {
-      // a market first written since the list was loaded: look that one name up
+      // a market first written since the list was loaded: look that one name up (a refused form stays refused)
+      if (!(err instanceof ApiError) || err.code !== 'unknown_symbol') throw err
       const fresh = await this.lookup(symbol)
       if (fresh.length === 0) throw err
       this.markets = [
@@ -88,19 +98,20 @@ export class MarketDirectory {
   }
 
   private lookup(symbol: string): Promise<Market[]> {
-    const where = 'base = {base:String} OR upper(symbol) = {symbol:String}'
+    const where = 'base IN {bases:Array(String)} OR upper(symbol) = {symbol:String}'
     return this.store.query<Market>(
       `SELECT DISTINCT base, exchange, symbol FROM (
          SELECT base, exchange, symbol FROM candles_1d WHERE ${where}
          UNION ALL SELECT base, exchange, symbol FROM funding_1d WHERE ${where}
        ) ORDER BY base, exchange, symbol`,
-      { base: baseOf(symbol), symbol: symbol.trim().toUpperCase() }
+      { bases: baseCandidates(symbol), symbol: symbol.trim().toUpperCase() }
     )
   }
 
   /**
    * The markets a list of symbols names, each once, in order. A base asset names its default market, or with
-   * `everyVenue` every venue's market of it (only `exchange`'s when given); a native name names itself.
+   * `everyVenue` every venue's market of it (only `exchange`'s, or a TradingView prefix's, when given); a
+   * native name names itself.
    * `check` sees each resolved base asset (the caller's plan check).
    */
   async resolveList(
@@ -113,7 +124,8 @@ export class MarketDirectory {
       const resolved = await this.resolve(s, exchange, opts.param)
       opts.check?.(resolved.base)
       const named = !opts.everyVenue || resolved.symbol.toUpperCase() === s.trim().toUpperCase()
-      for (const m of named ? [resolved] : await this.marketsOf(resolved.base, exchange)) {
+      const venue = named ? exchange : venueOf(symbolOf(s, opts.param), exchange, opts.param)
+      for (const m of named ? [resolved] : await this.marketsOf(resolved.base, venue)) {
         if (!out.some((x) => x.exchange === m.exchange && x.symbol === m.symbol)) out.push(m)
       }
     }
@@ -128,23 +140,24 @@ export class MarketDirectory {
       if (hit) return hit
       throw new ApiError('unknown_symbol', `${symbol} is not a market on ${exchange}`, { param })
     }
-    const base = baseOf(symbol)
+    const parsed = resolveSymbol(symbol, basesOf(all), param, noHistory)
+    const base = parsed.base
+    const venue = venueOf(parsed, exchange, param)
     const ofBase = all.filter((m) => m.base === base)
-    const order = exchange ? [exchange] : DEFAULT_EXCHANGE_ORDER
+    const order = venue ? [venue] : DEFAULT_EXCHANGE_ORDER
     for (const ex of order) {
       const hit = ofBase.find((m) => m.exchange === ex)
       if (hit) return hit
     }
-    if (ofBase.length > 0 && exchange) {
+    if (venue) {
       throw new ApiError(
         'unknown_symbol',
-        `${base} has no market on ${exchange}; it trades on ${[...new Set(ofBase.map((m) => m.exchange))].join(', ')}`,
+        `${base} has no market on ${venue}; it trades on ${[...new Set(ofBase.map((m) => m.exchange))].join(', ')}`,
         { param }
       )
     }
-    throw new ApiError('unknown_symbol', `no history for ${symbol}: not a base asset or market symbol we hold`, {
-      param
-    })
+    // only markets of other kinds (an imported spot market) hold this base
+    throw new ApiError('unknown_symbol', noHistory(base), { param })
   }
 }
 

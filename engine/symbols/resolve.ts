@@ -238,6 +238,18 @@ export function symbolOf(raw: string, param = 'symbol'): ParsedSymbol {
   return s
 }
 
+/**
+ * The bases a symbol may name without knowing which exist: its base, and a concatenated name read whole
+ * (STETH, SUSD). Empty when the form is refused outright (ETH/BTC). For looking a symbol up in a store.
+ */
+export function baseCandidates(raw: string): string[] {
+  const r = reading(raw)
+  const out: string[] = []
+  if (r.symbol !== null) out.push(r.symbol.base)
+  if (r.whole !== null && r.whole.base !== r.symbol?.base) out.push(r.whole.base)
+  return out
+}
+
 /** `no perpetual market for X on Binance, Bybit or OKX`: the unknown-symbol message of the live routes. */
 export const noPerpetualMarket = (base: string): string => `no perpetual market for ${base} on Binance, Bybit or OKX`
 
