@@ -11,8 +11,9 @@
  *   for inverse BTC/ETH options (linear USDC options quote USDC per coin: divided by `underlying_price` here so
  *   the record stays in base coin); `mark_iv` in percent as sent (52.3 = 52.3%; unlike `markprice.options`,
  *   whose `iv` is a fraction); `open_interest` and `volume` (24 h) in contracts = coins (Deribit: "for options
- *   … the underlying base currency coin"); `underlying_price` USD (index or the expiry's future). Missing or
- *   null bid/ask (no order on that side) is null. Rows of expired instruments (expiry at or before the row's
+ *   … the underlying base currency coin"); `underlying_price` USD (index or the expiry's future). A bid, ask
+ *   or IV that is missing, null, "" or 0 (no order on that side, no IV) is null; a missing volume is 0; a
+ *   value present but not a number (or negative) makes the row malformed. Rows of expired instruments (expiry at or before the row's
  *   own time: an answer around 08:00 UTC can still hold them) are skipped, not counted.
  * - `public/get_instruments` → instrument meta (expiry, linear or inverse); no record.
  * - `public/set_heartbeat`, `public/test` answers and `heartbeat` notifications → protocol chatter.
@@ -46,6 +47,14 @@ interface RpcEnvelope {
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+/** A field without a value: missing, null or "". */
+const absent = (v: unknown): boolean => v === undefined || v === null || v === ''
+
+/** A field the quote can do without (bid, ask, IV): null when absent or 0, undefined when not a number ≥ 0. */
+function optional(v: unknown): number | null | undefined {
+  if (absent(v) || v === 0) return null
+  return isNum(v) && v > 0 ? v : undefined
+}
 
 export class DeribitNormalizer implements VenueNormalizer {
   readonly venue = EXCHANGE
@@ -120,8 +129,11 @@ export class DeribitNormalizer implements VenueNormalizer {
     const oi = r.open_interest
     if (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts <= 0) return false
     if (!isNum(underlying) || !(underlying > 0) || !isNum(mark) || mark < 0 || !isNum(oi) || oi < 0) return false
-    const volume = r.volume ?? 0
-    if (!isNum(volume) || volume < 0) return false
+    const volume = absent(r.volume) ? 0 : r.volume
+    const bid = optional(r.bid_price)
+    const ask = optional(r.ask_price)
+    const iv = optional(r.mark_iv)
+    if (!isNum(volume) || volume < 0 || bid === undefined || ask === undefined || iv === undefined) return false
     if (ts > this.newestTs) this.newestTs = ts
     if (meta.expiryMs <= ts) {
       this.expiredRows++
@@ -129,8 +141,6 @@ export class DeribitNormalizer implements VenueNormalizer {
     }
     // linear options: USDC per coin → base coin; inverse: already base coin
     const k = meta.linear ? 1 / underlying : 1
-    const bid = r.bid_price
-    const ask = r.ask_price
     out.push({
       kind: 'option_quote',
       ts,
@@ -138,11 +148,11 @@ export class DeribitNormalizer implements VenueNormalizer {
       instrument: meta.name, // the map's string, not a slice of the (large) answer text
       underlying_price: underlying,
       mark_price: mark * k,
-      mark_iv: isNum(r.mark_iv) && r.mark_iv >= 0 ? r.mark_iv : null,
+      mark_iv: iv,
       open_interest: oi,
       volume_24h: volume,
-      bid: isNum(bid) && bid > 0 ? bid * k : null,
-      ask: isNum(ask) && ask > 0 ? ask * k : null
+      bid: bid === null ? null : bid * k,
+      ask: ask === null ? null : ask * k
     })
     return true
   }

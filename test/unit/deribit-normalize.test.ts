@@ -112,6 +112,28 @@ describe('Deribit raw message -> normalized record', () => {
     expect(q).toMatchObject({ instrument: ETH[0]!.name, bid: null, ask: null, mark_iv: null, volume_24h: 0 })
   })
 
+  it('bid, ask and IV that are "", null or 0 become null and an empty volume 0; a value that is not a number is malformed', () => {
+    const n = new DeribitNormalizer()
+    const base = bookSummaryRow(ETH[0]!, NOW)
+    const path = '/public/get_book_summary_by_instrument?instrument_name=x'
+    const absent = [
+      { bid_price: '', ask_price: '', mark_iv: '', volume: '' },
+      { bid_price: 0, ask_price: 0, mark_iv: 0, volume: 0 },
+      { bid_price: null, ask_price: undefined, mark_iv: null, volume: undefined }
+    ]
+    for (const over of absent) {
+      const { outcome, records } = run(n, path, rpcResult([{ ...base, ...over }], 4))
+      expect(outcome, JSON.stringify(over)).toBe('ok')
+      expect(records).toMatchObject([{ bid: null, ask: null, mark_iv: null, volume_24h: 0 }])
+    }
+    for (const over of [{ bid_price: 'abc' }, { ask_price: -0.01 }, { mark_iv: '77' }, { volume: 'many' }]) {
+      expect(run(n, path, rpcResult([{ ...base, ...over }], 5)), JSON.stringify(over)).toEqual({
+        outcome: 'malformed',
+        records: []
+      })
+    }
+  })
+
   it('linear USDC options (`d` decimal strikes) are converted from USDC to base coin', () => {
     const n = new DeribitNormalizer()
     const { outcome, records } = run(
