@@ -21,7 +21,8 @@
  *   without `fundingRate` (missing, "" or null: seen in real pushes) has nothing to record and is skipped
  *   (`unknown`); without `fundingTime` the record has no next funding time.
  * - `open-interest` → open_interest (pushed every few seconds when it changes; one record per market per
- *   OI_SAMPLE_MS): `oi` contracts × contract value = coins; USD from `oiUsd`, else coins × latest mark.
+ *   OI_SAMPLE_MS): `oi` contracts × contract value = coins; USD from `oiUsd`, else (missing, "" or "0")
+ *   coins × latest mark.
  * - `mark-price` → no record; the latest mark goes into funding records and USD values (a row without
  *   `markPx`, or "0", is skipped: `unknown`).
  * - `liquidation-orders` (instType SWAP, every swap) → liquidation per detail row: `side` of the
@@ -262,15 +263,17 @@ export class OkxNormalizer implements VenueNormalizer {
   private openInterest(d: Row, out: NormalizedRecord[]): Outcome {
     const ts = msTs(d['ts'])
     const contracts = num(d['oi'])
+    // `oiUsd` is optional: absent, or "0" while contracts are open, gives coins × the latest mark
+    const usd = num(d['oiUsd'])
     if (typeof d['instId'] !== 'string' || Number.isNaN(ts) || !(contracts >= 0)) return 'malformed'
+    if (!absent(d['oiUsd']) && !(usd >= 0)) return 'malformed'
     const m = this.market(d['instId'])
     // coins from contracts × contract value; `oiCcy` (coins) only for an instrument without meta
     const coins = m.meta ? mulDecimal(contracts, m.meta.coinsPerContract) : num(d['oiCcy'])
     if (!(coins >= 0)) return 'unknown'
     if (ts - m.oiAt < OI_SAMPLE_MS) return 'ok'
     m.oiAt = ts
-    const usd = num(d['oiUsd'])
-    if (usd >= 0) this.emitOi(m, ts, coins, usd, out)
+    if (usd > 0 || coins === 0) this.emitOi(m, ts, coins, usd > 0 ? usd : 0, out)
     else if (Number.isNaN(m.mark)) m.pendingOi = { ts, coins }
     else this.emitOi(m, ts, coins, coins * m.mark, out)
     return 'ok'

@@ -246,6 +246,21 @@ describe('OKX raw message -> normalized record', () => {
     expect(pepe.records[0]).toMatchObject({ oi_base: 15_005_000_000 })
   })
 
+  it('open-interest with oiUsd "" or "0" takes USD from the mark like a missing one; oiUsd "abc" is malformed', () => {
+    const n = setup()
+    run(n, 'ws', ws('mark-price', 'ETH-USDT-SWAP', [markPriceRow('ETH-USDT-SWAP', T)]))
+    const row = openInterestRow('ETH-USDT-SWAP', '1000', T) as Row
+    const mark = Number((markPriceRow('ETH-USDT-SWAP', T) as Row)['markPx'])
+    ;['', '0', null].forEach((oiUsd, i) => {
+      const at = String(T + i * OI_SAMPLE_MS)
+      const { outcome, records } = run(n, 'ws', ws('open-interest', 'ETH-USDT-SWAP', [{ ...row, oiUsd, ts: at }]))
+      expect(outcome).toBe('ok')
+      expect(records).toMatchObject([{ oi_base: 100, oi_usd: 100 * mark }])
+    })
+    const bad = { ...row, oiUsd: 'abc', ts: String(T + 9 * OI_SAMPLE_MS) }
+    expect(run(n, 'ws', ws('open-interest', 'ETH-USDT-SWAP', [bad]))).toEqual({ outcome: 'malformed', records: [] })
+  })
+
   it('open-interest without oiUsd waits for the first mark price', () => {
     const n = setup()
     const waiting = run(
