@@ -1,21 +1,43 @@
 /**
  * @module
  * The ingest pipeline: one TableBatcher per target table, created on first use. Sources push encoded
- * chunks and barriers; the pipeline reports queued, written and failed rows for `/v1/health`.
+ * chunks, live records and barriers through a lane each; the pipeline reports queued, written and failed
+ * rows for `/v1/health`.
+ *
+ * Live records never run inside the write path: they are offered to the live state's own bounded
+ * consumer (engine/live/live-state.ts), which drops and counts when full. Each offer carries the write
+ * generation at which its rows were queued, so a rebuild of the live state from the store can tell rows
+ * its snapshot holds from rows that arrived after it (see `hold`).
  */
 import type { TimeRange } from '../engine/store/compact.js'
 import type { Logger } from '../engine/log.js'
 import type { InsertBatch, Store } from '../engine/store/store.js'
 import type { BatchJournal } from './journal.js'
 import { isBarrier, isLiveRecords, type EncodedChunk, type IngestItem } from './encoded-chunk.js'
-import type { NormalizedRecord } from '../engine/records/types.js'
+import type { NormalizedRecord, RecordKind } from '../engine/records/types.js'
+import { KIND_SPECS } from '../engine/records/fields.js'
+import { TableBatcher, type BatcherOptions, type TableCounters } from './table-batcher.js'
 
 /** Where live records and rebuild requests go (the in-memory live state). */
 export interface LiveSink {
-  apply(records: readonly NormalizedRecord[]): void
-  rebuild(): Promise<void>
+  /**
+   * Offers records to the live state's bounded consumer; never throws. `gen`: the write generation at
+   * which their rows were queued (or written). Resolves once they are applied (or dropped).
+   */
+  offer(records: readonly NormalizedRecord[], gen: number): Promise<void>
+  /** Asks for a rebuild from the store; resolves once one that started after the request ended. Never rejects. */
+  requestRebuild(): Promise<void>
 }
-import { TableBatcher, type BatcherOptions, type TableCounters } from './table-batcher.js'
+
+/** A hold on writes (see `IngestPipeline.hold`). */
+export interface WriteHold {
+  /** the write generation that starts with this hold */
+  readonly gen: number
+  /** resolves once every row accepted before the hold is written (or failed) */
+  readonly drained: Promise<void>
+  /** lets the writes accepted since the hold go on */
+  release(): void
+}
 
 export interface IngestTotals {
   readonly queued: number
@@ -26,9 +48,58 @@ export interface IngestTotals {
   readonly tables: Readonly<Record<string, Readonly<TableCounters>>>
 }
 
+/**
+ * A source's way into the pipeline. It remembers the write generation at which each table's latest chunk
+ * was queued, so the live records that follow a source's chunks are tagged with the generation of their
+ * rows, not of the moment they reach the live state.
+ */
+export class Lane {
+  private readonly chunkGen = new Map<string, number>()
+
+  constructor(private readonly pipeline: IngestPipeline) {}
+
+  async push(item: IngestItem): Promise<void> {
+    const p = this.pipeline
+    if (isLiveRecords(item)) {
+      for (const [gen, records] of this.byGeneration(item.records)) void p.live?.offer(records, gen)
+    } else if (isBarrier(item)) {
+      await p.barrier()
+      await item.onDone?.()
+      if (item.rebuildLive) await p.live?.requestRebuild()
+      if (item.bulkEnd) p.onBulkEnd?.()
+    } else {
+      this.chunkGen.set(item.table, await p.write(item))
+    }
+  }
+
+  /** Splits records by the generation at which their table's rows were queued (one group in the common case). */
+  private byGeneration(records: readonly NormalizedRecord[]): Map<number, NormalizedRecord[]> {
+    const now = this.pipeline.generation
+    const out = new Map<number, NormalizedRecord[]>()
+    let lastKind: RecordKind | undefined
+    let lastGen = now
+    for (const r of records) {
+      if (r.kind !== lastKind) {
+        lastKind = r.kind
+        lastGen = this.chunkGen.get(KIND_SPECS[r.kind].table) ?? now
+      }
+      let group = out.get(lastGen)
+      if (!group) out.set(lastGen, (group = []))
+      group.push(r)
+    }
+    return out
+  }
+}
+
 export class IngestPipeline {
   private readonly batchers = new Map<string, TableBatcher>()
   private closing = false
+  /** bumped by every hold: rows queued at generation g are in a store snapshot read under a hold g' > g */
+  private gen = 0
+  private holding: { readonly release: Array<() => void>; readonly done: Promise<void> } | null = null
+  private releaseHold: (() => void) | undefined
+  /** direct writes (admin ingest) in flight, with the generation they started in */
+  private readonly direct = new Set<Promise<void>>()
 
   private readonly insert: (batch: InsertBatch) => Promise<void>
   private readonly abandon: ((token: string) => Promise<void>) | undefined
@@ -51,16 +122,42 @@ export class IngestPipeline {
     this.abandon = journal ? (token) => journal.abandon(token) : undefined
   }
 
+  /** the current write generation */
+  get generation(): number {
+    return this.gen
+  }
+
+  /** A lane for one source (see `Lane`). */
+  lane(): Lane {
+    return new Lane(this)
+  }
+
+  private shared: Lane | undefined
+  /** Pushes through one shared lane (a single producer: tests, benchmarks); sources take a lane each. */
+  push(item: IngestItem): Promise<void> {
+    return (this.shared ??= this.lane()).push(item)
+  }
+
   private batcher(table: string): TableBatcher {
     let b = this.batchers.get(table)
-    if (!b) this.batchers.set(table, (b = new TableBatcher(table, this.insert, this.opts, this.log, this.abandon)))
+    if (!b) {
+      this.batchers.set(table, (b = new TableBatcher(table, this.insert, this.opts, this.log, this.abandon)))
+      // a table first written during a hold is held too
+      if (this.holding) this.holding.release.push(b.hold().release)
+    }
     return b
   }
 
-  /** Accepts one chunk; the promise resolves when it is queued (backpressure when the table's queue is full). */
-  write(chunk: EncodedChunk): Promise<void> {
-    if (this.closing) return Promise.reject(new Error('ingest pipeline is closing'))
-    return this.batcher(chunk.table).add(chunk)
+  /**
+   * Accepts one chunk; resolves when it is queued (backpressure: waits while the table's queue is full)
+   * with the write generation it was queued in.
+   */
+  async write(chunk: EncodedChunk): Promise<number> {
+    if (this.closing) throw new Error('ingest pipeline is closing')
+    const b = this.batcher(chunk.table)
+    await b.room(chunk.rows)
+    b.accept(chunk)
+    return this.gen
   }
 
   /** Seals every open batch and waits until all of them are written (or failed). */
@@ -69,34 +166,68 @@ export class IngestPipeline {
   }
 
   /**
-   * Writes one chunk now, as its own batch, outside the batchers (admin ingest: the caller answers only
-   * after the store acknowledged). Counted in the table's written rows like any batch.
+   * Starts a new write generation: seals every open batch, lets everything accepted so far be written and
+   * holds what is accepted from now on until `release`. While held, producers still queue up to each
+   * table's bound, then wait. Direct writes wait for the release; those in flight are waited for. A store
+   * snapshot read between `drained` and `release` holds exactly the rows of earlier generations.
    */
-  async writeDirect(chunk: EncodedChunk, dedupToken: string): Promise<void> {
-    // a failure here is reported to the caller (who may retry), so it is not counted as a lost row
-    await this.insert({
-      table: chunk.table,
-      columns: chunk.columns,
-      format: 'TSV',
-      data: Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength),
-      dedupToken
-    })
-    const counters = this.batcher(chunk.table).counters
-    counters.written += chunk.rows
-    counters.batches++
+  async hold(): Promise<WriteHold> {
+    while (this.holding) await this.holding.done
+    const release: Array<() => void> = []
+    const drained: Promise<void>[] = [...this.direct]
+    for (const b of this.batchers.values()) {
+      const h = b.hold()
+      release.push(h.release)
+      drained.push(h.drained)
+    }
+    const done = new Promise<void>((r) => (this.releaseHold = r))
+    this.holding = { release, done }
+    const gen = ++this.gen
+    let released = false
+    return {
+      gen,
+      drained: Promise.all(drained).then(() => undefined),
+      release: () => {
+        if (released) return
+        released = true
+        for (const r of release) r()
+        this.holding = null
+        this.releaseHold?.()
+      }
+    }
   }
 
-  async push(item: IngestItem): Promise<void> {
-    if (isLiveRecords(item)) {
-      this.live?.apply(item.records)
-    } else if (isBarrier(item)) {
-      await this.barrier()
-      await item.onDone?.()
-      if (item.rebuildLive) await this.live?.rebuild()
-      if (item.bulkEnd) this.onBulkEnd?.()
-    } else {
-      await this.write(item)
+  /**
+   * Writes chunks now, each as its own batch, outside the batchers (admin ingest: the caller answers only
+   * after the store acknowledged), and returns the write generation they were written in. Waits while a
+   * hold is on, so a live-state snapshot holds all of a request's rows or none. Counted in the tables'
+   * written rows like any batch; a failure is reported to the caller (who may retry), not counted as lost.
+   */
+  async writeDirect(chunks: readonly EncodedChunk[], dedupToken: (chunk: EncodedChunk) => string): Promise<number> {
+    while (this.holding) await this.holding.done
+    const gen = this.gen
+    const run = (async () => {
+      for (const chunk of chunks) {
+        await this.insert({
+          table: chunk.table,
+          columns: chunk.columns,
+          format: 'TSV',
+          data: Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength),
+          dedupToken: dedupToken(chunk)
+        })
+        const counters = this.batcher(chunk.table).counters
+        counters.written += chunk.rows
+        counters.batches++
+      }
+    })()
+    const tracked = run.catch(() => undefined)
+    this.direct.add(tracked)
+    try {
+      await run
+    } finally {
+      this.direct.delete(tracked)
     }
+    return gen
   }
 
   totals(): IngestTotals {
@@ -117,6 +248,10 @@ export class IngestPipeline {
   /** Stops accepting, flushes every queued batch; retries end at `deadline` (epoch ms). */
   async close(deadline: number): Promise<void> {
     this.closing = true
+    // a hold left by a rebuild that never finished must not keep the last batches back
+    for (const r of this.holding?.release ?? []) r()
+    this.holding = null
+    this.releaseHold?.()
     await Promise.all([...this.batchers.values()].map((b) => b.close(deadline)))
   }
 }

@@ -15,9 +15,10 @@ export async function runSource(
   signal: AbortSignal,
   log: Logger
 ): Promise<void> {
+  const lane = pipeline.lane()
   try {
     for await (const item of source.items(signal)) {
-      await pipeline.push(item)
+      await lane.push(item)
     }
   } catch (err) {
     if (signal.aborted) return

@@ -1,16 +1,23 @@
 /**
  * @module
  * One batcher per table. Chunks join the open batch; the batch is sealed when it reaches `batchRows`, when
- * it has been open `flushMs` (live chunks only), or at a barrier. Sealed batches wait in a bounded queue
- * (producers wait when it is full) and one writer per table inserts them in order, each with a
- * deterministic dedup token, retrying transient store failures with backoff. A batch that cannot be
- * written is counted as failed, never dropped silently.
+ * it has been open `flushMs` (live chunks only), or at a barrier. Sealed batches wait in order and one
+ * writer per table inserts them, each with a deterministic dedup token, retrying transient store failures
+ * with backoff. A batch that cannot be written is counted as failed, never dropped silently.
+ *
+ * Bound: `queued` (rows accepted and not yet written or failed: the open batch, sealed batches and the one
+ * being written) never exceeds `queueRows`, except that one chunk larger than the whole bound is admitted
+ * into an empty queue. Producers wait in `add` until there is room, whether the batch seals by size, by
+ * timer or at a barrier, so a store outage blocks the sources instead of growing memory.
+ *
+ * Hold: `hold()` seals the open batch and lets the writer finish everything sealed so far, while batches
+ * sealed later wait until `release`. The live state uses it to read a snapshot of the store that contains
+ * exactly the rows accepted before the hold (live-state.ts).
  */
 import crypto from 'node:crypto'
 import type { Logger } from '../engine/log.js'
 import type { InsertBatch } from '../engine/store/store.js'
 import { toStoreError } from '../engine/store/store-error.js'
-import { BoundedQueue } from './bounded-queue.js'
 import type { EncodedChunk } from './encoded-chunk.js'
 import { backoffMs, sleep } from './retry.js'
 
@@ -25,7 +32,7 @@ export interface BatcherOptions {
   readonly bulkBatchRows?: number
   /** age that seals a batch of live chunks, ms. @default 1_000 */
   readonly flushMs: number
-  /** rows the sealed-batch queue holds before producers wait */
+  /** rows accepted and not yet written (open + sealed + being written) before producers wait */
   readonly queueRows: number
 }
 
@@ -36,9 +43,12 @@ export interface TableCounters {
   failed: number
   batches: number
   retries: number
+  /** most rows ever queued at once (the bound is `queueRows`) */
+  queued_max: number
 }
 
 interface Batch {
+  readonly seq: number
   readonly rows: number
   readonly data: Buffer
   readonly token: string
@@ -46,15 +56,23 @@ interface Batch {
 }
 
 export class TableBatcher {
-  readonly counters: TableCounters = { queued: 0, written: 0, failed: 0, batches: 0, retries: 0 }
+  readonly counters: TableCounters = { queued: 0, written: 0, failed: 0, batches: 0, retries: 0, queued_max: 0 }
   private open: EncodedChunk[] = []
   private openRows = 0
   /** whether a live chunk is in the open batch (then it seals at batchRows) */
   private openLive = false
   private timer: NodeJS.Timeout | undefined
-  private readonly sealed: BoundedQueue<Batch | null>
-  private pending = 0
-  private idleWaiters: Array<() => void> = []
+  private readonly sealed: Batch[] = []
+  /** sequence number of the next sealed batch */
+  private nextSeq = 0
+  /** every batch with a smaller seq is written or failed */
+  private doneSeq = 0
+  /** batches with seq >= this wait for the hold's release (Infinity: no hold) */
+  private heldFrom = Infinity
+  private roomWaiters: Array<() => void> = []
+  private doneWaiters: Array<{ readonly seq: number; readonly wake: () => void }> = []
+  private wakeWriter: (() => void) | undefined
+  private closing = false
   private readonly writer: Promise<void>
   /** set at shutdown: stop retrying after this time (epoch ms) */
   private giveUpAt = Infinity
@@ -68,23 +86,40 @@ export class TableBatcher {
     /** a batch that failed for good (not retryable): its journal entry is set aside (see journal.ts) */
     private readonly abandon?: (token: string) => Promise<void>
   ) {
-    this.sealed = new BoundedQueue(opts.queueRows)
     this.writer = this.writeLoop()
+  }
+
+  /** Whether `rows` more fit under the bound (anything fits an empty queue). */
+  hasRoom(rows: number): boolean {
+    const q = this.counters.queued
+    return q === 0 || q + rows <= this.opts.queueRows
+  }
+
+  /** Resolves once `rows` more fit under the bound. */
+  async room(rows: number): Promise<void> {
+    while (!this.hasRoom(rows)) await new Promise<void>((r) => this.roomWaiters.push(r))
   }
 
   /** Adds a chunk; resolves once it is accepted (waits while the queue is full). */
   async add(chunk: EncodedChunk): Promise<void> {
+    await this.room(chunk.rows)
+    this.accept(chunk)
+  }
+
+  /** Takes a chunk now, synchronously; the caller made room first (`room`, with no await in between). */
+  accept(chunk: EncodedChunk): void {
     this.open.push(chunk)
     this.openRows += chunk.rows
     this.counters.queued += chunk.rows
+    if (this.counters.queued > this.counters.queued_max) this.counters.queued_max = this.counters.queued
     if (!chunk.bulk) this.openLive = true
     const limit = this.openLive ? this.opts.batchRows : (this.opts.bulkBatchRows ?? this.opts.batchRows)
-    if (this.openRows >= limit) await this.seal()
-    else if (!chunk.bulk && !this.timer) this.timer = setTimeout(() => void this.seal(), this.opts.flushMs)
+    if (this.openRows >= limit) this.seal()
+    else if (!chunk.bulk && !this.timer) this.timer = setTimeout(() => this.seal(), this.opts.flushMs)
   }
 
-  /** Seals the open batch into the write queue. */
-  async seal(): Promise<void> {
+  /** Seals the open batch into the write queue (synchronous: the rows are already counted as queued). */
+  seal(): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
     if (this.open.length === 0) return
@@ -95,39 +130,76 @@ export class TableBatcher {
     const rows = chunks.reduce((n, c) => n + c.rows, 0)
     const digest = crypto.createHash('sha1')
     for (const c of chunks) digest.update(c.hash)
-    const batch: Batch = {
+    this.sealed.push({
+      seq: this.nextSeq++,
       rows,
       data: Buffer.concat(chunks.map((c) => c.data)),
       token: `${this.table}:${rows}:${digest.digest('hex')}`,
       columns: chunks[0]!.columns
-    }
-    this.pending++
-    await this.sealed.push(batch, rows)
+    })
+    this.wakeWriter?.()
   }
 
   /** Seals and resolves when every batch sealed so far is written or failed. */
-  async flush(): Promise<void> {
-    await this.seal()
-    if (this.pending === 0) return
-    await new Promise<void>((r) => this.idleWaiters.push(r))
+  flush(): Promise<void> {
+    this.seal()
+    return this.done(this.nextSeq)
+  }
+
+  /**
+   * Seals the open batch; batches sealed from now on wait for `release`. `drained` resolves once every
+   * batch sealed before the hold is written or failed. One hold at a time (the pipeline coordinates).
+   */
+  hold(): { readonly drained: Promise<void>; readonly release: () => void } {
+    this.seal()
+    this.heldFrom = this.nextSeq
+    return {
+      drained: this.done(this.nextSeq),
+      release: () => {
+        this.heldFrom = Infinity
+        this.wakeWriter?.()
+      }
+    }
   }
 
   /** Flushes, then stops the writer. Retries stop at `deadline` (epoch ms); what is left counts as failed. */
   async close(deadline: number): Promise<void> {
     this.giveUpAt = deadline
     await this.flush()
-    await this.sealed.push(null, 0)
+    this.closing = true
+    this.wakeWriter?.()
     await this.writer
+  }
+
+  /** Resolves once every batch with a seq below `seq` is written or failed. */
+  private done(seq: number): Promise<void> {
+    if (this.doneSeq >= seq) return Promise.resolve()
+    return new Promise((wake) => this.doneWaiters.push({ seq, wake }))
+  }
+
+  private next(): Batch | undefined {
+    const head = this.sealed[0]
+    return head && head.seq < this.heldFrom ? head : undefined
   }
 
   private async writeLoop(): Promise<void> {
     for (;;) {
-      const batch = await this.sealed.take()
-      if (batch === null) return
+      let batch = this.next()
+      while (!batch) {
+        if (this.closing && this.sealed.length === 0) return
+        await new Promise<void>((r) => (this.wakeWriter = r))
+        this.wakeWriter = undefined
+        batch = this.next()
+      }
       await this.writeWithRetry(batch)
+      this.sealed.shift()
       this.counters.queued -= batch.rows
       this.counters.batches++
-      if (--this.pending === 0) for (const wake of this.idleWaiters.splice(0)) wake()
+      this.doneSeq = batch.seq + 1
+      const due = this.doneWaiters.filter((w) => w.seq <= this.doneSeq)
+      this.doneWaiters = this.doneWaiters.filter((w) => w.seq > this.doneSeq)
+      for (const w of due) w.wake()
+      for (const wake of this.roomWaiters.splice(0)) wake()
     }
   }
 

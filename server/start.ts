@@ -164,6 +164,8 @@ export async function start(config: Config, log: Logger): Promise<Running> {
   keys.startReloading()
   quota.start()
   pipeline.live = live
+  live.writes = pipeline
+  live.onError = (what, err) => log.error({ err: err instanceof Error ? err.message : String(err) }, `${what} failed`)
   const compactor = new Compactor(store, log.child({ mod: 'compact' }))
   pipeline.onBulkEnd = (range) => compactor.request(range)
   // Created before the first rebuild: the hub observes the live state, and the rebuild seeds it.
@@ -238,7 +240,7 @@ export async function start(config: Config, log: Logger): Promise<Running> {
     if (signal.aborted) return
     log.info({ ms: Date.now() - started }, 'live state built')
     readiness.liveStateBuilt()
-    hub.start()
+    supervisor.every('stream-hub', hub.tickEveryMs, () => hub.tick())
     for (const s of sources) {
       supervisor.run(`source:${s.name}`, (sig) => runSource(s, pipeline, sig, log.child({ source: s.name })))
     }
@@ -252,7 +254,6 @@ export async function start(config: Config, log: Logger): Promise<Running> {
       const deadline = Date.now() + SHUTDOWN_DEADLINE_MS
       http.close()
       stream.closeAll()
-      hub.stop()
       await Promise.race([supervisor.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
       await pipeline.close(deadline)
       await compactor.stop()

@@ -2,7 +2,9 @@
  * @module
  * In-memory state behind the hot read endpoints (DESIGN.md "hot reads"), updated as live records arrive
  * and rebuilt from the store at start and after a backfill. Records reach it from sources (live windows)
- * and from admin ingest, so a posted record shows in the endpoints at once.
+ * and from admin ingest through a bounded consumer queue (`offer`): never inside the write path, a full
+ * queue drops and counts, and an update that throws is counted and skipped. Rebuilds lose nothing offered
+ * meanwhile and count nothing twice (`rebuild`).
  */
 import type { Store } from '../store/store.js'
 import type { NormalizedRecord, OnchainMetricRecord, OptionQuoteRecord, WhaleTransferRecord } from '../records/types.js'
@@ -11,16 +13,65 @@ import { ScreenerBook } from './screener-book.js'
 import { OnchainBook } from './onchain-book.js'
 import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
 import { FundingHistory } from './confirm-inputs.js'
+import type { WriteHold } from '../../ingest/pipeline.js'
 
 /** How far back a rebuild looks for the latest quote of each instrument, hours. */
 const OPTIONS_LOOKBACK_HOURS = 24
 /** Hourly history the screener needs: 48 h for the volume comparison plus the current hour. */
 const SCREENER_HOURS = 49
 
+/** One hour of one market, as the screener's rebuild reads it. */
+interface Hourly {
+  readonly exchange: string
+  readonly symbol: string
+  readonly base: string
+  readonly h: number
+  readonly v: number
+  readonly oi: number | null
+  readonly close: number | null
+}
+
+/** What a rebuild read from the store, applied to the books in one synchronous step. */
+interface Loaded {
+  readonly quotes: readonly OptionQuoteRecord[]
+  readonly screener: { readonly hourly: readonly Hourly[]; readonly latest: readonly NormalizedRecord[] }
+  readonly onchain: readonly OnchainMetricRecord[]
+  readonly whales: readonly WhaleTransferRecord[]
+}
+
 /** Sees every applied batch (after the books took it) and every rebuild. */
 export interface LiveObserver {
   apply(records: readonly NormalizedRecord[]): void
   rebuilt(): Promise<void>
+}
+
+/** What the live state needs of the write path to rebuild exactly (ingest/pipeline.ts `hold`). */
+export interface WriteGate {
+  hold(): Promise<WriteHold>
+}
+
+/** Records the consumer queue holds at most; an offer beyond it is dropped and counted. */
+const LIVE_QUEUE_MAX_RECORDS = 200_000
+/** Records a rebuild buffers at most while it reads the store; beyond it they are dropped and counted. */
+const REBUILD_BUFFER_MAX_RECORDS = 500_000
+
+interface Offer {
+  readonly records: readonly NormalizedRecord[]
+  readonly gen: number
+  readonly done: () => void
+}
+
+export interface LiveCounters {
+  /** records applied to the books */
+  applied: number
+  /** records dropped because the consumer queue was full (they are stored; a rebuild brings them back) */
+  dropped: number
+  /** batches whose application threw (counted and skipped; the process goes on) */
+  apply_errors: number
+  /** records offered during a rebuild that did not fit its replay buffer */
+  rebuild_dropped: number
+  rebuilds: number
+  rebuild_errors: number
 }
 
 export class LiveState {
@@ -29,12 +80,34 @@ export class LiveState {
   readonly onchain = new OnchainBook()
   readonly whales = new WhaleWindow()
   readonly fundingHistory: FundingHistory
+  readonly counters: LiveCounters = {
+    applied: 0,
+    dropped: 0,
+    apply_errors: 0,
+    rebuild_dropped: 0,
+    rebuilds: 0,
+    rebuild_errors: 0
+  }
   /** epoch ms of the last rebuild from the store */
   rebuiltAt = 0
   /** bumped on every applied batch and rebuild: caches of derived answers compare it */
   version = 0
+  /** set by the server: holds writes while a rebuild reads its snapshot (absent: no pipeline, tests) */
+  writes: WriteGate | undefined
+  /** called with an error the live state counted (logging) */
+  onError: ((what: string, err: unknown) => void) | undefined
 
   private readonly observers: LiveObserver[] = []
+  private readonly queue: Offer[] = []
+  private queuedRecords = 0
+  private draining = false
+  /** offers of an earlier generation are in the books' snapshot already */
+  private booksGen = 0
+  /** while a rebuild reads the store: offers of its generation or later, to replay into the new books */
+  private buffer: { readonly gen: number; readonly batches: (readonly NormalizedRecord[])[]; size: number } | null =
+    null
+  private running: Promise<void> | null = null
+  private next: Promise<void> | null = null
 
   constructor(readonly store: Store) {
     this.fundingHistory = new FundingHistory(store)
@@ -45,28 +118,143 @@ export class LiveState {
     this.observers.push(o)
   }
 
+  /** Records in the consumer queue now. */
+  get queued(): number {
+    return this.queuedRecords
+  }
+
+  /**
+   * Offers records to the bounded consumer (ingest/pipeline.ts LiveSink). Never throws; resolves once they
+   * are applied, or at once when the queue is full (then they are dropped and counted).
+   */
+  offer(records: readonly NormalizedRecord[], gen: number): Promise<void> {
+    if (records.length === 0) return Promise.resolve()
+    if (this.queuedRecords > 0 && this.queuedRecords + records.length > LIVE_QUEUE_MAX_RECORDS) {
+      this.counters.dropped += records.length
+      return Promise.resolve()
+    }
+    this.queuedRecords += records.length
+    const applied = new Promise<void>((done) => this.queue.push({ records, gen, done }))
+    if (!this.draining) {
+      this.draining = true
+      setImmediate(() => this.drain())
+    }
+    return applied
+  }
+
+  /** Applies records now, as the newest generation (tests and tools without a pipeline). */
   apply(records: readonly NormalizedRecord[]): void {
+    this.take({ records, gen: Number.MAX_SAFE_INTEGER, done: () => undefined })
+  }
+
+  private drain(): void {
+    for (let o = this.queue.shift(); o; o = this.queue.shift()) {
+      this.queuedRecords -= o.records.length
+      this.take(o)
+    }
+    this.draining = false
+  }
+
+  private take(o: Offer): void {
+    try {
+      // an offer of an earlier generation than the books' snapshot is in that snapshot already
+      if (o.gen >= this.booksGen) this.applyBooks(o.records)
+      const b = this.buffer
+      if (b && o.gen >= b.gen) {
+        if (b.size + o.records.length <= REBUILD_BUFFER_MAX_RECORDS) {
+          b.batches.push(o.records)
+          b.size += o.records.length
+        } else this.counters.rebuild_dropped += o.records.length
+      }
+      // observers see the records after the books, so what they derive reflects them
+      for (const obs of this.observers) obs.apply(o.records)
+    } catch (err) {
+      this.counters.apply_errors++
+      this.onError?.('live update', err)
+    } finally {
+      o.done()
+    }
+  }
+
+  private applyBooks(records: readonly NormalizedRecord[]): void {
     this.version++
+    this.counters.applied += records.length
     const quotes: OptionQuoteRecord[] = []
-    for (const r of records) if (r.kind === 'option_quote') quotes.push(r)
-    if (quotes.length) this.options.apply(quotes)
-    this.screener.apply(records)
     const onchain: OnchainMetricRecord[] = []
     const whales: WhaleTransferRecord[] = []
     for (const r of records) {
-      if (r.kind === 'onchain_metric') onchain.push(r)
+      if (r.kind === 'option_quote') quotes.push(r)
+      else if (r.kind === 'onchain_metric') onchain.push(r)
       else if (r.kind === 'whale_transfer') whales.push(r)
     }
+    if (quotes.length) this.options.apply(quotes)
+    this.screener.apply(records)
     if (onchain.length) this.onchain.apply(onchain)
     if (whales.length) this.whales.apply(whales)
-    // observers see the records after the books, so what they derive reflects them
-    for (const o of this.observers) o.apply(records)
   }
 
-  /** Reloads every part of the state from the store (at start, after backfills and bulk loads). */
-  async rebuild(): Promise<void> {
+  /**
+   * Asks for a rebuild (after a backfill or a bulk load); resolves once a rebuild that started after the
+   * request has ended. Never rejects: a failure is counted (the books keep their state).
+   */
+  requestRebuild(): Promise<void> {
+    return this.rebuild().catch((err: unknown) => this.onError?.('live rebuild', err))
+  }
+
+  /**
+   * Reloads every part of the state from the store (at start, after backfills and bulk loads) without
+   * losing a record offered meanwhile: under a write hold, the store holds exactly the rows of earlier
+   * generations; the books are rebuilt from it in one synchronous step and the offers of the hold's
+   * generation or later that arrived meanwhile are replayed into them. A request during a rebuild runs
+   * one more after it (requests coalesce). Rejects when the store fails (the books keep their state).
+   */
+  rebuild(): Promise<void> {
+    if (!this.running) {
+      this.running = this.rebuildOnce().finally(() => (this.running = null))
+      return this.running
+    }
+    // the running rebuild's snapshot may predate the caller's data: one more after it, shared
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = null
+        return this.rebuild()
+      })
+    return this.next
+  }
+
+  private async rebuildOnce(): Promise<void> {
+    const hold = this.writes
+      ? await this.writes.hold()
+      : { gen: this.booksGen, drained: Promise.resolve(), release: () => undefined }
+    // set before any offer of the new generation can be taken (offers drain on setImmediate)
+    const buffer = { gen: hold.gen, batches: [] as (readonly NormalizedRecord[])[], size: 0 }
+    this.buffer = buffer
+    try {
+      await hold.drained
+      const loaded = await this.load()
+      // from here synchronous: no offer is taken between the reset and the replay
+      this.reset(loaded)
+      this.booksGen = hold.gen
+      for (const records of buffer.batches) this.applyBooks(records)
+      this.counters.rebuilds++
+    } catch (err) {
+      this.counters.rebuild_errors++
+      throw err
+    } finally {
+      this.buffer = null
+      hold.release()
+    }
+    this.fundingHistory.clear()
+    this.rebuiltAt = Date.now()
+    this.version++
+    for (const o of this.observers) await o.rebuilt()
+  }
+
+  /** Everything a rebuild reads from the store. */
+  private async load(): Promise<Loaded> {
     // the newest quote's time is aliased last_ms: an alias named ts would shadow the column in WHERE
-    const rows = await this.store.query<Omit<OptionQuoteRecord, 'ts'> & { last_ms: number }>(
+    const quotes = await this.store.query<Omit<OptionQuoteRecord, 'ts'> & { last_ms: number }>(
       `SELECT 'option_quote' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, 'deribit' AS exchange, instrument,
               argMax(underlying_price, ts) AS underlying_price, argMax(mark_price, ts) AS mark_price,
               argMax(mark_iv, ts) AS mark_iv, argMax(open_interest, ts) AS open_interest,
@@ -76,41 +264,38 @@ export class LiveState {
        GROUP BY instrument`,
       { hours: OPTIONS_LOOKBACK_HOURS }
     )
-    this.options.reset(rows.map(({ last_ms, ...q }) => ({ ...q, ts: last_ms })))
-    await this.rebuildScreener()
-    await this.rebuildOnchainAndWhales()
-    this.fundingHistory.clear()
-    this.rebuiltAt = Date.now()
-    this.version++
-    for (const o of this.observers) await o.rebuilt()
+    return {
+      quotes: quotes.map(({ last_ms, ...q }) => ({ ...q, ts: last_ms })),
+      screener: await this.loadScreener(),
+      ...(await this.loadOnchainAndWhales())
+    }
   }
 
-  private async rebuildOnchainAndWhales(): Promise<void> {
+  private reset(l: Loaded): void {
+    this.options.reset(l.quotes)
+    this.screener.clear()
+    for (const r of l.screener.hourly) this.screener.loadHour(r.exchange, r.symbol, r.base, r.h, r.oi, r.v, r.close)
+    this.screener.loadLatest(l.screener.latest)
+    this.onchain.clear()
+    this.onchain.apply(l.onchain)
+    this.whales.reset(l.whales)
+  }
+
+  private async loadOnchainAndWhales(): Promise<Pick<Loaded, 'onchain' | 'whales'>> {
     const onchain = await this.store.query<OnchainMetricRecord>(
       `SELECT 'onchain_metric' AS kind, toUnixTimestamp64Milli(ts) AS ts, asset, metric, value FROM onchain_metrics
        WHERE ts >= now64(3) - INTERVAL 48 HOUR AND metric IN ('exchange_netflow_usd', 'mvrv') ORDER BY ts`
     )
-    this.onchain.clear()
-    this.onchain.apply(onchain)
     const whales = await this.store.query<WhaleTransferRecord>(
       `SELECT 'whale_transfer' AS kind, toUnixTimestamp64Milli(ts) AS ts, chain, tx_hash, log_index, block_number,
               address, counterparty, toString(event_type) AS event_type, token, amount, usd_value
        FROM whale_transfers WHERE ts >= now64(3) - toIntervalMillisecond({window:UInt64}) ORDER BY ts`,
       { window: WHALE_WINDOW_MS }
     )
-    this.whales.reset(whales)
+    return { onchain, whales }
   }
 
-  private async rebuildScreener(): Promise<void> {
-    type Hourly = {
-      exchange: string
-      symbol: string
-      base: string
-      h: number
-      v: number
-      oi: number | null
-      close: number | null
-    }
+  private async loadScreener(): Promise<Loaded['screener']> {
     const hourly = await this.store.query<Hourly>(
       `SELECT exchange, symbol, base, h, sum(v) AS v, max(oi) AS oi, max(c) AS close FROM (
          SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, sum(volume_quote) AS v,
@@ -140,10 +325,9 @@ export class LiveState {
               argMax(oi_base, ts) AS oi_base, argMax(oi_usd, ts) AS oi_usd
        FROM open_interest WHERE ts >= now64(3) - INTERVAL 2 DAY GROUP BY exchange, symbol, base`
     )
-    this.screener.clear()
-    for (const r of hourly) this.screener.loadHour(r.exchange, r.symbol, r.base, r.h, r.oi, r.v, r.close)
-    this.screener.loadLatest(
-      [...latest, ...lsr, ...oi].map(({ last_ms, ...r }) => ({ ...r, ts: last_ms }) as NormalizedRecord)
-    )
+    return {
+      hourly,
+      latest: [...latest, ...lsr, ...oi].map(({ last_ms, ...r }) => ({ ...r, ts: last_ms }) as NormalizedRecord)
+    }
   }
 }

@@ -63,6 +63,8 @@ export interface StreamHubStats {
   readonly updates: number
   /** frames handed to subscribers (one per subscriber per update) */
   readonly messages: number
+  /** confirm channel refreshes that failed (retried next tick) */
+  readonly confirm_errors: number
 }
 
 export interface StreamHubOptions {
@@ -77,7 +79,8 @@ export class StreamHub {
   private readonly candles = new CandleBook()
   private readonly whales: WhaleFeed
   private pub: Publisher | null = null
-  private timer: NodeJS.Timeout | null = null
+  /** confirm channels whose refresh failed (an input query to the store); counted, retried next tick */
+  confirmErrors = 0
   private readonly now: () => number
   private readonly tickMs: number
   private updates = 0
@@ -103,19 +106,18 @@ export class StreamHub {
     this.pub = pub
   }
 
-  start(): void {
-    if (this.timer) return
-    this.timer = setInterval(() => void this.tick(), this.tickMs)
-    this.timer.unref()
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer)
-    this.timer = null
+  /** How often `tick` should run, ms (the server's supervisor runs it: engine/runtime/supervisor.ts). */
+  get tickEveryMs(): number {
+    return this.tickMs
   }
 
   stats(): StreamHubStats {
-    return { channels: this.channels.size, updates: this.updates, messages: this.messages }
+    return {
+      channels: this.channels.size,
+      updates: this.updates,
+      messages: this.messages,
+      confirm_errors: this.confirmErrors
+    }
   }
 
   /** Seeds the forming candles (the live state was rebuilt before the hub existed). */
@@ -376,9 +378,14 @@ export class StreamHub {
 
   // ---- derived channels, once per tick ----------------------------------------------------------------
 
-  /** One pass over the derived channels; exposed for tests (the timer calls it every tick). */
+  /**
+   * One pass over the derived channels, every `tickEveryMs` under the server's supervisor. A confirm
+   * channel whose refresh fails is counted and retried next pass; the pass completes for every other
+   * channel, then rejects with the first failure (the supervisor counts it).
+   */
   async tick(): Promise<void> {
     const now = this.now()
+    let failure: unknown
     this.candles.closeDue(
       now,
       (m, i) => this.candleChannels(m.exchange, m.symbol, i).length > 0,
@@ -416,11 +423,19 @@ export class StreamHub {
         ch.spec.type === 'confirm' &&
         (ch.computedVersion !== this.live.version || now - ch.computedAt >= CONFIRM_REFRESH_MS)
       ) {
-        await this.refreshConfirm(ch, true)
+        // one channel's failing input query (the store is down) must not stop the others' expiry
+        try {
+          await this.refreshConfirm(ch, true)
+        } catch (err) {
+          this.confirmErrors++
+          failure ??= err
+        }
       }
       ch.log.expire(now)
       if (ch.refs === 0 && now - ch.idleSince > RETAIN_MS) this.drop(ch)
     }
+    // reported once the pass is complete: the supervisor counts it
+    if (failure !== undefined) throw failure
   }
 
   private whaleMatches(spec: Extract<ChannelSpec, { type: 'whales' }>, e: WhaleEvent): boolean {

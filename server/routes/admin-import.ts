@@ -86,9 +86,7 @@ export function adminImportRoutes(ctx: ServerContext): Route[] {
           } finally {
             release()
             // imported history shows in the hot endpoints once the live state reloads
-            await ctx.live
-              .rebuild()
-              .catch((err: unknown) => ctx.log.warn({ err: String(err) }, 'live state reload failed'))
+            await ctx.live.requestRebuild()
             // a bulk load: the candle partitions it wrote are merged in the background (engine/store/compact.ts)
             if (loaded) ctx.pipeline.onBulkEnd?.(loaded)
           }

@@ -58,12 +58,10 @@ export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
           })
         }
         const bodyHash = crypto.createHash('sha1').update(req.body).digest('hex')
-        for (const chunk of parsed.chunks) {
-          await ctx.pipeline.writeDirect(chunk, `admin:${chunk.table}:${bodyHash}`)
-        }
-        // written: now the hot endpoints reflect it (bulk loads reload the live state from the store)
-        if (parsed.records) ctx.live.apply(parsed.records)
-        else await ctx.live.rebuild()
+        const gen = await ctx.pipeline.writeDirect(parsed.chunks, (chunk) => `admin:${chunk.table}:${bodyHash}`)
+        // written: now the hot endpoints reflect it before the answer (bulk loads reload the live state)
+        if (parsed.records) await ctx.live.offer(parsed.records, gen)
+        else await ctx.live.requestRebuild()
         return json(201, {
           kind,
           rows: parsed.rows,

@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest'
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { silentLogger } from '../../engine/log.js'
@@ -92,8 +92,9 @@ describe('ingest pipeline on chDB', () => {
   it('flushes live chunks on the timer without a barrier', async () => {
     const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 50, queueRows: 100_000 }, silentLogger())
     for (const c of encodeRecords(trades('BBB', 10), false)) await p.write(c)
-    await new Promise((r) => setTimeout(r, 500))
-    expect(p.totals().written).toBe(10)
+    expect(p.totals().written).toBe(0)
+    // nothing but the 50 ms timer seals the batch: wait for it, bounded, instead of sleeping a fixed time
+    await vi.waitFor(() => expect(p.totals().written).toBe(10), { timeout: 10_000, interval: 20 })
     await p.close(Date.now() + 5000)
   })
 
@@ -147,8 +148,57 @@ describe('ingest pipeline on chDB', () => {
       maxQueued = Math.max(maxQueued, p.totals().queued)
     }
     await p.barrier()
-    expect(maxQueued).toBeLessThanOrEqual(300) // capacity 200 sealed + the open batch
+    // the bound covers the open batch, the sealed ones and the one being written
+    expect(maxQueued).toBeLessThanOrEqual(200)
+    expect(p.totals().tables['trades']!.queued_max).toBeLessThanOrEqual(200)
     expect(p.totals().written).toBe(1000)
+    await p.close(Date.now() + 5000)
+  })
+
+  it('bounds live chunks too: with the store down, producers wait at INGEST_QUEUE_ROWS and nothing is lost', async () => {
+    // live chunks seal on the flush timer; that seal used to bypass the bound (38,000 rows queued at 1,000)
+    const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 20, queueRows: 1000 }, silentLogger())
+    store.failInserts = Number.POSITIVE_INFINITY // every insert fails while the store is "down"
+    store.afterWrite = false
+    const attemptsBefore = store.attempts
+    let accepted = 0
+    const producer = (async () => {
+      for (let i = 0; i < 30; i++) {
+        for (const c of encodeRecords(trades('LIV', 100), false)) await p.write(c)
+        accepted += 100
+      }
+    })()
+    // the writer has retried several times: the outage is under way and the producer had every chance to run
+    await vi.waitFor(() => expect(store.attempts - attemptsBefore).toBeGreaterThanOrEqual(3), {
+      timeout: 20_000,
+      interval: 20
+    })
+    expect(accepted).toBeLessThanOrEqual(1000)
+    expect(p.totals().queued).toBeLessThanOrEqual(1000)
+    store.failInserts = 0 // the store is back
+    await producer
+    await p.barrier()
+    expect(p.totals()).toMatchObject({ written: 3000, failed: 0, queued: 0 })
+    expect(p.totals().tables['trades']!.queued_max).toBeLessThanOrEqual(1000)
+    expect(await counts('LIV')).toEqual({ raw: 3000, c1m: 3000, c1d: 3000 })
+    await p.close(Date.now() + 5000)
+  }, 60_000)
+
+  it('holds writes accepted after a hold until release; rows accepted before it are written by drained', async () => {
+    const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 60_000, queueRows: 100_000 }, silentLogger())
+    for (const c of encodeRecords(trades('HLD', 50), true)) await p.write(c)
+    const hold = await p.hold()
+    expect(hold.gen).toBe(p.generation)
+    let lateGen = -1
+    for (const c of encodeRecords(trades('HLD', 70), true)) lateGen = await p.write(c)
+    expect(lateGen).toBe(hold.gen)
+    await hold.drained
+    expect((await counts('HLD')).raw).toBe(50) // the 70 wait (sealed by the barrier below, held)
+    const barrier = p.barrier()
+    expect((await counts('HLD')).raw).toBe(50)
+    hold.release()
+    await barrier
+    expect((await counts('HLD')).raw).toBe(120)
     await p.close(Date.now() + 5000)
   })
 })
