@@ -1,13 +1,16 @@
 /**
  * @module
  * Push-stream channel names (docs/stream.md): parsed once at subscribe time into a spec the hub routes
- * updates by. A market is `<BASE>` or `<BASE>@<exchange>`; the canonical name upper-cases the base and
- * lower-cases everything else, so `trades:btc` and `trades:BTC` are one channel.
+ * updates by. A market is a symbol in any form the one symbol resolver reads (engine/symbols/resolve.ts:
+ * `BTC`, `BTCUSDT`, `BTC/USDT:USDT`, `BINANCE:BTCUSDT.P`, ...), optionally with `@<exchange>`; a TradingView
+ * prefix names the venue like `@binance`. The canonical name is the base upper-cased (and the venue
+ * lower-cased), so `trades:btc`, `trades:BTCUSDT` and `trades:BTC/USDT` are one channel, `trades:BTC`.
  */
 import { CHAINS, PERP_EXCHANGES, type Chain } from '../records/types.js'
 import { TIMEFRAME_NAMES, type TimeframeName } from '../history/timeframes.js'
 import { SIGNIFICANCE_LEVELS, type Significance } from '../whales/significance.js'
 import { OPTIONS_CURRENCIES } from '../live/options-book.js'
+import { symbolOf, type ParsedSymbol } from '../symbols/resolve.js'
 
 export type ChannelSpec =
   | { readonly type: 'trades'; readonly name: string; readonly base: string; readonly exchange: string | null }
@@ -45,24 +48,49 @@ export class ChannelError extends Error {
 export const WHALES_DEFAULT_MIN: Significance = 'medium'
 
 const TYPES = ['trades', 'candles', 'funding', 'screener', 'options', 'whales', 'confirm'] as const
-const BASE_RE = /^[A-Z0-9]{1,20}$/
+const isPerpExchange = (ex: string): boolean => (PERP_EXCHANGES as readonly string[]).includes(ex)
 
-function market(raw: string | undefined, channel: string): { base: string; exchange: string | null } {
-  if (raw === undefined || raw === '') throw new ChannelError('invalid_channel', `${channel}: a symbol is missing`)
-  const [b, ex, extra] = raw.split('@')
-  const base = b!.toUpperCase()
-  if (!BASE_RE.test(base) || extra !== undefined) {
-    throw new ChannelError('invalid_channel', `${channel}: '${raw}' is not a base asset like BTC or BTC@okx`)
+/**
+ * The market of a channel name's symbol part. `perBase`: the channel covers every venue of a base (funding,
+ * confirm): `@<exchange>` is refused, a TradingView prefix only names the base (as on GET /v1/confirm).
+ */
+function market(raw: string, channel: string, perBase: boolean): { base: string; exchange: string | null } {
+  if (raw === '') throw new ChannelError('invalid_channel', `${channel}: a symbol is missing`)
+  const [text, ex, extra] = raw.split('@')
+  if (extra !== undefined) throw new ChannelError('invalid_channel', `${channel}: one @<exchange> at most`)
+  let symbol: ParsedSymbol
+  try {
+    symbol = symbolOf(text!)
+  } catch (err) {
+    throw new ChannelError('invalid_channel', `${channel}: ${(err as Error).message}`)
   }
-  if (ex === undefined) return { base, exchange: null }
-  const exchange = ex.toLowerCase()
-  if (!(PERP_EXCHANGES as readonly string[]).includes(exchange)) {
+  if (ex !== undefined && perBase) {
+    throw new ChannelError(
+      'invalid_channel',
+      `${channel}: no @<exchange> here, the channel covers every venue of a base`
+    )
+  }
+  let exchange = ex === undefined ? null : ex.toLowerCase()
+  if (exchange !== null && !isPerpExchange(exchange)) {
     throw new ChannelError(
       'invalid_channel',
       `${channel}: exchange '${ex}' is not supported (use ${PERP_EXCHANGES.join(', ')})`
     )
   }
-  return { base, exchange }
+  const venue = perBase ? null : symbol.venue
+  if (venue !== null) {
+    if (!isPerpExchange(venue)) {
+      throw new ChannelError(
+        'invalid_channel',
+        `${channel}: ${venue} is not a venue served (use ${PERP_EXCHANGES.join(', ')})`
+      )
+    }
+    if (exchange !== null && exchange !== venue) {
+      throw new ChannelError('invalid_channel', `${channel}: the symbol names ${venue} but @ names ${exchange}`)
+    }
+    exchange = venue
+  }
+  return { base: symbol.base, exchange }
 }
 
 const marketName = (m: { base: string; exchange: string | null }): string =>
@@ -82,29 +110,32 @@ export function parseChannel(raw: string): ChannelSpec {
   if (!(TYPES as readonly string[]).includes(type)) {
     throw new ChannelError('unknown_channel', `unknown channel '${raw}' (channels: ${TYPES.join(', ')})`)
   }
+  // a symbol may hold colons itself (BTC/USDT:USDT, BINANCE:BTCUSDT.P): everything after the type (and, for
+  // candles, before the timeframe) is the symbol
+  const rest = raw.slice(parts[0]!.length + 1)
   switch (type as (typeof TYPES)[number]) {
     case 'trades': {
-      arity(parts, 2, 2, raw, 'trades:<symbol>, e.g. trades:BTC or trades:BTC@binance')
-      const m = market(parts[1], raw)
+      arity(parts, 2, Infinity, raw, 'trades:<symbol>, e.g. trades:BTC or trades:BTC@binance')
+      const m = market(rest, raw, false)
       return { type: 'trades', name: `trades:${marketName(m)}`, ...m }
     }
     case 'candles': {
-      arity(parts, 3, 3, raw, 'candles:<symbol>:<timeframe>, e.g. candles:BTC:1m')
-      const m = market(parts[1], raw)
-      const timeframe = parts[2] as TimeframeName
+      arity(parts, 3, Infinity, raw, 'candles:<symbol>:<timeframe>, e.g. candles:BTC:1m')
+      const tf = parts[parts.length - 1]!
+      const m = market(rest.slice(0, -(tf.length + 1)), raw, false)
+      const timeframe = tf as TimeframeName
       if (!(TIMEFRAME_NAMES as readonly string[]).includes(timeframe)) {
         throw new ChannelError(
           'invalid_channel',
-          `${raw}: timeframe '${parts[2]}' is not one of ${TIMEFRAME_NAMES.join(', ')}`
+          `${raw}: timeframe '${tf}' is not one of ${TIMEFRAME_NAMES.join(', ')}`
         )
       }
       return { type: 'candles', name: `candles:${marketName(m)}:${timeframe}`, ...m, timeframe }
     }
     case 'funding': {
-      arity(parts, 2, 2, raw, 'funding:<base>, e.g. funding:ETH')
-      const m = market(parts[1], raw)
-      if (m.exchange) throw new ChannelError('invalid_channel', `${raw}: funding channels cover every venue of a base`)
-      return { type: 'funding', name: `funding:${m.base}`, base: m.base }
+      arity(parts, 2, Infinity, raw, 'funding:<base>, e.g. funding:ETH')
+      const { base } = market(rest, raw, true)
+      return { type: 'funding', name: `funding:${base}`, base }
     }
     case 'screener':
       arity(parts, 1, 1, raw, 'screener')
@@ -136,10 +167,9 @@ export function parseChannel(raw: string): ChannelSpec {
       return { type: 'whales', name: `whales:${c}:${min}`, chain: c === 'all' ? null : (c as Chain), min }
     }
     case 'confirm': {
-      arity(parts, 2, 2, raw, 'confirm:<base>, e.g. confirm:BTC')
-      const m = market(parts[1], raw)
-      if (m.exchange) throw new ChannelError('invalid_channel', `${raw}: confirm scores are per base asset`)
-      return { type: 'confirm', name: `confirm:${m.base}`, base: m.base }
+      arity(parts, 2, Infinity, raw, 'confirm:<base>, e.g. confirm:BTC')
+      const { base } = market(rest, raw, true)
+      return { type: 'confirm', name: `confirm:${base}`, base }
     }
   }
 }

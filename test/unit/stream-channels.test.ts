@@ -16,12 +16,49 @@ describe('channel names', () => {
     expect(channelBase(parseChannel('screener'))).toBeNull()
   })
 
+  it('read symbols with the one resolver; the canonical name keeps the base, so topics do not split', () => {
+    for (const s of ['BTC', 'btc', 'BTCUSDT', 'BTC/USDT', 'BTC/USDT:USDT', 'BTC-USDT-SWAP', 'btcusdc']) {
+      expect(parseChannel(`trades:${s}`), s).toEqual({
+        type: 'trades',
+        name: 'trades:BTC',
+        base: 'BTC',
+        exchange: null
+      })
+      expect(parseChannel(`confirm:${s}`).name, s).toBe('confirm:BTC')
+      expect(parseChannel(`funding:${s}`).name, s).toBe('funding:BTC')
+      expect(parseChannel(`candles:${s}:1h`).name, s).toBe('candles:BTC:1h')
+    }
+    expect(parseChannel('trades:1000PEPEUSDT').name).toBe('trades:PEPE')
+    expect(parseChannel('trades:BTCUSDT@okx').name).toBe('trades:BTC@okx')
+  })
+
+  it('read a TradingView prefix as the venue where the channel has one, and as the base alone elsewhere', () => {
+    expect(parseChannel('trades:BINANCE:BTCUSDT.P')).toMatchObject({ name: 'trades:BTC@binance', exchange: 'binance' })
+    expect(parseChannel('candles:BYBIT:SHIB1000USDT.P:1m')).toMatchObject({ name: 'candles:SHIB@bybit:1m' })
+    expect(parseChannel('trades:OKX:BTCUSDT.P@okx').name).toBe('trades:BTC@okx')
+    // confirm and funding cover every venue of a base, as GET /v1/confirm
+    expect(parseChannel('confirm:BINANCE:BTCUSDT.P').name).toBe('confirm:BTC')
+    expect(parseChannel('funding:OKX:ETHUSDT.P').name).toBe('funding:ETH')
+  })
+
+  it('read a name ending in a cross quote whole: the hub, which knows the markets, answers unknown_symbol', () => {
+    expect(parseChannel('confirm:ETHBTC').name).toBe('confirm:ETHBTC')
+    expect(parseChannel('trades:STETH').name).toBe('trades:STETH')
+  })
+
   it.each([
     ['bogus', 'unknown_channel'],
     ['trades', 'invalid_channel'],
     ['trades:', 'invalid_channel'],
     ['trades:BTC:extra', 'invalid_channel'],
     ['trades:BT-C', 'invalid_channel'],
+    ['trades:ETH/BTC', 'invalid_channel'],
+    ['candles:ETH/BTC:1m', 'invalid_channel'],
+    ['trades:COINBASE:BTCUSD', 'invalid_channel'],
+    ['trades:BINANCE:BTCUSDT.P@okx', 'invalid_channel'],
+    ['trades:FOO:BTCUSDT', 'invalid_channel'],
+    ['trades:BTC@okx@bybit', 'invalid_channel'],
+    ['confirm:BTC@okx', 'invalid_channel'],
     ['trades:BTC@kraken', 'invalid_channel'],
     ['candles:BTC:2m', 'invalid_channel'],
     ['funding:BTC@okx', 'invalid_channel'],
@@ -38,6 +75,12 @@ describe('channel names', () => {
       expect((e as ChannelError).code).toBe(code)
       expect((e as ChannelError).message.length).toBeGreaterThan(10)
     }
+  })
+
+  it('name the accepted forms when a symbol quotes another currency', () => {
+    expect(() => parseChannel('trades:ETH/BTC')).toThrow(
+      /^trades:ETH\/BTC: symbol ETH\/BTC is quoted in BTC; .*ETH\/USDT:USDT/
+    )
   })
 })
 
