@@ -3,7 +3,9 @@
  * Example push-stream client (docs/stream.md), using the `ws` package. It subscribes, checks that every
  * update's seq is the previous one + 1, and on a gap (or a dropped connection) resubscribes with
  * `from_seq` = the first seq it has not seen: the server replays what it missed, or sends a fresh snapshot
- * flagged `reset` when that is older than the retention window.
+ * flagged `reset` when that is older than the retention window. A refused upgrade is reported with the
+ * server's message: 400, 401 and 403 stop the client (retrying cannot help), 429 and 503 are retried after
+ * the server's Retry-After. How to run it: docs/stream.md, "Example client".
  *
  *   TIDEWATCH_KEY=tw_live_... node dist/examples/stream-client.js trades:BTC candles:ETH:1m
  *
@@ -27,8 +29,27 @@ export interface ResilientStreamOptions {
   readonly onEvent: (e: StreamEvent) => void
   /** called when a gap is detected or the connection dropped (for logs) */
   readonly onGap?: (channel: string, expected: number, got: number | null) => void
+  /**
+   * called when the server refused the upgrade (HTTP status and its error message); `retrying` is false for
+   * 400, 401 and 403, after which the client has stopped
+   */
+  readonly onRefused?: (status: number, message: string, retrying: boolean) => void
+  /** called when the connection failed or broke (server down, network); the client retries */
+  readonly onError?: (err: Error) => void
   /** reconnect delay after a drop, ms (doubled up to 30 s while it keeps failing) */
   readonly retryMs?: number
+}
+
+/** Upgrade refusals that a retry cannot fix: bad parameter, no valid key, plan without streaming. */
+const FATAL_STATUS = new Set([400, 401, 403])
+
+/** The message of the API's error envelope, else the body's start. */
+function errorMessage(body: string): string {
+  try {
+    return (JSON.parse(body) as { error: { message: string } }).error.message
+  } catch {
+    return body.slice(0, 200)
+  }
 }
 
 interface Frame {
@@ -55,12 +76,29 @@ export class ResilientStream {
   start(): void {
     const ws = new WebSocket(`${this.o.url}?key=${encodeURIComponent(this.o.key)}`)
     this.ws = ws
+    let refused = false
+    ws.on('unexpected-response', (_req, res) => {
+      refused = true
+      let body = ''
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      res.on('end', () => {
+        const status = res.statusCode ?? 0
+        const retrying = !FATAL_STATUS.has(status)
+        if (!retrying) this.stopped = true
+        const retryAfterS = Number(res.headers['retry-after'])
+        if (retrying && retryAfterS > 0) this.delay = Math.max(this.delay, retryAfterS * 1000)
+        this.o.onRefused?.(status, errorMessage(body), retrying)
+        ws.terminate()
+      })
+    })
     ws.on('open', () => {
       this.delay = this.o.retryMs ?? 500
       this.subscribe(this.o.channels)
     })
     ws.on('message', (raw) => this.onFrame(JSON.parse(raw.toString()) as Frame))
-    ws.on('error', () => undefined) // 'close' follows
+    ws.on('error', (err) => {
+      if (!refused) this.o.onError?.(err) // 'close' follows
+    })
     ws.on('close', () => {
       if (this.stopped) return
       for (const [channel, seq] of this.next) this.o.onGap?.(channel, seq, null)
@@ -126,7 +164,12 @@ function main(): void {
     onGap: (channel, expected, got) =>
       console.error(
         `${channel}: expected seq ${expected}, ${got === null ? 'connection dropped' : `got ${got}`}; resuming`
-      )
+      ),
+    onRefused: (status, message, retrying) => {
+      console.error(`stream: the server refused the connection (${status}): ${message}${retrying ? '; retrying' : ''}`)
+      if (!retrying) process.exitCode = 1
+    },
+    onError: (err) => console.error(`stream: ${err.message}; retrying`)
   }).start()
 }
 

@@ -40,6 +40,18 @@ export const STREAM_ROUTE: Route = {
   }
 }
 
+/**
+ * The stream's 401: unlike the HTTP endpoints it also takes the key in `?key=` (browsers cannot set headers
+ * on a WebSocket), and says so. The access check's own answer (its headers) is the cause.
+ */
+function streamUnauthorized(cause: ApiError): ApiError {
+  return new ApiError(
+    'unauthorized',
+    'a valid API key is required in the X-API-Key header or the ?key= query parameter',
+    { headers: cause.headers, cause }
+  )
+}
+
 export interface Authorized {
   readonly key: KeyRecord
   readonly plan: Plan
@@ -79,7 +91,7 @@ export class StreamService {
       return { key: caller.key!, plan: caller.plan!, encoding: enc as Encoding }
     } catch (err) {
       this.counters.rejected++
-      if (err instanceof ApiError) return err
+      if (err instanceof ApiError) return err.code === 'unauthorized' ? streamUnauthorized(err) : err
       throw err
     }
   }

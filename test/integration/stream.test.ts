@@ -82,8 +82,15 @@ afterAll(async () => {
 
 describe('upgrade', () => {
   it('refuses a missing or invalid key with 401, a plan without streaming with 403, a bad encoding with 400', async () => {
-    await expect(StreamClient.connect(url)).rejects.toMatchObject({ status: 401 })
-    await expect(StreamClient.connect(`${url}?key=tw_live_nope`)).rejects.toMatchObject({ status: 401 })
+    for (const target of [url, `${url}?key=tw_live_nope`]) {
+      const refused = await StreamClient.connect(target).catch((e: { status: number; body: string }) => e)
+      expect(refused).toMatchObject({ status: 401 })
+      // the stream also takes the key in ?key= (browsers cannot set WebSocket headers), and its 401 says so
+      expect(JSON.parse((refused as { body: string }).body).error).toEqual({
+        code: 'unauthorized',
+        message: 'a valid API key is required in the X-API-Key header or the ?key= query parameter'
+      })
+    }
     const free = await createKey('free')
     const refused = await StreamClient.connect(url, { 'x-api-key': free }).catch(
       (e: { status: number; body: string }) => e
@@ -552,5 +559,48 @@ describe('the example client (examples/stream-client.ts)', () => {
     expect(events.filter((e) => e.kind === 'snapshot')).toHaveLength(1)
     expect(updates.map((u) => u.seq)).toEqual([1, 2, 3, 4].map((i) => snap!.seq + i))
     expect(updates.map((u) => (u.data as { price: number }[])[0]!.price)).toEqual([151, 152, 153, 154])
+  })
+
+  it('reports a refused upgrade with the server message and stops when retrying cannot help', async () => {
+    const refusals: [number, string, boolean][] = []
+    const client = new ResilientStream({
+      url,
+      key: 'tw_live_nope',
+      channels: ['trades:BTC'],
+      retryMs: 50,
+      onEvent: () => undefined,
+      onRefused: (...r) => refusals.push(r)
+    })
+    client.start()
+    for (let i = 0; i < 100 && refusals.length === 0; i++) await new Promise((r) => setTimeout(r, 20))
+    await new Promise((r) => setTimeout(r, 300)) // time for retries, had it not stopped
+    client.stop()
+    expect(refusals).toEqual([[401, expect.stringContaining('?key='), false]])
+  })
+
+  it('reports a connection that fails (no server) and keeps retrying', async () => {
+    const errors: string[] = []
+    const closed = await import('node:net').then(
+      (net) =>
+        new Promise<number>((resolve) => {
+          const s = net.createServer().listen(0, '127.0.0.1', () => {
+            const port = (s.address() as { port: number }).port
+            s.close(() => resolve(port))
+          })
+        })
+    )
+    const client = new ResilientStream({
+      url: `ws://127.0.0.1:${closed}/v1/stream`,
+      key: traderKey,
+      channels: ['trades:BTC'],
+      retryMs: 20,
+      onEvent: () => undefined,
+      onError: (err) => errors.push(err.message)
+    })
+    client.start()
+    for (let i = 0; i < 100 && errors.length < 2; i++) await new Promise((r) => setTimeout(r, 20))
+    client.stop()
+    expect(errors.length).toBeGreaterThanOrEqual(2)
+    expect(errors[0]).toContain('ECONNREFUSED')
   })
 })
