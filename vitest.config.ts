@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     pool: 'forks',
     include: ['test/**/*.test.ts'],
+    // an unhandled rejection fails the test it happened in (test/setup/unhandled.ts)
+    setupFiles: ['test/setup/unhandled.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { TZ: 'UTC' },

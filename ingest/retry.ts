@@ -11,8 +11,8 @@ const BASE_DELAY_MS = 200
 /** Ceiling of one delay, ms: a store that is down is probed at least this often. */
 const MAX_DELAY_MS = 15_000
 
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const cap = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1))
+export function backoffMs(attempt: number, random: () => number = Math.random, maxMs = MAX_DELAY_MS): number {
+  const cap = Math.min(maxMs, BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1))
   return Math.round(cap / 2 + (random() * cap) / 2)
 }
 

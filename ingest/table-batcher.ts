@@ -21,6 +21,12 @@ import { toStoreError } from '../engine/store/store-error.js'
 import type { EncodedChunk } from './encoded-chunk.js'
 import { backoffMs, sleep } from './retry.js'
 
+/**
+ * Longest pause between two tries of a batch, ms. Lower than the shared 15 s ceiling: a try against a
+ * store that is down costs nothing, and the queue drains within this long once the store is back.
+ */
+const WRITE_RETRY_MAX_MS = 4_000
+
 export interface BatcherOptions {
   /** rows that seal a batch. @default 50_000 */
   readonly batchRows: number
@@ -217,7 +223,7 @@ export class TableBatcher {
         return
       } catch (err) {
         const e = toStoreError(err)
-        const delay = backoffMs(attempt)
+        const delay = backoffMs(attempt, Math.random, WRITE_RETRY_MAX_MS)
         if (!e.retryable || Date.now() + delay > this.giveUpAt) {
           this.counters.failed += batch.rows
           this.log.error(

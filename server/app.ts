@@ -8,6 +8,7 @@
  */
 import crypto from 'node:crypto'
 import { ApiError, errorBody } from '../engine/errors.js'
+import { StoreError } from '../engine/store/store-error.js'
 import type { Logger } from '../engine/log.js'
 import type { KeyRecord } from '../engine/access/key-registry.js'
 import type { Plan } from '../engine/access/plans.js'
@@ -21,6 +22,9 @@ import { compileQuery, parseJsonBody, type QueryValidator } from './validate.js'
 const NO_HEADERS = NO_RATE_HEADERS
 
 const NO_CALLER: Caller = { key: null, plan: null, headers: NO_HEADERS, counted: false }
+
+/** Seconds a client is told to wait after a 503 for an unavailable store. */
+const STORE_RETRY_AFTER_S = 5
 
 /** Statuses of refusals, never counted against a quota (docs/access.md). */
 const UNCOUNTED_STATUS: ReadonlySet<number> = new Set([401, 403, 429, 503])
@@ -139,6 +143,17 @@ export class App {
     extra: Record<string, string> = {}
   ): HttpResponse {
     if (err instanceof ApiError) return json(err.status, errorBody(err), { ...extra, ...err.headers })
+    if (err instanceof StoreError && err.retryable) {
+      // the store is down or overloaded: a temporary condition, not a fault of this request
+      this.log.warn(
+        { method: req.method, path: req.path, code: err.clickhouseCode, err: err.message },
+        'store unavailable'
+      )
+      const e = new ApiError('unavailable', 'the data store is unavailable right now; retry shortly', {
+        headers: { 'retry-after': String(STORE_RETRY_AFTER_S) }
+      })
+      return json(503, errorBody(e), { ...extra, ...e.headers })
+    }
     const correlationId = crypto.randomUUID()
     this.log.error(
       {

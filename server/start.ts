@@ -11,6 +11,7 @@ import { projectRoot } from '../engine/paths.js'
 import { migrate } from '../engine/schema/migrate.js'
 import { prepareDataDir } from '../engine/store/chdb/data-dir.js'
 import { openStore } from '../engine/store/open-store.js'
+import type { Store } from '../engine/store/store.js'
 import { IngestPipeline } from '../ingest/pipeline.js'
 import { Compactor } from '../engine/store/compact.js'
 import { BatchJournal } from '../ingest/journal.js'
@@ -124,9 +125,16 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
   })
 }
 
-export async function start(config: Config, log: Logger): Promise<Running> {
+/** Test seams of `start` (fault injection); production passes none. */
+export interface StartHooks {
+  /** wraps the opened store, e.g. to make every call fail for a while (test/helpers/down-store.ts) */
+  readonly wrapStore?: (store: Store) => Store
+}
+
+export async function start(config: Config, log: Logger, hooks: StartHooks = {}): Promise<Running> {
   const releaseLock = prepareDataDir(config.dataDir)
-  const store = await openStore(config)
+  const opened = await openStore(config)
+  const store = hooks.wrapStore ? hooks.wrapStore(opened) : opened
   try {
     const applied = await migrate(store, { cluster: config.clickhouseCluster })
     if (applied.length > 0) log.info({ applied }, 'schema migrations applied')

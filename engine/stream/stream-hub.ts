@@ -179,7 +179,10 @@ export class StreamHub {
       ready: Promise.resolve()
     }
     if (spec.type === 'whales' && !this.hasType('whales')) this.whales.baseline(now)
-    if (spec.type === 'confirm') ch.ready = this.refreshConfirm(ch, false)
+    if (spec.type === 'confirm') {
+      // observed at once (a subscriber awaits it only later): a failure is counted; the snapshot retries it
+      ch.ready = this.refreshConfirm(ch, false).catch(() => void this.confirmErrors++)
+    }
     return ch
   }
 
@@ -232,6 +235,8 @@ export class StreamHub {
         return { seq, data: { events } }
       }
       case 'confirm':
+        // the first computation failed (the store was down): try once more, a failure reaches the subscriber
+        if (ch.current === null || ch.current === undefined) await this.refreshConfirm(ch, false)
         return { seq, data: ch.current }
     }
   }
