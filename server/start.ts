@@ -35,8 +35,8 @@ import { adminRoutes } from './routes/admin.js'
 import { healthRoutes } from './routes/health.js'
 import { ExportSlots } from './export-slots.js'
 import { StoreProbe } from './store-probe.js'
-import { KeyRegistry } from '../engine/access/key-registry.js'
-import { QuotaCounter } from '../engine/access/quota.js'
+import { KEY_RELOAD_MS, KeyRegistry } from '../engine/access/key-registry.js'
+import { QUOTA_FLUSH_MS, QuotaCounter } from '../engine/access/quota.js'
 import { IpThrottle } from '../engine/access/ip-throttle.js'
 import { AccessControl } from './access/access-control.js'
 import { keyRoutes } from './routes/keys.js'
@@ -169,16 +169,17 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   // built after the server listens; data endpoints answer 503 warming_up until then (readiness.ts).
   const [synthetic] = await Promise.all([holdsSyntheticData(store, config.sources), keys.load(), quota.load()])
   if (synthetic) log.warn('this service holds SYNTHETIC demo data: every data answer is labelled synthetic')
-  keys.startReloading()
-  quota.start()
   pipeline.live = live
   live.writes = pipeline
   live.onError = (what, err) => log.error({ err: err instanceof Error ? err.message : String(err) }, `${what} failed`)
-  const compactor = new Compactor(store, log.child({ mod: 'compact' }))
+  const supervisor = new Supervisor(log.child({ mod: 'supervisor' }))
+  // key changes made by other servers on the same ClickHouse, and today's call counts, on a timer
+  supervisor.every('keys-reload', KEY_RELOAD_MS, () => keys.load())
+  supervisor.every('quota-flush', QUOTA_FLUSH_MS, () => quota.flush())
+  const compactor = new Compactor(store, log.child({ mod: 'compact' }), supervisor.track('compaction'))
   pipeline.onBulkEnd = (range) => compactor.request(range)
   // Created before the first rebuild: the hub observes the live state, and the rebuild seeds it.
   const hub = new StreamHub(live)
-  const supervisor = new Supervisor(log.child({ mod: 'supervisor' }))
   const storeProbe = new StoreProbe(store)
   storeProbe.start()
   const sources = createSources(config, { store, log })
@@ -268,7 +269,6 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       const totals = pipeline.totals()
       log.info({ written: totals.written, failed: totals.failed, queued: totals.queued }, 'ingest flushed')
       storeProbe.stop()
-      keys.stop()
       await quota.stop().catch((err: unknown) => log.error({ err: (err as Error).message }, 'usage counts not saved'))
       ctx.processMonitor.stop()
       await parser.close()

@@ -2,7 +2,7 @@
  * @module
  * The API keys: persisted in `api_keys`, cached in memory so a check is a map lookup. Creating or
  * revoking a key updates the cache at once (a revoked key stops working on this server immediately) and
- * the store; the cache is reloaded from the store every RELOAD_MS so several servers on one ClickHouse
+ * the store; the cache is reloaded from the store every KEY_RELOAD_MS (the server's supervisor runs `load`) so several servers on one ClickHouse
  * converge.
  */
 import type { Store } from '../store/store.js'
@@ -10,7 +10,7 @@ import { generateKey, parseKey, secretMatches } from './api-key.js'
 import type { PlanName } from './plans.js'
 
 /** How often the cache is reloaded from the store, ms (multi-server deployments). */
-const RELOAD_MS = 30_000
+export const KEY_RELOAD_MS = 30_000
 /**
  * Presented key strings already verified, so the hot path skips the SHA-256 (a hit needs the exact full
  * key, secret included, so it proves what the hash check proves). Cleared on every revoke and reload, so
@@ -50,7 +50,6 @@ interface KeyRow {
 export class KeyRegistry {
   private keys = new Map<string, KeyRecord>()
   private readonly verified = new Map<string, KeyRecord>()
-  private timer: NodeJS.Timeout | undefined
 
   constructor(private readonly store: Store) {}
 
@@ -73,15 +72,6 @@ export class KeyRegistry {
     }
     this.keys = next
     this.verified.clear()
-  }
-
-  startReloading(): void {
-    this.timer = setInterval(() => void this.load().catch(() => undefined), RELOAD_MS)
-    this.timer.unref()
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer)
   }
 
   private async persist(k: KeyRecord): Promise<void> {

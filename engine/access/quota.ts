@@ -2,7 +2,7 @@
  * @module
  * Daily call quotas per key and UTC day. The check and the increment happen in one synchronous step, so
  * concurrent requests can never overshoot (250 concurrent calls on a fresh 200-a-day key give exactly 200
- * successes). Counts are persisted as deltas to `api_usage` every FLUSH_MS and at shutdown, and loaded at
+ * successes). Counts are persisted as deltas to `api_usage` every QUOTA_FLUSH_MS (the server's supervisor runs `flush`) and at shutdown, and loaded at
  * start, so a restart keeps today's counts (a crash can lose at most the last FLUSH_MS of counts, in the
  * caller's favour).
  */
@@ -12,7 +12,7 @@ import { utcDay } from './utc-day.js'
 const DAY_MS = 86_400_000
 
 /** Persistence period, ms. */
-const FLUSH_MS = 1_000
+export const QUOTA_FLUSH_MS = 1_000
 
 interface Counter {
   /** UTC day as days since the epoch (cheaper than a date string on every call) */
@@ -27,7 +27,6 @@ export type QuotaDecision =
 
 export class QuotaCounter {
   private readonly counters = new Map<string, Counter>()
-  private timer: NodeJS.Timeout | undefined
   private flushSeq = 0
   private flushing: Promise<void> | undefined
   /** unpersisted deltas of days that have ended */
@@ -84,11 +83,6 @@ export class QuotaCounter {
     return this.counter(keyId).used
   }
 
-  start(): void {
-    this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_MS)
-    this.timer.unref()
-  }
-
   /** Writes every unpersisted delta. Failed writes stay pending for the next flush. */
   flush(): Promise<void> {
     this.flushing ??= this.doFlush().finally(() => (this.flushing = undefined))
@@ -124,7 +118,6 @@ export class QuotaCounter {
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer)
     await this.flush()
   }
 }

@@ -84,6 +84,24 @@ export class Supervisor {
     })
   }
 
+  /**
+   * Registers a task driven by events rather than a loop of its own (e.g. compaction after bulk loads):
+   * it shows in the status as running, and the returned function counts its errors.
+   */
+  track(name: string): (err: unknown) => void {
+    if (this.loops.has(name)) throw new Error(`loop ${name} is already supervised`)
+    this.loops.set(name, {
+      name,
+      state: 'running',
+      errors: 0,
+      restarts: 0,
+      lastError: null,
+      lastErrorTs: null,
+      run: Promise.resolve()
+    })
+    return (err) => this.report(name, err)
+  }
+
   /** Counts an error of a loop that handles it itself (e.g. one tick of `every`). */
   report(name: string, err: unknown): void {
     const loop = this.loops.get(name)
@@ -106,6 +124,7 @@ export class Supervisor {
   async stop(): Promise<void> {
     this.abort.abort()
     await Promise.all([...this.loops.values()].map((l) => l.run))
+    for (const l of this.loops.values()) if (l.state === 'running') l.state = 'stopped'
   }
 
   private count(loop: Loop, err: unknown): void {

@@ -120,7 +120,9 @@ export class Compactor {
 
   constructor(
     private readonly store: Store,
-    private readonly log: Logger
+    private readonly log: Logger,
+    /** counts a failed run (the server's supervisor); the next request runs again */
+    private readonly onError: (err: unknown) => void = () => undefined
   ) {}
 
   /** Asks for a compaction of the partitions `range` touches (unset: every split partition). */
@@ -153,6 +155,7 @@ export class Compactor {
           if (r.partitions > 0) this.log.info(r, 'candle partitions compacted after a bulk load')
         } catch (err) {
           this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'candle compaction failed')
+          this.onError(err)
         }
       }
     } finally {
