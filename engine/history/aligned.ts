@@ -16,6 +16,7 @@ import type { Store } from '../store/store.js'
 import { tokensOf } from './whale-assets.js'
 import { marketsCondition, type Market } from './markets.js'
 import { HOUR, bucketSql, bucketStarts, isWholeMultiple, type Span } from './span.js'
+import { dateTimeSeconds } from './sql-bounds.js'
 import { TIMEFRAMES, TIMEFRAME_NAMES } from './timeframes.js'
 
 export const ALIGNED_FIELDS = ['ohlcv', 'funding_rate', 'open_interest', 'liquidations', 'whale_flow'] as const
@@ -76,7 +77,7 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
   const { span, fields } = req
   const tb = bucketSql('bucket', span)
   const tsb = bucketSql('toDateTime(ts)', span)
-  const range = { from: Math.ceil(req.fromMs / 1000), to: Math.ceil(req.toMs / 1000) }
+  const range = { from: dateTimeSeconds(req.fromMs, 'ceil'), to: dateTimeSeconds(req.toMs, 'ceil') }
   const inRange = `bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')`
   const tsInRange = `ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')`
   const mf = marketsCondition(req.markets)

@@ -8,6 +8,7 @@
 import type { Store } from '../store/store.js'
 import type { Market } from './markets.js'
 import { bucketSql, type Span } from './span.js'
+import { dateTimeSeconds } from './sql-bounds.js'
 
 /** The spec's OHLCV record (timestamp = bucket start, epoch ms). */
 export interface Candle {
@@ -76,7 +77,7 @@ export async function readCandles(
      FROM ${table}
      WHERE ${MARKET_WHERE} AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')
      GROUP BY ${target ? `${key} AS tb` : 'bucket'} ORDER BY t`,
-    { ...marketParams(m), from: Math.ceil(fromMs / 1000), to: Math.ceil(toMs / 1000) }
+    { ...marketParams(m), from: dateTimeSeconds(fromMs, 'ceil'), to: dateTimeSeconds(toMs, 'ceil') }
   )
   return rows.map((r) => toCandle(r, m.symbol, timeframe))
 }
@@ -91,17 +92,23 @@ export interface LatestProbe {
   readonly notBeforeMs: number
 }
 
-/** For each probe, the newest candle with bucket in [notBeforeMs, atOrBeforeMs], in one query. */
+/**
+ * For each probe, the newest candle with bucket in [notBeforeMs, atOrBeforeMs], in one query. A probe whose
+ * window is empty or ends before the epoch (a `timestamp` within one bucket of 1970) has no candle and is
+ * not queried.
+ */
 export async function latestCandles(store: Store, m: Market, probes: readonly LatestProbe[]): Promise<Candle[]> {
-  if (probes.length === 0) return []
   const params: Record<string, string | number> = marketParams(m)
-  const parts = probes.map((p, i) => {
-    params[`hi${i}`] = Math.floor(p.atOrBeforeMs / 1000)
-    params[`lo${i}`] = Math.ceil(p.notBeforeMs / 1000)
-    return `SELECT ${i} AS probe, toUnixTimestamp(bucket) * 1000 AS t, ${MERGED} FROM ${p.table}
+  const parts: string[] = []
+  probes.forEach((p, i) => {
+    if (p.atOrBeforeMs < Math.max(0, p.notBeforeMs)) return
+    params[`hi${i}`] = dateTimeSeconds(p.atOrBeforeMs, 'floor')
+    params[`lo${i}`] = dateTimeSeconds(p.notBeforeMs, 'ceil')
+    parts.push(`SELECT ${i} AS probe, toUnixTimestamp(bucket) * 1000 AS t, ${MERGED} FROM ${p.table}
       WHERE ${MARKET_WHERE} AND bucket <= toDateTime({hi${i}:UInt32}, 'UTC') AND bucket >= toDateTime({lo${i}:UInt32}, 'UTC')
-      GROUP BY bucket ORDER BY bucket DESC LIMIT 1`
+      GROUP BY bucket ORDER BY bucket DESC LIMIT 1`)
   })
+  if (parts.length === 0) return []
   const rows = await store.query<Row & { probe: number }>(
     parts.map((p) => `SELECT * FROM (${p})`).join(' UNION ALL '),
     params

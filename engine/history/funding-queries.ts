@@ -12,6 +12,7 @@ import type { FundingSample } from './funding-stats.js'
 import type { Market } from './markets.js'
 import type { TimeRange } from './range.js'
 import { DAY, bucketSql, isWholeMultiple, type Span } from './span.js'
+import { dateTimeSeconds } from './sql-bounds.js'
 
 /** One market's merged bucket, as read. */
 export interface FundingBucketRow {
@@ -37,7 +38,7 @@ export function fundingSource(span: Span): 'funding_1h' | 'funding_1d' {
 }
 
 function rangeParams(range: TimeRange): { from_s: number; to_s: number } {
-  return { from_s: Math.floor(range.fromMs / 1000), to_s: Math.floor(range.toMs / 1000) }
+  return { from_s: dateTimeSeconds(range.fromMs, 'floor'), to_s: dateTimeSeconds(range.toMs, 'floor') }
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { Plan } from '../access/plans.js'
 import { ApiError } from '../errors.js'
 import { resolveRange } from './range.js'
+import { dateTimeSeconds } from './sql-bounds.js'
 import {
   DAY,
   HOUR,
@@ -90,5 +91,8 @@ export function resolveGrid(q: GridQuery, defaultLookback: Span, plan: Plan | nu
   return { interval, name: formatSpan(interval), from, end, starts, daily: isWholeMultiple(interval, DAY) }
 }
 
-/** Epoch seconds of a bucket boundary, for `{name:UInt32}` parameters (boundaries are whole hours). */
-export const seconds = (ms: number): number => Math.floor(ms / 1000)
+/**
+ * Epoch seconds of a bucket boundary, for `{name:UInt32}` parameters (boundaries are whole hours), clamped
+ * to what a DateTime holds (sql-bounds.ts).
+ */
+export const seconds = (ms: number): number => dateTimeSeconds(ms, 'floor')

@@ -14,6 +14,7 @@ import { mergedParts, NO_MERGED_PARTS, stillActive } from '../../../engine/store
 import { marketsCondition } from '../../../engine/history/markets.js'
 import { resolveRange } from '../../../engine/history/range.js'
 import { bucketStarts, ceilTo, floorTo } from '../../../engine/history/span.js'
+import { dateTimeSeconds } from '../../../engine/history/sql-bounds.js'
 import { TIMEFRAMES, type TimeframeName } from '../../../engine/history/timeframes.js'
 import { ApiError } from '../../../engine/errors.js'
 import { SYNTHETIC_HEADER } from '../../../engine/live/synthetic-data.js'
@@ -216,8 +217,8 @@ export function exportRoutes(
           params: {
             ...cond.params,
             bases: [...new Set(markets.map((m) => m.base))],
-            from: Math.ceil(from / 1000),
-            to: Math.ceil(Math.max(from, to) / 1000)
+            from: dateTimeSeconds(from, 'ceil'),
+            to: dateTimeSeconds(Math.max(from, to), 'ceil')
           },
           format,
           columns: EXPORT_COLUMNS,
