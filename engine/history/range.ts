@@ -4,6 +4,11 @@
  * `start_time`/`end_time` (epoch ms) or from dates (`YYYY-MM-DD`, UTC, end date inclusive). Two limits are
  * enforced, each with a 400 naming it: the endpoint's maximum lookback (e.g. the timeframe table) and the
  * caller's plan history depth (free 30 days), the latter counted back from now.
+ *
+ * The epoch: nothing is stored before 1970-01-01 00:00 UTC (the time columns are `DateTime`), so a range
+ * reaching before it is cut there after the limits are checked (the limits judge the range as asked, the
+ * same way at every end time), and a range wholly before it is empty (`fromMs === toMs === 0`): an answer
+ * without rows, not an error. A range whose start the caller gave at or after its end is a 400.
  */
 import type { Plan } from '../access/plans.js'
 import { ApiError } from '../errors.js'
@@ -11,7 +16,7 @@ import { describeSpan, minus, parseSpan, type Span } from './span.js'
 
 const DAY_MS = 86_400_000
 
-/** A half-open range [fromMs, toMs) in epoch ms. */
+/** A half-open range [fromMs, toMs) in epoch ms; resolved ranges have 0 <= fromMs <= toMs. */
 export interface TimeRange {
   readonly fromMs: number
   readonly toMs: number
@@ -38,7 +43,7 @@ function bad(param: string, message: string): ApiError {
   return new ApiError('invalid_parameter', message, { param })
 }
 
-/** Resolves lookback / start_time / end_time into a checked range. */
+/** Resolves lookback / start_time / end_time into a checked range, cut at the epoch (module comment). */
 export function resolveRange(q: RangeQuery, limits: RangeLimits, nowMs: number): TimeRange {
   if (q.lookback !== undefined && q.start_time !== undefined) {
     throw bad('lookback', 'give either lookback or start_time (with end_time), not both')
@@ -49,24 +54,30 @@ export function resolveRange(q: RangeQuery, limits: RangeLimits, nowMs: number):
   if (q.start_time !== undefined) {
     fromMs = q.start_time
     param = 'start_time'
+    if (fromMs >= toMs) throw bad(param, `start_time must be before end_time (${iso(toMs)})`)
   } else if (q.lookback !== undefined) {
     fromMs = minus(toMs, parseSpan(q.lookback, 'lookback'))
   } else {
     // the default never exceeds the limits: it shrinks to the maximum lookback and the plan's depth
+    const depthStart = planDepthStart(limits.plan, nowMs, limits.keylessDays)
+    if (toMs <= depthStart) {
+      // nothing of the range lies within the plan's reach: name end_time, the parameter that put it there
+      checkPlanDepth(toMs, limits.plan, nowMs, 'end_time', 'end_time is', limits.keylessDays)
+    }
     fromMs = Math.max(
       minus(toMs, limits.defaultLookback),
       limits.maxLookback ? minus(toMs, limits.maxLookback.span) : -Infinity,
-      planDepthStart(limits.plan, nowMs, limits.keylessDays)
+      depthStart
     )
   }
-  if (fromMs >= toMs) throw bad(param, `${param} must be before end_time (${new Date(toMs).toISOString()})`)
-  return checkLimits({ fromMs, toMs }, limits, nowMs, param)
+  return fromEpoch(checkLimits({ fromMs, toMs }, limits, nowMs, param))
 }
 
 /** `YYYY-MM-DD` at 00:00 UTC, ms. */
 export function parseDate(text: string, param: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999
+  const ms = m ? new Date(0).setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN
   if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text) {
     throw bad(param, `${param} must be a date YYYY-MM-DD (UTC), e.g. 2026-01-31`)
   }
@@ -84,8 +95,18 @@ export function resolveDateRange(
   const fromMs = parseDate(start, names.start)
   const toMs = parseDate(end, names.end) + DAY_MS
   if (fromMs >= toMs) throw bad(names.end, `${names.end} must not be before ${names.start}`)
-  return checkLimits({ fromMs, toMs }, { ...limits, defaultLookback: { n: 1, unit: 'd' } }, nowMs, names.start)
+  return fromEpoch(
+    checkLimits({ fromMs, toMs }, { ...limits, defaultLookback: { n: 1, unit: 'd' } }, nowMs, names.start)
+  )
 }
+
+/** The range cut at the epoch: nothing is stored before it (module comment); wholly before it, empty. */
+function fromEpoch(r: TimeRange): TimeRange {
+  const toMs = Math.max(0, r.toMs)
+  return { fromMs: Math.min(Math.max(0, r.fromMs), toMs), toMs }
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString()
 
 function checkLimits(r: TimeRange, limits: RangeLimits, nowMs: number, param: string): TimeRange {
   const max = limits.maxLookback
