@@ -357,9 +357,16 @@ describe('slow consumers', () => {
       live.apply(rows) // straight into the live state: 200 updates of ~100 KB (more than loopback buffers hold)
       await new Promise((r) => setImmediate(r))
     }
+    // the server tells the slow consumer and closes it; it cuts the socket off if the peer still has not
+    // read its close frame FORCE_CLOSE_MS (2 s) later. Resume reading as soon as the server gave up on it,
+    // so the client reads the notice and the close frame within that grace (a fixed wait made this flaky
+    // on a busy machine: the client then saw the cut-off, 1006).
+    const disconnects = async () =>
+      (await jsonBody(await fetch(`${srv.base}/v1/health`))).stream.slow_consumer_disconnects
+    while ((await disconnects()) === slowBefore) await new Promise((r) => setTimeout(r, 20))
+    ;(slow.ws as unknown as { _socket: { resume(): void } })._socket.resume()
     const got = await fast.count(updatesOf('trades:BTC'), batches, 30_000)
     expect(got.map((u) => u.seq)).toEqual(Array.from({ length: batches }, (_, i) => snap.seq + 1 + i))
-    ;(slow.ws as unknown as { _socket: { resume(): void } })._socket.resume()
     const closed = await slow.waitClosed(15_000)
     expect(closed.code).toBe(4008)
     expect(slow.frames.some((f) => f.type === 'error' && f.code === 'slow_consumer')).toBe(true)
