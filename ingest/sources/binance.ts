@@ -10,17 +10,14 @@
 import type { Logger } from '../../engine/log.js'
 import { BinanceNormalizer } from '../normalize/binance.js'
 import { usdtPerpetuals, type MarketMeta } from '../normalize/binance-markets.js'
-import { WS_CHANNEL } from '../normalize/normalizer.js'
 import { GapFiller } from './binance/backfill.js'
 import { StreamConnections } from './binance/connections.js'
 import { LONG_SHORT_PLAN, OPEN_INTEREST_PLAN, pollMarkets } from './binance/pollers.js'
 import { BinanceRest, WEIGHT } from './binance/rest.js'
 import { ALL_MARKET_STREAMS, aggTradeStream } from './binance/streams.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
-import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
-import { connectionSetStatus } from './feed/feed-status.js'
+import { MarketFeedSource } from './feed/market-feed-source.js'
 import { stickyPaths } from './feed/venue-feed.js'
-import { VenueSource, type VenueHealth } from './feed/venue-source.js'
 
 export interface BinanceTuning {
   /** streams per WebSocket connection (Binance allows 1024; fewer keeps one drop small). @default 200 */
@@ -72,14 +69,12 @@ export interface BinanceSourceOptions {
 /** REST answers repeated at the top of each recording file, so every file replays on its own. */
 const isSticky = stickyPaths(['/fapi/v1/exchangeInfo', '/fapi/v1/fundingInfo'])
 
-export class BinanceSource extends VenueSource {
+export class BinanceSource extends MarketFeedSource<MarketMeta[], string> {
   readonly name = 'binance'
-  private readonly tuning: BinanceTuning
-  private readonly rest: BinanceRest
-  private readonly gaps: GapFiller
+  protected readonly tuning: BinanceTuning
+  protected readonly rest: BinanceRest
+  protected readonly gaps: GapFiller
   readonly normalizer: BinanceNormalizer
-  private markets: readonly string[] = []
-  private connections: StreamConnections | null = null
 
   constructor(private readonly opts: BinanceSourceOptions) {
     const tuning = { ...DEFAULT_BINANCE_TUNING, ...opts.tuning }
@@ -95,22 +90,9 @@ export class BinanceSource extends VenueSource {
     this.normalizer = new BinanceNormalizer(this.gaps.onGap)
   }
 
-  protected health(): VenueHealth {
-    return {
-      markets: this.markets.length,
-      connections: connectionSetStatus(this.connections),
-      gaps: { found: this.gaps.found, filled: this.gaps.filled, unfilled: this.gaps.unfilled },
-      rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
-    }
-  }
-
-  /** Discovery, then sockets, pollers, gap backfill and rediscovery until `signal` aborts. */
-  protected async runTransport(signal: AbortSignal): Promise<void> {
-    this.phase = 'discovery'
-    const markets = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
-    if (markets === null) return
+  protected openConnections(signal: AbortSignal): StreamConnections {
     const t = this.tuning
-    const connections = new StreamConnections(
+    return new StreamConnections(
       {
         url: `${this.opts.wsUrl}/stream`,
         log: this.opts.log,
@@ -118,31 +100,37 @@ export class BinanceSource extends VenueSource {
         pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
         staleMs: t.staleMs,
         backoff: t.backoff,
-        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs })
+        onMessage: this.wsMessage
       },
       signal
     )
-    this.connections = connections
-    this.markets = markets.map((m) => m.symbol)
-    connections.add([...ALL_MARKET_STREAMS, ...this.markets.map(aggTradeStream)])
-    this.phase = 'live'
-    this.opts.log.info({ markets: this.markets.length, connections: connections.size }, 'binance feed started')
-    await Promise.all([
-      connections.done(),
+  }
+
+  /** Gap backfill, open interest and long/short polling. */
+  protected tasks(signal: AbortSignal): Promise<void>[] {
+    const t = this.tuning
+    return [
       this.gaps.run(signal),
       pollMarkets(this.rest, () => this.markets, OPEN_INTEREST_PLAN(t.openInterestEveryMs), signal),
-      pollMarkets(this.rest, () => this.markets, LONG_SHORT_PLAN(t.longShortEveryMs), signal),
-      rediscoverLoop(
-        () => t.discoveryEveryMs,
-        (s) => this.discover(s),
-        (found) => this.adopt(connections, found),
-        signal
-      )
-    ])
+      pollMarkets(this.rest, () => this.markets, LONG_SHORT_PLAN(t.longShortEveryMs), signal)
+    ]
+  }
+
+  /** Mark price/funding and liquidations of every market. */
+  protected override allMarketItems(): readonly string[] {
+    return ALL_MARKET_STREAMS
+  }
+
+  protected marketsOf(found: MarketMeta[]): readonly string[] {
+    return found.map((m) => m.symbol)
+  }
+
+  protected itemsOf(symbol: string): readonly string[] {
+    return [aggTradeStream(symbol)]
   }
 
   /** exchangeInfo + fundingInfo; the USDT perpetuals to follow, or null when either request failed. */
-  private async discover(signal: AbortSignal): Promise<MarketMeta[] | null> {
+  protected async discover(signal: AbortSignal): Promise<MarketMeta[] | null> {
     const info = await this.rest.fetch('/fapi/v1/exchangeInfo', WEIGHT.exchangeInfo, signal)
     if (info === null) return null
     let markets: MarketMeta[] | null = null
@@ -155,14 +143,5 @@ export class BinanceSource extends VenueSource {
     if ((await this.rest.fetch('/fapi/v1/fundingInfo', WEIGHT.fundingInfo, signal)) === null) return null
     const only = this.opts.symbols
     return only.length ? markets.filter((m) => only.includes(m.symbol)) : markets
-  }
-
-  /** A rediscovered list: new listings are subscribed, delisted markets are no longer polled. */
-  private adopt(connections: StreamConnections, found: MarketMeta[]): void {
-    const known = new Set(this.markets)
-    const added = found.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
-    if (added.length) connections.add(added.map(aggTradeStream))
-    this.markets = found.map((m) => m.symbol)
-    if (added.length) this.opts.log.info({ added }, 'binance markets listed')
   }
 }

@@ -13,18 +13,14 @@
 import type { Logger } from '../../engine/log.js'
 import { BybitNormalizer } from '../normalize/bybit.js'
 import { instrumentsPage, type BybitMarket } from '../normalize/bybit-markets.js'
-import { WS_CHANNEL } from '../normalize/normalizer.js'
-import { RECONNECT_CHANNEL, reconnectMarker } from '../normalize/trade-window.js'
 import { TopicConnections } from './bybit/connections.js'
 import { pollLongShort } from './bybit/pollers.js'
 import { BybitRest, instrumentsPath, recentTradesPath } from './bybit/rest.js'
 import { marketTopics } from './bybit/topics.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
-import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
-import { connectionSetStatus } from './feed/feed-status.js'
+import { MarketFeedSource } from './feed/market-feed-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'
-import { VenueSource, type VenueHealth } from './feed/venue-source.js'
 
 /** Most instruments-info pages read in one discovery (1,000 instruments each): a runaway cursor stops here. */
 const MAX_PAGES = 10
@@ -79,14 +75,13 @@ export interface BybitSourceOptions {
 /** REST answers repeated at the top of each recording file, so every file replays on its own. */
 const isSticky = stickyPaths(['/v5/market/instruments-info'])
 
-export class BybitSource extends VenueSource {
+export class BybitSource extends MarketFeedSource<BybitMarket[], string> {
   readonly name = 'bybit'
-  private readonly tuning: BybitTuning
-  private readonly rest: BybitRest
-  private readonly gaps: ReconnectFiller
+  protected readonly tuning: BybitTuning
+  protected readonly rest: BybitRest
+  // reconnect windows: trade ids (UUIDs) reveal no gaps, reopened connections are checked instead
+  protected readonly gaps: ReconnectFiller
   readonly normalizer: BybitNormalizer
-  private markets: readonly string[] = []
-  private connections: TopicConnections | null = null
 
   constructor(private readonly opts: BybitSourceOptions) {
     const tuning = { ...DEFAULT_BYBIT_TUNING, ...opts.tuning }
@@ -107,23 +102,9 @@ export class BybitSource extends VenueSource {
     this.normalizer = new BybitNormalizer(this.gaps)
   }
 
-  protected health(): VenueHealth {
-    return {
-      markets: this.markets.length,
-      connections: connectionSetStatus(this.connections),
-      // reconnect windows: trade ids (UUIDs) reveal no gaps, reopened connections are checked instead
-      gaps: { found: this.gaps.found, filled: this.gaps.filled, unfilled: this.gaps.unfilled },
-      rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
-    }
-  }
-
-  /** Discovery, then sockets, reconnect fills, the long/short poller and rediscovery until `signal` aborts. */
-  protected async runTransport(signal: AbortSignal): Promise<void> {
-    this.phase = 'discovery'
-    const markets = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
-    if (markets === null) return
+  protected openConnections(signal: AbortSignal): TopicConnections {
     const t = this.tuning
-    const connections = new TopicConnections(
+    return new TopicConnections(
       {
         url: this.opts.wsUrl,
         log: this.opts.log,
@@ -132,32 +113,27 @@ export class BybitSource extends VenueSource {
         pingMs: t.pingMs,
         staleMs: t.staleMs,
         backoff: t.backoff,
-        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs }),
-        onReopen: (symbols) =>
-          this.queue.push({ channel: RECONNECT_CHANNEL, text: reconnectMarker(symbols), recvTs: Date.now() })
+        onMessage: this.wsMessage,
+        onReopen: this.reopened
       },
       signal
     )
-    this.connections = connections
-    this.markets = markets.map((m) => m.symbol)
-    connections.add(this.markets.flatMap(marketTopics))
-    this.phase = 'live'
-    this.opts.log.info({ markets: this.markets.length, connections: connections.size }, 'bybit feed started')
-    await Promise.all([
-      connections.done(),
-      this.gaps.run(signal),
-      pollLongShort(this.rest, () => this.markets, t.longShortEveryMs, signal),
-      rediscoverLoop(
-        () => t.discoveryEveryMs,
-        (s) => this.discover(s),
-        (found) => this.adopt(connections, found),
-        signal
-      )
-    ])
+  }
+
+  protected tasks(signal: AbortSignal): Promise<void>[] {
+    return [this.gaps.run(signal), pollLongShort(this.rest, () => this.markets, this.tuning.longShortEveryMs, signal)]
+  }
+
+  protected marketsOf(found: BybitMarket[]): readonly string[] {
+    return found.map((m) => m.symbol)
+  }
+
+  protected itemsOf(symbol: string): readonly string[] {
+    return marketTopics(symbol)
   }
 
   /** Every instruments-info page; the USDT perpetuals to follow, or null when a request failed. */
-  private async discover(signal: AbortSignal): Promise<BybitMarket[] | null> {
+  protected async discover(signal: AbortSignal): Promise<BybitMarket[] | null> {
     const markets: BybitMarket[] = []
     let cursor = ''
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -179,14 +155,5 @@ export class BybitSource extends VenueSource {
     const kept = markets.filter((m) => only.includes(m.symbol))
     if (kept.length === 0) this.opts.log.warn({ symbols: only }, 'bybit: no listed market matches BYBIT_SYMBOLS')
     return kept
-  }
-
-  /** A rediscovered list: new listings are subscribed, delisted markets are no longer polled. */
-  private adopt(connections: TopicConnections, found: BybitMarket[]): void {
-    const known = new Set(this.markets)
-    const added = found.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
-    if (added.length) connections.add(added.flatMap(marketTopics))
-    this.markets = found.map((m) => m.symbol)
-    if (added.length) this.opts.log.info({ added }, 'bybit markets listed')
   }
 }

@@ -10,20 +10,16 @@
  * are fetched (`feed/reconnect-fill.ts`, docs/sources.md).
  */
 import type { Logger } from '../../engine/log.js'
-import { WS_CHANNEL } from '../normalize/normalizer.js'
-import { RECONNECT_CHANNEL, reconnectMarker } from '../normalize/trade-window.js'
 import { OkxNormalizer } from '../normalize/okx.js'
 import { usdtSwaps, type OkxMarket } from '../normalize/okx-markets.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
-import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
-import { connectionSetStatus } from './feed/feed-status.js'
+import { MarketFeedSource } from './feed/market-feed-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'
-import { LIQUIDATIONS, instrumentArgs } from './okx/channels.js'
+import { LIQUIDATIONS, instrumentArgs, type OkxArg } from './okx/channels.js'
 import { OkxConnections } from './okx/connections.js'
 import { pollLongShort, statisticsCoins } from './okx/long-short.js'
 import { INSTRUMENTS_PATH, OkxRest, SUPPORT_COIN_PATH, recentTradesPath } from './okx/rest.js'
-import { VenueSource, type VenueHealth } from './feed/venue-source.js'
 
 export interface OkxTuning {
   /** subscription args per WebSocket connection (4 per instrument). @default 200 */
@@ -81,15 +77,14 @@ interface Discovery {
   readonly statistics: Set<string> | null
 }
 
-export class OkxSource extends VenueSource {
+export class OkxSource extends MarketFeedSource<Discovery, OkxArg> {
   readonly name = 'okx'
-  private readonly tuning: OkxTuning
-  private readonly rest: OkxRest
-  private readonly gaps: ReconnectFiller
+  protected readonly tuning: OkxTuning
+  protected readonly rest: OkxRest
+  // reconnect windows: trade ids reveal no gaps, reopened connections are checked instead
+  protected readonly gaps: ReconnectFiller
   readonly normalizer: OkxNormalizer
-  private markets: readonly string[] = []
   private longShortCoins: readonly string[] = []
-  private connections: OkxConnections | null = null
 
   constructor(private readonly opts: OkxSourceOptions) {
     const tuning = { ...DEFAULT_OKX_TUNING, ...opts.tuning }
@@ -110,23 +105,9 @@ export class OkxSource extends VenueSource {
     this.normalizer = new OkxNormalizer(this.gaps)
   }
 
-  protected health(): VenueHealth {
-    return {
-      markets: this.markets.length,
-      connections: connectionSetStatus(this.connections),
-      // reconnect windows: trade ids reveal no gaps, reopened connections are checked instead
-      gaps: { found: this.gaps.found, filled: this.gaps.filled, unfilled: this.gaps.unfilled },
-      rest: { errors: this.rest.client.errors, rateLimited: this.rest.client.rateLimited }
-    }
-  }
-
-  /** Discovery, then sockets, reconnect fills, long/short polling and rediscovery until `signal` aborts. */
-  protected async runTransport(signal: AbortSignal): Promise<void> {
-    this.phase = 'discovery'
-    const found = await discoverWithBackoff((s) => this.discover(s), this.tuning.backoff, signal)
-    if (found === null) return
+  protected openConnections(signal: AbortSignal): OkxConnections {
     const t = this.tuning
-    const connections = new OkxConnections(
+    return new OkxConnections(
       {
         url: this.opts.wsUrl,
         log: this.opts.log,
@@ -135,38 +116,40 @@ export class OkxSource extends VenueSource {
         staleMs: t.staleMs,
         pingAfterMs: t.pingAfterMs,
         backoff: t.backoff,
-        onMessage: (text, recvTs) => this.queue.push({ channel: WS_CHANNEL, text, recvTs }),
-        onReopen: (instIds) =>
-          this.queue.push({ channel: RECONNECT_CHANNEL, text: reconnectMarker(instIds), recvTs: Date.now() })
+        onMessage: this.wsMessage,
+        onReopen: this.reopened
       },
       signal
     )
-    this.connections = connections
-    this.adopt(found)
-    connections.add([LIQUIDATIONS, ...this.markets.flatMap(instrumentArgs)])
-    this.phase = 'live'
-    this.opts.log.info({ markets: this.markets.length, connections: connections.size }, 'okx feed started')
-    await Promise.all([
-      connections.done(),
-      this.gaps.run(signal),
-      pollLongShort(this.rest, () => this.longShortCoins, t.longShortEveryMs, signal),
-      rediscoverLoop(
-        () => t.discoveryEveryMs,
-        (s) => this.discover(s),
-        (next) => this.readopt(connections, next),
-        signal
-      )
-    ])
   }
 
-  private adopt(found: Discovery): void {
-    this.markets = found.markets.map((m) => m.symbol)
+  protected tasks(signal: AbortSignal): Promise<void>[] {
+    return [
+      this.gaps.run(signal),
+      pollLongShort(this.rest, () => this.longShortCoins, this.tuning.longShortEveryMs, signal)
+    ]
+  }
+
+  protected override allMarketItems(): readonly OkxArg[] {
+    return [LIQUIDATIONS]
+  }
+
+  protected marketsOf(found: Discovery): readonly string[] {
+    return found.markets.map((m) => m.symbol)
+  }
+
+  protected itemsOf(instId: string): readonly OkxArg[] {
+    return instrumentArgs(instId)
+  }
+
+  /** Long/short statistics are polled per coin: the coins of the swaps followed that OKX has statistics for. */
+  protected override adopted(found: Discovery): void {
     const coins = [...new Set(found.markets.map((m) => m.base))]
     this.longShortCoins = found.statistics ? coins.filter((c) => found.statistics!.has(c)) : coins
   }
 
   /** Instruments (+ the coins with statistics); the swaps to follow, or null when instruments failed. */
-  private async discover(signal: AbortSignal): Promise<Discovery | null> {
+  protected async discover(signal: AbortSignal): Promise<Discovery | null> {
     const text = await this.rest.fetch(INSTRUMENTS_PATH, signal)
     if (text === null) return null
     let markets: OkxMarket[] | null = null
@@ -183,14 +166,5 @@ export class OkxSource extends VenueSource {
     const missing = only.filter((s) => !markets!.some((m) => m.symbol === s))
     if (missing.length) this.opts.log.warn({ missing }, 'OKX_SYMBOLS names instruments that are not live USDT swaps')
     return { markets: markets.filter((m) => only.includes(m.symbol)), statistics }
-  }
-
-  /** A rediscovered list: new listings are subscribed. */
-  private readopt(connections: OkxConnections, found: Discovery): void {
-    const known = new Set(this.markets)
-    const added = found.markets.filter((m) => !known.has(m.symbol)).map((m) => m.symbol)
-    if (added.length) connections.add(added.flatMap(instrumentArgs))
-    this.adopt(found)
-    if (added.length) this.opts.log.info({ added }, 'okx markets listed')
   }
 }

@@ -34,9 +34,11 @@ export abstract class VenueSource implements Source {
   protected readonly counters = new FeedCounters()
   /** starting, discovery, live, stopped */
   protected phase = 'starting'
+  protected readonly log: Logger
 
   constructor(private readonly feed: VenueSourceOptions) {
     this.queue = new RawQueue(feed.queueCapacity)
+    this.log = feed.log
   }
 
   /** The venue's part of `/v1/health`. */
