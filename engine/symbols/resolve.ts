@@ -250,6 +250,16 @@ export function baseCandidates(raw: string): string[] {
   return out
 }
 
+/**
+ * The base to check against a plan's symbol list before a handler resolves the symbol (server/app.ts): the
+ * base read without knowing which exist (`BINANCE:BTCUSDT.P` -> BTC, STETH whole), or for a refused form
+ * the name as written, upper-case, which no plan lists.
+ */
+export function planBase(raw: string): string {
+  const r = reading(raw)
+  return (r.symbol ?? r.whole)?.base ?? raw.trim().toUpperCase()
+}
+
 /** `no perpetual market for X on Binance, Bybit or OKX`: the unknown-symbol message of the live routes. */
 export const noPerpetualMarket = (base: string): string => `no perpetual market for ${base} on Binance, Bybit or OKX`
 

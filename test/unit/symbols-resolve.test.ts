@@ -3,6 +3,7 @@ import { ApiError } from '../../engine/errors.js'
 import { editDistance, nearestBases } from '../../engine/symbols/nearest.js'
 import {
   parseSymbol,
+  planBase,
   resolveBase,
   resolveSymbol,
   symbolOf,
@@ -196,6 +197,15 @@ describe('symbolOf', () => {
     expect(symbolOf('ETHBTC').base).toBe('ETHBTC')
     expect(symbolOf('BINANCE:BTCUSDT.P')).toEqual({ base: 'BTC', quote: 'USDT', venue: 'binance' })
     expect(thrown(() => symbolOf('ETH/BTC', 'channel')).param).toBe('channel')
+  })
+})
+
+describe('planBase', () => {
+  it('is the base read without knowledge, or the refused name as written', () => {
+    expect(planBase('BINANCE:BTCUSDT.P')).toBe('BTC')
+    expect(planBase('btc/usdt')).toBe('BTC')
+    expect(planBase('STETH')).toBe('STETH')
+    expect(planBase('eth/btc')).toBe('ETH/BTC')
   })
 })
 
