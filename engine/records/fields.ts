@@ -7,12 +7,12 @@
 import type { RecordKind } from './types.js'
 
 export type FieldType =
-  /** integer epoch milliseconds, UTC */
+  /** integer epoch milliseconds, UTC, MIN_TS_MS to MAX_TS_MS */
   | 'ts'
   | 'string'
   /** finite float */
   | 'float'
-  /** non-negative safe integer */
+  /** safe integer from `min` to `max` (0 to 2^53 - 1 unless the column is narrower) */
   | 'uint'
   | 'enum'
 
@@ -25,6 +25,10 @@ export interface FieldSpec {
   readonly values?: readonly string[]
   /** numbers that must be >= 0 (prices, sizes, OI) */
   readonly nonNegative?: boolean
+  /** smallest accepted value of a `uint` field. @default 0 */
+  readonly min?: number
+  /** largest accepted value of a `uint` field: its column's range. @default Number.MAX_SAFE_INTEGER */
+  readonly max?: number
 }
 
 export interface KindSpec {
@@ -33,6 +37,27 @@ export interface KindSpec {
   readonly table: string
   readonly fields: readonly FieldSpec[]
 }
+
+/**
+ * Earliest accepted time, epoch ms: 2001-09-09T01:46:40Z, the smallest 13-digit value. Times reach the store
+ * as bare integers in TSV, and ClickHouse reads a bare integer into DateTime64(3) by its number of digits:
+ * 13 digits are seconds plus 3 decimals (milliseconds, as meant); 9-10 digits are seconds, 1-2 a day of this
+ * January, 4 a year, 8 YYYYMMDD, and most other lengths fail the insert (measured on chDB 3.4 / ClickHouse
+ * 26.7). So only 13 digits store the time that was sent.
+ */
+export const MIN_TS_MS = 1_000_000_000_000
+/**
+ * Latest accepted time, epoch ms: 2100-01-01T00:00:00Z. Within 13 digits, and within what every derived
+ * table holds (the `DateTime` buckets and TTLs of the aggregates end in 2106); a larger value is almost
+ * surely microseconds.
+ */
+export const MAX_TS_MS = 4_102_444_800_000
+/** Longest string value, UTF-16 code units; symbols, hashes and addresses are far shorter. */
+export const MAX_STRING_LENGTH = 256
+/** Largest `UInt8` (interval_hours). */
+const UINT8_MAX = 255
+/** Largest `UInt32` (log_index). */
+const UINT32_MAX = 4_294_967_295
 
 const ts: FieldSpec = { name: 'ts', type: 'ts' }
 const str = (name: string): FieldSpec => ({ name, type: 'string' })
@@ -65,7 +90,8 @@ export const KIND_SPECS: Readonly<Record<RecordKind, KindSpec>> = {
       str('symbol'),
       str('base'),
       { name: 'funding_rate', type: 'float' },
-      { name: 'interval_hours', type: 'uint' },
+      // UInt8 column; 0 would make every annualized rate a division by zero
+      { name: 'interval_hours', type: 'uint', min: 1, max: UINT8_MAX },
       { name: 'next_funding_ts', type: 'ts', optional: true },
       num('mark_price', true),
       num('index_price', true)
@@ -117,7 +143,8 @@ export const KIND_SPECS: Readonly<Record<RecordKind, KindSpec>> = {
       ts,
       str('chain'),
       str('tx_hash'),
-      { name: 'log_index', type: 'uint' },
+      { name: 'log_index', type: 'uint', max: UINT32_MAX },
+      // UInt64 column: every safe integer fits
       { name: 'block_number', type: 'uint' },
       str('address'),
       str('counterparty'),

@@ -1,10 +1,12 @@
 /**
  * @module
  * Validation of untrusted normalized records (admin ingest NDJSON). Returns either the record or the
- * first problem found, naming the field, so a caller can answer "line 7, field price: must be a finite
- * number >= 0". Unknown fields are rejected: a typo must not be silently dropped.
+ * first problem found, naming the field, so a caller can answer "line 7, field price: must be >= 0".
+ * Unknown fields are rejected: a typo must not be silently dropped. Everything accepted is stored as sent:
+ * times within the 13-digit milliseconds the store reads (fields.ts MIN_TS_MS), integers within their
+ * column (fields.ts `min`/`max`), strings that are valid Unicode.
  */
-import { KIND_SPECS, type FieldSpec } from './fields.js'
+import { KIND_SPECS, MAX_STRING_LENGTH, MAX_TS_MS, MIN_TS_MS, type FieldSpec } from './fields.js'
 import type { RecordKind, RecordOf } from './types.js'
 
 export interface FieldProblem {
@@ -15,26 +17,54 @@ export interface FieldProblem {
 export type Validated<K extends RecordKind> =
   { readonly ok: true; readonly record: RecordOf<K> } | { readonly ok: false; readonly problem: FieldProblem }
 
-/** Latest accepted timestamp: year 2100, epoch ms. Anything larger is almost surely microseconds. */
-const MAX_TS_MS = 4_102_444_800_000
-/** Longest accepted string value; symbols, hashes and addresses are far shorter. */
-const MAX_STRING = 256
+const TS_RANGE = `integer epoch milliseconds (13 digits) from ${MIN_TS_MS} (2001-09-09) to ${MAX_TS_MS} (2100-01-01)`
+
+/**
+ * What an out-of-range integer time most likely is: seconds, microseconds or nanoseconds that fall in range
+ * once scaled, so the message can say which way to convert.
+ */
+function timeUnitHint(v: number): string {
+  const inRange = (ms: number): boolean => ms >= MIN_TS_MS && ms <= MAX_TS_MS
+  if (inRange(v * 1000)) return `; ${v} looks like epoch seconds: multiply by 1000`
+  if (inRange(v / 1000)) return `; ${v} looks like epoch microseconds: divide by 1000`
+  if (inRange(v / 1_000_000)) return `; ${v} looks like epoch nanoseconds: divide by 1000000`
+  return ''
+}
+
+function checkTs(v: unknown): string | null {
+  if (typeof v !== 'number' || !Number.isInteger(v)) return `must be ${TS_RANGE}`
+  return v >= MIN_TS_MS && v <= MAX_TS_MS ? null : `must be ${TS_RANGE}${timeUnitHint(v)}`
+}
+
+/** A lone UTF-16 surrogate (valid JSON: `"\ud800"`) has no UTF-8 form: the store would hold U+FFFD instead. */
+const LONE_SURROGATE = /\p{Surrogate}/u
+
+function checkString(v: unknown): string | null {
+  if (typeof v !== 'string' || v.length === 0) return 'must be a non-empty string'
+  if (v.length > MAX_STRING_LENGTH) return `must be at most ${MAX_STRING_LENGTH} characters`
+  return LONE_SURROGATE.test(v) ? 'must be valid Unicode (no lone surrogate \\uD800-\\uDFFF)' : null
+}
+
+function checkUint(f: FieldSpec, v: unknown): string | null {
+  const min = f.min ?? 0
+  const max = f.max ?? Number.MAX_SAFE_INTEGER
+  return Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max
+    ? null
+    : `must be an integer from ${min} to ${max}`
+}
 
 function checkField(f: FieldSpec, v: unknown): string | null {
   if (v === undefined || v === null) return f.optional ? null : 'is required'
   switch (f.type) {
     case 'ts':
-      return Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= MAX_TS_MS
-        ? null
-        : 'must be integer epoch milliseconds between 1970 and 2100'
+      return checkTs(v)
     case 'string':
-      if (typeof v !== 'string' || v.length === 0) return 'must be a non-empty string'
-      return v.length > MAX_STRING ? `must be at most ${MAX_STRING} characters` : null
+      return checkString(v)
     case 'float':
       if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a finite number'
       return f.nonNegative && v < 0 ? 'must be >= 0' : null
     case 'uint':
-      return Number.isSafeInteger(v) && (v as number) >= 0 ? null : 'must be a non-negative integer'
+      return checkUint(f, v)
     case 'enum':
       return typeof v === 'string' && f.values!.includes(v) ? null : `must be one of ${f.values!.join(', ')}`
   }

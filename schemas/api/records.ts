@@ -4,30 +4,33 @@
  * line (docs/records.md), for the OpenAPI document. They are built from the field table validation reads
  * (engine/records/fields.ts), so fields, types, optional fields, allowed values and `>= 0` cannot drift from
  * engine/records/validate.ts; test/unit/record-schemas.test.ts checks both agree record by record.
- * Beyond validate.ts they state the store's column limits (ts digits, interval_hours, log_index), which a
- * client must respect even where validation does not catch them yet.
+ * The limits (ts range, string length, integer columns) are fields.ts's, which validation enforces.
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import { KIND_SPECS, RECORD_KINDS, type FieldSpec } from '../../engine/records/fields.js'
+import {
+  KIND_SPECS,
+  MAX_STRING_LENGTH,
+  MAX_TS_MS,
+  MIN_TS_MS,
+  RECORD_KINDS,
+  type FieldSpec
+} from '../../engine/records/fields.js'
 import type { RecordKind } from '../../engine/records/types.js'
 
-/**
- * Earliest accepted ts: 13-digit epoch milliseconds (2001-09-09T01:46:40Z). validate.ts lets 0 and up
- * through, but the store parses shorter integers as other date forms and the insert fails.
- */
-export const MIN_RECORD_TS_MS = 1_000_000_000_000
-/** Latest accepted ts, 2100-01-01 (validate.ts MAX_TS_MS): larger values are almost surely microseconds. */
-export const MAX_RECORD_TS_MS = 4_102_444_800_000
-/** Longest string value, characters (validate.ts MAX_STRING). */
-export const MAX_RECORD_STRING = 256
-/** Largest value of each integer column (`UInt8`, `UInt32`, `UInt64` in schemas/001_raw_tables.sql). */
-const UINT_MAX: Readonly<Record<string, number>> = {
-  interval_hours: 255,
-  log_index: 4_294_967_295,
-  block_number: Number.MAX_SAFE_INTEGER
-}
+/** Earliest accepted ts, epoch ms (fields.ts MIN_TS_MS: 2001-09-09, the smallest 13-digit value). */
+export const MIN_RECORD_TS_MS = MIN_TS_MS
+/** Latest accepted ts, epoch ms (fields.ts MAX_TS_MS: 2100-01-01). */
+export const MAX_RECORD_TS_MS = MAX_TS_MS
+/** Longest string value, characters (fields.ts MAX_STRING_LENGTH). */
+export const MAX_RECORD_STRING = MAX_STRING_LENGTH
 
-const TS = 'epoch milliseconds, UTC (13 digits)'
+/**
+ * Strings without a lone UTF-16 surrogate (validate.ts refuses them: they have no UTF-8 form). Written to
+ * match the same strings with or without the regex `u` flag.
+ */
+const WELL_FORMED = '^(?:[^\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$'
+
+const TS = 'epoch milliseconds, UTC (13 digits; seconds are refused)'
 const COMMON: Readonly<Record<string, string>> = {
   ts: `time of the event at its source (exchange or chain), ${TS}`,
   exchange: 'venue id, lower case: binance, bybit, okx (perpetuals), deribit (options); spot venues as binance-spot',
@@ -49,7 +52,7 @@ const DESCRIPTIONS: { readonly [K in RecordKind]: Readonly<Record<string, string
   funding: {
     ...COMMON,
     funding_rate: 'decimal fraction per funding interval (0.0001 = 0.01% per interval); may be negative',
-    interval_hours: 'hours between funding settlements: 1, 4 or 8 on the supported venues (at most 255)',
+    interval_hours: 'hours between funding settlements: 1, 4 or 8 on the supported venues (1 to 255)',
     next_funding_ts: `time of the next settlement, ${TS}`,
     mark_price: 'mark price, quote currency per base unit',
     index_price: 'index price, quote currency per base unit'
@@ -88,7 +91,7 @@ const DESCRIPTIONS: { readonly [K in RecordKind]: Readonly<Record<string, string
     chain:
       'ethereum, bsc, avalanche, polygon, arbitrum, base, optimism or solana (other names are stored, never listed)',
     tx_hash: 'transaction hash (signature on Solana)',
-    log_index: 'log index within the transaction; the legs of one multi-hop route share tx_hash',
+    log_index: 'log index within the transaction (at most 4294967295); the legs of one multi-hop route share tx_hash',
     block_number: 'block number (slot on Solana)',
     address: 'the tracked wallet this row is about (lower-case hex on EVM chains, base58 on Solana)',
     counterparty: 'the other side of the transfer; a known exchange hot wallet makes it an exchange flow',
@@ -112,11 +115,11 @@ function fieldSchema(kind: RecordKind, f: FieldSpec): TSchema {
     case 'ts':
       return Type.Integer({ minimum: MIN_RECORD_TS_MS, maximum: MAX_RECORD_TS_MS, ...o })
     case 'string':
-      return Type.String({ minLength: 1, maxLength: MAX_RECORD_STRING, ...o })
+      return Type.String({ minLength: 1, maxLength: MAX_RECORD_STRING, pattern: WELL_FORMED, ...o })
     case 'float':
       return Type.Number({ ...(f.nonNegative ? { minimum: 0 } : {}), ...o })
     case 'uint':
-      return Type.Integer({ minimum: 0, maximum: UINT_MAX[f.name] ?? Number.MAX_SAFE_INTEGER, ...o })
+      return Type.Integer({ minimum: f.min ?? 0, maximum: f.max ?? Number.MAX_SAFE_INTEGER, ...o })
     case 'enum':
       return Type.Union(
         f.values!.map((v) => Type.Literal(v)),

@@ -2,7 +2,8 @@
  * docs/records.md, the JSON schemas of schemas/api/records.ts and the validation of admin ingest
  * (engine/records/validate.ts) say the same thing: every kind documented with exactly its fields, types and
  * optional fields; every example line accepted by both; and the schema refuses what validation refuses
- * (missing, unknown, negative, empty, too long, wrong value, wrong kind) and accepts null optionals.
+ * (missing, unknown, negative, empty, too long, not Unicode, out of the column's range, a time that is not
+ * 13-digit milliseconds, wrong value, wrong kind) and accepts null optionals.
  * test/integration/records-doc.test.ts posts the same examples to a real server.
  */
 import { describe, expect, it } from 'vitest'
@@ -10,7 +11,7 @@ import { Value } from '@sinclair/typebox/value'
 import { KIND_SPECS, RECORD_KINDS, type FieldSpec } from '../../engine/records/fields.js'
 import { validateRecord } from '../../engine/records/validate.js'
 import type { RecordKind } from '../../engine/records/types.js'
-import { MAX_RECORD_STRING, MAX_RECORD_TS_MS, RECORD_SCHEMAS } from '../../schemas/api/records.js'
+import { MAX_RECORD_STRING, MAX_RECORD_TS_MS, MIN_RECORD_TS_MS, RECORD_SCHEMAS } from '../../schemas/api/records.js'
 import { readRecordsDoc } from '../helpers/records-doc.js'
 
 const doc = readRecordsDoc()
@@ -25,7 +26,7 @@ function docType(f: FieldSpec): string {
     case 'float':
       return f.nonNegative ? 'number ≥ 0' : 'number'
     case 'uint':
-      return 'integer ≥ 0'
+      return f.min === undefined && f.max === undefined ? 'integer ≥ 0' : `integer ${f.min ?? 0} to ${f.max}`
     case 'enum':
       return f.values!.map((v) => `"${v}"`).join(' | ')
   }
@@ -52,10 +53,12 @@ function brokenVariants(kind: RecordKind, good: Record<string, unknown>): [strin
     delete without[f.name]
     if (!f.optional) out.push([`${f.name} missing`, without], [`${f.name} null`, { ...good, [f.name]: null }])
     const bad: unknown[] = []
-    if (f.type === 'ts') bad.push(MAX_RECORD_TS_MS + 1, 1_795_161_600_000.5, -1, '1795161600000')
-    if (f.type === 'string') bad.push('', 'x'.repeat(MAX_RECORD_STRING + 1), 42)
+    if (f.type === 'ts') {
+      bad.push(MAX_RECORD_TS_MS + 1, MIN_RECORD_TS_MS - 1, 1_795_161_600, 0, 1_795_161_600_000.5, -1, '1795161600000')
+    }
+    if (f.type === 'string') bad.push('', 'x'.repeat(MAX_RECORD_STRING + 1), 42, 'a\ud800', '\udc00')
     if (f.type === 'float') bad.push('1', true, ...(f.nonNegative ? [-0.01] : []))
-    if (f.type === 'uint') bad.push(-1, 1.5, '3')
+    if (f.type === 'uint') bad.push(-1, (f.min ?? 0) - 1, (f.max ?? Number.MAX_SAFE_INTEGER) + 1, 1.5, '3')
     if (f.type === 'enum') bad.push('nope', f.values![0]!.toUpperCase())
     for (const v of bad) out.push([`${f.name} = ${JSON.stringify(v)}`, { ...good, [f.name]: v }])
   }
@@ -103,17 +106,25 @@ describe('record schemas and validation agree', () => {
     }
   })
 
-  it('the schemas also state the store limits validation does not check yet (documented in docs/records.md)', () => {
+  it('both accept the values at the limits of the store (docs/records.md) and refuse one past them', () => {
     const [funding] = examplesOf('funding')
     const [whale] = examplesOf('whale_transfer')
     const [metric] = examplesOf('onchain_metric')
-    expect(Value.Check(RECORD_SCHEMAS.funding, { ...funding, interval_hours: 255 })).toBe(true)
-    expect(Value.Check(RECORD_SCHEMAS.funding, { ...funding, interval_hours: 256 })).toBe(false)
-    expect(Value.Check(RECORD_SCHEMAS.whale_transfer, { ...whale, log_index: 2 ** 32 - 1 })).toBe(true)
-    expect(Value.Check(RECORD_SCHEMAS.whale_transfer, { ...whale, log_index: 2 ** 32 })).toBe(false)
+    const both = (kind: RecordKind, record: unknown) => verdicts(kind, record)
+    expect(both('funding', { ...funding, interval_hours: 1 })).toEqual([true, true])
+    expect(both('funding', { ...funding, interval_hours: 255 })).toEqual([true, true])
+    expect(both('funding', { ...funding, interval_hours: 0 })).toEqual([false, false])
+    expect(both('funding', { ...funding, interval_hours: 256 })).toEqual([false, false])
+    expect(both('funding', { ...funding, next_funding_ts: MIN_RECORD_TS_MS })).toEqual([true, true])
+    expect(both('funding', { ...funding, next_funding_ts: 1_795_190_400 })).toEqual([false, false])
+    expect(both('whale_transfer', { ...whale, log_index: 2 ** 32 - 1 })).toEqual([true, true])
+    expect(both('whale_transfer', { ...whale, log_index: 2 ** 32 })).toEqual([false, false])
+    expect(both('whale_transfer', { ...whale, block_number: Number.MAX_SAFE_INTEGER })).toEqual([true, true])
+    expect(both('whale_transfer', { ...whale, token: 'USDC\u{1F40B}' })).toEqual([true, true])
+    expect(both('onchain_metric', { ...metric, ts: MIN_RECORD_TS_MS })).toEqual([true, true])
+    expect(both('onchain_metric', { ...metric, ts: MAX_RECORD_TS_MS })).toEqual([true, true])
     // seconds and other short integers are not milliseconds the store can read
-    expect(Value.Check(RECORD_SCHEMAS.onchain_metric, { ...metric, ts: 1_000_000_000_000 })).toBe(true)
-    expect(Value.Check(RECORD_SCHEMAS.onchain_metric, { ...metric, ts: 1_795_161_600 })).toBe(false)
+    expect(both('onchain_metric', { ...metric, ts: 1_795_161_600 })).toEqual([false, false])
   })
 
   it('serialize to plain JSON Schema for the OpenAPI document', () => {
