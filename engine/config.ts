@@ -5,13 +5,15 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { VENUES, type VenueConfigs, type VenueName } from '../ingest/sources/venues.js'
+import type { VenueEnv } from '../ingest/sources/venue-settings.js'
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
-export type SourceName = 'sim' | 'binance' | 'bybit' | 'okx' | 'deribit' | `replay:${string}`
-/** Plain names SOURCES accepts; `live` expands to LIVE_VENUES, `replay:<path>` comes on top. */
-export const KNOWN_SOURCES: readonly string[] = ['sim', 'binance', 'bybit', 'okx', 'deribit', 'live', 'none']
-/** The exchange venues that exist as live sources: what `SOURCES=live` means (all four). */
-export const LIVE_VENUES: readonly SourceName[] = ['binance', 'bybit', 'okx', 'deribit']
+export type SourceName = 'sim' | VenueName | `replay:${string}`
+/** Plain names SOURCES accepts: the demo market, every venue of the registry, `live` and `none` (`replay:<path>` on top). */
+export const KNOWN_SOURCES: readonly string[] = ['sim', ...VENUES.map((v) => v.name), 'live', 'none']
+/** What `SOURCES=live` means: the registry's venues marked live (ingest/sources/venues.ts). */
+export const LIVE_VENUES: readonly VenueName[] = VENUES.filter((v) => v.live).map((v) => v.name)
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -28,32 +30,12 @@ export interface Config {
   readonly clickhouseCluster: string | undefined
   /** @default ['sim'] */
   readonly sources: readonly SourceName[]
-  /** Binance USD-M WebSocket base; the source connects to `<base>/stream`. @default 'wss://fstream.binance.com' */
-  readonly binanceWsUrl: string
-  /** Binance USD-M REST base. @default 'https://fapi.binance.com' */
-  readonly binanceRestUrl: string
-  /** only these Binance symbols (e.g. BTCUSDT); empty: every USDT perpetual that is TRADING. @default [] */
-  readonly binanceSymbols: readonly string[]
-  /** Bybit v5 public linear WebSocket endpoint. @default 'wss://stream.bybit.com/v5/public/linear' */
-  readonly bybitWsUrl: string
-  /** Bybit v5 REST base. @default 'https://api.bybit.com' */
-  readonly bybitRestUrl: string
-  /** only these Bybit symbols (e.g. BTCUSDT); empty: every USDT perpetual that is Trading. @default [] */
-  readonly bybitSymbols: readonly string[]
-  /** OKX v5 public WebSocket endpoint (the whole URL). @default 'wss://ws.okx.com:8443/ws/v5/public' */
-  readonly okxWsUrl: string
-  /** OKX REST base. @default 'https://www.okx.com' */
-  readonly okxRestUrl: string
-  /** only these OKX instruments, native ids (`BTC-USDT-SWAP`; `BTCUSDT` is accepted and mapped); empty: every live USDT swap. @default [] */
-  readonly okxSymbols: readonly string[]
-  /** Deribit JSON-RPC WebSocket endpoint. @default 'wss://www.deribit.com/ws/api/v2' */
-  readonly deribitWsUrl: string
-  /** Deribit REST base (instrument discovery). @default 'https://www.deribit.com/api/v2' */
-  readonly deribitRestUrl: string
-  /** option chains to follow: BTC and/or ETH. @default ['BTC', 'ETH'] */
-  readonly deribitCurrencies: readonly string[]
-  /** only these instruments or expiries (`BTC-27MAR26-100000-C`, `BTC-27MAR26`); empty: every option. @default [] */
-  readonly deribitSymbols: readonly string[]
+  /**
+   * Each venue's settings, `config.venues.<name>`, read from its registry entry (ingest/sources/venues.ts):
+   * `wsUrl` (`<PREFIX>_WS_URL`), `restUrl` (`<PREFIX>_REST_URL`), `symbols` (`<PREFIX>_SYMBOLS`, empty: every
+   * market) and the venue's own (Deribit: `currencies`, DERIBIT_CURRENCIES). Defaults are in the entries.
+   */
+  readonly venues: VenueConfigs
   /** directory for raw venue recordings (gzipped NDJSON, hourly files); unset: no recording */
   readonly recordDir: string | undefined
   /** replay pace: 1 = as recorded, 10 = ten times faster, 0 = as fast as possible (`max`). @default 1 */
@@ -155,64 +137,30 @@ function baseUrl(env: Env, name: string, def: string, protocols: readonly string
   return raw.replace(/\/+$/, '')
 }
 
-function symbolList(env: Env, name: string): readonly string[] {
-  const raw = env[name]
-  if (raw === undefined || raw.trim() === '') return []
-  const list = raw.split(',').map((s) => s.trim().toUpperCase())
-  const bad = list.find((s) => !/^[A-Z0-9]{2,30}$/.test(s))
-  if (bad !== undefined) throw new ConfigError(`${name} must be a comma list of symbols like BTCUSDT (got '${raw}')`)
-  return list
+/** A venue's variables: `<prefix>_<suffix>`, errors naming the variable. */
+function venueEnv(env: Env, prefix: string): VenueEnv {
+  return {
+    get: (suffix) => {
+      const raw = env[`${prefix}_${suffix}`]
+      return raw === undefined || raw.trim() === '' ? undefined : raw
+    },
+    fail: (suffix, message) => {
+      throw new ConfigError(`${prefix}_${suffix} ${message}`)
+    }
+  }
 }
 
-/** OKX_SYMBOLS: native instrument ids; `BTCUSDT` is taken as `BTC-USDT-SWAP`. */
-function okxSymbolList(env: Env): readonly string[] {
-  const raw = env['OKX_SYMBOLS']
-  if (raw === undefined || raw.trim() === '') return []
-  const list = raw.split(',').map((s) => {
-    const t = s.trim().toUpperCase()
-    const plain = /^([A-Z0-9]{1,20})USDT$/.exec(t)
-    return plain ? `${plain[1]}-USDT-SWAP` : t
-  })
-  if (list.some((s) => !/^[A-Z0-9]{1,20}-USDT-SWAP$/.test(s))) {
-    throw new ConfigError(`OKX_SYMBOLS must be a comma list of USDT swaps like BTC-USDT-SWAP or BTCUSDT (got '${raw}')`)
+/** `config.venues`: every registry entry's URLs (default from the entry) and settings. */
+function venues(env: Env): VenueConfigs {
+  const out: Record<string, unknown> = {}
+  for (const v of VENUES) {
+    out[v.name] = Object.freeze({
+      wsUrl: baseUrl(env, `${v.envPrefix}_WS_URL`, v.wsUrl, ['ws:', 'wss:']),
+      restUrl: baseUrl(env, `${v.envPrefix}_REST_URL`, v.restUrl, ['http:', 'https:']),
+      ...v.settings(venueEnv(env, v.envPrefix))
+    })
   }
-  return [...new Set(list)]
-}
-
-/** Deribit currencies with inverse option chains (ingest/normalize/deribit-instruments.ts). */
-const DERIBIT_CURRENCY_LIST = ['BTC', 'ETH']
-
-function deribitCurrencies(env: Env): readonly string[] {
-  const raw = env['DERIBIT_CURRENCIES']
-  if (raw === undefined || raw.trim() === '') return DERIBIT_CURRENCY_LIST
-  const list = [...new Set(raw.split(',').map((s) => s.trim().toUpperCase()))]
-  if (list.some((c) => !DERIBIT_CURRENCY_LIST.includes(c))) {
-    throw new ConfigError(
-      `DERIBIT_CURRENCIES must be a comma list of ${DERIBIT_CURRENCY_LIST.join(', ')} (got '${raw}')`
-    )
-  }
-  return list
-}
-
-/** Instrument names (`BTC-27MAR26-100000-C`) or expiry prefixes (`BTC-27MAR26`) of DERIBIT_CURRENCIES. */
-function deribitSymbols(env: Env, currencies: readonly string[]): readonly string[] {
-  const raw = env['DERIBIT_SYMBOLS']
-  if (raw === undefined || raw.trim() === '') return []
-  // upper case except the `d` decimal point of a strike (tardis-node's casing rule)
-  const list = raw.split(',').map((s) =>
-    s
-      .trim()
-      .toUpperCase()
-      .replace(/(\d)D(\d)/g, '$1d$2')
-  )
-  const shape = /^([A-Z]+)-[1-9]\d?[A-Z]{3}\d{2}(-\d+(d\d+)?-[CP])?$/
-  const bad = list.find((s) => !currencies.includes(shape.exec(s)?.[1] ?? ''))
-  if (bad !== undefined) {
-    throw new ConfigError(
-      `DERIBIT_SYMBOLS must be a comma list of options or expiries of ${currencies.join(', ')} like BTC-27MAR26-100000-C or BTC-27MAR26 (got '${bad}')`
-    )
-  }
-  return list
+  return Object.freeze(out) as VenueConfigs
 }
 
 function replaySpeed(env: Env): number {
@@ -288,19 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     clickhouseUrl: clickhouseUrl(env),
     clickhouseCluster: identifier(env, 'CLICKHOUSE_CLUSTER'),
     sources: sources(env),
-    binanceWsUrl: baseUrl(env, 'BINANCE_WS_URL', 'wss://fstream.binance.com', ['ws:', 'wss:']),
-    binanceRestUrl: baseUrl(env, 'BINANCE_REST_URL', 'https://fapi.binance.com', ['http:', 'https:']),
-    binanceSymbols: symbolList(env, 'BINANCE_SYMBOLS'),
-    bybitWsUrl: baseUrl(env, 'BYBIT_WS_URL', 'wss://stream.bybit.com/v5/public/linear', ['ws:', 'wss:']),
-    bybitRestUrl: baseUrl(env, 'BYBIT_REST_URL', 'https://api.bybit.com', ['http:', 'https:']),
-    bybitSymbols: symbolList(env, 'BYBIT_SYMBOLS'),
-    okxWsUrl: baseUrl(env, 'OKX_WS_URL', 'wss://ws.okx.com:8443/ws/v5/public', ['ws:', 'wss:']),
-    okxRestUrl: baseUrl(env, 'OKX_REST_URL', 'https://www.okx.com', ['http:', 'https:']),
-    okxSymbols: okxSymbolList(env),
-    deribitWsUrl: baseUrl(env, 'DERIBIT_WS_URL', 'wss://www.deribit.com/ws/api/v2', ['ws:', 'wss:']),
-    deribitRestUrl: baseUrl(env, 'DERIBIT_REST_URL', 'https://www.deribit.com/api/v2', ['http:', 'https:']),
-    deribitCurrencies: deribitCurrencies(env),
-    deribitSymbols: deribitSymbols(env, deribitCurrencies(env)),
+    venues: venues(env),
     recordDir: env['RECORD_DIR'] ? path.resolve(env['RECORD_DIR']) : undefined,
     replaySpeed: replaySpeed(env),
     simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),

@@ -20,10 +20,7 @@ import { runSource } from '../ingest/run-source.js'
 import { Supervisor } from '../engine/runtime/supervisor.js'
 import { Readiness } from './readiness.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
-import { BinanceSource } from '../ingest/sources/binance.js'
-import { BybitSource } from '../ingest/sources/bybit.js'
-import { OkxSource } from '../ingest/sources/okx.js'
-import { DeribitSource } from '../ingest/sources/deribit.js'
+import { createVenueSource, isVenueName } from '../ingest/sources/venues.js'
 import { ReplaySource } from '../ingest/sources/replay-source.js'
 import type { Source } from '../ingest/sources/source.js'
 import { NdjsonParser } from '../ingest/workers/ndjson-parser.js'
@@ -75,53 +72,19 @@ function version(): string {
 
 function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>): Source[] {
   return config.sources.map((name) => {
-    switch (name) {
-      case 'sim':
-        return new SimSource({
-          seed: config.simSeed,
-          backfillDays: config.simBackfillDays,
-          store: ctx.store,
-          log: ctx.log
-        })
-      case 'binance':
-        return new BinanceSource({
-          wsUrl: config.binanceWsUrl,
-          restUrl: config.binanceRestUrl,
-          symbols: config.binanceSymbols,
-          recordDir: config.recordDir,
-          log: ctx.log.child({ source: 'binance' })
-        })
-      case 'bybit':
-        return new BybitSource({
-          wsUrl: config.bybitWsUrl,
-          restUrl: config.bybitRestUrl,
-          symbols: config.bybitSymbols,
-          recordDir: config.recordDir,
-          log: ctx.log.child({ source: 'bybit' })
-        })
-      case 'okx':
-        return new OkxSource({
-          wsUrl: config.okxWsUrl,
-          restUrl: config.okxRestUrl,
-          symbols: config.okxSymbols,
-          recordDir: config.recordDir,
-          log: ctx.log.child({ source: 'okx' })
-        })
-      case 'deribit':
-        return new DeribitSource({
-          wsUrl: config.deribitWsUrl,
-          restUrl: config.deribitRestUrl,
-          currencies: config.deribitCurrencies,
-          symbols: config.deribitSymbols,
-          recordDir: config.recordDir,
-          log: ctx.log.child({ source: 'deribit' })
-        })
-      default:
-        if (name.startsWith('replay:')) {
-          return new ReplaySource({ path: name.slice('replay:'.length), speed: config.replaySpeed, log: ctx.log })
-        }
-        throw new Error(`source ${name} has no implementation`)
+    if (name === 'sim') {
+      return new SimSource({
+        seed: config.simSeed,
+        backfillDays: config.simBackfillDays,
+        store: ctx.store,
+        log: ctx.log
+      })
     }
+    if (isVenueName(name)) return createVenueSource(name, config.venues, { log: ctx.log, recordDir: config.recordDir })
+    if (name.startsWith('replay:')) {
+      return new ReplaySource({ path: name.slice('replay:'.length), speed: config.replaySpeed, log: ctx.log })
+    }
+    throw new Error(`source ${name} has no implementation`)
   })
 }
 

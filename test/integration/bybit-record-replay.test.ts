@@ -93,15 +93,18 @@ describe('Bybit record and replay', () => {
 describe('Bybit configuration', () => {
   it('SOURCES=bybit, its URLs and symbols, naming bad values', () => {
     expect(loadConfig({ SOURCES: 'bybit' }).sources).toEqual(['bybit'])
-    expect(loadConfig({})).toMatchObject({
-      bybitWsUrl: 'wss://stream.bybit.com/v5/public/linear',
-      bybitRestUrl: 'https://api.bybit.com',
-      bybitSymbols: []
+    expect(loadConfig({}).venues.bybit).toMatchObject({
+      wsUrl: 'wss://stream.bybit.com/v5/public/linear',
+      restUrl: 'https://api.bybit.com',
+      symbols: []
     })
     expect(() => loadConfig({ BYBIT_WS_URL: 'https://stream.bybit.com' })).toThrow('BYBIT_WS_URL must use ws or wss')
     expect(() => loadConfig({ BYBIT_REST_URL: 'nope' })).toThrow('BYBIT_REST_URL must be a URL')
-    expect(loadConfig({ BYBIT_REST_URL: 'http://127.0.0.1:9/' }).bybitRestUrl).toBe('http://127.0.0.1:9')
-    expect(loadConfig({ BYBIT_SYMBOLS: 'btcusdt, 1000PEPEUSDT' }).bybitSymbols).toEqual(['BTCUSDT', '1000PEPEUSDT'])
+    expect(loadConfig({ BYBIT_REST_URL: 'http://127.0.0.1:9/' }).venues.bybit.restUrl).toBe('http://127.0.0.1:9')
+    expect(loadConfig({ BYBIT_SYMBOLS: 'btcusdt, 1000PEPEUSDT' }).venues.bybit.symbols).toEqual([
+      'BTCUSDT',
+      '1000PEPEUSDT'
+    ])
     expect(() => loadConfig({ BYBIT_SYMBOLS: 'BTC-USDT' })).toThrow('BYBIT_SYMBOLS must be a comma list of symbols')
   })
 })

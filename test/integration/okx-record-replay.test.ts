@@ -116,14 +116,14 @@ describe('configuration of the OKX source', () => {
   it('accepts okx and includes it in live; OKX_SYMBOLS takes native ids and BTCUSDT-style names', () => {
     expect(loadConfig({ SOURCES: 'okx' }).sources).toEqual(['okx'])
     expect(loadConfig({ SOURCES: 'live' }).sources).toContain('okx')
-    expect(loadConfig({ OKX_SYMBOLS: 'btc-usdt-swap, ETHUSDT,BTCUSDT' }).okxSymbols).toEqual([
+    expect(loadConfig({ OKX_SYMBOLS: 'btc-usdt-swap, ETHUSDT,BTCUSDT' }).venues.okx.symbols).toEqual([
       'BTC-USDT-SWAP',
       'ETH-USDT-SWAP'
     ])
     expect(() => loadConfig({ OKX_SYMBOLS: 'BTC-USD-SWAP' })).toThrow('OKX_SYMBOLS must be a comma list of USDT swaps')
-    expect(loadConfig({}).okxWsUrl).toBe('wss://ws.okx.com:8443/ws/v5/public')
-    expect(loadConfig({}).okxRestUrl).toBe('https://www.okx.com')
+    expect(loadConfig({}).venues.okx.wsUrl).toBe('wss://ws.okx.com:8443/ws/v5/public')
+    expect(loadConfig({}).venues.okx.restUrl).toBe('https://www.okx.com')
     expect(() => loadConfig({ OKX_WS_URL: 'https://ws.okx.com' })).toThrow('OKX_WS_URL must use ws or wss')
-    expect(loadConfig({ OKX_REST_URL: 'http://127.0.0.1:9/' }).okxRestUrl).toBe('http://127.0.0.1:9')
+    expect(loadConfig({ OKX_REST_URL: 'http://127.0.0.1:9/' }).venues.okx.restUrl).toBe('http://127.0.0.1:9')
   })
 })

@@ -60,18 +60,19 @@ describe('configuration', () => {
   })
 
   it('reads the Deribit settings: BTC and ETH only, instrument names or expiries of those', () => {
-    expect(loadConfig({ SOURCES: 'deribit' })).toMatchObject({
-      sources: ['deribit'],
-      deribitWsUrl: 'wss://www.deribit.com/ws/api/v2',
-      deribitRestUrl: 'https://www.deribit.com/api/v2',
-      deribitCurrencies: ['BTC', 'ETH'],
-      deribitSymbols: []
+    const c = loadConfig({ SOURCES: 'deribit' })
+    expect(c.sources).toEqual(['deribit'])
+    expect(c.venues.deribit).toMatchObject({
+      wsUrl: 'wss://www.deribit.com/ws/api/v2',
+      restUrl: 'https://www.deribit.com/api/v2',
+      currencies: ['BTC', 'ETH'],
+      symbols: []
     })
-    expect(loadConfig({ DERIBIT_CURRENCIES: 'eth' }).deribitCurrencies).toEqual(['ETH'])
+    expect(loadConfig({ DERIBIT_CURRENCIES: 'eth' }).venues.deribit.currencies).toEqual(['ETH'])
     expect(() => loadConfig({ DERIBIT_CURRENCIES: 'BTC,SOL' })).toThrow(
       "DERIBIT_CURRENCIES must be a comma list of BTC, ETH (got 'BTC,SOL')"
     )
-    expect(loadConfig({ DERIBIT_SYMBOLS: 'btc-27mar26, BTC-5JAN27-100000-C' }).deribitSymbols).toEqual([
+    expect(loadConfig({ DERIBIT_SYMBOLS: 'btc-27mar26, BTC-5JAN27-100000-C' }).venues.deribit.symbols).toEqual([
       'BTC-27MAR26',
       'BTC-5JAN27-100000-C'
     ])
@@ -80,7 +81,7 @@ describe('configuration', () => {
     )
     expect(() => loadConfig({ DERIBIT_SYMBOLS: 'BTC-05JAN27' })).toThrow('DERIBIT_SYMBOLS must be')
     expect(() => loadConfig({ DERIBIT_WS_URL: 'https://x' })).toThrow('DERIBIT_WS_URL must use ws or wss')
-    expect(loadConfig({ DERIBIT_REST_URL: 'http://127.0.0.1:9/api/v2/' }).deribitRestUrl).toBe(
+    expect(loadConfig({ DERIBIT_REST_URL: 'http://127.0.0.1:9/api/v2/' }).venues.deribit.restUrl).toBe(
       'http://127.0.0.1:9/api/v2'
     )
   })
