@@ -9,6 +9,7 @@
 import crypto from 'node:crypto'
 import { ApiError, errorBody } from '../engine/errors.js'
 import { StoreError } from '../engine/store/store-error.js'
+import { planBase } from '../engine/symbols/resolve.js'
 import type { Logger } from '../engine/log.js'
 import type { KeyRecord } from '../engine/access/key-registry.js'
 import type { Plan } from '../engine/access/plans.js'
@@ -207,7 +208,8 @@ export class App {
         throw err
       }
       if (route.symbolParam && typeof q[route.symbolParam] === 'string') {
-        AccessControl.checkSymbol(caller.plan, q[route.symbolParam] as string, route.symbolParam)
+        // the plan lists bases: BINANCE:BTCUSDT.P is checked as BTC (a refused form stays as written)
+        AccessControl.checkSymbol(caller.plan, planBase(q[route.symbolParam] as string), route.symbolParam)
       }
       const data = isDataRoute(route)
       if (data) this.opts.readiness?.check()

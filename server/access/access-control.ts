@@ -169,7 +169,7 @@ export class AccessControl {
     }
   }
 
-  /** 403 when the caller's plan does not include the base asset `symbol`. */
+  /** 403 when the caller's plan does not include the base asset `raw` (already resolved: see `planBase`). */
   static checkSymbol(plan: Plan | null, raw: string, param: string): void {
     const symbol = raw.toUpperCase()
     if (!plan?.symbols || plan.symbols.includes(symbol)) return
