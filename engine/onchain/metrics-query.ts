@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The store reads of `GET /v1/onchain/metrics` (raw `onchain_metrics` rows): which asset a request names
+ * among those with metrics, and each requested metric's latest reading and series. Every value is a bound
+ * parameter; the route only parses, checks the plan and wraps.
+ */
+import { ApiError } from '../errors.js'
+import type { Store } from '../store/store.js'
+import { parseSymbol, resolveSymbol } from '../symbols/resolve.js'
+
+/** One reading: `ts` in epoch seconds, `value` in the metric's own unit (USD, ratio, count). */
+export interface OnchainPoint {
+  readonly ts: number
+  readonly value: number
+}
+
+export interface OnchainSeries {
+  /** the newest reading ever stored (not only within the window); null without any */
+  readonly latest: OnchainPoint | null
+  /** the readings of the window, oldest first */
+  readonly points: readonly OnchainPoint[]
+}
+
+/**
+ * The asset `raw` names among those with metrics (BTC, BTCUSDT, BTC/USDT, ... through the one symbol
+ * resolver): one count for the common case, the list of assets only when that misses (an unknown asset's
+ * suggestions, or a name read whole such as STETH). Throws the resolver's 400 for an unknown asset.
+ */
+export async function resolveOnchainAsset(store: Store, raw: string): Promise<string> {
+  const parsed = parseSymbol(raw, 'asset')
+  if (!(parsed instanceof ApiError)) {
+    const [held] = await store.query<{ n: number }>(
+      'SELECT count() AS n FROM onchain_metrics WHERE asset = {asset:String}',
+      { asset: parsed.base }
+    )
+    if (held && held.n > 0) return parsed.base
+  }
+  const assets = await store.query<{ asset: string }>('SELECT DISTINCT asset FROM onchain_metrics')
+  const known = new Set(assets.map((a) => a.asset))
+  return resolveSymbol(raw, known, 'asset', (a) => `no on-chain metrics for ${a}`).base
+}
+
+/**
+ * Each of `metrics` of `asset`: its readings of the last `hours` and its latest reading. Every requested
+ * metric has an entry, empty when the store holds none of it; keys in the order requested.
+ */
+export async function onchainMetricSeries(
+  store: Store,
+  asset: string,
+  metrics: readonly string[],
+  hours: number
+): Promise<Record<string, OnchainSeries>> {
+  const rows = await store.query<{ metric: string; ts: number; value: number }>(
+    `SELECT metric, toUnixTimestamp(ts) AS ts, value FROM onchain_metrics
+     WHERE asset = {asset:String} AND metric IN {metrics:Array(String)} AND ts >= now64(3) - INTERVAL {hours:UInt32} HOUR
+     ORDER BY metric, ts`,
+    { asset, metrics, hours }
+  )
+  // aliased last_ts: an alias named ts would shadow the column inside argMax
+  const latest = await store.query<{ metric: string; last_ts: number; value: number }>(
+    `SELECT metric, toUnixTimestamp(max(ts)) AS last_ts, argMax(value, ts) AS value FROM onchain_metrics
+     WHERE asset = {asset:String} AND metric IN {metrics:Array(String)} GROUP BY metric`,
+    { asset, metrics }
+  )
+  const out: Record<string, { latest: OnchainPoint | null; points: OnchainPoint[] }> = {}
+  for (const m of metrics) out[m] = { latest: null, points: [] }
+  for (const r of rows) out[r.metric]!.points.push({ ts: r.ts, value: r.value })
+  for (const l of latest) out[l.metric]!.latest = { ts: l.last_ts, value: l.value }
+  return out
+}
