@@ -11,7 +11,8 @@ import { prepareDataDir } from '../engine/store/chdb/data-dir.js'
 import { ImportJournal, importJournalDir } from '../ingest/import/import-journal.js'
 import type { FileResult, ImportOptions } from '../ingest/import/run-import.js'
 import { importFiles } from '../ingest/import/run-import.js'
-import { compactCandles, rangeOf } from '../engine/store/compact.js'
+import { compactPartitions, rangeOf } from '../engine/store/compact.js'
+import { CANDLE_COMPACTION } from '../engine/history/candle-compaction.js'
 import { BatchJournal } from '../ingest/journal.js'
 
 /**
@@ -44,7 +45,7 @@ export async function importLocal(
       })
       // merge the candle partitions the load wrote and split, so exports need not (engine/store/compact.ts)
       const range = rangeOf(results)
-      if (range) await compactCandles(store, { range })
+      if (range) await compactPartitions(store, CANDLE_COMPACTION, { range })
       return results
     } finally {
       await store.close()

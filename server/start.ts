@@ -14,6 +14,7 @@ import { openStore } from '../engine/store/open-store.js'
 import type { Store } from '../engine/store/store.js'
 import { IngestPipeline } from '../ingest/pipeline.js'
 import { Compactor } from '../engine/store/compact.js'
+import { CANDLE_COMPACTION } from '../engine/history/candle-compaction.js'
 import { BatchJournal } from '../ingest/journal.js'
 import { ImportJournal, importJournalDir } from '../ingest/import/import-journal.js'
 import { runSource } from '../ingest/run-source.js'
@@ -139,7 +140,13 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   // key changes made by other servers on the same ClickHouse, and today's call counts, on a timer
   supervisor.every('keys-reload', KEY_RELOAD_MS, () => keys.load())
   supervisor.every('quota-flush', QUOTA_FLUSH_MS, () => quota.flush())
-  const compactor = new Compactor(store, log.child({ mod: 'compact' }), supervisor.track('compaction'))
+  // after bulk loads, the candle partitions they split are merged (the tables bulk exports read with FINAL)
+  const compactor = new Compactor(
+    store,
+    CANDLE_COMPACTION,
+    log.child({ mod: 'compact' }),
+    supervisor.track('compaction')
+  )
   pipeline.onBulkEnd = (range) => compactor.request(range)
   // Created before the first rebuild: the hub observes the live state, and the rebuild seeds it.
   const hub = new StreamHub(live)

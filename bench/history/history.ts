@@ -19,7 +19,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { migrate } from '../../engine/schema/migrate.js'
-import { compactCandles } from '../../engine/store/compact.js'
+import { compactPartitions } from '../../engine/store/compact.js'
+import { CANDLE_COMPACTION } from '../../engine/history/candle-compaction.js'
 import { prepareDataDir } from '../../engine/store/chdb/data-dir.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
@@ -68,7 +69,7 @@ async function prepare(dir: string, now: number): Promise<void> {
   )
   // as an import or backfill leaves the tables (engine/store/compact.ts); BENCH_EXPORT_COMPACT=0 keeps the
   // overlapping parts of the raw load, as a server sees them between a bulk load and its compaction
-  if (COMPACT) await compactCandles(store)
+  if (COMPACT) await compactPartitions(store, CANDLE_COMPACTION)
   await store.close()
   release()
 }

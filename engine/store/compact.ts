@@ -1,26 +1,28 @@
 /**
  * @module
- * Compaction of the candle tables after bulk loads (imports, the demo backfill, full-speed replays).
- * A bulk load leaves several overlapping parts per monthly partition, and ClickHouse's background merges
- * may take a long time to fold them (chDB kept 3 overlapping parts of a fresh load for minutes). Reads
- * with `FINAL` (the bulk export) then merge the aggregate states of every part while reading, which cost
- * about half of the export's time (bench/history: 10M candles ~1.3M rows/s over overlapping parts). After
- * a bulk load, each partition of a candle table that holds more than one part is merged into one
+ * Compaction of aggregating tables after bulk loads (imports, the demo backfill, full-speed replays).
+ * A bulk load leaves several overlapping parts per partition, and ClickHouse's background merges may take
+ * a long time to fold them (chDB kept 3 overlapping parts of a fresh load for minutes). Reads with `FINAL`
+ * (the bulk export) then merge the aggregate states of every part while reading, which cost about half of
+ * the export's time (bench/history: 10M candles ~1.3M rows/s over overlapping parts). After a bulk load,
+ * each partition of the caller's tables that holds more than one part is merged into one
  * (`OPTIMIZE TABLE ... PARTITION ID ... FINAL`); `FINAL` reads of non-overlapping parts then skip merging.
+ *
+ * Which tables, and which partitions a load's time range touches, are the caller's knowledge (a
+ * `CompactionTarget`; the candle tables' is engine/history/candle-compaction.ts): this module knows
+ * parts and partitions, not what the tables hold.
  *
  * Embedded chDB only: a ClickHouse server has its own merge resources (and on a cluster the local tables
  * have other names); an operator can run the same OPTIMIZE there. Live ingest keeps adding small parts,
  * which background merges handle as before.
  */
 import type { Logger } from '../log.js'
-import { TIMEFRAMES } from '../history/timeframes.js'
 import type { Store } from './store.js'
-
-/** The candle tables, from 1m to 1mo: the tables bulk exports read with FINAL. */
-export const CANDLE_TABLES: readonly string[] = Object.values(TIMEFRAMES).map((t) => t.table)
 
 /** ClickHouse partition ids are digits, letters, `_` and `-` (e.g. `202611`); anything else is refused. */
 const PARTITION_ID = /^[A-Za-z0-9_-]{1,64}$/
+/** A plain unquoted table name: the names go into the OPTIMIZE statement's text. */
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/
 
 /** The time range a bulk load wrote, epoch ms (inclusive). */
 export interface TimeRange {
@@ -28,26 +30,14 @@ export interface TimeRange {
   readonly toMs: number
 }
 
-const DAY_MS = 86_400_000
-
-/**
- * The candle partitions (`toYYYYMM(bucket)`) rows of `range` can land in. A week bucket starts on the
- * Monday before its rows, possibly in the previous month: the range is widened by 7 days back.
- */
-export function monthPartitions(range: TimeRange): string[] {
-  const out: string[] = []
-  const d = new Date(range.fromMs - 7 * DAY_MS)
-  let y = d.getUTCFullYear()
-  let m = d.getUTCMonth()
-  const end = new Date(range.toMs)
-  while (y < end.getUTCFullYear() || (y === end.getUTCFullYear() && m <= end.getUTCMonth())) {
-    out.push(`${y}${String(m + 1).padStart(2, '0')}`)
-    if (++m === 12) {
-      m = 0
-      y++
-    }
-  }
-  return out
+/** What to compact: tables of one partitioning, named by the caller. */
+export interface CompactionTarget {
+  /** short name for logs, e.g. `candle` */
+  readonly name: string
+  /** the tables whose split partitions are merged (they go into the SQL text: our own names only) */
+  readonly tables: readonly string[]
+  /** the partition ids (`system.parts.partition_id`) of `tables` that rows of `range` can land in */
+  readonly partitionsOf: (range: TimeRange) => readonly string[]
 }
 
 /** The range spanned by loads' first and last row times (epoch ms); null when nothing was written. */
@@ -74,29 +64,35 @@ export interface CompactResult {
 export interface CompactOptions {
   /** only partitions this range can touch (a load's range); unset: every split partition */
   readonly range?: TimeRange | undefined
-  readonly tables?: readonly string[]
   /** checked before each partition: a shutdown waits for one partition's merge at most */
   readonly signal?: AbortSignal | undefined
 }
 
-/** Merges every partition of the candle tables (within `range`) that holds more than one active part. */
-export async function compactCandles(store: Store, opts: CompactOptions = {}): Promise<CompactResult> {
+/** Merges every partition of the target's tables (within `range`) that holds more than one active part. */
+export async function compactPartitions(
+  store: Store,
+  target: CompactionTarget,
+  opts: CompactOptions = {}
+): Promise<CompactResult> {
   const t0 = performance.now()
-  const tables = opts.tables ?? CANDLE_TABLES
+  const { tables } = target
+  for (const t of tables) if (!TABLE_NAME.test(t)) throw new TypeError(`compaction: not a plain table name: ${t}`)
   if (store.kind !== 'chdb') return { partitions: 0, ms: 0 }
-  const months = opts.range ? monthPartitions(opts.range) : []
+  // with a range: only its partitions (none: nothing to do); without: every split partition
+  const partitions = opts.range ? [...target.partitionsOf(opts.range)] : []
+  if (opts.range && partitions.length === 0) return { partitions: 0, ms: 0 }
   const split = await store.query<{ table: string; partition_id: string }>(
     `SELECT table, partition_id FROM system.parts
      WHERE database = currentDatabase() AND active AND table IN {tables:Array(String)}
-       AND (empty({months:Array(String)}) OR partition_id IN {months:Array(String)})
+       AND (empty({partitions:Array(String)}) OR partition_id IN {partitions:Array(String)})
      GROUP BY table, partition_id HAVING count() > 1
      ORDER BY table, partition_id`,
-    { tables: [...tables], months }
+    { tables: [...tables], partitions }
   )
   let merged = 0
   for (const { table, partition_id: id } of split) {
     if (opts.signal?.aborted) break
-    // both come from our own table list and system.parts; checked anyway, as they go into the SQL text
+    // both come from the caller's table list and system.parts; checked anyway, as they go into the SQL text
     if (!tables.includes(table) || !PARTITION_ID.test(id)) throw new Error(`unexpected partition ${table}/${id}`)
     await store.command(`OPTIMIZE TABLE ${table} PARTITION ID '${id}' FINAL`)
     merged++
@@ -120,6 +116,8 @@ export class Compactor {
 
   constructor(
     private readonly store: Store,
+    /** the tables to compact and their partitioning (the caller's: e.g. `CANDLE_COMPACTION`) */
+    private readonly target: CompactionTarget,
     private readonly log: Logger,
     /** counts a failed run (the server's supervisor); the next request runs again */
     private readonly onError: (err: unknown) => void = () => undefined
@@ -150,11 +148,14 @@ export class Compactor {
         const { range } = this.next
         this.next = null
         try {
-          const r = await compactCandles(this.store, { range, signal: this.stopping.signal })
+          const r = await compactPartitions(this.store, this.target, { range, signal: this.stopping.signal })
           this.runs++
-          if (r.partitions > 0) this.log.info(r, 'candle partitions compacted after a bulk load')
+          if (r.partitions > 0) this.log.info(r, `${this.target.name} partitions compacted after a bulk load`)
         } catch (err) {
-          this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'candle compaction failed')
+          this.log.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            `${this.target.name} compaction failed`
+          )
           this.onError(err)
         }
       }

@@ -3,7 +3,8 @@ import { silentLogger } from '../../engine/log.js'
 import type { TradeRecord } from '../../engine/records/types.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { CANDLE_TABLES, compactCandles, Compactor, monthPartitions, rangeOf } from '../../engine/store/compact.js'
+import { compactPartitions, Compactor, rangeOf, type CompactOptions } from '../../engine/store/compact.js'
+import { CANDLE_COMPACTION, CANDLE_TABLES, monthPartitions } from '../../engine/history/candle-compaction.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -69,6 +70,9 @@ async function candles(table: string): Promise<string> {
   return JSON.stringify(rows)
 }
 
+/** The candle compaction as the server and the import run it. */
+const compactCandles = (s: ChdbStore, opts?: CompactOptions) => compactPartitions(s, CANDLE_COMPACTION, opts)
+
 describe('candle compaction after bulk loads', () => {
   it('merges each split partition into one part and changes no candle', async () => {
     const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
@@ -125,7 +129,7 @@ describe('candle compaction after bulk loads', () => {
   })
 
   it('starts nothing once stopped (shutdown)', async () => {
-    const compactor = new Compactor(store, silentLogger())
+    const compactor = new Compactor(store, CANDLE_COMPACTION, silentLogger())
     await compactor.stop()
     compactor.request()
     await compactor.idle()
@@ -133,7 +137,7 @@ describe('candle compaction after bulk loads', () => {
   })
 
   it('runs when a bulk load ends (a barrier with bulkEnd), once per burst of requests', async () => {
-    const compactor = new Compactor(store, silentLogger())
+    const compactor = new Compactor(store, CANDLE_COMPACTION, silentLogger())
     const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
     p.onBulkEnd = () => compactor.request()
     for (let round = 0; round < 2; round++) {
