@@ -12,10 +12,6 @@ import path from 'node:path'
 import type { Logger } from '../../engine/log.js'
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import type { IngestItem } from '../encoded-chunk.js'
-import { BinanceNormalizer } from '../normalize/binance.js'
-import { BybitNormalizer } from '../normalize/bybit.js'
-import { OkxNormalizer } from '../normalize/okx.js'
-import { DeribitNormalizer } from '../normalize/deribit.js'
 import { WS_CHANNEL, type VenueNormalizer } from '../normalize/normalizer.js'
 import { readWsLine, type RecordedLine, type WsLineHead } from '../record/recording-format.js'
 import { recordedLines, recordingFiles } from '../record/replay-reader.js'
@@ -23,6 +19,7 @@ import { sleep } from './feed/backoff.js'
 import { FeedCounters } from './feed/feed-counters.js'
 import { CHUNK_RECORDS, FLUSH_MS, normalizeMessage, recordItems } from './feed/feed-pump.js'
 import type { Source, SourceStatus } from './source.js'
+import { VENUES } from './venues.js'
 
 /** Waits shorter than this are not slept (the timer would overshoot them anyway), ms. */
 const MIN_WAIT_MS = 2
@@ -35,14 +32,10 @@ export interface ReplaySourceOptions {
   readonly log: Logger
 }
 
-/** The normalizer of each venue a recording may hold: one instance per replay (they keep per-market state). */
-const NORMALIZERS: Readonly<Record<string, (onGap: () => void) => VenueNormalizer>> = {
-  binance: (onGap) => new BinanceNormalizer(onGap),
-  // reconnect windows in the recording are counted; the pages the live feed fetched replay as answers
-  bybit: (onGap) => new BybitNormalizer({ opened: onGap, served: () => {} }),
-  okx: (onGap) => new OkxNormalizer({ opened: onGap, served: () => {} }),
-  deribit: () => new DeribitNormalizer()
-}
+/** The normalizer of each venue a recording may hold, from the venue registry (one instance per replay). */
+const NORMALIZERS: ReadonlyMap<string, (onGap: () => void) => VenueNormalizer> = new Map(
+  VENUES.map((v) => [v.name, v.replayNormalizer])
+)
 
 export class ReplaySource implements Source {
   readonly name: string
@@ -81,7 +74,7 @@ export class ReplaySource implements Source {
   private normalizer(venue: string): VenueNormalizer | undefined {
     let n = this.normalizers.get(venue)
     if (n === undefined) {
-      const make = NORMALIZERS[venue]
+      const make = NORMALIZERS.get(venue)
       if (make === undefined) return undefined
       this.normalizers.set(venue, (n = make(() => this.gapsFound++)))
     }

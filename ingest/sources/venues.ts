@@ -12,6 +12,11 @@ import { BybitSource } from './bybit.js'
 import { DeribitSource } from './deribit.js'
 import { OkxSource } from './okx.js'
 import type { Source } from './source.js'
+import { BinanceNormalizer } from '../normalize/binance.js'
+import { BybitNormalizer } from '../normalize/bybit.js'
+import { OkxNormalizer } from '../normalize/okx.js'
+import { DeribitNormalizer } from '../normalize/deribit.js'
+import type { VenueNormalizer } from '../normalize/normalizer.js'
 import { deribitCurrencies, deribitSymbols, okxInstruments, plainSymbols, type VenueEnv } from './venue-settings.js'
 
 /** What every venue has in `config.venues.<name>`. */
@@ -51,6 +56,11 @@ export interface Venue<
   readonly settings: (env: VenueEnv) => S
   /** the venue's Source, from its `config.venues.<name>` */
   readonly create: (config: VenueConfig & Readonly<S>, ctx: VenueContext) => Source
+  /**
+   * A fresh normalizer of the venue's messages for replaying a recording (one per replay: it keeps
+   * per-market state); `onGap` counts a trade gap or reconnect window found in the recording.
+   */
+  readonly replayNormalizer: (onGap: () => void) => VenueNormalizer
 }
 
 /** Types an entry: `S` is inferred from `settings`, so `create` sees the venue's own settings. */
@@ -68,7 +78,8 @@ export const VENUES = [
     wsUrl: 'wss://fstream.binance.com',
     restUrl: 'https://fapi.binance.com',
     settings: (env) => ({ symbols: plainSymbols(env) }),
-    create: (c, ctx) => new BinanceSource({ ...c, ...ctx })
+    create: (c, ctx) => new BinanceSource({ ...c, ...ctx }),
+    replayNormalizer: (onGap) => new BinanceNormalizer(onGap)
   }),
   venue({
     name: 'bybit',
@@ -77,7 +88,9 @@ export const VENUES = [
     wsUrl: 'wss://stream.bybit.com/v5/public/linear',
     restUrl: 'https://api.bybit.com',
     settings: (env) => ({ symbols: plainSymbols(env) }),
-    create: (c, ctx) => new BybitSource({ ...c, ...ctx })
+    create: (c, ctx) => new BybitSource({ ...c, ...ctx }),
+    // reconnect windows in the recording are counted; the pages the live feed fetched replay as answers
+    replayNormalizer: (onGap) => new BybitNormalizer({ opened: onGap, served: () => {} })
   }),
   venue({
     name: 'okx',
@@ -86,7 +99,8 @@ export const VENUES = [
     wsUrl: 'wss://ws.okx.com:8443/ws/v5/public',
     restUrl: 'https://www.okx.com',
     settings: (env) => ({ symbols: okxInstruments(env) }),
-    create: (c, ctx) => new OkxSource({ ...c, ...ctx })
+    create: (c, ctx) => new OkxSource({ ...c, ...ctx }),
+    replayNormalizer: (onGap) => new OkxNormalizer({ opened: onGap, served: () => {} })
   }),
   venue({
     name: 'deribit',
@@ -98,7 +112,8 @@ export const VENUES = [
       const currencies = deribitCurrencies(env)
       return { currencies, symbols: deribitSymbols(env, currencies) }
     },
-    create: (c, ctx) => new DeribitSource({ ...c, ...ctx })
+    create: (c, ctx) => new DeribitSource({ ...c, ...ctx }),
+    replayNormalizer: () => new DeribitNormalizer()
   })
 ] as const
 
