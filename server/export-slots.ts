@@ -14,7 +14,7 @@ export class ExportSlots {
   private active = 0
   /** exports refused with 503 because every slot was taken */
   rejected = 0
-  /** exports restarted with FINAL everywhere because a pinned part was replaced (export.ts `openExport`) */
+  /** exports restarted with FINAL everywhere because a pinned part was replaced (engine/export/export-run.ts) */
   pinRestarts = 0
 
   constructor(readonly max: number) {}

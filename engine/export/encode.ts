@@ -13,7 +13,7 @@
  * - stopping early (`break`, `return()`, the signal) cancels the query and removes temp files (HDF5);
  * - the first chunk is yielded only once the store's query has produced its first block (or ended): no
  *   format writes a header of its own before that. The export route relies on it: once the first chunk is
- *   out, the query has taken its snapshot of parts (server/routes/history/export.ts, `openExport`).
+ *   out, the query has taken its snapshot of parts (export-run.ts, `runCandleExport`).
  */
 import type { Params, Store } from '../store/store.js'
 import { exportSelect, validateColumns, type ExportColumn } from './columns.js'

@@ -11,7 +11,8 @@ import { openParquet } from '../helpers/parquet-reader.js'
 import h5wasm from 'h5wasm/node'
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
-import { EXPORT_COLUMNS, exportSql, openExport } from '../../server/routes/history/export.js'
+import { runCandleExport } from '../../engine/export/export-run.js'
+import { primed } from '../../engine/export/primed.js'
 import { mergedParts } from '../../engine/store/merged-parts.js'
 import type { Params, Store } from '../../engine/store/store.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -365,11 +366,23 @@ describe('GET /v1/backtest/export', () => {
     return { store, streamed, open: () => open }
   }
 
+  /** The hourly export of `markets` (binance, `<base>USDT`) over [from, to), pinned, as the route runs it. */
   async function exportRows(store: Store, markets: readonly string[], from: number, to: number): Promise<Row[]> {
-    const params = { bases: [...markets], from: from / 1000, to: to / 1000 }
-    const spec = { params, format: 'ndjson' as const, columns: EXPORT_COLUMNS, tmpDir: out.dir }
-    const ctx = { store, log: srv.running.ctx.log, exports: srv.running.ctx.exports }
-    const body = await openExport(ctx, 'candles_1h', '1', spec, true)
+    const run = runCandleExport(
+      store,
+      {
+        timeframe: '1h',
+        markets: markets.map((base) => ({ base, exchange: 'binance', symbol: `${base}USDT` })),
+        fromMs: from,
+        toMs: to,
+        format: 'ndjson',
+        tmpDir: out.dir,
+        synthetic: false,
+        pinMerged: true
+      },
+      { onPinRestart: () => srv.running.ctx.exports.pinRestarts++ }
+    )
+    const body = await primed(run)
     let text = ''
     for await (const chunk of body) text += Buffer.from(chunk).toString()
     return text

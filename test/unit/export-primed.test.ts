@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { primed } from '../../server/routes/history/export.js'
+import { primed } from '../../engine/export/primed.js'
 
 describe('primed export body', () => {
   it('yields the pulled first chunk, then the rest', async () => {

@@ -1,20 +1,19 @@
 /**
  * @module
  * `GET /v1/backtest/export`: closed OHLCV candles of many markets as one file, streamed from ClickHouse's
- * own output formats straight to the socket (engine/export). Columns: timestamp (epoch ms), exchange,
+ * own output formats straight to the socket (engine/export/export-run.ts). Columns: timestamp (epoch ms), exchange,
  * symbol, base, open, high, low, close, volume_base, volume_quote, trades; rows ordered by base, exchange,
  * symbol, timestamp. Without `exchange`, every venue's market of each symbol is included.
  * Errors found before the first byte (bad parameters, the HDF5 row limit, a failing query) answer with
  * the JSON error envelope; after it the transfer is cut short (no final chunk), never silently truncated.
  */
 import path from 'node:path'
-import { encodeExport, EXPORT_FORMATS, type ExportFormat, type ExportSpec } from '../../../engine/export/encode.js'
+import { EXPORT_FORMATS, type ExportFormat } from '../../../engine/export/encode.js'
+import { canPinMergedParts, runCandleExport } from '../../../engine/export/export-run.js'
+import { primed } from '../../../engine/export/primed.js'
 import { releasingWhenDone } from '../../export-slots.js'
-import { mergedParts, NO_MERGED_PARTS, stillActive } from '../../../engine/store/merged-parts.js'
-import { marketsCondition } from '../../../engine/history/markets.js'
 import { resolveRange } from '../../../engine/history/range.js'
 import { bucketStarts, ceilTo, floorTo } from '../../../engine/history/span.js'
-import { dateTimeSeconds } from '../../../engine/history/sql-bounds.js'
 import { TIMEFRAMES, type TimeframeName } from '../../../engine/history/timeframes.js'
 import { ApiError } from '../../../engine/errors.js'
 import { SYNTHETIC_HEADER } from '../../../engine/live/synthetic-data.js'
@@ -27,73 +26,6 @@ const MAX_SYMBOLS = 300
 
 /** The body of a HEAD answer: no bytes (the adapter sends the headers without a length). */
 const NO_CHUNKS: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: async function* () {} }
-
-export const EXPORT_COLUMNS = [
-  { name: 'timestamp', type: 'Int64' },
-  { name: 'exchange', type: 'String' },
-  { name: 'symbol', type: 'String' },
-  { name: 'base', type: 'String' },
-  { name: 'open', type: 'Float64' },
-  { name: 'high', type: 'Float64' },
-  { name: 'low', type: 'Float64' },
-  { name: 'close', type: 'Float64' },
-  { name: 'volume_base', type: 'Float64' },
-  { name: 'volume_quote', type: 'Float64' },
-  { name: 'trades', type: 'UInt64' }
-] as const
-
-/**
- * The export query: merged candles in sorting-key order. `FINAL` merges the aggregate states of equal keys
- * (base, exchange, symbol, bucket: the table's ORDER BY) while reading the parts in key order, a streaming
- * merge with memory bounded by blocks; a GROUP BY over the same keys built a hash table of every row
- * first (+3.6 GB at 10M rows, docs/benchmarks.md). On a cluster FINAL runs per shard: candles are sharded
- * by base, so equal keys never sit on two shards. `base IN` restricts the merge to the requested bases
- * through the primary key: the (exchange, symbol) condition alone did not prune before the merge
- * (5 markets of 250: 3.8 s, with `base IN` 0.3 s). The inner aliases avoid the state columns' names.
- *
- * With `pinned` (engine/store/merged-parts.ts), partitions that are one merged part are read without
- * `FINAL` from exactly the pinned parts (`{parts}`), the others with `FINAL` (`{partitions}` excluded);
- * ClickHouse merges the two key-ordered branches (MergingSortedTransform, no full sort).
- */
-export function exportSql(table: string, marketsSql: string, pinned = false): string {
-  const where = `base IN {bases:Array(String)} AND ${marketsSql}
-        AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')`
-  const states = `SELECT base, exchange, symbol, bucket, finalizeAggregation(open) AS o, high, low,
-        finalizeAggregation(close) AS c, volume_base, volume_quote, trades`
-  const inner = pinned
-    ? `${states} FROM ${table} WHERE _part IN {parts:Array(String)} AND ${where}
-      UNION ALL
-      ${states} FROM ${table} FINAL WHERE _partition_id NOT IN {partitions:Array(String)} AND ${where}`
-    : `${states} FROM ${table} FINAL WHERE ${where}`
-  return `SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS timestamp, exchange, symbol, base,
-      o AS open, high, low, c AS close, volume_base, volume_quote, trades
-    FROM (${inner})
-    ORDER BY base, exchange, symbol, bucket`
-}
-
-/**
- * Pulls the first chunk now (errors before any byte become a JSON error answer) and returns an iterable
- * that yields it and then the rest. Unlike a generator that has not started, its `return()` always reaches
- * the source, so a client gone before the first write still cancels the query and removes temp files.
- */
-export async function primed(source: AsyncIterable<Uint8Array>): Promise<AsyncIterableIterator<Uint8Array>> {
-  const it = source[Symbol.asyncIterator]()
-  let held: IteratorResult<Uint8Array> | null = await it.next()
-  const iterator: AsyncIterableIterator<Uint8Array> = {
-    [Symbol.asyncIterator]: () => iterator,
-    next() {
-      const first = held
-      held = null
-      return first ? Promise.resolve(first) : it.next()
-    },
-    async return() {
-      held = null
-      await it.return?.()
-      return { done: true, value: undefined }
-    }
-  }
-  return iterator
-}
 
 /** Prefix of the file name of an export of synthetic (demo) data, e.g. `tidewatch_SYNTHETIC_BTC_1h_...`. */
 const SYNTHETIC_FILE_PREFIX = 'tidewatch_SYNTHETIC_'
@@ -114,44 +46,6 @@ function fileName(
 }
 
 /**
- * Starts the export and pulls its first chunk (see `primed`). On chDB the partitions that are one merged
- * part are pinned and read without `FINAL`; once the first chunk shows the query has its snapshot of parts,
- * the pin is checked still valid, else the export restarts with `FINAL` everywhere (nothing was sent yet).
- */
-export async function openExport(
-  ctx: Pick<ServerContext, 'store' | 'log' | 'exports'>,
-  table: string,
-  marketsSql: string,
-  spec: Omit<ExportSpec, 'sql'>,
-  pinning: boolean
-): Promise<AsyncIterableIterator<Uint8Array>> {
-  const pin = pinning
-    ? await mergedParts(ctx.store, table, Number(spec.params['from']), Number(spec.params['to']))
-    : NO_MERGED_PARTS
-  if (pin.parts.length > 0) {
-    const body = await primed(
-      encodeExport(ctx.store, {
-        ...spec,
-        sql: exportSql(table, marketsSql, true),
-        params: { ...spec.params, parts: pin.parts, partitions: pin.partitions }
-      })
-    )
-    let valid: boolean
-    try {
-      valid = await stillActive(ctx.store, table, pin)
-    } catch (err) {
-      await body.return?.() // the query holds a store connection until it is cancelled
-      throw err
-    }
-    if (valid) return body
-    await body.return?.()
-    ctx.exports.pinRestarts++
-    ctx.log.info({ table }, 'export: a pinned part was merged away before the query started; reading with FINAL')
-  }
-  return primed(encodeExport(ctx.store, { ...spec, sql: exportSql(table, marketsSql) }))
-}
-
-/**
  * The export route. On a service holding synthetic (demo) data (`ctx.synthetic`) every answer, HEAD too,
  * has header `x-tidewatch-synthetic: true` and a file name starting `tidewatch_SYNTHETIC_`, and Parquet,
  * Arrow and HDF5 files say so in their metadata (docs/export-formats.md, "Synthetic data"). `synthetic` is
@@ -163,10 +57,11 @@ export function exportRoutes(
   now: () => number = Date.now
 ): Route[] {
   const synthetic = ctx.synthetic === true
-  // the pin check after the first chunk needs a store connection no export holds: the config keeps the
-  // export cap below the chDB pool (engine/config.ts). chDB only: a server's parts live per shard.
-  const pinning =
-    ctx.config.exportPinMerged && ctx.store.kind === 'chdb' && ctx.config.chdbPoolSize > ctx.config.exportMaxConcurrent
+  const pinMerged = canPinMergedParts(ctx.store.kind, ctx.config)
+  const onPinRestart = (table: string): void => {
+    ctx.exports.pinRestarts++
+    ctx.log.info({ table }, 'export: a pinned part was merged away before the query started; reading with FINAL')
+  }
   return [
     {
       method: 'GET',
@@ -201,30 +96,16 @@ export function exportRoutes(
           },
           t
         )
-        const exchange = q['exchange'] as string | undefined
         const markets = await ctx.markets.resolveList(symbols, q['exchange'] as string | undefined, {
           param: 'symbols',
           everyVenue: true,
           check: (base) => AccessControl.checkSymbol(req.plan, base, 'symbols')
         })
-        const cond = marketsCondition(markets)
         const from = ceilTo(range.fromMs, tf.span)
         const to = Math.min(ceilTo(range.toMs, tf.span), floorTo(t, tf.span))
         const requested = q['format'] as string
         const format: ExportFormat =
           requested === 'json' ? (q['json_layout'] === 'array' ? 'json' : 'ndjson') : (requested as ExportFormat)
-        const spec = {
-          params: {
-            ...cond.params,
-            bases: [...new Set(markets.map((m) => m.base))],
-            from: dateTimeSeconds(from, 'ceil'),
-            to: dateTimeSeconds(Math.max(from, to), 'ceil')
-          },
-          format,
-          columns: EXPORT_COLUMNS,
-          tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export'),
-          synthetic
-        }
         const info = EXPORT_FORMATS[format]
         const headers = {
           'content-type': info.contentType,
@@ -239,7 +120,21 @@ export function exportRoutes(
         const release = ctx.exports.take()
         let body: AsyncIterableIterator<Uint8Array>
         try {
-          body = releasingWhenDone(await openExport(ctx, tf.table, cond.sql, spec, pinning), release)
+          const run = runCandleExport(
+            ctx.store,
+            {
+              timeframe: tf.name,
+              markets,
+              fromMs: from,
+              toMs: to,
+              format,
+              tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export'),
+              synthetic,
+              pinMerged
+            },
+            { onPinRestart }
+          )
+          body = releasingWhenDone(await primed(run), release)
         } catch (err) {
           release()
           throw err

@@ -1,0 +1,109 @@
+/**
+ * @module
+ * One candle export run (`GET /v1/backtest/export`): the query over the timeframe's candle table for the
+ * resolved markets and range, encoded in the requested format (encode.ts), with the pinning of merged
+ * parts on chDB. The HTTP route validates, resolves symbols, takes a slot, sets headers and pulls the
+ * first chunk (`primed`) before answering.
+ *
+ * Pinning (engine/store/merged-parts.ts): the partitions that are one merged part are read without
+ * `FINAL` (candle-sql.ts); once the first chunk shows the query has its snapshot of parts, the pin is
+ * checked still valid, else the run restarts with `FINAL` everywhere (nothing was yielded yet) and reports
+ * the restart.
+ */
+import { dateTimeSeconds } from '../history/sql-bounds.js'
+import { marketsCondition, type Market } from '../history/markets.js'
+import { TIMEFRAMES, type TimeframeName } from '../history/timeframes.js'
+import { mergedParts, NO_MERGED_PARTS, stillActive } from '../store/merged-parts.js'
+import type { Store } from '../store/store.js'
+import { EXPORT_COLUMNS, exportSql } from './candle-sql.js'
+import { encodeExport, type ExportFormat, type ExportSpec } from './encode.js'
+import { primed } from './primed.js'
+
+export interface CandleExportRequest {
+  readonly timeframe: TimeframeName
+  /** the markets exported (resolved by the caller); rows ordered by base, exchange, symbol, time */
+  readonly markets: readonly Market[]
+  /** first bucket start, epoch ms (inclusive) */
+  readonly fromMs: number
+  /** end, epoch ms (exclusive); before `fromMs` it is an empty range */
+  readonly toMs: number
+  readonly format: ExportFormat
+  /** where HDF5 temp files go */
+  readonly tmpDir: string
+  /** the rows are synthetic (demo data): formats with metadata say so (encode.ts) */
+  readonly synthetic: boolean
+  /** read partitions that are one merged part without FINAL (see `canPinMergedParts`) */
+  readonly pinMerged: boolean
+  /** aborting it cancels the query between blocks (stopping the iterator early does too) */
+  readonly signal?: AbortSignal
+}
+
+export interface CandleExportEvents {
+  /** a pinned part was merged away before the query started: the run restarted with FINAL everywhere */
+  readonly onPinRestart?: (table: string) => void
+}
+
+/**
+ * Whether exports may pin merged parts. The pin check after the first chunk needs a store connection no
+ * export holds: the config keeps the export cap below the chDB pool (engine/config.ts). chDB only: a
+ * server's parts live per shard.
+ */
+export function canPinMergedParts(
+  storeKind: Store['kind'],
+  opts: { readonly exportPinMerged: boolean; readonly chdbPoolSize: number; readonly exportMaxConcurrent: number }
+): boolean {
+  return opts.exportPinMerged && storeKind === 'chdb' && opts.chdbPoolSize > opts.exportMaxConcurrent
+}
+
+/**
+ * The bytes of the export file, in order. Nothing runs until the first `next()`; pull it before sending a
+ * status (`primed`): the pin, its check and a restart all happen before the first chunk is yielded.
+ * Stopping early cancels the query and removes temp files.
+ */
+export async function* runCandleExport(
+  store: Store,
+  req: CandleExportRequest,
+  events: CandleExportEvents = {}
+): AsyncGenerator<Uint8Array> {
+  const table = TIMEFRAMES[req.timeframe].table
+  const cond = marketsCondition(req.markets)
+  const spec: Omit<ExportSpec, 'sql'> = {
+    params: {
+      ...cond.params,
+      bases: [...new Set(req.markets.map((m) => m.base))],
+      from: dateTimeSeconds(req.fromMs, 'ceil'),
+      to: dateTimeSeconds(Math.max(req.fromMs, req.toMs), 'ceil')
+    },
+    format: req.format,
+    columns: EXPORT_COLUMNS,
+    tmpDir: req.tmpDir,
+    synthetic: req.synthetic,
+    ...(req.signal && { signal: req.signal })
+  }
+  const pin = req.pinMerged
+    ? await mergedParts(store, table, Number(spec.params['from']), Number(spec.params['to']))
+    : NO_MERGED_PARTS
+  if (pin.parts.length > 0) {
+    const body = await primed(
+      encodeExport(store, {
+        ...spec,
+        sql: exportSql(table, cond.sql, true),
+        params: { ...spec.params, parts: pin.parts, partitions: pin.partitions }
+      })
+    )
+    let valid: boolean
+    try {
+      valid = await stillActive(store, table, pin)
+    } catch (err) {
+      await body.return?.() // the query holds a store connection until it is cancelled
+      throw err
+    }
+    if (valid) {
+      yield* body
+      return
+    }
+    await body.return?.()
+    events.onPinRestart?.(table)
+  }
+  yield* encodeExport(store, { ...spec, sql: exportSql(table, cond.sql) })
+}
