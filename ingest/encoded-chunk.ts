@@ -1,8 +1,9 @@
 /**
  * @module
- * What sources hand to the pipeline: rows already encoded for one table (TSV bytes), so the event loop
- * only moves buffers. Encoding happens where the records are produced (worker threads for the demo
- * market and exchange feeds).
+ * What sources hand to the pipeline: rows already encoded for one table (TSV bytes), so the pipeline only
+ * moves buffers. Encoding happens where the records are produced: in a worker thread for the demo market
+ * and admin NDJSON, on the main thread for the exchange feeds and replays (feed-pump.ts; moving them to
+ * workers is issue 19).
  */
 import crypto from 'node:crypto'
 import type { NormalizedRecord } from '../engine/records/types.js'

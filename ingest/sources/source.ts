@@ -1,8 +1,8 @@
 /**
  * @module
  * The source contract. A source is an async iterable of ingest items (encoded chunks of normalized records
- * and barriers), plus a status for `/v1/health`. Record-level sources encode with `encodeRecords`; heavy
- * sources do it in a worker thread so parsing and encoding stay off the event loop.
+ * and barriers), plus a status for `/v1/health`. Record-level sources encode with `encodeRecords` (the
+ * exchange feeds on the main thread); the demo market generates and encodes in a worker thread.
  */
 import type { IngestItem } from '../encoded-chunk.js'
 
