@@ -1,9 +1,16 @@
 /**
  * @module
- * Request validation from the route's TypeBox schemas. Query strings: every parameter must be declared
- * (unknown ones answer 400, so a typo never silently falls back to a default), given at most once, and
- * within its schema's type, range or value list; defaults are applied. JSON bodies: an object with the
- * declared properties only. Messages name the parameter and what it accepts.
+ * Request validation from the route's TypeBox schemas, applying exactly the JSON Schema keywords the OpenAPI
+ * document shows (schemas/api/params.ts). Query strings: every parameter must be declared (unknown ones
+ * answer 400, so a typo never silently falls back to a default), given at most once, and within its
+ * schema's type, range, value list, length, pattern or format; defaults are applied. JSON bodies: an object
+ * with the declared properties only (`additionalProperties: false`). Messages name the parameter and what
+ * it accepts.
+ *
+ * Lengths are counted in Unicode code points, as JSON Schema counts them (`maxLength: 64` admits 64 emoji,
+ * which are 128 UTF-16 units). Comma lists (`x-format: csv`) are split on `,` without trimming: each item
+ * must pass the item schema, and `minItems`/`maxItems` count the items as written (duplicates count once in
+ * the value the handler gets).
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { ApiError } from '../engine/errors.js'
@@ -14,18 +21,80 @@ function bad(param: string, message: string): ApiError {
   return new ApiError('invalid_parameter', message, { param })
 }
 
-function describe(name: string, s: Json): string {
-  if (s['type'] === 'integer')
-    return `${name} must be an integer from ${String(s['minimum'])} to ${String(s['maximum'])}`
-  if (s['type'] === 'number') return `${name} must be a number from ${String(s['minimum'])} to ${String(s['maximum'])}`
-  if (Array.isArray(s['enum'])) return `${name} must be one of ${(s['enum'] as string[]).join(', ')}`
-  if (s['type'] === 'array') {
-    const items = s['items'] as Json
-    return `${name} must be a comma-separated list of ${(items['enum'] as string[] | undefined)?.join(', ') ?? 'values'}`
+/** Code points of `s`; UTF-16 length is an upper bound, so only long strings are counted. */
+function codePoints(s: string, atMost: number): number {
+  if (s.length <= atMost) return s.length
+  let n = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    // a high surrogate followed by a low one is one code point
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) i++
+    }
+    n++
   }
-  if (s['type'] === 'boolean') return `${name} must be true or false`
-  if (typeof s['pattern'] === 'string') return `${name} must match ${String(s['pattern'])}`
-  return `${name} must be a string of at most ${String(s['maxLength'] ?? 64)} characters`
+  return n
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** RFC 3339 full-date (`format: date`, as ajv-formats checks it): a day that exists, years 0000-9999. */
+export function isFullDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s)
+  if (!m) return false
+  const year = Number(m[1])
+  const month = Number(m[2])
+  const day = Number(m[3])
+  if (month < 1 || month > 12 || day < 1) return false
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)
+}
+
+function range(s: Json): string {
+  const min = s['minimum'] as number | undefined
+  const max = s['maximum'] as number | undefined
+  if (min !== undefined && max !== undefined) return ` from ${min} to ${max}`
+  if (min !== undefined) return ` of at least ${min}`
+  return max === undefined ? '' : ` of at most ${max}`
+}
+
+function lengths(s: Json): string {
+  const min = (s['minLength'] as number | undefined) ?? 0
+  const max = s['maxLength'] as number | undefined
+  if (max === undefined) return min > 0 ? `at least ${min} character${min === 1 ? '' : 's'}` : 'any text'
+  return min > 0 ? `${min} to ${max} characters` : `at most ${max} characters`
+}
+
+function describeString(name: string, s: Json): string {
+  if (Array.isArray(s['enum'])) return `${name} must be one of ${(s['enum'] as string[]).join(', ')}`
+  if (s['format'] === 'date') return `${name} must be a date YYYY-MM-DD (UTC) that exists, e.g. 2026-01-31`
+  if (typeof s['x-rule'] === 'string') return `${name} must be ${s['x-rule']}`
+  if (typeof s['pattern'] === 'string') {
+    const examples = Array.isArray(s['examples']) ? `, e.g. ${(s['examples'] as string[]).join(', ')}` : ''
+    return `${name} must match ${s['pattern']}${examples}`
+  }
+  return `${name} must be ${lengths(s)}`
+}
+
+function describe(name: string, s: Json): string {
+  switch (s['type']) {
+    case 'integer':
+      return `${name} must be an integer${range(s)}`
+    case 'number':
+      return `${name} must be a number${range(s)}`
+    case 'boolean':
+      return `${name} must be true or false`
+    case 'array': {
+      const items = s['items'] as Json
+      const values = (items['enum'] as string[] | undefined)?.join(', ') ?? 'values'
+      return s['x-format'] === 'csv'
+        ? `${name} must be a comma-separated list of ${values} (at least one, no empty items)`
+        : `${name} must be a list of ${values}`
+    }
+    default:
+      return describeString(name, s)
+  }
 }
 
 function inRange(n: number, s: Json): boolean {
@@ -35,8 +104,42 @@ function inRange(n: number, s: Json): boolean {
   )
 }
 
+/** A string check compiled once: the regular expression is built at start, not per request. */
+type StringCheck = (v: string) => boolean
+
+function compileStringCheck(s: Json): StringCheck {
+  const allowed = s['enum'] as string[] | undefined
+  if (allowed) return (v) => allowed.includes(v)
+  const min = (s['minLength'] as number | undefined) ?? 0
+  const max = (s['maxLength'] as number | undefined) ?? Infinity
+  // `u`: JSON Schema patterns are ECMA-262 regular expressions with Unicode semantics (as ajv compiles them)
+  const pattern = typeof s['pattern'] === 'string' ? new RegExp(s['pattern'], 'u') : null
+  const date = s['format'] === 'date'
+  return (v) => {
+    if (v.length < min) return false
+    if (max !== Infinity && codePoints(v, max) > max) return false
+    if (pattern !== null && !pattern.test(v)) return false
+    return !date || isFullDate(v)
+  }
+}
+
 /** Converts one text value per its schema, or throws a 400 naming the parameter. */
 type Coercer = (raw: string) => unknown
+
+/** A JSON number as text (no spaces, no hex, no `Infinity`). */
+const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
+
+function compileListCoercer(name: string, s: Json, fail: () => never): Coercer {
+  const item = compileStringCheck(s['items'] as Json)
+  const min = (s['minItems'] as number | undefined) ?? 0
+  const max = s['maxItems'] as number | undefined
+  return (raw) => {
+    const values = raw.split(',')
+    if (values.length < min || !values.every(item)) fail()
+    if (max !== undefined && values.length > max) throw bad(name, `${name} may have at most ${max} items`)
+    return [...new Set(values)]
+  }
+}
 
 /**
  * Compiles the conversion of one parameter once, at start: the message, value list, range and pattern
@@ -57,29 +160,15 @@ function compileCoercer(name: string, s: Json): Coercer {
     case 'number':
       return (raw) => {
         const n = Number(raw)
-        return raw.trim() !== '' && Number.isFinite(n) && inRange(n, s) ? n : fail()
+        return NUMBER_TEXT.test(raw) && Number.isFinite(n) && inRange(n, s) ? n : fail()
       }
     case 'boolean':
       return (raw) => (raw === 'true' ? true : raw === 'false' ? false : fail())
-    case 'array': {
-      const allowed = (s['items'] as Json)['enum'] as string[] | undefined
-      return (raw) => {
-        const values = raw.split(',').map((v) => v.trim())
-        if (values.some((v) => v === '')) fail()
-        if (allowed && values.some((v) => !allowed.includes(v))) fail()
-        return [...new Set(values)]
-      }
-    }
+    case 'array':
+      return compileListCoercer(name, s, fail)
     default: {
-      const allowed = s['enum'] as string[] | undefined
-      if (allowed) return (raw) => (allowed.includes(raw) ? raw : fail())
-      const maxLength = (s['maxLength'] as number | undefined) ?? 64
-      const pattern = typeof s['pattern'] === 'string' ? new RegExp(s['pattern']) : null
-      return (raw) => {
-        if (raw === '' || raw.length > maxLength) fail()
-        if (pattern !== null && !pattern.test(raw)) fail()
-        return raw
-      }
+      const check = compileStringCheck(s)
+      return (raw) => (check(raw) ? raw : fail())
     }
   }
 }
@@ -118,6 +207,9 @@ export function compileQuery(schema: TObject | undefined): QueryValidator {
   }
 }
 
+/** String checks of body schemas, compiled on first use (bodies are validated per request). */
+const bodyStringChecks = new WeakMap<Json, StringCheck>()
+
 function checkValue(name: string, v: unknown, s: Json): void {
   const fail = (): never => {
     throw bad(name, describe(name, s))
@@ -145,13 +237,9 @@ function checkValue(name: string, v: unknown, s: Json): void {
     }
     default: {
       if (typeof v !== 'string') fail()
-      const str = v as string
-      const allowed = s['enum'] as string[] | undefined
-      if (allowed && !allowed.includes(str)) fail()
-      const min = (s['minLength'] as number | undefined) ?? 0
-      if (str.length < min) throw bad(name, `${name} must be at least ${min} characters`)
-      if (str.length > ((s['maxLength'] as number | undefined) ?? 256)) fail()
-      if (typeof s['pattern'] === 'string' && !new RegExp(s['pattern']).test(str)) fail()
+      let check = bodyStringChecks.get(s)
+      if (!check) bodyStringChecks.set(s, (check = compileStringCheck(s)))
+      if (!check(v as string)) fail()
     }
   }
 }

@@ -3,16 +3,20 @@
  * Parameter and response schemas of `GET /v1/confirm` (both published shapes in one object).
  */
 import { Type } from '@sinclair/typebox'
+import { symbolParam } from './history.js'
 import { EnumParam, StringParam } from './params.js'
 
 export const ConfirmQuery = Type.Object(
   {
-    symbol: StringParam({
-      description: 'base asset (BTC); BTC/USDT and BTC/USDT:USDT are accepted and reduced to the base',
-      pattern: '^[A-Za-z0-9]{1,20}(/[A-Za-z0-9]{1,20}(:[A-Za-z0-9]{1,20})?)?$'
-    }),
+    symbol: symbolParam('the base asset to confirm; a pair or market names its base'),
     direction: EnumParam(['long', 'short'] as const, { description: 'the idea to confirm' }),
-    source: Type.Optional(StringParam({ description: 'free-form caller label, logged', maxLength: 64 }))
+    source: Type.Optional(
+      StringParam({
+        description:
+          'free-form caller label, logged; 1 to 64 characters (Unicode code points), an empty value is refused',
+        maxLength: 64
+      })
+    )
   },
   { required: ['symbol', 'direction'] }
 )

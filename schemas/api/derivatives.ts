@@ -3,7 +3,8 @@
  * Parameter and response schemas of `GET /v1/derivatives/screener`.
  */
 import { Type } from '@sinclair/typebox'
-import { EnumParam, IntParam, StringParam } from './params.js'
+import { symbolParam } from './history.js'
+import { EnumParam, IntParam } from './params.js'
 
 export const SCREENER_EXCHANGES = ['binance', 'bybit', 'okx'] as const
 export const SCREENER_METRICS = ['open_interest', 'funding_rate', 'volume'] as const
@@ -19,9 +20,7 @@ export const SCREENER_SORT_FIELDS = [
 ] as const
 
 export const ScreenerQuery = Type.Object({
-  symbol: Type.Optional(
-    StringParam({ description: 'base asset, e.g. BTC (case-insensitive)', pattern: '^[A-Za-z0-9]{1,20}$' })
-  ),
+  symbol: Type.Optional(symbolParam('the base asset of the rows; a pair or market names its base')),
   exchange: Type.Optional(
     EnumParam(SCREENER_EXCHANGES, { description: 'one of the three supported perpetual venues' })
   ),

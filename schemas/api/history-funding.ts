@@ -7,16 +7,19 @@
 import { Type } from '@sinclair/typebox'
 import { FUNDING_METRICS } from '../../engine/history/funding-stats.js'
 import { Envelope, ExchangeParam, HISTORY_EXCHANGES, IntervalParam, SymbolParam, nullableNumber } from './history.js'
-import { ListParam, StringParam } from './params.js'
+import { DURATION_RULE, DurationParam, ListParam } from './params.js'
 
 const lookback = (def: string) =>
-  StringParam({
-    description: `how far back from now: a count and a unit, e.g. 12h, 7d, 2w, 6M, 1y (at most 24 months; default ${def})`,
-    maxLength: 8
-  })
+  DurationParam(
+    `how far back from now; default ${def}. Rule: at most 24 months, within the plan's history depth, and at least one interval`
+  )
 
 const interval = (def: string) =>
-  IntervalParam(`bucket width, a whole number of hours: 1h, 4h, 8h, 12h, 1d, 1w, 1M (default ${def})`, def)
+  IntervalParam(
+    `bucket width. Rule: a whole number of hours, e.g. 1h, 4h, 8h, 12h, 1d, 1w, 1M (funding history is kept per hour)`,
+    def,
+    `a whole number of hours, e.g. 1h, 4h, 8h, 12h, 1d, 1w or 1M (funding history is kept per hour), written as ${DURATION_RULE}`
+  )
 
 export const HeatmapQuery = Type.Object({
   symbol: SymbolParam,
@@ -29,7 +32,8 @@ export const ComparativeQuery = Type.Object({
   symbol: SymbolParam,
   exchanges: Type.Optional(
     ListParam(HISTORY_EXCHANGES, {
-      description: 'comma list of venues; default: every venue listing the symbol (binance, bybit, okx order)'
+      description:
+        'venues; default: every venue listing the symbol (binance, bybit, okx order). A venue without a market of the symbol answers 400 unknown_symbol'
     })
   ),
   interval: Type.Optional(interval('4h')),
@@ -42,7 +46,7 @@ export const StatsQuery = Type.Object({
   lookback: Type.Optional(lookback('30d')),
   metrics: Type.Optional(
     ListParam(FUNDING_METRICS, {
-      description: 'comma list of mean, median, std_dev, min, max (default all)',
+      description: 'mean, median, std_dev, min, max (default all)',
       default: [...FUNDING_METRICS]
     })
   )

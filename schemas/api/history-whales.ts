@@ -6,21 +6,25 @@
 import { Type } from '@sinclair/typebox'
 import { MAX_LAG } from '../../engine/history/correlation.js'
 import { SNAPSHOT_METRICS } from '../../engine/history/snapshots.js'
+import { MAX_BUCKETS } from '../../engine/history/snapshot-grid.js'
 import { WHALE_METRICS } from '../../engine/history/whale-history.js'
-import { Envelope, IntervalParam, LookbackParam, SymbolParam } from './history.js'
-import { EnumParam, ListParam, StringParam } from './params.js'
+import { Envelope, IntervalParam, symbolParam } from './history.js'
+import { DurationParam, EnumParam, ListParam, StringParam } from './params.js'
 
-const INTERVAL_RULE = 'whole hours, days, weeks or months, e.g. 1h, 4h, 1d, 1w, 1M'
+const INTERVAL_RULE = `Rule: whole hours, days, weeks or months, e.g. 1h, 4h, 1d, 1w, 1M (the finest stored data is hourly); at most ${MAX_BUCKETS} buckets over the lookback`
 
 export const AssetParam = StringParam({
   description:
-    'base asset, case-insensitive (BTC counts BTC, WBTC, BTCB, CBBTC; ETH counts ETH, WETH; stablecoins are their own token)',
+    'base asset, case-insensitive (BTC counts BTC, WBTC, BTCB, CBBTC; ETH counts ETH, WETH; stablecoins are their own token). An asset without whale flow history (price-correlation: or without candles) answers 400 unknown_symbol',
   pattern: '^[A-Za-z0-9]{1,20}$',
-  maxLength: 20
+  maxLength: 20,
+  examples: ['BTC', 'ETH']
 })
 
 const Lookback = Type.Optional(
-  StringParam({ description: `${LookbackParam.description}; default 30d`, maxLength: LookbackParam.maxLength! })
+  DurationParam(
+    "how far back from now; default 30d. Rule: at most 24 months, within the plan's history depth, and at least one interval"
+  )
 )
 
 const nullable = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
@@ -32,7 +36,7 @@ export const WhaleHistoryQuery = Type.Object({
       'net_accumulation (USD in - out of tracked wallets), inflow, outflow, volume (USD, swaps included) or event_count',
     default: 'net_accumulation'
   }),
-  interval: IntervalParam(`bucket width: ${INTERVAL_RULE}`, '1d'),
+  interval: IntervalParam(`bucket width. ${INTERVAL_RULE}`, '1d'),
   lookback: Lookback
 })
 
@@ -56,7 +60,7 @@ export const WhaleHistoryResponse = Envelope(
 export const PriceCorrelationQuery = Type.Object({
   asset: AssetParam,
   lookback: Lookback,
-  interval: IntervalParam(`bucket width (lags count these buckets): ${INTERVAL_RULE}`, '1h')
+  interval: IntervalParam(`bucket width (lags count these buckets). ${INTERVAL_RULE}`, '1h')
 })
 
 export const LagCorrelationRecord = Type.Object({
@@ -73,16 +77,15 @@ export const PriceCorrelationResponse = Envelope(
 )
 
 export const SnapshotQuery = Type.Object({
-  symbol: StringParam({
-    description: `${SymbolParam.description}; a base asset aggregates its markets, a market symbol uses that market alone; default BTC`,
-    pattern: SymbolParam.pattern!,
-    default: 'BTC'
-  }),
+  symbol: symbolParam(
+    'a base asset aggregates its markets, a market symbol uses that market alone; default BTC',
+    'BTC'
+  ),
   metrics: ListParam(SNAPSHOT_METRICS, {
-    description: 'comma list; default all five',
+    description: 'metrics; default all five',
     default: [...SNAPSHOT_METRICS]
   }),
-  interval: IntervalParam(`bucket width: ${INTERVAL_RULE}`, '1d'),
+  interval: IntervalParam(`bucket width. ${INTERVAL_RULE}`, '1d'),
   lookback: Lookback
 })
 

@@ -5,18 +5,34 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox'
 import { TIMEFRAME_NAMES } from '../../engine/history/timeframes.js'
-import { EnumParam, IntParam, StringParam } from './params.js'
+import { SYMBOL_PARAM_DESCRIPTION, SYMBOL_PATTERN } from '../../engine/symbols/resolve.js'
+import { CsvParam, DateParam, DurationParam, EnumParam, IntParam, StringParam } from './params.js'
 
 export const HISTORY_EXCHANGES = ['binance', 'bybit', 'okx'] as const
+
+/** Most rows one aligned-data call answers (server/routes/history/data.ts MAX_ALIGNED_ROWS), for the text. */
+const MAX_ALIGNED_ROWS = '100,000'
 
 /** Latest epoch ms accepted (year 2286): keeps values integral and far from overflow. */
 const MAX_EPOCH_MS = 9_999_999_999_999
 
-export const SymbolParam = StringParam({
-  description:
-    'base asset (BTC; also BTC/USDT, BTC/USDT:USDT) or exchange-native market (BTCUSDT, BTC-USDT-SWAP); case-insensitive',
-  pattern: '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$'
-})
+/**
+ * How a symbol parameter is read (engine/symbols/resolve.ts: the one resolver), stated as the rule that
+ * refuses well-formed text: the pattern admits the characters of every form, the resolver checks the form.
+ */
+export const SYMBOL_RULE = `Rule: ${SYMBOL_PARAM_DESCRIPTION}`
+
+/** A symbol parameter: any form the resolver reads, at most 40 characters. */
+export const symbolParam = (description?: string, def?: string) =>
+  StringParam({
+    description: description === undefined ? SYMBOL_RULE : `${description}. ${SYMBOL_RULE}`,
+    pattern: SYMBOL_PATTERN,
+    maxLength: 40,
+    examples: ['BTC', 'ETH', 'BTCUSDT', 'BINANCE:ETHUSDT.P'],
+    ...(def === undefined ? {} : { default: def })
+  })
+
+export const SymbolParam = symbolParam()
 
 export const ExchangeParam = EnumParam(HISTORY_EXCHANGES, {
   description: 'venue; default: the first of binance, bybit, okx listing the symbol'
@@ -26,19 +42,18 @@ export const TimeframeParam = EnumParam(TIMEFRAME_NAMES, {
   description: 'candle width; maximum lookback 1m 30d, 5m 90d, 15m 180d, 1h 365d, 4h/1d/1w/1M 24 months'
 })
 
-export const LookbackParam = StringParam({
-  description: 'how far back from end_time (or now): a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M, 1y',
-  maxLength: 8
-})
+/** Where the limits of every time range are stated (engine/history/range.ts). */
+export const RANGE_RULE =
+  "Rule: the range may not exceed the endpoint's maximum lookback nor reach further back than the plan's history depth (free 30 days, trader 365, pro 730, enterprise all), counted from now"
+
+export const LookbackParam = DurationParam(
+  `how far back from end_time (or now); not together with start_time. ${RANGE_RULE}`
+)
 
 /** An interval (bucket width) in the same notation, e.g. 1h, 4h, 1d. */
-export const IntervalParam = (description: string, def?: string) =>
-  StringParam({ description, maxLength: 8, ...(def === undefined ? {} : { default: def }) })
+export const IntervalParam = (description: string, def?: string, rule?: string) => DurationParam(description, def, rule)
 
 export const EpochMsParam = (description: string) => IntParam(0, MAX_EPOCH_MS, { description })
-
-export const DateParam = (description: string) =>
-  StringParam({ description: `${description}, YYYY-MM-DD (UTC)`, pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 })
 
 const Gap = Type.Object({
   start: Type.Integer({ description: 'first missing bucket, epoch ms' }),
@@ -92,15 +107,26 @@ export const OhlcvRecord = Type.Object({
   trades: Type.Integer()
 })
 
+const START_TIME = EpochMsParam(
+  `range start, epoch ms (inclusive); with end_time instead of lookback. Rule: before end_time (or now); not together with lookback. ${RANGE_RULE}`
+)
+const END_TIME = EpochMsParam(
+  "range end, epoch ms (exclusive); default now. Rule: a range ending before the plan's history depth is refused"
+)
+
 export const OhlcvQuery = Type.Object({
   symbol: SymbolParam,
   exchange: Type.Optional(ExchangeParam),
   timeframe: TimeframeParam,
   lookback: Type.Optional(LookbackParam),
-  start_time: Type.Optional(EpochMsParam('range start, epoch ms (inclusive); with end_time instead of lookback')),
-  end_time: Type.Optional(EpochMsParam('range end, epoch ms (exclusive); default now')),
+  start_time: Type.Optional(START_TIME),
+  end_time: Type.Optional(END_TIME),
   limit: Type.Optional(IntParam(1, 10_000, { description: 'candles per page', default: 1000 })),
-  cursor: Type.Optional(EpochMsParam('next_cursor of the previous page'))
+  cursor: Type.Optional(
+    EpochMsParam(
+      'next_cursor of the previous page. Rule: within the requested range (pass the same range parameters as the first page)'
+    )
+  )
 })
 
 export const OhlcvResponse = Envelope(OhlcvRecord, 'closed candles, oldest first; gaps list buckets without trades')
@@ -109,14 +135,13 @@ export const OhlcvMultiQuery = Type.Object({
   symbol: SymbolParam,
   exchange: Type.Optional(ExchangeParam),
   timeframes: Type.Optional(
-    Type.Unsafe<string[]>({
-      type: 'array',
-      items: { type: 'string', enum: [...TIMEFRAME_NAMES] },
-      'x-format': 'csv',
-      description: 'comma list of timeframes; default all eight'
-    })
+    CsvParam<string>({ type: 'string', enum: [...TIMEFRAME_NAMES] }, { description: 'timeframes; default all eight' })
   ),
-  timestamp: Type.Optional(EpochMsParam('the moment to look from, epoch ms; default now'))
+  timestamp: Type.Optional(
+    EpochMsParam(
+      "the moment to look from, epoch ms; default now (a later moment is read as now). Rule: within the plan's history depth"
+    )
+  )
 })
 
 export const OhlcvMultiResponse = Envelope(
@@ -128,20 +153,24 @@ export const ResampleQuery = Type.Object({
   symbol: SymbolParam,
   exchange: Type.Optional(ExchangeParam),
   source_timeframe: TimeframeParam,
-  target_timeframe: IntervalParam('target width, a whole multiple of the source: e.g. 3m, 2h, 12h, 3d, 2w, 3M'),
-  lookback: Type.Optional(LookbackParam)
+  target_timeframe: IntervalParam(
+    'target width. Rule: a whole multiple of source_timeframe (every target bucket a union of whole source buckets; not years), e.g. 3m, 2h, 12h, 3d, 2w, 3M'
+  ),
+  lookback: Type.Optional(
+    DurationParam(
+      `how far back from now; default 100 target buckets. Rule: at most the maximum lookback of source_timeframe (1m 30d, 5m 90d, 15m 180d, 1h 365d, longer 24 months) and within the plan's history depth`
+    )
+  )
 })
 
 export const ResampleResponse = Envelope(OhlcvRecord, 'closed target candles, oldest first')
 
 /** A comma list of symbols (base assets or native names). */
-export const SymbolsParam = (description: string) =>
-  Type.Unsafe<string[]>({
-    type: 'array',
-    items: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$' },
-    'x-format': 'csv',
-    description
-  })
+export const SymbolsParam = (description: string, maxItems: number) =>
+  CsvParam<string>(
+    { type: 'string', pattern: SYMBOL_PATTERN, maxLength: 40, examples: ['BTC', 'ETH'] },
+    { description: `${description}, each written as \`symbol\` is. ${SYMBOL_RULE}`, maxItems }
+  )
 
 const AlignedRecord = Type.Object(
   {
@@ -182,36 +211,42 @@ export const CORRELATED_INCLUDE = [
 export const CorrelatedQuery = Type.Object({
   asset: SymbolParam,
   exchange: Type.Optional(ExchangeParam),
-  start_time: DateParam('first day'),
-  end_time: DateParam('last day (inclusive)'),
-  include: Type.Optional(
-    Type.Unsafe<string[]>({
-      type: 'array',
-      items: { type: 'string', enum: [...CORRELATED_INCLUDE] },
-      'x-format': 'csv',
-      default: ['ohlcv', 'whale_accumulation', 'funding_rates'],
-      description:
-        'datasets: ohlcv, whale_accumulation (= whale_flow), funding_rates (= funding_rate), oi (= open_interest), liquidations'
-    })
+  start_time: DateParam(`first day. ${RANGE_RULE}`),
+  end_time: DateParam(
+    `last day (inclusive). Rule: not before start_time; at most ${MAX_ALIGNED_ROWS} rows (buckets) per call`
   ),
-  interval: Type.Optional(IntervalParam('bucket width, e.g. 1h, 4h, 1d', '1d'))
+  include: Type.Optional(
+    CsvParam<string>(
+      { type: 'string', enum: [...CORRELATED_INCLUDE] },
+      {
+        default: ['ohlcv', 'whale_accumulation', 'funding_rates'],
+        description:
+          'datasets: ohlcv, whale_accumulation (= whale_flow), funding_rates (= funding_rate), oi (= open_interest), liquidations'
+      }
+    )
+  ),
+  interval: Type.Optional(
+    IntervalParam(
+      `bucket width, e.g. 1h, 4h, 1d. Rule: not years; the dates may span at most the maximum lookback of the widest candle timeframe the interval is a whole multiple of (1m 30 days, 5m 90, 15m 180, 1h 365, 4h/1d/1w/1M 24 months); at most ${MAX_ALIGNED_ROWS} buckets`,
+      '1d'
+    )
+  )
 })
 
 export const BACKTEST_FIELDS = ['ohlcv', 'funding_rate', 'oi', 'whale_flow', 'open_interest', 'liquidations'] as const
 
 export const BacktestDataQuery = Type.Object({
-  symbols: SymbolsParam('comma list of up to 20 symbols (base assets or native names)'),
+  symbols: SymbolsParam('symbols (base assets or native names)', 20),
   timeframe: TimeframeParam,
-  start: DateParam('first day'),
-  end: DateParam('last day (inclusive)'),
+  start: DateParam(`first day. ${RANGE_RULE} (the timeframe's maximum lookback)`),
+  end: DateParam(
+    `last day (inclusive). Rule: not before start; at most ${MAX_ALIGNED_ROWS} rows (markets x buckets) per call`
+  ),
   fields: Type.Optional(
-    Type.Unsafe<string[]>({
-      type: 'array',
-      items: { type: 'string', enum: [...BACKTEST_FIELDS] },
-      'x-format': 'csv',
-      default: ['ohlcv'],
-      description: 'ohlcv, funding_rate, oi (= open_interest), whale_flow, liquidations'
-    })
+    CsvParam<string>(
+      { type: 'string', enum: [...BACKTEST_FIELDS] },
+      { default: ['ohlcv'], description: 'ohlcv, funding_rate, oi (= open_interest), whale_flow, liquidations' }
+    )
   ),
   exchange: Type.Optional(ExchangeParam)
 })
@@ -221,11 +256,11 @@ export const AlignedResponse = Envelope(AlignedRecord, 'rows per market and buck
 export const EXPORT_FORMAT_NAMES = ['csv', 'json', 'parquet', 'hdf5', 'arrow'] as const
 
 export const ExportQuery = Type.Object({
-  symbols: SymbolsParam('comma list of up to 300 base assets or native market names'),
+  symbols: SymbolsParam('base assets or native market names', 300),
   timeframe: TimeframeParam,
   lookback: Type.Optional(LookbackParam),
-  start_time: Type.Optional(EpochMsParam('range start, epoch ms (inclusive); with end_time instead of lookback')),
-  end_time: Type.Optional(EpochMsParam('range end, epoch ms (exclusive); default now')),
+  start_time: Type.Optional(START_TIME),
+  end_time: Type.Optional(END_TIME),
   format: EnumParam(EXPORT_FORMAT_NAMES, {
     description:
       'csv (with header), json (NDJSON unless json_layout=array), parquet, hdf5 (row-limited), arrow (IPC stream)'

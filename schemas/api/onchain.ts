@@ -3,15 +3,18 @@
  * Parameter and response schemas of `GET /v1/onchain/metrics`.
  */
 import { Type } from '@sinclair/typebox'
-import { ListParam, StringParam } from './params.js'
+import { symbolParam } from './history.js'
+import { ListParam } from './params.js'
 
 export const ONCHAIN_METRICS = ['exchange_netflow_usd', 'exchange_reserve_usd', 'mvrv', 'active_addresses'] as const
 
 export const OnchainQuery = Type.Object(
   {
-    asset: StringParam({ description: 'asset, e.g. BTC (case-insensitive)', pattern: '^[A-Za-z0-9]{1,20}$' }),
+    asset: symbolParam(
+      'the asset; a pair or market names its base. An asset without stored metrics answers 400 unknown_symbol'
+    ),
     metrics: Type.Optional(
-      ListParam(ONCHAIN_METRICS, { description: 'comma list; default all', default: [...ONCHAIN_METRICS] })
+      ListParam(ONCHAIN_METRICS, { description: 'metrics; default all', default: [...ONCHAIN_METRICS] })
     ),
     hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'series window, hours' }))
   },

@@ -7,7 +7,7 @@ import { CHAINS } from '../../engine/records/types.js'
 import { EnumParam, IntParam, ListParam, StringParam } from './params.js'
 
 export const EventsQuery = Type.Object({
-  chain: Type.Optional(ListParam(CHAINS, { description: 'chain, or a comma list of chains; default all 8' })),
+  chain: Type.Optional(ListParam(CHAINS, { description: 'chains; default all 8' })),
   hours: Type.Optional(IntParam(1, 168, { description: 'window, hours back from now', default: 24 })),
   significance: Type.Optional(
     EnumParam(['low', 'medium', 'high', 'critical'] as const, {
@@ -23,7 +23,7 @@ export const EventsQuery = Type.Object({
   snapshot: Type.Optional(
     StringParam({
       description:
-        'the snapshot token of the first page: later pages then list exactly the same events even while new data arrives',
+        'the snapshot token of the first page: later pages then list exactly the same events even while new data arrives. Rule: a token this server answered within the 7-day whale window; any other answers 400 (start again without it)',
       pattern: '^[0-9]{1,15}-[0-9]{1,15}$',
       maxLength: 32
     })

@@ -19,6 +19,8 @@ import type { Route } from '../http/types.js'
 
 /** Files one request may name. */
 const MAX_FILES = 10_000
+/** Longest path accepted, code points: Linux PATH_MAX. */
+const MAX_PATH_LENGTH = 4096
 
 export function adminImportRoutes(ctx: ServerContext): Route[] {
   let running = false
@@ -34,10 +36,25 @@ export function adminImportRoutes(ctx: ServerContext): Route[] {
       tags: ['admin'],
       body: Type.Object(
         {
-          files: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: MAX_FILES }),
-          market: Type.Optional(Type.Union([Type.Literal('perp'), Type.Literal('spot')]))
+          files: Type.Array(
+            Type.String({
+              minLength: 1,
+              maxLength: MAX_PATH_LENGTH,
+              pattern: '^/',
+              'x-rule': 'an absolute path on the server machine (starting with /)',
+              description: 'absolute path of a file on the server machine. A path that does not exist there answers 400'
+            }),
+            { minItems: 1, maxItems: MAX_FILES }
+          ),
+          market: Type.Optional(
+            Type.Unsafe<'perp' | 'spot'>({
+              type: 'string',
+              enum: ['perp', 'spot'],
+              description: 'Binance files: perp (USD-M futures, the default) or spot; checked against the file layout'
+            })
+          )
         },
-        { additionalProperties: false }
+        { additionalProperties: false, description: 'unknown fields are refused (400)' }
       ),
       handler: (req) => {
         const files = req.json!['files'] as string[]

@@ -31,8 +31,13 @@ export function keyRoutes(registry: KeyRegistry, quota: QuotaCounter): Route[] {
       summary: 'Create an API key (the key is shown only in this answer)',
       tags: ['admin'],
       body: Type.Object(
-        { plan: PLAN, name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'label' })) },
-        { required: ['plan'] }
+        {
+          plan: PLAN,
+          name: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 100, description: 'label, 1 to 100 characters (code points)' })
+          )
+        },
+        { required: ['plan'], additionalProperties: false, description: 'unknown fields are refused (400)' }
       ),
       response: Type.Object({ id: Type.String(), key: Type.String(), plan: PLAN, name: Type.String() }),
       handler: async (req) => {
