@@ -11,7 +11,7 @@
  *   (they are in the store and in GET /v1/historical/ohlcv) and are counted in `lateTrades`.
  */
 import type { Store } from '../store/store.js'
-import type { TradeRecord } from '../records/types.js'
+import type { NormalizedRecord } from '../records/types.js'
 import { TIMEFRAMES, TIMEFRAME_NAMES, type TimeframeName } from '../history/timeframes.js'
 import { floorTo, plus } from '../history/span.js'
 import type { Candle } from '../history/candles.js'
@@ -87,19 +87,20 @@ export class CandleBook {
   }
 
   /**
-   * Folds perp trades in. `emit` receives each candle that closed and then each candle that changed (once
-   * per market and timeframe per call, after all trades are folded); `wanted` filters by market and
-   * timeframe so unwatched candles cost no allocation.
+   * Folds the perp trades of a batch of records in (other records are skipped). `emit` receives each candle
+   * that closed and then each candle that changed (once per market and timeframe per call, after all trades
+   * are folded); `wanted` filters by market and timeframe so unwatched candles cost no allocation.
    */
   apply(
-    trades: readonly TradeRecord[],
+    records: readonly NormalizedRecord[],
     wanted: (m: MarketCandles, tf: number) => boolean,
     emit: (e: CandleEvent) => void
   ): void {
-    const touched = new Set<MarketCandles>()
-    for (const t of trades) {
-      if (t.market !== 'perp') continue
+    let touched: Set<MarketCandles> | null = null
+    for (const t of records) {
+      if (t.kind !== 'trade' || t.market !== 'perp') continue
       const m = this.market(t.exchange, t.symbol, t.base)
+      touched ??= new Set()
       touched.add(m)
       for (let i = 0; i < TIMEFRAME_NAMES.length; i++) {
         let f = m.forming[i]!
@@ -132,6 +133,7 @@ export class CandleBook {
         f.n++
       }
     }
+    if (touched === null) return
     for (const m of touched) {
       for (let i = 0; i < TIMEFRAME_NAMES.length; i++) {
         const f = m.forming[i]

@@ -1,37 +1,30 @@
 /**
  * @module
- * The push stream's channels (docs/stream.md), independent of any socket library. Live records reach the
- * hub as the live state applies them; the hub turns them into channel updates, numbers them (ChannelLog),
- * retains them for resume and hands each encoded frame once to a Publisher (uWS pub/sub fans it out).
+ * The push stream's channels (docs/stream.md), independent of any socket library. The hub keeps what every
+ * channel shares: the registry of live channels (references, idle retention for RETAIN_MS), each channel's
+ * sequence log (numbering, retention, `from_seq` resume), and publishing: an update is encoded once per
+ * encoding and handed to a Publisher (uWS pub/sub fans it out). What a channel carries is its kind's
+ * (engine/stream/kinds/, one file per channel type): the hub routes live records and ticks to the kinds,
+ * and they publish through it.
  *
  * - trades, candles and funding are pushed as records arrive (one update per channel per applied batch);
  * - screener, options, whales and confirm are derived: changes coalesce into at most one update per
- *   channel per tick (TICK_MS), and confirm is recomputed at least every CONFIRM_REFRESH_MS.
+ *   channel per tick (TICK_MS).
  * Only channels somebody subscribed to (or did within the retention window) exist; records for other
  * channels cost a map lookup.
  */
 import type { LiveState } from '../live/live-state.js'
-import { PERP_EXCHANGES, type NormalizedRecord, type TradeRecord, type FundingRecord } from '../records/types.js'
-import { buildConfirmInputs } from '../live/confirm-inputs.js'
-import { confirm, type Direction } from '../confirm/confirm.js'
-import { collapseEvents, type WhaleEvent } from '../whales/collapse.js'
-import { atLeast } from '../whales/significance.js'
-import { TIMEFRAME_NAMES } from '../history/timeframes.js'
-import { ApiError } from '../errors.js'
+import type { NormalizedRecord } from '../records/types.js'
 import { ChannelLog, RETAIN_MS, type Retained } from './channel-log.js'
-import { CandleBook, type CandleEvent } from './candle-book.js'
 import type { ChannelSpec } from './channels.js'
-import { WhaleFeed } from './whale-feed.js'
 import { encodeFrame, type Encoding, type ServerMessage } from './frames.js'
+import type { Channel, ChannelKind, KindRuntime, StreamSources } from './kinds/kind.js'
+import { CHANNEL_KINDS } from './kinds/registry.js'
+
+export type { Channel } from './kinds/kind.js'
 
 /** Derived channels coalesce into one update per tick, ms. */
 export const TICK_MS = 1_000
-/** A confirm channel is recomputed at least this often even without new records (24 h windows slide), ms. */
-export const CONFIRM_REFRESH_MS = 10_000
-/** Trades in a trades channel's snapshot (the newest retained). */
-export const SNAPSHOT_TRADES = 100
-/** Whale events in a whales channel's snapshot (newest of the last 24 h). */
-export const SNAPSHOT_WHALE_EVENTS = 20
 
 /** Where encoded frames go: uWS pub/sub in the server, a recorder in unit tests. */
 export interface Publisher {
@@ -41,20 +34,19 @@ export interface Publisher {
 
 export const topicOf = (encoding: Encoding, channel: string): string => (encoding === 'json' ? 'j|' : 'm|') + channel
 
-interface Channel {
-  readonly spec: ChannelSpec
-  readonly log: ChannelLog
+/** One kind in this hub: its runtime, its channels, its failures. */
+interface Slot {
+  readonly kind: ChannelKind
+  readonly runtime: KindRuntime
+  readonly channels: Map<string, HubChannel>
+  errors: number
+}
+
+interface HubChannel extends Channel {
+  readonly slot: Slot
   /** subscriptions holding it; at 0 it is kept RETAIN_MS for resume, then dropped */
   refs: number
   idleSince: number
-  /** routing key: market `exchange|symbol` of candle channels */
-  readonly market: { exchange: string; symbol: string } | null
-  /** latest state of state-like channels (confirm), and its change key */
-  current: unknown
-  currentKey: string
-  computedAt: number
-  computedVersion: number
-  ready: Promise<void>
 }
 
 export interface StreamHubStats {
@@ -70,36 +62,46 @@ export interface StreamHubStats {
 export interface StreamHubOptions {
   readonly tickMs?: number
   readonly now?: () => number
+  /** sources beside the live state that kinds read (kinds/kind.ts, StreamSources) */
+  readonly sources?: Omit<StreamSources, 'live'>
 }
 
 export class StreamHub {
-  private readonly channels = new Map<string, Channel>()
-  /** candle channels by `exchange|symbol|timeframe index` (routing of candle events) */
-  private readonly candleIndex = new Map<string, Channel[]>()
-  private readonly candles = new CandleBook()
-  private readonly whales: WhaleFeed
+  private readonly channels = new Map<string, HubChannel>()
+  private readonly slots = new Map<string, Slot>()
+  /** kinds with the hook, in registry order (no per-batch check of optional hooks) */
+  private readonly recordReaders: KindRuntime[] = []
+  private readonly tickers: KindRuntime[] = []
   private pub: Publisher | null = null
-  /** confirm channels whose refresh failed (an input query to the store); counted, retried next tick */
-  confirmErrors = 0
   private readonly now: () => number
   private readonly tickMs: number
   private updates = 0
   private messages = 0
-  /** screener markets changed since the last tick (`exchange|symbol`) */
-  private readonly screenerDirty = new Set<string>()
-  private readonly optionsDirty = new Set<string>()
 
-  constructor(
-    private readonly live: LiveState,
-    opts: StreamHubOptions = {}
-  ) {
+  constructor(live: LiveState, opts: StreamHubOptions = {}) {
     this.now = opts.now ?? Date.now
     this.tickMs = opts.tickMs ?? TICK_MS
-    this.whales = new WhaleFeed(live.whales)
+    const sources: StreamSources = { ...opts.sources, live }
+    for (const kind of CHANNEL_KINDS) this.start(kind, sources)
     live.observe({
       apply: (records) => this.onRecords(records),
-      rebuilt: () => this.candles.seed(live.store, this.now())
+      rebuilt: () => this.seed()
     })
+  }
+
+  private start(kind: ChannelKind, sources: StreamSources): void {
+    const channels = new Map<string, HubChannel>()
+    const runtime = kind.start({
+      ...sources,
+      now: this.now,
+      channels,
+      publish: (ch, data) => this.publish(ch, data),
+      countError: () => void slot.errors++
+    })
+    const slot: Slot = { kind, runtime, channels, errors: 0 }
+    this.slots.set(kind.type, slot)
+    if (runtime.onRecords) this.recordReaders.push(runtime)
+    if (runtime.tick) this.tickers.push(runtime)
   }
 
   attach(pub: Publisher): void {
@@ -116,13 +118,13 @@ export class StreamHub {
       channels: this.channels.size,
       updates: this.updates,
       messages: this.messages,
-      confirm_errors: this.confirmErrors
+      confirm_errors: this.slots.get('confirm')?.errors ?? 0
     }
   }
 
-  /** Seeds the forming candles (the live state was rebuilt before the hub existed). */
+  /** Reloads what kinds derive from the store (forming candles); the live state calls it after each rebuild. */
   async seed(): Promise<void> {
-    await this.candles.seed(this.live.store, this.now())
+    for (const slot of this.slots.values()) await slot.runtime.rebuilt?.()
   }
 
   /**
@@ -132,12 +134,13 @@ export class StreamHub {
   acquire(spec: ChannelSpec): Channel {
     let ch = this.channels.get(spec.name)
     if (!ch) {
-      ch = this.create(spec)
+      const slot = this.slots.get(spec.type)!
+      const now = this.now()
+      const state = slot.runtime.create(spec)
+      ch = { spec, log: new ChannelLog(now), state, slot, refs: 0, idleSince: now }
       this.channels.set(spec.name, ch)
-      if (spec.type === 'candles') {
-        const key = `${ch.market!.exchange}|${ch.market!.symbol}|${TIMEFRAME_NAMES.indexOf(spec.timeframe)}`
-        this.candleIndex.set(key, [...(this.candleIndex.get(key) ?? []), ch])
-      }
+      slot.channels.set(spec.name, ch)
+      slot.runtime.added?.(ch)
     }
     ch.refs++
     return ch
@@ -149,96 +152,20 @@ export class StreamHub {
     if (--ch.refs === 0) ch.idleSince = this.now()
   }
 
-  private create(spec: ChannelSpec): Channel {
-    const now = this.now()
-    let market: Channel['market'] = null
-    if ('base' in spec && spec.type !== 'confirm' && spec.type !== 'funding') {
-      const markets = this.live.screener
-        .marketsOf(spec.base)
-        .filter((m) => !spec.exchange || m.exchange === spec.exchange)
-      if (markets.length === 0) {
-        throw new ApiError(
-          'unknown_symbol',
-          `no perpetual market for ${spec.base}${spec.exchange ? ` on ${spec.exchange}` : ''} (Binance, Bybit or OKX)`
-        )
-      }
-      if (spec.type === 'candles') market = markets[0]!
-    } else if ((spec.type === 'confirm' || spec.type === 'funding') && !this.live.screener.hasBase(spec.base)) {
-      throw new ApiError('unknown_symbol', `no perpetual market for ${spec.base} on Binance, Bybit or OKX`)
-    }
-    const ch: Channel = {
-      spec,
-      log: new ChannelLog(now),
-      refs: 0,
-      idleSince: now,
-      market,
-      current: null,
-      currentKey: '',
-      computedAt: 0,
-      computedVersion: -1,
-      ready: Promise.resolve()
-    }
-    if (spec.type === 'whales' && !this.hasType('whales')) this.whales.baseline(now)
-    if (spec.type === 'confirm') {
-      // observed at once (a subscriber awaits it only later): a failure is counted; the snapshot retries it
-      ch.ready = this.refreshConfirm(ch, false).catch(() => void this.confirmErrors++)
-    }
-    return ch
-  }
-
-  private hasType(type: ChannelSpec['type']): boolean {
-    for (const ch of this.channels.values()) if (ch.spec.type === type) return true
-    return false
+  private drop(ch: HubChannel): void {
+    this.channels.delete(ch.spec.name)
+    ch.slot.channels.delete(ch.spec.name)
+    ch.slot.runtime.removed?.(ch)
   }
 
   /** The channel's state now and the seq of the last update it includes. */
   async snapshot(ch: Channel): Promise<{ seq: number; data: unknown }> {
-    await ch.ready
+    const runtime = this.slots.get(ch.spec.type)!.runtime
+    await runtime.ready?.(ch)
     const now = this.now()
-    const spec = ch.spec
     const seq = ch.log.seq
-    switch (spec.type) {
-      case 'trades': {
-        const trades: unknown[] = []
-        for (const e of ch.log.recent(SNAPSHOT_TRADES)) trades.push(...(e.data as unknown[]))
-        return { seq, data: trades.slice(-SNAPSHOT_TRADES) }
-      }
-      case 'candles': {
-        const m = ch.market!
-        return { seq, data: { exchange: m.exchange, ...this.candles.state(m.exchange, m.symbol, spec.timeframe) } }
-      }
-      case 'funding':
-        return {
-          seq,
-          data: this.live.screener
-            .marketsOf(spec.base)
-            .map((m) => this.live.screener.rowOf(m.exchange, m.symbol, now)!)
-            .map((r) => ({
-              exchange: r.exchange,
-              symbol: r.symbol,
-              base: r.base,
-              funding_rate: r.funding_rate,
-              interval_hours: r.funding_interval_hours,
-              funding_rate_annualized: r.funding_rate_annualized,
-              updated: r.updated
-            }))
-        }
-      case 'screener':
-        return { seq, data: { rows: this.live.screener.rows(now) } }
-      case 'options':
-        return { seq, data: this.live.options.chain(spec.currency as 'BTC' | 'ETH', now) }
-      case 'whales': {
-        const events = collapseEvents(this.live.whales.since(now - 86_400_000, now))
-          .filter((e) => this.whaleMatches(spec, e))
-          .slice(-SNAPSHOT_WHALE_EVENTS)
-          .reverse()
-        return { seq, data: { events } }
-      }
-      case 'confirm':
-        // the first computation failed (the store was down): try once more, a failure reaches the subscriber
-        if (ch.current === null || ch.current === undefined) await this.refreshConfirm(ch, false)
-        return { seq, data: ch.current }
-    }
+    const data = runtime.snapshot(ch, now)
+    return { seq, data: data instanceof Promise ? await data : data }
   }
 
   /** Retained updates from `fromSeq` on, or null when a fresh snapshot is needed. */
@@ -267,221 +194,33 @@ export class StreamHub {
     this.messages += n
   }
 
-  // ---- records as they arrive -------------------------------------------------------------------------
-
+  /** A batch the live state applied: every kind that reads records sees it, in registry order. */
   private onRecords(records: readonly NormalizedRecord[]): void {
-    if (this.channels.size === 0) {
-      // still keep forming candles current for the first subscriber
-      const trades = records.filter((r): r is TradeRecord => r.kind === 'trade')
-      if (trades.length)
-        this.candles.apply(
-          trades,
-          () => false,
-          () => undefined
-        )
-      return
-    }
-    const trades: TradeRecord[] = []
-    const funding: FundingRecord[] = []
-    const screener = this.channels.has('screener')
-    for (const r of records) {
-      switch (r.kind) {
-        case 'trade':
-          trades.push(r)
-          if (screener) this.screenerDirty.add(`${r.exchange}|${r.symbol}`)
-          break
-        case 'funding':
-          funding.push(r)
-          if (screener) this.screenerDirty.add(`${r.exchange}|${r.symbol}`)
-          break
-        case 'open_interest':
-        case 'long_short':
-          if (screener) this.screenerDirty.add(`${r.exchange}|${r.symbol}`)
-          break
-        case 'option_quote':
-          this.optionsDirty.add(r.instrument.slice(0, r.instrument.indexOf('-')))
-          break
-      }
-    }
-    if (trades.length) {
-      this.pushTrades(trades)
-      this.candles.apply(
-        trades,
-        (m, i) => this.candleChannels(m.exchange, m.symbol, i).length > 0,
-        (e) => this.pushCandle(e)
-      )
-    }
-    if (funding.length) this.pushFunding(funding)
+    for (const runtime of this.recordReaders) runtime.onRecords!(records)
   }
-
-  private pushTrades(trades: readonly TradeRecord[]): void {
-    const byBase = new Map<string, TradeRecord[]>()
-    for (const t of trades) {
-      if (t.market !== 'perp') continue
-      if (!this.channels.has(`trades:${t.base}`) && !this.channels.has(`trades:${t.base}@${t.exchange}`)) continue
-      let list = byBase.get(t.base)
-      if (!list) byBase.set(t.base, (list = []))
-      list.push(t)
-    }
-    for (const [base, list] of byBase) {
-      const all = this.channels.get(`trades:${base}`)
-      if (all) this.publish(all, list.map(tradeWire))
-      for (const ex of PERP_EXCHANGES) {
-        const ch = this.channels.get(`trades:${base}@${ex}`)
-        if (ch) {
-          const own = list.filter((t) => t.exchange === ex)
-          if (own.length) this.publish(ch, own.map(tradeWire))
-        }
-      }
-    }
-  }
-
-  private candleChannels(exchange: string, symbol: string, tf: number): readonly Channel[] {
-    return this.candleIndex.get(`${exchange}|${symbol}|${tf}`) ?? NONE
-  }
-
-  private drop(ch: Channel): void {
-    this.channels.delete(ch.spec.name)
-    if (ch.spec.type !== 'candles') return
-    const key = `${ch.market!.exchange}|${ch.market!.symbol}|${TIMEFRAME_NAMES.indexOf(ch.spec.timeframe)}`
-    const rest = (this.candleIndex.get(key) ?? []).filter((c) => c !== ch)
-    if (rest.length) this.candleIndex.set(key, rest)
-    else this.candleIndex.delete(key)
-  }
-
-  private pushCandle(e: CandleEvent): void {
-    for (const ch of this.candleChannels(e.exchange, e.symbol, TIMEFRAME_NAMES.indexOf(e.timeframe))) {
-      this.publish(ch, { exchange: e.exchange, closed: e.closed, ...e.candle })
-    }
-  }
-
-  private pushFunding(records: readonly FundingRecord[]): void {
-    const byBase = new Map<string, FundingRecord[]>()
-    for (const r of records) {
-      if (!this.channels.has(`funding:${r.base}`)) continue
-      let list = byBase.get(r.base)
-      if (!list) byBase.set(r.base, (list = []))
-      list.push(r)
-    }
-    for (const [base, list] of byBase) {
-      this.publish(
-        this.channels.get(`funding:${base}`)!,
-        list.map((r) => ({
-          ts: r.ts,
-          exchange: r.exchange,
-          symbol: r.symbol,
-          base: r.base,
-          funding_rate: r.funding_rate,
-          interval_hours: r.interval_hours,
-          funding_rate_annualized: r.interval_hours > 0 ? (r.funding_rate * 8760) / r.interval_hours : null,
-          next_funding_ts: r.next_funding_ts ?? null,
-          mark_price: r.mark_price ?? null
-        }))
-      )
-    }
-  }
-
-  // ---- derived channels, once per tick ----------------------------------------------------------------
 
   /**
-   * One pass over the derived channels, every `tickEveryMs` under the server's supervisor. A confirm
-   * channel whose refresh fails is counted and retried next pass; the pass completes for every other
-   * channel, then rejects with the first failure (the supervisor counts it).
+   * One pass, every `tickEveryMs` under the server's supervisor: each kind's tick (derived channels
+   * publish what coalesced), then retention (expired updates, idle channels past RETAIN_MS). A kind whose
+   * tick fails does not stop the others nor retention; the pass then rejects with the first failure (the
+   * supervisor counts it).
    */
   async tick(): Promise<void> {
     const now = this.now()
     let failure: unknown
-    this.candles.closeDue(
-      now,
-      (m, i) => this.candleChannels(m.exchange, m.symbol, i).length > 0,
-      (e) => this.pushCandle(e)
-    )
-    const screener = this.channels.get('screener')
-    if (screener && this.screenerDirty.size) {
-      const rows = []
-      for (const key of this.screenerDirty) {
-        const [exchange, symbol] = key.split('|') as [string, string]
-        const row = this.live.screener.rowOf(exchange, symbol, now)
-        if (row) rows.push(row)
+    for (const runtime of this.tickers) {
+      try {
+        const pending = runtime.tick!(now)
+        if (pending) await pending
+      } catch (err) {
+        failure ??= err
       }
-      if (rows.length) this.publish(screener, { rows })
     }
-    this.screenerDirty.clear()
-    for (const currency of this.optionsDirty) {
-      const ch = this.channels.get(`options:${currency}`)
-      if (ch) this.publish(ch, this.live.options.chain(currency as 'BTC' | 'ETH', now))
-    }
-    this.optionsDirty.clear()
-    if (this.hasType('whales')) {
-      const events = this.whales.changed(now)
-      if (events.length) {
-        for (const ch of this.channels.values()) {
-          if (ch.spec.type !== 'whales') continue
-          const spec = ch.spec
-          const mine = events.filter((e) => this.whaleMatches(spec, e))
-          if (mine.length) this.publish(ch, { events: mine })
-        }
-      }
-    } else this.whales.reset()
-    for (const ch of [...this.channels.values()]) {
-      if (
-        ch.spec.type === 'confirm' &&
-        (ch.computedVersion !== this.live.version || now - ch.computedAt >= CONFIRM_REFRESH_MS)
-      ) {
-        // one channel's failing input query (the store is down) must not stop the others' expiry
-        try {
-          await this.refreshConfirm(ch, true)
-        } catch (err) {
-          this.confirmErrors++
-          failure ??= err
-        }
-      }
+    for (const ch of this.channels.values()) {
       ch.log.expire(now)
       if (ch.refs === 0 && now - ch.idleSince > RETAIN_MS) this.drop(ch)
     }
     // reported once the pass is complete: the supervisor counts it
     if (failure !== undefined) throw failure
-  }
-
-  private whaleMatches(spec: Extract<ChannelSpec, { type: 'whales' }>, e: WhaleEvent): boolean {
-    return (spec.chain === null || e.chain === spec.chain) && atLeast(e.significance, spec.min)
-  }
-
-  /** Recomputes a confirm channel; publishes when the verdict of either direction changed. */
-  private async refreshConfirm(ch: Channel, publish: boolean): Promise<void> {
-    if (ch.spec.type !== 'confirm') return
-    const base = ch.spec.base
-    const now = this.now()
-    const version = this.live.version
-    const inputs = await buildConfirmInputs(base, now, this.live)
-    const both = { symbol: base, long: confirm(base, 'long', inputs, now), short: confirm(base, 'short', inputs, now) }
-    ch.computedAt = now
-    ch.computedVersion = version
-    const key = (['long', 'short'] as Direction[])
-      .map((d) => {
-        const r = both[d]
-        return `${r.composite}|${r.action}|${r.confirmation}|${r.score}|${r.confidence}`
-      })
-      .join('/')
-    if (key === ch.currentKey) return
-    ch.current = both
-    ch.currentKey = key
-    if (publish) this.publish(ch, both)
-  }
-}
-
-export type { Channel }
-
-const NONE: readonly Channel[] = []
-
-function tradeWire(t: TradeRecord): unknown {
-  return {
-    ts: t.ts,
-    exchange: t.exchange,
-    symbol: t.symbol,
-    side: t.side,
-    price: t.price,
-    qty: t.qty,
-    trade_id: t.trade_id
   }
 }
