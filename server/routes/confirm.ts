@@ -6,8 +6,8 @@
  * answer is per base asset, so a TradingView venue prefix only names the base. The answer carries both
  * published shapes.
  */
-import { confirm, type Direction } from '../../engine/confirm/confirm.js'
-import { buildConfirmInputs } from '../../engine/live/confirm-inputs.js'
+import type { Direction } from '../../engine/confirm/confirm.js'
+import { confirmAnswersOf, type ConfirmAnswer } from '../../engine/live/confirm-answers.js'
 import { screenerBases } from '../../engine/symbols/known-bases.js'
 import { resolveBase } from '../../engine/symbols/resolve.js'
 import { ConfirmQuery, ConfirmResponse } from '../../schemas/api/confirm.js'
@@ -15,45 +15,20 @@ import { AccessControl } from '../access/access-control.js'
 import type { ServerContext } from '../context.js'
 import { JSON_HEADERS, type HttpResponse, type Route } from '../http/types.js'
 
-/**
- * Longest a computed answer is reused, ms: inputs with 24 h windows slide with time. Any new record
- * (live-state version) invalidates it at once; concurrent requests then share one recomputation.
- */
-const ANSWER_TTL_MS = 1_000
-/** Answers cached at most (bases x 2 directions). */
-const ANSWER_CACHE_MAX = 1_000
-
-interface Answer {
-  readonly version: number
-  /** epoch ms the answer was computed */
-  readonly at: number
-  /** the response, shared by every request it answers (never mutated) */
-  readonly res: HttpResponse
-}
-
 export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[] {
-  const live = ctx.live
-  const known = screenerBases(live.screener)
-  const answers = new Map<string, Answer>()
+  const known = screenerBases(ctx.live.screener)
+  // the live state's answer cache (engine/live/confirm-answers.ts), shared with inbound alerts
+  const answers = confirmAnswersOf(ctx.live)
   /**
-   * Computations under way. A miss joins one only while it is as fresh as a cached answer would be (same
-   * live-state version, started under ANSWER_TTL_MS ago): concurrent misses share one computation (no
-   * stampede when an answer expires), yet a request never gets an answer older than the cache promises.
+   * One response object per cached answer and one promise per shared computation: a hot read returns the
+   * same object every time (the synthetic label caches its copy by identity), and concurrent misses get
+   * the same promise.
    */
-  const pending = new Map<
-    string,
-    { readonly version: number; readonly at: number; readonly res: Promise<HttpResponse> }
-  >()
-  const compute = async (key: string, base: string, direction: Direction, version: number, now: number) => {
-    const inputs = await buildConfirmInputs(base, now, live)
-    const body = JSON.stringify(confirm(base, direction, inputs, now))
-    const res: HttpResponse = { status: 200, headers: JSON_HEADERS, body }
-    const cached = answers.get(key)
-    // a slower computation that started earlier never replaces a newer answer
-    if (!cached || cached.at <= now) {
-      if (answers.size >= ANSWER_CACHE_MAX) answers.clear()
-      answers.set(key, { version, at: now, res })
-    }
+  const responses = new WeakMap<ConfirmAnswer, HttpResponse>()
+  const computations = new WeakMap<Promise<ConfirmAnswer>, Promise<HttpResponse>>()
+  const response = (a: ConfirmAnswer): HttpResponse => {
+    let res = responses.get(a)
+    if (!res) responses.set(a, (res = { status: 200, headers: JSON_HEADERS, body: a.body }))
     return res
   }
   return [
@@ -73,20 +48,11 @@ export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log'>): Route[]
         const base = resolveBase(req.q['symbol'] as string, known)
         AccessControl.checkSymbol(req.plan, base, 'symbol')
         if (req.q['source'] !== undefined) ctx.log.info({ source: req.q['source'], symbol: base }, 'confirm')
-        const direction = req.q['direction'] as Direction
-        const key = direction === 'long' ? `${base}|long` : `${base}|short`
-        const hit = answers.get(key)
-        if (hit && hit.version === live.version && Date.now() - hit.at < ANSWER_TTL_MS) return hit.res
-        const now = Date.now()
-        const running = pending.get(key)
-        if (running && running.version === live.version && now - running.at < ANSWER_TTL_MS) return running.res
-        const started = { version: live.version, at: now, res: compute(key, base, direction, live.version, now) }
-        pending.set(key, started)
-        const forget = (): void => {
-          if (pending.get(key) === started) pending.delete(key)
-        }
-        started.res.then(forget, forget)
-        return started.res
+        const a = answers.get(base, req.q['direction'] as Direction)
+        if (!(a instanceof Promise)) return response(a)
+        let res = computations.get(a)
+        if (!res) computations.set(a, (res = a.then(response)))
+        return res
       }
     }
   ]
