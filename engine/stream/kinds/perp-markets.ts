@@ -1,26 +1,35 @@
 /**
  * @module
  * The market check of channels that name a base: a channel is created only for a base with a perpetual
- * market in the live screener (on the venue it names, if any); otherwise 400 `unknown_symbol`.
+ * market in the live screener (on the venue it names, if any); otherwise 400 `unknown_symbol` suggesting
+ * the nearest bases that have one (engine/symbols/resolve.ts `unknownSymbol`), as the HTTP routes do.
  */
-import { ApiError } from '../../errors.js'
 import type { LiveState } from '../../live/live-state.js'
+import type { ScreenerBook } from '../../live/screener-book.js'
+import { screenerBases } from '../../symbols/known-bases.js'
+import { noPerpetualMarket, unknownSymbol } from '../../symbols/resolve.js'
 
 export interface PerpMarket {
   readonly exchange: string
   readonly symbol: string
 }
 
+/** `param` of the ApiError (the ack's per-channel error carries code and message only). */
+const PARAM = 'channel'
+
 /**
  * The perpetual markets of `base` (on `exchange` when not null), in the default venue order (Binance, Bybit,
- * OKX); throws `unknown_symbol` when there is none.
+ * OKX); throws `unknown_symbol` when there is none, suggesting bases of that venue.
  */
 export function perpMarkets(live: LiveState, base: string, exchange: string | null): readonly PerpMarket[] {
-  const markets = live.screener.marketsOf(base).filter((m) => !exchange || m.exchange === exchange)
+  const book = live.screener
+  const markets = book.marketsOf(base).filter((m) => !exchange || m.exchange === exchange)
   if (markets.length === 0) {
-    throw new ApiError(
-      'unknown_symbol',
-      `no perpetual market for ${base}${exchange ? ` on ${exchange}` : ''} (Binance, Bybit or OKX)`
+    throw unknownSymbol(
+      base,
+      screenerBases(exchange ? onVenue(book, exchange) : book),
+      PARAM,
+      (b) => `no perpetual market for ${b}${exchange ? ` on ${exchange}` : ''} (Binance, Bybit or OKX)`
     )
   }
   return markets
@@ -28,7 +37,13 @@ export function perpMarkets(live: LiveState, base: string, exchange: string | nu
 
 /** Throws `unknown_symbol` unless `base` has a perpetual market on some venue (channels covering every venue). */
 export function requireBase(live: LiveState, base: string): void {
-  if (!live.screener.hasBase(base)) {
-    throw new ApiError('unknown_symbol', `no perpetual market for ${base} on Binance, Bybit or OKX`)
+  if (!live.screener.hasBase(base)) throw unknownSymbol(base, screenerBases(live.screener), PARAM, noPerpetualMarket)
+}
+
+/** The screener's bases listed on one venue (suggestions for a channel naming it). */
+function onVenue(book: ScreenerBook, exchange: string): Pick<ScreenerBook, 'hasBase' | 'rows'> {
+  return {
+    hasBase: (base) => book.marketsOf(base).some((m) => m.exchange === exchange),
+    rows: (nowMs) => book.rows(nowMs).filter((r) => r.exchange === exchange)
   }
 }
