@@ -16,9 +16,8 @@
 import type { LiveState } from '../live/live-state.js'
 import type { NormalizedRecord } from '../records/types.js'
 import { ChannelLog, RETAIN_MS, type Retained } from './channel-log.js'
-import type { ChannelSpec } from './channels.js'
 import { encodeFrame, type Encoding, type ServerMessage } from './frames.js'
-import type { Channel, ChannelKind, KindRuntime, StreamSources } from './kinds/kind.js'
+import type { Channel, ChannelKind, KindRuntime, SpecBase, StreamSources } from './kinds/kind.js'
 import { CHANNEL_KINDS } from './kinds/registry.js'
 
 export type { Channel } from './kinds/kind.js'
@@ -64,6 +63,11 @@ export interface StreamHubOptions {
   readonly now?: () => number
   /** sources beside the live state that kinds read (kinds/kind.ts, StreamSources) */
   readonly sources?: Omit<StreamSources, 'live'>
+  /**
+   * The kinds served.
+   * @default CHANNEL_KINDS, the registry (parseChannel reads names of those only; tests may serve their own)
+   */
+  readonly kinds?: readonly ChannelKind[]
 }
 
 export class StreamHub {
@@ -82,7 +86,7 @@ export class StreamHub {
     this.now = opts.now ?? Date.now
     this.tickMs = opts.tickMs ?? TICK_MS
     const sources: StreamSources = { ...opts.sources, live }
-    for (const kind of CHANNEL_KINDS) this.start(kind, sources)
+    for (const kind of opts.kinds ?? CHANNEL_KINDS) this.start(kind, sources)
     live.observe({
       apply: (records) => this.onRecords(records),
       rebuilt: () => this.seed()
@@ -128,13 +132,14 @@ export class StreamHub {
   }
 
   /**
-   * Takes a reference on a channel, creating it; throws ApiError when its symbol has no market.
-   * Call `release` when the subscription ends.
+   * Takes a reference on a channel (`spec`: parseChannel's), creating it; throws ApiError when its symbol
+   * has no market. Call `release` when the subscription ends.
    */
-  acquire(spec: ChannelSpec): Channel {
+  acquire(spec: SpecBase): Channel {
     let ch = this.channels.get(spec.name)
     if (!ch) {
-      const slot = this.slots.get(spec.type)!
+      const slot = this.slots.get(spec.type)
+      if (!slot) throw new Error(`the hub serves no channel kind '${spec.type}'`)
       const now = this.now()
       const state = slot.runtime.create(spec)
       ch = { spec, log: new ChannelLog(now), state, slot, refs: 0, idleSince: now }
