@@ -19,9 +19,12 @@ export interface SignalEvent {
   /** base asset, e.g. BTC */
   readonly symbol: string
   readonly direction: 'long' | 'short'
-  /** the confirmation bucket of the result that fired it: HIGH, MEDIUM, LOW or NONE */
+  /**
+   * the confirmation bucket of the result that fired it: HIGH, MEDIUM, LOW or NONE, or VETO (strong contra)
+   * on engine events (docs/signals.md: the bucket the engine tracks, with hysteresis)
+   */
   readonly confidence: string
-  /** the confirmation composite score, -100..100 (docs/confirm.md) */
+  /** the confirmation composite for `direction`, -1 (strong contra) .. +1 (strong confirm) (docs/confirm.md) */
   readonly composite: number
   /** the action bucket: CONFIRM, REDUCE or SKIP */
   readonly action: string
