@@ -1,0 +1,135 @@
+/**
+ * Requests generated from an operation of an OpenAPI document: valid ones (every value drawn from its
+ * documented schema) and invalid ones (a valid request with exactly one thing broken: a value off its
+ * schema, a missing required, an unknown or repeated parameter, a bad JSON body), all refused by the
+ * schema checks that run before any handler.
+ */
+import fc from 'fast-check'
+import { invalidText, queryText, validObject, validValue, type Schema } from './openapi-arbitraries.js'
+import type { Json, Operation, Parameter } from './openapi-document.js'
+
+export interface Request {
+  /** path with its parameters filled in */
+  readonly path: string
+  readonly query: readonly (readonly [string, string])[]
+  readonly body?: string
+}
+
+export interface RequestSources {
+  /** values of a path parameter; default: any text its schema admits */
+  readonly pathParam?: (o: Operation, p: Parameter) => fc.Arbitrary<string> | undefined
+  /** bodies of operations that take a raw (non-JSON) body, by the path parameter values */
+  readonly rawBody?: (params: Readonly<Record<string, string>>) => fc.Arbitrary<string>
+}
+
+function pathWith(o: Operation, values: Readonly<Record<string, string>>): string {
+  return o.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? 'x'))
+}
+
+/** An optional parameter is sent 30% of the time (each sent one may bring a rule into play). */
+const optional = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
+  fc.oneof({ arbitrary: fc.constant(null), weight: 7 }, { arbitrary: a, weight: 3 })
+
+export function validRequest(o: Operation, sources: RequestSources = {}): fc.Arbitrary<Request> {
+  const path: Record<string, fc.Arbitrary<string>> = {}
+  const query: fc.Arbitrary<readonly [string, string] | null>[] = []
+  for (const p of o.params) {
+    if (p.in === 'path') {
+      path[p.name] = sources.pathParam?.(o, p) ?? validValue(p.schema).map(String)
+      continue
+    }
+    const value = validValue(p.schema).map((v) => [p.name, queryText(v)] as const)
+    query.push(p.required ? value : optional(value))
+  }
+  const json = o.bodySchema ? validObject(o.bodySchema).map((b) => JSON.stringify(b)) : fc.constant(undefined)
+  return fc.tuple(fc.record(path), fc.tuple(...query)).chain(([pv, q]) =>
+    (o.rawBody ? (sources.rawBody?.(pv) ?? fc.string({ maxLength: 40 })) : json).map((body) => ({
+      path: pathWith(o, pv),
+      query: q.filter((x): x is readonly [string, string] => x !== null),
+      ...(body === undefined ? {} : { body })
+    }))
+  )
+}
+
+type Breaker = (r: Request) => { req: Request; broken: string }
+
+function queryBreakers(p: Parameter): fc.Arbitrary<Breaker>[] {
+  const out: fc.Arbitrary<Breaker>[] = []
+  const bad = invalidText(p.schema)
+  if (bad) {
+    out.push(
+      bad.map((text) => (r: Request) => ({
+        req: { ...r, query: [...r.query.filter(([k]) => k !== p.name), [p.name, text]] },
+        broken: `${p.name}=${JSON.stringify(text)}`
+      }))
+    )
+  }
+  if (p.required) {
+    out.push(
+      fc.constant((r: Request) => ({
+        req: { ...r, query: r.query.filter(([k]) => k !== p.name) },
+        broken: `missing ${p.name}`
+      }))
+    )
+  }
+  out.push(
+    validValue(p.schema).map((v) => (r: Request) => ({
+      req: { ...r, query: [...r.query, [p.name, queryText(v)], [p.name, queryText(v)]] },
+      broken: `repeated ${p.name}`
+    }))
+  )
+  return out
+}
+
+function bodyBreakers(body: Schema): fc.Arbitrary<Breaker>[] {
+  const props = (body['properties'] ?? {}) as Record<string, Schema>
+  const required = (body['required'] as string[] | undefined) ?? []
+  const edit = (r: Request, f: (b: Json) => unknown, broken: string) => ({
+    req: { ...r, body: JSON.stringify(f(JSON.parse(r.body ?? '{}') as Json)) },
+    broken
+  })
+  const out: fc.Arbitrary<Breaker>[] = [
+    fc.constantFrom('', 'not json', '[]', 'null', '"text"').map((text) => (r: Request) => ({
+      req: { ...r, body: text },
+      broken: `body ${JSON.stringify(text)}`
+    }))
+  ]
+  if (body['additionalProperties'] === false) {
+    out.push(fc.constant((r: Request) => edit(r, (b) => ({ ...b, zz_unknown: 1 }), 'unknown body field')))
+  }
+  for (const name of required) {
+    out.push(
+      fc.constant((r: Request) =>
+        edit(r, (b) => Object.fromEntries(Object.entries(b).filter(([k]) => k !== name)), `missing ${name}`)
+      )
+    )
+  }
+  for (const [name, s] of Object.entries(props)) {
+    const list = s['type'] === 'array'
+    const bad = invalidText(list ? (s['items'] as Schema) : s)
+    const wrongType = fc.constantFrom<unknown>(17, true, null, { a: 1 })
+    const value = bad
+      ? fc.oneof(
+          bad.map((t) => (list ? [t] : t)),
+          wrongType
+        )
+      : wrongType
+    out.push(value.map((v) => (r: Request) => edit(r, (b) => ({ ...b, [name]: v }), `${name}: ${JSON.stringify(v)}`)))
+  }
+  return out
+}
+
+export function invalidRequest(
+  o: Operation,
+  sources: RequestSources = {}
+): fc.Arbitrary<{ req: Request; broken: string }> {
+  const breakers: fc.Arbitrary<Breaker>[] = [
+    fc.constant((r: Request) => ({
+      req: { ...r, query: [...r.query, ['zz_unknown', '1']] },
+      broken: 'unknown parameter'
+    }))
+  ]
+  for (const p of o.params) if (p.in === 'query') breakers.push(...queryBreakers(p))
+  if (o.bodySchema) breakers.push(...bodyBreakers(o.bodySchema))
+  return fc.tuple(validRequest(o, sources), fc.oneof(...breakers)).map(([r, breakIt]) => breakIt(r))
+}

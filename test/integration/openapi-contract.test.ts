@@ -1,0 +1,311 @@
+/**
+ * The OpenAPI document is the contract (issue 21). Driven by the document the real server serves: for every
+ * operation, requests generated from its documented parameter and body schemas (fast-check, seed printed)
+ * are sent over a real socket, and
+ * - valid requests never get a 5xx, and are accepted (2xx) unless a refusal the document states applies
+ *   (a "Rule:" of the parameter named in the error, unknown_symbol for well-formed symbols without data,
+ *   404 for unknown path resources, the plan's 403, 401 without credentials);
+ * - invalid requests (a value off its schema, a missing, unknown or repeated parameter, a bad body) get a
+ *   documented 4xx with the error envelope;
+ * - every answer's status, content type, documented headers and JSON body validate against the document
+ *   (Ajv, JSON Schema 2020-12, ajv-formats).
+ * Public operations run with and without a key, keyed ones also without a key and with a free-plan key.
+ * Not driven: valid requests to POST /v1/admin/import (an import would run; invalid ones are refused before
+ * it starts) and GET /v1/stream (a WebSocket; its plain-HTTP 426 is checked once). Export files are checked
+ * by status, content type and headers (the JSON array layout parsed). About 1,000 requests, ~10 s.
+ * Rerun a failure with CONTRACT_SEED=<seed printed>.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest'
+import fc from 'fast-check'
+import { startTestServer, TEST_ADMIN_TOKEN, ndjson } from '../helpers/server.js'
+import { AnswerChecker, mediaType, operations, type Json, type Operation } from '../helpers/openapi-document.js'
+import { invalidRequest, validRequest, type Request, type RequestSources } from '../helpers/openapi-requests.js'
+
+/** Fixed unless CONTRACT_SEED is set: a run draws the same requests (the server's clock still moves). */
+const SEED = Number(process.env['CONTRACT_SEED'] ?? 21)
+/** Generated requests per operation and caller: fixed counts keep the file within about a minute. */
+const VALID_RUNS = 20
+const INVALID_RUNS = 10
+const OTHER_CALLER_RUNS = 3
+/** Longest wait for one answer before it counts as none (every answer here takes milliseconds). */
+const ANSWER_BOUND_MS = 15_000
+/** Not driven with valid requests: an import would run (invalid ones are refused before it starts). */
+const NO_VALID_RUNS = new Set(['POST /v1/admin/import'])
+/** A WebSocket: plain HTTP is checked once below (426), the protocol in test/integration/stream.test.ts. */
+const SKIPPED = new Set(['GET /v1/stream'])
+
+type Caller = 'none' | 'key' | 'free' | 'nokey' | 'admin' | 'noadmin'
+
+let srv: Awaited<ReturnType<typeof startTestServer>>
+let doc: Json
+let checker: AnswerChecker
+const keys: Record<'key' | 'free', string> = { key: '', free: '' }
+const createdKeyIds: string[] = []
+const problems: string[] = []
+const statusCounts = new Map<string, number>()
+let sent = 0
+
+const now = Date.now()
+const HOUR = 3_600_000
+
+/** Seed data: three days of hourly trades, funding, OI and long/short on BTC and ETH, whales, options, on-chain. */
+function seedRows(): Record<string, object[]> {
+  const markets = [
+    { exchange: 'binance', symbol: 'BTCUSDT', base: 'BTC', price: 90_000 },
+    { exchange: 'okx', symbol: 'BTC-USDT-SWAP', base: 'BTC', price: 90_010 },
+    { exchange: 'binance', symbol: 'ETHUSDT', base: 'ETH', price: 3_000 }
+  ]
+  const hours = Array.from({ length: 72 }, (_, i) => now - (72 - i) * HOUR + 60_000)
+  const m = (x: (typeof markets)[number]) => ({ exchange: x.exchange, symbol: x.symbol, base: x.base })
+  const whale = (i: number, token: string, event: string) => ({
+    ts: now - (i + 1) * HOUR,
+    chain: i % 2 ? 'ethereum' : 'arbitrum',
+    tx_hash: `0x${(i + 1).toString(16).padStart(64, '0')}`,
+    log_index: 0,
+    block_number: 1000 + i,
+    address: `0xwallet${i % 5}`,
+    counterparty: '0xexchange',
+    event_type: event,
+    token,
+    amount: 100,
+    usd_value: 3_000_000 + i
+  })
+  const quote = (t: 'C' | 'P', strike: number, oi: number) => ({
+    ts: now - HOUR,
+    exchange: 'deribit',
+    instrument: `BTC-26DEC36-${strike}-${t}`,
+    underlying_price: 90_000,
+    mark_price: 0.05,
+    open_interest: oi,
+    volume_24h: 3
+  })
+  return {
+    trade: markets.flatMap((x) =>
+      hours.map((ts, i) => ({
+        ...m(x),
+        ts,
+        market: 'perp',
+        quote: 'USDT',
+        side: i % 2 ? 'buy' : 'sell',
+        price: x.price + (i % 7),
+        qty: 1 + (i % 3),
+        trade_id: `${x.symbol}-${i}`
+      }))
+    ),
+    funding: markets.flatMap((x) =>
+      hours.map((ts, i) => ({ ...m(x), ts, funding_rate: 0.0001 * ((i % 5) - 2), interval_hours: 8 }))
+    ),
+    open_interest: markets.flatMap((x) => hours.map((ts, i) => ({ ...m(x), ts, oi_base: 100 + i, oi_usd: 1e7 + i }))),
+    long_short: markets.flatMap((x) => hours.map((ts, i) => ({ ...m(x), ts, long_short_ratio: 1 + (i % 4) / 10 }))),
+    liquidation: markets.map((x) => ({ ...m(x), ts: now - 2 * HOUR, side: 'sell', price: x.price, qty: 2 })),
+    whale_transfer: Array.from({ length: 30 }, (_, i) =>
+      whale(i, i % 3 ? 'WBTC' : 'WETH', i % 3 === 2 ? 'swap' : i % 2 ? 'transfer_in' : 'transfer_out')
+    ),
+    option_quote: [quote('C', 90_000, 10), quote('P', 90_000, 12), quote('C', 100_000, 5), quote('P', 80_000, 7)],
+    onchain_metric: ['BTC', 'ETH'].flatMap((asset) =>
+      hours.slice(-24).map((ts, i) => ({ ts, asset, metric: 'mvrv', value: 1.5 + i / 100 }))
+    )
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Requests
+
+function headersFor(caller: Caller, body: boolean, raw: boolean): Record<string, string> {
+  const h: Record<string, string> = {}
+  if (caller === 'key' || caller === 'free') h['x-api-key'] = keys[caller]
+  if (caller === 'admin') h['authorization'] = `Bearer ${TEST_ADMIN_TOKEN}`
+  if (body) h['content-type'] = raw ? 'application/x-ndjson' : 'application/json'
+  return h
+}
+
+async function send(
+  o: Operation,
+  caller: Caller,
+  req: Request
+): Promise<{ status: number; headers: Headers; text: string; what: string }> {
+  const url = new URL(`${srv.base}${req.path}`)
+  for (const [k, v] of req.query) url.searchParams.append(k, v)
+  const what = `${o.id} [${caller}] ${url.pathname}${url.search}${req.body === undefined ? '' : ` body ${req.body.slice(0, 120)}`}`
+  let res: Response
+  let body: string
+  try {
+    res = await fetch(url, {
+      method: o.method,
+      headers: headersFor(caller, req.body !== undefined, o.rawBody),
+      ...(req.body === undefined ? {} : { body: req.body }),
+      // a bound, not a timing check: an answer that never comes is reported instead of stalling the file
+      signal: AbortSignal.timeout(ANSWER_BOUND_MS)
+    })
+    const binary = o.id === 'GET /v1/backtest/export' && !mediaType(res.headers.get('content-type')).includes('json')
+    body = binary ? Buffer.from(await res.arrayBuffer()).toString('latin1') : await res.text()
+  } catch (err) {
+    problems.push(`${what}: no complete answer (${(err as Error).message})`)
+    return { status: 0, headers: new Headers(), text: '', what }
+  }
+  sent++
+  const bucket = `${res.status}`
+  statusCounts.set(bucket, (statusCounts.get(bucket) ?? 0) + 1)
+  if (res.status >= 500) problems.push(`${what}: ${res.status} ${body.slice(0, 300)}`)
+  return { status: res.status, headers: res.headers, text: body, what }
+}
+
+const INGEST_KINDS = Object.keys(seedRows())
+
+/**
+ * Path values and raw bodies: revocations name the keys this test created (or any text: 404); ingest names
+ * a record kind with a valid NDJSON body of it, or any text (400 invalid_record).
+ */
+const SOURCES: RequestSources = {
+  pathParam: (o) => {
+    if (o.id.startsWith('POST /v1/admin/ingest/')) return fc.constantFrom(...INGEST_KINDS)
+    if (o.id !== 'DELETE /v1/admin/keys/{id}' || createdKeyIds.length === 0) return undefined
+    return fc.oneof(
+      { arbitrary: fc.constantFrom(...createdKeyIds), weight: 3 },
+      { arbitrary: fc.string({ minLength: 1 }), weight: 1 }
+    )
+  },
+  rawBody: (params) => {
+    const rows = seedRows()[params['kind'] ?? '']
+    const any = fc.string({ maxLength: 40 })
+    return rows ? fc.oneof(fc.constant(ndjson(rows.slice(0, 2))), any) : any
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Judging answers
+
+/** Whether a 4xx answer to a valid request is a refusal the document states. */
+function documentedRefusal(o: Operation, caller: Caller, status: number, body: Json | null): boolean {
+  const error = (body?.['error'] ?? {}) as Json
+  const code = error['code'] as string | undefined
+  const param = o.params.find((p) => p.name === error['param'])
+  if (status === 401) return caller === 'nokey' || caller === 'noadmin'
+  if (status === 403) return caller === 'free'
+  if (status === 404) return o.params.some((p) => p.in === 'path')
+  if (status === 413) return o.id === 'GET /v1/backtest/export' // the HDF5 row limit (documented there)
+  if (status !== 400) return false
+  if (o.rawBody) return code === 'invalid_record' || code === 'invalid_body' // NDJSON records, documented per line
+  if (code === 'unknown_symbol') return param !== undefined
+  if (code !== 'invalid_parameter' || !param) return false
+  // a rule stated on the parameter (or, for range limits, on the operation)
+  return /Rule:/.test(param.description ?? '') || /Rule:/.test(String(o.op['description'] ?? ''))
+}
+
+function callersOf(o: Operation): { caller: Caller; runs: number; main: boolean }[] {
+  switch (o.access) {
+    case 'none':
+      return [{ caller: 'none', runs: VALID_RUNS, main: true }]
+    case 'public':
+      return [
+        { caller: 'none', runs: VALID_RUNS, main: true },
+        { caller: 'key', runs: VALID_RUNS, main: true }
+      ]
+    case 'key':
+      return [
+        { caller: 'key', runs: VALID_RUNS, main: true },
+        { caller: 'nokey', runs: OTHER_CALLER_RUNS, main: false },
+        { caller: 'free', runs: OTHER_CALLER_RUNS, main: false }
+      ]
+    case 'admin':
+      return [
+        { caller: 'admin', runs: VALID_RUNS, main: true },
+        { caller: 'noadmin', runs: OTHER_CALLER_RUNS, main: false }
+      ]
+  }
+}
+
+async function runValid(o: Operation, caller: Caller, runs: number, seed: number): Promise<number> {
+  let accepted = 0
+  await fc.assert(
+    fc.asyncProperty(validRequest(o, SOURCES), async (req) => {
+      const res = await send(o, caller, req)
+      if (res.status === 0) return
+      const body = checker.check(o, res.what, res.status, res.headers, res.text)
+      if (res.status >= 200 && res.status < 300) {
+        accepted++
+        if (o.id === 'POST /v1/admin/keys' && body) createdKeyIds.push(String(body['id']))
+      } else if (res.status < 500 && !documentedRefusal(o, caller, res.status, body)) {
+        problems.push(`${res.what}: a valid request was refused: ${res.status} ${res.text.slice(0, 300)}`)
+      }
+    }),
+    { seed, numRuns: runs, endOnFailure: true }
+  )
+  return accepted
+}
+
+async function runInvalid(o: Operation, caller: Caller, seed: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(invalidRequest(o, SOURCES), async ({ req, broken }) => {
+      const res = await send(o, caller, req)
+      if (res.status === 0) return
+      const what = `${res.what} (broken: ${broken})`
+      checker.check(o, what, res.status, res.headers, res.text)
+      if (res.status < 400 || res.status >= 500) {
+        problems.push(`${what}: an invalid request got ${res.status}, not a 4xx`)
+        return
+      }
+      const body = JSON.parse(res.text) as Json
+      if (typeof (body['error'] as Json | undefined)?.['code'] !== 'string') {
+        problems.push(`${what}: no error envelope: ${res.text.slice(0, 200)}`)
+      }
+    }),
+    { seed, numRuns: INVALID_RUNS, endOnFailure: true }
+  )
+}
+
+beforeAll(async () => {
+  srv = await startTestServer({ PUBLIC_RATE_PER_MIN: '100000' })
+  // pro: a limited plan, so answers carry the RateLimit headers; free: the plan's 403s
+  keys.key = (await srv.running.ctx.keys.create('pro', 'contract')).key
+  keys.free = (await srv.running.ctx.keys.create('free', 'contract-free')).key
+  doc = (await (await fetch(`${srv.base}/v1/openapi.json`)).json()) as Json
+  checker = new AnswerChecker(doc, problems)
+}, 120_000)
+
+afterAll(async () => {
+  await srv?.stop()
+})
+
+describe('the OpenAPI document is the contract', () => {
+  it('documents a license and every operation lints as JSON Schema 2020-12', () => {
+    expect((doc['info'] as Json)['license']).toMatchObject({ name: expect.stringContaining('Proprietary') })
+    for (const o of operations(doc)) {
+      for (const p of o.params) checker.validator(`param ${o.id} ${p.name}`, p.schema)
+      if (o.bodySchema) checker.validator(`request ${o.id}`, o.bodySchema)
+    }
+  })
+
+  it('answers generated valid and invalid requests as documented', async () => {
+    process.stdout.write(`openapi contract: seed ${SEED} (rerun with CONTRACT_SEED=${SEED})\n`)
+    // the seed data goes in through the documented ingest operation, its answers checked like any other
+    const ingest = operations(doc).find((o) => o.id === 'POST /v1/admin/ingest/{kind}')!
+    for (const [kind, rows] of Object.entries(seedRows())) {
+      const res = await send(ingest, 'admin', { path: `/v1/admin/ingest/${kind}`, query: [], body: ndjson(rows) })
+      checker.check(ingest, res.what, res.status, res.headers, res.text)
+      expect(res.status, `${kind}: ${res.text}`).toBe(201)
+    }
+    const accepted: Record<string, number> = {}
+    let i = 0
+    for (const o of operations(doc)) {
+      if (SKIPPED.has(o.id)) continue
+      for (const { caller, runs, main } of NO_VALID_RUNS.has(o.id) ? [] : callersOf(o)) {
+        const n = await runValid(o, caller, runs, SEED + i++)
+        if (main) accepted[`${o.id} [${caller}]`] = n
+      }
+      const caller = o.access === 'admin' ? 'admin' : o.access === 'key' || o.access === 'public' ? 'key' : 'none'
+      await runInvalid(o, caller, SEED + i++)
+    }
+    // the WebSocket endpoint over plain HTTP: 426 with Upgrade, as documented
+    const stream = operations(doc).find((o) => o.id === 'GET /v1/stream')!
+    const plainStream = await send(stream, 'key', { path: '/v1/stream', query: [] })
+    checker.check(stream, plainStream.what, plainStream.status, plainStream.headers, plainStream.text)
+    expect(plainStream.status).toBe(426)
+    const counts = [...statusCounts].sort().map(([s, n]) => `${s}: ${n}`)
+    process.stdout.write(`openapi contract: ${sent} requests (${counts.join(', ')})\n`)
+    for (const [id, n] of Object.entries(accepted)) {
+      if (n === 0) problems.push(`${id}: no generated valid request was accepted (seed ${SEED})`)
+    }
+    expect(problems.slice(0, 40), `seed ${SEED}; ${problems.length} problem(s)`).toEqual([])
+  }, 240_000)
+})
