@@ -229,9 +229,9 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
       state.aborted = true
       state.onAbort?.()
     })
-    // HTTP methods are case-sensitive; upper-casing keeps clients that send `get` working as before
-    const sent = req.getCaseSensitiveMethod()
-    const method = sent === 'GET' ? 'GET' : sent.toUpperCase()
+    // Only the nine methods uWS 20.30 routes reach this handler, upper-case as sent: it closes the connection
+    // on any other (QUERY, or `get`) before JavaScript runs, with no hook to answer (docs/uws-parser-repro.md)
+    const method = req.getCaseSensitiveMethod()
     const path = req.getUrl()
     const rawQuery = req.getQuery()
     const query = rawQuery ? new URLSearchParams(rawQuery) : EMPTY_QUERY
