@@ -35,7 +35,6 @@ export const topicOf = (encoding: Encoding, channel: string): string => (encodin
 
 /** One kind in this hub: its runtime, its channels, its failures. */
 interface Slot {
-  readonly kind: ChannelKind
   readonly runtime: KindRuntime
   readonly channels: Map<string, HubChannel>
   errors: number
@@ -94,6 +93,7 @@ export class StreamHub {
   }
 
   private start(kind: ChannelKind, sources: StreamSources): void {
+    if (this.slots.has(kind.type)) throw new Error(`two channel kinds of type '${kind.type}'`)
     const channels = new Map<string, HubChannel>()
     const runtime = kind.start({
       ...sources,
@@ -102,7 +102,7 @@ export class StreamHub {
       publish: (ch, data) => this.publish(ch, data),
       countError: () => void slot.errors++
     })
-    const slot: Slot = { kind, runtime, channels, errors: 0 }
+    const slot: Slot = { runtime, channels, errors: 0 }
     this.slots.set(kind.type, slot)
     if (runtime.onRecords) this.recordReaders.push(runtime)
     if (runtime.tick) this.tickers.push(runtime)

@@ -116,13 +116,17 @@ describe('stream hub', () => {
     expect(again.log.seq).toBe((T0 + RETAIN_MS + 1) * 1000)
   })
 
-  it('creates nothing when the kind refuses the channel', () => {
+  it('creates nothing when the kind refuses the channel, and refuses two kinds of one type', () => {
     const log: string[] = []
     const { hub } = hubWith([eventsKind(new SignalBus(), log) as ChannelKind])
     expect(() => hub.acquire(spec('NOPE'))).toThrow(ApiError)
     expect(() => hub.acquire({ type: 'other', name: 'other' })).toThrow(/no channel kind 'other'/)
     expect(hub.stats().channels).toBe(0)
     expect(log).toEqual([])
+    const twice = eventsKind(new SignalBus()) as ChannelKind
+    expect(() => new StreamHub(new LiveState({} as Store), { kinds: [twice, twice] })).toThrow(
+      "two channel kinds of type 'events'"
+    )
   })
 
   it('a failing tick does not stop the later kinds nor retention; the pass rejects with the first failure', async () => {
