@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../engine/errors.js'
 import type { Readiness } from '../readiness.js'
+import { CHANNEL_KINDS } from '../../engine/stream/kinds/registry.js'
 import type { KeyRecord } from '../../engine/access/key-registry.js'
 import type { Plan } from '../../engine/access/plans.js'
 import type { StreamHub } from '../../engine/stream/stream-hub.js'
@@ -29,7 +30,7 @@ export const STREAM_ROUTE: Route = {
   path: '/v1/stream',
   access: 'key',
   feature: 'stream',
-  summary: 'Push stream (WebSocket): subscribe to trades, candles, funding, screener, options, whales, confirm',
+  summary: `Push stream (WebSocket): subscribe to ${CHANNEL_KINDS.map((k) => k.type).join(', ')}`,
   description:
     'Upgrade to a WebSocket with the key in X-API-Key or ?key=; ?encoding=msgpack for MessagePack binary frames. Protocol: docs/stream.md.',
   tags: ['stream'],
