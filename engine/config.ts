@@ -7,6 +7,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { VENUES, type VenueConfigs, type VenueName } from '../ingest/sources/venues.js'
 import type { VenueEnv } from '../ingest/sources/venue-settings.js'
+import { parseCidrList } from './webhooks/address-policy.js'
+import { parseWebhookKey } from './webhooks/secret-box.js'
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
 export type SourceName = 'sim' | VenueName | `replay:${string}`
@@ -65,6 +67,30 @@ export interface Config {
   readonly publicRatePerMinute: number
   /** reverse proxies in front whose X-Forwarded-For is trusted; 0 ignores the header. @default 0 */
   readonly trustedProxyHops: number
+  /** outbound webhooks (WEBHOOK_* variables, docs/webhooks.md) */
+  readonly webhooks: WebhookConfig
+}
+
+/** Outbound webhook settings (docs/webhooks.md, "Configuration"). */
+export interface WebhookConfig {
+  /** `WEBHOOK_KEY`: encrypts signing keys at rest; unset: generated into DATA_DIR/webhook.key (0600) */
+  readonly key: Buffer | undefined
+  /** `WEBHOOK_ALLOW_PRIVATE`: CIDRs deliveries may reach despite the SSRF guard (tests, private deployments). @default [] */
+  readonly allowPrivate: readonly string[]
+  /** `WEBHOOK_TIMEOUT_MS`: an attempt without an answer in this time failed (spec: 10 s). @default 10_000 */
+  readonly timeoutMs: number
+  /** `WEBHOOK_DISABLE_AFTER_S`: a webhook whose deliveries all failed this long is disabled. @default 86_400 */
+  readonly disableAfterS: number
+  /** `WEBHOOK_CONCURRENCY`: attempts in flight at once, all receivers. @default 256 */
+  readonly concurrency: number
+  /** `WEBHOOK_RECEIVER_CONCURRENCY`: attempts (and connections) in flight per receiver origin. @default 16 */
+  readonly receiverConcurrency: number
+  /** `WEBHOOK_MAX_PENDING`: deliveries waiting at once; more are stored as failed (queue_full). @default 250_000 */
+  readonly maxPending: number
+  /** `WEBHOOK_MAX_PENDING_PER_WEBHOOK`: the same bound per webhook. @default 100_000 */
+  readonly maxPendingPerWebhook: number
+  /** `WEBHOOK_RETRY_AFTER_MAX_S`: longest wait a 429's Retry-After can impose before a retry. @default 60 */
+  readonly retryAfterMaxS: number
 }
 
 export class ConfigError extends Error {
@@ -222,6 +248,33 @@ function exportMaxConcurrent(env: Env, pool: number): number {
   return cap
 }
 
+function webhookConfig(env: Env): WebhookConfig {
+  const rawKey = env['WEBHOOK_KEY']
+  let key: Buffer | undefined
+  let allowPrivate: string[]
+  try {
+    key = rawKey === undefined || rawKey.trim() === '' ? undefined : parseWebhookKey(rawKey)
+  } catch (err) {
+    throw new ConfigError((err as Error).message)
+  }
+  try {
+    allowPrivate = parseCidrList(env['WEBHOOK_ALLOW_PRIVATE'] ?? '')
+  } catch (err) {
+    throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE must be a comma list of CIDRs: ${(err as Error).message}`)
+  }
+  return Object.freeze({
+    key,
+    allowPrivate: Object.freeze(allowPrivate),
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    disableAfterS: int(env, 'WEBHOOK_DISABLE_AFTER_S', 86_400, 1, 90 * 86_400),
+    concurrency: int(env, 'WEBHOOK_CONCURRENCY', 256, 1, 10_000),
+    receiverConcurrency: int(env, 'WEBHOOK_RECEIVER_CONCURRENCY', 16, 1, 1_000),
+    maxPending: int(env, 'WEBHOOK_MAX_PENDING', 250_000, 1, 10_000_000),
+    maxPendingPerWebhook: int(env, 'WEBHOOK_MAX_PENDING_PER_WEBHOOK', 100_000, 1, 10_000_000),
+    retryAfterMaxS: int(env, 'WEBHOOK_RETRY_AFTER_MAX_S', 60, 1, 3_600)
+  })
+}
+
 /** Reads and validates the configuration. Throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const host = env['HOST'] || '127.0.0.1'
@@ -251,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
     exportMaxConcurrent: exportMaxConcurrent(env, chdbPoolSize),
     exportPinMerged: oneOf(env, 'EXPORT_PIN_MERGED', '1', ['0', '1']) === '1',
     publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
-    trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10)
+    trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10),
+    webhooks: webhookConfig(env)
   })
 }

@@ -18,6 +18,7 @@ import type { StreamService } from './stream/stream-service.js'
 import type { ExportSlots } from './export-slots.js'
 import type { Readiness } from './readiness.js'
 import type { Supervisor } from '../engine/runtime/supervisor.js'
+import type { WebhookService } from '../engine/webhooks/service.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -49,4 +50,8 @@ export interface ServerContext {
   readonly supervisor: Supervisor
   /** the push stream (null until the server wires it; unit tests of routes run without) */
   stream: StreamService | null
+  // --- outbound webhooks (docs/webhooks.md) ---
+  /** registrations, the delivery outbox and its counters; set by server/start.ts */
+  webhooks?: WebhookService
+  // --- end outbound webhooks ---
 }

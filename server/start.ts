@@ -52,6 +52,12 @@ import { MarketDirectory } from '../engine/history/markets.js'
 import { historyRoutes } from './routes/history/index.js'
 import { StreamHub } from '../engine/stream/stream-hub.js'
 import { StreamService, STREAM_ROUTE } from './stream/stream-service.js'
+// --- outbound webhooks (docs/webhooks.md) ---
+import { WebhookService } from '../engine/webhooks/service.js'
+import { UndiciTransport } from './webhooks/undici-transport.js'
+import { screenerBases as webhookKnownBases } from '../engine/symbols/known-bases.js'
+import { webhookRoutes } from './routes/webhooks.js'
+// --- end outbound webhooks ---
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
 const SHUTDOWN_DEADLINE_MS = 30_000
@@ -184,6 +190,35 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   })
   const stream = new StreamService(hub, access, readiness, synthetic)
   ctx.stream = stream
+  // --- outbound webhooks (docs/webhooks.md): registrations loaded before listening (a WEBHOOK_KEY that does
+  // not open the stored signing keys stops the start); deliveries left pending resume under the supervisor ---
+  let webhooks: WebhookService
+  try {
+    webhooks = await WebhookService.open({
+      store,
+      config: config.webhooks,
+      dataDir: config.dataDir,
+      log: log.child({ mod: 'webhooks' }),
+      transport: (policy) =>
+        new UndiciTransport({
+          policy,
+          perReceiver: config.webhooks.receiverConcurrency,
+          timeoutMs: config.webhooks.timeoutMs
+        })
+    })
+  } catch (err) {
+    await store.close()
+    releaseLock()
+    throw err
+  }
+  if (webhooks.generatedKeyFile)
+    log.warn({ file: webhooks.generatedKeyFile }, 'generated the webhook key (WEBHOOK_KEY)')
+  ctx.webhooks = webhooks
+  supervisor.run('webhook-outbox', async () => {
+    const resumed = await webhooks.resume()
+    if (resumed > 0) log.info({ deliveries: resumed }, 'webhook deliveries resumed')
+  })
+  // --- end outbound webhooks ---
   const routes = [
     ...healthRoutes(ctx),
     ...optionsRoutes(ctx),
@@ -195,6 +230,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     ...historyRoutes(ctx),
     ...keyRoutes(keys, quota),
     ...adminRoutes(ctx, parser),
+    ...webhookRoutes({ webhooks, known: webhookKnownBases(live.screener) }), // outbound webhooks
     STREAM_ROUTE
   ]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access, {
@@ -236,6 +272,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       await Promise.race([supervisor.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
       await pipeline.close(deadline)
       await compactor.stop()
+      await webhooks.stop(deadline) // outbound webhooks: in-flight attempts end, results stored
       const totals = pipeline.totals()
       log.info({ written: totals.written, failed: totals.failed, queued: totals.queued }, 'ingest flushed')
       storeProbe.stop()

@@ -1,0 +1,32 @@
+/**
+ * @module
+ * The delivery payload (spec "Webhook delivery payload"): event, ts (ISO 8601 UTC), symbol, direction,
+ * confidence, composite, webhook_id, in that order. The bytes are a pure function of the stored delivery,
+ * so every attempt of a delivery, before and after a restart, sends the same body (and the same
+ * X-Service-Signature).
+ */
+
+export interface PayloadFields {
+  readonly event: string
+  /** epoch ms of the event */
+  readonly eventTs: number
+  readonly symbol: string
+  readonly direction: string
+  readonly confidence: string
+  readonly composite: number
+  readonly webhookId: number
+}
+
+export function payloadBytes(p: PayloadFields): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      event: p.event,
+      ts: new Date(p.eventTs).toISOString(),
+      symbol: p.symbol,
+      direction: p.direction,
+      confidence: p.confidence,
+      composite: p.composite,
+      webhook_id: p.webhookId
+    })
+  )
+}
