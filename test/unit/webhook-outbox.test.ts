@@ -1,0 +1,263 @@
+/**
+ * The outbox's schedule under a fake clock (no sockets, no waiting): retries after 1 s, 4 s and 16 s with
+ * ±20% jitter, then failed; a 429's Retry-After honoured within WEBHOOK_RETRY_AFTER_MAX_S; the failing clock
+ * disabling a webhook after WEBHOOK_DISABLE_AFTER_S; bounded queues storing overflow as failed with a
+ * counter; concurrency per receiver and overall, so a stuck receiver holds only its own slots.
+ */
+import crypto from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../../engine/config.js'
+import { silentLogger } from '../../engine/log.js'
+import type { SignalEvent } from '../../engine/signals/signal-event.js'
+import type { InsertBatch, Store } from '../../engine/store/store.js'
+import { Outbox, type RowWriterLike } from '../../engine/webhooks/outbox.js'
+import { WebhookRegistry } from '../../engine/webhooks/registry.js'
+import type { Clock } from '../../engine/webhooks/scheduler.js'
+import { SecretBox } from '../../engine/webhooks/secret-box.js'
+import type { DeliveryRequest, DeliveryResult, WebhookTransport } from '../../engine/webhooks/transport.js'
+import { VersionClock } from '../../engine/webhooks/version-clock.js'
+
+class FakeClock implements Clock {
+  t = 1_800_000_000_000
+  private timers: { at: number; fn: () => void; id: number }[] = []
+  private ids = 0
+  now(): number {
+    return this.t
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = ++this.ids
+    this.timers.push({ at: this.t + ms, fn, id })
+    return id
+  }
+  clearTimeout(h: unknown): void {
+    this.timers = this.timers.filter((x) => x.id !== h)
+  }
+  /** Runs every timer due within `ms`, in time order, letting promises settle between them. */
+  async advance(ms: number): Promise<void> {
+    const end = this.t + ms
+    for (;;) {
+      await settle()
+      this.timers.sort((a, b) => a.at - b.at)
+      const next = this.timers[0]
+      if (!next || next.at > end) break
+      this.timers.shift()
+      this.t = Math.max(this.t, next.at)
+      next.fn()
+    }
+    this.t = end
+    await settle()
+  }
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve()
+}
+
+/** A store that accepts everything and answers nothing (the registry's writes). */
+class NullStore implements Store {
+  readonly kind = 'chdb' as const
+  async command(): Promise<void> {}
+  async query<T>(): Promise<T[]> {
+    return []
+  }
+  async insert(_b: InsertBatch): Promise<void> {}
+  async *stream(): AsyncIterable<Uint8Array> {}
+  async close(): Promise<void> {}
+}
+
+class MemoryWriter implements RowWriterLike {
+  readonly rows: Record<string, unknown>[] = []
+  queued = 0
+  full = false
+  async push(row: object): Promise<void> {
+    this.rows.push(row as Record<string, unknown>)
+  }
+  async flush(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+type Script = (req: DeliveryRequest, n: number) => Partial<DeliveryResult> | 'hang'
+
+class FakeTransport implements WebhookTransport {
+  readonly calls: { url: string; at: number }[] = []
+  private readonly hanging: (() => void)[] = []
+  constructor(
+    private readonly clock: FakeClock,
+    public script: Script
+  ) {}
+  send(req: DeliveryRequest): Promise<DeliveryResult> {
+    this.calls.push({ url: req.url, at: this.clock.now() })
+    const r = this.script(req, this.calls.filter((c) => c.url === req.url).length)
+    const result = (p: Partial<DeliveryResult>): DeliveryResult => ({
+      status: null,
+      error: null,
+      durationMs: 1,
+      excerpt: '',
+      retryAfter: null,
+      ...p
+    })
+    if (r === 'hang') return new Promise((res) => this.hanging.push(() => res(result({ status: 200 }))))
+    return Promise.resolve(result(r))
+  }
+  release(): void {
+    for (const f of this.hanging.splice(0)) f()
+  }
+  at(url: string): number[] {
+    return this.calls.filter((c) => c.url === url).map((c) => c.at)
+  }
+  async close(): Promise<void> {}
+}
+
+let seq = 0
+const ev = (over: Partial<SignalEvent> = {}): SignalEvent => ({
+  id: `e${++seq}`,
+  event: 'HIGH',
+  ts: 1_800_000_000_000,
+  symbol: 'BTC',
+  direction: 'long',
+  confidence: 'HIGH',
+  composite: 0.5,
+  action: 'CONFIRM',
+  source: 'engine',
+  ...over
+})
+
+async function setup(env: Record<string, string>, script: Script, random = () => 0.5) {
+  const clock = new FakeClock()
+  const config = loadConfig({ SOURCES: 'none', ...env }).webhooks
+  const versions = new VersionClock(() => clock.now())
+  const registry = new WebhookRegistry(new NullStore(), SecretBox.fromKey(crypto.randomBytes(32)), versions, () =>
+    clock.now()
+  )
+  const transport = new FakeTransport(clock, script)
+  const deliveries = new MemoryWriter()
+  const attempts = new MemoryWriter()
+  const outbox = new Outbox(
+    { store: new NullStore(), registry, transport, config, versions, log: silentLogger(), clock, random },
+    { deliveries, attempts }
+  )
+  const hook = (url: string) =>
+    registry.create('key1', { url, events: ['*'], symbols: ['*'], secret: 'a-secret-of-16-chars' })
+  /** the latest state row of each delivery */
+  const states = () => {
+    const last = new Map<string, Record<string, unknown>>()
+    for (const r of deliveries.rows) last.set(r['delivery_id'] as string, r)
+    return [...last.values()]
+  }
+  return { clock, registry, transport, outbox, hook, deliveries, attempts, states }
+}
+
+const A = 'https://a.example.com/hook'
+const B = 'https://b.example.com/hook'
+
+describe('webhook outbox schedule (fake clock)', () => {
+  it.each([
+    [0.5, [0, 1_000, 5_000, 21_000]],
+    [0, [0, 800, 4_000, 16_800]],
+    [1, [0, 1_200, 6_000, 25_200]]
+  ])('a receiver answering 500: attempts at 0, +1 s, +4 s, +16 s (jitter %s), then failed', async (r, times) => {
+    const s = await setup(
+      {},
+      () => ({ status: 500 }),
+      () => r
+    )
+    await s.hook(A)
+    const t0 = s.clock.now()
+    await s.outbox.accept(ev())
+    await s.clock.advance(60_000)
+    expect(s.transport.at(A).map((t) => t - t0)).toEqual(times)
+    expect(s.states().map((x) => x['state'])).toEqual(['failed'])
+    expect(s.attempts.rows.map((x) => x['attempt'])).toEqual([1, 2, 3, 4])
+    expect(s.attempts.rows.map((x) => x['next_retry_at'] === null)).toEqual([false, false, false, true])
+    expect(s.outbox.stats()).toMatchObject({ failed: 1, retries: 3, attempts: 4, pending: 0 })
+  })
+
+  it('a delivery delivered on the 2nd attempt stops there', async () => {
+    const s = await setup({}, (_q, n) => ({ status: n === 1 ? 503 : 200 }))
+    await s.hook(A)
+    await s.outbox.accept(ev())
+    await s.clock.advance(60_000)
+    expect(s.transport.at(A)).toHaveLength(2)
+    expect(s.states().map((x) => x['state'])).toEqual(['delivered'])
+  })
+
+  it.each([
+    ['30', 30_000],
+    ['3600', 60_000], // clamped to WEBHOOK_RETRY_AFTER_MAX_S
+    ['0', 1_000], // never sooner than the schedule
+    ['not a date', 1_000]
+  ])('429 with Retry-After %s: the retry waits %i ms', async (header, wait) => {
+    const s = await setup({}, (_q, n) => (n === 1 ? { status: 429, retryAfter: header } : { status: 200 }))
+    await s.hook(A)
+    await s.outbox.accept(ev())
+    await s.clock.advance(120_000)
+    const [t1, t2] = s.transport.at(A)
+    expect(t2! - t1!).toBe(wait)
+  })
+
+  it('410 disables the webhook at once and fails what waits for it', async () => {
+    const s = await setup({}, (_q, n) => ({ status: n === 1 ? 410 : 500 }))
+    const w = await s.hook(A)
+    await s.outbox.accept(ev())
+    await s.clock.advance(1)
+    expect(s.registry.get(w.id)).toMatchObject({ state: 'disabled' })
+    expect(s.registry.get(w.id)!.stateReason).toMatch(/410/)
+    await s.outbox.accept(ev())
+    await s.clock.advance(60_000)
+    expect(s.transport.calls).toHaveLength(1)
+  })
+
+  it('a webhook failing for WEBHOOK_DISABLE_AFTER_S is disabled, visibly; a success resets the clock', async () => {
+    let ok = false
+    const s = await setup({ WEBHOOK_DISABLE_AFTER_S: '60' }, () => ({ status: ok ? 200 : 500 }))
+    const w = await s.hook(A)
+    await s.outbox.accept(ev())
+    await s.clock.advance(30_000)
+    expect(s.registry.get(w.id)!.failingSince).not.toBeNull()
+    ok = true
+    await s.outbox.accept(ev())
+    await s.clock.advance(1)
+    expect(s.registry.get(w.id)!.failingSince).toBeNull()
+    ok = false
+    for (let i = 0; i < 6; i++) {
+      await s.outbox.accept(ev())
+      await s.clock.advance(15_000)
+    }
+    const now = s.registry.get(w.id)!
+    expect(now.state).toBe('disabled')
+    expect(now.stateReason).toMatch(/every delivery failed since .* \(WEBHOOK_DISABLE_AFTER_S=60\)/)
+    expect(s.outbox.stats().webhooks_disabled).toBe(1)
+    expect(s.outbox.stats().pending).toBe(0)
+  })
+
+  it('bounded: past WEBHOOK_MAX_PENDING(_PER_WEBHOOK) deliveries are stored failed (queue_full) and counted', async () => {
+    const s = await setup({ WEBHOOK_MAX_PENDING: '5', WEBHOOK_MAX_PENDING_PER_WEBHOOK: '3' }, () => 'hang')
+    await s.hook(A)
+    await s.hook(B)
+    for (let i = 0; i < 4; i++) await s.outbox.accept(ev())
+    // 4 events x 2 webhooks: 3 per webhook would fit, but 5 overall
+    const st = s.states()
+    expect(st.filter((x) => x['state'] === 'pending')).toHaveLength(5)
+    const full = st.filter((x) => x['state'] === 'failed')
+    expect(full).toHaveLength(3)
+    for (const f of full) expect(f['last_error']).toMatch(/^queue_full/)
+    expect(s.outbox.stats()).toMatchObject({ dropped_queue_full: 3, pending: 5 })
+    s.transport.release()
+  })
+
+  it('a stuck receiver holds only its own slots (WEBHOOK_RECEIVER_CONCURRENCY), others go on', async () => {
+    const s = await setup({ WEBHOOK_RECEIVER_CONCURRENCY: '2', WEBHOOK_CONCURRENCY: '3' }, (q) =>
+      q.url === A ? 'hang' : { status: 200 }
+    )
+    await s.hook(A)
+    await s.hook(B)
+    for (let i = 0; i < 10; i++) await s.outbox.accept(ev())
+    await s.clock.advance(10)
+    expect(s.transport.at(A)).toHaveLength(2)
+    expect(s.transport.at(B)).toHaveLength(10)
+    expect(s.outbox.stats().in_flight).toBe(2)
+    s.transport.release()
+    await s.clock.advance(10)
+    expect(s.transport.at(A).length).toBeGreaterThan(2)
+  })
+})
