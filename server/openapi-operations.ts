@@ -112,5 +112,8 @@ export const OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
       }
     }
   },
-  'DELETE /v1/admin/keys/{id}': { responses: { '404': { description: 'no API key with that id' } } }
+  'DELETE /v1/admin/keys/{id}': { responses: { '404': { description: 'no API key with that id' } } },
+  'POST /v1/webhooks/test': {
+    responses: { '404': { description: 'not_found: no webhook with that webhook_id for this API key' } }
+  }
 }

@@ -46,6 +46,19 @@ const fullDate = fc
   .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
   .map((d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}`)
 
+/**
+ * URLs the server may contact (webhook receivers: a string schema with `format: uri` or a pattern starting
+ * `^https://`) are never drawn freely, so a run makes no DNS lookup or connection off the machine; a test
+ * points them at a receiver of its own on loopback (`useReceiverUrls`).
+ */
+let receiverUrls: fc.Arbitrary<string> = fc.constant('https://127.0.0.1:9/hook')
+
+export function useReceiverUrls(urls: fc.Arbitrary<string>): void {
+  receiverUrls = urls
+}
+
+const isUrl = (s: Schema): boolean => s['format'] === 'uri' || /^\^https?:\/\//.test(String(s['pattern'] ?? ''))
+
 /** Prefers the schema's examples three times in four: they name data the server holds. */
 function withExamples<T>(s: Schema, base: fc.Arbitrary<T>): fc.Arbitrary<T> {
   const examples = s['examples'] as T[] | undefined
@@ -56,6 +69,7 @@ function withExamples<T>(s: Schema, base: fc.Arbitrary<T>): fc.Arbitrary<T> {
 function validString(s: Schema): fc.Arbitrary<string> {
   const min = (s['minLength'] as number | undefined) ?? 0
   const max = (s['maxLength'] as number | undefined) ?? 80
+  if (isUrl(s)) return receiverUrls
   if (s['format'] === 'date') return withExamples(s, fullDate)
   if (s['format'] !== undefined) throw new Error(`format ${String(s['format'])} is not generated`)
   if (typeof s['pattern'] === 'string') {
@@ -124,11 +138,15 @@ export function validValue(s: Schema): fc.Arbitrary<unknown> {
  * An object with every required property and some optional ones; an undeclared property too, now and then,
  * unless the schema says `additionalProperties: false`.
  */
-export function validObject(s: Schema): fc.Arbitrary<Record<string, unknown>> {
+export function validObject(
+  s: Schema,
+  /** values of chosen properties instead of their schema's (e.g. ids of resources that exist) */
+  field?: (name: string, schema: Schema) => fc.Arbitrary<unknown> | undefined
+): fc.Arbitrary<Record<string, unknown>> {
   const props = (s['properties'] ?? {}) as Record<string, Schema>
   const required = new Set((s['required'] as string[] | undefined) ?? [])
   const record: Record<string, fc.Arbitrary<unknown>> = {}
-  for (const [k, v] of Object.entries(props)) record[k] = validValue(v)
+  for (const [k, v] of Object.entries(props)) record[k] = field?.(k, v) ?? validValue(v)
   const declared = fc.record(record, { requiredKeys: [...required] })
   if (s['additionalProperties'] === false) return declared
   return fc

@@ -44,7 +44,10 @@ function accessOf(security: readonly Json[]): Operation['access'] {
   return security.some((s) => 'AdminToken' in s) ? 'admin' : 'key'
 }
 
-/** Every operation, DELETEs last (keys are created before the revocations that use their ids). */
+/**
+ * Every operation: POSTs first, shorter paths first (`POST /v1/webhooks` creates what `/v1/webhooks/test`
+ * and `/v1/webhooks/{id}` name), DELETEs last (revocations after every use of the ids).
+ */
 export function operations(doc: Json): Operation[] {
   const out: Operation[] = []
   for (const [path, item] of Object.entries(doc['paths'] as Record<string, Json>)) {
@@ -63,7 +66,8 @@ export function operations(doc: Json): Operation[] {
       })
     }
   }
-  return out.sort((a, b) => (a.method === 'DELETE' ? 1 : 0) - (b.method === 'DELETE' ? 1 : 0))
+  const rank = (o: Operation) => (o.method === 'POST' ? 0 : o.method === 'DELETE' ? 2 : 1)
+  return out.sort((a, b) => rank(a) - rank(b) || a.path.length - b.path.length)
 }
 
 /** `$ref`s to components become Ajv schema ids (the components are added to Ajv by name). */

@@ -18,6 +18,8 @@ export interface Request {
 export interface RequestSources {
   /** values of a path parameter; default: any text its schema admits */
   readonly pathParam?: (o: Operation, p: Parameter) => fc.Arbitrary<string> | undefined
+  /** values of a JSON body field; default: its schema's */
+  readonly bodyField?: (o: Operation, name: string, schema: Schema) => fc.Arbitrary<unknown> | undefined
   /** bodies of operations that take a raw (non-JSON) body, by the path parameter values */
   readonly rawBody?: (params: Readonly<Record<string, string>>) => fc.Arbitrary<string>
 }
@@ -41,7 +43,8 @@ export function validRequest(o: Operation, sources: RequestSources = {}): fc.Arb
     const value = validValue(p.schema).map((v) => [p.name, queryText(v)] as const)
     query.push(p.required ? value : optional(value))
   }
-  const json = o.bodySchema ? validObject(o.bodySchema).map((b) => JSON.stringify(b)) : fc.constant(undefined)
+  const field = sources.bodyField && ((name: string, s: Schema) => sources.bodyField!(o, name, s))
+  const json = o.bodySchema ? validObject(o.bodySchema, field).map((b) => JSON.stringify(b)) : fc.constant(undefined)
   return fc.tuple(fc.record(path), fc.tuple(...query)).chain(([pv, q]) =>
     (o.rawBody ? (sources.rawBody?.(pv) ?? fc.string({ maxLength: 40 })) : json).map((body) => ({
       path: pathWith(o, pv),
@@ -52,6 +55,21 @@ export function validRequest(o: Operation, sources: RequestSources = {}): fc.Arb
 }
 
 type Breaker = (r: Request) => { req: Request; broken: string }
+
+/** Whether a value is of a type the schema admits (so it cannot serve as a wrong-typed value). */
+function admits(s: Schema, v: unknown): boolean {
+  const t = s['type']
+  if (v === null) return t === 'null'
+  if (typeof v === 'boolean') return t === 'boolean'
+  if (typeof v === 'number') return t === 'number' || (t === 'integer' && Number.isInteger(v))
+  if (typeof v === 'string') {
+    if (t !== 'string') return false
+    if (Array.isArray(s['enum'])) return s['enum'].includes(v)
+    const pattern = s['pattern']
+    return typeof pattern !== 'string' || new RegExp(pattern, 'u').test(v)
+  }
+  return t === 'object'
+}
 
 function queryBreakers(p: Parameter): fc.Arbitrary<Breaker>[] {
   const out: fc.Arbitrary<Breaker>[] = []
@@ -107,7 +125,7 @@ function bodyBreakers(body: Schema): fc.Arbitrary<Breaker>[] {
   for (const [name, s] of Object.entries(props)) {
     const list = s['type'] === 'array'
     const bad = invalidText(list ? (s['items'] as Schema) : s)
-    const wrongType = fc.constantFrom<unknown>(17, true, null, { a: 1 })
+    const wrongType = fc.constantFrom<unknown>(...[17, true, null, { a: 1 }, 'text'].filter((v) => !admits(s, v)))
     const value = bad
       ? fc.oneof(
           bad.map((t) => (list ? [t] : t)),
