@@ -234,6 +234,9 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   backtest: 'backtest data and bulk export',
   stream: 'push stream (WebSocket)',
   account: "the calling key's usage",
+  signals: 'signal events the engine fired (HIGH, MEDIUM, VETO, SIGNAL)',
+  webhooks: 'outbound webhooks: registrations, test deliveries and delivery history',
+  alerts: 'inbound alerts from charting platforms (secret in the body) and their settings',
   admin: 'administration (bearer ADMIN_TOKEN)'
 }
 
