@@ -97,6 +97,8 @@ export class WebhookReceiver {
   private server!: https.Server
   private readonly sockets = new Set<net.Socket>()
   port = 0
+  /** TCP connections accepted (a refused address must never get one) */
+  connections = 0
   /** decides each answer; default 200 `ok` */
   answer: (req: Received, n: number) => Answer = () => ({ status: 200, body: 'ok' })
 
@@ -142,6 +144,7 @@ export class WebhookReceiver {
       }
     )
     this.server.on('connection', (s: net.Socket) => {
+      this.connections++
       this.sockets.add(s)
       s.on('close', () => this.sockets.delete(s))
     })
