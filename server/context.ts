@@ -18,6 +18,7 @@ import type { StreamService } from './stream/stream-service.js'
 import type { ExportSlots } from './export-slots.js'
 import type { Readiness } from './readiness.js'
 import type { Supervisor } from '../engine/runtime/supervisor.js'
+import type { SignalService } from '../engine/signals/signal-service.js'
 import type { WebhookService } from '../engine/webhooks/service.js'
 
 export interface ServerContext {
@@ -50,6 +51,10 @@ export interface ServerContext {
   readonly supervisor: Supervisor
   /** the push stream (null until the server wires it; unit tests of routes run without) */
   stream: StreamService | null
+  // --- signals (docs/signals.md) ---
+  /** the signal bus, engine and event writer; set by server/start.ts (absent in route unit tests) */
+  signals?: SignalService
+  // --- end signals ---
   // --- outbound webhooks (docs/webhooks.md) ---
   /** registrations, the delivery outbox and its counters; set by server/start.ts */
   webhooks?: WebhookService

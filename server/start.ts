@@ -52,6 +52,10 @@ import { MarketDirectory } from '../engine/history/markets.js'
 import { historyRoutes } from './routes/history/index.js'
 import { StreamHub } from '../engine/stream/stream-hub.js'
 import { StreamService, STREAM_ROUTE } from './stream/stream-service.js'
+// --- signals (docs/signals.md) ---
+import { SignalService } from '../engine/signals/signal-service.js'
+import { signalRoutes } from './routes/signals.js'
+// --- end signals ---
 // --- outbound webhooks (docs/webhooks.md) ---
 import { WebhookService } from '../engine/webhooks/service.js'
 import { UndiciTransport } from './webhooks/undici-transport.js'
@@ -190,6 +194,12 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   })
   const stream = new StreamService(hub, access, readiness, synthetic)
   ctx.stream = stream
+  // --- signals (docs/signals.md): the bus, the engine observing the live state (it starts evaluating once
+  // the service is ready, after reading back the stored events), the writer storing every published event ---
+  const signals = new SignalService(live, store)
+  signals.start(supervisor, () => readiness.ready)
+  ctx.signals = signals
+  // --- end signals ---
   // --- outbound webhooks (docs/webhooks.md): registrations loaded before listening (a WEBHOOK_KEY that does
   // not open the stored signing keys stops the start); deliveries left pending resume under the supervisor ---
   let webhooks: WebhookService
@@ -227,6 +237,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     ...onchainRoutes(store),
     ...confirmRoutes(ctx),
     ...whaleRoutes(ctx),
+    ...signalRoutes(ctx),
     ...historyRoutes(ctx),
     ...keyRoutes(keys, quota),
     ...adminRoutes(ctx, parser),

@@ -77,6 +77,27 @@ const HEALTH_RESPONSE = Type.Object({
         'push stream: connections, subscriptions, channels, updates, messages (frames delivered), dropped_frames, slow_consumer_disconnects, connection_limit_closes, rejected_upgrades, client_errors'
     })
   ),
+  signals: Type.Optional(
+    Type.Object(
+      {
+        bases: Type.Integer({ description: 'bases the signal engine tracks now' }),
+        states: Type.Integer({ description: 'base and direction pairs with a tracked state' }),
+        restored: Type.Integer({ description: 'states rebuilt from stored events at start' }),
+        evaluations: Type.Integer(),
+        eval_errors: Type.Integer({ description: 'evaluations that failed (retried at the next pass)' }),
+        no_data: Type.Integer({ description: 'evaluations of a base without any input data' }),
+        fired: Type.Integer({ description: 'events the engine fired since start' }),
+        last_error: Type.Union([Type.String(), Type.Null()]),
+        queued: Type.Integer({ description: 'events waiting to be stored' }),
+        stored: Type.Integer(),
+        dropped: Type.Integer({ description: 'events not stored because the bounded queue was full' }),
+        write_errors: Type.Integer({ description: 'inserts that failed (retried)' }),
+        published: Type.Integer({ description: 'events published on the signal bus (engine and alerts)' }),
+        listener_errors: Type.Integer({ description: 'bus subscribers that threw' })
+      },
+      { description: 'signal engine and event storage (docs/signals.md)' }
+    )
+  ),
   exports: Type.Object(
     {
       active: Type.Integer(),
@@ -136,6 +157,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
           // the in-memory whale window is bounded: rows it had to drop (still in the store) are counted
           live: { whale_window_rows: ctx.live.whales.size, whale_window_dropped: ctx.live.whales.dropped },
           ...(ctx.stream && { stream: ctx.stream.stats() }),
+          ...(ctx.signals && { signals: ctx.signals.stats() }),
           exports: ctx.exports.stats(),
           ingest: {
             queued: totals.queued,
