@@ -208,10 +208,20 @@ function operation(r: Route, key: string): Json {
   }
   if (r.body) op['requestBody'] = jsonBody(r)
   if (r.rawBody) {
+    const items = r.rawBody.itemSchemas
     op['requestBody'] = {
       required: true,
       description: r.rawBody.description,
-      content: { [r.rawBody.contentType]: { schema: { type: 'string' } } }
+      content: {
+        [r.rawBody.contentType]: {
+          schema: { type: 'string' },
+          ...(items && {
+            'x-item-schema': {
+              oneOf: Object.values(items).map((schema) => plain(schema))
+            }
+          })
+        }
+      }
     }
   }
   return op

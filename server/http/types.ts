@@ -86,7 +86,16 @@ export interface Route {
   /** a JSON object body, validated before the handler runs */
   readonly body?: TObject
   /** a raw body (e.g. NDJSON) the handler reads itself, described for the OpenAPI document */
-  readonly rawBody?: { readonly contentType: string; readonly description: string }
+  readonly rawBody?: {
+    readonly contentType: string
+    readonly description: string
+    /**
+     * the schema of one line of an NDJSON body, per value of the route's first path parameter (admin
+     * ingest: per record kind); the OpenAPI document gives them as `oneOf` in the media type's
+     * `x-item-schema` (OpenAPI 3.1 has no keyword for per-line schemas; 3.2's is `itemSchema`)
+     */
+    readonly itemSchemas?: Readonly<Record<string, TSchema>>
+  }
   /** the success response's schema, for the OpenAPI document */
   readonly response?: TSchema
   /** success status. @default 200 */

@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto'
 import { ApiError } from '../../engine/errors.js'
+import { RECORD_SCHEMAS } from '../../schemas/api/records.js'
 import { isRecordKind, RECORD_KINDS } from '../../engine/records/fields.js'
 import type { NdjsonParser } from '../../ingest/workers/ndjson-parser.js'
 import { Type } from '@sinclair/typebox'
@@ -35,7 +36,12 @@ export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
       summary: 'Load normalized records of one kind (NDJSON), all or nothing',
       description: `Kinds: ${RECORD_KINDS.join(', ')}. A bad line answers 400 naming the line and field; nothing is written. Idempotent: the same body posted again writes nothing twice. At most ${MAX_INGEST_BODY_BYTES} bytes and 1,000,000 records.`,
       tags: ['admin'],
-      rawBody: { contentType: 'application/x-ndjson', description: 'one normalized record (JSON object) per line' },
+      rawBody: {
+        contentType: 'application/x-ndjson',
+        description:
+          'one normalized record (JSON object) per line, all of the kind named in the path; fields, units and examples: docs/records.md',
+        itemSchemas: RECORD_SCHEMAS
+      },
       response: INGEST_RESPONSE,
       handler: async (req) => {
         const kind = req.params['kind']!
