@@ -4,7 +4,9 @@
  * key's plan, `stream` feature, daily quota: one call per connection), how many connections a key holds,
  * sessions, limits and counters. The uWS adapter (server/http/uws-stream.ts) calls it.
  */
+import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../engine/errors.js'
+import { EnumParam, StringParam } from '../../schemas/api/params.js'
 import type { Readiness } from '../readiness.js'
 import { CHANNEL_KINDS } from '../../engine/stream/kinds/registry.js'
 import type { KeyRecord } from '../../engine/access/key-registry.js'
@@ -34,6 +36,13 @@ export const STREAM_ROUTE: Route = {
   description:
     'Upgrade to a WebSocket with the key in X-API-Key or ?key=; ?encoding=msgpack for MessagePack binary frames. Protocol: docs/stream.md.',
   tags: ['stream'],
+  // the upgrade's query parameters, declared so a plain HTTP request carrying them answers 426, not 400
+  query: Type.Object({
+    encoding: Type.Optional(EnumParam(ENCODINGS, { description: 'frame encoding', default: 'json' })),
+    key: Type.Optional(
+      StringParam({ description: 'the API key, for clients that cannot set X-API-Key (browsers)', maxLength: 256 })
+    )
+  }),
   handler: () => {
     throw new ApiError('upgrade_required', '/v1/stream is a WebSocket endpoint: connect with a WebSocket client', {
       headers: { upgrade: 'websocket' }

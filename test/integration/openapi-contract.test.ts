@@ -351,6 +351,10 @@ describe('the OpenAPI document is the contract', () => {
     const plainStream = await send(stream, 'key', { path: '/v1/stream', query: [] })
     checker.check(stream, plainStream.what, plainStream.status, plainStream.headers, plainStream.text)
     expect(plainStream.status).toBe(426)
+    // its documented query parameters too (they used to answer 400 over plain HTTP)
+    const withQuery = await send(stream, 'key', { path: '/v1/stream', query: [['encoding', 'msgpack']] })
+    checker.check(stream, withQuery.what, withQuery.status, withQuery.headers, withQuery.text)
+    expect(withQuery.status).toBe(426)
     const counts = [...statusCounts].sort().map(([s, n]) => `${s}: ${n}`)
     process.stdout.write(`openapi contract: ${sent} requests (${counts.join(', ')})\n`)
     for (const [id, { accepted, refused }] of Object.entries(tallies)) {
