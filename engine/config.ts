@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { VENUES, type VenueConfigs, type VenueName } from '../ingest/sources/venues.js'
 import type { VenueEnv } from '../ingest/sources/venue-settings.js'
+import { parseAllowList } from './alerts/sender-allow-list.js'
 import { parseCidrList } from './webhooks/address-policy.js'
 import { parseWebhookKey } from './webhooks/secret-box.js'
 
@@ -67,6 +68,10 @@ export interface Config {
   readonly publicRatePerMinute: number
   /** reverse proxies in front whose X-Forwarded-For is trusted; 0 ignores the header. @default 0 */
   readonly trustedProxyHops: number
+  /** `ALERT_SOURCES`: inbound alert sources served at POST /v1/{name}/webhook; `tradingview` always first (docs/alerts.md) */
+  readonly alertSources: readonly string[]
+  /** `ALERT_ALLOWED_IPS`: addresses and CIDRs alerts are accepted from, normalized; empty: any. @default [] */
+  readonly alertAllowedIps: readonly string[]
   /** outbound webhooks (WEBHOOK_* variables, docs/webhooks.md) */
   readonly webhooks: WebhookConfig
 }
@@ -275,6 +280,35 @@ function webhookConfig(env: Env): WebhookConfig {
   })
 }
 
+/** An alert source: the path segment of POST /v1/{name}/webhook. */
+const ALERT_SOURCE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/
+
+/** `ALERT_SOURCES`: alert sources besides `tradingview` (always served), e.g. `trendspider,mybot`. */
+function alertSources(env: Env): readonly string[] {
+  const raw = env['ALERT_SOURCES'] ?? ''
+  const out = ['tradingview']
+  for (const item of raw.split(',')) {
+    const name = item.trim()
+    if (name === '') continue
+    if (!ALERT_SOURCE_NAME.test(name)) {
+      throw new ConfigError(
+        `ALERT_SOURCES must be a comma list of names of 1 to 32 lower-case letters, digits, '-' or '_' (got '${name}')`
+      )
+    }
+    if (!out.includes(name)) out.push(name)
+  }
+  return Object.freeze(out)
+}
+
+/** `ALERT_ALLOWED_IPS`: addresses, CIDRs and `tradingview` (its published senders); empty accepts any address. */
+function alertAllowedIps(env: Env): readonly string[] {
+  try {
+    return Object.freeze(parseAllowList(env['ALERT_ALLOWED_IPS'] ?? ''))
+  } catch (err) {
+    throw new ConfigError(`ALERT_ALLOWED_IPS must be a comma list of addresses and CIDRs: ${(err as Error).message}`)
+  }
+}
+
 /** Reads and validates the configuration. Throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const host = env['HOST'] || '127.0.0.1'
@@ -305,6 +339,8 @@ export function loadConfig(env: Env = process.env): Config {
     exportPinMerged: oneOf(env, 'EXPORT_PIN_MERGED', '1', ['0', '1']) === '1',
     publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10),
+    alertSources: alertSources(env),
+    alertAllowedIps: alertAllowedIps(env),
     webhooks: webhookConfig(env)
   })
 }

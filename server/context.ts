@@ -18,6 +18,7 @@ import type { StreamService } from './stream/stream-service.js'
 import type { ExportSlots } from './export-slots.js'
 import type { Readiness } from './readiness.js'
 import type { Supervisor } from '../engine/runtime/supervisor.js'
+import type { AlertService } from '../engine/alerts/alert-service.js'
 import type { SignalService } from '../engine/signals/signal-service.js'
 import type { WebhookService } from '../engine/webhooks/service.js'
 
@@ -55,6 +56,10 @@ export interface ServerContext {
   /** the signal bus, engine and event writer; set by server/start.ts (absent in route unit tests) */
   signals?: SignalService
   // --- end signals ---
+  // --- inbound alerts (docs/alerts.md) ---
+  /** inbound alerts: secrets, settings, the duplicate window; set by server/start.ts */
+  alerts?: AlertService
+  // --- end inbound alerts ---
   // --- outbound webhooks (docs/webhooks.md) ---
   /** registrations, the delivery outbox and its counters; set by server/start.ts */
   webhooks?: WebhookService

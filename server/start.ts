@@ -56,6 +56,13 @@ import { StreamService, STREAM_ROUTE } from './stream/stream-service.js'
 import { SignalService } from '../engine/signals/signal-service.js'
 import { signalRoutes } from './routes/signals.js'
 // --- end signals ---
+import { AlertService } from '../engine/alerts/alert-service.js'
+import { AlertSettingsRegistry } from '../engine/alerts/alert-settings.js'
+import { keyLookup } from '../engine/alerts/key-lookup.js'
+import { SenderAllowList } from '../engine/alerts/sender-allow-list.js'
+import { confirmAnswersOf } from '../engine/live/confirm-answers.js'
+import { screenerBases } from '../engine/symbols/known-bases.js'
+import { alertRoutes } from './routes/alerts.js'
 // --- outbound webhooks (docs/webhooks.md) ---
 import { WebhookService } from '../engine/webhooks/service.js'
 import { UndiciTransport } from './webhooks/undici-transport.js'
@@ -200,6 +207,24 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   signals.start(supervisor, () => readiness.ready)
   ctx.signals = signals
   // --- end signals ---
+  // --- inbound alerts (docs/alerts.md): secrets and settings loaded before listening, reloaded like keys ---
+  const alertSettings = new AlertSettingsRegistry(store)
+  await alertSettings.load()
+  supervisor.every('alert-settings-reload', KEY_RELOAD_MS, () => alertSettings.load())
+  const alerts = new AlertService({
+    sources: config.alertSources,
+    allowList: new SenderAllowList(config.alertAllowedIps),
+    settings: alertSettings,
+    keyOf: keyLookup(keys),
+    quota,
+    answers: confirmAnswersOf(live),
+    known: screenerBases(live.screener),
+    // forwarded alerts (forward: true) are SIGNAL events of their key on the signal bus
+    bus: signals.bus,
+    log: log.child({ mod: 'alerts' })
+  })
+  ctx.alerts = alerts
+  // --- end inbound alerts ---
   // --- outbound webhooks (docs/webhooks.md): registrations loaded before listening (a WEBHOOK_KEY that does
   // not open the stored signing keys stops the start); deliveries left pending resume under the supervisor ---
   let webhooks: WebhookService
@@ -241,6 +266,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     ...historyRoutes(ctx),
     ...keyRoutes(keys, quota),
     ...adminRoutes(ctx, parser),
+    ...alertRoutes(ctx, alerts),
     ...webhookRoutes({ webhooks, known: webhookKnownBases(live.screener) }), // outbound webhooks
     STREAM_ROUTE
   ]
