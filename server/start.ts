@@ -165,8 +165,12 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     supervisor.track('compaction')
   )
   pipeline.onBulkEnd = (range) => compactor.request(range)
+  // --- signals (docs/signals.md): the bus, the engine and the event writer, built before the stream hub
+  // (its signals: channels read the bus) and started below ---
+  const signals = new SignalService(live, store)
+  // --- end signals ---
   // Created before the first rebuild: the hub observes the live state, and the rebuild seeds it.
-  const hub = new StreamHub(live)
+  const hub = new StreamHub(live, { sources: { signals: signals.bus } })
   const storeProbe = new StoreProbe(store)
   storeProbe.start()
   const sources = createSources(config, { store, log })
@@ -201,9 +205,8 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   })
   const stream = new StreamService(hub, access, readiness, synthetic)
   ctx.stream = stream
-  // --- signals (docs/signals.md): the bus, the engine observing the live state (it starts evaluating once
-  // the service is ready, after reading back the stored events), the writer storing every published event ---
-  const signals = new SignalService(live, store)
+  // --- signals (docs/signals.md): the engine observes the live state and starts evaluating once the service
+  // is ready, after reading back the stored events; the writer stores every published event ---
   signals.start(supervisor, () => readiness.ready)
   ctx.signals = signals
   // --- end signals ---

@@ -2,8 +2,8 @@
  * @module
  * `GET /v1/signals`: the stored signal events (docs/signals.md), newest first, filtered by symbol (the one
  * resolver, engine/symbols/resolve.ts), event, direction and since, paged by an opaque cursor. A key sees
- * the engine's events and its own forwarded alerts. Signals are what outbound webhooks deliver, so the route
- * needs the same plan as webhooks (pro and enterprise: feature `webhooks`).
+ * the engine's events and its own forwarded alerts. Plans: trader and up (feature `stream`), the plans whose
+ * push stream carries the same events on `signals:` channels; their delivery to webhooks is pro and up.
  */
 import { ApiError } from '../../engine/errors.js'
 import type { SignalEventName } from '../../engine/signals/signal-event.js'
@@ -51,7 +51,7 @@ export function signalRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): Route[
       method: 'GET',
       path: '/v1/signals',
       access: 'key',
-      feature: 'webhooks',
+      feature: 'stream',
       summary: 'Signal events (HIGH, MEDIUM, VETO, SIGNAL) the engine fired, newest first, paged by cursor',
       description:
         'The events outbound webhooks deliver, as stored: when each fires (hysteresis, cooldown) is documented in docs/signals.md. Walk pages by passing next_cursor as cursor with the same filters until it is null; each event appears once, and events that fire meanwhile do not shift later pages.',

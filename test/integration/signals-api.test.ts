@@ -1,7 +1,8 @@
 /**
  * The signal engine in the real server over chDB: admin ingest moves BTC's confirmation across the
- * thresholds; the events fire once, are published on the bus, stored, listed by GET /v1/signals with
- * filters and paging, show in /v1/health, and are not fired again after a restart on the same data dir.
+ * thresholds; the events fire once, are published on the bus and on the push stream's signals: channels,
+ * stored, listed by GET /v1/signals with filters and paging, show in /v1/health, and are not fired again
+ * after a restart on the same data dir.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../engine/config.js'
@@ -9,6 +10,7 @@ import { silentLogger } from '../../engine/log.js'
 import type { SignalEvent } from '../../engine/signals/signal-event.js'
 import { start, type Running } from '../../server/start.js'
 import { ingestRecords, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { StreamClient, type Frame } from '../helpers/stream-client.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
 const HOUR = 3_600_000
@@ -50,6 +52,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, ms = 1
 
 let srv: Server
 let pro = ''
+let stream: StreamClient
 const BTC = { exchange: 'binance', symbol: 'BTCUSDT', base: 'BTC' }
 const post = (kind: string, rows: object[]) => ingestRecords(srv.base, kind, rows)
 const list = async (q = '', key = pro) =>
@@ -74,6 +77,9 @@ beforeAll(async () => {
   // primed silently from its first evaluation
   await until('BTC primed', () => engine().stateOf('BTC', 'long'))
   expect(engine().stateOf('BTC', 'long')).toMatchObject({ level: 'NONE', action: 'REDUCE' })
+  stream = await StreamClient.connect(`ws://127.0.0.1:${srv.running.port}/v1/stream?key=${pro}`)
+  stream.send({ op: 'subscribe', id: 1, channels: ['signals:BTCUSDT', 'signals:all'] })
+  await stream.count((f: Frame) => f.type === 'snapshot', 2)
   // whales accumulate $500M across 4 wallets, coins leave exchanges, MVRV undervalued:
   // W = 1, O = 0.6·tanh(2.5) + 0.4 = 0.99, composite long = 0.30 + 0.248 = 0.548 (HIGH), short -0.548 (VETO)
   await post(
@@ -99,6 +105,7 @@ beforeAll(async () => {
   await until('4 events stored', () => srv.running.ctx.signals!.stats().stored >= 4)
 })
 afterAll(async () => {
+  stream.ws.close()
   await srv.running.stop()
   tmp.cleanup()
 })
@@ -117,6 +124,20 @@ describe('signal engine in the server', () => {
     expect(high!.id).toBe(`BTC-long-HIGH-${high!.ts}`)
     expect(veto).toMatchObject({ confidence: 'VETO', action: 'SKIP' })
     expect(veto!.composite).toBeCloseTo(-high!.composite, 12)
+  })
+
+  it('pushes each event on signals:BTC and signals:all', async () => {
+    const ack = await stream.next((f: Frame) => f.type === 'ack')
+    expect(ack).toMatchObject({ channels: ['signals:BTC', 'signals:all'], errors: [] })
+    const snapshots = stream.frames.filter((f: Frame) => f.type === 'snapshot')
+    expect(snapshots.map((f: Frame) => [f.channel, f.data])).toEqual([
+      ['signals:BTC', []],
+      ['signals:all', []]
+    ])
+    for (const channel of ['signals:BTC', 'signals:all']) {
+      const updates = await stream.count((f: Frame) => f.type === 'update' && f.channel === channel, 4)
+      expect(updates.flatMap((f: Frame) => f.data)).toEqual(srv.published)
+    }
   })
 
   it('lists the stored events newest first, with filters and cursor paging', async () => {
@@ -151,9 +172,9 @@ describe('signal engine in the server', () => {
     expect(walked).toEqual(all.data.map((e: SignalEvent) => e.id))
   })
 
-  it('refuses with the error envelope: a plan without webhooks, an unknown symbol', async () => {
-    const trader = (await srv.running.ctx.keys.create('trader', 't')).key
-    expect((await list('', trader)).error).toMatchObject({ code: 'forbidden' })
+  it('refuses with the error envelope: the free plan, an unknown symbol', async () => {
+    const free = (await srv.running.ctx.keys.create('free', 'f')).key
+    expect((await list('', free)).error).toMatchObject({ code: 'forbidden' })
     expect((await list('?symbol=NOPE')).error).toMatchObject({ code: 'unknown_symbol', param: 'symbol' })
   })
 

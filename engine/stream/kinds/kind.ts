@@ -7,6 +7,7 @@
  * sequence log, resume, and publishing. Adding a kind: docs/stream.md, "Adding a channel kind".
  */
 import type { LiveState } from '../../live/live-state.js'
+import type { SignalBus } from '../../signals/signal-event.js'
 import type { NormalizedRecord } from '../../records/types.js'
 import type { ChannelLog } from '../channel-log.js'
 
@@ -43,6 +44,8 @@ export interface Channel<S extends SpecBase = SpecBase, St = unknown> {
  */
 export interface StreamSources {
   readonly live: LiveState
+  /** the signal events (issue 14) the `signals:` channels push; absent: those channels stay quiet */
+  readonly signals?: SignalBus
 }
 
 /** What the hub gives one kind (each kind has its own context: `channels` are that kind's). */

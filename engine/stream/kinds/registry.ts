@@ -8,6 +8,7 @@ import { confirmKind } from './confirm.js'
 import { fundingKind } from './funding.js'
 import { optionsKind } from './options.js'
 import { screenerKind } from './screener.js'
+import { signalsKind } from './signals.js'
 import { tradesKind } from './trades.js'
 import { whalesKind } from './whales.js'
 
@@ -18,5 +19,6 @@ export const CHANNEL_KINDS = [
   screenerKind,
   optionsKind,
   whalesKind,
-  confirmKind
+  confirmKind,
+  signalsKind
 ] as const

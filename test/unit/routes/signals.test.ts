@@ -1,5 +1,5 @@
 /**
- * `GET /v1/signals` in process over a fake store: access (pro and up), the parameters bound to the listing
+ * `GET /v1/signals` in process over a fake store: access (trader and up), the parameters bound to the listing
  * query (the symbol through the one resolver, since as epoch ms, the caller's key, the cursor's position),
  * the page and its next_cursor, and the error envelope of each refusal. Real rows over chDB:
  * test/integration/signal-store.test.ts and test/integration/signals-api.test.ts.
@@ -66,17 +66,18 @@ describe('GET /v1/signals', () => {
     expect(store.queries[1]!.params).toMatchObject({ after_ts: T0 - 1, after_id: row(1).id })
   })
 
-  it('refuses with the error envelope: no key, a plan without webhooks, bad parameters', async () => {
+  it('refuses with the error envelope: no key, the free plan, bad parameters', async () => {
     const { api, pro } = await setup()
-    const trader = await api.key('trader')
+    const free = await api.key('free')
+    expect((await api.request('/v1/signals', { key: await api.key('trader') })).status).toBe(200)
     const err = async (target: string, key?: string) => {
       const res = await api.request(target, key === undefined ? {} : { key })
       return { status: res.status, error: jsonOf(res).error }
     }
     expect((await err('/v1/signals')).status).toBe(401)
-    expect(await err('/v1/signals', trader)).toMatchObject({
+    expect(await err('/v1/signals', free)).toMatchObject({
       status: 403,
-      error: { code: 'forbidden', message: '/v1/signals needs the pro plan or higher; this key is on the trader plan' }
+      error: { code: 'forbidden', message: '/v1/signals needs the trader plan or higher; this key is on the free plan' }
     })
     expect(await err('/v1/signals?symbol=BTCX', pro)).toMatchObject({
       status: 400,
