@@ -260,6 +260,8 @@ function summary(results: Record<string, any>): string {
 
 async function main(): Promise<void> {
   const only = process.argv[2]
+  if (only === 'alerts')
+    return console.log(JSON.stringify(await (await import('./alerts/alerts.js')).alertsBench(ROUNDS), null, 2))
   if (only === 'auth') {
     console.log(JSON.stringify(await authOverhead(ROUNDS, HTTP_SECONDS), null, 2))
     return
