@@ -34,6 +34,17 @@ interface Paced {
   readonly max_ms: number
 }
 
+interface Round extends Paced {
+  readonly server_loop_p99_ms: number | null
+}
+
+async function loopLag(base: string): Promise<number | null> {
+  const h = (await (await fetch(`${base}/v1/health`)).json()) as {
+    process?: { event_loop_delay_ms?: { p99?: number } }
+  }
+  return h.process?.event_loop_delay_ms?.p99 ?? null
+}
+
 function paced(args: Record<string, unknown>): Promise<Paced> {
   return new Promise((resolve, reject) => {
     execFile(
@@ -62,18 +73,22 @@ export async function alertsBench(rounds: number): Promise<Record<string, unknow
     const common = { base, rate: RATE, key, secret, connections: CONNECTIONS }
     await paced({ ...common, kind: 'alert', seconds: WARMUP_SECONDS })
     await paced({ ...common, kind: 'confirm', seconds: WARMUP_SECONDS })
-    const runs: { alert: Paced[]; confirm: Paced[] } = { alert: [], confirm: [] }
+    const runs: { alert: Round[]; confirm: Round[] } = { alert: [], confirm: [] }
     for (let r = 0; r < rounds; r++) {
       for (const kind of r % 2 ? (['confirm', 'alert'] as const) : (['alert', 'confirm'] as const)) {
-        const res = await paced({ ...common, kind, seconds: SECONDS })
+        const paced_ = await paced({ ...common, kind, seconds: SECONDS })
+        // the server's event-loop lag over its last 10 s window (about this round): a stall of the server
+        // shows here, a stall of the machine or the client only in the latencies
+        const lag = await loopLag(base)
+        const res = { ...paced_, server_loop_p99_ms: lag }
         runs[kind].push(res)
         console.log(
-          `alerts round ${r + 1} ${kind}: ${res.achieved_per_s}/s p50 ${res.p50_ms} ms p99 ${res.p99_ms} ms max ${res.max_ms} ms (${res.ok} ok, ${res.non2xx} non-2xx, ${res.errors} errors)`
+          `alerts round ${r + 1} ${kind}: ${res.achieved_per_s}/s p50 ${res.p50_ms} ms p99 ${res.p99_ms} ms max ${res.max_ms} ms (${res.ok} ok, ${res.non2xx} non-2xx, ${res.errors} errors); server loop lag p99 ${lag} ms`
         )
       }
     }
     const health = (await (await fetch(`${base}/v1/health`)).json()) as Record<string, unknown>
-    const sum = (xs: Paced[], f: (p: Paced) => number): number => xs.reduce((n, x) => n + f(x), 0)
+    const sum = (xs: Round[], f: (p: Round) => number): number => xs.reduce((n, x) => n + f(x), 0)
     const out = {
       rate_per_s: RATE,
       seconds_per_round: SECONDS,
@@ -86,6 +101,10 @@ export async function alertsBench(rounds: number): Promise<Record<string, unknow
       median_p99_ms: {
         alert: median(runs.alert.map((x) => x.p99_ms)),
         confirm: median(runs.confirm.map((x) => x.p99_ms))
+      },
+      median_server_loop_p99_ms: {
+        alert: median(runs.alert.map((x) => x.server_loop_p99_ms ?? Number.NaN)),
+        confirm: median(runs.confirm.map((x) => x.server_loop_p99_ms ?? Number.NaN))
       },
       worst_max_ms: {
         alert: Math.max(...runs.alert.map((x) => x.max_ms)),

@@ -128,7 +128,16 @@ export class AlertService {
     } catch (err) {
       throw this.counted(key, plan, err)
     }
-    const dedupKey = `${key.id}\n${source}\n${fields.symbol.toUpperCase()}\n${fields.direction}\n${fields.timeframe ?? ''}\n${fields.strategy ?? ''}\n${fields.price ?? ''}`
+    // what makes two alerts the same (docs/alerts.md, "Duplicates"); JSON keeps the fields apart
+    const dedupKey = JSON.stringify([
+      key.id,
+      source,
+      fields.symbol.toUpperCase(),
+      fields.direction,
+      fields.timeframe,
+      fields.strategy,
+      fields.price
+    ])
     const now = this.now()
     const seen = this.window.get(dedupKey, now)
     if (seen !== undefined) {

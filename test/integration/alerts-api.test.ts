@@ -3,6 +3,7 @@
  * the duplicate window and its quota, symbols in exchange form, ALERT_SOURCES, the sender allow-list behind
  * a proxy (TRUSTED_PROXY_HOPS=1, X-Forwarded-For), rotation, and forwarding as a SIGNAL on the bus.
  */
+import crypto from 'node:crypto'
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { startTestServer, jsonBody, ingestRecords, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 import type { SignalEvent } from '../../engine/signals/signal-event.js'
@@ -124,7 +125,8 @@ describe('POST /v1/{alert_source}/webhook', () => {
     for (const [symbol, direction, expected] of [
       ['BTCUSDT', 'buy', 'long'],
       ['BTC/USDT', 'SELL', 'short'],
-      ['btc', 'Short', 'short']
+      ['btc', 'Short', 'short'],
+      ['BTCUSDT.P', 'long', 'long']
     ] as const) {
       const body = await jsonBody(await alert({ secret: proSecret, symbol, direction, price: Math.random() + 1 }))
       expect(body, symbol).toMatchObject({ symbol: 'BTC', direction: expected })
@@ -296,6 +298,24 @@ describe('POST /v1/{alert_source}/webhook', () => {
     expect((await jsonBody(over)).error.code).toBe('quota_exceeded')
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/)
     expect(await callsToday(k)).toBe(200)
+  })
+})
+
+describe('alert secrets in the store', () => {
+  it('stores only the digest, and a reload from the store keeps the secret working', async () => {
+    const ctx = srv.running.ctx
+    const rows = await ctx.store.query<{ key_id: string; secret_sha256: string }>(
+      'SELECT key_id, secret_sha256 FROM alert_settings FINAL WHERE key_id = {id:String}',
+      { id: free.id }
+    )
+    expect(rows).toHaveLength(1)
+    const random = freeSecret.slice(`tw_alert_${free.id}_`.length)
+    expect(rows[0]!.secret_sha256).toBe(crypto.createHash('sha256').update(random).digest('hex'))
+    const all = JSON.stringify(await ctx.store.query('SELECT * FROM alert_settings'))
+    expect(all).not.toContain(random)
+    await ctx.alerts!.settings.load()
+    expect(ctx.alerts!.settings.authenticate(freeSecret)).toBe(free.id)
+    expect((await alert({ secret: freeSecret, symbol: 'BTC', direction: 'long', strategy: 'reload' })).status).toBe(200)
   })
 })
 
