@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import net from 'node:net'
 import { describe, it, expect } from 'vitest'
 import { projectRoot } from '../../engine/paths.js'
-import { freePort, spawnServer, waitForHealth } from '../helpers/spawn-server.js'
+import { freePort, spawnServer, waitForHealth, type Spawned } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
 const ADMIN = 'e2e-admin-token-0123456789'
@@ -33,6 +33,22 @@ async function waitUntil(cond: () => Promise<boolean>, timeoutMs: number): Promi
   return cond()
 }
 
+/** `p`, or an error naming the step and what the servers printed, after `ms` (a hang says where it was). */
+async function within<T>(ms: number, step: string, p: Promise<T>, ...servers: Spawned[]): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const out = servers.map((s, i) => `server ${i + 1}:\n${s.stderr.slice(-1500)}\n${s.stdout.slice(-1500)}`)
+      reject(new Error(`${step}: no result in ${ms} ms\n${out.join('\n')}`))
+    }, ms)
+  })
+  try {
+    return await Promise.race([p, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 describe('one process per port', () => {
   it('a second server on a busy port exits 2 naming PORT/HOST; the first keeps every request', async () => {
     const port = await freePort()
@@ -40,20 +56,20 @@ describe('one process per port', () => {
     const b = tmpDir()
     const first = spawnServer({ DATA_DIR: a.dir, SOURCES: 'none', ADMIN_TOKEN: ADMIN }, port)
     try {
-      await waitForHealth(first)
+      await within(50_000, 'first server ready', waitForHealth(first, undefined, 50_000), first)
       const second = spawnServer({ DATA_DIR: b.dir, SOURCES: 'none', ADMIN_TOKEN: ADMIN }, port)
-      const { code } = await second.exited
-      expect(code).toBe(2)
+      const { code } = await within(50_000, 'second server exit', second.exited, first, second)
+      expect(code, second.stderr).toBe(2)
       expect(second.stderr).toMatch(/127\.0\.0\.1:\d+.*in use.*PORT\/HOST/)
-      // every request still reaches the first server (its uptime keeps counting; the second never answered)
+      // every request still reaches the first server (the second never answered)
       for (let i = 0; i < 10; i++) expect((await fetch(`${first.base}/v1/health`)).status).toBe(200)
     } finally {
       first.child.kill('SIGTERM')
-      await first.exited
+      await within(30_000, 'first server stop', first.exited, first)
       a.cleanup()
       b.cleanup()
     }
-  })
+  }, 150_000)
 })
 
 describe('npm start and signals', () => {
