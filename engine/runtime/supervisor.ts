@@ -55,17 +55,7 @@ export class Supervisor {
    * counted and restarts it after a backoff. `body` must end soon after its signal aborts.
    */
   run(name: string, body: (signal: AbortSignal) => Promise<void>): void {
-    if (this.loops.has(name)) throw new Error(`loop ${name} is already supervised`)
-    const loop: Loop = {
-      name,
-      state: 'running',
-      errors: 0,
-      restarts: 0,
-      lastError: null,
-      lastErrorTs: null,
-      run: Promise.resolve()
-    }
-    this.loops.set(name, loop)
+    const loop = this.register(name)
     loop.run = this.drive(loop, body)
   }
 
@@ -89,16 +79,7 @@ export class Supervisor {
    * it shows in the status as running, and the returned function counts its errors.
    */
   track(name: string): (err: unknown) => void {
-    if (this.loops.has(name)) throw new Error(`loop ${name} is already supervised`)
-    this.loops.set(name, {
-      name,
-      state: 'running',
-      errors: 0,
-      restarts: 0,
-      lastError: null,
-      lastErrorTs: null,
-      run: Promise.resolve()
-    })
+    this.register(name)
     return (err) => this.report(name, err)
   }
 
@@ -125,6 +106,21 @@ export class Supervisor {
     this.abort.abort()
     await Promise.all([...this.loops.values()].map((l) => l.run))
     for (const l of this.loops.values()) if (l.state === 'running') l.state = 'stopped'
+  }
+
+  private register(name: string): Loop {
+    if (this.loops.has(name)) throw new Error(`loop ${name} is already supervised`)
+    const loop: Loop = {
+      name,
+      state: 'running',
+      errors: 0,
+      restarts: 0,
+      lastError: null,
+      lastErrorTs: null,
+      run: Promise.resolve()
+    }
+    this.loops.set(name, loop)
+    return loop
   }
 
   private count(loop: Loop, err: unknown): void {
