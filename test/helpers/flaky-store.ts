@@ -1,13 +1,17 @@
-import type { FileInsert, InsertBatch, Store } from '../../engine/store/store.js'
+import type { FileInsert, InsertBatch, Params, Store } from '../../engine/store/store.js'
 import { StoreError } from '../../engine/store/store-error.js'
 
 /**
  * Fault injection around a real store: the next `failInserts` inserts fail with the given ClickHouse code
  * before reaching the engine (or, with `afterWrite`, after the engine wrote them: an acknowledged write
- * whose answer was lost).
+ * whose answer was lost). While `down`, every call fails at once with a retryable NETWORK_ERROR, as a
+ * ClickHouse server that went away would, and nothing reaches the engine.
  */
 export class FlakyStore implements Store {
   failInserts = 0
+  down = false
+  /** calls refused while down */
+  refused = 0
   code = 252 // TOO_MANY_PARTS: transient
   afterWrite = false
   attempts = 0
@@ -23,14 +27,21 @@ export class FlakyStore implements Store {
   get kind() {
     return this.inner.kind
   }
-  command(sql: string, params?: Parameters<Store['command']>[1]) {
-    return this.inner.command(sql, params)
+  private gate<T>(call: () => Promise<T>): Promise<T> {
+    if (!this.down) return call()
+    this.refused++
+    return Promise.reject(new StoreError('Code: 210. injected outage: connection refused', 210, 'transient'))
   }
-  query<T>(sql: string, params?: Parameters<Store['query']>[1]) {
-    return this.inner.query<T>(sql, params)
+
+  command(sql: string, params?: Params) {
+    return this.gate(() => this.inner.command(sql, params))
   }
-  stream(...args: Parameters<Store['stream']>) {
-    return this.inner.stream(...args)
+  query<T>(sql: string, params?: Params) {
+    return this.gate(() => this.inner.query<T>(sql, params))
+  }
+  stream(sql: string, params: Params | undefined, format: string, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    if (!this.down) return this.inner.stream(sql, params, format, signal)
+    return { [Symbol.asyncIterator]: () => ({ next: () => this.gate<never>(() => Promise.reject(new Error('down'))) }) }
   }
   close() {
     return this.inner.close()
@@ -41,6 +52,7 @@ export class FlakyStore implements Store {
   }
 
   private async faulty(write: () => Promise<void>): Promise<void> {
+    if (this.down) return this.gate(write)
     this.attempts++
     if (this.failInserts > 0) {
       this.failInserts--

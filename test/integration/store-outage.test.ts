@@ -9,7 +9,7 @@ import { describe, it, expect } from 'vitest'
 import { loadConfig } from '../../engine/config.js'
 import { silentLogger } from '../../engine/log.js'
 import { start } from '../../server/start.js'
-import { DownStore } from '../helpers/down-store.js'
+import { FlakyStore } from '../helpers/flaky-store.js'
 import { TEST_ADMIN_TOKEN, jsonBody } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
@@ -21,7 +21,7 @@ const MB = 1024 * 1024
 describe('store outage under the live demo feed', () => {
   it(`survives ${OUTAGE_S} s without the store, bounded, and writes everything once afterwards`, async () => {
     const tmp = tmpDir()
-    let store: DownStore | undefined
+    let store: FlakyStore | undefined
     const running = await start(
       loadConfig({
         PORT: '0',
@@ -35,7 +35,7 @@ describe('store outage under the live demo feed', () => {
         CHDB_POOL_SIZE: '3'
       }),
       silentLogger(),
-      { wrapStore: (s) => (store = new DownStore(s)) }
+      { wrapStore: (s) => (store = new FlakyStore(s)) }
     )
     const base = `http://127.0.0.1:${running.port}`
     try {
