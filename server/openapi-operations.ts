@@ -115,5 +115,24 @@ export const OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
   'DELETE /v1/admin/keys/{id}': { responses: { '404': { description: 'no API key with that id' } } },
   'POST /v1/webhooks/test': {
     responses: { '404': { description: 'not_found: no webhook with that webhook_id for this API key' } }
+  },
+  // the alert authenticates with the secret in its body, so its refusals come from the handler (docs/alerts.md)
+  'POST /v1/{alert_source}/webhook': {
+    responses: {
+      '401': { description: 'unauthorized: the secret is missing, wrong or revoked (one body for all of these)' },
+      '403': {
+        description:
+          'forbidden: the sender is not in ALERT_ALLOWED_IPS, or the symbol is outside the plan of the key the secret names'
+      },
+      '404': { description: 'not_found: no alert source of that name (tradingview and ALERT_SOURCES are served)' },
+      '429': {
+        description: "quota_exceeded: the key's daily quota is used up",
+        headers: { 'Retry-After': RETRY_AFTER }
+      },
+      '503': {
+        description: 'unavailable: the confirmation was not ready within 2 s, or warming_up while the service starts',
+        headers: { 'Retry-After': RETRY_AFTER }
+      }
+    }
   }
 }

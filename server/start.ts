@@ -52,23 +52,22 @@ import { MarketDirectory } from '../engine/history/markets.js'
 import { historyRoutes } from './routes/history/index.js'
 import { StreamHub } from '../engine/stream/stream-hub.js'
 import { StreamService, STREAM_ROUTE } from './stream/stream-service.js'
-// --- signals (docs/signals.md) ---
-import { SignalService } from '../engine/signals/signal-service.js'
-import { signalRoutes } from './routes/signals.js'
-// --- end signals ---
-import { AlertService } from '../engine/alerts/alert-service.js'
-import { AlertSettingsRegistry } from '../engine/alerts/alert-settings.js'
-import { keyLookup } from '../engine/alerts/key-lookup.js'
-import { SenderAllowList } from '../engine/alerts/sender-allow-list.js'
-import { confirmAnswersOf } from '../engine/live/confirm-answers.js'
-import { screenerBases } from '../engine/symbols/known-bases.js'
-import { alertRoutes } from './routes/alerts.js'
 // --- outbound webhooks (docs/webhooks.md) ---
 import { WebhookService } from '../engine/webhooks/service.js'
 import { UndiciTransport } from './webhooks/undici-transport.js'
 import { screenerBases as webhookKnownBases } from '../engine/symbols/known-bases.js'
 import { webhookRoutes } from './routes/webhooks.js'
 // --- end outbound webhooks ---
+// --- signals (docs/signals.md) ---
+import { SignalService } from '../engine/signals/signal-service.js'
+import { signalRoutes } from './routes/signals.js'
+// --- end signals ---
+import { AlertService } from '../engine/alerts/alert-service.js'
+import { AlertSettingsRegistry } from '../engine/alerts/alert-settings.js'
+import { SenderAllowList } from '../engine/alerts/sender-allow-list.js'
+import { confirmAnswersOf } from '../engine/live/confirm-answers.js'
+import { screenerBases } from '../engine/symbols/known-bases.js'
+import { alertRoutes } from './routes/alerts.js'
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
 const SHUTDOWN_DEADLINE_MS = 30_000
@@ -108,7 +107,7 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
 
 /** Test seams of `start` (fault injection); production passes none. */
 export interface StartHooks {
-  /** wraps the opened store, e.g. to make every call fail for a while (test/helpers/down-store.ts) */
+  /** wraps the opened store, e.g. to make every call fail for a while (test/helpers/flaky-store.ts, `down`) */
   readonly wrapStore?: (store: Store) => Store
 }
 
@@ -218,7 +217,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     sources: config.alertSources,
     allowList: new SenderAllowList(config.alertAllowedIps),
     settings: alertSettings,
-    keyOf: keyLookup(keys),
+    keyOf: (id) => keys.get(id),
     quota,
     answers: confirmAnswersOf(live),
     known: screenerBases(live.screener),
@@ -269,8 +268,8 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     ...historyRoutes(ctx),
     ...keyRoutes(keys, quota),
     ...adminRoutes(ctx, parser),
-    ...alertRoutes(ctx, alerts),
     ...webhookRoutes({ webhooks, known: webhookKnownBases(live.screener) }), // outbound webhooks
+    ...alertRoutes(ctx, alerts),
     STREAM_ROUTE
   ]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access, {

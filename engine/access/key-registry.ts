@@ -121,6 +121,11 @@ export class KeyRegistry {
   }
 
   /** The active key a presented string names, or null (malformed, unknown, wrong secret, revoked alike). */
+  /** The key with this public id, as loaded or changed on this server (inbound alerts name keys by id). */
+  get(id: string): KeyRecord | undefined {
+    return this.keys.get(id)
+  }
+
   authenticate(presented: string): KeyRecord | null {
     const hit = this.verified.get(presented)
     if (hit) return hit

@@ -21,9 +21,11 @@ import { resolveBase, type KnownBases } from '../symbols/resolve.js'
 import { parseAlertJson, readAlertFields, type AlertFields } from './alert-body.js'
 import { DuplicateWindow } from './alert-dedup.js'
 import type { AlertSettingsRegistry } from './alert-settings.js'
-import type { KeyLookup } from './key-lookup.js'
 import type { SenderAllowList } from './sender-allow-list.js'
 import type { KeyRecord } from '../access/key-registry.js'
+
+/** The API key behind an alert secret, by its public id (KeyRegistry.get: revoked keys are gone at once). */
+export type KeyLookup = (id: string) => KeyRecord | undefined
 
 /** The source every deployment serves. */
 export const TRADINGVIEW_SOURCE = 'tradingview'
