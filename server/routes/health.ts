@@ -70,7 +70,25 @@ const HEALTH_RESPONSE = Type.Object({
     }),
     { description: 'supervised background loops: a failing loop is restarted with backoff (state backoff)' }
   ),
-  live: Type.Object({ whale_window_rows: Type.Integer(), whale_window_dropped: Type.Integer() }),
+  live: Type.Object(
+    {
+      whale_window_rows: Type.Integer(),
+      whale_window_dropped: Type.Integer(),
+      queued: Type.Integer({ description: 'live records waiting for the live-state consumer' }),
+      applied: Type.Integer(),
+      dropped: Type.Integer({ description: 'records dropped because the consumer queue was full (they are stored)' }),
+      apply_errors: Type.Integer({ description: 'batches whose application threw (counted and skipped)' }),
+      rebuilds: Type.Integer(),
+      rebuild_errors: Type.Integer(),
+      rebuild_dropped: Type.Integer({ description: 'records that did not fit a rebuild replay buffer' })
+    },
+    { description: 'the in-memory live state behind the hot endpoints (docs/architecture.md)' }
+  ),
+  alerts: Type.Optional(
+    Type.Record(Type.String(), Type.Integer(), {
+      description: 'inbound alerts: accepted, duplicates, forwarded, unauthorized, refused_senders'
+    })
+  ),
   stream: Type.Optional(
     Type.Record(Type.String(), Type.Integer(), {
       description:
@@ -120,7 +138,18 @@ const HEALTH_RESPONSE = Type.Object({
     written: Type.Integer(),
     failed: Type.Integer(),
     batches: Type.Integer(),
-    retries: Type.Integer()
+    retries: Type.Integer(),
+    queue_bound_rows: Type.Integer({ description: 'INGEST_QUEUE_ROWS: rows one table may queue before sources wait' }),
+    tables: Type.Record(
+      Type.String(),
+      Type.Object({
+        queued: Type.Integer(),
+        queued_max: Type.Integer({ description: 'most rows ever queued at once' }),
+        written: Type.Integer(),
+        failed: Type.Integer()
+      }),
+      { description: 'per raw table' }
+    )
   })
 })
 
@@ -155,7 +184,13 @@ export function healthRoutes(ctx: ServerContext): Route[] {
           sources,
           process: ctx.processMonitor.stats(),
           // the in-memory whale window is bounded: rows it had to drop (still in the store) are counted
-          live: { whale_window_rows: ctx.live.whales.size, whale_window_dropped: ctx.live.whales.dropped },
+          live: {
+            whale_window_rows: ctx.live.whales.size,
+            whale_window_dropped: ctx.live.whales.dropped,
+            queued: ctx.live.queued,
+            ...ctx.live.counters
+          },
+          ...(ctx.alerts && { alerts: { ...ctx.alerts.counters } }),
           ...(ctx.stream && { stream: ctx.stream.stats() }),
           ...(ctx.signals && { signals: ctx.signals.stats() }),
           exports: ctx.exports.stats(),
@@ -164,7 +199,14 @@ export function healthRoutes(ctx: ServerContext): Route[] {
             written: totals.written,
             failed: totals.failed,
             batches: totals.batches,
-            retries: totals.retries
+            retries: totals.retries,
+            queue_bound_rows: ctx.config.queueRows,
+            tables: Object.fromEntries(
+              Object.entries(totals.tables).map(([t, c]) => [
+                t,
+                { queued: c.queued, queued_max: c.queued_max, written: c.written, failed: c.failed }
+              ])
+            )
           }
         })
       }

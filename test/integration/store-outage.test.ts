@@ -67,6 +67,11 @@ describe('store outage under the live demo feed', () => {
         }
         const health = await jsonBody(await fetch(`${base}/v1/health`))
         if (health.status === 'degraded' && health.store.ok === false) sawDegraded = true
+        // the health answer shows the bound and every table's queue
+        expect(health.ingest.queue_bound_rows).toBe(QUEUE_ROWS)
+        for (const t of Object.values(health.ingest.tables) as { queued: number }[]) {
+          expect(t.queued).toBeLessThanOrEqual(QUEUE_ROWS)
+        }
         // hot reads answer from memory
         expect((await fetch(`${base}/v1/options/chain?currency=BTC`, { headers: h })).status).toBe(200)
         const screener = await fetch(`${base}/v1/derivatives/screener`, { headers: h })
