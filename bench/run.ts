@@ -10,6 +10,8 @@
  *   separate autocannon process, 64 connections.
  * - cold start: spawn to first 200 from /v1/health with an existing data dir, the server alone and through
  *   `npm start` (`npm run bench -- start` runs only this one).
+ * - webhooks: signed deliveries/s through the durable outbox vs a bare undici POST loop, and memory with
+ *   100,000 pending deliveries (`npm run bench -- webhooks`, bench/webhooks/webhooks.ts).
  * - steady demo feed: time to backfill SIM_BACKFILL_DAYS (default 30) on first start, then RSS and
  *   event-loop lag p99 from /v1/health over the first live windows.
  */
@@ -27,6 +29,7 @@ import { historyBench } from './history/history.js'
 import { importBench } from './import/import-bench.js'
 import { streamBench } from './stream/stream.js'
 import { replayBench } from './replay/replay.js'
+import { webhooksBench } from './webhooks/webhooks.js'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
@@ -310,6 +313,17 @@ async function main(): Promise<void> {
     )
     return
   }
+  if (only === 'webhooks') {
+    const out = await webhooksBench(ROUNDS)
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'webhooks.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
   if (only === 'start') {
     console.log(JSON.stringify(await coldStart(), null, 2))
     return
@@ -331,6 +345,7 @@ async function main(): Promise<void> {
     history: await historyBench(ROUNDS),
     stream: await streamBench(ROUNDS),
     replay: await replayBench(ROUNDS),
+    webhooks: await webhooksBench(ROUNDS),
     steady: await steady()
   }
   const dir = path.join(projectRoot(), 'bench', 'results')

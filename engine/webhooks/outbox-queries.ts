@@ -2,10 +2,13 @@
  * @module
  * The outbox's reads: deliveries still pending (at start, to resume them), one delivery (redelivery), and
  * the delivery log of a webhook with each delivery's attempts, newest first, paged by an opaque cursor.
- * `webhook_deliveries` is read with FINAL: each delivery's highest version, its current state.
+ * A delivery's state is its highest row version (`webhook_deliveries` FINAL) folded with its attempt log:
+ * a 2xx attempt numbered after the row's round start means delivered (the outbox writes no row for it),
+ * and the log's last attempt number is the attempt count (a crash can lose the row written after an
+ * attempt, never the order of the log).
  */
 import { ApiError } from '../errors.js'
-import type { Store } from '../store/store.js'
+import type { Params, Store } from '../store/store.js'
 import type { Delivery, DeliveryState, Trigger } from './delivery.js'
 
 interface DeliveryDbRow {
@@ -65,10 +68,44 @@ function toDelivery(r: DeliveryDbRow, origin: string): Delivery {
   }
 }
 
+/** What the attempt log says of a delivery: its last attempt number, and its last 2xx attempt (0: none) and status. */
+interface LogSummary {
+  readonly last: number
+  readonly ok: number
+  readonly okStatus: number
+}
+
+/** Folds the attempt log into a delivery read from its row. */
+function fold(d: Delivery, s: LogSummary | undefined): Delivery {
+  if (!s) return d
+  if (s.last > d.attempts) d.attempts = s.last
+  if (d.state === 'pending' && s.ok > d.roundStart) {
+    d.state = 'delivered'
+    d.nextAttemptAt = null
+    d.lastStatus = s.okStatus
+    d.lastError = ''
+  }
+  return d
+}
+
+async function summaries(store: Store, idsSql: string, params: Params): Promise<Map<string, LogSummary>> {
+  const rows = await store.query<{ delivery_id: string; last: number; ok: number; ok_status: number }>(
+    `SELECT delivery_id, max(attempt) AS last, maxIf(attempt, status_code BETWEEN 200 AND 299) AS ok,
+            argMaxIf(status_code, attempt, status_code BETWEEN 200 AND 299) AS ok_status
+     FROM webhook_attempts WHERE delivery_id IN (${idsSql}) GROUP BY delivery_id`,
+    params
+  )
+  return new Map(rows.map((r) => [r.delivery_id, { last: r.last, ok: r.ok, okStatus: r.ok_status }]))
+}
+
 /** Every pending delivery (to resume after a start); `originOf` gives each its receiver. */
 export async function loadPending(store: Store, originOf: (webhookId: number) => string): Promise<Delivery[]> {
   const rows = await store.query<DeliveryDbRow>(`${DELIVERY_SELECT} WHERE state = 'pending'`)
-  return rows.map((r) => toDelivery(r, originOf(Number(r.webhook_id))))
+  if (rows.length === 0) return []
+  const logs = await summaries(store, `SELECT delivery_id FROM webhook_deliveries FINAL WHERE state = 'pending'`, {})
+  return rows
+    .map((r) => fold(toDelivery(r, originOf(Number(r.webhook_id))), logs.get(r.delivery_id)))
+    .filter((d) => d.state === 'pending')
 }
 
 export async function findDelivery(
@@ -81,7 +118,9 @@ export async function findDelivery(
     `${DELIVERY_SELECT} WHERE webhook_id = {webhook:UInt64} AND delivery_id = {id:String}`,
     { webhook: webhookId, id }
   )
-  return rows[0] ? toDelivery(rows[0], origin) : null
+  if (!rows[0]) return null
+  const logs = await summaries(store, '{id:String}', { id })
+  return fold(toDelivery(rows[0], origin), logs.get(id))
 }
 
 export interface AttemptView {
@@ -165,9 +204,12 @@ export async function listDeliveries(
   q: { readonly limit: number; readonly cursor?: string; readonly state?: DeliveryState }
 ): Promise<DeliveryPage> {
   const after = q.cursor === undefined ? null : readCursor(q.cursor)
+  // a delivered delivery may still be a pending row (its 2xx is in the log): filtered after the fold, so a
+  // page filtered by state can hold fewer than `limit` deliveries; next_cursor still pages on
+  const stored = q.state === 'delivered' ? ['pending', 'delivered'] : q.state === undefined ? null : [q.state]
   const where = [
     'webhook_id = {webhook:UInt64}',
-    ...(q.state === undefined ? [] : ['state = {state:String}']),
+    ...(stored === null ? [] : ['state IN {states:Array(String)}']),
     ...(after === null
       ? []
       : ['(created_at, delivery_id) < (fromUnixTimestamp64Milli({after_ms:Int64}), {after_id:String})'])
@@ -177,7 +219,7 @@ export async function listDeliveries(
     {
       webhook: webhookId,
       limit: q.limit + 1,
-      ...(q.state === undefined ? {} : { state: q.state }),
+      ...(stored === null ? {} : { states: stored }),
       ...(after === null ? {} : { after_ms: after.ms, after_id: after.id })
     }
   )
@@ -205,8 +247,24 @@ export async function listDeliveries(
       next_retry_at: a.next_ms === null ? null : new Date(Number(a.next_ms)).toISOString()
     })
   }
+  const views: DeliveryView[] = []
+  for (const d of page) {
+    const log = byDelivery.get(d.id) ?? []
+    let last = 0
+    let ok = 0
+    let okStatus = 0
+    for (const a of log) {
+      last = Math.max(last, a.attempt)
+      if (a.status_code !== null && a.status_code >= 200 && a.status_code < 300 && a.attempt > ok) {
+        ok = a.attempt
+        okStatus = a.status_code
+      }
+    }
+    fold(d, { last, ok, okStatus })
+    if (q.state === undefined || d.state === q.state) views.push(deliveryView(d, log))
+  }
   return {
-    deliveries: page.map((d) => deliveryView(d, byDelivery.get(d.id) ?? [])),
+    deliveries: views,
     next_cursor: rows.length > q.limit ? cursorOf(page[page.length - 1]!) : null
   }
 }

@@ -2,8 +2,9 @@
  * @module
  * The durable outbox of webhook deliveries (docs/webhooks.md, "Durability"). An event from the signal bus
  * becomes one delivery row per matching webhook, stored (one insert, atomic) before its first attempt.
- * Attempts are appended to `webhook_attempts` and every state change writes the delivery row again with a
- * higher version, both through group-committing writers. At start, deliveries still `pending` are loaded
+ * Attempts are appended to `webhook_attempts`; a retry or a failure writes the delivery row again with a
+ * higher version; a 2xx attempt in the log is what marks a delivery delivered (no row of its own). Both
+ * tables are written through group-committing writers. At start, deliveries still `pending` are loaded
  * and resumed at their next attempt time. A crash between an attempt and the write of its result repeats
  * that attempt after the restart: delivery is at-least-once, and receivers dedupe on `webhook-id` (the
  * delivery id, the same in every attempt).
@@ -231,7 +232,8 @@ export class Outbox {
     d.state = res.status !== null && res.status >= 200 && res.status < 300 ? 'delivered' : 'failed'
     d.nextAttemptAt = null
     this.counters[d.state === 'delivered' ? 'delivered' : 'failed']++
-    void this.deliveriesOut.push(deliveryRow(d, this.versions.next(), this.clock.now()))
+    // delivered: the 2xx in the attempt log says so (see finish)
+    if (d.state === 'failed') void this.deliveriesOut.push(deliveryRow(d, this.versions.next(), this.clock.now()))
     return {
       webhook_id: w.id,
       delivery_id: d.id,
@@ -253,8 +255,11 @@ export class Outbox {
     }
     const d = await findDelivery(this.store, w.id, id, this.originOf(w.url))
     if (!d) throw new ApiError('not_found', `no delivery ${id} for webhook ${w.id}`)
-    if (this.pending.has(id))
-      throw new ApiError('invalid_parameter', `delivery ${id} is still pending`, { param: 'delivery_id' })
+    if (this.pending.has(id) || d.state === 'pending') {
+      throw new ApiError('invalid_parameter', `delivery ${id} is still pending; it is being delivered`, {
+        param: 'delivery_id'
+      })
+    }
     const now = this.clock.now()
     d.state = 'pending'
     d.trigger = 'manual'
@@ -319,7 +324,7 @@ export class Outbox {
   private send(d: Delivery, w: Webhook): Promise<DeliveryResult> {
     d.attempts++
     this.counters.attempts++
-    const body = payloadBytes({ ...d, webhookId: d.webhookId })
+    const body = payloadBytes(d)
     const headers = signedHeaders(w.signingKey, d.event, d.id, this.clock.now(), body)
     return this.transport.send({ url: w.url, headers, body, timeoutMs: this.config.timeoutMs })
   }
@@ -454,13 +459,18 @@ export class Outbox {
     void this.deliveriesOut.push(deliveryRow(d, this.versions.next(), this.clock.now()))
   }
 
+  /**
+   * Ends a delivery. `delivered` writes no row of its own: the 2xx attempt just appended to the log marks
+   * it (outbox-queries.ts folds the log into the state), which keeps the hot path at one delivery row and
+   * one attempt row per delivery.
+   */
   private finish(d: Delivery, state: 'delivered' | 'failed', reason: string): void {
     d.state = state
     d.nextAttemptAt = null
     if (reason !== '') d.lastError = reason
     this.counters[state]++
     this.untrack(d)
-    void this.deliveriesOut.push(deliveryRow(d, this.versions.next(), this.clock.now()))
+    if (state === 'failed') void this.deliveriesOut.push(deliveryRow(d, this.versions.next(), this.clock.now()))
   }
 
   private originOf(url: string): string {

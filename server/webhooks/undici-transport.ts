@@ -3,7 +3,8 @@
  * HTTP delivery with undici: one Agent, hence one connection pool per receiver origin with at most
  * `perReceiver` connections kept alive and reused (TLS handshakes once per connection, not per delivery).
  * Redirects are not followed (undici's request never follows them): a 3xx is a failed attempt. The
- * timeout covers the whole attempt (connect, headers and the read of the excerpt). Only the first
+ * timeout applies to each phase through undici's own timers (connect, the answer's headers, each body
+ * read): no answer within it fails the attempt, with no timer of our own per request. Only the first
  * RESPONSE_EXCERPT_BYTES of an answer are kept; a larger body is read to 64 KiB so the connection can be
  * reused, and the connection is dropped beyond that.
  */
@@ -58,8 +59,6 @@ export class UndiciTransport implements WebhookTransport {
 
   async send(req: DeliveryRequest): Promise<DeliveryResult> {
     const started = performance.now()
-    const abort = new AbortController()
-    const timer = setTimeout(() => abort.abort(), req.timeoutMs)
     let status: number | null = null
     let retryAfter: string | null = null
     let excerpt = ''
@@ -72,17 +71,16 @@ export class UndiciTransport implements WebhookTransport {
         method: 'POST',
         headers: req.headers,
         body: req.body,
-        signal: abort.signal
+        // the agent's connect, headers and body timeouts are the attempt's timeout (no timer per request)
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs
       })
       status = res.statusCode
       const ra = res.headers['retry-after']
       retryAfter = typeof ra === 'string' ? ra : (ra?.[0] ?? null)
       excerpt = await readExcerpt(res.body)
     } catch (err) {
-      if (status === null)
-        error = abort.signal.aborted ? `timeout: no answer within ${req.timeoutMs} ms` : describe(err)
-    } finally {
-      clearTimeout(timer)
+      if (status === null) error = describe(err, req.timeoutMs)
     }
     return { status, error, durationMs: performance.now() - started, excerpt, retryAfter }
   }
@@ -115,7 +113,7 @@ async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<strin
 }
 
 /** A person's reading of a connection error, with its code. */
-function describe(err: unknown): string {
+function describe(err: unknown, timeoutMs: number): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } }
   const code = e.code ?? e.cause?.code
   const message = e.message ?? String(err)
@@ -123,7 +121,7 @@ function describe(err: unknown): string {
   if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)'
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection reset (${code})`
   if (code === 'ENOTFOUND') return `host not found (ENOTFOUND)`
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect timeout (UND_ERR_CONNECT_TIMEOUT)'
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return 'timeout: no answer headers in time (UND_ERR_HEADERS_TIMEOUT)'
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `timeout: no connection within ${timeoutMs} ms (${code})`
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return `timeout: no answer within ${timeoutMs} ms (${code})`
   return code ? `${message} (${code})` : message
 }

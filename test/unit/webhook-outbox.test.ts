@@ -178,7 +178,10 @@ describe('webhook outbox schedule (fake clock)', () => {
     await s.outbox.accept(ev())
     await s.clock.advance(60_000)
     expect(s.transport.at(A)).toHaveLength(2)
-    expect(s.states().map((x) => x['state'])).toEqual(['delivered'])
+    // delivered is the 2xx in the attempt log: no delivery row is written for it
+    expect(s.attempts.rows.map((x) => x['status_code'])).toEqual([503, 200])
+    expect(s.states().map((x) => x['state'])).toEqual(['pending'])
+    expect(s.outbox.stats()).toMatchObject({ delivered: 1, pending: 0 })
   })
 
   it.each([
