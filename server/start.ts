@@ -251,6 +251,8 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   if (webhooks.generatedKeyFile)
     log.warn({ file: webhooks.generatedKeyFile }, 'generated the webhook key (WEBHOOK_KEY)')
   ctx.webhooks = webhooks
+  // every signal event (engine and forwarded alerts) goes to the outbox; `key_id` events only to that key's webhooks
+  webhooks.subscribe(signals.bus)
   supervisor.run('webhook-outbox', async () => {
     const resumed = await webhooks.resume()
     if (resumed > 0) log.info({ deliveries: resumed }, 'webhook deliveries resumed')
