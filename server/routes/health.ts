@@ -84,6 +84,12 @@ const HEALTH_RESPONSE = Type.Object({
     },
     { description: 'the in-memory live state behind the hot endpoints (docs/architecture.md)' }
   ),
+  webhooks: Type.Optional(
+    Type.Record(Type.String(), Type.Integer(), {
+      description:
+        'outbound webhooks: events, deliveries, attempts, delivered, failed, retries, dropped_queue_full, dropped_unstored, webhooks_disabled, store_errors, pending, in_flight, writer_queued (docs/webhooks.md)'
+    })
+  ),
   alerts: Type.Optional(
     Type.Record(Type.String(), Type.Integer(), {
       description: 'inbound alerts: accepted, duplicates, forwarded, unauthorized, refused_senders'
@@ -191,6 +197,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
             ...ctx.live.counters
           },
           ...(ctx.alerts && { alerts: { ...ctx.alerts.counters } }),
+          ...(ctx.webhooks && { webhooks: { ...ctx.webhooks.outbox.stats() } }),
           ...(ctx.stream && { stream: ctx.stream.stats() }),
           ...(ctx.signals && { signals: ctx.signals.stats() }),
           exports: ctx.exports.stats(),
