@@ -17,7 +17,7 @@
  */
 import { confirm, withoutData, type ConfirmInputs, type Direction } from '../confirm/confirm.js'
 import type { NormalizedRecord } from '../records/types.js'
-import { sleep } from '../../ingest/retry.js'
+import { backoffMs, sleep } from '../../ingest/retry.js'
 import type { SignalBus, SignalEvent, SignalEventName } from './signal-event.js'
 import {
   ACTIONS,
@@ -185,14 +185,20 @@ export class SignalEngine {
     while (!signal.aborted && !ready()) await sleep(100, signal)
     if (signal.aborted) return
     if (!this.restored) this.restore(await load())
+    let failedPasses = 0
     while (!signal.aborted) {
-      await this.pass()
-      await sleep(this.tickMs, signal)
+      const ok = await this.pass()
+      // a store that fails is probed by one evaluation per pass, backing off, not by every base each tick
+      failedPasses = ok ? 0 : failedPasses + 1
+      await sleep(ok ? this.tickMs : Math.max(this.tickMs, backoffMs(failedPasses)), signal)
     }
   }
 
-  /** Evaluates every base that is due now. */
-  async pass(): Promise<void> {
+  /**
+   * Evaluates every base that is due now. Stops at the first failing evaluation (the store is down or
+   * slow: the remaining bases stay due for the next pass) and then answers false.
+   */
+  async pass(): Promise<boolean> {
     const now = this.now()
     if (this.allDirty || now - this.trackedAt >= this.maxIntervalMs) {
       this.tracked = new Set(this.source.bases(now))
@@ -210,11 +216,13 @@ export class SignalEngine {
     }
     for (let i = 0; i < due.length; i++) {
       if (i > 0 && i % EVALS_PER_SLICE === 0) await new Promise<void>((r) => setImmediate(r))
-      await this.evaluate(due[i]!)
+      if (!(await this.evaluate(due[i]!))) return false
     }
+    return true
   }
 
-  private async evaluate(base: string): Promise<void> {
+  /** One base; false when its inputs could not be read (counted; the base stays due). */
+  private async evaluate(base: string): Promise<boolean> {
     const now = this.now()
     // cleared before the read: records arriving meanwhile mark it again for the next pass
     this.dirty.delete(base)
@@ -226,15 +234,17 @@ export class SignalEngine {
       this.counters.eval_errors++
       this.lastError = `${base}: ${err instanceof Error ? err.message : String(err)}`
       this.dirty.add(base)
-      return
+      this.lastEval.delete(base)
+      return false
     }
     this.counters.evaluations++
     // no data at all is no view (the answer would be SKIP by default, not a market move): state kept
     if (withoutData(inputs)) {
       this.counters.no_data++
-      return
+      return true
     }
     for (const direction of DIRECTIONS) this.evaluateSide(base, direction, inputs, now)
+    return true
   }
 
   private evaluateSide(base: string, direction: Direction, inputs: ConfirmInputs, now: number): void {

@@ -201,4 +201,20 @@ describe('SignalEngine', () => {
     abort.abort()
     await running
   })
+
+  it('with the store down, probes with one evaluation per pass instead of reading every base', async () => {
+    const { clock, src, engine } = setup()
+    src.bases_ = new Set(['BTC', 'ETH', 'SOL', 'XRP', 'DOGE'])
+    src.failNext = 1_000 // every read fails
+    expect(await engine.pass()).toBe(false)
+    expect(src.reads).toHaveLength(1)
+    clock.now += 1_000
+    expect(await engine.pass()).toBe(false)
+    expect(src.reads).toHaveLength(2)
+    // the store is back: the next pass reads every base
+    src.failNext = 0
+    clock.now += 1_000
+    expect(await engine.pass()).toBe(true)
+    expect(new Set(src.reads.slice(2))).toEqual(src.bases_)
+  })
 })
