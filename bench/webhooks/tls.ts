@@ -1,7 +1,8 @@
 /**
  * @module
- * A throwaway CA and a server certificate for 127.0.0.1 (openssl CLI, EC P-256), so the benchmark's receiver
- * speaks HTTPS as real receivers do and both clients pay the same TLS costs.
+ * A throwaway CA and a server certificate for 127.0.0.1 and localhost (openssl CLI, EC P-256, valid 1 day),
+ * so the benchmark's receiver speaks HTTPS as real receivers do and both clients pay the same TLS costs. The
+ * webhook tests' receivers use the same (test/helpers/webhook-receiver.ts).
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'

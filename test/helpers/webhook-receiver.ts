@@ -5,14 +5,13 @@
  * from the raw secret, and the Standard Webhooks headers checked with the `standardwebhooks` library.
  * Its answers are scripted per request (status, headers, body, delay, or a dropped connection).
  */
-import { execFileSync } from 'node:child_process'
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import https from 'node:https'
 import type net from 'node:net'
 import path from 'node:path'
 import { Webhook as StandardWebhook } from 'standardwebhooks'
 import { tmpDir } from './tmp-dir.js'
+import { makeBenchTls } from '../../bench/webhooks/tls.js'
 
 export interface TestCa {
   readonly dir: string
@@ -24,40 +23,11 @@ export interface TestCa {
   cleanup(): void
 }
 
-/** A CA and a server certificate for 127.0.0.1 and localhost (EC P-256, valid 2 days). */
+/** A CA and a server certificate for 127.0.0.1 and localhost (the benchmark's: EC P-256, openssl CLI). */
 export function makeTestCa(): TestCa {
   const t = tmpDir('tw-webhook-tls-')
-  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: t.dir, stdio: 'pipe' })
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
-  run('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Tidewatch Test CA')
-  run('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost')
-  fs.writeFileSync(path.join(t.dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n')
-  run(
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-out',
-    'server.pem',
-    '-days',
-    '2',
-    '-extfile',
-    'san.ext'
-  )
-  const read = (f: string) => fs.readFileSync(path.join(t.dir, f), 'utf8')
-  return {
-    dir: t.dir,
-    ca: read('ca.pem'),
-    caFile: path.join(t.dir, 'ca.pem'),
-    key: read('server.key'),
-    cert: read('server.pem'),
-    cleanup: t.cleanup
-  }
+  const tls = makeBenchTls(t.dir)
+  return { dir: t.dir, ...tls, caFile: path.join(t.dir, 'ca.pem'), cleanup: t.cleanup }
 }
 
 export interface Received {
