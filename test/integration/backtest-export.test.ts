@@ -16,6 +16,7 @@ import { primed } from '../../engine/export/primed.js'
 import { mergedParts } from '../../engine/store/merged-parts.js'
 import type { Params, Store } from '../../engine/store/store.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { exportTrades } from '../helpers/export-trades.js'
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
 let pro = ''
@@ -37,28 +38,7 @@ beforeAll(async () => {
   srv = await startTestServer({ EXPORT_MAX_CONCURRENT: '1' })
   pro = (await srv.running.ctx.keys.create('pro', 'p')).key
   trader = (await srv.running.ctx.keys.create('trader', 't')).key
-  const rows: object[] = []
-  let id = 0
-  for (const [exchange, base, symbol] of [
-    ['binance', 'EXA', 'EXAUSDT'],
-    ['okx', 'EXA', 'EXA-USDT-SWAP'],
-    ['binance', 'EXB', 'EXBUSDT']
-  ] as const) {
-    for (let m = 0; m < 300; m += 1 + (id % 3)) {
-      rows.push({
-        exchange,
-        symbol,
-        base,
-        market: 'perp',
-        quote: 'USDT',
-        side: id % 2 ? 'buy' : 'sell',
-        ts: H0 + m * MIN + (id % 50) * 7,
-        price: 100 + Math.sin(id) * 3 + id / 1000,
-        qty: 0.001 * (1 + (id % 17)),
-        trade_id: String(id++)
-      })
-    }
-  }
+  const rows = exportTrades('EXA', 'EXB', H0)
   await ingestRecords(srv.base, 'trade', rows)
 })
 afterAll(async () => {

@@ -21,11 +21,11 @@ import { SYNTHETIC_HEADER } from '../../engine/live/synthetic-data.js'
 import { encodeExport, type ExportColumn } from '../../engine/export/encode.js'
 import { arrowStreamFromBlocks } from '../../engine/export/arrow-frames.js'
 import type { Store } from '../../engine/store/store.js'
+import { exportTrades } from '../helpers/export-trades.js'
 
 type Server = Awaited<ReturnType<typeof startTestServer>>
 type Row = Record<string, number | string>
 
-const MIN = 60_000
 const HOUR = 3_600_000
 const H0 = Math.floor(Date.now() / HOUR) * HOUR - 6 * HOUR
 const QUERY = `symbols=SYA,SYB&timeframe=1m&start_time=${H0}&end_time=${H0 + 5 * HOUR}`
@@ -121,28 +121,7 @@ async function clickhouseRows(file: string, format: 'ArrowStream' | 'Parquet'): 
 beforeAll(async () => {
   srv = await startTestServer({ DATA_DIR: data.dir })
   key = (await srv.running.ctx.keys.create('pro', 'quant')).key
-  const trades: object[] = []
-  let id = 0
-  for (const [exchange, base, symbol] of [
-    ['binance', 'SYA', 'SYAUSDT'],
-    ['okx', 'SYA', 'SYA-USDT-SWAP'],
-    ['binance', 'SYB', 'SYBUSDT']
-  ] as const) {
-    for (let m = 0; m < 300; m += 1 + (id % 3)) {
-      trades.push({
-        exchange,
-        symbol,
-        base,
-        market: 'perp',
-        quote: 'USDT',
-        side: id % 2 ? 'buy' : 'sell',
-        ts: H0 + m * MIN + (id % 50) * 7,
-        price: 100 + Math.sin(id) * 3 + id / 1000,
-        qty: 0.001 * (1 + (id % 17)),
-        trade_id: String(id++)
-      })
-    }
-  }
+  const trades = exportTrades('SYA', 'SYB', H0)
   await ingestRecords(srv.base, 'trade', trades)
 }, 120_000)
 
