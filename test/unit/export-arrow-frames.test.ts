@@ -14,16 +14,7 @@ import {
   Table
 } from 'apache-arrow'
 import { arrowStreamFromBlocks, splitArrowMessages, ARROW_EOS } from '../../engine/export/arrow-frames.js'
-
-async function* from(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for (const c of chunks) yield c
-}
-
-async function bytes(it: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = []
-  for await (const c of it) parts.push(c)
-  return Buffer.concat(parts)
-}
+import { from, bytes } from '../helpers/byte-streams.js'
 
 function block(start: number, n: number): Uint8Array {
   const ts = BigInt64Array.from({ length: n }, (_, i) => BigInt(1_700_000_000_000 + (start + i) * 1000))

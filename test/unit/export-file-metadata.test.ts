@@ -25,16 +25,7 @@ import { parquetFromBlocks } from '../../engine/export/parquet-frames.js'
 import { parquetWithMetadata } from '../../engine/export/parquet-metadata.js'
 import { SYNTHETIC_METADATA } from '../../engine/export/formats.js'
 import { openParquet } from '../helpers/parquet-reader.js'
-
-async function* from(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for (const c of chunks) yield c
-}
-
-async function bytes(it: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = []
-  for await (const c of it) parts.push(c)
-  return Buffer.concat(parts)
-}
+import { from, bytes } from '../helpers/byte-streams.js'
 
 /** `b` cut into pieces of `size` bytes (the last shorter). */
 function cut(b: Uint8Array, size: number): Uint8Array[] {

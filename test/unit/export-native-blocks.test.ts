@@ -5,6 +5,7 @@
 import { describe, it, expect } from 'vitest'
 import fc from 'fast-check'
 import { nativeBlocks, type NativeBlock } from '../../engine/export/native-blocks.js'
+import { from } from '../helpers/byte-streams.js'
 
 function varuint(n: number): number[] {
   const out: number[] = []
@@ -40,10 +41,6 @@ function block(start: number, rows: number): Buffer {
     str('String'),
     ...syms.map(str)
   ])
-}
-
-async function* from(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for (const c of chunks) yield c
 }
 
 async function decode(chunks: readonly Uint8Array[]): Promise<NativeBlock[]> {

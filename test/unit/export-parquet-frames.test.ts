@@ -10,6 +10,7 @@ import parquet from 'parquetjs-lite'
 import { parquetFromBlocks } from '../../engine/export/parquet-frames.js'
 import { readStruct, writeStruct } from '../../engine/export/thrift-compact.js'
 import { openParquet } from '../helpers/parquet-reader.js'
+import { from } from '../helpers/byte-streams.js'
 
 interface Row {
   ts: number
@@ -40,10 +41,6 @@ async function file(rows: readonly object[], schema: object = SCHEMA, pageIndex 
   for (const r of rows) await w.appendRow(r)
   await w.close()
   return Buffer.concat(parts)
-}
-
-async function* from(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for (const c of chunks) yield c
 }
 
 async function joined(chunks: readonly Uint8Array[]): Promise<{ bytes: Buffer; pieces: number }> {

@@ -7,10 +7,7 @@ import fc from 'fast-check'
 import { csvFromBlocks, csvHeader } from '../../engine/export/csv-frames.js'
 import { jsonArrayFromRows } from '../../engine/export/json-frames.js'
 import { exportSelect, tableStructure, validateColumns } from '../../engine/export/columns.js'
-
-async function* from(chunks: readonly (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
-  for (const c of chunks) yield typeof c === 'string' ? Buffer.from(c) : c
-}
+import { from } from '../helpers/byte-streams.js'
 
 async function text(it: AsyncIterable<Uint8Array>): Promise<string> {
   const parts: Uint8Array[] = []
