@@ -61,19 +61,8 @@ export function restoreRows(store: Store): Promise<RestoredRow[]> {
   )
 }
 
-/** An event as GET /v1/signals lists it. */
-export interface ListedSignal {
-  readonly id: string
-  readonly event: SignalEventName
-  /** epoch ms */
-  readonly ts: number
-  readonly symbol: string
-  readonly direction: 'long' | 'short'
-  readonly confidence: string
-  readonly composite: number
-  readonly action: string
-  readonly source: string
-}
+/** An event as GET /v1/signals lists it: the event without its key (a key sees only its own anyway). */
+export type ListedSignal = Omit<SignalEvent, 'key_id'>
 
 /** Position after the last listed event: pages are newest first, ties by id descending. */
 export interface SignalPosition {
