@@ -19,7 +19,7 @@ import type { Logger } from '../engine/log.js'
 import type { InsertBatch } from '../engine/store/store.js'
 import { toStoreError } from '../engine/store/store-error.js'
 import type { EncodedChunk } from './encoded-chunk.js'
-import { backoffMs, sleep } from './retry.js'
+import { backoffMs, sleep } from '../engine/runtime/retry.js'
 
 /**
  * Longest pause between two tries of a batch, ms. Lower than the shared 15 s ceiling: a try against a

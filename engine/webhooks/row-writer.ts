@@ -3,14 +3,14 @@
  * Group commit of rows into one table (as TSV): at most PARALLEL_INSERTS inserts in flight; rows pushed
  * meanwhile form the next batches (MAX_BATCH_ROWS each). So a lone row is stored within one insert's time, and under load
  * batches grow with it (thousands of rows per insert) instead of one insert per row. A failed insert is retried with the same
- * bytes and dedup token (backoff as every store write: ingest/retry.ts) until it succeeds or the writer is
+ * bytes and dedup token (backoff as every store write: engine/runtime/retry.ts) until it succeeds or the writer is
  * closed, so a retry that did reach the store is not written twice.
  *
  * Bounded: `full` is true at `maxRows` queued; the producers decide (the outbox stops starting attempts;
  * new events are counted as dropped). `push` returns the promise of the batch the row joined.
  */
 import crypto from 'node:crypto'
-import { backoffMs, sleep } from '../../ingest/retry.js'
+import { backoffMs, sleep } from '../runtime/retry.js'
 import { escapeTsv } from '../records/tsv.js'
 import type { Store } from '../store/store.js'
 

@@ -2,7 +2,7 @@
  * @module
  * Reconnect delays for venue connections: exponential backoff with full jitter (AWS architecture blog),
  * so many sockets dropped at once (a venue restart) do not reconnect in lockstep. Store-write retries use
- * `ingest/retry.ts` (equal jitter, shorter steps); both share its abortable `sleep`.
+ * `engine/runtime/retry.ts` (equal jitter, shorter steps); both share its abortable `sleep`.
  */
 
 export interface BackoffOptions {
@@ -20,5 +20,5 @@ export function reconnectDelayMs(attempt: number, opts: BackoffOptions, random: 
   return Math.round(random() * cap)
 }
 
-/** The shared abortable sleep (`ingest/retry.ts`), here for the venue transports. */
-export { sleep } from '../../retry.js'
+/** The shared abortable sleep (`engine/runtime/retry.ts`), here for the venue transports. */
+export { sleep } from '../../../engine/runtime/retry.js'
