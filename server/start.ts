@@ -278,7 +278,20 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     readiness,
     synthetic
   })
-  const http = await startHttpServer(app, config.host, config.port, stream)
+  let http: Awaited<ReturnType<typeof startHttpServer>>
+  try {
+    http = await startHttpServer(app, config.host, config.port, stream)
+  } catch (err) {
+    // the port is taken: end what already runs and close the store before the caller exits (an embedded
+    // store left open could keep the process from exiting: seen under load, the exit 2 never came)
+    await supervisor.stop()
+    await webhooks.stop(Date.now())
+    storeProbe.stop()
+    await parser.close()
+    await store.close()
+    releaseLock()
+    throw err
+  }
   log.info({ host: config.host, port: http.port, store: store.kind, sources: config.sources }, 'listening')
 
   // Warm-up: build the live state (retried under the supervisor while the store fails), then start the hub
