@@ -10,6 +10,9 @@ import type { VenueEnv } from '../ingest/sources/venue-settings.js'
 import { parseAllowList } from './alerts/sender-allow-list.js'
 import { parseCidrList } from './webhooks/address-policy.js'
 import { parseWebhookKey } from './webhooks/secret-box.js'
+// --- chain nodes (engine/chain) ---
+import { chainsConfig, type ChainsConfig } from './chain/rpc-config.js'
+// --- end chain nodes ---
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
 export type SourceName = 'sim' | VenueName | `replay:${string}`
@@ -74,6 +77,10 @@ export interface Config {
   readonly alertAllowedIps: readonly string[]
   /** outbound webhooks (WEBHOOK_* variables, docs/webhooks.md) */
   readonly webhooks: WebhookConfig
+  // --- chain nodes (engine/chain) ---
+  /** EVM nodes per chain: `<CHAIN>_RPC_URL`, `_WS_URL`, `_RPC_RATE`, `_RPC_TIMEOUT_MS` (engine/chain/rpc-config.ts) */
+  readonly chains: ChainsConfig
+  // --- end chain nodes ---
 }
 
 /** Outbound webhook settings (docs/webhooks.md, "Configuration"). */
@@ -341,6 +348,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10),
     alertSources: alertSources(env),
     alertAllowedIps: alertAllowedIps(env),
-    webhooks: webhookConfig(env)
+    webhooks: webhookConfig(env),
+    chains: chainsConfig(env) // chain nodes (engine/chain)
   })
 }

@@ -24,7 +24,17 @@ export const ERROR_STATUS = {
   internal: 500,
   unavailable: 503,
   /** the service is starting: its live state or first backfill is not complete (Retry-After) */
-  warming_up: 503
+  warming_up: 503,
+  // --- chain nodes and node intelligence (engine/chain, docs/node-intel.md) ---
+  /** an address that holds no contract code where a token was expected */
+  not_a_contract: 404,
+  /** the chain's node did not answer in time or refused the connection (names the chain) */
+  chain_unavailable: 503,
+  /** the chain's node reports another chain id than the chain's (names both) */
+  chain_mismatch: 503,
+  /** no node is configured for the chain (names the variable to set) */
+  chain_not_configured: 503
+  // --- end chain nodes and node intelligence ---
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -21,6 +21,7 @@ import type { Supervisor } from '../engine/runtime/supervisor.js'
 import type { AlertService } from '../engine/alerts/alert-service.js'
 import type { SignalService } from '../engine/signals/signal-service.js'
 import type { WebhookService } from '../engine/webhooks/service.js'
+import type { ChainClients } from '../engine/chain/chain-clients.js' // chain nodes
 
 export interface ServerContext {
   readonly config: Config
@@ -50,6 +51,10 @@ export interface ServerContext {
   readonly readiness: Readiness
   /** the supervisor of background loops (their states and error counts show in /v1/health) */
   readonly supervisor: Supervisor
+  // --- chain nodes (engine/chain) ---
+  /** one JSON-RPC client per configured chain, shared by the whale sources and node intelligence */
+  readonly chains: ChainClients
+  // --- end chain nodes ---
   /** the push stream (null until the server wires it; unit tests of routes run without) */
   stream: StreamService | null
   // --- signals (docs/signals.md) ---

@@ -68,6 +68,7 @@ import { SenderAllowList } from '../engine/alerts/sender-allow-list.js'
 import { confirmAnswersOf } from '../engine/live/confirm-answers.js'
 import { screenerBases } from '../engine/symbols/known-bases.js'
 import { alertRoutes } from './routes/alerts.js'
+import { ChainClients } from '../engine/chain/chain-clients.js' // chain nodes
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
 const SHUTDOWN_DEADLINE_MS = 30_000
@@ -192,6 +193,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     synthetic,
     readiness,
     supervisor,
+    chains: new ChainClients(config.chains), // chain nodes: shared by whale sources and node intelligence
     stream: null
   }
   const parser = new NdjsonParser()

@@ -1,0 +1,313 @@
+/**
+ * @module
+ * One chain's JSON-RPC client, shared by every feature that reads the chain (whale sources, node
+ * intelligence): a viem `PublicClient` per configured node (http, JSON-RPC batching), failover in the
+ * configured order (the first healthy node answers; a node that failed at the transport level sits out
+ * `NODE_DOWN_MS` unless no other is left), one token bucket per chain (`<ENV>_RPC_RATE`), a per-node
+ * timeout, and counters for /v1/node/health and /v1/health.
+ *
+ * Errors: a timeout, refused connection or HTTP failure on every node becomes `ApiError('chain_unavailable')`
+ * (503) naming the chain; errors the node itself answered (a revert, an unknown method) reach the caller as
+ * viem raised them, so callers can tell "the token reverted" from "the node is down".
+ */
+import {
+  BaseError,
+  createPublicClient,
+  fallback,
+  http,
+  HttpRequestError,
+  TimeoutError,
+  type PublicClient,
+  type Transport
+} from 'viem'
+import { ApiError } from '../errors.js'
+import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
+import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
+import { TokenBucket } from './token-bucket.js'
+
+/** How long a node that failed at the transport level is tried only after the others, ms. */
+export const NODE_DOWN_MS = 10_000
+/** Calls whose latency feeds the median in `stats()`. */
+const LATENCY_WINDOW = 64
+
+export interface ChainClientOptions {
+  readonly chain: EvmChainName
+  /** http(s) JSON-RPC URLs in order of preference */
+  readonly urls: readonly string[]
+  /** the variable the URLs came from, for messages. @default `<ENV>_RPC_URL` */
+  readonly urlVariable?: string
+  /** requests per second (and burst) to this chain, all callers together. @default 50 */
+  readonly ratePerSec?: number
+  /** one node's time to answer one request, ms. @default 5000 */
+  readonly timeoutMs?: number
+}
+
+export interface RequestOptions {
+  /** the whole call's deadline (waiting for the rate limit, failover included), ms. @default timeoutMs × nodes */
+  readonly timeoutMs?: number
+}
+
+interface Node {
+  /** scheme, host and port only: paths and credentials often carry provider keys */
+  readonly label: string
+  readonly client: PublicClient
+  downUntil: number
+  failures: number
+  /** last eth_chainId check: true = matches, false = another chain, undefined = not checked */
+  chainIdOk: boolean | undefined
+}
+
+export interface ChainClientStats {
+  readonly chain: EvmChainName
+  readonly nodes: readonly { readonly url: string; readonly up: boolean; readonly failures: number }[]
+  /** request() calls made (each may be several JSON-RPC requests, batched) */
+  readonly calls: number
+  /** calls that ended in chain_unavailable (every node failed, timed out, or the rate budget was used up) */
+  readonly errors: number
+  /** calls the node answered with an error of its own (revert, unknown method) */
+  readonly rpc_errors: number
+  /** times a node failed at the transport level and the next one was tried */
+  readonly failovers: number
+  /** calls that waited for the rate limit / were refused by it */
+  readonly throttled: number
+  readonly rate_refused: number
+  readonly last_error: string | null
+  readonly last_error_at: number | null
+  /** median latency of the last 64 successful calls, ms (null before any) */
+  readonly latency_ms_p50: number | null
+}
+
+/** `http://host:port` of a URL (no path, no credentials). */
+export function nodeLabel(url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.protocol}//${u.host}${u.pathname.length > 1 ? '/…' : ''}`
+  } catch {
+    return 'invalid-url'
+  }
+}
+
+/** True for failures of the way to the node (timeout, refused, HTTP error), false for answers of the node. */
+export function isTransportError(err: unknown): boolean {
+  if (err instanceof NodeTimeout) return true
+  if (err instanceof BaseError) {
+    return err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError) !== null
+  }
+  return false
+}
+
+class NodeTimeout extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`)
+  }
+}
+
+export class ChainClient {
+  readonly chain: EvmChainName
+  readonly spec: ChainSpec
+  readonly urls: readonly string[]
+  readonly urlVariable: string
+  /** viem client over every node (fallback transport, first healthy answers); request() adds limits and counters */
+  readonly client: PublicClient
+  readonly timeoutMs: number
+  readonly ratePerSec: number
+  private readonly nodes: Node[]
+  private readonly bucket: TokenBucket
+  private readonly latencies: number[] = []
+  private counts = { calls: 0, errors: 0, rpc_errors: 0, failovers: 0 }
+  private lastError: string | null = null
+  private lastErrorAt: number | null = null
+
+  constructor(opts: ChainClientOptions) {
+    if (opts.urls.length === 0) throw new RangeError(`ChainClient(${opts.chain}) needs at least one URL`)
+    this.chain = opts.chain
+    this.spec = EVM_CHAINS[opts.chain]
+    this.urls = Object.freeze([...opts.urls])
+    this.urlVariable = opts.urlVariable ?? `${this.spec.envName}_RPC_URL`
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS
+    this.ratePerSec = opts.ratePerSec ?? DEFAULT_RPC_RATE
+    this.bucket = new TokenBucket({ ratePerSec: this.ratePerSec })
+    const transports: Transport[] = this.urls.map((u) => this.transport(u))
+    this.nodes = this.urls.map((u, i) => ({
+      label: nodeLabel(u),
+      client: createPublicClient({ transport: transports[i]! }) as PublicClient,
+      downUntil: 0,
+      failures: 0,
+      chainIdOk: undefined
+    }))
+    this.client = createPublicClient({
+      transport: fallback(transports, { rank: false, retryCount: 0 })
+    }) as PublicClient
+  }
+
+  private transport(url: string): Transport {
+    return http(url, { batch: { wait: 0 }, timeout: this.timeoutMs, retryCount: 0 })
+  }
+
+  /** configured nodes (index order = preference) with their redacted URLs */
+  get nodeLabels(): readonly string[] {
+    return this.nodes.map((n) => n.label)
+  }
+
+  /**
+   * Runs `fn` against the first healthy node, failing over to the next on transport errors; rate limited
+   * per chain. `label` names the call in errors and logs (e.g. `honeypot_probe`).
+   */
+  async request<T>(label: string, fn: (c: PublicClient) => Promise<T>, opts: RequestOptions = {}): Promise<T> {
+    const budget = opts.timeoutMs ?? this.timeoutMs * this.nodes.length
+    const deadline = performance.now() + budget
+    this.counts.calls++
+    await this.admit(label, budget)
+    const now = Date.now()
+    const order = [...this.nodes].sort((a, b) => Number(a.downUntil > now) - Number(b.downUntil > now))
+    let last: unknown
+    for (const node of order) {
+      const left = deadline - performance.now()
+      if (left <= 0) break
+      try {
+        return await this.onNode(node, fn, Math.min(this.timeoutMs, left))
+      } catch (err) {
+        if (!isTransportError(err)) throw err
+        last = err
+        this.counts.failovers++
+      }
+    }
+    throw this.unavailable(label, budget, last)
+  }
+
+  /**
+   * Runs `fn` on one node (index into the configured URLs), without failover: node health checks each
+   * node on its own. Rate limited like request().
+   */
+  async requestOn<T>(
+    index: number,
+    label: string,
+    fn: (c: PublicClient) => Promise<T>,
+    timeoutMs?: number
+  ): Promise<T> {
+    const node = this.nodes[index]
+    if (!node) throw new RangeError(`${this.chain} has no node #${index}`)
+    const ms = timeoutMs ?? this.timeoutMs
+    this.counts.calls++
+    await this.admit(label, ms)
+    try {
+      return await this.onNode(node, fn, ms)
+    } catch (err) {
+      if (isTransportError(err)) throw this.unavailable(label, ms, err, node.label)
+      throw err
+    }
+  }
+
+  private async admit(label: string, budget: number): Promise<void> {
+    if (await this.bucket.take(budget / 2)) return
+    this.counts.errors++
+    this.noteError(`${label}: request budget used up`)
+    throw new ApiError(
+      'chain_unavailable',
+      `the ${this.chain} node's request budget (${this.spec.envName}_RPC_RATE=${this.ratePerSec}/s) is used up; retry shortly`,
+      { headers: { 'Retry-After': '1' }, details: { chain: this.chain } }
+    )
+  }
+
+  private async onNode<T>(node: Node, fn: (c: PublicClient) => Promise<T>, ms: number): Promise<T> {
+    const started = performance.now()
+    let timer: NodeJS.Timeout | undefined
+    const call = fn(node.client)
+    try {
+      const result = await Promise.race([
+        call,
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new NodeTimeout(ms)), ms)))
+      ])
+      this.latency(performance.now() - started)
+      node.downUntil = 0
+      return result
+    } catch (err) {
+      if (isTransportError(err)) {
+        call.catch(() => undefined) // the losing call ends on its own transport timeout
+        node.failures++
+        node.downUntil = Date.now() + NODE_DOWN_MS
+        this.noteError(`${node.label}: ${errorText(err)}`)
+      } else {
+        this.counts.rpc_errors++
+      }
+      throw err
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private unavailable(label: string, ms: number, cause: unknown, node?: string): ApiError {
+    this.counts.errors++
+    const where = node ?? (this.nodes.length === 1 ? this.nodes[0]!.label : `${this.nodes.length} nodes`)
+    return new ApiError(
+      'chain_unavailable',
+      `the ${this.chain} node (${where}) did not answer ${label} within ${Math.round(ms)} ms: ${cause === undefined ? 'no time left' : errorText(cause)}`,
+      { cause, headers: { 'Retry-After': '5' }, details: { chain: this.chain } }
+    )
+  }
+
+  /**
+   * Checks every reachable node's `eth_chainId` against the chain's. A node on another chain throws
+   * `chain_mismatch` naming expected and actual; when no node answers, `chain_unavailable`.
+   */
+  async verifyChainId(): Promise<void> {
+    let answered = 0
+    let last: unknown
+    for (let i = 0; i < this.nodes.length; i++) {
+      const node = this.nodes[i]!
+      let id: number
+      try {
+        id = await this.requestOn(i, 'eth_chainId', (c) => c.getChainId())
+      } catch (err) {
+        last = err
+        continue
+      }
+      answered++
+      node.chainIdOk = id === this.spec.chainId
+      if (!node.chainIdOk) {
+        throw new ApiError(
+          'chain_mismatch',
+          `${this.urlVariable} node ${node.label} reports chain id ${id}, expected ${this.spec.chainId} (${this.chain})`,
+          { details: { chain: this.chain, expected_chain_id: this.spec.chainId, actual_chain_id: id } }
+        )
+      }
+    }
+    if (answered === 0) throw last instanceof ApiError ? last : this.unavailable('eth_chainId', this.timeoutMs, last)
+  }
+
+  /** the last chain id check of node `index` (undefined: not checked yet) */
+  chainIdOk(index: number): boolean | undefined {
+    return this.nodes[index]?.chainIdOk
+  }
+
+  private latency(ms: number): void {
+    this.latencies.push(ms)
+    if (this.latencies.length > LATENCY_WINDOW) this.latencies.shift()
+  }
+
+  private noteError(text: string): void {
+    this.lastError = text.slice(0, 300)
+    this.lastErrorAt = Date.now()
+  }
+
+  stats(): ChainClientStats {
+    const now = Date.now()
+    const sorted = [...this.latencies].sort((a, b) => a - b)
+    return {
+      chain: this.chain,
+      nodes: this.nodes.map((n) => ({ url: n.label, up: n.downUntil <= now, failures: n.failures })),
+      ...this.counts,
+      throttled: this.bucket.waited,
+      rate_refused: this.bucket.refused,
+      last_error: this.lastError,
+      last_error_at: this.lastErrorAt,
+      latency_ms_p50: sorted.length === 0 ? null : Math.round(sorted[Math.floor(sorted.length / 2)]! * 100) / 100
+    }
+  }
+}
+
+/** A short message for an error (viem's shortMessage when there is one; never the request body). */
+export function errorText(err: unknown): string {
+  if (err instanceof BaseError) return err.shortMessage
+  return err instanceof Error ? err.message : String(err)
+}
