@@ -19,6 +19,9 @@ import { Router, type Match } from './router.js'
 import type { Readiness } from './readiness.js'
 import { SYNTHETIC_HEADER } from '../engine/live/synthetic-data.js'
 import { compileQuery, parseJsonBody, type QueryValidator } from './validate.js'
+// --- web dashboard ---
+import { servesPath } from './web/web-route.js'
+// --- end web dashboard ---
 
 const NO_HEADERS = NO_RATE_HEADERS
 
@@ -127,14 +130,28 @@ export class App {
       readonly readiness?: Readiness
       /** label data answers synthetic (the service holds demo data) */
       readonly synthetic?: boolean
+      // --- web dashboard ---
+      /** serves GET/HEAD paths outside /v1 that no route matched (server/web, docs/dashboard.md) */
+      readonly web?: Route
+      // --- end web dashboard ---
     } = {}
   ) {
     this.router = new Router(routes)
     for (const r of routes) this.validators.set(r, compileQuery(r.query))
+    // --- web dashboard: any query (?invite=...) is the page's own business ---
+    if (opts.web) this.validators.set(opts.web, () => ({}))
+    // --- end web dashboard ---
   }
 
   /** Route lookup before the body is read (the adapter needs the route's body limit). */
   match(method: string, path: string): Match | ApiError {
+    // --- web dashboard ---
+    const web = this.opts.web
+    if (web && servesPath(method, path)) {
+      const m = this.router.match(method, path)
+      return m instanceof ApiError && m.status === 404 ? { route: web, params: {} } : m
+    }
+    // --- end web dashboard ---
     return this.router.match(method, path)
   }
 

@@ -69,6 +69,9 @@ import { confirmAnswersOf } from '../engine/live/confirm-answers.js'
 import { screenerBases } from '../engine/symbols/known-bases.js'
 import { alertRoutes } from './routes/alerts.js'
 import { ChainClients } from '../engine/chain/chain-clients.js' // chain nodes
+// --- web dashboard ---
+import { dashboardRoute } from './web/wiring.js'
+// --- end web dashboard ---
 
 /** Longest a shutdown waits for sources and queued batches before giving up (rows left count as failed). */
 const SHUTDOWN_DEADLINE_MS = 30_000
@@ -278,7 +281,8 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   ]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access, {
     readiness,
-    synthetic
+    synthetic,
+    web: dashboardRoute(log.child({ mod: 'web' })) // web dashboard (docs/dashboard.md)
   })
   let http: Awaited<ReturnType<typeof startHttpServer>>
   try {

@@ -12,6 +12,9 @@ import type { StreamService } from '../stream/stream-service.js'
 import { attachStream } from './uws-stream.js'
 import { statusLine } from './status-line.js'
 import { isStreamBody, type HttpRequest, type HttpResponse, type StreamBody } from './types.js'
+// --- web dashboard ---
+import { WEB_REQUEST_HEADERS } from '../web/web-route.js'
+// --- end web dashboard ---
 
 /** Shared empty query for requests without one; URLSearchParams is never mutated by handlers. */
 const EMPTY_QUERY = new URLSearchParams()
@@ -239,6 +242,14 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
     const matched = app.match(method, path)
     const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
     const headers = readHeaders(req, limit > 0)
+    // --- web dashboard: its caching and encoding headers, read only outside /v1 (charCode 118 = 'v') ---
+    if (path.charCodeAt(1) !== 118) {
+      for (const name of WEB_REQUEST_HEADERS) {
+        const v = req.getHeader(name)
+        if (v !== '') headers[name] = v
+      }
+    }
+    // --- end web dashboard ---
     if (limit === 0) {
       const out = app.handle(new UwsRequest(res, state, method, path, query, headers, null), matched)
       if (out instanceof Promise) void out.then((o) => send(res, state, o, head))

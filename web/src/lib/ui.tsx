@@ -1,0 +1,120 @@
+/**
+ * @module
+ * Shared view pieces: the page frame (title, demo-data badge, error line), a data-loading hook over the
+ * API client, and a canvas hook that redraws on data change and resize at the device's pixel ratio.
+ */
+import type { ComponentChildren } from 'preact'
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import { api, ApiFailure } from './api.js'
+
+export function Page(props: {
+  title: string
+  synthetic?: boolean
+  children: ComponentChildren
+  tools?: ComponentChildren
+}) {
+  return (
+    <section class="page">
+      <header class="page-head">
+        <h1>{props.title}</h1>
+        {props.synthetic ? (
+          <span class="badge demo" title="The service holds demo (synthetic) data: these numbers are not real markets">
+            Demo data (synthetic)
+          </span>
+        ) : null}
+        <div class="tools">{props.tools}</div>
+      </header>
+      {props.children}
+    </section>
+  )
+}
+
+export function ErrorLine(props: { error: unknown }) {
+  if (!props.error) return null
+  const e = props.error
+  const text = e instanceof ApiFailure ? `${e.status} ${e.code}: ${e.message}` : String(e)
+  return (
+    <p class="error" role="alert">
+      {text}
+      {e instanceof ApiFailure && e.status === 401 ? ' (log in, or paste an API key on the Account page)' : ''}
+    </p>
+  )
+}
+
+export interface Loaded<T> {
+  readonly data: T | null
+  readonly error: unknown
+  readonly loading: boolean
+  reload(): void
+  set(data: T): void
+}
+
+/** GET `path` (null: nothing to load) and keep the answer; reloads when the path changes. */
+export function useApi<T = any>(path: string | null): Loaded<T> {
+  const [data, setData] = useState<T | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [loading, setLoading] = useState(false)
+  const [n, setN] = useState(0)
+  useEffect(() => {
+    if (!path) return
+    let live = true
+    setLoading(true)
+    api<T>('GET', path).then(
+      (d) => {
+        if (!live) return
+        setData(d)
+        setError(null)
+        setLoading(false)
+      },
+      (e: unknown) => {
+        if (!live) return
+        setError(e)
+        setLoading(false)
+      }
+    )
+    return () => {
+      live = false
+    }
+  }, [path, n])
+  const reload = useCallback(() => setN((x) => x + 1), [])
+  return { data, error, loading, reload, set: setData }
+}
+
+/**
+ * A canvas drawn by `draw(ctx, width, height)` in CSS pixels, redrawn when `deps` change or the element
+ * resizes. The canvas carries `data-drawn="true"` once drawn with data (the browser test reads pixels too).
+ */
+export function useCanvas(draw: (ctx: CanvasRenderingContext2D, w: number, h: number) => boolean, deps: unknown[]) {
+  const ref = useRef<HTMLCanvasElement>(null)
+  useEffect(() => {
+    const canvas = ref.current
+    if (!canvas) return
+    const paint = (): void => {
+      const w = canvas.clientWidth
+      const h = canvas.clientHeight
+      const dpr = window.devicePixelRatio || 1
+      canvas.width = Math.round(w * dpr)
+      canvas.height = Math.round(h * dpr)
+      const ctx = canvas.getContext('2d')
+      if (!ctx) return
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0)
+      ctx.clearRect(0, 0, w, h)
+      canvas.dataset['drawn'] = String(draw(ctx, w, h))
+    }
+    paint()
+    const ro = new ResizeObserver(paint)
+    ro.observe(canvas)
+    return () => ro.disconnect()
+  }, deps)
+  return ref
+}
+
+/** Colour scale for a signed value in [-1, 1]: red (negative) through grey to green (positive). */
+export function divergingColor(t: number): string {
+  const c = Math.max(-1, Math.min(1, t))
+  const a = Math.abs(c)
+  const [r, g, b] = c >= 0 ? [22, 163, 74] : [220, 38, 38]
+  const base = 241
+  const mix = (x: number): number => Math.round(base + (x - base) * (0.15 + 0.85 * a))
+  return `rgb(${mix(r)},${mix(g)},${mix(b)})`
+}

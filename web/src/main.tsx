@@ -1,0 +1,123 @@
+/**
+ * @module
+ * The dashboard's entry: reads the session, renders the navigation and the page of the current path.
+ * Every page is a client of the public /v1 API (lib/api.ts). `performance.mark('tw:interactive')` is set
+ * once the first page has rendered and its handlers are attached (the browser test reports it).
+ */
+import { render } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import './styles.css'
+import { currentAccount, devKey, loadSession, onSessionChange } from './lib/api.js'
+import { linkTo, useLocation } from './lib/router.js'
+import { onStreamStatus } from './lib/stream.js'
+import { AccountPage } from './pages/account.js'
+import { LoginPage, SignupPage } from './pages/auth.js'
+import { CandlesPage } from './pages/candles.js'
+import { ConfirmPage } from './pages/confirm.js'
+import { FundingPage } from './pages/funding.js'
+import { KeysPage } from './pages/keys.js'
+import { OptionsPage } from './pages/options.js'
+import { ScreenerPage } from './pages/screener.js'
+import { UsagePage } from './pages/usage.js'
+import { WebhooksPage } from './pages/webhooks.js'
+import { WhalesPage } from './pages/whales.js'
+
+const MARKET = [
+  ['/candles', 'Candles'],
+  ['/options', 'Options'],
+  ['/funding', 'Funding'],
+  ['/whales', 'Whales'],
+  ['/screener', 'Screener'],
+  ['/confirm', 'Confirm']
+] as const
+
+const ACCOUNT = [
+  ['/keys', 'API access'],
+  ['/usage', 'Usage'],
+  ['/webhooks', 'Webhooks'],
+  ['/account', 'Account']
+] as const
+
+function Nav(props: { path: string }) {
+  const account = currentAccount()
+  const [stream, setStream] = useState('idle')
+  useEffect(() => onStreamStatus(setStream), [])
+  const link = (to: string, label: string) => (
+    <a href={to} class={props.path === to ? 'active' : ''} onClick={linkTo(to)}>
+      {label}
+    </a>
+  )
+  return (
+    <nav class="nav">
+      <a class="brand" href="/candles" onClick={linkTo('/candles')}>
+        Tidewatch
+      </a>
+      <div class="group">{MARKET.map(([to, label]) => link(to, label))}</div>
+      <div class="group">
+        {account || devKey()
+          ? ACCOUNT.map(([to, label]) => link(to, label))
+          : [link('/login', 'Log in'), link('/signup', 'Sign up')]}
+      </div>
+      <div class="who">
+        <span class={`dot ${stream}`} title={`push stream: ${stream}`} />
+        {account ? account.email : devKey() ? 'API key' : 'signed out'}
+      </div>
+    </nav>
+  )
+}
+
+function Route(props: { path: string; query: URLSearchParams }) {
+  switch (props.path) {
+    case '/signup':
+      return <SignupPage query={props.query} />
+    case '/login':
+      return <LoginPage />
+    case '/account':
+      return <AccountPage />
+    case '/keys':
+      return <KeysPage />
+    case '/usage':
+      return <UsagePage />
+    case '/webhooks':
+      return <WebhooksPage />
+    case '/options':
+      return <OptionsPage />
+    case '/funding':
+      return <FundingPage query={props.query} />
+    case '/whales':
+      return <WhalesPage />
+    case '/screener':
+      return <ScreenerPage />
+    case '/confirm':
+      return <ConfirmPage query={props.query} />
+    case '/':
+    case '/candles':
+      return <CandlesPage query={props.query} />
+    default:
+      return (
+        <section class="page">
+          <h1>Not found</h1>
+          <p>No page at {props.path}.</p>
+        </section>
+      )
+  }
+}
+
+function App() {
+  const { path, query } = useLocation()
+  const [, setTick] = useState(0)
+  useEffect(() => onSessionChange(() => setTick((n) => n + 1)), [])
+  useEffect(() => {
+    performance.mark('tw:interactive')
+  }, [])
+  return (
+    <div class="shell">
+      <Nav path={path} />
+      <main key={path}>
+        <Route path={path} query={query} />
+      </main>
+    </div>
+  )
+}
+
+void loadSession().finally(() => render(<App />, document.getElementById('app')!))

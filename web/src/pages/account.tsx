@@ -1,0 +1,183 @@
+/**
+ * @module
+ * The account: password change (ends the other sessions), logout, and for the owner an invite link and
+ * every account with its plan. Also the development key: an API key pasted here is used instead of the
+ * session (stored in this browser only).
+ */
+import { useState } from 'preact/hooks'
+import { api, currentAccount, devKey, setDevKey, setSession } from '../lib/api.js'
+import { CopyField } from '../lib/copy.js'
+import { when } from '../lib/format.js'
+import { navigate } from '../lib/router.js'
+import { ErrorLine, Page, useApi } from '../lib/ui.js'
+
+const PLANS = ['free', 'trader', 'pro', 'enterprise']
+
+function PasswordForm() {
+  const [current, setCurrent] = useState('')
+  const [next, setNext] = useState('')
+  const [msg, setMsg] = useState<unknown>(null)
+  const [ok, setOk] = useState(false)
+  return (
+    <form
+      class="stack narrow"
+      onSubmit={async (e) => {
+        e.preventDefault()
+        try {
+          await api('POST', '/v1/account/password', { current_password: current, new_password: next })
+          setOk(true)
+          setMsg(null)
+          setCurrent('')
+          setNext('')
+        } catch (err) {
+          setOk(false)
+          setMsg(err)
+        }
+      }}
+    >
+      <h2>Change password</h2>
+      <label>
+        Current password
+        <input
+          type="password"
+          autocomplete="current-password"
+          value={current}
+          onInput={(e) => setCurrent(e.currentTarget.value)}
+        />
+      </label>
+      <label>
+        New password (at least 10 characters)
+        <input
+          type="password"
+          autocomplete="new-password"
+          value={next}
+          onInput={(e) => setNext(e.currentTarget.value)}
+        />
+      </label>
+      <button type="submit">Change password</button>
+      {ok ? <p class="ok">Password changed; your other sessions are signed out.</p> : null}
+      <ErrorLine error={msg} />
+    </form>
+  )
+}
+
+function OwnerPanel() {
+  const accounts = useApi<{
+    accounts: { id: string; email: string; role: string; plan: string; created_at?: string }[]
+  }>('/v1/account/accounts')
+  const [invite, setInvite] = useState<{ url: string; expires_at: string } | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  return (
+    <div class="stack">
+      <h2>Invite someone</h2>
+      <button
+        type="button"
+        onClick={async () => {
+          try {
+            setInvite(await api('POST', '/v1/account/invites', {}))
+          } catch (err) {
+            setError(err)
+          }
+        }}
+      >
+        Create invite link
+      </button>
+      {invite ? (
+        <>
+          <CopyField label="Invite link" value={`${location.origin}${invite.url}`} testid="invite-url" />
+          <p class="muted">Valid until {when(invite.expires_at)} UTC; one sign-up.</p>
+        </>
+      ) : null}
+      <h2>Accounts</h2>
+      <ErrorLine error={error || accounts.error} />
+      <table class="grid">
+        <thead>
+          <tr>
+            <th>Email</th>
+            <th>Role</th>
+            <th>Plan</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(accounts.data?.accounts ?? []).map((a) => (
+            <tr key={a.id}>
+              <td>{a.email}</td>
+              <td>{a.role}</td>
+              <td>
+                <select
+                  aria-label={`Plan of ${a.email}`}
+                  value={a.plan}
+                  onChange={async (e) => {
+                    try {
+                      await api('PATCH', `/v1/account/accounts/${encodeURIComponent(a.id)}`, {
+                        plan: e.currentTarget.value
+                      })
+                      accounts.reload()
+                    } catch (err) {
+                      setError(err)
+                    }
+                  }}
+                >
+                  {PLANS.map((p) => (
+                    <option value={p}>{p}</option>
+                  ))}
+                </select>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function DevKeyForm() {
+  const [key, setKey] = useState(devKey())
+  return (
+    <form
+      class="stack narrow"
+      onSubmit={(e) => {
+        e.preventDefault()
+        setDevKey(key.trim())
+      }}
+    >
+      <h2>Use an API key instead (development)</h2>
+      <p class="muted">
+        A key pasted here is sent as X-API-Key from this browser instead of your session. Leave empty to use the
+        session.
+      </p>
+      <input aria-label="API key" value={key} onInput={(e) => setKey(e.currentTarget.value)} placeholder="tw_live_…" />
+      <button type="submit">Save</button>
+    </form>
+  )
+}
+
+export function AccountPage() {
+  const account = currentAccount()
+  return (
+    <Page title="Account">
+      {account ? (
+        <div class="stack">
+          <p>
+            Signed in as <strong>{account.email}</strong> ({account.role}, plan {account.plan}).
+          </p>
+          <button
+            type="button"
+            onClick={async () => {
+              await api('POST', '/v1/account/logout').catch(() => undefined)
+              setSession(null)
+              navigate('/login')
+            }}
+          >
+            Log out
+          </button>
+          <PasswordForm />
+          {account.role === 'owner' ? <OwnerPanel /> : null}
+        </div>
+      ) : (
+        <p>Not signed in.</p>
+      )}
+      <DevKeyForm />
+    </Page>
+  )
+}

@@ -1,0 +1,134 @@
+/**
+ * @module
+ * The confirmation for a symbol and direction (GET /v1/confirm): action, size, composite, the three
+ * sub-scores as bars on a canvas, and the model's reasons (docs/confirm.md). The `confirm:<base>` stream
+ * channel pushes both directions when the answer changes.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { num } from '../lib/format.js'
+import { subscribe } from '../lib/stream.js'
+import { divergingColor, ErrorLine, Page, useApi, useCanvas } from '../lib/ui.js'
+
+interface Confirm {
+  synthetic?: boolean
+  symbol: string
+  direction: string
+  composite: number
+  confidence: string
+  action: string
+  size_mult: number
+  deriv_score: number
+  onchain_score: number
+  whale_score: number
+  reasons: string[]
+  confirmation: string
+  score: number
+  as_of: string
+}
+
+function drawScores(ctx: CanvasRenderingContext2D, w: number, h: number, c: Confirm | null): boolean {
+  if (!c) return false
+  const scores: [string, number][] = [
+    ['derivatives', c.deriv_score],
+    ['on-chain', c.onchain_score],
+    ['whales', c.whale_score],
+    ['composite', c.composite]
+  ]
+  const pad = { l: 90, r: 60 }
+  const row = h / scores.length
+  const mid = pad.l + (w - pad.l - pad.r) / 2
+  const half = (w - pad.l - pad.r) / 2
+  ctx.font = '12px system-ui, sans-serif'
+  scores.forEach(([name, v], i) => {
+    const y = i * row
+    ctx.fillStyle = '#f1f5f9'
+    ctx.fillRect(pad.l, y + row * 0.2, w - pad.l - pad.r, row * 0.6)
+    ctx.fillStyle = divergingColor(v)
+    const len = Math.max(2, Math.abs(v) * half)
+    ctx.fillRect(v >= 0 ? mid : mid - len, y + row * 0.2, len, row * 0.6)
+    ctx.fillStyle = '#334155'
+    ctx.fillText(name, 6, y + row / 2 + 4)
+    ctx.fillText(num(v, 3), w - pad.r + 8, y + row / 2 + 4)
+  })
+  ctx.strokeStyle = '#64748b'
+  ctx.beginPath()
+  ctx.moveTo(mid, 0)
+  ctx.lineTo(mid, h)
+  ctx.stroke()
+  return true
+}
+
+export function ConfirmPage(props: { query: URLSearchParams }) {
+  const [symbol, setSymbol] = useState(props.query.get('symbol') ?? 'BTC')
+  const [input, setInput] = useState(symbol)
+  const [direction, setDirection] = useState(props.query.get('direction') === 'short' ? 'short' : 'long')
+  const res = useApi<Confirm>(
+    `/v1/confirm?symbol=${encodeURIComponent(symbol)}&direction=${direction}&source=dashboard`
+  )
+  const c = res.data
+  const canvas = useCanvas((ctx, w, h) => drawScores(ctx, w, h, c), [c])
+
+  useEffect(() => {
+    if (!c) return
+    return subscribe(`confirm:${c.symbol}`, (f) => {
+      const next = f.data?.[direction]
+      if (next && typeof next.composite === 'number') res.set({ ...next, synthetic: c.synthetic })
+    })
+  }, [c?.symbol, direction])
+
+  return (
+    <Page
+      title="Confirm"
+      synthetic={c?.synthetic}
+      tools={
+        <form
+          class="inline"
+          onSubmit={(e) => {
+            e.preventDefault()
+            setSymbol(input.trim() || 'BTC')
+          }}
+        >
+          <input aria-label="Symbol" value={input} onInput={(e) => setInput(e.currentTarget.value)} size={16} />
+          <select aria-label="Direction" value={direction} onChange={(e) => setDirection(e.currentTarget.value)}>
+            <option value="long">long</option>
+            <option value="short">short</option>
+          </select>
+          <button type="submit">Check</button>
+        </form>
+      }
+    >
+      <ErrorLine error={res.error} />
+      {c ? (
+        <div class="cards">
+          <div class="card">
+            <div class="label">Action</div>
+            <div class={`big action-${c.action}`}>{c.action}</div>
+          </div>
+          <div class="card">
+            <div class="label">Size multiplier</div>
+            <div class="big">{num(c.size_mult, 2)}×</div>
+          </div>
+          <div class="card">
+            <div class="label">Confidence</div>
+            <div class="big">{c.confidence}</div>
+          </div>
+          <div class="card">
+            <div class="label">Confirmation</div>
+            <div class="big">
+              {c.confirmation} <small>({num(c.score, 2)})</small>
+            </div>
+          </div>
+        </div>
+      ) : null}
+      <h2>Sub-scores (−1 against, +1 for the {direction})</h2>
+      <canvas class="plot short" ref={canvas} data-testid="confirm-canvas" />
+      <h2>Reasons</h2>
+      <ul class="reasons">
+        {c?.reasons.map((r) => (
+          <li>{r}</li>
+        ))}
+      </ul>
+      {c ? <p class="muted">As of {c.as_of}</p> : null}
+    </Page>
+  )
+}

@@ -1,0 +1,282 @@
+/**
+ * @module
+ * Outbound webhooks (/v1/webhooks*, docs/webhooks.md) under the session: register, edit (events, symbols,
+ * URL), disable and enable, send a signed test, and each webhook's delivery log with statuses and response
+ * excerpts; a failed delivery can be redelivered.
+ */
+import { useState } from 'preact/hooks'
+import { api } from '../lib/api.js'
+import { when } from '../lib/format.js'
+import { ErrorLine, Page, useApi } from '../lib/ui.js'
+
+interface Webhook {
+  webhook_id: number
+  url: string
+  events: string[]
+  symbols: string[]
+  state: string
+  state_reason: string | null
+  created_at: string
+  failing_since: string | null
+}
+
+interface Delivery {
+  delivery_id: string
+  event: string
+  symbol: string
+  state: string
+  trigger: string
+  created_at: string
+  attempts: number
+  last_status_code: number | null
+  last_error: string | null
+  attempt_log: {
+    attempt: number
+    at: string
+    status_code: number | null
+    error: string | null
+    response_excerpt: string
+  }[]
+}
+
+const list = (s: string): string[] =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+
+function Deliveries(props: { id: number }) {
+  const log = useApi<{ deliveries: Delivery[] }>(`/v1/webhooks/${props.id}/deliveries?limit=50`)
+  const [error, setError] = useState<unknown>(null)
+  return (
+    <div class="stack">
+      <div class="inline">
+        <h3>Delivery log</h3>
+        <button type="button" onClick={log.reload}>
+          Refresh
+        </button>
+      </div>
+      <ErrorLine error={error || log.error} />
+      <table class="grid" data-testid={`deliveries-${props.id}`}>
+        <thead>
+          <tr>
+            <th>Created</th>
+            <th>Event</th>
+            <th>Symbol</th>
+            <th>Trigger</th>
+            <th>State</th>
+            <th>Status</th>
+            <th>Attempts</th>
+            <th>Response</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {(log.data?.deliveries ?? []).map((d) => {
+            const last = d.attempt_log[d.attempt_log.length - 1]
+            return (
+              <tr key={d.delivery_id}>
+                <td>{when(d.created_at)}</td>
+                <td>{d.event}</td>
+                <td>{d.symbol}</td>
+                <td>{d.trigger}</td>
+                <td>
+                  <span class={`state ${d.state}`}>{d.state}</span>
+                </td>
+                <td>{d.last_status_code ?? d.last_error ?? '–'}</td>
+                <td>{d.attempts}</td>
+                <td class="excerpt" title={last?.response_excerpt ?? ''}>
+                  {(last?.response_excerpt ?? '').slice(0, 80)}
+                </td>
+                <td>
+                  {d.state === 'failed' ? (
+                    <button
+                      type="button"
+                      onClick={async () => {
+                        try {
+                          await api(
+                            'POST',
+                            `/v1/webhooks/${props.id}/deliveries/${encodeURIComponent(d.delivery_id)}/redeliver`
+                          )
+                          log.reload()
+                        } catch (err) {
+                          setError(err)
+                        }
+                      }}
+                    >
+                      Redeliver
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function WebhookRow(props: { hook: Webhook; changed: () => void }) {
+  const h = props.hook
+  const [editing, setEditing] = useState(false)
+  const [url, setUrl] = useState(h.url)
+  const [events, setEvents] = useState(h.events.join(', '))
+  const [symbols, setSymbols] = useState(h.symbols.join(', '))
+  const [error, setError] = useState<unknown>(null)
+  const [test, setTest] = useState<string | null>(null)
+  const [showLog, setShowLog] = useState(false)
+  const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+    try {
+      const r = await api(method, path, body)
+      setError(null)
+      props.changed()
+      return r
+    } catch (err) {
+      setError(err)
+      return null
+    }
+  }
+  return (
+    <div class="card wide" data-testid={`webhook-${h.webhook_id}`}>
+      <div class="inline">
+        <strong>#{h.webhook_id}</strong>
+        <span class="mono">{h.url}</span>
+        <span class={`state ${h.state}`}>{h.state}</span>
+      </div>
+      <p class="muted">
+        events {h.events.join(', ')} · symbols {h.symbols.join(', ')} · since {when(h.created_at)}
+        {h.state_reason ? ` · ${h.state_reason}` : ''}
+      </p>
+      <div class="inline">
+        <button
+          type="button"
+          onClick={async () => {
+            const r = await call('POST', '/v1/webhooks/test', { webhook_id: h.webhook_id })
+            if (r)
+              setTest(
+                r.delivered
+                  ? `test delivered: ${r.status_code} ${r.response_excerpt ?? ''}`
+                  : `test failed: ${r.status_code ?? r.error}`
+              )
+            setShowLog(true)
+          }}
+        >
+          Send test
+        </button>
+        {h.state === 'active' ? (
+          <button type="button" onClick={() => call('PATCH', `/v1/webhooks/${h.webhook_id}`, { state: 'disabled' })}>
+            Disable
+          </button>
+        ) : (
+          <button type="button" onClick={() => call('POST', `/v1/webhooks/${h.webhook_id}/enable`)}>
+            Enable
+          </button>
+        )}
+        <button type="button" onClick={() => setEditing(!editing)}>
+          Edit
+        </button>
+        <button type="button" onClick={() => setShowLog(!showLog)}>
+          {showLog ? 'Hide log' : 'Delivery log'}
+        </button>
+        <button
+          type="button"
+          class="danger"
+          onClick={() => confirm(`Remove webhook #${h.webhook_id}?`) && call('DELETE', `/v1/webhooks/${h.webhook_id}`)}
+        >
+          Remove
+        </button>
+      </div>
+      {test ? (
+        <p class="ok" data-testid="test-result">
+          {test}
+        </p>
+      ) : null}
+      <ErrorLine error={error} />
+      {editing ? (
+        <form
+          class="inline"
+          onSubmit={async (e) => {
+            e.preventDefault()
+            if (
+              await call('PATCH', `/v1/webhooks/${h.webhook_id}`, { url, events: list(events), symbols: list(symbols) })
+            )
+              setEditing(false)
+          }}
+        >
+          <input aria-label="URL" value={url} onInput={(e) => setUrl(e.currentTarget.value)} size={40} />
+          <input aria-label="Events" value={events} onInput={(e) => setEvents(e.currentTarget.value)} />
+          <input aria-label="Symbols" value={symbols} onInput={(e) => setSymbols(e.currentTarget.value)} />
+          <button type="submit">Save</button>
+        </form>
+      ) : null}
+      {showLog ? <Deliveries id={h.webhook_id} key={test ?? ''} /> : null}
+    </div>
+  )
+}
+
+export function WebhooksPage() {
+  const hooks = useApi<{ webhooks: Webhook[] }>('/v1/webhooks')
+  const [url, setUrl] = useState('')
+  const [events, setEvents] = useState('*')
+  const [symbols, setSymbols] = useState('*')
+  const [secret, setSecret] = useState('')
+  const [error, setError] = useState<unknown>(null)
+  return (
+    <Page title="Webhooks">
+      <form
+        class="stack narrow"
+        onSubmit={async (e) => {
+          e.preventDefault()
+          try {
+            await api('POST', '/v1/webhooks', { url, events: list(events), symbols: list(symbols), secret })
+            setUrl('')
+            setSecret('')
+            setError(null)
+            hooks.reload()
+          } catch (err) {
+            setError(err)
+          }
+        }}
+      >
+        <h2>Register a webhook</h2>
+        <label>
+          HTTPS URL
+          <input
+            name="url"
+            required
+            value={url}
+            onInput={(e) => setUrl(e.currentTarget.value)}
+            placeholder="https://hooks.example.com/tidewatch"
+          />
+        </label>
+        <label>
+          Events (HIGH, MEDIUM, VETO, SIGNAL or *)
+          <input name="events" value={events} onInput={(e) => setEvents(e.currentTarget.value)} />
+        </label>
+        <label>
+          Symbols (base assets or *)
+          <input name="symbols" value={symbols} onInput={(e) => setSymbols(e.currentTarget.value)} />
+        </label>
+        <label>
+          Signing secret (at least 16 characters; keep it, it is not shown again)
+          <input
+            name="secret"
+            type="password"
+            required
+            value={secret}
+            onInput={(e) => setSecret(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Register</button>
+        <ErrorLine error={error} />
+      </form>
+      <ErrorLine error={hooks.error} />
+      <div class="stack">
+        {(hooks.data?.webhooks ?? []).map((h) => (
+          <WebhookRow key={h.webhook_id} hook={h} changed={hooks.reload} />
+        ))}
+      </div>
+    </Page>
+  )
+}

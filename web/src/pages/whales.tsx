@@ -1,0 +1,150 @@
+/**
+ * @module
+ * Whale flows per chain (GET /v1/whales/summary: 24 h inflow, outflow and net per chain, drawn on a canvas)
+ * and the latest whale events (GET /v1/whales/events), which the `whales:all` stream channel keeps current
+ * (new events on top, repeat counts upserted by id).
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { num, usd, when } from '../lib/format.js'
+import { subscribe } from '../lib/stream.js'
+import { ErrorLine, Page, useApi, useCanvas } from '../lib/ui.js'
+
+interface Flow {
+  inflow: number
+  outflow: number
+  net: number
+  direction: string
+}
+interface Summary {
+  synthetic?: boolean
+  net_flows: Record<string, Flow>
+  chain_counts: Record<string, { event_count: number; volume_usd: number }>
+  total_volume_24h: number
+  active_wallets: number
+}
+interface WhaleEvent {
+  id: string
+  ts: number
+  chain: string
+  address: string
+  event_type: string
+  token: string
+  amount: number
+  usd_value: number
+  significance: string
+  repeat_count: number
+}
+
+/** Events kept on screen (newest first). */
+const MAX_EVENTS = 50
+
+function drawFlows(ctx: CanvasRenderingContext2D, w: number, h: number, s: Summary | null): boolean {
+  const chains = Object.entries(s?.net_flows ?? {})
+  if (chains.length === 0) return false
+  const max = Math.max(1, ...chains.flatMap(([, f]) => [f.inflow, f.outflow]))
+  const pad = { l: 80, r: 90, t: 6, b: 6 }
+  const row = (h - pad.t - pad.b) / chains.length
+  const mid = pad.l + (w - pad.l - pad.r) / 2
+  const half = (w - pad.l - pad.r) / 2
+  ctx.font = '12px system-ui, sans-serif'
+  chains.forEach(([chain, f], i) => {
+    const y = pad.t + i * row
+    const bh = Math.max(4, row * 0.34)
+    ctx.fillStyle = '#334155'
+    ctx.fillText(chain, 6, y + row / 2 + 4)
+    ctx.fillStyle = '#16a34a'
+    ctx.fillRect(mid, y + row / 2 - bh, (f.inflow / max) * half, bh)
+    ctx.fillStyle = '#dc2626'
+    ctx.fillRect(mid - (f.outflow / max) * half, y + row / 2 - bh, (f.outflow / max) * half, bh)
+    ctx.fillStyle = f.net >= 0 ? '#15803d' : '#b91c1c'
+    ctx.fillRect(
+      f.net >= 0 ? mid : mid - (Math.abs(f.net) / max) * half,
+      y + row / 2 + 1,
+      (Math.abs(f.net) / max) * half,
+      bh * 0.6
+    )
+    ctx.fillStyle = '#334155'
+    ctx.fillText(`net ${usd(f.net)}`, w - pad.r + 6, y + row / 2 + 4)
+  })
+  ctx.strokeStyle = '#94a3b8'
+  ctx.beginPath()
+  ctx.moveTo(mid, pad.t)
+  ctx.lineTo(mid, h - pad.b)
+  ctx.stroke()
+  return true
+}
+
+export function WhalesPage() {
+  const summary = useApi<Summary>('/v1/whales/summary')
+  const events = useApi<{ events: WhaleEvent[]; synthetic?: boolean }>(`/v1/whales/events?limit=${MAX_EVENTS}`)
+  const [list, setList] = useState<WhaleEvent[]>([])
+  const canvas = useCanvas((ctx, w, h) => drawFlows(ctx, w, h, summary.data), [summary.data])
+
+  useEffect(() => {
+    if (events.data) setList(events.data.events)
+  }, [events.data])
+
+  useEffect(
+    () =>
+      subscribe('whales:all', (f) => {
+        const incoming: WhaleEvent[] = f.data?.events ?? []
+        if (incoming.length === 0) return
+        setList((prev) => {
+          const byId = new Map(prev.map((e) => [e.id, e]))
+          for (const e of incoming) byId.set(e.id, e)
+          return [...byId.values()].sort((a, b) => b.ts - a.ts).slice(0, MAX_EVENTS)
+        })
+      }),
+    []
+  )
+
+  const s = summary.data
+  return (
+    <Page title="Whale flows" synthetic={s?.synthetic || events.data?.synthetic}>
+      <ErrorLine error={summary.error || events.error} />
+      {s ? (
+        <p class="muted">
+          Last 24 h: volume {usd(s.total_volume_24h)}, {num(s.active_wallets, 0)} active wallets. Bars: outflow (left,
+          red), inflow (right, green), net (thin bar).
+        </p>
+      ) : null}
+      <canvas class="plot" ref={canvas} data-testid="whales-canvas" />
+      <h2>Latest whale events (live)</h2>
+      <table class="grid">
+        <thead>
+          <tr>
+            <th>Time (UTC)</th>
+            <th>Chain</th>
+            <th>Type</th>
+            <th>Token</th>
+            <th class="r">Amount</th>
+            <th class="r">USD</th>
+            <th>Significance</th>
+            <th>Wallet</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((e) => (
+            <tr key={e.id}>
+              <td>{when(e.ts)}</td>
+              <td>{e.chain}</td>
+              <td>
+                {e.event_type}
+                {e.repeat_count > 1 ? ` ×${e.repeat_count}` : ''}
+              </td>
+              <td>{e.token}</td>
+              <td class="r">{num(e.amount, 2)}</td>
+              <td class="r">{usd(e.usd_value)}</td>
+              <td>
+                <span class={`sig ${e.significance}`}>{e.significance}</span>
+              </td>
+              <td class="mono" title={e.address}>
+                {e.address.slice(0, 10)}…
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Page>
+  )
+}
