@@ -31,8 +31,14 @@ function UsageChart(props: { usage: KeyUsage }) {
       grid: { vertLines: { visible: false }, horzLines: { color: '#eef2f7' } },
       timeScale: { timeVisible: false }
     })
-    const calls = chart.addSeries(HistogramSeries, { color: '#0f766e', priceFormat: { type: 'volume' } })
-    const refused = chart.addSeries(HistogramSeries, { color: '#dc2626', priceFormat: { type: 'volume' } })
+    const counts = { type: 'price', precision: 0, minMove: 1 } as const
+    const calls = chart.addSeries(HistogramSeries, { color: '#0f766e', priceFormat: counts, priceLineVisible: false })
+    const refused = chart.addSeries(HistogramSeries, {
+      color: '#dc2626',
+      priceFormat: counts,
+      priceLineVisible: false,
+      lastValueVisible: false
+    })
     calls.setData(props.usage.days.map((d) => ({ time: dayTime(d.day), value: d.calls })))
     refused.setData(props.usage.days.map((d) => ({ time: dayTime(d.day), value: d.throttled })))
     chart.timeScale().fitContent()
