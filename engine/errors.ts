@@ -12,9 +12,15 @@ export const ERROR_STATUS = {
   invalid_body: 400,
   unknown_symbol: 400,
   unauthorized: 401,
+  /** accounts: wrong email or password (the same answer whether the email exists or not) */
+  invalid_credentials: 401,
   forbidden: 403,
+  /** accounts: a state change under a session cookie without the session's X-CSRF-Token, or cross-site */
+  csrf_failed: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** accounts: the email already has an account */
+  conflict: 409,
   payload_too_large: 413,
   /** a plain HTTP request to the push stream's WebSocket endpoint */
   upgrade_required: 426,

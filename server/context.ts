@@ -65,6 +65,10 @@ export interface ServerContext {
   /** inbound alerts: secrets, settings, the duplicate window; set by server/start.ts */
   alerts?: AlertService
   // --- end inbound alerts ---
+  // --- accounts (docs/accounts.md) ---
+  /** accounts, sessions and login throttling counters for /v1/health; set by server/wiring/accounts.ts */
+  accounts?: { counters(): Record<string, number> }
+  // --- end accounts ---
   // --- outbound webhooks (docs/webhooks.md) ---
   /** registrations, the delivery outbox and its counters; set by server/start.ts */
   webhooks?: WebhookService

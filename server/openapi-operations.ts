@@ -7,6 +7,7 @@
  * fails when an answer's status is not documented, so a handler that learns a new status shows up there.
  */
 import { EXPORT_FORMATS } from '../engine/export/formats.js'
+import { ACCOUNT_OPERATION_NOTES } from './routes/account/openapi-notes.js' // accounts
 
 type Json = Record<string, unknown>
 
@@ -37,6 +38,7 @@ const EXPORT_CONTENT: Json = Object.fromEntries(
 )
 
 export const OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
+  ...ACCOUNT_OPERATION_NOTES, // accounts (docs/accounts.md)
   'GET /v1/stream': {
     description:
       ' Over plain HTTP (a GET without `Upgrade: websocket`) this takes no query parameters and, once the key is accepted, answers 426 upgrade_required. The upgrade request takes `?encoding=json|msgpack` and `?key=` (instead of the header) and answers 101 or the errors below before anything is upgraded.',

@@ -27,6 +27,8 @@ export interface KeyRecord {
   readonly createdAt: number
   /** epoch ms, null while active */
   readonly revokedAt: number | null
+  /** the account the key belongs to (table api_key_owners); null for keys made with the admin token */
+  readonly accountId?: string | null
 }
 
 /** What list endpoints show: never the hash. */
@@ -59,6 +61,15 @@ export class KeyRegistry {
               if(isNull(revoked_at), NULL, toUnixTimestamp64Milli(assumeNotNull(revoked_at))) AS revoked_ms
        FROM api_keys FINAL`
     )
+    // --- accounts (docs/accounts.md): owners of keys made in an account ---
+    const owners = new Map(
+      (
+        await this.store.query<{ key_id: string; account_id: string }>(
+          'SELECT key_id, account_id FROM api_key_owners FINAL'
+        )
+      ).map((o) => [o.key_id, o.account_id])
+    )
+    // --- end accounts ---
     const next = new Map<string, KeyRecord>()
     for (const r of rows) {
       next.set(r.id, {
@@ -67,7 +78,8 @@ export class KeyRegistry {
         plan: r.plan,
         secretSha256: r.secret_sha256,
         createdAt: r.created_ms,
-        revokedAt: r.revoked_ms
+        revokedAt: r.revoked_ms,
+        accountId: owners.get(r.id) ?? null
       })
     }
     this.keys = next
@@ -92,8 +104,15 @@ export class KeyRegistry {
     )
   }
 
-  /** Creates a key; the returned `key` is the only time the secret exists in clear. */
-  async create(plan: PlanName, name: string): Promise<{ record: KeyRecord; key: string }> {
+  /**
+   * Creates a key; the returned `key` is the only time the secret exists in clear. With `accountId` the key
+   * belongs to that account (its owner row is written first, so a stored key never lacks its owner).
+   */
+  async create(
+    plan: PlanName,
+    name: string,
+    accountId: string | null = null
+  ): Promise<{ record: KeyRecord; key: string }> {
     const k = generateKey()
     const record: KeyRecord = {
       id: k.id,
@@ -101,7 +120,14 @@ export class KeyRegistry {
       plan,
       secretSha256: k.secretSha256,
       createdAt: Date.now(),
-      revokedAt: null
+      revokedAt: null,
+      accountId
+    }
+    if (accountId !== null) {
+      await this.store.command(
+        'INSERT INTO api_key_owners (key_id, account_id, version) VALUES ({id:String}, {account:String}, 1)',
+        { id: k.id, account: accountId }
+      )
     }
     await this.persist(record)
     this.keys.set(record.id, record)
@@ -120,12 +146,31 @@ export class KeyRegistry {
     return true
   }
 
-  /** The active key a presented string names, or null (malformed, unknown, wrong secret, revoked alike). */
+  // --- accounts (docs/accounts.md) ---
+  /** Moves a key to another plan (an account's plan changed); false when there is no such key. */
+  async setPlan(id: string, plan: PlanName): Promise<boolean> {
+    const k = this.keys.get(id)
+    if (!k) return false
+    if (k.plan === plan) return true
+    const changed: KeyRecord = { ...k, plan }
+    await this.persist(changed)
+    this.keys.set(id, changed)
+    this.verified.clear()
+    return true
+  }
+
+  /** The keys of an account, oldest first (revoked ones included). */
+  forAccount(accountId: string): KeyRecord[] {
+    return [...this.keys.values()].filter((k) => k.accountId === accountId).sort((a, b) => a.createdAt - b.createdAt)
+  }
+  // --- end accounts ---
+
   /** The key with this public id, as loaded or changed on this server (inbound alerts name keys by id). */
   get(id: string): KeyRecord | undefined {
     return this.keys.get(id)
   }
 
+  /** The active key a presented string names, or null (malformed, unknown, wrong secret, revoked alike). */
   authenticate(presented: string): KeyRecord | null {
     const hit = this.verified.get(presented)
     if (hit) return hit

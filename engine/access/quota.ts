@@ -31,6 +31,14 @@ export class QuotaCounter {
   private flushing: Promise<void> | undefined
   /** unpersisted deltas of days that have ended */
   private pendingOld: { keyId: string; day: number; delta: number }[] = []
+  // --- accounts (docs/accounts.md): 429s per key and day, and each key's last counted call ---
+  /** calls refused with 429 quota_exceeded, per key; same day logic as `counters` */
+  private readonly refusals = new Map<string, Counter>()
+  private pendingRefusals: { keyId: string; day: number; delta: number }[] = []
+  /** epoch ms of each key's last counted call; `lastUsedDirty` holds the ones not yet written */
+  private readonly lastUsedAt = new Map<string, number>()
+  private readonly lastUsedDirty = new Set<string>()
+  // --- end accounts ---
 
   constructor(
     private readonly store: Store,
@@ -46,25 +54,131 @@ export class QuotaCounter {
       { day: utcDay(now) }
     )
     for (const r of rows) this.counters.set(r.key_id, { day, used: r.calls, persisted: r.calls })
+    // --- accounts ---
+    const [refused, last] = await Promise.all([
+      this.store.query<{ key_id: string; throttled: number }>(
+        'SELECT key_id, sum(throttled) AS throttled FROM api_throttled WHERE day = {day:Date} GROUP BY key_id',
+        { day: utcDay(now) }
+      ),
+      this.store.query<{ key_id: string; ms: number }>(
+        'SELECT key_id, toUnixTimestamp64Milli(max(last_used_at)) AS ms FROM api_key_last_used GROUP BY key_id'
+      )
+    ])
+    for (const r of refused) {
+      const n = Number(r.throttled)
+      this.refusals.set(r.key_id, { day, used: n, persisted: n })
+    }
+    for (const r of last) if (!this.lastUsedAt.has(r.key_id)) this.lastUsedAt.set(r.key_id, Number(r.ms))
+    // --- end accounts ---
   }
 
-  private counter(keyId: string): Counter {
+  private counter(keyId: string, table = this.counters, pending = this.pendingOld): Counter {
     const day = Math.floor(this.now() / DAY_MS)
-    let c = this.counters.get(keyId)
+    let c = table.get(keyId)
     if (!c || c.day !== day) {
       // a new day: yesterday's unflushed delta still goes out, under yesterday's date
-      if (c && c.used > c.persisted) this.pendingOld.push({ keyId, day: c.day, delta: c.used - c.persisted })
+      if (c && c.used > c.persisted) pending.push({ keyId, day: c.day, delta: c.used - c.persisted })
       c = { day, used: 0, persisted: 0 }
-      this.counters.set(keyId, c)
+      table.set(keyId, c)
     }
     return c
   }
+
+  // --- accounts (docs/accounts.md) ---
+  /** Counts a call refused with 429 quota_exceeded (the usage view's `throttled`). */
+  refused(keyId: string): void {
+    this.counter(keyId, this.refusals, this.pendingRefusals).used++
+  }
+
+  /** Calls refused with 429 today for a key. */
+  refusedToday(keyId: string): number {
+    return this.counter(keyId, this.refusals, this.pendingRefusals).used
+  }
+
+  /** Epoch ms of a key's last counted call, or null when it was never used. */
+  lastUsed(keyId: string): number | null {
+    return this.lastUsedAt.get(keyId) ?? null
+  }
+
+  /**
+   * Calls and 429s per key and UTC day for the `days` days before today (today's figures are `used` and
+   * `refusedToday`, exact in memory). Days without calls are absent.
+   */
+  async history(
+    keyIds: readonly string[],
+    days: number
+  ): Promise<{ key_id: string; day: string; calls: number; throttled: number }[]> {
+    if (keyIds.length === 0) return []
+    const today = utcDay(this.now())
+    const since = utcDay(this.now() - days * DAY_MS)
+    const rows = await this.store.query<{ key_id: string; day: string; calls: number; throttled: number }>(
+      `SELECT key_id, toString(day) AS day, sum(calls) AS calls, sum(throttled) AS throttled FROM (
+         SELECT key_id, day, calls, 0 AS throttled FROM api_usage
+         WHERE key_id IN {keys:Array(String)} AND day >= {since:Date} AND day < {today:Date}
+         UNION ALL
+         SELECT key_id, day, 0 AS calls, throttled FROM api_throttled
+         WHERE key_id IN {keys:Array(String)} AND day >= {since:Date} AND day < {today:Date}
+       ) GROUP BY key_id, day`,
+      { keys: keyIds, since, today }
+    )
+    return rows.map((r) => ({ ...r, calls: Number(r.calls), throttled: Number(r.throttled) }))
+  }
+
+  /** Writes the unpersisted 429 counts and last-use times (part of `flush`). */
+  private async flushAccounts(): Promise<void> {
+    const old = this.pendingRefusals
+    this.pendingRefusals = []
+    const rows = [...old]
+    const marks: [Counter, number][] = []
+    for (const [keyId, c] of this.refusals) {
+      if (c.used > c.persisted) {
+        rows.push({ keyId, day: c.day, delta: c.used - c.persisted })
+        marks.push([c, c.used])
+      }
+    }
+    const used = [...this.lastUsedDirty].map((k) => [k, this.lastUsedAt.get(k)!] as const)
+    this.lastUsedDirty.clear()
+    try {
+      if (rows.length > 0) {
+        await this.store.insert({
+          table: 'api_throttled',
+          columns: ['key_id', 'day', 'throttled'],
+          format: 'TSV',
+          data: Buffer.from(rows.map((r) => `${r.keyId}\t${utcDay(r.day * DAY_MS)}\t${r.delta}\n`).join('')),
+          dedupToken: `throttled:${process.pid}:${this.now()}:${this.flushSeq++}`
+        })
+      }
+      for (const [c, n] of marks) c.persisted = n
+    } catch (err) {
+      this.pendingRefusals = [...old, ...this.pendingRefusals]
+      for (const [k] of used) this.lastUsedDirty.add(k)
+      throw err
+    }
+    if (used.length === 0) return
+    try {
+      await this.store.insert({
+        table: 'api_key_last_used',
+        columns: ['key_id', 'last_used_at'],
+        format: 'TSV',
+        data: Buffer.from(
+          used.map(([k, ms]) => `${k}\t${new Date(ms).toISOString().replace('T', ' ').replace('Z', '')}\n`).join('')
+        ),
+        dedupToken: `last-used:${process.pid}:${this.now()}:${this.flushSeq++}`
+      })
+    } catch (err) {
+      for (const [k] of used) this.lastUsedDirty.add(k)
+      throw err
+    }
+  }
+  // --- end accounts ---
 
   /** Counts one call if the limit allows it. `limit` null = unlimited (still counted). */
   take(keyId: string, limit: number | null): QuotaDecision {
     const c = this.counter(keyId)
     if (limit !== null && c.used >= limit) return { ok: false, used: c.used }
     c.used++
+    this.lastUsedAt.set(keyId, this.now()) // accounts: the key's last use
+    this.lastUsedDirty.add(keyId)
     return { ok: true, used: c.used, remaining: limit === null ? null : limit - c.used }
   }
 
@@ -85,7 +199,9 @@ export class QuotaCounter {
 
   /** Writes every unpersisted delta. Failed writes stay pending for the next flush. */
   flush(): Promise<void> {
-    this.flushing ??= this.doFlush().finally(() => (this.flushing = undefined))
+    this.flushing ??= Promise.all([this.doFlush(), this.flushAccounts()])
+      .then(() => undefined)
+      .finally(() => (this.flushing = undefined))
     return this.flushing
   }
 

@@ -44,6 +44,13 @@ export interface AccessOptions {
   readonly adminToken: string
   readonly trustedProxyHops: number
   readonly now?: () => number
+  // --- accounts (docs/accounts.md) ---
+  /**
+   * The session cookie standing in for a key: on keyed and public routes a request without X-API-Key but
+   * with a live session is served as the account's dashboard key (it throws 403 csrf_failed per its rules).
+   */
+  readonly session?: { keyOf(req: HttpRequest): KeyRecord | null }
+  // --- end accounts ---
 }
 
 export class AccessControl {
@@ -66,8 +73,11 @@ export class AccessControl {
       case 'admin':
         requireAdmin(req.headers['authorization'], this.o.adminToken)
         return NO_CALLER
-      case 'public':
-        return req.headers['x-api-key'] === undefined ? this.throttled(req) : this.keyed(route, req)
+      case 'public': {
+        if (req.headers['x-api-key'] !== undefined) return this.keyed(route, req)
+        const sessionKey = this.o.session?.keyOf(req) ?? null // accounts: a session stands in for a key
+        return sessionKey ? this.keyed(route, req, sessionKey) : this.throttled(req)
+      }
       case 'key':
         return this.keyed(route, req)
     }
@@ -103,9 +113,11 @@ export class AccessControl {
     }
   }
 
-  private keyed(route: Route, req: HttpRequest): Caller {
+  private keyed(route: Route, req: HttpRequest, sessionKey: KeyRecord | null = null): Caller {
     const presented = req.headers['x-api-key']
-    const key = presented === undefined ? null : this.o.registry.authenticate(presented)
+    const key =
+      sessionKey ??
+      (presented === undefined ? (this.o.session?.keyOf(req) ?? null) : this.o.registry.authenticate(presented))
     if (!key) throw this.unauthorized()
     const plan = PLANS[key.plan]
     if (route.feature && !plan.features.has(route.feature)) {
@@ -120,6 +132,7 @@ export class AccessControl {
     const used = this.o.quota.used(key.id)
     const reset = this.resetSeconds()
     if (route.counted !== false && used >= limit) {
+      this.o.quota.refused(key.id) // accounts: 429s per key and day (usage view)
       throw new ApiError(
         'quota_exceeded',
         `the ${plan.name} plan allows ${limit} calls a day (UTC); the quota resets in ${reset} s`,

@@ -12,6 +12,7 @@ import type { StreamService } from '../stream/stream-service.js'
 import { attachStream } from './uws-stream.js'
 import { statusLine } from './status-line.js'
 import { isStreamBody, type HttpRequest, type HttpResponse, type StreamBody } from './types.js'
+import { ACCOUNT_REQUEST_HEADERS } from '../accounts/session-gate.js' // accounts
 // --- web dashboard ---
 import { WEB_REQUEST_HEADERS } from '../web/web-route.js'
 // --- end web dashboard ---
@@ -169,6 +170,16 @@ function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean): Record<string, s
   }
   const auth = req.getHeader('authorization')
   if (auth !== '') headers['authorization'] = auth
+  // --- accounts (docs/accounts.md): the session cookie and what its CSRF and origin checks read ---
+  const cookie = req.getHeader('cookie')
+  if (cookie !== '') headers['cookie'] = cookie
+  if (cookie !== '' || bodyRoute) {
+    for (const name of ACCOUNT_REQUEST_HEADERS) {
+      const v = req.getHeader(name)
+      if (v !== '') headers[name] = v
+    }
+  }
+  // --- end accounts ---
   if (bodyRoute) {
     for (const name of ['content-length', 'content-type']) {
       const v = req.getHeader(name)

@@ -63,7 +63,8 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
     upgrade: (res, req, context) => {
       const query = new URLSearchParams(req.getQuery() ?? '')
       const headers: Record<string, string> = {}
-      for (const name of ['x-api-key', 'x-forwarded-for']) {
+      // cookie, origin, host: a session stands in for a key (accounts, docs/accounts.md)
+      for (const name of ['x-api-key', 'x-forwarded-for', 'cookie', 'origin', 'host', 'x-forwarded-host']) {
         const v = req.getHeader(name)
         if (v !== '') headers[name] = v
       }

@@ -90,6 +90,12 @@ const HEALTH_RESPONSE = Type.Object({
         'outbound webhooks: events, deliveries, attempts, delivered, failed, retries, dropped_queue_full, dropped_unstored, webhooks_disabled, store_errors, pending, in_flight, writer_queued (docs/webhooks.md)'
     })
   ),
+  accounts: Type.Optional(
+    Type.Record(Type.String(), Type.Integer(), {
+      description:
+        'accounts (docs/accounts.md): accounts, sessions, created, ended, expired, touch_errors, login_failures, login_throttled (attempts refused with 429), csrf_refused, hashes, hash_queue_full'
+    })
+  ),
   alerts: Type.Optional(
     Type.Record(Type.String(), Type.Integer(), {
       description: 'inbound alerts: accepted, duplicates, forwarded, unauthorized, refused_senders'
@@ -196,6 +202,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
             queued: ctx.live.queued,
             ...ctx.live.counters
           },
+          ...(ctx.accounts && { accounts: ctx.accounts.counters() }),
           ...(ctx.alerts && { alerts: { ...ctx.alerts.counters } }),
           ...(ctx.webhooks && { webhooks: { ...ctx.webhooks.outbox.stats() } }),
           ...(ctx.stream && { stream: ctx.stream.stats() }),
