@@ -81,6 +81,10 @@ export interface Config {
   /** EVM nodes per chain: `<CHAIN>_RPC_URL`, `_WS_URL`, `_RPC_RATE`, `_RPC_TIMEOUT_MS` (engine/chain/rpc-config.ts) */
   readonly chains: ChainsConfig
   // --- end chain nodes ---
+  // --- accounts (docs/accounts.md) ---
+  /** `SIGNUP`: `invite` (after the first account, sign-up needs an owner's invite) or `open`. @default 'invite' */
+  readonly signup: 'invite' | 'open'
+  // --- end accounts ---
 }
 
 /** Outbound webhook settings (docs/webhooks.md, "Configuration"). */
@@ -349,6 +353,7 @@ export function loadConfig(env: Env = process.env): Config {
     alertSources: alertSources(env),
     alertAllowedIps: alertAllowedIps(env),
     webhooks: webhookConfig(env),
-    chains: chainsConfig(env) // chain nodes (engine/chain)
+    chains: chainsConfig(env), // chain nodes (engine/chain)
+    signup: oneOf(env, 'SIGNUP', 'invite', ['invite', 'open'] as const) // accounts (docs/accounts.md)
   })
 }

@@ -68,6 +68,7 @@ import { SenderAllowList } from '../engine/alerts/sender-allow-list.js'
 import { confirmAnswersOf } from '../engine/live/confirm-answers.js'
 import { screenerBases } from '../engine/symbols/known-bases.js'
 import { alertRoutes } from './routes/alerts.js'
+import { openAccounts } from './wiring/accounts.js' // accounts (docs/accounts.md)
 import { ChainClients } from '../engine/chain/chain-clients.js' // chain nodes
 // --- web dashboard ---
 import { dashboardRoute } from './web/wiring.js'
@@ -200,12 +201,16 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     stream: null
   }
   const parser = new NdjsonParser()
+  // --- accounts (docs/accounts.md): loaded before listening; a session stands in for a key ---
+  const accounts = await openAccounts(ctx)
+  // --- end accounts ---
   const access = new AccessControl({
     registry: keys,
     quota,
     throttle: new IpThrottle(config.publicRatePerMinute),
     adminToken: admin.token,
-    trustedProxyHops: config.trustedProxyHops
+    trustedProxyHops: config.trustedProxyHops,
+    session: accounts.gate // accounts
   })
   const stream = new StreamService(hub, access, readiness, synthetic)
   ctx.stream = stream
@@ -277,6 +282,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     ...adminRoutes(ctx, parser),
     ...webhookRoutes({ webhooks, known: webhookKnownBases(live.screener) }), // outbound webhooks
     ...alertRoutes(ctx, alerts),
+    ...accounts.routes(), // accounts (docs/accounts.md)
     STREAM_ROUTE
   ]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access, {
