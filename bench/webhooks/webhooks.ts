@@ -3,7 +3,8 @@
  * Webhook delivery benchmark (issue 14; `npm run bench -- webhooks`). Against one HTTPS receiver in its own
  * process, alternating rounds in one run:
  * - ours: signal events into the outbox (real chDB store: delivery rows stored before the first attempt,
- *   attempt rows after), each delivered signed (X-Service-Signature and Standard Webhooks) over the undici
+ *   attempt rows after, both through the outbox's journal; a round ends once its rows are in the store),
+ *   each delivered signed (X-Service-Signature and Standard Webhooks) over the undici
  *   transport with the SSRF-guarded connector, published in a closed loop (at most WINDOW waiting);
  *   delivered per second from the first publish to the last 2xx (target >= 2,000/s);
  * - ours without the store: the same outbox over a store that keeps nothing (what durability costs);
@@ -101,6 +102,8 @@ async function oursRound(service: WebhookService, n: number): Promise<number> {
     await new Promise((r) => (room > 0 ? setImmediate(r) : setTimeout(r, 1)))
   }
   await waitFor(() => stats().delivered - base >= n, 300_000, 'deliveries')
+  // the round ends when its rows are in the store too (the journal loaded), not only on the wire
+  await waitFor(() => stats().writer_queued === 0, 300_000, 'stored rows')
   const s = (performance.now() - t0) / 1000
   return Math.round(n / s)
 }
@@ -190,6 +193,7 @@ async function unstoredService(
     transport: (policy) =>
       new UndiciTransport({ policy, perReceiver: config.receiverConcurrency, timeoutMs: config.timeoutMs, ca: [ca] })
   })
+  await s.resume()
   await s.registry.create('bench', { url, events: ['*'], symbols: ['*'], secret: SECRET })
   return s
 }
@@ -226,10 +230,14 @@ export async function webhooksBench(rounds: number): Promise<Record<string, unkn
       })
   })
   try {
+    await service.resume() // as the server does at start (nothing to resume here)
     const hook = await service.registry.create('bench', { url: fast, events: ['*'], symbols: ['*'], secret: SECRET })
     // warm-up: connections, TLS sessions, JIT, the store's first parts
     await oursRound(service, 2_000)
-    const unstored = await unstoredService(config, fast, tls.ca, dataDir)
+    // its own data dir: its journal must not share the stored service's directory
+    const unstoredDir = path.join(dir, 'data-unstored')
+    fs.mkdirSync(unstoredDir)
+    const unstored = await unstoredService(config, fast, tls.ca, unstoredDir)
     await oursRound(unstored, 2_000)
     await bareRound(fast, tls.ca, 2_000)
     const runs: { ours: number[]; bare: number[]; unstored: number[] } = { ours: [], bare: [], unstored: [] }

@@ -1,15 +1,20 @@
 /**
  * @module
  * Outbound webhooks of one server, wired: the signing-key box, the registrations, the outbox and the URL
- * rule. `open` loads the registrations (refusing to start when the stored keys do not open: WEBHOOK_KEY
- * changed); `resume` reloads the deliveries a previous run left pending; `subscribe` attaches the outbox
- * to the signal bus.
+ * rule, and the outbox's journals (DATA_DIR/webhook-journal, journal.ts). `open` loads the registrations
+ * (refusing to start when the stored keys do not open: WEBHOOK_KEY changed); `resume` loads the journal
+ * segments a previous run left, then reloads the deliveries it left pending; `subscribe` attaches the
+ * outbox to the signal bus.
  */
+import path from 'node:path'
 import type { WebhookConfig } from '../config.js'
 import type { Logger } from '../log.js'
 import type { SignalBus } from '../signals/signal-event.js'
 import type { Store } from '../store/store.js'
 import { AddressPolicy } from './address-policy.js'
+import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS } from './delivery.js'
+import { TableJournal } from './journal.js'
+import { recoverSegments } from './journal-recovery.js'
 import { Outbox } from './outbox.js'
 import { WebhookRegistry } from './registry.js'
 import type { Clock } from './scheduler.js'
@@ -31,12 +36,23 @@ export interface WebhookServiceOptions {
   readonly clock?: Clock
 }
 
+/** Rows journaled and not yet in the store, per table, at which attempts pause and new events are dropped. */
+const JOURNAL_MAX_ROWS = 200_000
+
+/** The outbox's journal directory in DATA_DIR. */
+export function journalDir(dataDir: string): string {
+  return path.join(dataDir, 'webhook-journal')
+}
+
 export class WebhookService {
   readonly registry: WebhookRegistry
   readonly outbox: Outbox
   readonly policy: AddressPolicy
   private readonly resolve: Resolve
   private unsubscribe: (() => void) | null = null
+  private readonly journals: readonly TableJournal[]
+  private readonly store: Store
+  private readonly log: Logger
 
   private constructor(
     o: WebhookServiceOptions,
@@ -48,15 +64,35 @@ export class WebhookService {
     this.policy = new AddressPolicy(o.config.allowPrivate)
     this.resolve = o.resolve ?? systemResolve
     this.registry = new WebhookRegistry(o.store, box, versions)
-    this.outbox = new Outbox({
-      store: o.store,
-      registry: this.registry,
-      transport: o.transport(this.policy),
-      config: o.config,
-      versions,
-      log: o.log,
-      ...(o.clock ? { clock: o.clock } : {})
-    })
+    this.store = o.store
+    this.log = o.log
+    // counted in the outbox's store_errors
+    const onError = (err: unknown): void =>
+      this.outbox.storeError(err, 'webhook journal write or load failed; retrying')
+    const journal = (table: string, columns: readonly string[]): TableJournal =>
+      new TableJournal({
+        store: o.store,
+        dir: journalDir(o.dataDir),
+        table,
+        columns,
+        maxRows: JOURNAL_MAX_ROWS,
+        onError
+      })
+    const deliveries = journal('webhook_deliveries', DELIVERY_COLUMNS)
+    const attempts = journal('webhook_attempts', ATTEMPT_COLUMNS)
+    this.journals = [deliveries, attempts]
+    this.outbox = new Outbox(
+      {
+        store: o.store,
+        registry: this.registry,
+        transport: o.transport(this.policy),
+        config: o.config,
+        versions,
+        log: o.log,
+        ...(o.clock ? { clock: o.clock } : {})
+      },
+      { deliveries, attempts }
+    )
   }
 
   /** Opens the key box and loads the registrations. */
@@ -72,8 +108,12 @@ export class WebhookService {
     return checkWebhookUrl(raw, this.policy, this.resolve)
   }
 
-  /** Resumes deliveries left pending by the previous run; returns how many were loaded. */
-  resume(): Promise<number> {
+  /**
+   * Loads the journal segments the previous run left (a store that is down throws: call again), then
+   * resumes the deliveries it left pending; returns how many were resumed.
+   */
+  async resume(): Promise<number> {
+    for (const j of this.journals) await recoverSegments(this.store, j.dir, j.table, j.runPrefix, this.log)
     return this.outbox.resume()
   }
 

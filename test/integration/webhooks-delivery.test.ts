@@ -81,6 +81,8 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(got.body.toString()).toBe(
       `{"event":"HIGH","ts":"2026-01-02T03:04:05.678Z","symbol":"BTC","direction":"long","confidence":"HIGH","composite":0.72,"webhook_id":${id}}`
     )
+    // the receiver has the request before the sender has its answer: the log says delivered once that came
+    await until(async () => (await log(id)).deliveries[0]?.state === 'delivered', 5_000, 'logged delivered')
     const page = await log(id)
     expect(page.deliveries[0]).toMatchObject({ state: 'delivered', attempts: 1, event: 'HIGH', event_id: e.id })
     expect(page.deliveries[0].attempt_log[0]).toMatchObject({ attempt: 1, status_code: 200, response_excerpt: 'ok' })
