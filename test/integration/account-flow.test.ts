@@ -215,9 +215,36 @@ describe('accounts: sign-up, sessions, keys and usage', () => {
 
   it('counts accounts and sessions in /v1/health', async () => {
     const h = (await (await fetch(`${srv.base}/v1/health`)).json()) as { accounts: Record<string, number> }
-    expect(h.accounts).toMatchObject({ accounts: 2 })
+    expect(h.accounts['accounts']).toBeGreaterThanOrEqual(2)
     expect(h.accounts['sessions']).toBeGreaterThan(0)
     expect(h.accounts['hashes']).toBeGreaterThan(0)
+  })
+
+  it('counts 429 refusals per day, shows past days from the store, oldest first', async () => {
+    const invite = await owner.call('POST', '/v1/account/invites')
+    const free = new AccountClient(srv.base)
+    expect((await free.signup('free@example.com', PASSWORD, invite.body.token)).status).toBe(201)
+    const dash = (await free.call('GET', '/v1/account/keys')).body.keys[0]
+    // yesterday's figures as a flush of another day left them
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+    const store = srv.running.ctx.store
+    await store.command(`INSERT INTO api_usage (key_id, day, calls) VALUES ({k:String}, {d:Date}, 7)`, {
+      k: dash.id,
+      d: yesterday
+    })
+    await store.command(`INSERT INTO api_throttled (key_id, day, throttled) VALUES ({k:String}, {d:Date}, 4)`, {
+      k: dash.id,
+      d: yesterday
+    })
+    const statuses: number[] = []
+    for (let i = 0; i < 202; i++)
+      statuses.push((await free.call('GET', '/v1/confirm?symbol=BTC&direction=long')).status)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(2)
+    const usage = (await free.call('GET', '/v1/account/usage')).body.keys[0]
+    expect(usage).toMatchObject({ id: dash.id, quota_per_day: 200, used_today: 200 })
+    expect(usage.days.at(-1)).toMatchObject({ calls: 200, throttled: 2 })
+    expect(usage.days.at(-2)).toEqual({ day: yesterday, calls: 7, throttled: 4 })
+    expect(usage.days.slice(0, -2).every((d: { calls: number }) => d.calls === 0)).toBe(true)
   })
 
   it('keeps accounts, keys and sessions across a restart of the service', async () => {
@@ -248,6 +275,13 @@ describe('accounts: sign-up, sessions, keys and usage', () => {
       expect(keys.body.keys.length).toBeGreaterThanOrEqual(2)
       const m = new AccountClient(base)
       expect((await m.login('member@example.com', PASSWORD)).body.account.plan).toBe('pro')
+      // today's calls, 429s and last uses were written at the stop and read back at the start
+      const f = new AccountClient(base)
+      expect((await f.login('free@example.com', PASSWORD)).status).toBe(200)
+      const usage = (await f.call('GET', '/v1/account/usage')).body.keys[0]
+      expect(usage).toMatchObject({ used_today: 200 })
+      expect(usage.days.at(-1)).toMatchObject({ calls: 200, throttled: 2 })
+      expect((await f.call('GET', '/v1/account/keys')).body.keys[0].last_used_at).not.toBeNull()
     } finally {
       await again.stop()
     }
