@@ -234,6 +234,24 @@ describe('dashboard in headless Chromium', () => {
     await expect.poll(() => card.textContent()).toContain('disabled')
     await card.locator('button:has-text("Enable")').click()
     await expect.poll(() => card.textContent()).toContain('active')
+    // a failed delivery is redelivered from the log
+    receiver.answer = () => ({ status: 500, body: 'receiver down' })
+    await card.locator('button:has-text("Send test")').click()
+    await expect.poll(() => card.locator('[data-testid=test-result]').textContent()).toContain('test failed: 500')
+    const failedRow = log.locator('tbody tr', { hasText: 'failed' })
+    await expect.poll(() => failedRow.count(), { timeout: 20_000 }).toBe(1)
+    expect(await failedRow.textContent()).toContain('receiver down')
+    receiver.answer = () => ({ status: 200, body: 'ok again' })
+    await failedRow.locator('button:has-text("Redeliver")').click()
+    await expect
+      .poll(
+        async () => {
+          await card.locator('button:has-text("Refresh")').click()
+          return log.locator('tbody tr .state.delivered').count()
+        },
+        { timeout: 30_000 }
+      )
+      .toBe(2)
     await shot(page, 'webhooks')
   }, 120_000)
 

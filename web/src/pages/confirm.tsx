@@ -65,21 +65,25 @@ export function ConfirmPage(props: { query: URLSearchParams }) {
   const res = useApi<Confirm>(
     `/v1/confirm?symbol=${encodeURIComponent(symbol)}&direction=${direction}&source=dashboard`
   )
-  const c = res.data
+  // the stream's latest answer for this direction; the HTTP answer alone says whether the data is synthetic
+  const [live, setLive] = useState<Confirm | null>(null)
+  const c = live ?? res.data
   const canvas = useCanvas((ctx, w, h) => drawScores(ctx, w, h, c), [c])
+  const base = res.data?.symbol
 
   useEffect(() => {
-    if (!c) return
-    return subscribe(`confirm:${c.symbol}`, (f) => {
+    setLive(null)
+    if (!base) return
+    return subscribe(`confirm:${base}`, (f) => {
       const next = f.data?.[direction]
-      if (next && typeof next.composite === 'number') res.set({ ...next, synthetic: c.synthetic })
+      if (next && typeof next.composite === 'number') setLive(next as Confirm)
     })
-  }, [c?.symbol, direction])
+  }, [base, direction])
 
   return (
     <Page
       title="Confirm"
-      synthetic={c?.synthetic}
+      synthetic={res.data?.synthetic}
       tools={
         <form
           class="inline"

@@ -81,26 +81,26 @@ function drawOi(
 export function OptionsPage() {
   const [currency, setCurrency] = useState('BTC')
   const res = useApi<Chain>(`/v1/options/chain?currency=${currency}`)
+  // the stream's latest summary; the HTTP answer alone says whether the data is synthetic
+  const [live, setLive] = useState<Chain | null>(null)
   const [expiry, setExpiry] = useState<string | null>(null)
-  const chain = res.data
+  const chain = live ?? res.data
   const expiries = chain ? Object.keys(chain.max_pain) : []
   const selected = expiry && chain?.max_pain[expiry] ? expiry : (expiries[0] ?? null)
   const pain = selected && chain ? (chain.max_pain[selected]?.strike ?? null) : null
   const canvas = useCanvas((ctx, w, h) => drawOi(ctx, w, h, chain, pain), [chain, pain])
 
-  useEffect(
-    () =>
-      subscribe(`options:${currency}`, (f) => {
-        if (f.data && Array.isArray(f.data.oi_by_strike))
-          res.set({ ...f.data, synthetic: res.data?.synthetic ?? f.data.synthetic })
-      }),
-    [currency, res.data?.synthetic]
-  )
+  useEffect(() => {
+    setLive(null)
+    return subscribe(`options:${currency}`, (f) => {
+      if (f.data && Array.isArray(f.data.oi_by_strike)) setLive(f.data as Chain)
+    })
+  }, [currency])
 
   return (
     <Page
       title="Options open interest"
-      synthetic={chain?.synthetic}
+      synthetic={res.data?.synthetic}
       tools={
         <select aria-label="Currency" value={currency} onChange={(e) => setCurrency(e.currentTarget.value)}>
           <option>BTC</option>

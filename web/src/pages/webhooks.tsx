@@ -124,7 +124,7 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
   const [events, setEvents] = useState(h.events.join(', '))
   const [symbols, setSymbols] = useState(h.symbols.join(', '))
   const [error, setError] = useState<unknown>(null)
-  const [test, setTest] = useState<string | null>(null)
+  const [test, setTest] = useState<{ ok: boolean; text: string; at: number } | null>(null)
   const [showLog, setShowLog] = useState(false)
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {
     try {
@@ -154,11 +154,13 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
           onClick={async () => {
             const r = await call('POST', '/v1/webhooks/test', { webhook_id: h.webhook_id })
             if (r)
-              setTest(
-                r.delivered
+              setTest({
+                ok: r.delivered,
+                text: r.delivered
                   ? `test delivered: ${r.status_code} ${r.response_excerpt ?? ''}`
-                  : `test failed: ${r.status_code ?? r.error}`
-              )
+                  : `test failed: ${r.status_code ?? r.error}`,
+                at: Date.now()
+              })
             setShowLog(true)
           }}
         >
@@ -188,8 +190,8 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
         </button>
       </div>
       {test ? (
-        <p class="ok" data-testid="test-result">
-          {test}
+        <p class={test.ok ? 'ok' : 'error'} data-testid="test-result">
+          {test.text}
         </p>
       ) : null}
       <ErrorLine error={error} />
@@ -210,7 +212,7 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
           <button type="submit">Save</button>
         </form>
       ) : null}
-      {showLog ? <Deliveries id={h.webhook_id} key={test ?? ''} /> : null}
+      {showLog ? <Deliveries id={h.webhook_id} key={String(test?.at ?? 0)} /> : null}
     </div>
   )
 }
