@@ -53,6 +53,7 @@ export class WatchlistRegistry {
   generation = 1
   reloadErrors = 0
   lastError: string | null = null
+  private readonly listeners: Array<(index: WatchlistIndex) => void> = []
 
   /** Loads `dir` at once: a bad list stops the start (WatchlistError names file and line). */
   constructor(readonly dir: string) {
@@ -63,12 +64,19 @@ export class WatchlistRegistry {
     return this.index
   }
 
+  /** `fn` runs with the lists in force now and after every successful reload */
+  onLoad(fn: (index: WatchlistIndex) => void): void {
+    this.listeners.push(fn)
+    fn(this.index)
+  }
+
   /** Reads the directory again; on a problem keeps the lists in force. Never throws. */
   reload(): ReloadResult {
     try {
       this.index = new WatchlistIndex(loadWatchlists(this.dir))
       this.generation += 1
       this.lastError = null
+      for (const fn of this.listeners) fn(this.index)
       return { ok: true, list: this.index.list }
     } catch (err) {
       this.reloadErrors += 1

@@ -113,3 +113,33 @@ export const EXCHANGE_HOT_WALLETS: Readonly<Record<Chain, readonly LabelledAddre
 export const EXCHANGE_HOT_WALLET_ADDRESSES: readonly string[] = Object.freeze(
   Object.values(EXCHANGE_HOT_WALLETS).flatMap((list) => list.map((w) => w.address))
 )
+
+/** exchange wallets of the watch list (docs/watchlists.md), set at start and on every reload */
+let watchedExchanges: ReadonlyArray<{ readonly address: string; readonly owner: string }> = []
+
+/** Replaces the watch list's exchange wallets (server/wiring/chain-sources.ts calls it on every load). */
+export function setWatchedExchangeWallets(
+  list: ReadonlyArray<{ readonly address: string; readonly owner: string }>
+): void {
+  watchedExchanges = Object.freeze(list.map((w) => ({ address: w.address, owner: w.owner })))
+}
+
+/**
+ * Every labelled exchange address with its owner (the exchange): the demo hot wallets above (`Binance 1`
+ * → `Binance`), then the watch list's. Two wallets of one owner transfer `internal`ly: not an exchange flow.
+ */
+export function exchangeOwners(): { readonly addresses: string[]; readonly owners: string[] } {
+  const addresses: string[] = []
+  const owners: string[] = []
+  for (const list of Object.values(EXCHANGE_HOT_WALLETS)) {
+    for (const w of list) {
+      addresses.push(w.address)
+      owners.push(w.label.replace(/ \d+$/, ''))
+    }
+  }
+  for (const w of watchedExchanges) {
+    addresses.push(w.address)
+    owners.push(w.owner)
+  }
+  return { addresses, owners }
+}

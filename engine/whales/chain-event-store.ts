@@ -1,0 +1,170 @@
+/**
+ * @module
+ * Storage of chain-derived whale events (schemas/018_chain_whale_events.sql) and of each chain source's
+ * checkpoint (engine_state, key `chain:<name>`). Writes are idempotent by (chain, tx_hash, log_index,
+ * address): the detail table keeps the newest version of a key, and `confirmedKeys` lets a source skip
+ * whale_transfers rows it already wrote before a restart. All SQL uses bound parameters.
+ */
+import crypto from 'node:crypto'
+import type { WhaleTransferRecord } from '../records/types.js'
+import type { Store } from '../store/store.js'
+import type { ChainWhaleEvent } from './tx-events.js'
+
+export type ChainEventStatus = 'pending' | 'confirmed' | 'retracted'
+
+export const CHAIN_EVENT_COLUMNS = [
+  'chain',
+  'tx_hash',
+  'log_index',
+  'address',
+  'block_number',
+  'block_hash',
+  'ts',
+  'counterparty',
+  'event_type',
+  'token',
+  'amount',
+  'token_in',
+  'amount_in',
+  'usd_value',
+  'price_source',
+  'hops',
+  'pools',
+  'repeat_count',
+  'circular',
+  'internal',
+  'label',
+  'status',
+  'version',
+  'is_deleted'
+] as const
+
+/** the identity of an event (and of its whale_transfers row) */
+export function eventKey(e: { tx_hash: string; log_index: number; address: string }): string {
+  return `${e.tx_hash}:${e.log_index}:${e.address}`
+}
+
+/** Writes events with `status` at `version` (epoch ms or a counter: newer wins); retracted rows are deletions. */
+export async function writeChainEvents(
+  store: Store,
+  events: readonly ChainWhaleEvent[],
+  status: ChainEventStatus,
+  version: number
+): Promise<void> {
+  if (events.length === 0) return
+  const lines = events.map((e) =>
+    JSON.stringify({
+      ...e,
+      ts: new Date(e.ts).toISOString().replace('T', ' ').replace('Z', ''),
+      status,
+      version,
+      is_deleted: status === 'retracted' ? 1 : 0
+    })
+  )
+  const data = Buffer.from(lines.join('\n') + '\n')
+  await store.insert({
+    table: 'chain_whale_events',
+    columns: CHAIN_EVENT_COLUMNS,
+    format: 'JSONEachRow',
+    data,
+    dedupToken: `chain_whale_events:${crypto.createHash('sha1').update(data).digest('hex')}`
+  })
+}
+
+interface EventRow extends Omit<ChainWhaleEvent, 'ts' | 'pools'> {
+  readonly ts: string
+  readonly pools: string[]
+  readonly status: ChainEventStatus
+}
+
+function fromRow(r: EventRow): ChainWhaleEvent {
+  const { status: _status, ...rest } = r as EventRow & { version?: unknown; is_deleted?: unknown }
+  delete (rest as { version?: unknown }).version
+  delete (rest as { is_deleted?: unknown }).is_deleted
+  return {
+    ...rest,
+    log_index: Number(r.log_index),
+    block_number: Number(r.block_number),
+    hops: Number(r.hops),
+    repeat_count: Number(r.repeat_count),
+    circular: Boolean(r.circular),
+    internal: Boolean(r.internal),
+    ts: Date.parse(`${r.ts.replace(' ', 'T')}Z`)
+  }
+}
+
+/** Events of `chain` in blocks [from, to] still in force with `status` (FINAL: newest version per key). */
+export async function chainEventsIn(
+  store: Store,
+  chain: string,
+  from: number,
+  to: number,
+  status: ChainEventStatus
+): Promise<ChainWhaleEvent[]> {
+  const rows = await store.query<EventRow>(
+    `SELECT * EXCEPT (version, is_deleted) FROM chain_whale_events FINAL
+     WHERE chain = {chain:String} AND block_number >= {from:UInt64} AND block_number <= {to:UInt64}
+       AND status = {status:String}
+     ORDER BY block_number, tx_hash, log_index, address`,
+    { chain, from, to, status }
+  )
+  return rows.map(fromRow)
+}
+
+/** Keys of the whale_transfers rows of `chain` in blocks [from, to] (written before a restart). */
+export async function confirmedKeys(store: Store, chain: string, from: number, to: number): Promise<Set<string>> {
+  const rows = await store.query<{ tx_hash: string; log_index: number; address: string }>(
+    `SELECT DISTINCT tx_hash, log_index, address FROM whale_transfers
+     WHERE chain = {chain:String} AND block_number >= {from:UInt64} AND block_number <= {to:UInt64}`,
+    { chain, from, to }
+  )
+  return new Set(rows.map((r) => eventKey({ ...r, log_index: Number(r.log_index) })))
+}
+
+/**
+ * The whale_transfers row of an event, or null when it stays out of flows: circular routes, and events
+ * without a USD value (whale_transfers.usd_value is not nullable, and 0 would be a lie).
+ */
+export function transferRecordOf(e: ChainWhaleEvent): WhaleTransferRecord | null {
+  if (e.circular || e.usd_value === null) return null
+  return {
+    kind: 'whale_transfer',
+    ts: e.ts,
+    chain: e.chain,
+    tx_hash: e.tx_hash,
+    log_index: e.log_index,
+    block_number: e.block_number,
+    address: e.address,
+    counterparty: e.counterparty,
+    event_type: e.event_type,
+    token: e.token,
+    amount: e.amount,
+    usd_value: e.usd_value
+  }
+}
+
+export interface Checkpoint {
+  /** last block whose confirmed events are written */
+  readonly block: number
+  readonly hash: string
+}
+
+const checkpointKey = (chain: string): string => `chain:${chain}`
+
+export async function loadCheckpoint(store: Store, chain: string): Promise<Checkpoint | null> {
+  const rows = await store.query<{ value: string }>(
+    'SELECT argMax(value, updated) AS value FROM engine_state WHERE key = {k:String} GROUP BY key',
+    { k: checkpointKey(chain) }
+  )
+  const raw = rows[0]?.value
+  if (raw === undefined) return null
+  const parsed = JSON.parse(raw) as Checkpoint
+  return { block: Number(parsed.block), hash: String(parsed.hash) }
+}
+
+export async function saveCheckpoint(store: Store, chain: string, cp: Checkpoint): Promise<void> {
+  await store.command(
+    'INSERT INTO engine_state (key, value, updated) VALUES ({key:String}, {value:String}, now64(3))',
+    { key: checkpointKey(chain), value: JSON.stringify(cp) }
+  )
+}

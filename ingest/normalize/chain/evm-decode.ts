@@ -1,0 +1,131 @@
+/**
+ * @module
+ * EVM logs and transactions → the raw legs of engine/whales/tx-legs.ts. Pure; no RPC. Addresses come out
+ * lower-case; the chain's wrapped-native token becomes NATIVE (coin and wrapped coin are one asset).
+ *
+ * - ERC-20 Transfer: exactly 3 topics and 32 bytes of data (an ERC-721 Transfer has 4 topics: skipped).
+ * - Deposit(dst, wad) / Withdrawal(src, wad): only when emitted by the wrapped-native contract (other tokens
+ *   reuse the names for other meanings).
+ * - Swap logs of any family in evm-topics.ts: one hop each, the emitter is the pool.
+ * - the transaction's own value: a `value` leg from its sender to its recipient (contract creations: none).
+ * Malformed logs (wrong topic count or data length) are counted by the caller and skipped.
+ */
+import { NATIVE, type RawLeg, type RawSwap, type RawTx } from '../../../engine/whales/tx-legs.js'
+import { DEPOSIT, isSwapTopic, TRANSFER, WITHDRAWAL } from './evm-topics.js'
+
+/** The fields of an RPC log (viem's `Log`, or a recorded one) the decoder reads. */
+export interface EvmLog {
+  readonly address: string
+  readonly topics: readonly string[]
+  readonly data: string
+  readonly logIndex: number | null
+  readonly transactionHash: string | null
+  readonly blockNumber: bigint | null
+  readonly blockHash: string | null
+  readonly removed?: boolean
+}
+
+/** The fields of a transaction the decoder reads. */
+export interface EvmTx {
+  readonly hash: string
+  readonly from: string
+  readonly to: string | null
+  readonly value: bigint
+}
+
+export type Decoded = { readonly leg: RawLeg } | { readonly swap: RawSwap } | null
+
+/** the address held in a 32-byte topic (its last 20 bytes), lower-case */
+function topicAddress(topic: string): string {
+  return `0x${topic.slice(26).toLowerCase()}`
+}
+
+/** One log → a leg, a swap, or null (not ours or malformed: `malformed` says which). */
+export function decodeLog(log: EvmLog, wrappedNative: string, onMalformed?: () => void): Decoded {
+  const topic0 = log.topics[0]
+  const logIndex = log.logIndex ?? 0
+  const emitter = log.address.toLowerCase()
+  if (topic0 === TRANSFER) {
+    if (log.topics.length !== 3) return null // ERC-721 (4 topics) or a non-standard token
+    if (log.data.length !== 66) {
+      onMalformed?.()
+      return null
+    }
+    return {
+      leg: {
+        kind: 'transfer',
+        token: emitter === wrappedNative ? NATIVE : emitter,
+        from: topicAddress(log.topics[1]!),
+        to: topicAddress(log.topics[2]!),
+        amount: BigInt(log.data),
+        logIndex
+      }
+    }
+  }
+  if ((topic0 === DEPOSIT || topic0 === WITHDRAWAL) && emitter === wrappedNative) {
+    if (log.topics.length !== 2 || log.data.length !== 66) {
+      onMalformed?.()
+      return null
+    }
+    const holder = topicAddress(log.topics[1]!)
+    return {
+      leg: {
+        kind: topic0 === DEPOSIT ? 'deposit' : 'withdrawal',
+        token: NATIVE,
+        from: holder,
+        to: holder,
+        amount: BigInt(log.data),
+        logIndex
+      }
+    }
+  }
+  if (isSwapTopic(topic0)) return { swap: { pool: emitter, logIndex } }
+  return null
+}
+
+export interface TxInput {
+  readonly chain: string
+  readonly tx: EvmTx
+  readonly blockNumber: number
+  readonly blockHash: string
+  /** epoch ms */
+  readonly ts: number
+  /** every log of the transaction (its receipt), any order */
+  readonly logs: readonly EvmLog[]
+}
+
+/** One transaction (its receipt's logs and its value) → RawTx. */
+export function decodeTx(input: TxInput, wrappedNative: string, onMalformed?: () => void): RawTx {
+  const legs: RawLeg[] = []
+  const swaps: RawSwap[] = []
+  const sender = input.tx.from.toLowerCase()
+  if (input.tx.value > 0n && input.tx.to !== null) {
+    legs.push({
+      kind: 'value',
+      token: NATIVE,
+      from: sender,
+      to: input.tx.to.toLowerCase(),
+      amount: input.tx.value,
+      logIndex: -1
+    })
+  }
+  const logs = [...input.logs].sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0))
+  for (const log of logs) {
+    if (log.removed) continue
+    const d = decodeLog(log, wrappedNative, onMalformed)
+    if (d === null) continue
+    if ('leg' in d) legs.push(d.leg)
+    else swaps.push(d.swap)
+  }
+  return {
+    chain: input.chain,
+    txHash: input.tx.hash.toLowerCase(),
+    blockNumber: input.blockNumber,
+    blockHash: input.blockHash.toLowerCase(),
+    ts: input.ts,
+    sender,
+    wrappedNative,
+    legs,
+    swaps
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * @module
+ * The event topics the EVM whale sources ask for (reference: evm-node-intelligence-and-whales.md 3.1),
+ * computed with viem from the event signatures, so a typo cannot hide a DEX.
+ */
+import { toEventSelector, type Hex } from 'viem'
+
+/** ERC-20 Transfer (WETH9 too); ERC-721 shares the topic but has 4 topics, and is skipped */
+export const TRANSFER = toEventSelector('Transfer(address,address,uint256)')
+/** wrapped-native (WETH9, WBNB, WAVAX) wrap and unwrap */
+export const DEPOSIT = toEventSelector('Deposit(address,uint256)')
+export const WITHDRAWAL = toEventSelector('Withdrawal(address,uint256)')
+
+/** Swap topics of the pool families: one log per hop of a route */
+export const SWAP_TOPICS: Readonly<Record<string, Hex>> = Object.freeze({
+  /** Uniswap V2, PancakeSwap V2, Trader Joe V1, Sushi, Pangolin */
+  uniswap_v2: toEventSelector('Swap(address,uint256,uint256,uint256,uint256,address)'),
+  /** Uniswap V3 and its forks */
+  uniswap_v3: toEventSelector('Swap(address,address,int256,int256,uint160,uint128,int24)'),
+  /** PancakeSwap V3: two protocol-fee fields more, so another topic */
+  pancake_v3: toEventSelector('Swap(address,address,int256,int256,uint160,uint128,int24,uint128,uint128)'),
+  /** Aerodrome / Velodrome V2 (Base, Optimism) */
+  aerodrome: toEventSelector('Swap(address,address,uint256,uint256,uint256,uint256)'),
+  /** Trader Joe Liquidity Book v2.1 / v2.2 (Avalanche) */
+  joe_lb: toEventSelector('Swap(address,address,uint24,bytes32,bytes32,uint24,bytes32,bytes32)')
+})
+
+const SWAPS: ReadonlySet<string> = new Set(Object.values(SWAP_TOPICS))
+
+export function isSwapTopic(topic0: string | undefined): boolean {
+  return topic0 !== undefined && SWAPS.has(topic0)
+}
+
+/** topic0 OR-list of the first pass over tracked tokens (eth_getLogs with their addresses) */
+export const TOKEN_TOPICS: readonly Hex[] = [TRANSFER, DEPOSIT, WITHDRAWAL]

@@ -1,0 +1,151 @@
+/**
+ * @module
+ * Settings of the chain sources (docs/sources.md, "Chain sources"), read once at start from the environment;
+ * node URLs come from engine/chain/rpc-config.ts (`<CHAIN>_RPC_URL`, `<CHAIN>_WS_URL`). Per EVM chain, with
+ * `<ENV>` its prefix (ETHEREUM, BSC, AVALANCHE, POLYGON, ARBITRUM, BASE, OPTIMISM):
+ *
+ * - `<ENV>_CONFIRMATIONS`: blocks deep a block must be before its events are final. @default the chain
+ *   table's depth (engine/chain/chains.ts: ethereum 12, bsc 15, avalanche 1, polygon 32, arbitrum 20, base 3,
+ *   optimism 3)
+ * - `<ENV>_START_BLOCK`: first block read when no checkpoint is stored. @default unset (backfill hours)
+ * - `<ENV>_BACKFILL_HOURS`: without checkpoint or start block, how far behind the head to begin. @default 1
+ * - `<ENV>_LOGS_MAX_RANGE`: largest eth_getLogs span, blocks (halved on the node's size errors). @default 2000
+ * - `<ENV>_POLL_MS`: head polling interval, the fallback of the WebSocket subscription. @default the block
+ *   time, at least 250 ms
+ *
+ * Shared: `WHALE_MIN_USD` (an unwatched wallet is reported from this USD size; @default 100000, the `low`
+ * significance threshold), `WATCHLIST_DIR` (@default the shipped `watchlists/`), `CHAIN_BATCH_BLOCKS`
+ * (confirmed blocks per batch and checkpoint; @default 500). Solana: `SOLANA_RPC_URL` (http(s)),
+ * `SOLANA_POLL_MS` (@default 2000), `SOLANA_SIGNATURES_LIMIT` (per wallet and poll, 1–1000; @default 100).
+ */
+import path from 'node:path'
+import { ConfigError } from '../../../engine/config.js'
+import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../../engine/chain/chains.js'
+import { rpcUrlsFor, wsUrlFor } from '../../../engine/chain/rpc-config.js'
+import { projectRoot } from '../../../engine/paths.js'
+import { CHAIN_SOURCE_NAMES, isChainSourceName, type ChainSourceName } from './chain-source-names.js'
+
+export { CHAIN_SOURCE_NAMES, isChainSourceName, type ChainSourceName }
+
+type Env = Readonly<Record<string, string | undefined>>
+
+export interface EvmSourceSettings {
+  readonly confirmations: number
+  readonly startBlock: number | undefined
+  /** blocks behind the head to start from without checkpoint or start block */
+  readonly backfillBlocks: number
+  readonly maxSpan: number
+  readonly pollMs: number
+  readonly batchBlocks: number
+  readonly minUsd: number
+  readonly wsUrl: string | undefined
+}
+
+export interface SolanaSettings {
+  readonly rpcUrl: string | undefined
+  readonly pollMs: number
+  readonly signaturesLimit: number
+  readonly minUsd: number
+}
+
+export interface ChainSourcesConfig {
+  readonly watchlistDir: string
+  readonly minUsd: number
+  readonly evm: Readonly<Record<EvmChainName, EvmSourceSettings>>
+  readonly solana: SolanaSettings
+}
+
+function raw(env: Env, name: string): string | undefined {
+  const v = env[name]
+  return v === undefined || v.trim() === '' ? undefined : v.trim()
+}
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const v = raw(env, name)
+  if (v === undefined) return def
+  const n = Number(v)
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${v}')`)
+  }
+  return n
+}
+
+function num(env: Env, name: string, def: number, min: number, max: number): number {
+  const v = raw(env, name)
+  if (v === undefined) return def
+  const n = Number(v)
+  if (!Number.isFinite(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a number from ${min} to ${max} (got '${v}')`)
+  }
+  return n
+}
+
+function evmSettings(env: Env, chain: EvmChainName, minUsd: number, batchBlocks: number): EvmSourceSettings {
+  const spec = EVM_CHAINS[chain]
+  const p = spec.envName
+  const start = raw(env, `${p}_START_BLOCK`)
+  const hours = num(env, `${p}_BACKFILL_HOURS`, 1, 0, 24 * 365)
+  return Object.freeze({
+    confirmations: int(env, `${p}_CONFIRMATIONS`, spec.confirmations, 1, 1_000),
+    startBlock: start === undefined ? undefined : int(env, `${p}_START_BLOCK`, 0, 0, Number.MAX_SAFE_INTEGER),
+    backfillBlocks: Math.ceil((hours * 3_600_000) / spec.blockTimeMs),
+    maxSpan: int(env, `${p}_LOGS_MAX_RANGE`, 2_000, 1, 1_000_000),
+    pollMs: int(env, `${p}_POLL_MS`, Math.max(250, spec.blockTimeMs), 10, 600_000),
+    batchBlocks,
+    minUsd,
+    wsUrl: wsUrlFor(env, chain)
+  })
+}
+
+function solanaUrl(env: Env): string | undefined {
+  const v = raw(env, 'SOLANA_RPC_URL')
+  if (v === undefined) return undefined
+  let url: URL
+  try {
+    url = new URL(v)
+  } catch {
+    throw new ConfigError(`SOLANA_RPC_URL must be a URL like http://127.0.0.1:8899 (got '${v}')`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`SOLANA_RPC_URL must use http or https (got '${v}')`)
+  }
+  return v
+}
+
+/** Reads the chain sources' settings. Throws ConfigError naming the variable at fault. */
+export function chainSourcesConfig(env: Env): ChainSourcesConfig {
+  const minUsd = num(env, 'WHALE_MIN_USD', 100_000, 0, 1e12)
+  const batchBlocks = int(env, 'CHAIN_BATCH_BLOCKS', 500, 1, 100_000)
+  const evm = Object.fromEntries(EVM_CHAIN_NAMES.map((c) => [c, evmSettings(env, c, minUsd, batchBlocks)])) as Record<
+    EvmChainName,
+    EvmSourceSettings
+  >
+  return Object.freeze({
+    watchlistDir: path.resolve(raw(env, 'WATCHLIST_DIR') ?? path.join(projectRoot(), 'watchlists')),
+    minUsd,
+    evm: Object.freeze(evm),
+    solana: Object.freeze({
+      rpcUrl: solanaUrl(env),
+      pollMs: int(env, 'SOLANA_POLL_MS', 2_000, 10, 600_000),
+      signaturesLimit: int(env, 'SOLANA_SIGNATURES_LIMIT', 100, 1, 1_000),
+      minUsd
+    })
+  })
+}
+
+/**
+ * What one SOURCES entry names among the chain sources: `chains` = every chain with a node URL configured
+ * (`<ENV>_RPC_URL`, `SOLANA_RPC_URL`); `evm:<chain>` / `solana` itself, which needs its URL.
+ */
+export function chainSourcesFor(entry: string, env: Env): ChainSourceName[] {
+  const hasUrl = (name: ChainSourceName): boolean =>
+    name === 'solana' ? solanaUrl(env) !== undefined : rpcUrlsFor(env, name.slice(4) as EvmChainName).length > 0
+  if (entry === 'chains') return CHAIN_SOURCE_NAMES.filter(hasUrl)
+  if (!isChainSourceName(entry)) throw new ConfigError(`SOURCES: '${entry}' is not a chain source`)
+  if (!hasUrl(entry)) {
+    const variable =
+      entry === 'solana' ? 'SOLANA_RPC_URL' : `${EVM_CHAINS[entry.slice(4) as EvmChainName].envName}_RPC_URL`
+    throw new ConfigError(`SOURCES=${entry} needs ${variable} (the node's JSON-RPC URL)`)
+  }
+  return [entry]
+}

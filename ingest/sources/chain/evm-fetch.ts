@@ -1,0 +1,189 @@
+/**
+ * @module
+ * Reads one block range of an EVM chain into decoded transactions (RawTx), through viem on the shared
+ * ChainClient (rate limit, failover, counters). Three steps, so a chain-wide firehose is never pulled:
+ *
+ * 1. `eth_getLogs` over the tracked tokens (watch list + the wrapped native) with the topic OR-list
+ *    Transfer | Deposit | Withdrawal, in spans the RangeChunker halves on size errors and grows back.
+ * 2. Candidate transactions: those with a tracked leg worth at least `minUsd / 2` (a leg of a whale route
+ *    carries about the route's size), one touching a watched wallet, or one with an unpriced tracked leg;
+ *    plus, when the watch list has wallets on the chain, every transaction of the range's blocks that sends
+ *    coin to or from one of them (`eth_getBlockByNumber` with transactions: plain coin transfers have no log).
+ * 3. Per candidate: its receipt (all logs: Swap hops, untracked intermediate tokens) and the transaction
+ *    (sender, recipient, value); per block with a candidate, its header (time, hash).
+ * Counters: RPC calls by method, logs read, malformed logs.
+ */
+import type { Hex, PublicClient } from 'viem'
+import type { ChainClient } from '../../../engine/chain/chain-client.js'
+import type { RawTx } from '../../../engine/whales/tx-legs.js'
+import { NATIVE } from '../../../engine/whales/tx-legs.js'
+import type { TokenInfo, EventPricer } from '../../../engine/whales/tx-events.js'
+import { decodeLog, decodeTx, type EvmLog } from '../../normalize/chain/evm-decode.js'
+import { TOKEN_TOPICS } from '../../normalize/chain/evm-topics.js'
+import { RangeChunker } from './range-chunker.js'
+
+/** receipts fetched at once (the client's rate limit still applies) */
+const RECEIPT_CONCURRENCY = 8
+
+export interface FetchContext {
+  readonly chain: string
+  readonly client: ChainClient
+  /** lower-case */
+  readonly wrappedNative: string
+  /** tracked token contracts (lower-case), the wrapped native included */
+  readonly tokens: readonly string[]
+  readonly token: (address: string) => TokenInfo | undefined
+  /** watched wallets on this chain (lower-case) */
+  readonly wallets: ReadonlySet<string>
+  readonly pricer: EventPricer
+  readonly minUsd: number
+}
+
+export interface FetchCounters {
+  rpc_calls: number
+  logs: number
+  malformed_logs: number
+  receipts: number
+  blocks: number
+}
+
+const hex = (n: number): Hex => `0x${n.toString(16)}`
+
+/** runs `fn` over `items` with at most `limit` in flight, results in input order */
+async function pooled<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await fn(items[i]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return out
+}
+
+export class EvmRangeFetcher {
+  readonly counters: FetchCounters = { rpc_calls: 0, logs: 0, malformed_logs: 0, receipts: 0, blocks: 0 }
+
+  constructor(
+    private readonly ctx: FetchContext,
+    readonly chunker: RangeChunker
+  ) {}
+
+  private call<T>(label: string, fn: (c: PublicClient) => Promise<T>): Promise<T> {
+    this.counters.rpc_calls += 1
+    return this.ctx.client.request(label, fn)
+  }
+
+  /** USD of one tracked leg at `ts`, or null when unpriced */
+  private legUsd(token: string, amount: bigint, ts: number): number | null {
+    const info = this.ctx.token(token)
+    if (info === undefined) return null
+    const units = Number(amount) / 10 ** info.decimals
+    if (info.priceAsset === 'USD') return units
+    const p = this.ctx.pricer.price(info.priceAsset, ts)
+    return p === null ? null : units * p.usd
+  }
+
+  async header(n: number): Promise<{ number: number; hash: string; parentHash: string; ts: number }> {
+    const b = await this.call('eth_getBlockByNumber', (c) => c.getBlock({ blockNumber: BigInt(n) }))
+    this.counters.blocks += 1
+    return {
+      number: n,
+      hash: b.hash!.toLowerCase(),
+      parentHash: b.parentHash.toLowerCase(),
+      ts: Number(b.timestamp) * 1000
+    }
+  }
+
+  /** Decoded transactions of blocks [from, to] worth looking at, in block then transaction order. */
+  async range(from: number, to: number, approxTs: number): Promise<RawTx[]> {
+    const ctx = this.ctx
+    const logs: EvmLog[] = []
+    if (ctx.tokens.length > 0) {
+      await this.chunker.run(
+        from,
+        to,
+        (a, b) =>
+          this.call('eth_getLogs', (c) =>
+            c.request({
+              method: 'eth_getLogs',
+              params: [
+                { fromBlock: hex(a), toBlock: hex(b), address: ctx.tokens as Hex[], topics: [TOKEN_TOPICS as Hex[]] }
+              ]
+            })
+          ),
+        (found) => {
+          for (const l of found)
+            logs.push({ ...l, logIndex: Number(l.logIndex), blockNumber: BigInt(l.blockNumber ?? 0) } as EvmLog)
+        }
+      )
+    }
+    this.counters.logs += logs.length
+    const candidates = new Map<string, number>() // tx hash → block number
+    const half = ctx.minUsd / 2
+    for (const log of logs) {
+      if (log.transactionHash === null || log.removed) continue
+      const d = decodeLog(log, ctx.wrappedNative, () => (this.counters.malformed_logs += 1))
+      if (d === null || !('leg' in d)) continue
+      const { leg } = d
+      const usd = this.legUsd(leg.token === NATIVE ? NATIVE : leg.token, leg.amount, approxTs)
+      if (usd === null || usd >= half || ctx.wallets.has(leg.from) || ctx.wallets.has(leg.to)) {
+        candidates.set(log.transactionHash.toLowerCase(), Number(log.blockNumber))
+      }
+    }
+    const headers = new Map<number, { hash: string; ts: number }>()
+    const txs = new Map<string, { hash: string; from: string; to: string | null; value: bigint }>()
+    if (ctx.wallets.size > 0) {
+      for (let n = from; n <= to; n++) {
+        const block = await this.call('eth_getBlockByNumber', (c) =>
+          c.getBlock({ blockNumber: BigInt(n), includeTransactions: true })
+        )
+        this.counters.blocks += 1
+        headers.set(n, { hash: block.hash!.toLowerCase(), ts: Number(block.timestamp) * 1000 })
+        for (const t of block.transactions) {
+          const sender = t.from.toLowerCase()
+          const recipient = t.to?.toLowerCase() ?? null
+          txs.set(t.hash.toLowerCase(), { hash: t.hash, from: sender, to: recipient, value: t.value })
+          if (t.value > 0n && (ctx.wallets.has(sender) || (recipient !== null && ctx.wallets.has(recipient)))) {
+            candidates.set(t.hash.toLowerCase(), n)
+          }
+        }
+      }
+    }
+    const list = [...candidates].sort((a, b) => a[1] - b[1])
+    for (const [, n] of list) if (!headers.has(n)) headers.set(n, await this.header(n))
+    const decoded = await pooled(list, RECEIPT_CONCURRENCY, async ([hash, n]) => {
+      const receipt = await this.call('eth_getTransactionReceipt', (c) =>
+        c.getTransactionReceipt({ hash: hash as Hex })
+      )
+      this.counters.receipts += 1
+      let tx = txs.get(hash)
+      if (tx === undefined) {
+        const t = await this.call('eth_getTransactionByHash', (c) => c.getTransaction({ hash: hash as Hex }))
+        tx = { hash, from: t.from.toLowerCase(), to: t.to?.toLowerCase() ?? null, value: t.value }
+      }
+      const header = headers.get(n)!
+      return {
+        index: receipt.transactionIndex,
+        raw: decodeTx(
+          {
+            chain: ctx.chain,
+            tx,
+            blockNumber: n,
+            blockHash: header.hash,
+            ts: header.ts,
+            logs: receipt.logs.map(
+              (l) => ({ ...l, logIndex: Number(l.logIndex), blockNumber: BigInt(l.blockNumber) }) as EvmLog
+            )
+          },
+          ctx.wrappedNative,
+          () => (this.counters.malformed_logs += 1)
+        )
+      }
+    })
+    decoded.sort((a, b) => a.raw.blockNumber - b.raw.blockNumber || a.index - b.index)
+    return decoded.map((d) => d.raw)
+  }
+}

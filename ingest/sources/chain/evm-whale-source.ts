@@ -1,0 +1,407 @@
+/**
+ * @module
+ * `evm:<chain>`: whale events from the operator's node for one EVM chain (docs/sources.md, "Chain sources").
+ *
+ * - Start: the node's chain id is checked (ChainClient.verifyChainId); resume after the stored checkpoint,
+ *   else from `startBlock`, else `backfillBlocks` behind the head.
+ * - Confirmed blocks (at least `confirmations` deep: head − confirmations + 1) are read in batches of up to
+ *   `batchBlocks`: events become `confirmed` rows of chain_whale_events and, when they count in flows (not
+ *   circular, priced), whale_transfers rows through the ingest pipeline; a barrier then stores the checkpoint
+ *   (last block and its hash), so a restart resumes after the last acknowledged batch. Rows of a batch already
+ *   in whale_transfers (written before a crash, checkpoint not yet stored) are skipped: writes are idempotent
+ *   by (chain, tx_hash, log_index, address).
+ * - Blocks inside the confirmation depth are read on every new head and their events stored as `pending`.
+ *   When a block hash changes, or a pending event is missing from a later read, that event is retracted
+ *   (is_deleted row) and `reorgs` counts it. Aggregates are fed only from confirmed blocks, so they never
+ *   count a retracted event. A reorg deeper than the depth is counted as `deep_reorgs` and logged.
+ * - New heads: a WebSocket subscription (`<ENV>_WS_URL`, eth_subscribe newHeads through viem) wakes the loop;
+ *   polling every `pollMs` is the fallback and always runs.
+ * - An RPC failure ends the run with the error: the supervisor restarts it with backoff, and health shows
+ *   `connected: false` with the error counted, while the other chains keep running.
+ */
+import { createPublicClient, webSocket } from 'viem'
+import type { ChainClient } from '../../../engine/chain/chain-client.js'
+import { EVM_CHAINS, type EvmChainName } from '../../../engine/chain/chains.js'
+import type { Logger } from '../../../engine/log.js'
+import type { Store } from '../../../engine/store/store.js'
+import { sleep } from '../../../engine/runtime/retry.js'
+import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
+import {
+  chainEventsIn,
+  confirmedKeys,
+  eventKey,
+  loadCheckpoint,
+  saveCheckpoint,
+  transferRecordOf,
+  writeChainEvents,
+  type Checkpoint
+} from '../../../engine/whales/chain-event-store.js'
+import { StorePricer } from '../../../engine/whales/event-prices.js'
+import {
+  txEvents,
+  type ChainWhaleEvent,
+  type TokenInfo,
+  type TxEventContext
+} from '../../../engine/whales/tx-events.js'
+import { NATIVE } from '../../../engine/whales/tx-legs.js'
+import type { WhaleTransferRecord } from '../../../engine/records/types.js'
+import type { IngestItem } from '../../encoded-chunk.js'
+import { encodeRecords } from '../../encode-records.js'
+import type { Source, SourceStatus } from '../source.js'
+import { EvmRangeFetcher } from './evm-fetch.js'
+import { RangeChunker } from './range-chunker.js'
+import type { EvmSourceSettings } from './chain-settings.js'
+
+/** health fields of a chain source (sources[].chain in /v1/health) */
+export interface ChainHealth {
+  readonly chain_id: number
+  readonly chain_id_ok: boolean | null
+  /** newest block number the node reported */
+  readonly head: number | null
+  /** newest block whose confirmed events are stored */
+  readonly last_processed: number | null
+  readonly lag_blocks: number | null
+  /** now − time of the last processed block, seconds */
+  readonly lag_s: number | null
+  readonly confirmations: number
+  readonly reorgs: number
+  readonly deep_reorgs: number
+  readonly retracted: number
+  readonly logs: number
+  readonly malformed_logs: number
+  readonly receipts: number
+  readonly rpc_calls: number
+  readonly rpc_errors: number
+  readonly span_blocks: number
+  readonly span_halvings: number
+  readonly pending_events: number
+  readonly unpriced_events: number
+  readonly ws: 'off' | 'subscribed' | 'failed'
+}
+
+export interface ChainSourceStatus extends SourceStatus {
+  readonly chain: ChainHealth
+}
+
+export interface EvmWhaleSourceOptions {
+  readonly chain: EvmChainName
+  /** the chain's shared client (engine/chain/chain-clients.ts), resolved when the source starts */
+  readonly client: () => ChainClient
+  readonly store: Store
+  readonly watchlists: WatchlistRegistry
+  readonly settings: EvmSourceSettings
+  readonly log: Logger
+}
+
+export class EvmWhaleSource implements Source {
+  readonly name: string
+  readonly synthetic = false
+  private readonly spec
+  private connected = false
+  private phase = 'starting'
+  private head: number | null = null
+  private lastProcessed: number | null = null
+  private lastProcessedTs: number | null = null
+  private lastEventTs: number | null = null
+  private rows = 0
+  private reorgs = 0
+  private deepReorgs = 0
+  private retracted = 0
+  private rpcErrors = 0
+  private pendingEvents = 0
+  private unpriced = 0
+  private version = 0
+  private ws: ChainHealth['ws'] = 'off'
+  private readonly chunker: RangeChunker
+  private fetcher: EvmRangeFetcher | null = null
+  /** hashes of the blocks inside the confirmation depth as last read */
+  private pendingHashes = new Map<number, string>()
+  private wake: (() => void) | null = null
+
+  constructor(private readonly opts: EvmWhaleSourceOptions) {
+    this.name = `evm:${opts.chain}`
+    this.spec = EVM_CHAINS[opts.chain]
+    this.chunker = new RangeChunker(opts.settings.maxSpan)
+  }
+
+  private nextVersion(): number {
+    this.version = Math.max(this.version + 1, Date.now())
+    return this.version
+  }
+
+  /** the tracked tokens of this chain from the watch list in force, the wrapped native always included */
+  private context(pricer: StorePricer): { ctx: TxEventContext; fetcher: EvmRangeFetcher } {
+    const index = this.opts.watchlists.current
+    const wrapped = this.spec.wrappedNative.toLowerCase()
+    const tokens = new Map<string, TokenInfo>()
+    for (const t of index.tokensOn(this.opts.chain)) {
+      tokens.set(t.address === wrapped ? NATIVE : t.address, {
+        symbol: t.symbol,
+        decimals: t.decimals,
+        priceAsset: t.priceAsset
+      })
+    }
+    if (!tokens.has(NATIVE)) {
+      tokens.set(NATIVE, { symbol: this.spec.nativeSymbol, decimals: 18, priceAsset: this.spec.nativeSymbol })
+    }
+    const walletList = index.walletsOn(this.opts.chain)
+    const wallets = new Map(walletList.map((w) => [w.address, w]))
+    const ctx: TxEventContext = {
+      token: (a) => tokens.get(a),
+      wallet: (a) => wallets.get(a),
+      pricer,
+      minUsd: this.opts.settings.minUsd
+    }
+    const contracts = [...tokens.keys()].filter((a) => a !== NATIVE)
+    const fetcher = new EvmRangeFetcher(
+      {
+        chain: this.opts.chain,
+        client: this.opts.client(),
+        wrappedNative: wrapped,
+        tokens: [...contracts, wrapped],
+        token: (a) => tokens.get(a),
+        wallets: new Set(wallets.keys()),
+        pricer,
+        minUsd: this.opts.settings.minUsd
+      },
+      this.chunker
+    )
+    // counters carry over reloads of the watch list
+    if (this.fetcher !== null) Object.assign(fetcher.counters, this.fetcher.counters)
+    this.fetcher = fetcher
+    return { ctx, fetcher }
+  }
+
+  /** Events of blocks [from, to], priced at their block times. */
+  private async eventsOf(
+    from: number,
+    to: number
+  ): Promise<{ events: ChainWhaleEvent[]; toHash: string; toTs: number }> {
+    const pricer = new StorePricer(this.opts.store)
+    const { ctx, fetcher } = this.context(pricer)
+    const last = await fetcher.header(to)
+    const first = from === to ? last : await fetcher.header(from)
+    const assets = [...new Set(this.opts.watchlists.current.tokensOn(this.opts.chain).map((t) => t.priceAsset))]
+    await pricer.prepare([...assets, this.spec.nativeSymbol], first.ts, last.ts)
+    const txs = await fetcher.range(from, to, last.ts)
+    const events = txs.flatMap((tx) => txEvents(tx, ctx))
+    this.unpriced += events.filter((e) => e.usd_value === null).length
+    return { events, toHash: last.hash, toTs: last.ts }
+  }
+
+  private async resumeFrom(head: number): Promise<{ next: number; checkpoint: Checkpoint | null }> {
+    const checkpoint = await loadCheckpoint(this.opts.store, this.opts.chain)
+    if (checkpoint !== null) return { next: checkpoint.block + 1, checkpoint }
+    const s = this.opts.settings
+    const next = s.startBlock ?? Math.max(0, head - s.backfillBlocks)
+    return { next, checkpoint: null }
+  }
+
+  private subscribe(signal: AbortSignal): void {
+    const url = this.opts.settings.wsUrl
+    if (url === undefined) return
+    try {
+      const client = createPublicClient({ transport: webSocket(url, { retryCount: 0 }) })
+      const unwatch = client.watchBlockNumber({
+        emitOnBegin: false,
+        onBlockNumber: () => this.wake?.(),
+        onError: () => (this.ws = 'failed')
+      })
+      this.ws = 'subscribed'
+      signal.addEventListener('abort', () => {
+        unwatch()
+        void client.transport
+          .getRpcClient?.()
+          .then((c: { close(): void }) => c.close())
+          .catch(() => undefined)
+      })
+    } catch {
+      this.ws = 'failed'
+    }
+  }
+
+  private async idle(signal: AbortSignal): Promise<void> {
+    await Promise.race([sleep(this.opts.settings.pollMs, signal), new Promise<void>((r) => (this.wake = r))])
+    this.wake = null
+  }
+
+  async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
+    const { store, log } = this.opts
+    const client = this.opts.client()
+    this.phase = 'connecting'
+    try {
+      await client.verifyChainId()
+    } catch (err) {
+      this.connected = false
+      this.rpcErrors += 1
+      throw err
+    }
+    this.connected = true
+    this.subscribe(signal)
+    let head = Number(await client.request('eth_blockNumber', (c) => c.getBlockNumber()))
+    let { next, checkpoint } = await this.resumeFrom(head)
+    // rows of the first batch after a restart may already be stored (crash before the checkpoint)
+    let stored: Set<string> | null = checkpoint !== null ? new Set() : null
+    let pendingHead = -1
+    try {
+      while (!signal.aborted) {
+        head = Number(await client.request('eth_blockNumber', (c) => c.getBlockNumber()))
+        this.head = head
+        this.connected = true
+        const safe = head - this.opts.settings.confirmations + 1
+        if (next <= safe) {
+          this.phase = safe - next > this.opts.settings.batchBlocks ? 'backfill' : 'live'
+          const to = Math.min(safe, next + this.opts.settings.batchBlocks - 1)
+          if (checkpoint !== null) await this.checkParent(next, checkpoint)
+          const { events, toHash, toTs } = await this.eventsOf(next, to)
+          if (stored !== null) stored = await confirmedKeys(store, this.opts.chain, next, to)
+          yield* this.confirm(next, to, events, stored)
+          stored = null
+          const cp = { block: to, hash: toHash }
+          yield {
+            barrier: true,
+            onDone: async () => {
+              await saveCheckpoint(store, this.opts.chain, cp)
+              this.lastProcessed = to
+              this.lastProcessedTs = toTs
+            }
+          }
+          checkpoint = cp
+          next = to + 1
+          continue
+        }
+        this.phase = 'live'
+        if (head !== pendingHead && this.opts.settings.confirmations > 1) {
+          await this.readPending(Math.max(next, safe + 1), head)
+          pendingHead = head
+        }
+        await this.idle(signal)
+      }
+    } catch (err) {
+      if (!signal.aborted) {
+        this.connected = false
+        this.rpcErrors += 1
+        log.warn({ chain: this.opts.chain, err: (err as Error).message }, 'chain source failed; the supervisor retries')
+      }
+      throw err
+    }
+  }
+
+  /** A reorg deeper than the confirmation depth: the stored checkpoint's block is no longer canonical. */
+  private async checkParent(next: number, checkpoint: Checkpoint): Promise<void> {
+    if (checkpoint.block !== next - 1 || this.fetcher === null) return
+    const header = await this.fetcher.header(checkpoint.block)
+    if (header.hash !== checkpoint.hash) {
+      this.deepReorgs += 1
+      this.opts.log.error(
+        { chain: this.opts.chain, block: checkpoint.block, stored: checkpoint.hash, canonical: header.hash },
+        'reorg deeper than the confirmation depth: events already confirmed stay; raise the confirmation depth'
+      )
+    }
+  }
+
+  /** Confirmed events of [from, to]: retract pending ones that did not survive, store, hand rows to ingest. */
+  private async *confirm(
+    from: number,
+    to: number,
+    events: readonly ChainWhaleEvent[],
+    stored: ReadonlySet<string> | null
+  ): AsyncIterable<IngestItem> {
+    const store = this.opts.store
+    const keep = new Set(events.map(eventKey))
+    const pending = await chainEventsIn(store, this.opts.chain, from, to, 'pending')
+    // a pending event missing from the confirmed read was in a block that left the canonical chain
+    const dropped = pending.filter((p) => !keep.has(eventKey(p)))
+    if (dropped.length > 0) {
+      await writeChainEvents(store, dropped, 'retracted', this.nextVersion())
+      this.retracted += dropped.length
+      this.reorgs += 1
+    }
+    await writeChainEvents(store, events, 'confirmed', this.nextVersion())
+    for (let n = from; n <= to; n++) this.pendingHashes.delete(n)
+    const records: WhaleTransferRecord[] = []
+    for (const e of events) {
+      const r = transferRecordOf(e)
+      if (r !== null && !stored?.has(eventKey(e))) records.push(r)
+    }
+    if (records.length > 0) {
+      yield* encodeRecords(records, false)
+      yield { live: true, records }
+      this.rows += records.length
+      this.lastEventTs = Math.max(this.lastEventTs ?? 0, ...records.map((r) => r.ts))
+    }
+  }
+
+  /** Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. */
+  private async readPending(from: number, head: number): Promise<void> {
+    const store = this.opts.store
+    if (from > head) return
+    const { events } = await this.eventsOf(from, head)
+    const hashes = new Map(events.map((e) => [e.block_number, e.block_hash]))
+    // a block seen before that is gone or has another hash now: a reorg inside the confirmation depth
+    let reorged = false
+    for (const [n, hash] of this.pendingHashes) {
+      const now = hashes.get(n)
+      if (n > head || (now !== undefined && now !== hash)) reorged = true
+    }
+    const current = new Map(events.map((e) => [eventKey(e), e]))
+    const before = await chainEventsIn(store, this.opts.chain, from, Number.MAX_SAFE_INTEGER, 'pending')
+    const dropped = before.filter((p) => !current.has(eventKey(p)))
+    const seen = new Map(before.map((p) => [eventKey(p), p.block_hash]))
+    const fresh = events.filter((e) => seen.get(eventKey(e)) !== e.block_hash)
+    if (dropped.length > 0) {
+      await writeChainEvents(store, dropped, 'retracted', this.nextVersion())
+      this.retracted += dropped.length
+      reorged = true
+    }
+    if (reorged) this.reorgs += 1
+    await writeChainEvents(store, fresh, 'pending', this.nextVersion())
+    this.pendingHashes = hashes
+    this.pendingEvents = events.length
+  }
+
+  private clientOrNull(): ChainClient | null {
+    try {
+      return this.opts.client()
+    } catch {
+      return null
+    }
+  }
+
+  status(): ChainSourceStatus {
+    const f = this.fetcher?.counters
+    const lagBlocks =
+      this.head !== null && this.lastProcessed !== null ? Math.max(0, this.head - this.lastProcessed) : null
+    return {
+      name: this.name,
+      synthetic: false,
+      connected: this.connected,
+      last_event_ts: this.lastEventTs,
+      rows: this.rows,
+      phase: this.phase,
+      chain: {
+        chain_id: this.spec.chainId,
+        chain_id_ok: this.clientOrNull()?.chainIdOk(0) ?? null,
+        head: this.head,
+        last_processed: this.lastProcessed,
+        lag_blocks: lagBlocks,
+        lag_s:
+          this.lastProcessedTs === null ? null : Math.max(0, Math.round((Date.now() - this.lastProcessedTs) / 1000)),
+        confirmations: this.opts.settings.confirmations,
+        reorgs: this.reorgs,
+        deep_reorgs: this.deepReorgs,
+        retracted: this.retracted,
+        logs: f?.logs ?? 0,
+        malformed_logs: f?.malformed_logs ?? 0,
+        receipts: f?.receipts ?? 0,
+        rpc_calls: f?.rpc_calls ?? 0,
+        rpc_errors: this.rpcErrors + (this.clientOrNull()?.stats().rpc_errors ?? 0),
+        span_blocks: this.chunker.span,
+        span_halvings: this.chunker.halvings,
+        pending_events: this.pendingEvents,
+        unpriced_events: this.unpriced,
+        ws: this.ws
+      }
+    }
+  }
+}
