@@ -20,7 +20,7 @@ import type { Readiness } from './readiness.js'
 import { SYNTHETIC_HEADER } from '../engine/live/synthetic-data.js'
 import { compileQuery, parseJsonBody, type QueryValidator } from './validate.js'
 // --- web dashboard ---
-import { servesPath } from './web/web-route.js'
+import type { WebRoute } from './web/web-route.js'
 // --- end web dashboard ---
 
 const NO_HEADERS = NO_RATE_HEADERS
@@ -131,8 +131,8 @@ export class App {
       /** label data answers synthetic (the service holds demo data) */
       readonly synthetic?: boolean
       // --- web dashboard ---
-      /** serves GET/HEAD paths outside /v1 that no route matched (server/web, docs/dashboard.md) */
-      readonly web?: Route
+      /** serves the dashboard's files and app routes outside /v1 (server/web, docs/dashboard.md) */
+      readonly web?: WebRoute
       // --- end web dashboard ---
     } = {}
   ) {
@@ -147,10 +147,7 @@ export class App {
   match(method: string, path: string): Match | ApiError {
     // --- web dashboard ---
     const web = this.opts.web
-    if (web && servesPath(method, path)) {
-      const m = this.router.match(method, path)
-      return m instanceof ApiError && m.status === 404 ? { route: web, params: {} } : m
-    }
+    if (web && web.serves(method, path)) return { route: web, params: {} }
     // --- end web dashboard ---
     return this.router.match(method, path)
   }

@@ -6,8 +6,8 @@
  *   year as `immutable`, everything else (index.html above all) is `no-cache` (revalidated by ETag, 304);
  * - the body is the build's precompressed brotli or gzip sibling when Accept-Encoding allows it
  *   (`vary: accept-encoding`), identity otherwise;
- * - a path whose last segment has no dot (`/screener`, `/signup`) is an app route: index.html (SPA
- *   fallback); any other unknown path is a plain 404;
+ * - an app route (APP_ROUTES: `/screener`, `/signup?invite=…`) answers index.html (SPA fallback); any other
+ *   path outside the build is not the dashboard's, so the API's JSON 404 answers it;
  * - every answer carries the security headers (server/web/security-headers.ts).
  */
 import type { HttpResponse, Route, RouteRequest } from '../http/types.js'
@@ -22,10 +22,36 @@ const REVALIDATE = 'no-cache'
 /** The request headers this route reads (the adapter copies them for paths outside /v1). */
 export const WEB_REQUEST_HEADERS: readonly string[] = ['accept-encoding', 'if-none-match', 'host']
 
-/** Whether `path` is the dashboard's to serve: everything that is not the API. */
+/**
+ * The single-page app's routes (web/src/main.tsx `Route`; test/integration/web-static.test.ts checks the two
+ * lists agree): each answers index.html, and the app renders the page.
+ */
+export const APP_ROUTES: ReadonlySet<string> = new Set([
+  '/',
+  '/signup',
+  '/login',
+  '/account',
+  '/keys',
+  '/usage',
+  '/webhooks',
+  '/candles',
+  '/options',
+  '/funding',
+  '/whales',
+  '/screener',
+  '/confirm'
+])
+
+/** Whether `path` may be the dashboard's: a GET or HEAD outside the API. */
 export function servesPath(method: string, path: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false
   return !(path === '/v1' || path.startsWith('/v1/'))
+}
+
+/** The route the application falls back to outside /v1, with the paths it serves. */
+export interface WebRoute extends Route {
+  /** a file of the build or an app route (anything else is left to the API's 404) */
+  serves(method: string, path: string): boolean
 }
 
 type Encoding = 'br' | 'gzip' | 'identity'
@@ -42,10 +68,6 @@ export function chooseEncoding(accept: string, file: StaticFile): Encoding {
   if (file.br && (allowed.has('br') || allowed.has('*'))) return 'br'
   if (file.gzip && (allowed.has('gzip') || allowed.has('*'))) return 'gzip'
   return 'identity'
-}
-
-function lastSegmentHasDot(path: string): boolean {
-  return path.slice(path.lastIndexOf('/') + 1).includes('.')
 }
 
 function notFound(host: string): HttpResponse {
@@ -65,8 +87,7 @@ function notFound(host: string): HttpResponse {
 export function serveStatic(files: ReadonlyMap<string, StaticFile>, req: RouteRequest): HttpResponse {
   const host = req.headers['host'] ?? ''
   let file = files.get(req.path)
-  if (!file && req.path.endsWith('/')) file = files.get(`${req.path}index.html`)
-  if (!file && !lastSegmentHasDot(req.path)) file = files.get('/index.html')
+  if (!file && APP_ROUTES.has(req.path)) file = files.get('/index.html')
   if (!file) return notFound(host)
   const headers: Record<string, string> = {
     'content-type': file.type,
@@ -87,8 +108,9 @@ export function serveStatic(files: ReadonlyMap<string, StaticFile>, req: RouteRe
 }
 
 /** The route the application falls back to outside /v1 (not listed in the OpenAPI document). */
-export function webRoute(files: ReadonlyMap<string, StaticFile>): Route {
+export function webRoute(files: ReadonlyMap<string, StaticFile>): WebRoute {
   return {
+    serves: (method, path) => servesPath(method, path) && (files.has(path) || APP_ROUTES.has(path)),
     method: 'GET',
     path: '/*',
     access: 'none',

@@ -7,16 +7,15 @@
 import path from 'node:path'
 import type { Logger } from '../../engine/log.js'
 import { projectRoot } from '../../engine/paths.js'
-import type { Route } from '../http/types.js'
 import { loadStaticFiles } from './static-files.js'
-import { webRoute } from './web-route.js'
+import { webRoute, type WebRoute } from './web-route.js'
 
 /** Where `npm run build` writes the dashboard (web/vite.config.ts `build.outDir`). */
 export function webDistDir(): string {
   return path.join(projectRoot(), 'dist', 'web')
 }
 
-export function dashboardRoute(log: Logger, dir = webDistDir()): Route | undefined {
+export function dashboardRoute(log: Logger, dir = webDistDir()): WebRoute | undefined {
   const files = loadStaticFiles(dir)
   if (!files) {
     log.warn({ dir }, 'web dashboard not built (no index.html): serving the API only; run npm run build')

@@ -1,8 +1,8 @@
 /**
  * The dashboard's static serving (server/web) over a real uWS socket: hashed assets cached a year as
  * immutable, index.html revalidated (no-cache, ETag, 304), the build's precompressed brotli or gzip
- * chosen by Accept-Encoding (bytes checked by decompressing them), the SPA fallback for app routes and a
- * 404 for missing files, the security headers (CSP without inline script, frame-ancestors 'none',
+ * chosen by Accept-Encoding (bytes checked by decompressing them), the SPA fallback for app routes (the
+ * list agrees with web/src/main.tsx) and the API's JSON 404 for anything else, the security headers (CSP without inline script, frame-ancestors 'none',
  * connect-src to this host's ws/wss, nosniff, Referrer-Policy), and /v1 left to the API (JSON 404). The
  * last part checks the real server serves the built dashboard (`npm run build` writes dist/web).
  */
@@ -12,11 +12,12 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
+import { projectRoot } from '../../engine/paths.js'
 import { App } from '../../server/app.js'
 import { startHttpServer, type HttpServer } from '../../server/http/uws-server.js'
 import { json } from '../../server/http/types.js'
 import { loadStaticFiles } from '../../server/web/static-files.js'
-import { webRoute } from '../../server/web/web-route.js'
+import { APP_ROUTES, webRoute } from '../../server/web/web-route.js'
 import { webDistDir } from '../../server/web/wiring.js'
 import { startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -114,16 +115,19 @@ describe('static serving of the dashboard', () => {
     expect(changed.status).toBe(200)
   })
 
-  it('answers index.html for app routes (SPA fallback, query kept for the page) and 404 for missing files', async () => {
-    for (const p of ['/screener', '/signup?invite=abc123', '/account/keys', '/webhooks/']) {
+  it('answers index.html for app routes (SPA fallback, query kept for the page); other paths get the API 404', async () => {
+    for (const p of ['/screener', '/signup?invite=abc123', '/keys', '/']) {
       const r = await raw(base, p)
       expect(r.status, p).toBe(200)
       expect(r.body.toString(), p).toBe(INDEX)
       expect(r.headers['cache-control'], p).toBe('no-cache')
     }
-    const missing = await raw(base, '/assets/index-zzzz9999.js')
-    expect(missing.status).toBe(404)
-    expect(missing.headers['content-type']).toBe('text/plain; charset=utf-8')
+    for (const p of ['/assets/index-zzzz9999.js', '/v2/whatever', '/screener/extra']) {
+      const missing = await raw(base, p)
+      expect(missing.status, p).toBe(404)
+      expect(missing.headers['content-type'], p).toBe('application/json')
+      expect(JSON.parse(missing.body.toString()).error.code, p).toBe('not_found')
+    }
     const unhashed = await raw(base, '/favicon.svg')
     expect(unhashed.status).toBe(200)
     expect(unhashed.headers['content-type']).toBe('image/svg+xml')
@@ -167,6 +171,14 @@ describe('static serving of the dashboard', () => {
     const head = await raw(base, '/assets/index-AbCd1234.js', {}, 'HEAD')
     expect(head.status).toBe(200)
     expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(SCRIPT))
+  })
+})
+
+describe('the app routes', () => {
+  it('are the pages web/src/main.tsx renders, no more and no fewer', () => {
+    const main = fs.readFileSync(path.join(projectRoot(), 'web', 'src', 'main.tsx'), 'utf8')
+    const cases = new Set([...main.matchAll(/case '(\/[a-z]*)':/g)].map((m) => m[1]!))
+    expect(cases).toEqual(new Set(APP_ROUTES))
   })
 })
 
