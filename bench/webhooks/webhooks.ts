@@ -241,18 +241,25 @@ export async function webhooksBench(rounds: number): Promise<Record<string, unkn
     await oursRound(unstored, 2_000)
     await bareRound(fast, tls.ca, 2_000)
     const runs: { ours: number[]; bare: number[]; unstored: number[] } = { ours: [], bare: [], unstored: [] }
+    // this process's CPU (main thread, libuv and the embedded engine's threads; not the receiver's) per
+    // delivery, µs: steadier than rates on a shared machine
+    const cpu: { ours: number[]; bare: number[]; unstored: number[] } = { ours: [], bare: [], unstored: [] }
     const order = ['ours', 'bare', 'unstored'] as const
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < order.length; i++) {
         const which = order[(i + r) % order.length]!
+        const cpu0 = process.cpuUsage()
         const rate =
           which === 'ours'
             ? await oursRound(service, DELIVERIES)
             : which === 'unstored'
               ? await oursRound(unstored, DELIVERIES)
               : await bareRound(fast, tls.ca, DELIVERIES)
+        const used = process.cpuUsage(cpu0)
+        const us = Math.round((used.user + used.system) / DELIVERIES)
         runs[which].push(rate)
-        console.log(`webhooks round ${r + 1} ${which}: ${rate} deliveries/s`)
+        cpu[which].push(us)
+        console.log(`webhooks round ${r + 1} ${which}: ${rate} deliveries/s, ${us} µs CPU per delivery`)
       }
     }
     await unstored.stop(Date.now() + 2_000)
@@ -289,6 +296,12 @@ export async function webhooksBench(rounds: number): Promise<Record<string, unkn
       runs_per_s: runs,
       median_per_s: { ours: o, bare_undici: b, ours_without_store: median(runs.unstored) },
       ours_vs_bare: Math.round((o / b) * 100) / 100,
+      cpu_us_per_delivery: cpu,
+      median_cpu_us_per_delivery: {
+        ours: median(cpu.ours),
+        bare_undici: median(cpu.bare),
+        ours_without_store: median(cpu.unstored)
+      },
       steady_2000_per_s: steady,
       targets: { ours_per_s: 2_000, ours_vs_bare: 0.7 },
       outbox_after_rounds: stats,

@@ -54,7 +54,10 @@ export interface Delivery extends Schedulable {
 }
 
 export function deliveryId(eventId: string, webhookId: number): string {
-  return 'msg_' + crypto.createHash('sha256').update(`${eventId}\n${webhookId}`).digest('hex').slice(0, 32)
+  const text = `${eventId}\n${webhookId}`
+  // crypto.hash (Node >= 20.12): the one-shot form, a few times cheaper than a Hash object per delivery
+  const hex = crypto.hash ? crypto.hash('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex')
+  return 'msg_' + hex.slice(0, 32)
 }
 
 /** The event fields a delivery carries (`event` is a signal event name, or TEST for the test operation). */

@@ -5,8 +5,9 @@
  * Redirects are not followed (undici's request never follows them): a 3xx is a failed attempt. The
  * timeout applies to each phase through undici's own timers (connect, the answer's headers, each body
  * read): no answer within it fails the attempt, with no timer of our own per request. Only the first
- * RESPONSE_EXCERPT_BYTES of an answer are kept; a larger body is read to 64 KiB so the connection can be
- * reused, and the connection is dropped beyond that.
+ * RESPONSE_EXCERPT_BYTES of an answer are kept; a body of known length up to 64 KiB is read whole, one
+ * of unknown length is read to 64 KiB so the connection can be reused, and the connection is dropped
+ * beyond that.
  */
 import { performance } from 'node:perf_hooks'
 import { StringDecoder } from 'node:string_decoder'
@@ -40,6 +41,7 @@ export interface UndiciTransportOptions {
 
 export class UndiciTransport implements WebhookTransport {
   private readonly agent: Agent
+  private readonly targets = new Map<string, { readonly origin: string; readonly path: string }>()
 
   constructor(o: UndiciTransportOptions) {
     this.agent = new Agent({
@@ -64,10 +66,10 @@ export class UndiciTransport implements WebhookTransport {
     let excerpt = ''
     let error: string | null = null
     try {
-      const url = new URL(req.url)
+      const target = this.target(req.url)
       const res = await this.agent.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
+        origin: target.origin,
+        path: target.path,
         method: 'POST',
         headers: req.headers,
         body: req.body,
@@ -78,7 +80,12 @@ export class UndiciTransport implements WebhookTransport {
       status = res.statusCode
       const ra = res.headers['retry-after']
       retryAfter = typeof ra === 'string' ? ra : (ra?.[0] ?? null)
-      excerpt = await readExcerpt(res.body)
+      const length = Number(res.headers['content-length'])
+      // a small body of known length is read whole in one call (no stream iteration per delivery)
+      excerpt =
+        length >= 0 && length <= DRAIN_LIMIT_BYTES
+          ? excerptOf(Buffer.from(await res.body.arrayBuffer()))
+          : await readExcerpt(res.body)
     } catch (err) {
       if (status === null) error = describe(err, req.timeoutMs)
     }
@@ -88,6 +95,26 @@ export class UndiciTransport implements WebhookTransport {
   async close(): Promise<void> {
     await this.agent.close()
   }
+
+  /** A receiver URL's origin and path, parsed once per URL (bounded cache). */
+  private target(raw: string): { readonly origin: string; readonly path: string } {
+    let t = this.targets.get(raw)
+    if (t === undefined) {
+      const url = new URL(raw)
+      t = { origin: url.origin, path: url.pathname + url.search }
+      if (this.targets.size >= MAX_TARGETS) this.targets.clear()
+      this.targets.set(raw, t)
+    }
+    return t
+  }
+}
+
+/** URLs whose parse is kept (one per webhook in practice). */
+const MAX_TARGETS = 10_000
+
+/** The first RESPONSE_EXCERPT_BYTES of a whole body as UTF-8 (a character cut at the limit is left out). */
+function excerptOf(body: Buffer): string {
+  return new StringDecoder('utf8').write(body.subarray(0, RESPONSE_EXCERPT_BYTES))
 }
 
 /** The first RESPONSE_EXCERPT_BYTES of a body as UTF-8 (a character cut at the limit is left out). */
