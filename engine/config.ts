@@ -12,6 +12,7 @@ import { parseCidrList } from './webhooks/address-policy.js'
 import { parseWebhookKey } from './webhooks/secret-box.js'
 // --- chain nodes (engine/chain) ---
 import { chainsConfig, type ChainsConfig } from './chain/rpc-config.js'
+import { nodeIntelConfig, type NodeIntelConfig } from './nodeintel/config.js' // node intelligence
 // --- end chain nodes ---
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
@@ -80,6 +81,8 @@ export interface Config {
   // --- chain nodes (engine/chain) ---
   /** EVM nodes per chain: `<CHAIN>_RPC_URL`, `_WS_URL`, `_RPC_RATE`, `_RPC_TIMEOUT_MS` (engine/chain/rpc-config.ts) */
   readonly chains: ChainsConfig
+  /** node intelligence: DEX per chain, verdict thresholds, cache, new pairs (engine/nodeintel/config.ts) */
+  readonly nodeIntel: NodeIntelConfig
   // --- end chain nodes ---
   // --- accounts (docs/accounts.md) ---
   /** `SIGNUP`: `invite` (after the first account, sign-up needs an owner's invite) or `open`. @default 'invite' */
@@ -354,6 +357,7 @@ export function loadConfig(env: Env = process.env): Config {
     alertAllowedIps: alertAllowedIps(env),
     webhooks: webhookConfig(env),
     chains: chainsConfig(env), // chain nodes (engine/chain)
+    nodeIntel: nodeIntelConfig(env), // node intelligence (docs/node-intel.md)
     signup: oneOf(env, 'SIGNUP', 'invite', ['invite', 'open'] as const) // accounts (docs/accounts.md)
   })
 }

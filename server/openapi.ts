@@ -247,6 +247,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   signals: 'signal events the engine fired (HIGH, MEDIUM, VETO, SIGNAL)',
   webhooks: 'outbound webhooks: registrations, test deliveries and delivery history',
   alerts: 'inbound alerts from charting platforms (secret in the body) and their settings',
+  node: 'node intelligence on your own BSC and Avalanche nodes: honeypot simulation, token risk, node health, new pairs', // node intelligence
   admin: 'administration (bearer ADMIN_TOKEN)'
 }
 

@@ -70,6 +70,7 @@ import { screenerBases } from '../engine/symbols/known-bases.js'
 import { alertRoutes } from './routes/alerts.js'
 import { openAccounts } from './wiring/accounts.js' // accounts (docs/accounts.md)
 import { ChainClients } from '../engine/chain/chain-clients.js' // chain nodes
+import { NodeIntelWiring } from './wiring/node-intel.js' // node intelligence
 // --- web dashboard ---
 import { dashboardRoute } from './web/wiring.js'
 // --- end web dashboard ---
@@ -174,7 +175,9 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   const signals = new SignalService(live, store)
   // --- end signals ---
   // Created before the first rebuild: the hub observes the live state, and the rebuild seeds it.
-  const hub = new StreamHub(live, { sources: { signals: signals.bus } })
+  // node intelligence (docs/node-intel.md): built before the hub, which pushes its newpairs: channels
+  const nodeIntel = new NodeIntelWiring(config.nodeIntel, log.child({ mod: 'node-intel' }))
+  const hub = new StreamHub(live, { sources: { signals: signals.bus, newPairs: nodeIntel.feed } })
   const storeProbe = new StoreProbe(store)
   storeProbe.start()
   const sources = createSources(config, { store, log })
@@ -200,6 +203,10 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     chains: new ChainClients(config.chains), // chain nodes: shared by whale sources and node intelligence
     stream: null
   }
+  // --- node intelligence: the bsc/avalanche clients shared with the chain sources; chain id check, new pairs ---
+  nodeIntel.attach(ctx.chains)
+  nodeIntel.start(supervisor)
+  // --- end node intelligence ---
   const parser = new NdjsonParser()
   // --- accounts (docs/accounts.md): loaded before listening; a session stands in for a key ---
   const accounts = await openAccounts(ctx)
@@ -283,6 +290,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     ...webhookRoutes({ webhooks, known: webhookKnownBases(live.screener) }), // outbound webhooks
     ...alertRoutes(ctx, alerts),
     ...accounts.routes(), // accounts (docs/accounts.md)
+    ...nodeIntel.routes(), // node intelligence (docs/node-intel.md)
     STREAM_ROUTE
   ]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access, {

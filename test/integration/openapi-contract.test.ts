@@ -33,6 +33,11 @@ const OTHER_CALLER_RUNS = 3
 const ANSWER_BOUND_MS = 15_000
 /** Not driven with valid requests: an import would run (invalid ones are refused before it starts). */
 const NO_VALID_RUNS = new Set(['POST /v1/admin/import'])
+// --- node intelligence: a valid chain needs a node, which this server has not (503 chain_not_configured);
+// valid requests run against anvil in test/integration/node-intel-*.test.ts ---
+for (const op of ['honeypot/{token}', 'token-risk/{token}', 'new-pairs'])
+  NO_VALID_RUNS.add(`GET /v1/node/{chain}/${op}`)
+// --- end node intelligence ---
 /** A WebSocket: plain HTTP is checked once below (426), the protocol in test/integration/stream.test.ts. */
 const SKIPPED = new Set(['GET /v1/stream'])
 

@@ -10,6 +10,7 @@ import type { LiveState } from '../../live/live-state.js'
 import type { SignalBus } from '../../signals/signal-event.js'
 import type { NormalizedRecord } from '../../records/types.js'
 import type { ChannelLog } from '../channel-log.js'
+import type { NewPairsSource } from './newpairs.js' // node intelligence
 
 /** What every channel spec has. */
 export interface SpecBase {
@@ -46,6 +47,10 @@ export interface StreamSources {
   readonly live: LiveState
   /** the signal events (issue 14) the `signals:` channels push; absent: those channels stay quiet */
   readonly signals?: SignalBus
+  // --- node intelligence (docs/node-intel.md) ---
+  /** new DEX pairs with their honeypot verdicts (`newpairs:` channels); absent: those channels stay quiet */
+  readonly newPairs?: NewPairsSource
+  // --- end node intelligence ---
 }
 
 /** What the hub gives one kind (each kind has its own context: `channels` are that kind's). */

@@ -11,6 +11,7 @@ import { screenerKind } from './screener.js'
 import { signalsKind } from './signals.js'
 import { tradesKind } from './trades.js'
 import { whalesKind } from './whales.js'
+import { newPairsKind } from './newpairs.js' // node intelligence
 
 export const CHANNEL_KINDS = [
   tradesKind,
@@ -20,5 +21,6 @@ export const CHANNEL_KINDS = [
   optionsKind,
   whalesKind,
   confirmKind,
-  signalsKind
+  signalsKind,
+  newPairsKind // node intelligence
 ] as const

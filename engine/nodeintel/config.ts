@@ -1,0 +1,115 @@
+/**
+ * @module
+ * Node intelligence settings (docs/node-intel.md, "Configuration"), read once at start. Per chain: the V2
+ * DEX the probe trades through and the wrapped native it trades with, defaulting to the mainnet contracts
+ * (PancakeSwap V2 + WBNB on BSC, Trader Joe V1 + WAVAX on Avalanche) and overridable for forks, other DEXes
+ * and test nodes. Verdict thresholds, the probe's trade size, the cache time and the new-pairs watcher.
+ * The nodes themselves are `BSC_RPC_URL` / `AVAX_RPC_URL` (engine/chain/rpc-config.ts).
+ */
+import { getAddress, isAddress, parseEther, type Address } from 'viem'
+import { ConfigError } from '../config.js'
+import { EVM_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+export interface NodeIntelDex {
+  /** V2-style router (factory(), getAmountsOut, swapExactTokensForTokensSupportingFeeOnTransferTokens) */
+  readonly router: Address
+  /** its factory (PairCreated events, getPair) */
+  readonly factory: Address
+  /** the wrapped native token the probe buys with and pairs are looked up against */
+  readonly wrappedNative: Address
+  readonly dexName: string
+  /** the USD stablecoin whose pair with the wrapped native prices the coin (engine/nodeintel/native-price.ts) */
+  readonly usdToken: Address
+}
+
+export interface NodeIntelConfig {
+  readonly dex: Readonly<Record<NodeIntelChain, NodeIntelDex>>
+  /** a buy, sell or transfer tax above this, percent, is `high_tax`. @default 10 */
+  readonly highTaxPct: number
+  /** a sell tax at or above this, percent, is a honeypot (you keep almost nothing). @default 90 */
+  readonly honeypotTaxPct: number
+  /** the probe's largest buy, wei of the native coin (it buys 0.5% of the pool's native side at most). @default 1 native */
+  readonly probeMaxIn: bigint
+  /** how long a honeypot or risk answer is reused for the same token, ms (`?fresh=1` bypasses). @default 15000 */
+  readonly cacheMs: number
+  /** the new-pairs watcher polls the factory's PairCreated logs every this many ms (0 = off). @default 3000 */
+  readonly newPairsPollMs: number
+  /** pairs remembered per chain for GET /v1/node/{chain}/new-pairs (oldest dropped). @default 1000 */
+  readonly newPairsKeep: number
+}
+
+/** Mainnet defaults, checked against the deployed contracts' public code. */
+const MAINNET: Readonly<Record<NodeIntelChain, Omit<NodeIntelDex, 'wrappedNative'>>> = {
+  bsc: {
+    dexName: 'PancakeSwap V2',
+    // Binance-Peg BSC-USD (USDT), 18 decimals
+    usdToken: '0x55d398326f99059fF775485246999027B3197955',
+    router: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
+    factory: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73'
+  },
+  avax: {
+    dexName: 'Trader Joe V1',
+    // native USDC on the C-Chain, 6 decimals
+    usdToken: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E',
+    router: '0x60aE616a2155Ee3d9A68541Ba4544862310933d4',
+    factory: '0x9Ad6C38BE94206cA50bb0d90783181662f0Cfa10'
+  }
+}
+
+function address(env: Env, name: string, def: Address): Address {
+  const raw = env[name]?.trim()
+  if (!raw) return def
+  if (!isAddress(raw, { strict: false }))
+    throw new ConfigError(`${name} must be a 0x-prefixed 20-byte address (got '${raw}')`)
+  return getAddress(raw)
+}
+
+function num(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name]?.trim()
+  if (!raw) return def
+  const n = Number(raw)
+  if (!/^\d+(\.\d+)?$/.test(raw) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a number from ${min} to ${max} (got '${raw}')`)
+  }
+  return n
+}
+
+function dex(env: Env, chain: NodeIntelChain): NodeIntelDex {
+  const p = chain.toUpperCase()
+  const m = MAINNET[chain]
+  const custom = Boolean(env[`${p}_DEX_ROUTER`]?.trim())
+  return Object.freeze({
+    dexName: custom ? 'custom' : m.dexName,
+    router: address(env, `${p}_DEX_ROUTER`, m.router),
+    factory: address(env, `${p}_DEX_FACTORY`, m.factory),
+    wrappedNative: address(env, `${p}_WRAPPED_NATIVE`, EVM_CHAINS[nodeIntelChain(chain)].wrappedNative),
+    usdToken: address(env, `${p}_USD_TOKEN`, m.usdToken)
+  })
+}
+
+export function nodeIntelConfig(env: Env): NodeIntelConfig {
+  const highTaxPct = num(env, 'NODEINTEL_HIGH_TAX_PCT', 10, 0, 100)
+  const honeypotTaxPct = num(env, 'NODEINTEL_HONEYPOT_TAX_PCT', 90, 0, 100)
+  if (honeypotTaxPct < highTaxPct) {
+    throw new ConfigError(
+      `NODEINTEL_HONEYPOT_TAX_PCT (${honeypotTaxPct}) must not be below NODEINTEL_HIGH_TAX_PCT (${highTaxPct})`
+    )
+  }
+  const maxIn = env['NODEINTEL_PROBE_MAX_IN']?.trim() || '1'
+  if (!/^\d+(\.\d{1,18})?$/.test(maxIn) || parseEther(maxIn) === 0n) {
+    throw new ConfigError(
+      `NODEINTEL_PROBE_MAX_IN must be a positive amount of the native coin, e.g. 0.5 (got '${maxIn}')`
+    )
+  }
+  return Object.freeze({
+    dex: Object.freeze({ bsc: dex(env, 'bsc'), avax: dex(env, 'avax') }),
+    highTaxPct,
+    honeypotTaxPct,
+    probeMaxIn: parseEther(maxIn),
+    cacheMs: num(env, 'NODEINTEL_CACHE_MS', 15_000, 0, 3_600_000),
+    newPairsPollMs: num(env, 'NODEINTEL_NEW_PAIRS_POLL_MS', 3_000, 0, 600_000),
+    newPairsKeep: num(env, 'NODEINTEL_NEW_PAIRS_KEEP', 1_000, 10, 100_000)
+  })
+}

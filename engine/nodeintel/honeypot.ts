@@ -1,0 +1,227 @@
+/**
+ * @module
+ * The honeypot check of one token on one chain (GET /v1/node/{chain}/honeypot/{token}): one JSON-RPC
+ * batch to the chain's node holding the token's code, the head block, its decimals and the probe's
+ * eth_call (engine/nodeintel/probe.ts), judged by engine/nodeintel/verdict.ts. A node that refuses (or
+ * ignores) state overrides gets `method: "bytecode_only"`: verdict `unknown` with what the code shows.
+ */
+import { erc20Abi, formatEther, formatUnits, type Address, type Hex, type PublicClient } from 'viem'
+import { ApiError } from '../errors.js'
+import { errorText, isTransportError, type ChainClient } from '../chain/chain-client.js'
+import type { NodeIntelChain } from '../chain/chains.js'
+import { scanCode, type CodeScan } from './bytecode.js'
+import type { NodeIntelDex } from './config.js'
+import { decodeProbe, probeCall, supportsStateOverride } from './probe.js'
+import { revertReason } from './revert-reason.js'
+import { judge, type Simulation, type Thresholds, type Verdict } from './verdict.js'
+
+export interface Liquidity {
+  /** symbol of the pair's base side (the wrapped native) */
+  readonly base_symbol: string
+  /** the pair's wrapped-native reserve, whole coins (decimal string) */
+  readonly reserve_base: string
+  /** the pair's token reserve, whole tokens (decimal string; raw units when decimals are unknown) */
+  readonly reserve_token: string
+  /** both sides at the native coin's USD price (2 × the native side); null where the coin is not priced */
+  readonly usd: number | null
+}
+
+export interface HoneypotReport {
+  readonly chain: NodeIntelChain
+  readonly token: Address
+  readonly block_number: number
+  /** ISO 8601 UTC */
+  readonly checked_at: string
+  /** null when the check could not tell (no liquidity, buy failed, bytecode only) */
+  readonly is_honeypot: boolean | null
+  readonly verdict: Verdict
+  readonly simulation: Simulation | null
+  /** the pair traded through (null: none with the wrapped native) */
+  readonly pair: Address | null
+  readonly liquidity: Liquidity | null
+  readonly method: 'simulation' | 'bytecode_only'
+  readonly reasons: readonly string[]
+}
+
+export interface HoneypotDeps {
+  readonly chain: NodeIntelChain
+  readonly client: ChainClient
+  readonly dex: NodeIntelDex
+  readonly thresholds: Thresholds
+  readonly maxIn: bigint
+  /** the native coin's USD price (null: not priced) */
+  readonly nativeUsd: () => Promise<number | null>
+}
+
+/** How long the node's gas price is reused, ms (the probe only needs a realistic one). */
+const GAS_PRICE_TTL_MS = 10_000
+/** How long a node's answer to "do you honour state overrides?" is trusted, ms. */
+const OVERRIDE_CHECK_TTL_MS = 600_000
+
+/** Per-chain facts the checks reuse: the gas price and whether the node honours state overrides. */
+export class NodeFacts {
+  private gas: { value: bigint; at: number } | null = null
+  private refreshing: Promise<bigint> | null = null
+  private overrides: { value: boolean; at: number } | null = null
+
+  constructor(private readonly client: ChainClient) {}
+
+  /** the node's gas price (cached; refreshed in the background when stale) */
+  async gasPrice(): Promise<bigint> {
+    const now = Date.now()
+    if (this.gas && now - this.gas.at < GAS_PRICE_TTL_MS) return this.gas.value
+    this.refreshing ??= this.client
+      .request('eth_gasPrice', (c) => c.getGasPrice())
+      .then((value) => {
+        this.gas = { value, at: Date.now() }
+        return value
+      })
+      .finally(() => (this.refreshing = null))
+    if (this.gas) {
+      this.refreshing.catch(() => undefined)
+      return this.gas.value
+    }
+    return this.refreshing
+  }
+
+  async overridesSupported(): Promise<boolean> {
+    if (this.overrides && Date.now() - this.overrides.at < OVERRIDE_CHECK_TTL_MS) return this.overrides.value
+    const value = await this.client.request('state_override_check', (c) => supportsStateOverride(c))
+    this.overrides = { value, at: Date.now() }
+    return value
+  }
+
+  /** last known answer without asking (health) */
+  get overridesKnown(): boolean | null {
+    return this.overrides?.value ?? null
+  }
+}
+
+interface Batch {
+  readonly code: Hex | undefined
+  readonly block: bigint
+  readonly decimals: number | null
+  readonly call: { readonly data: Hex | undefined } | { readonly error: unknown }
+}
+
+/** An address with no code → 404 not_a_contract. */
+export function requireContract(chain: NodeIntelChain, token: Address, code: Hex | undefined): void {
+  if (!code || code === '0x') {
+    throw new ApiError('not_a_contract', `${token} holds no contract code on ${chain}`, { param: 'token' })
+  }
+}
+
+async function batch(c: PublicClient, token: Address, call: Parameters<PublicClient['call']>[0]): Promise<Batch> {
+  const soft = <T>(p: Promise<T>): Promise<T | null> =>
+    p.catch((err: unknown) => {
+      if (isTransportError(err)) throw err
+      return null
+    })
+  const [code, block, decimals, res] = await Promise.all([
+    c.getCode({ address: token }),
+    c.getBlockNumber({ cacheTime: 0 }),
+    soft(c.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' })),
+    c.call(call).then(
+      (r) => ({ data: r.data }),
+      (error: unknown) => {
+        if (isTransportError(error)) throw error
+        return { error }
+      }
+    )
+  ])
+  return { code, block, decimals, call: res }
+}
+
+export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Address): Promise<HoneypotReport> {
+  const gasPrice = await facts.gasPrice()
+  const call = probeCall({
+    router: d.dex.router,
+    wrappedNative: d.dex.wrappedNative,
+    token,
+    maxIn: d.maxIn,
+    gasPrice
+  })
+  const b = await d.client.request('honeypot_probe', (c) => batch(c, token, call))
+  requireContract(d.chain, token, b.code)
+  const base = {
+    chain: d.chain,
+    token,
+    block_number: Number(b.block),
+    checked_at: new Date().toISOString()
+  }
+  const result = 'data' in b.call ? decodeProbe(b.call.data) : null
+  if (!result) {
+    if (!(await facts.overridesSupported())) return bytecodeOnly(base, scanCode(b.code))
+    const why = 'error' in b.call ? probeError(b.call.error) : 'the probe returned nothing'
+    return {
+      ...base,
+      is_honeypot: null,
+      verdict: 'unknown',
+      simulation: null,
+      pair: null,
+      liquidity: null,
+      method: 'simulation',
+      reasons: [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`]
+    }
+  }
+  const j = judge(result, d.thresholds)
+  const hasPair = !/^0x0{40}$/i.test(result.pair)
+  return {
+    ...base,
+    is_honeypot: j.isHoneypot,
+    verdict: j.verdict,
+    simulation: j.simulation,
+    pair: hasPair ? result.pair : null,
+    liquidity: hasPair ? liquidity(d, result.reserveBase, result.reserveToken, b.decimals, await d.nativeUsd()) : null,
+    method: 'simulation',
+    reasons: j.reasons
+  }
+}
+
+function probeError(err: unknown): string {
+  const data = (err as { walk?: (fn: (e: unknown) => boolean) => unknown }).walk?.(
+    (e) => typeof (e as { data?: unknown }).data === 'string'
+  ) as { data?: Hex } | null | undefined
+  return data?.data ? revertReason(data.data) : errorText(err)
+}
+
+function liquidity(
+  d: HoneypotDeps,
+  reserveBase: bigint,
+  reserveToken: bigint,
+  decimals: number | null,
+  price: number | null
+): Liquidity {
+  const base = Number(formatEther(reserveBase))
+  return {
+    base_symbol: d.chain === 'bsc' ? 'WBNB' : 'WAVAX',
+    reserve_base: formatEther(reserveBase),
+    reserve_token: decimals === null ? reserveToken.toString() : formatUnits(reserveToken, decimals),
+    usd: price === null ? null : Math.round(2 * base * price * 100) / 100
+  }
+}
+
+/** What the code alone shows, for nodes that cannot simulate. */
+function bytecodeOnly(
+  base: Pick<HoneypotReport, 'chain' | 'token' | 'block_number' | 'checked_at'>,
+  scan: CodeScan
+): HoneypotReport {
+  const reasons = ['the node refuses eth_call state overrides: no simulation, bytecode analysis only']
+  const g = scan.groups
+  if (g.blacklist) reasons.push(`blacklist functions: ${g.blacklist.join(', ')}`)
+  if (g.fee_setter) reasons.push(`fee setters: ${g.fee_setter.join(', ')}`)
+  if (g.pause || g.trading_switch)
+    reasons.push(`trading switches: ${[...(g.pause ?? []), ...(g.trading_switch ?? [])].join(', ')}`)
+  if (g.mint) reasons.push(`mint functions: ${g.mint.join(', ')}`)
+  if (scan.selfdestruct) reasons.push('contains SELFDESTRUCT')
+  return {
+    ...base,
+    is_honeypot: null,
+    verdict: 'unknown',
+    simulation: null,
+    pair: null,
+    liquidity: null,
+    method: 'bytecode_only',
+    reasons
+  }
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// The honeypot probe of node intelligence (docs/node-intel.md). Never deployed: its runtime code is
+// injected at a throwaway address by an eth_call state override, with a native balance to trade with.
+// One call buys the token with the wrapped native through a V2-style router, approves, sells half back
+// and transfers half of the rest to a fresh address. Every step is a low-level call, so one revert does
+// not hide the others; each reports what the router quoted, what really arrived and the gas it took.
+// Only functions common to every V2 fork are used (Trader Joe's router has WAVAX(), not WETH()).
+// Regenerate engine/nodeintel/probe-artifact.ts after editing: node tools/build-probe.mjs
+pragma solidity 0.8.37;
+
+interface IERC20Min {
+    function balanceOf(address) external view returns (uint256);
+    function approve(address, uint256) external returns (bool);
+    function transfer(address, uint256) external returns (bool);
+}
+
+interface IWrappedMin {
+    function deposit() external payable;
+}
+
+interface IRouterMin {
+    function factory() external view returns (address);
+    function getAmountsOut(uint256, address[] calldata) external view returns (uint256[] memory);
+    function swapExactTokensForTokensSupportingFeeOnTransferTokens(
+        uint256,
+        uint256,
+        address[] calldata,
+        address,
+        uint256
+    ) external;
+}
+
+interface IFactoryMin {
+    function getPair(address, address) external view returns (address);
+}
+
+interface IPairMin {
+    function getReserves() external view returns (uint112, uint112, uint32);
+    function token0() external view returns (address);
+}
+
+contract HoneypotProbe {
+    struct Step {
+        bool ok;
+        // the router's quote (buy, sell) or the amount sent (transfer), smallest units of what is received
+        uint256 expected;
+        // what arrived: the probe's balance delta (buy, sell), the fresh address's (transfer)
+        uint256 received;
+        uint256 gasUsed;
+        // revert data of the failing call (the token's own reason for a failed sell, when it gives one)
+        bytes err;
+    }
+
+    struct Result {
+        address pair;
+        uint256 reserveBase;
+        uint256 reserveToken;
+        uint256 amountIn;
+        Step buy;
+        bool approveOk;
+        Step sell;
+        // tokens sold, and how many of them reached the pair (the exact sell tax)
+        uint256 sellSent;
+        uint256 pairReceived;
+        Step xfer;
+    }
+
+    bytes4 private constant TRANSFER_WOULD_PASS = 0x7a11ed00;
+
+    function probe(address router, address wrapped, address token, uint256 maxIn) external returns (Result memory r) {
+        r.pair = IFactoryMin(IRouterMin(router).factory()).getPair(token, wrapped);
+        if (r.pair == address(0)) return r;
+        (uint112 a, uint112 b, ) = IPairMin(r.pair).getReserves();
+        bool tokenIs0 = IPairMin(r.pair).token0() == token;
+        (r.reserveToken, r.reserveBase) = tokenIs0 ? (uint256(a), uint256(b)) : (uint256(b), uint256(a));
+        if (r.reserveBase == 0 || r.reserveToken == 0) return r;
+        // 0.5% of the base reserve at most: a small trade keeps the price impact out of the measured taxes
+        r.amountIn = r.reserveBase / 200;
+        if (r.amountIn > maxIn) r.amountIn = maxIn;
+        if (r.amountIn == 0) return r;
+        IWrappedMin(wrapped).deposit{value: r.amountIn}();
+        IERC20Min(wrapped).approve(router, type(uint256).max);
+
+        r.buy = _swap(router, wrapped, token, r.amountIn);
+        uint256 held = _bal(token, address(this));
+        if (held == 0) return r;
+
+        (bool okA, bytes memory retA) = token.call(
+            abi.encodeWithSelector(IERC20Min.approve.selector, router, type(uint256).max)
+        );
+        r.approveOk = okA && (retA.length == 0 || (retA.length == 32 && abi.decode(retA, (bool))));
+
+        r.sellSent = held / 2;
+        uint256 pairBefore = _bal(token, r.pair);
+        r.sell = _swap(router, token, wrapped, r.sellSent);
+        if (r.sell.ok) {
+            uint256 pairAfter = _bal(token, r.pair);
+            r.pairReceived = pairAfter > pairBefore ? pairAfter - pairBefore : 0;
+        } else {
+            bytes memory why = _transferReason(token, r.pair, r.sellSent);
+            if (why.length > 0) r.sell.err = why;
+        }
+        r.xfer = _transfer(token);
+    }
+
+    function _swap(address router, address from, address to, uint256 amount) private returns (Step memory s) {
+        address[] memory path = new address[](2);
+        path[0] = from;
+        path[1] = to;
+        try IRouterMin(router).getAmountsOut(amount, path) returns (uint256[] memory out) {
+            s.expected = out[1];
+        } catch {}
+        uint256 before = _bal(to, address(this));
+        uint256 g = gasleft();
+        (bool ok, bytes memory ret) = router.call(
+            abi.encodeWithSelector(
+                IRouterMin.swapExactTokensForTokensSupportingFeeOnTransferTokens.selector,
+                amount,
+                0,
+                path,
+                address(this),
+                block.timestamp + 60
+            )
+        );
+        s.gasUsed = g - gasleft();
+        s.ok = ok;
+        if (!ok) s.err = ret;
+        uint256 afterBal = _bal(to, address(this));
+        s.received = afterBal > before ? afterBal - before : 0;
+    }
+
+    function _transfer(address token) private returns (Step memory s) {
+        address fresh = address(uint160(uint256(keccak256(abi.encode(address(this), block.number, token)))));
+        s.expected = _bal(token, address(this)) / 2;
+        if (s.expected == 0) return s;
+        uint256 before = _bal(token, fresh);
+        uint256 g = gasleft();
+        (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(IERC20Min.transfer.selector, fresh, s.expected));
+        s.gasUsed = g - gasleft();
+        s.ok = ok && (ret.length == 0 || (ret.length == 32 && abi.decode(ret, (bool))));
+        if (!ok) s.err = ret;
+        uint256 afterBal = _bal(token, fresh);
+        s.received = afterBal > before ? afterBal - before : 0;
+    }
+
+    /** The token's own revert data for a plain transfer to the pair (routers mask it as TRANSFER_FROM_FAILED). */
+    function _transferReason(address token, address to, uint256 amount) private returns (bytes memory) {
+        (bool ok, bytes memory ret) = address(this).call(
+            abi.encodeWithSelector(this.transferThenRevert.selector, token, to, amount)
+        );
+        if (ok || (ret.length == 4 && bytes4(ret) == TRANSFER_WOULD_PASS)) return "";
+        return ret;
+    }
+
+    /** Runs a transfer and always reverts, so nothing it did remains: with its data, or a marker when it passed. */
+    function transferThenRevert(address token, address to, uint256 amount) external {
+        require(msg.sender == address(this));
+        (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(IERC20Min.transfer.selector, to, amount));
+        if (ok) {
+            bytes4 marker = TRANSFER_WOULD_PASS;
+            assembly {
+                mstore(0, marker)
+                revert(0, 4)
+            }
+        }
+        assembly {
+            revert(add(ret, 32), mload(ret))
+        }
+    }
+
+    function _bal(address token, address who) private view returns (uint256 v) {
+        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(IERC20Min.balanceOf.selector, who));
+        if (ok && ret.length >= 32) v = abi.decode(ret, (uint256));
+    }
+}

@@ -1,0 +1,160 @@
+/**
+ * @module
+ * The token risk score: 0 (nothing found) to 100, the sum of the weights of the factors that apply,
+ * clamped; a honeypot is 100. Levels: low < 20 <= medium < 50 <= high < 80 <= critical. Each factor
+ * carries its weight and the evidence it rests on. The table and a worked example are in docs/node-intel.md;
+ * change both together.
+ */
+import type { HoneypotReport } from './honeypot.js'
+import type { ContractAge } from './contract-age.js'
+import type { PairFacts, TokenFacts } from './token-facts.js'
+import type { SelectorGroup } from './bytecode.js'
+
+export type RiskLevel = 'low' | 'medium' | 'high' | 'critical'
+
+export interface RiskFactor {
+  readonly id: string
+  /** points added to the score */
+  readonly weight: number
+  readonly evidence: string
+}
+
+/** Factor weights (docs/node-intel.md, "Risk score"). */
+export const WEIGHTS = {
+  honeypot: 100,
+  cannot_buy: 40,
+  no_liquidity: 30,
+  high_sell_tax: 30,
+  high_buy_tax: 15,
+  high_transfer_tax: 10,
+  transfer_blocked: 20,
+  has_taxes: 5,
+  simulation_unavailable: 10,
+  owner_not_renounced: 10,
+  owner_can_mint: 15,
+  owner_can_blacklist: 15,
+  owner_can_set_fees: 10,
+  owner_can_pause: 10,
+  owner_can_limit_tx: 5,
+  upgradeable_proxy: 15,
+  selfdestruct: 20,
+  delegatecall: 10,
+  low_liquidity: 15,
+  lp_not_burned: 10,
+  owner_concentration: 10,
+  new_contract: 10,
+  young_contract: 5
+} as const
+
+/** Pools worth less than this are `low_liquidity`, USD (both sides). */
+export const LOW_LIQUIDITY_USD = 10_000
+/** Without a USD price: a native side below this many coins is `low_liquidity`. */
+export const LOW_LIQUIDITY_NATIVE = 10
+/** LP tokens burned (or sent to 0x…dEaD) below this share, percent, are `lp_not_burned`. */
+export const LP_BURNED_MIN_PCT = 90
+/** The owner holding more than this share of the supply, percent, is `owner_concentration`. */
+export const OWNER_MAX_PCT = 20
+const DAY_MS = 86_400_000
+
+export function riskLevel(score: number): RiskLevel {
+  return score >= 80 ? 'critical' : score >= 50 ? 'high' : score >= 20 ? 'medium' : 'low'
+}
+
+export interface RiskInputs {
+  readonly honeypot: HoneypotReport
+  readonly facts: TokenFacts
+  readonly pair: PairFacts
+  readonly age: ContractAge | null
+  readonly highTaxPct: number
+  readonly nowMs: number
+}
+
+export function riskFactors(i: RiskInputs): RiskFactor[] {
+  const out: RiskFactor[] = []
+  const add = (id: keyof typeof WEIGHTS, evidence: string): void => {
+    out.push({ id, weight: WEIGHTS[id], evidence })
+  }
+  const h = i.honeypot
+  const s = h.simulation
+  if (h.verdict === 'honeypot') add('honeypot', h.reasons.join('; ') || 'the simulated sell failed')
+  if (h.method === 'bytecode_only')
+    add('simulation_unavailable', 'the node refuses state overrides: no buy/sell simulation')
+  if (h.verdict === 'no_liquidity') add('no_liquidity', h.reasons[0] ?? 'no pair with the wrapped native')
+  if (h.verdict === 'unknown' && h.method === 'simulation' && s && !s.buy_ok)
+    add('cannot_buy', s.revert_reason ?? 'the simulated buy delivered no tokens')
+  if (s) {
+    const tax = (v: number | null): boolean => v !== null && v > i.highTaxPct
+    if (tax(s.sell_tax_pct) && h.verdict !== 'honeypot') add('high_sell_tax', `sell tax ${s.sell_tax_pct}%`)
+    if (tax(s.buy_tax_pct)) add('high_buy_tax', `buy tax ${s.buy_tax_pct}%`)
+    if (tax(s.transfer_tax_pct)) add('high_transfer_tax', `transfer tax ${s.transfer_tax_pct}%`)
+    const taxes = [s.buy_tax_pct, s.sell_tax_pct, s.transfer_tax_pct].filter((v): v is number => v !== null)
+    if (taxes.some((v) => v >= 0.5) && !taxes.some((v) => v > i.highTaxPct))
+      add('has_taxes', `taxes buy ${s.buy_tax_pct}% / sell ${s.sell_tax_pct}% / transfer ${s.transfer_tax_pct}%`)
+    if (s.buy_ok && !s.transfer_ok && h.verdict !== 'honeypot')
+      add('transfer_blocked', s.revert_reason ?? 'the transfer to a fresh address failed')
+  }
+  const m = i.facts.metadata
+  const ownerLive = m.owner !== null && m.owner_renounced === false
+  if (ownerLive) add('owner_not_renounced', `owner() is ${m.owner}`)
+  const groups = mergedGroups(i.facts)
+  const priv = (g: SelectorGroup, id: keyof typeof WEIGHTS, what: string): void => {
+    const sigs = groups[g]
+    if (sigs && sigs.length > 0 && (ownerLive || m.owner === null)) add(id, `${what}: ${sigs.join(', ')}`)
+  }
+  priv('mint', 'owner_can_mint', 'mint functions')
+  priv('blacklist', 'owner_can_blacklist', 'blacklist functions')
+  priv('fee_setter', 'owner_can_set_fees', 'fee setters')
+  if (groups.pause || groups.trading_switch) {
+    const sigs = [...(groups.pause ?? []), ...(groups.trading_switch ?? [])]
+    if (ownerLive || m.owner === null) add('owner_can_pause', `pause / trading switches: ${sigs.join(', ')}`)
+  }
+  priv('max_tx', 'owner_can_limit_tx', 'transaction / wallet limits')
+  if (i.facts.proxyKind) {
+    add('upgradeable_proxy', `${i.facts.proxyKind} proxy; implementation ${i.facts.implementation ?? 'unknown'}`)
+  } else if (groups.upgrade) add('upgradeable_proxy', `upgrade functions: ${groups.upgrade.join(', ')}`)
+  const code = [i.facts.code, i.facts.implementationCode].filter((c) => c !== null)
+  if (code.some((c) => c.selfdestruct)) add('selfdestruct', 'the code contains SELFDESTRUCT')
+  if (!i.facts.proxyKind && code.some((c) => c.delegatecall))
+    add('delegatecall', 'the code contains DELEGATECALL / CALLCODE')
+  const liq = h.liquidity
+  if (liq) {
+    const low = liq.usd !== null ? liq.usd < LOW_LIQUIDITY_USD : Number(liq.reserve_base) < LOW_LIQUIDITY_NATIVE
+    if (low)
+      add(
+        'low_liquidity',
+        liq.usd !== null
+          ? `pool worth $${liq.usd} (< $${LOW_LIQUIDITY_USD})`
+          : `${liq.reserve_base} ${liq.base_symbol} in the pool`
+      )
+  }
+  if (i.pair.lpBurnedPct !== null && h.pair && i.pair.lpBurnedPct < LP_BURNED_MIN_PCT)
+    add('lp_not_burned', `${i.pair.lpBurnedPct}% of the LP supply burned (< ${LP_BURNED_MIN_PCT}%)`)
+  if (i.pair.ownerPct !== null && i.pair.ownerPct > OWNER_MAX_PCT)
+    add('owner_concentration', `the owner holds ${i.pair.ownerPct}% of the supply`)
+  if (i.age) {
+    const ageMs = i.nowMs - i.age.timestampMs
+    if (ageMs < DAY_MS) add('new_contract', `created ${Math.round(ageMs / 60_000)} min ago (block ${i.age.block})`)
+    else if (ageMs < 7 * DAY_MS)
+      add('young_contract', `created ${(ageMs / DAY_MS).toFixed(1)} days ago (block ${i.age.block})`)
+  }
+  return out
+}
+
+function mergedGroups(f: TokenFacts): Partial<Record<SelectorGroup, string[]>> {
+  const out: Partial<Record<SelectorGroup, string[]>> = {}
+  for (const scan of [f.code, f.implementationCode]) {
+    if (!scan) continue
+    for (const [g, sigs] of Object.entries(scan.groups) as [SelectorGroup, string[]][]) {
+      const list = (out[g] ??= [])
+      for (const sig of sigs) if (!list.includes(sig)) list.push(sig)
+    }
+  }
+  return out
+}
+
+export function riskScore(factors: readonly RiskFactor[]): number {
+  return Math.min(
+    100,
+    factors.reduce((s, f) => s + f.weight, 0)
+  )
+}

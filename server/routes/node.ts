@@ -1,0 +1,163 @@
+/**
+ * @module
+ * Node intelligence endpoints (docs/node-intel.md): honeypot check, token risk score, node health and new
+ * pairs for `bsc` and `avax`, answered from the operator's own nodes (BSC_RPC_URL, AVAX_RPC_URL). Keyed,
+ * plans with the `nodeintel` feature (pro, enterprise). Not market data: no warm-up wait, no synthetic
+ * label. Answers from the per-token cache say `x-tidewatch-cache: hit`.
+ */
+import { getAddress, isAddress, type Address } from 'viem'
+import { ApiError } from '../../engine/errors.js'
+import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
+import { nodeHealthReport } from '../../engine/nodeintel/health.js'
+import type { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'
+import type { NodeIntelService } from '../../engine/nodeintel/service.js'
+import {
+  CheckQuery,
+  HealthQuery,
+  HealthResponse,
+  HoneypotResponse,
+  NewPairsQuery,
+  NewPairsResponse,
+  RiskResponse
+} from '../../schemas/api/node.js'
+import type { OperationNotes } from '../openapi-operations.js'
+import { json, type Route } from '../http/types.js'
+
+export interface NodeRoutesDeps {
+  readonly service: NodeIntelService
+  /** the chain's new-pairs watcher (undefined: the chain has no node, or NODEINTEL_NEW_PAIRS_POLL_MS=0) */
+  readonly newPairs: (chain: NodeIntelChain) => NewPairsWatcher | undefined
+}
+
+export function parseChain(raw: string | undefined): NodeIntelChain {
+  const v = (raw ?? '').toLowerCase()
+  if (!(NODE_INTEL_CHAINS as readonly string[]).includes(v)) {
+    throw new ApiError('invalid_parameter', `chain must be bsc or avax (got '${(raw ?? '').slice(0, 40)}')`, {
+      param: 'chain'
+    })
+  }
+  return v as NodeIntelChain
+}
+
+export function parseToken(raw: string | undefined): Address {
+  const v = raw ?? ''
+  if (!/^0x[0-9a-fA-F]{40}$/.test(v)) {
+    throw new ApiError(
+      'invalid_parameter',
+      `token must be a 0x-prefixed 20-byte hex address (got '${v.slice(0, 50)}')`,
+      {
+        param: 'token'
+      }
+    )
+  }
+  if (!isAddress(v, { strict: true })) {
+    throw new ApiError(
+      'invalid_parameter',
+      `token ${v} has a wrong EIP-55 checksum (send it lower-case or correctly mixed-case)`,
+      {
+        param: 'token'
+      }
+    )
+  }
+  return getAddress(v)
+}
+
+const cacheHeader = (hit: boolean): Record<string, string> => ({ 'x-tidewatch-cache': hit ? 'hit' : 'miss' })
+
+const common = { access: 'key', feature: 'nodeintel', data: false, tags: ['node'] } as const
+
+/** The path rules, stated in each description (the validator of path segments is the handler's). */
+const CHAIN_RULE = ' Rule: {chain} is bsc or avax; anything else answers 400 invalid_parameter naming both.'
+const TOKEN_RULE =
+  ' Rule: {token} is a 0x-prefixed 20-byte hex address, lower-case or with a correct EIP-55 checksum; anything else answers 400 invalid_parameter.'
+
+export function nodeRoutes(d: NodeRoutesDeps): Route[] {
+  return [
+    {
+      ...common,
+      method: 'GET',
+      path: '/v1/node/:chain/honeypot/:token',
+      summary: 'Honeypot check: a simulated buy, sell and transfer on your own node at the latest block',
+      description:
+        "One eth_call to a probe contract injected by state override (never deployed, no transaction): it buys the token with the chain's wrapped native through the configured V2 router (PancakeSwap V2 on bsc, Trader Joe V1 on avax), approves, sells half back and transfers to a fresh address, each step isolated. Taxes are measured against router quotes; verdict thresholds are configurable (docs/node-intel.md)." +
+        CHAIN_RULE +
+        TOKEN_RULE,
+      query: CheckQuery,
+      response: HoneypotResponse,
+      handler: async (req) => {
+        const chain = parseChain(req.params['chain'])
+        const token = parseToken(req.params['token'])
+        const r = await d.service.get(chain).honeypot(token, req.q['fresh'] === '1')
+        return json(200, r.value, cacheHeader(r.hit))
+      }
+    },
+    {
+      ...common,
+      method: 'GET',
+      path: '/v1/node/:chain/token-risk/:token',
+      summary: 'Token risk score 0-100 with its level and factors (simulation, owner powers, proxy, liquidity, age)',
+      description:
+        'The honeypot simulation plus what the node can tell: token metadata and owner, risky functions and opcodes in the bytecode (and the proxy implementation), LP burned, owner holdings, contract age (needs historical state). Each factor carries its weight and evidence; the model is in docs/node-intel.md.' +
+        CHAIN_RULE +
+        TOKEN_RULE,
+      query: CheckQuery,
+      response: RiskResponse,
+      handler: async (req) => {
+        const chain = parseChain(req.params['chain'])
+        const token = parseToken(req.params['token'])
+        const r = await d.service.get(chain).risk(token, req.q['fresh'] === '1')
+        return json(200, r.value, cacheHeader(r.hit))
+      }
+    },
+    {
+      ...common,
+      method: 'GET',
+      path: '/v1/node/health',
+      summary: 'Health of the node-intelligence nodes: chain id, head age, sync, peers, latency, features',
+      description:
+        'Each configured node checked on its own (no failover): eth_chainId against the chain, head block and its age, eth_syncing, net_peerCount where answered, web3_clientVersion, latency (median of 3), state-override and debug_traceCall support, and avalanchego /ext/health for avax URLs ending in /ext/bc/C/rpc.',
+      query: HealthQuery,
+      response: HealthResponse,
+      handler: async (req) => {
+        const only = req.q['chain'] === undefined ? undefined : parseChain(req.q['chain'] as string)
+        return json(200, await nodeHealthReport(d.service, only))
+      }
+    },
+    {
+      ...common,
+      method: 'GET',
+      path: '/v1/node/:chain/new-pairs',
+      summary: "New pairs of the chain's DEX factory, each with its honeypot verdict, newest first",
+      description:
+        "PairCreated events of the configured factory, read as blocks arrive (from 200 blocks before the start); each pair's token is checked for a honeypot as it appears. Also pushed on the stream channel newpairs:<chain>." +
+        CHAIN_RULE,
+      query: NewPairsQuery,
+      response: NewPairsResponse,
+      handler: (req) => {
+        const chain = parseChain(req.params['chain'])
+        d.service.get(chain) // 503 chain_not_configured naming the variable
+        const w = d.newPairs(chain)
+        const limit = req.q['limit'] as number
+        const offset = req.q['offset'] as number
+        const page = w ? w.list(limit, offset) : { total: 0, pairs: [] }
+        return json(200, { chain, total: page.total, limit, offset, pairs: page.pairs })
+      }
+    }
+  ]
+}
+
+const UNAVAILABLE = {
+  description:
+    "chain_unavailable: the chain's node did not answer in time or refused the connection (the message names the chain); chain_mismatch: the node reports another chain id (names both); chain_not_configured: no node for the chain (names the variable to set)",
+  headers: {
+    'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } }
+  }
+}
+const NOT_A_CONTRACT = { description: 'not_a_contract: the address holds no contract code on the chain' }
+
+/** Statuses the handlers answer themselves (server/openapi-operations.ts). */
+export const NODE_OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
+  'GET /v1/node/{chain}/honeypot/{token}': { responses: { '404': NOT_A_CONTRACT, '503': UNAVAILABLE } },
+  'GET /v1/node/{chain}/token-risk/{token}': { responses: { '404': NOT_A_CONTRACT, '503': UNAVAILABLE } },
+  'GET /v1/node/{chain}/new-pairs': { responses: { '503': UNAVAILABLE } }
+}

@@ -1,0 +1,65 @@
+/**
+ * @module
+ * Wiring of the chain sources (issue 15, docs/sources.md "Chain sources"): the watch lists (loaded at start
+ * from WATCHLIST_DIR, a bad list stops the start naming file and line), one `evm:<chain>` source per named
+ * chain on the shared ChainClients (attached once the server context exists), the `solana` source, and the
+ * watch-list admin routes. The watch list's exchange wallets also label exchange flows
+ * (engine/whales/exchange-wallets.ts).
+ */
+import type { ChainClient } from '../../engine/chain/chain-client.js'
+import type { ChainClients } from '../../engine/chain/chain-clients.js'
+import type { EvmChainName } from '../../engine/chain/chains.js'
+import type { Config } from '../../engine/config.js'
+import type { Logger } from '../../engine/log.js'
+import type { Store } from '../../engine/store/store.js'
+import { WatchlistRegistry } from '../../engine/watchlist/registry.js'
+import { setWatchedExchangeWallets } from '../../engine/whales/exchange-wallets.js'
+import type { ChainSourceName } from '../../ingest/sources/chain/chain-source-names.js'
+import { EvmWhaleSource } from '../../ingest/sources/chain/evm-whale-source.js'
+import type { Source } from '../../ingest/sources/source.js'
+import type { Route } from '../http/types.js'
+import { adminWatchlistRoutes } from '../routes/admin-watchlist.js'
+
+export class ChainSourcesWiring {
+  readonly watchlists: WatchlistRegistry
+  private clients: ChainClients | null = null
+
+  constructor(
+    private readonly config: Config,
+    private readonly deps: { readonly store: Store; readonly log: Logger }
+  ) {
+    this.watchlists = new WatchlistRegistry(config.chainSources.watchlistDir)
+    this.watchlists.onLoad((index) =>
+      setWatchedExchangeWallets(index.list.wallets.filter((w) => w.entity === 'exchange'))
+    )
+  }
+
+  /** the server context's chain clients, shared with node intelligence */
+  attach(clients: ChainClients): void {
+    this.clients = clients
+  }
+
+  private clientOf(chain: EvmChainName): ChainClient {
+    const client = this.clients?.get(chain)
+    if (client === undefined) throw new Error(`no ${chain} node is configured`)
+    return client
+  }
+
+  source(name: ChainSourceName): Source {
+    const log = this.deps.log.child({ source: name })
+    if (name === 'solana') throw new Error('the solana source is not built yet')
+    const chain = name.slice('evm:'.length) as EvmChainName
+    return new EvmWhaleSource({
+      chain,
+      client: () => this.clientOf(chain),
+      store: this.deps.store,
+      watchlists: this.watchlists,
+      settings: this.config.chainSources.evm[chain],
+      log
+    })
+  }
+
+  routes(): Route[] {
+    return adminWatchlistRoutes(this.watchlists)
+  }
+}

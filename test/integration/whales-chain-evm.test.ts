@@ -1,0 +1,198 @@
+/**
+ * The evm:<chain> whale source against a real local node (anvil, chain id 1) with a Uniswap V2 deployment
+ * from the npm artifacts: a direct transfer, a two-hop swap that becomes one event (hops, pools,
+ * repeat_count), a circular route flagged and kept out of flows, an internal exchange transfer left out of
+ * exchange flows, a round trip folded by the read API; prices from the service's own ETH trades. The read
+ * API shows them (/v1/whales/events, /summary, /v1/historical/whales) and /v1/health has the chain's entry.
+ */
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
+import { ingestRecords, jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+import {
+  ACCOUNTS,
+  deployScenario,
+  E18,
+  swapEth,
+  transfer,
+  writeWatchlist,
+  type Scenario
+} from '../fixtures/evm/whales/scenario.js'
+
+const ETH_PRICE = 3_000
+let anvil: Anvil
+let s: Scenario
+let server: Awaited<ReturnType<typeof startTestServer>>
+const lists = tmpDir()
+const hashes: Record<string, string> = {}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await fn()
+    if (v) return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
+const get = async (p: string): Promise<any> => jsonBody(await fetch(`${server.base}${p}`, { headers: admin }))
+
+beforeAll(async () => {
+  // the chain runs 10 minutes behind the wall clock, so the seconds added between the round trip's legs
+  // never date a block in the future (the read API serves rows up to now)
+  anvil = await startAnvil({ chainId: 1, args: ['--timestamp', String(Math.floor(Date.now() / 1000) - 600)] })
+  s = await deployScenario(anvil.url, 'ethereum')
+  writeWatchlist(path.join(lists.dir, 'w'), 'ethereum', s)
+  const start = Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
+  server = await startTestServer({
+    SOURCES: 'evm:ethereum',
+    ETHEREUM_RPC_URL: anvil.url,
+    ETHEREUM_CONFIRMATIONS: '1',
+    ETHEREUM_START_BLOCK: String(start + 1),
+    ETHEREUM_POLL_MS: '50',
+    WATCHLIST_DIR: path.join(lists.dir, 'w')
+  })
+  const t = Date.now() - 15 * 60_000
+  await ingestRecords(server.base, 'trade', [
+    {
+      kind: 'trade',
+      ts: t,
+      exchange: 'binance',
+      market: 'perp',
+      symbol: 'ETHUSDT',
+      base: 'ETH',
+      quote: 'USDT',
+      side: 'buy',
+      price: ETH_PRICE,
+      qty: 1,
+      trade_id: 'p1'
+    }
+  ])
+  hashes.direct = await transfer(s, s.usdc, s.deployer, ACCOUNTS.exchange1, 2_000_000n * E18)
+  hashes.internal = await transfer(s, s.usdc, ACCOUNTS.exchange1, ACCOUNTS.exchange2, 1_500_000n * E18)
+  hashes.twoHop = await swapEth(s, 200n * E18, [s.aaa, s.bbb])
+  hashes.circular = await swapEth(s, 200n * E18, [s.aaa, s.bbb, s.uni.weth])
+  await transfer(s, s.usdc, s.deployer, ACCOUNTS.whale, 5_000_000n * E18)
+  // blocks share a second on anvil; the read API orders rows of one second by tx hash, so the round trip's
+  // legs get their own seconds, as on a chain with whole-second block times
+  await anvil.rpc('evm_increaseTime', [5])
+  hashes.out = await transfer(s, s.usdc, ACCOUNTS.whale, ACCOUNTS.friend, 1_000_000n * E18)
+  await anvil.rpc('evm_increaseTime', [5])
+  hashes.back = await transfer(s, s.usdc, ACCOUNTS.friend, ACCOUNTS.whale, 990_000n * E18)
+  const last = Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
+  await until('the source to reach the last block', async () => {
+    const h = await get('/v1/health')
+    const src = h.sources.find((x: any) => x.name === 'evm:ethereum')
+    return src?.chain?.last_processed >= last
+  })
+}, 120_000)
+
+afterAll(async () => {
+  await server?.stop()
+  await anvil?.stop()
+  lists.cleanup()
+})
+
+async function chainEvents(tx: string): Promise<any[]> {
+  return server.running.ctx.store.query(
+    `SELECT address, event_type, token, amount, token_in, amount_in, usd_value, price_source, hops, pools,
+       repeat_count, circular, internal, label, status
+     FROM chain_whale_events FINAL WHERE tx_hash = {tx:String} ORDER BY address`,
+    { tx: tx.toLowerCase() }
+  )
+}
+
+describe('evm whale source on anvil (chain id 1)', () => {
+  it('a direct transfer to an exchange wallet: both sides, priced as a stablecoin', async () => {
+    const rows = await chainEvents(hashes.direct!)
+    expect(rows.map((r) => [r.address, r.event_type, r.usd_value, r.label, r.internal])).toEqual(
+      [
+        [s.deployer, 'transfer_out', 2_000_000, null, false],
+        [ACCOUNTS.exchange1, 'transfer_in', 2_000_000, 'TestEx 1', false]
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+    )
+    expect(rows[0].price_source).toBe('stablecoin')
+  })
+
+  it('a two-hop swap ETH → AAA → BBB is one swap event with hops, pools and repeat_count', async () => {
+    const rows = await chainEvents(hashes.twoHop!)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({
+      address: s.deployer,
+      event_type: 'swap',
+      token: 'BBB',
+      token_in: 'WETH',
+      amount_in: 200,
+      usd_value: 200 * ETH_PRICE,
+      hops: 2,
+      repeat_count: 2,
+      circular: false,
+      status: 'confirmed'
+    })
+    expect(rows[0].pools).toHaveLength(2)
+    expect(rows[0].price_source).toMatch(/^candles_1m:binance/)
+  })
+
+  it('a circular route ETH → AAA → BBB → WETH is flagged and kept out of whale_transfers', async () => {
+    const rows = await chainEvents(hashes.circular!)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ address: s.deployer, event_type: 'swap', circular: true, hops: 3 })
+    const stored = await server.running.ctx.store.query<{ n: number }>(
+      'SELECT count() AS n FROM whale_transfers WHERE tx_hash = {tx:String}',
+      { tx: hashes.circular!.toLowerCase() }
+    )
+    expect(Number(stored[0]!.n)).toBe(0)
+  })
+
+  it('a transfer between two wallets of one exchange is internal', async () => {
+    const rows = await chainEvents(hashes.internal!)
+    expect(rows.map((r) => [r.address, r.internal])).toEqual(
+      [
+        [ACCOUNTS.exchange1, true],
+        [ACCOUNTS.exchange2, true]
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+    )
+  })
+
+  it('the read API shows the events: a round trip folds into one wash_loop event', async () => {
+    const page = await get('/v1/whales/events?chain=ethereum&significance=low&limit=200')
+    const whale = page.events.filter((e: any) => e.address === ACCOUNTS.whale)
+    expect(whale).toHaveLength(2) // the funding transfer_in, then the folded out-and-back
+    const loop = whale.find((e: any) => e.collapsed === 'wash_loop')
+    expect(loop).toMatchObject({ event_type: 'transfer_out', repeat_count: 2, usd_value: 1_000_000 })
+    const swap = page.events.find((e: any) => e.tx_hash === hashes.twoHop!.toLowerCase())
+    expect(swap).toMatchObject({ event_type: 'swap', token: 'BBB', usd_value: 600_000 })
+    expect(page.events.some((e: any) => e.tx_hash === hashes.circular!.toLowerCase())).toBe(false)
+    const summary = await get('/v1/whales/summary')
+    expect(summary.chain_counts.ethereum.event_count).toBeGreaterThanOrEqual(6)
+  })
+
+  it('health has one entry for the chain with its counters', async () => {
+    const h = await get('/v1/health')
+    const src = h.sources.find((x: any) => x.name === 'evm:ethereum')
+    expect(src).toMatchObject({ connected: true, synthetic: false })
+    expect(src.chain).toMatchObject({ chain_id: 1, chain_id_ok: true, reorgs: 0, lag_blocks: 0 })
+    expect(src.chain.logs).toBeGreaterThan(0)
+    expect(src.rows).toBeGreaterThan(0)
+  })
+
+  it('the watch lists are listed and reloaded through the admin API; a bad file is a 400 naming it', async () => {
+    const listed = await get('/v1/admin/watchlists')
+    expect(listed).toMatchObject({ wallets: 3, tokens: 3, generation: 1 })
+    const ok = await fetch(`${server.base}/v1/admin/watchlists/reload`, { method: 'POST', headers: admin })
+    expect(ok.status).toBe(200)
+    expect((await jsonBody(ok)).generation).toBe(2)
+    const fs = await import('node:fs')
+    fs.writeFileSync(
+      path.join(lists.dir, 'w', 'bad.wallets.csv'),
+      'chain,address,label,entity,source\nethereum,0x1,A,whale,https://x.test/\n'
+    )
+    const bad = await fetch(`${server.base}/v1/admin/watchlists/reload`, { method: 'POST', headers: admin })
+    expect(bad.status).toBe(400)
+    expect((await jsonBody(bad)).error.message).toMatch(/^bad\.wallets\.csv line 2, column address/)
+    fs.rmSync(path.join(lists.dir, 'w', 'bad.wallets.csv'))
+  })
+})
