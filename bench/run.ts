@@ -263,6 +263,10 @@ function summary(results: Record<string, any>): string {
 
 async function main(): Promise<void> {
   const only = process.argv[2]
+  // --- web dashboard (docs/dashboard.md): cold browser start to interactive vs about:blank, static vs health ---
+  if (only === 'web')
+    return console.log(JSON.stringify(await (await import('./web/web.js')).webBench(ROUNDS, HTTP_SECONDS), null, 2))
+  // --- end web dashboard ---
   if (only === 'alerts')
     return console.log(JSON.stringify(await (await import('./alerts/alerts.js')).alertsBench(ROUNDS), null, 2))
   if (only === 'auth') {
