@@ -269,6 +269,11 @@ async function main(): Promise<void> {
   // --- end web dashboard ---
   if (only === 'alerts')
     return console.log(JSON.stringify(await (await import('./alerts/alerts.js')).alertsBench(ROUNDS), null, 2))
+  // accounts (docs/accounts.md): session vs API key on a keyed call, logins/s vs raw scrypt
+  if (only === 'accounts')
+    return console.log(
+      JSON.stringify(await (await import('./accounts/accounts.js')).accountsBench(ROUNDS, HTTP_SECONDS), null, 2)
+    )
   if (only === 'auth') {
     console.log(JSON.stringify(await authOverhead(ROUNDS, HTTP_SECONDS), null, 2))
     return

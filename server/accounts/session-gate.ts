@@ -10,7 +10,7 @@
 import type { KeyRecord } from '../../engine/access/key-registry.js'
 import type { Account } from '../../engine/accounts/account-registry.js'
 import type { AccountService } from '../../engine/accounts/account-service.js'
-import { csrfMatches, csrfTokenOf, type Session } from '../../engine/accounts/sessions.js'
+import { csrfMatches, type Session } from '../../engine/accounts/sessions.js'
 import { ApiError } from '../../engine/errors.js'
 import type { HttpRequest } from '../http/types.js'
 import { SESSION_COOKIE, readCookie } from './cookies.js'
@@ -30,9 +30,8 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
 export interface SignedIn {
   readonly account: Account
   readonly session: Session
-  /** the cookie's value (the session id in clear) */
+  /** the cookie's value (the session id in clear); its CSRF token is `csrfTokenOf(rawId)` */
   readonly rawId: string
-  readonly csrfToken: string
 }
 
 export class SessionGate {
@@ -52,7 +51,7 @@ export class SessionGate {
     if (!session) return null
     const account = this.service.accounts.get(session.accountId)
     if (!account) return null
-    return { account, session, rawId, csrfToken: csrfTokenOf(rawId) }
+    return { account, session, rawId }
   }
 
   /** Origin and, for state changes, the CSRF token of a cookie-authenticated request. */

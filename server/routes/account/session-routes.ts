@@ -109,7 +109,7 @@ export function sessionRoutes(gate: SessionGate): Route[] {
       response: AccountSession,
       handler: (req) => {
         const s = gate.require(req)
-        return json(200, { account: viewOf(s.account), csrf_token: s.csrfToken }, { ...NO_STORE })
+        return json(200, { account: viewOf(s.account), csrf_token: csrfTokenOf(s.rawId) }, { ...NO_STORE })
       }
     },
     {
