@@ -1,0 +1,136 @@
+/**
+ * Node intelligence on Avalanche (anvil, chain id 43114, WAVAX at its canonical address): the taxed token
+ * measured through a V2 router as on Trader Joe; a node that refuses state overrides (a JSON-RPC proxy in
+ * front of anvil) gives `bytecode_only` with what the code shows; an unreachable node answers 503
+ * chain_unavailable naming the chain within its timeout; a node on another chain answers 503 chain_mismatch
+ * naming both ids; health reports each.
+ */
+import net from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ChainClients } from '../../engine/chain/chain-clients.js'
+import { EVM_CHAINS } from '../../engine/chain/chains.js'
+import { silentLogger } from '../../engine/log.js'
+import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
+import { NodeIntelWiring } from '../../server/wiring/node-intel.js'
+import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
+import { deployNodeIntelFixtures, type NodeIntelFixtures } from '../helpers/evm/nodeintel-fixtures.js'
+import { startOverrideRefusingProxy, type RpcProxy } from '../helpers/evm/rpc-proxy.js'
+import { jsonOf, routeApp, type RouteApp } from '../helpers/route-app.js'
+
+let anvil: Anvil
+let fx: NodeIntelFixtures
+let proxy: RpcProxy
+let refusedUrl: string
+
+/** The node-intelligence routes in process over `env`'s nodes, with a pro key. */
+async function appFor(env: Record<string, string>): Promise<{ app: RouteApp; key: string; wiring: NodeIntelWiring }> {
+  const full = { AVAX_DEX_ROUTER: fx.uni.router, AVAX_DEX_FACTORY: fx.uni.factory, ...env }
+  const wiring = new NodeIntelWiring(nodeIntelConfig(full), silentLogger())
+  wiring.attach(ChainClients.fromEnv(full))
+  const app = routeApp(wiring.routes())
+  return { app, key: await app.key('enterprise'), wiring }
+}
+
+async function get(a: { app: RouteApp; key: string }, path: string): Promise<{ status: number; body: any }> {
+  const res = await a.app.request(path, { key: a.key })
+  return { status: res.status, body: jsonOf(res) }
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: 43114 })
+  fx = await deployNodeIntelFixtures(anvil.url, EVM_CHAINS.avalanche.wrappedNative)
+  proxy = await startOverrideRefusingProxy(anvil.url)
+  const spare = net.createServer()
+  await new Promise<void>((r) => spare.listen(0, '127.0.0.1', r))
+  refusedUrl = `http://127.0.0.1:${(spare.address() as AddressInfo).port}`
+  await new Promise((r) => spare.close(r)) // nothing listens there: connection refused
+})
+afterAll(async () => {
+  await proxy?.close()
+  await anvil?.stop()
+})
+
+describe('node intelligence on avax (anvil, chain id 43114)', () => {
+  it('measures the taxed token through the router, AVAX_RPC_URL naming the node', async () => {
+    const a = await appFor({ AVAX_RPC_URL: anvil.url })
+    const r = await get(a, `/v1/node/avax/honeypot/${fx.tokens.taxed}`)
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ chain: 'avax', method: 'simulation', verdict: 'ok' })
+    expect(r.body.liquidity.base_symbol).toBe('WAVAX')
+    expect(Math.abs(r.body.simulation.buy_tax_pct - 5)).toBeLessThan(0.1)
+    expect(Math.abs(r.body.simulation.sell_tax_pct - 10)).toBeLessThan(0.1)
+    expect(Math.abs(r.body.simulation.transfer_tax_pct - 2)).toBeLessThan(0.1)
+    const honeypot = await get(a, `/v1/node/avax/honeypot/${fx.tokens.sellTax99}`)
+    expect(honeypot.body.verdict).toBe('honeypot')
+  })
+
+  it('verdict thresholds are configurable: a 5% high-tax limit makes the taxed token high_tax', async () => {
+    const a = await appFor({ AVAX_RPC_URL: anvil.url, NODEINTEL_HIGH_TAX_PCT: '5' })
+    const r = await get(a, `/v1/node/avax/honeypot/${fx.tokens.taxed}`)
+    expect(r.body.verdict).toBe('high_tax')
+    expect(r.body.reasons.join(' ')).toMatch(/sell tax .*% > 5%/)
+  })
+
+  it('a node that refuses state overrides: bytecode_only, verdict unknown, the code findings as reasons', async () => {
+    const a = await appFor({ AVAX_RPC_URL: proxy.url })
+    const before = proxy.refused
+    const r = await get(a, `/v1/node/avax/honeypot/${fx.tokens.sellBlocked}`)
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ method: 'bytecode_only', verdict: 'unknown', is_honeypot: null, simulation: null })
+    expect(proxy.refused).toBeGreaterThan(before)
+    const reasons = r.body.reasons.join('\n')
+    expect(reasons).toMatch(/refuses eth_call state overrides/)
+    expect(reasons).toMatch(/blacklist\(address\)/)
+    expect(reasons).toMatch(/setFees\(uint256,uint256\)/)
+    const risk = await get(a, `/v1/node/avax/token-risk/${fx.tokens.sellBlocked}`)
+    expect(risk.status).toBe(200)
+    expect(risk.body.factors.map((f: any) => f.id)).toEqual(
+      expect.arrayContaining(['simulation_unavailable', 'owner_can_blacklist', 'owner_not_renounced'])
+    )
+    const health = await get(a, '/v1/node/health?chain=avax')
+    expect(health.body.chains[0].nodes[0].features.state_override).toBe(false)
+  })
+
+  it('an unreachable node: 503 chain_unavailable naming the chain, in bounded time; health says down', async () => {
+    const a = await appFor({ AVAX_RPC_URL: refusedUrl, AVALANCHE_RPC_TIMEOUT_MS: '500' })
+    const r = await get(a, `/v1/node/avax/honeypot/${fx.tokens.clean}`)
+    expect(r.status).toBe(503)
+    expect(r.body.error.code).toBe('chain_unavailable')
+    expect(r.body.error.message).toMatch(/avalanche/)
+    const h = await get(a, '/v1/node/health')
+    expect(h.status).toBe(200)
+    expect(h.body.status).toBe('down')
+    expect(h.body.chains.find((c: any) => c.chain === 'avax')).toMatchObject({
+      status: 'down',
+      rpc_variable: 'AVAX_RPC_URL'
+    })
+  })
+
+  it('a node that hangs: 503 after the per-node timeout, never a hang', async () => {
+    const held: net.Socket[] = []
+    const hang = net.createServer((s) => held.push(s))
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r))
+    try {
+      const url = `http://127.0.0.1:${(hang.address() as AddressInfo).port}`
+      const a = await appFor({ AVAX_RPC_URL: url, AVALANCHE_RPC_TIMEOUT_MS: '300' })
+      const r = await get(a, `/v1/node/avax/token-risk/${fx.tokens.clean}`)
+      expect(r.status).toBe(503)
+      expect(r.body.error.code).toBe('chain_unavailable')
+    } finally {
+      for (const s of held) s.destroy()
+      await new Promise((r) => hang.close(r))
+    }
+  })
+
+  it('a node on another chain: 503 chain_mismatch naming both ids', async () => {
+    // the avax node is given as the BSC node: it reports 43114 where 56 is expected
+    const a = await appFor({ BSC_RPC_URL: anvil.url })
+    const r = await get(a, `/v1/node/bsc/honeypot/${fx.tokens.clean}`)
+    expect(r.status).toBe(503)
+    expect(r.body.error.code).toBe('chain_mismatch')
+    expect(r.body.error.message).toMatch(/chain id 43114, expected 56/)
+    const h = await get(a, '/v1/node/health?chain=bsc')
+    expect(h.body.chains[0].status).toBe('chain_mismatch')
+  })
+})
