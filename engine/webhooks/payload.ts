@@ -18,15 +18,10 @@ export interface PayloadFields {
 }
 
 export function payloadBytes(p: PayloadFields): Buffer {
+  // the bytes of JSON.stringify({event, ts, symbol, direction, confidence, composite, webhook_id}), written
+  // without the intermediate object (one per attempt); test/unit/webhook-signing.test.ts checks they match
+  const s = JSON.stringify
   return Buffer.from(
-    JSON.stringify({
-      event: p.event,
-      ts: new Date(p.eventTs).toISOString(),
-      symbol: p.symbol,
-      direction: p.direction,
-      confidence: p.confidence,
-      composite: p.composite,
-      webhook_id: p.webhookId
-    })
+    `{"event":${s(p.event)},"ts":"${new Date(p.eventTs).toISOString()}","symbol":${s(p.symbol)},"direction":${s(p.direction)},"confidence":${s(p.confidence)},"composite":${s(p.composite)},"webhook_id":${s(p.webhookId)}}`
   )
 }
