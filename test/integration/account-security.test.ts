@@ -243,3 +243,27 @@ describe('accounts: security over real HTTP', () => {
     })
   })
 })
+
+describe('accounts: concurrent sign-ups', () => {
+  it('makes exactly one owner of simultaneous first sign-ups, and spends an invite once', async () => {
+    const srv = await startTestServer()
+    try {
+      const first = await Promise.all(
+        ['a@example.com', 'b@example.com', 'c@example.com'].map((e) => new AccountClient(srv.base).signup(e, PASSWORD))
+      )
+      expect(first.map((r) => r.status).sort()).toEqual([201, 400, 400])
+      const owner = new AccountClient(srv.base)
+      const winner = first.find((r) => r.status === 201)!.body.account.email as string
+      expect((await owner.login(winner, PASSWORD)).body.account.role).toBe('owner')
+      const token = (await owner.call('POST', '/v1/account/invites')).body.token as string
+      const spent = await Promise.all(
+        ['d@example.com', 'e@example.com'].map((e) => new AccountClient(srv.base).signup(e, PASSWORD, token))
+      )
+      expect(spent.map((r) => r.status).sort()).toEqual([201, 400])
+      const list = (await owner.call('GET', '/v1/account/accounts')).body.accounts as { role: string }[]
+      expect(list.map((a) => a.role)).toEqual(['owner', 'member'])
+    } finally {
+      await srv.stop()
+    }
+  })
+})

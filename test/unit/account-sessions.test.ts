@@ -198,3 +198,12 @@ describe('cookies and origins', () => {
     expect(sameOrigin(proxied, 0)).toBe(false) // the forwarded host is not trusted without a proxy
   })
 })
+
+describe('SIGNUP', () => {
+  it('is invite by default, open on request, and names the variable when wrong', async () => {
+    const { loadConfig } = await import('../../engine/config.js')
+    expect(loadConfig({}).signup).toBe('invite')
+    expect(loadConfig({ SIGNUP: 'open' }).signup).toBe('open')
+    expect(() => loadConfig({ SIGNUP: 'public' })).toThrow(/SIGNUP must be one of invite, open/)
+  })
+})
