@@ -3,10 +3,12 @@
  * built server as a user runs it (dist/server/main.js: real chDB, the demo market with a one-day backfill)
  * and a local HTTPS webhook receiver trusted through NODE_EXTRA_CA_CERTS (WEBHOOK_ALLOW_PRIVATE lets the
  * server reach 127.0.0.1). Steps, each through the UI: sign up the owner; make an invite link and sign up a
- * second account with it in another browser context; log out and log in; create an API key (secret shown
- * once), make its TradingView alert message; call /v1/confirm with the key from the test and see the
- * usage count move; register a webhook against the receiver, send a test and see it delivered in the
- * log (and signed, at the receiver); open every market view and read the canvases' pixels (data drawn,
+ * second account with it in another browser context, set its plan; log out and log in; change the
+ * password (the old one is refused, the new one logs in); create an API key (secret shown once), make its
+ * TradingView alert message; call /v1/confirm with the key from the test and see the usage count move;
+ * register a webhook against the receiver, send a test and see it delivered in the log (and signed, at
+ * the receiver), fail one and redeliver it, disable/enable and edit the webhook; revoke a key (its calls
+ * get 401 at once); open every market view and read the canvases' pixels (data drawn,
  * not just elements), sort and filter the screener. No CSP violation may be reported on any page.
  *
  * Measured and written to test-artifacts/dashboard/metrics.json (reported, never asserted as timings): the
@@ -34,6 +36,9 @@ const WEBHOOK_SECRET = 'receiver-secret-0123456789'
 const JS_BUDGET_GZIP = 200 * 1024
 /** Saturated pixels a chart with data has at least (an empty chart has none; a real one has thousands). */
 const MIN_DATA_PIXELS = 200
+
+/** expect.poll waits 1 s by default; password hashing (scrypt) and a loaded machine need longer */
+const POLL = { timeout: 20_000 }
 
 const metrics: Record<string, unknown> = {}
 
@@ -152,30 +157,44 @@ describe('dashboard in headless Chromium', () => {
     const p2 = await other.newPage()
     watch(p2)
     await p2.goto(invite)
-    await expect.poll(() => p2.textContent('main')).toContain('You were invited')
+    await expect.poll(() => p2.textContent('main'), POLL).toContain('You were invited')
     await shot(p2, 'signup-invited')
     await submitCredentials(p2, MEMBER, 'Create account')
     expect(await p2.textContent('nav')).toContain(MEMBER.email)
     await p2.click('nav >> text=Account')
-    await expect.poll(() => p2.textContent('main')).toContain('member')
+    await expect.poll(() => p2.textContent('main'), POLL).toContain('member')
     await shot(p2, 'account-member')
     await other.close()
 
     // the owner's account page lists both accounts and sets the member's plan
     await page.reload()
-    await expect.poll(() => page.textContent('main')).toContain(MEMBER.email)
+    await expect.poll(() => page.textContent('main'), POLL).toContain(MEMBER.email)
     const [patched] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/v1/account/accounts/')),
       page.selectOption(`select[aria-label="Plan of ${MEMBER.email}"]`, 'trader')
     ])
     expect(patched.status()).toBe(200)
     await page.reload()
-    await expect.poll(() => page.inputValue(`select[aria-label="Plan of ${MEMBER.email}"]`)).toBe('trader')
+    await expect.poll(() => page.inputValue(`select[aria-label="Plan of ${MEMBER.email}"]`), POLL).toBe('trader')
     await page.click('button:has-text("Log out")')
     await page.waitForURL('**/login')
     await shot(page, 'login')
     await submitCredentials(page, OWNER, 'Log in')
     expect(await page.textContent('nav')).toContain(OWNER.email)
+
+    // password change from the account page; the new password logs in, the old one no longer does
+    await page.click('nav >> text=Account')
+    await page.fill('input[autocomplete=current-password]', OWNER.password)
+    await page.fill('input[autocomplete=new-password]', NEW_OWNER_PASSWORD)
+    await page.click('button:has-text("Change password")')
+    await expect.poll(() => page.textContent('main'), POLL).toContain('Password changed')
+    await page.click('button:has-text("Log out")')
+    await page.waitForURL('**/login')
+    await page.fill('input[name=email]', OWNER.email)
+    await page.fill('input[name=password]', OWNER.password)
+    await page.click('button:has-text("Log in")')
+    await expect.poll(() => page.textContent('main'), POLL).toContain('invalid_credentials')
+    await submitCredentials(page, { email: OWNER.email, password: NEW_OWNER_PASSWORD }, 'Log in')
   }, 120_000)
 
   it('creates a key, makes its alert message, and the usage count moves when the key calls /v1/confirm', async () => {
@@ -183,7 +202,7 @@ describe('dashboard in headless Chromium', () => {
     await page.click('button:has-text("Create key")')
     const key = await page.inputValue('[data-testid=new-key]')
     expect(key).toMatch(/^tw_live_/)
-    await expect.poll(() => page.textContent('[data-testid=keys-table]')).toContain('trading bot')
+    await expect.poll(() => page.textContent('[data-testid=keys-table]'), POLL).toContain('trading bot')
     const keyId = key.split('_')[2]!
     const row = page.locator('[data-testid=keys-table] tr', { hasText: 'trading bot' })
     await row.locator('button:has-text("Alerts")').click()
@@ -207,7 +226,7 @@ describe('dashboard in headless Chromium', () => {
       expect(res.status).toBe(200)
     }
     await page.click('button:has-text("Refresh")')
-    await expect.poll(async () => Number((await used.textContent())!.replace(/,/g, ''))).toBe(before + 3)
+    await expect.poll(async () => Number((await used.textContent())!.replace(/,/g, '')), POLL).toBe(before + 3)
     expect(await colouredPixels(page, `[data-testid=usage-chart-${keyId}]`)).toBeGreaterThan(0)
     await shot(page, 'usage')
   }, 120_000)
@@ -220,26 +239,24 @@ describe('dashboard in headless Chromium', () => {
     const card = page.locator('[data-testid^=webhook-]').first()
     await card.waitFor()
     await card.locator('button:has-text("Send test")').click()
-    await expect
-      .poll(() => card.locator('[data-testid=test-result]').textContent(), { timeout: 20_000 })
-      .toContain('delivered')
+    await expect.poll(() => card.locator('[data-testid=test-result]').textContent(), POLL).toContain('delivered')
     const log = card.locator('[data-testid^=deliveries-]')
-    await expect.poll(() => log.textContent(), { timeout: 20_000 }).toContain('delivered')
+    await expect.poll(() => log.textContent(), POLL).toContain('delivered')
     expect(await log.textContent()).toContain('200')
     const received = receiver.received.filter((r) => r.headers['x-service-event'] === 'TEST')
     expect(received.length).toBeGreaterThan(0)
     expect(received[0]!.serviceSignatureOk).toBe(true)
     // disable, then enable again
     await card.locator('button:has-text("Disable")').click()
-    await expect.poll(() => card.textContent()).toContain('disabled')
+    await expect.poll(() => card.textContent(), POLL).toContain('disabled')
     await card.locator('button:has-text("Enable")').click()
-    await expect.poll(() => card.textContent()).toContain('active')
+    await expect.poll(() => card.textContent(), POLL).toContain('active')
     // a failed delivery is redelivered from the log
     receiver.answer = () => ({ status: 500, body: 'receiver down' })
     await card.locator('button:has-text("Send test")').click()
-    await expect.poll(() => card.locator('[data-testid=test-result]').textContent()).toContain('test failed: 500')
+    await expect.poll(() => card.locator('[data-testid=test-result]').textContent(), POLL).toContain('test failed: 500')
     const failedRow = log.locator('tbody tr', { hasText: 'failed' })
-    await expect.poll(() => failedRow.count(), { timeout: 20_000 }).toBe(1)
+    await expect.poll(() => failedRow.count(), POLL).toBe(1)
     expect(await failedRow.textContent()).toContain('receiver down')
     receiver.answer = () => ({ status: 200, body: 'ok again' })
     await failedRow.locator('button:has-text("Redeliver")').click()
@@ -252,8 +269,31 @@ describe('dashboard in headless Chromium', () => {
         { timeout: 30_000 }
       )
       .toBe(2)
+    // edit the events and symbols
+    await card.locator('button:has-text("Edit")').click()
+    await card.locator('input[aria-label=Events]').fill('HIGH, VETO')
+    await card.locator('input[aria-label=Symbols]').fill('BTC, ETH')
+    await card.locator('button:has-text("Save")').click()
+    await expect.poll(() => card.textContent(), POLL).toContain('events HIGH, VETO · symbols BTC, ETH')
     await shot(page, 'webhooks')
   }, 120_000)
+
+  it('revokes a key from API access: its calls are refused at once', async () => {
+    await page.click('nav >> text=API access')
+    await page.fill('input[aria-label="Key name"]', 'short-lived')
+    await page.click('button:has-text("Create key")')
+    const key = await page.inputValue('[data-testid=new-key]')
+    const call = (): Promise<number> =>
+      fetch(`${server.base}/v1/confirm?symbol=BTC&direction=long`, { headers: { 'x-api-key': key } }).then(
+        (r) => r.status
+      )
+    expect(await call()).toBe(200)
+    page.once('dialog', (d) => void d.accept())
+    const row = page.locator('[data-testid=keys-table] tr', { hasText: 'short-lived' })
+    await row.locator('button:has-text("Revoke")').click()
+    await expect.poll(() => row.textContent(), POLL).toContain('revoked')
+    expect(await call()).toBe(401)
+  }, 60_000)
 
   const views: [string, string, string][] = [
     ['candles', '/candles?symbol=BTC&timeframe=1h', '[data-testid=candles-chart]'],
@@ -265,7 +305,7 @@ describe('dashboard in headless Chromium', () => {
   for (const [name, url, chart] of views) {
     it(`${name}: the chart has drawn data (pixels) and the demo data is labelled`, async () => {
       await page.goto(`${server.base}${url}`)
-      await expect.poll(() => colouredPixels(page, chart), { timeout: 20_000 }).toBeGreaterThan(MIN_DATA_PIXELS)
+      await expect.poll(() => colouredPixels(page, chart), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
       expect(await page.textContent('.page-head')).toContain('Demo data (synthetic)')
       await shot(page, name)
     }, 60_000)
@@ -274,7 +314,7 @@ describe('dashboard in headless Chromium', () => {
   it('screener: rows, sorting by a column, filtering by symbol and venue, live stream connected', async () => {
     await page.goto(`${server.base}/screener`)
     const table = page.locator('[data-testid=screener-table]')
-    await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThan(10)
+    await expect.poll(() => table.locator('tbody tr').count(), POLL).toBeGreaterThan(10)
     expect(await page.textContent('.page-head')).toContain('Demo data (synthetic)')
     const funding = async (): Promise<number[]> =>
       (await table.locator('tbody tr td:nth-child(7)').allTextContents()).map((t) => Number(t.replace('%', '')))
