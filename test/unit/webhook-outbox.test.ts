@@ -122,7 +122,7 @@ const ev = (over: Partial<SignalEvent> = {}): SignalEvent => ({
   ...over
 })
 
-async function setup(env: Record<string, string>, script: Script, random = () => 0.5) {
+async function setup(env: Record<string, string>, script: Script, random = () => 0.5, store: Store = new NullStore()) {
   const clock = new FakeClock()
   const config = loadConfig({ SOURCES: 'none', ...env }).webhooks
   const versions = new VersionClock(() => clock.now())
@@ -133,7 +133,7 @@ async function setup(env: Record<string, string>, script: Script, random = () =>
   const deliveries = new MemoryWriter()
   const attempts = new MemoryWriter()
   const outbox = new Outbox(
-    { store: new NullStore(), registry, transport, config, versions, log: silentLogger(), clock, random },
+    { store, registry, transport, config, versions, log: silentLogger(), clock, random },
     { deliveries, attempts }
   )
   const hook = (url: string) =>
@@ -146,6 +146,39 @@ async function setup(env: Record<string, string>, script: Script, random = () =>
   }
   return { clock, registry, transport, outbox, hook, deliveries, attempts, states }
 }
+
+/**
+ * A store behind the journal: `pending` delivery rows answer the resume query, the attempt log is empty (its
+ * 2xx rows not loaded yet).
+ */
+class LaggingStore extends NullStore {
+  pending: Record<string, unknown>[] = []
+  override async query<T>(sql?: string): Promise<T[]> {
+    return (sql?.includes('FROM webhook_deliveries FINAL WHERE state') ? this.pending : []) as T[]
+  }
+}
+
+/** A `webhook_deliveries` row as the resume query reads it. */
+const pendingRow = (id: string, webhookId: number, createdMs: number) => ({
+  delivery_id: id,
+  webhook_id: webhookId,
+  key_id: 'key1',
+  event_id: `ev-${id}`,
+  event: 'HIGH',
+  event_ms: createdMs,
+  symbol: 'BTC',
+  direction: 'long',
+  confidence: 'HIGH',
+  composite: 0.5,
+  trigger: 'event',
+  state: 'pending',
+  attempts: 0,
+  round_start: 0,
+  next_ms: createdMs,
+  last_status: 0,
+  last_error: '',
+  created_ms: createdMs
+})
 
 const A = 'https://a.example.com/hook'
 const B = 'https://b.example.com/hook'
@@ -246,6 +279,24 @@ describe('webhook outbox schedule (fake clock)', () => {
     for (const f of full) expect(f['last_error']).toMatch(/^queue_full/)
     expect(s.outbox.stats()).toMatchObject({ dropped_queue_full: 3, pending: 5 })
     s.transport.release()
+  })
+
+  it('resume sends what a previous run left pending, never again what this run already delivered', async () => {
+    const store = new LaggingStore()
+    const s = await setup({}, () => ({ status: 200 }), undefined, store)
+    const w = await s.hook(A)
+    await s.outbox.accept(ev())
+    await s.clock.advance(10)
+    expect(s.outbox.stats()).toMatchObject({ delivered: 1, pending: 0 })
+    const mine = s.deliveries.rows[0]!['delivery_id'] as string
+    const previous = 'msg_' + 'ab'.repeat(16)
+    // the store still shows this run's delivery pending (its 2xx attempt not loaded yet) beside the previous run's
+    store.pending = [pendingRow(mine, w.id, s.clock.now()), pendingRow(previous, w.id, s.clock.now() - 60_000)]
+    expect(await s.outbox.resume()).toBe(1)
+    await s.clock.advance(10)
+    expect(s.transport.calls).toHaveLength(2)
+    expect(s.attempts.rows.map((r) => r['delivery_id'])).toEqual([mine, previous])
+    expect(s.outbox.stats()).toMatchObject({ delivered: 2, pending: 0 })
   })
 
   it('a stuck receiver holds only its own slots (WEBHOOK_RECEIVER_CONCURRENCY), others go on', async () => {
