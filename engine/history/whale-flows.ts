@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js'
 import { bucketSql } from './span.js'
 import { seconds, type BucketGrid } from './snapshot-grid.js'
 import { assetsOf, tokensOf } from './whale-assets.js'
+import { exchangeOwners } from '../whales/exchange-wallets.js'
 
 /** Aggregated whale flows of one bucket; USD at each transfer's time. */
 export interface WhaleFlowBucket {
@@ -118,8 +119,10 @@ export async function readWhaleFlows(
 
 /**
  * Exchange flows of `tokens` per grid bucket with any raw row, oldest first. `hotWallets` are the labelled
- * exchange addresses; EVM addresses (0x...) compare case-insensitively, Solana's base58 exactly. Swaps are
- * neither inflow nor outflow.
+ * exchange addresses, with the watch list's exchange wallets added (engine/whales/exchange-wallets.ts);
+ * EVM addresses (0x...) compare case-insensitively, Solana's base58 exactly. Swaps are neither inflow nor
+ * outflow, and neither is a transfer between two wallets of one exchange (internal: both sides have the same
+ * owner).
  */
 export async function readExchangeFlows(
   store: Store,
@@ -128,18 +131,31 @@ export async function readExchangeFlows(
   grid: BucketGrid
 ): Promise<ExchangeFlowBucket[]> {
   if (grid.starts.length === 0) return []
+  const { addresses, owners } = exchangeOwners()
+  const known = new Set(addresses)
+  for (const w of hotWallets) {
+    if (known.has(w)) continue
+    addresses.push(w)
+    owners.push(w) // an address without owner is its own exchange
+  }
   const rows = await store.query<{ t: number; n: number; i: number; o: number }>(
     `SELECT toUnixTimestamp(b) * 1000 AS t, count() AS n,
        sumIf(usd_value, event_type = 'transfer_out' AND with_exchange) AS i,
        sumIf(usd_value, event_type = 'transfer_in' AND with_exchange) AS o
      FROM (
-       SELECT toDateTime(ts, 'UTC') AS at, usd_value, event_type,
-         if(startsWith(counterparty, '0x'), lower(counterparty), counterparty) IN {wallets:Array(String)} AS with_exchange
-       FROM whale_transfers
-       WHERE upper(token) IN {tokens:Array(String)} AND ${within('ts')}
+       SELECT at, usd_value, event_type, cp_owner != '' AND cp_owner != own_owner AS with_exchange
+       FROM (
+         SELECT toDateTime(ts, 'UTC') AS at, usd_value, event_type,
+           transform(if(startsWith(counterparty, '0x'), lower(counterparty), counterparty),
+             {addresses:Array(String)}, {owners:Array(String)}, '') AS cp_owner,
+           transform(if(startsWith(address, '0x'), lower(address), address),
+             {addresses:Array(String)}, {owners:Array(String)}, '') AS own_owner
+         FROM whale_transfers
+         WHERE upper(token) IN {tokens:Array(String)} AND ${within('ts')}
+       )
      )
      GROUP BY ${bucketSql('at', grid.interval)} AS b ORDER BY t`,
-    { tokens, wallets: hotWallets, ...gridParams(grid) }
+    { tokens, addresses, owners, ...gridParams(grid) }
   )
   return rows.map((r) => ({ t: Number(r.t), rows: Number(r.n), inflow: r.i, outflow: r.o }))
 }

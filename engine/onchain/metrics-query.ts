@@ -7,6 +7,7 @@
 import { ApiError } from '../errors.js'
 import type { Store } from '../store/store.js'
 import { parseSymbol, resolveSymbol } from '../symbols/resolve.js'
+import { metricSources, type MetricSource } from './metric-sources.js'
 
 /** One reading: `ts` in epoch seconds, `value` in the metric's own unit (USD, ratio, count). */
 export interface OnchainPoint {
@@ -19,6 +20,8 @@ export interface OnchainSeries {
   readonly latest: OnchainPoint | null
   /** the readings of the window, oldest first */
   readonly points: readonly OnchainPoint[]
+  /** `chain:<chains>` when measured by the chain sources, else `stored` (engine/onchain/metric-sources.ts) */
+  readonly source: MetricSource
 }
 
 /**
@@ -62,8 +65,9 @@ export async function onchainMetricSeries(
      WHERE asset = {asset:String} AND metric IN {metrics:Array(String)} GROUP BY metric`,
     { asset, metrics }
   )
-  const out: Record<string, { latest: OnchainPoint | null; points: OnchainPoint[] }> = {}
-  for (const m of metrics) out[m] = { latest: null, points: [] }
+  const sources = await metricSources(store, asset, metrics)
+  const out: Record<string, { latest: OnchainPoint | null; points: OnchainPoint[]; source: MetricSource }> = {}
+  for (const m of metrics) out[m] = { latest: null, points: [], source: sources[m]! }
   for (const r of rows) out[r.metric]!.points.push({ ts: r.ts, value: r.value })
   for (const l of latest) out[l.metric]!.latest = { ts: l.last_ts, value: l.value }
   return out

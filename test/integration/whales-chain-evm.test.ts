@@ -8,7 +8,8 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
-import { ingestRecords, jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { BEHIND, seedPrice } from '../fixtures/evm/whales/harness.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import {
   ACCOUNTS,
@@ -38,12 +39,14 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | null | f
 }
 
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
-const get = async (p: string): Promise<any> => jsonBody(await fetch(`${server.base}${p}`, { headers: admin }))
+let apiKey = ''
+const get = async (p: string): Promise<any> =>
+  jsonBody(await fetch(`${server.base}${p}`, { headers: p.startsWith('/v1/admin') ? admin : { 'x-api-key': apiKey } }))
 
 beforeAll(async () => {
-  // the chain runs 10 minutes behind the wall clock, so the seconds added between the round trip's legs
-  // never date a block in the future (the read API serves rows up to now)
-  anvil = await startAnvil({ chainId: 1, args: ['--timestamp', String(Math.floor(Date.now() / 1000) - 600)] })
+  // the chain runs 2 hours behind the wall clock: the seconds added between the round trip's legs never date
+  // a block in the future (the read API serves rows up to now), and the hourly history has closed its bucket
+  anvil = await startAnvil({ chainId: 1, args: BEHIND() })
   s = await deployScenario(anvil.url, 'ethereum')
   writeWatchlist(path.join(lists.dir, 'w'), 'ethereum', s)
   const start = Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
@@ -55,24 +58,21 @@ beforeAll(async () => {
     ETHEREUM_POLL_MS: '50',
     WATCHLIST_DIR: path.join(lists.dir, 'w')
   })
-  const t = Date.now() - 15 * 60_000
-  await ingestRecords(server.base, 'trade', [
-    {
-      kind: 'trade',
-      ts: t,
-      exchange: 'binance',
-      market: 'perp',
-      symbol: 'ETHUSDT',
-      base: 'ETH',
-      quote: 'USDT',
-      side: 'buy',
-      price: ETH_PRICE,
-      qty: 1,
-      trade_id: 'p1'
-    }
-  ])
+  const created = await fetch(`${server.base}/v1/admin/keys`, {
+    method: 'POST',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ plan: 'pro' })
+  })
+  apiKey = (await jsonBody(created)).key
+  await seedPrice(server.base, 'ETH', ETH_PRICE)
   hashes.direct = await transfer(s, s.usdc, s.deployer, ACCOUNTS.exchange1, 2_000_000n * E18)
   hashes.internal = await transfer(s, s.usdc, ACCOUNTS.exchange1, ACCOUNTS.exchange2, 1_500_000n * E18)
+  hashes.coin = await s.uni.walletClient.sendTransaction({
+    to: ACCOUNTS.exchange1 as `0x${string}`,
+    value: 500n * E18,
+    account: s.uni.account,
+    chain: s.uni.chain
+  })
   hashes.twoHop = await swapEth(s, 200n * E18, [s.aaa, s.bbb])
   hashes.circular = await swapEth(s, 200n * E18, [s.aaa, s.bbb, s.uni.weth])
   await transfer(s, s.usdc, s.deployer, ACCOUNTS.whale, 5_000_000n * E18)
@@ -84,7 +84,7 @@ beforeAll(async () => {
   hashes.back = await transfer(s, s.usdc, ACCOUNTS.friend, ACCOUNTS.whale, 990_000n * E18)
   const last = Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
   await until('the source to reach the last block', async () => {
-    const h = await get('/v1/health')
+    const h = await jsonBody(await fetch(`${server.base}/v1/health`))
     const src = h.sources.find((x: any) => x.name === 'evm:ethereum')
     return src?.chain?.last_processed >= last
   })
@@ -170,8 +170,30 @@ describe('evm whale source on anvil (chain id 1)', () => {
     expect(summary.chain_counts.ethereum.event_count).toBeGreaterThanOrEqual(6)
   })
 
+  it('exchange flows: /v1/historical/whales and /v1/onchain/metrics count the deposit, not the internal move', async () => {
+    const history = await get('/v1/historical/whales?asset=USDC&interval=1h&lookback=1d')
+    const buckets = history.data.filter((b: any) => b.exchange_inflow !== null)
+    const inflow = buckets.reduce((sum: number, b: any) => sum + b.exchange_inflow, 0)
+    const outflow = buckets.reduce((sum: number, b: any) => sum + b.exchange_outflow, 0)
+    // deployer -> TestEx 1: 2M in; TestEx 1 -> TestEx 2 is internal (1.5M): neither in nor out
+    expect(inflow).toBe(2_000_000)
+    expect(outflow).toBe(0)
+    const metrics = await get('/v1/onchain/metrics?asset=USDC&metrics=exchange_netflow_usd,mvrv')
+    expect(metrics.metrics.exchange_netflow_usd.source).toBe('chain:ethereum')
+    expect(metrics.metrics.exchange_netflow_usd.points.reduce((a: number, p: any) => a + p.value, 0)).toBe(2_000_000)
+    expect(metrics.metrics.mvrv).toMatchObject({ source: 'stored', latest: null })
+  })
+
+  it('/v1/confirm reads the chain: exchange net flow and whale flows of the asset', async () => {
+    // the 500 ETH sent to TestEx 1 is an exchange inflow: sell pressure against a long
+    const res = await get('/v1/confirm?symbol=ETH&direction=long')
+    expect(res.reasons).toContain('exchange net inflow $1.5M in 24h: neutral')
+    expect(res.onchain_score).toBeLessThan(0)
+    expect(res.smart_money).toMatchObject({ whales_long: 1, whales_short: 1 })
+  })
+
   it('health has one entry for the chain with its counters', async () => {
-    const h = await get('/v1/health')
+    const h = await jsonBody(await fetch(`${server.base}/v1/health`))
     const src = h.sources.find((x: any) => x.name === 'evm:ethereum')
     expect(src).toMatchObject({ connected: true, synthetic: false })
     expect(src.chain).toMatchObject({ chain_id: 1, chain_id_ok: true, reorgs: 0, lag_blocks: 0 })

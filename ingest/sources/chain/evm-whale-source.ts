@@ -44,7 +44,8 @@ import {
   type TxEventContext
 } from '../../../engine/whales/tx-events.js'
 import { NATIVE } from '../../../engine/whales/tx-legs.js'
-import type { WhaleTransferRecord } from '../../../engine/records/types.js'
+import type { NormalizedRecord } from '../../../engine/records/types.js'
+import { exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
 import type { IngestItem } from '../../encoded-chunk.js'
 import { encodeRecords } from '../../encode-records.js'
 import type { Source, SourceStatus } from '../source.js'
@@ -319,15 +320,25 @@ export class EvmWhaleSource implements Source {
     }
     await writeChainEvents(store, events, 'confirmed', this.nextVersion())
     for (let n = from; n <= to; n++) this.pendingHashes.delete(n)
-    const records: WhaleTransferRecord[] = []
-    for (const e of events) {
+    const records: NormalizedRecord[] = []
+    const fresh = stored === null ? events : events.filter((e) => !stored.has(eventKey(e)))
+    for (const e of fresh) {
       const r = transferRecordOf(e)
-      if (r !== null && !stored?.has(eventKey(e))) records.push(r)
+      if (r !== null) records.push(r)
     }
+    const transfers = records.length
+    // exchange net flow readings of the batch (the confirmation model's on-chain input, /v1/onchain/metrics)
+    const wallets = this.opts.watchlists.current
+    records.push(
+      ...exchangeNetflowReadings(fresh, (a) => {
+        const w = wallets.wallet(this.opts.chain, a)
+        return w?.entity === 'exchange' ? w.owner : undefined
+      })
+    )
     if (records.length > 0) {
       yield* encodeRecords(records, false)
       yield { live: true, records }
-      this.rows += records.length
+      this.rows += transfers
       this.lastEventTs = Math.max(this.lastEventTs ?? 0, ...records.map((r) => r.ts))
     }
   }

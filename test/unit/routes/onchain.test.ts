@@ -39,10 +39,11 @@ describe('GET /v1/onchain/metrics (fake store)', () => {
           points: [
             { ts: 1_700_000_000, value: 2.4 },
             { ts: 1_700_000_900, value: 2.5 }
-          ]
+          ],
+          source: 'stored' // never measured from chain data (engine/onchain/metric-sources.ts)
         },
         // requested, none stored: present and empty
-        active_addresses: { latest: null, points: [] }
+        active_addresses: { latest: null, points: [], source: 'stored' }
       }
     })
     const [held, series, latest, ...more] = store.queries
