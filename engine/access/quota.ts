@@ -8,6 +8,7 @@
  */
 import type { Store } from '../store/store.js'
 import { utcDay } from './utc-day.js'
+import { sqlTime } from '../accounts/sql-time.js' // accounts
 
 const DAY_MS = 86_400_000
 
@@ -160,9 +161,7 @@ export class QuotaCounter {
         table: 'api_key_last_used',
         columns: ['key_id', 'last_used_at'],
         format: 'TSV',
-        data: Buffer.from(
-          used.map(([k, ms]) => `${k}\t${new Date(ms).toISOString().replace('T', ' ').replace('Z', '')}\n`).join('')
-        ),
+        data: Buffer.from(used.map(([k, ms]) => `${k}\t${sqlTime(ms)}\n`).join('')),
         dedupToken: `last-used:${process.pid}:${this.now()}:${this.flushSeq++}`
       })
     } catch (err) {

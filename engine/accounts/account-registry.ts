@@ -9,6 +9,7 @@
 import crypto from 'node:crypto'
 import type { PlanName } from '../access/plans.js'
 import type { Store } from '../store/store.js'
+import { sqlTime } from './sql-time.js'
 
 export type Role = 'owner' | 'member'
 
@@ -66,8 +67,6 @@ export function emailProblem(email: string): string | null {
 export function viewOf(a: Account): AccountView {
   return { id: a.id, email: a.email, role: a.role, plan: a.plan, created_at: new Date(a.createdAt).toISOString() }
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
 
 export class AccountRegistry {
   private byId = new Map<string, Account>()
@@ -148,7 +147,7 @@ export class AccountRegistry {
         role: account.role,
         plan: account.plan,
         key: account.dashboardKeyId,
-        created: iso(account.createdAt),
+        created: sqlTime(account.createdAt),
         version: account.version
       }
     )

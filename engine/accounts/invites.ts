@@ -8,6 +8,7 @@
 import crypto from 'node:crypto'
 import type { Store } from '../store/store.js'
 import { sessionDigest } from './sessions.js'
+import { sqlTime } from './sql-time.js'
 
 /** How long an invite link is valid, ms (7 days). */
 export const INVITE_TTL_MS = 7 * 86_400_000
@@ -27,8 +28,6 @@ interface Row {
   expires_ms: number
   used: number
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
 
 export class InviteBook {
   /** invites made or read here and not yet spent (sha -> invite); spent ones are removed */
@@ -50,9 +49,9 @@ export class InviteBook {
       {
         sha: i.tokenSha256,
         by: i.createdBy,
-        created: iso(i.createdAt),
-        expires: iso(i.expiresAt),
-        ...(used ? { used: iso(this.now()) } : {}),
+        created: sqlTime(i.createdAt),
+        expires: sqlTime(i.expiresAt),
+        ...(used ? { used: sqlTime(this.now()) } : {}),
         used_by: usedBy ?? '',
         version: used ? 2 : 1
       }
@@ -62,6 +61,8 @@ export class InviteBook {
   async create(createdBy: string): Promise<{ token: string; expiresAt: number }> {
     const token = crypto.randomBytes(32).toString('base64url')
     const now = this.now()
+    // expired invites leave memory here: the map holds at most the invites of the last INVITE_TTL_MS
+    for (const [sha, open] of this.open) if (open.expiresAt <= now) this.open.delete(sha)
     const invite: Invite = {
       tokenSha256: sessionDigest(token),
       createdBy,

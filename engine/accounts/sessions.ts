@@ -10,6 +10,7 @@
  */
 import crypto from 'node:crypto'
 import type { Store } from '../store/store.js'
+import { sqlTime } from './sql-time.js'
 
 /** Absolute lifetime of a session, ms (30 days). */
 export const SESSION_MAX_MS = 30 * 86_400_000
@@ -40,8 +41,6 @@ interface Row {
   ended: number
   version: number | string
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
 
 export function sessionDigest(rawId: string): string {
   return crypto.createHash('sha256').update(rawId).digest('hex')
@@ -95,7 +94,7 @@ export class SessionStore {
       `SELECT id_sha256, account_id, toUnixTimestamp64Milli(created_at) AS created_ms,
               toUnixTimestamp64Milli(last_seen_at) AS seen_ms, NOT isNull(ended_at) AS ended, version
        FROM sessions FINAL WHERE created_at > {since:DateTime64(3)}`,
-      { since: iso(now - SESSION_MAX_MS) }
+      { since: sqlTime(now - SESSION_MAX_MS) }
     )
     const next = new Map<string, Session>()
     const ended = new Set<string>()
@@ -131,9 +130,9 @@ export class SessionStore {
       {
         sha: s.idSha256,
         account: s.accountId,
-        created: iso(s.createdAt),
-        seen: iso(s.lastSeenAt),
-        ...(endedAt === null ? {} : { ended: iso(endedAt) }),
+        created: sqlTime(s.createdAt),
+        seen: sqlTime(s.lastSeenAt),
+        ...(endedAt === null ? {} : { ended: sqlTime(endedAt) }),
         version: s.version
       }
     )
