@@ -28,6 +28,14 @@ export const OnchainResponse = Type.Object({
   hours: Type.Integer(),
   metrics: Type.Record(
     Type.String(),
-    Type.Object({ latest: Type.Union([point, Type.Null()]), points: Type.Array(point) })
+    Type.Object({
+      latest: Type.Union([point, Type.Null()]),
+      points: Type.Array(point),
+      // chain sources (docs/whales.md): where the metric comes from
+      source: Type.String({
+        description:
+          'chain:<chains> when measured by the chain sources from the operator nodes, else stored (admin API or demo market); MVRV, reserves and active addresses are never computed from chain data'
+      })
+    })
   )
 })
