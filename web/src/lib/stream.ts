@@ -3,7 +3,9 @@
  * One WebSocket to /v1/stream shared by the open view (docs/stream.md). The session cookie authenticates
  * the upgrade; a development key goes in `?key=` (browsers cannot set headers on a WebSocket). `subscribe`
  * returns an unsubscribe function; the socket closes when nothing is subscribed and reconnects with
- * backoff (1 s doubling to 30 s) while something is.
+ * backoff (1 s doubling to 30 s) while something is. An upgrade refused three times in a row (a plan
+ * without streaming, or signed out: the browser does not show the HTTP answer) stops the retries until the
+ * next subscription; status `unavailable`.
  */
 import { devKey } from './api.js'
 
@@ -18,7 +20,11 @@ type Handler = (frame: StreamFrame) => void
 const handlers = new Map<string, Set<Handler>>()
 let socket: WebSocket | null = null
 let backoffMs = 1000
-let statusListeners = new Set<(s: string) => void>()
+/** connections in a row that closed without ever opening */
+let refused = 0
+/** refusals after which reconnecting stops (a plan without streaming will not change by retrying) */
+const MAX_REFUSED = 3
+const statusListeners = new Set<(s: string) => void>()
 let status = 'idle'
 
 function setStatus(s: string): void {
@@ -43,7 +49,10 @@ function connect(): void {
   const ws = new WebSocket(url)
   socket = ws
   setStatus('connecting')
+  let opened = false
   ws.onopen = () => {
+    opened = true
+    refused = 0
     backoffMs = 1000
     setStatus('live')
     if (handlers.size > 0) send('subscribe', [...handlers.keys()])
@@ -60,6 +69,10 @@ function connect(): void {
   ws.onclose = () => {
     if (socket !== ws) return
     socket = null
+    if (!opened && ++refused >= MAX_REFUSED) {
+      setStatus('unavailable')
+      return
+    }
     setStatus('offline')
     if (handlers.size > 0) {
       setTimeout(() => {
@@ -74,8 +87,10 @@ export function subscribe(channel: string, h: Handler): () => void {
   let set = handlers.get(channel)
   if (!set) {
     handlers.set(channel, (set = new Set()))
-    if (!socket) connect()
-    else send('subscribe', [channel])
+    if (!socket) {
+      refused = 0
+      connect()
+    } else send('subscribe', [channel])
   }
   set.add(h)
   return () => {
