@@ -17,6 +17,7 @@ import { SessionStore, type Session } from './sessions.js'
 import { InviteBook } from './invites.js'
 import { LoginThrottle } from './login-throttle.js'
 import type { Store } from '../store/store.js'
+import type { Logger } from '../log.js'
 
 export type SignupMode = 'invite' | 'open'
 
@@ -31,6 +32,8 @@ export interface AccountServiceOptions {
   readonly signup: SignupMode
   readonly now?: () => number
   readonly onError?: (err: unknown) => void
+  /** audit lines (sign-ups, logins, password and plan changes), by account id: never an email or a secret */
+  readonly log?: Logger
 }
 
 const invalidCredentials = (): ApiError => new ApiError('invalid_credentials', 'the email or the password is wrong')
@@ -52,6 +55,7 @@ export class AccountService {
   readonly throttle: LoginThrottle
   readonly keys: KeyRegistry
   readonly mode: SignupMode
+  private readonly log: Logger | undefined
   private signupChain: Promise<unknown> = Promise.resolve()
 
   constructor(o: AccountServiceOptions) {
@@ -62,6 +66,7 @@ export class AccountService {
     this.throttle = new LoginThrottle(now)
     this.keys = o.keys
     this.mode = o.signup
+    this.log = o.log
   }
 
   async load(): Promise<void> {
@@ -124,6 +129,10 @@ export class AccountService {
           createdAt: Date.now()
         })
         await reservation?.commit(account.id)
+        this.log?.info(
+          { account: account.id, role: account.role, plan, invited: reservation !== null },
+          'account created'
+        )
         const { rawId } = await this.sessions.create(account.id)
         return { account, rawId }
       } catch (err) {
@@ -145,8 +154,10 @@ export class AccountService {
       throw invalidCredentials()
     }
     this.throttle.succeeded(address)
+    await this.ensureDashboardKey(account)
     const { rawId } = await this.sessions.create(account.id)
-    return { account, rawId }
+    this.log?.info({ account: account.id }, 'login')
+    return { account: this.accounts.get(account.id) ?? account, rawId }
   }
 
   /**
@@ -165,14 +176,29 @@ export class AccountService {
     const hash = await hashPassword(next)
     const latest = this.accounts.get(account.id) ?? account
     await this.accounts.save({ ...latest, passwordHash: hash })
-    return this.sessions.endOthers(account.id, keep.idSha256)
+    const ended = await this.sessions.endOthers(account.id, keep.idSha256)
+    this.log?.info({ account: account.id, ended_sessions: ended }, 'password changed')
+    return ended
   }
 
   /** Owner only: sets an account's plan; every key of the account follows. */
   async setPlan(target: Account, plan: PlanName): Promise<Account> {
     const saved = await this.accounts.save({ ...target, plan })
     for (const k of this.keys.forAccount(target.id)) if (k.revokedAt === null) await this.keys.setPlan(k.id, plan)
+    this.log?.info({ account: target.id, plan }, 'plan set')
     return saved
+  }
+
+  /**
+   * Gives the account a new `dashboard` key when its own is gone (revoked through the admin API), so a
+   * login always ends with a session that can stand in for a key.
+   */
+  private async ensureDashboardKey(account: Account): Promise<void> {
+    if (this.dashboardKey(account)) return
+    const { record } = await this.keys.create(account.plan, DASHBOARD_KEY_NAME, account.id)
+    const latest = this.accounts.get(account.id) ?? account
+    await this.accounts.save({ ...latest, dashboardKeyId: record.id })
+    this.log?.warn({ account: account.id, key: record.id }, 'dashboard key was revoked: a new one was made')
   }
 
   /** The key a session of this account is served as (null if it is gone: revoked by the admin API). */

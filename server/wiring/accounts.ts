@@ -24,6 +24,7 @@ export async function openAccounts(ctx: ServerContext): Promise<Accounts> {
     store: ctx.store,
     keys: ctx.keys,
     signup: ctx.config.signup,
+    log,
     onError: (err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'session write failed')
   })
   await service.load()

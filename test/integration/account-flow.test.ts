@@ -247,6 +247,22 @@ describe('accounts: sign-up, sessions, keys and usage', () => {
     expect(usage.days.slice(0, -2).every((d: { calls: number }) => d.calls === 0)).toBe(true)
   })
 
+  it('makes a new dashboard key at the next login when the admin API revoked it', async () => {
+    const invite = await owner.call('POST', '/v1/account/invites')
+    const c = new AccountClient(srv.base)
+    expect((await c.signup('revoked@example.com', PASSWORD, invite.body.token)).status).toBe(201)
+    const dash = (await c.call('GET', '/v1/account/keys')).body.keys[0]
+    const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
+    expect((await fetch(`${srv.base}/v1/admin/keys/${dash.id}`, { method: 'DELETE', headers: auth })).status).toBe(200)
+    expect((await c.call('GET', '/v1/usage')).status).toBe(401)
+    expect((await c.call('GET', '/v1/account')).status).toBe(200)
+    expect((await c.login('revoked@example.com', PASSWORD)).status).toBe(200)
+    const again = await c.call('GET', '/v1/usage')
+    expect(again.status).toBe(200)
+    expect(again.body.key_id).not.toBe(dash.id)
+    expect(again.body.name).toBe('dashboard')
+  })
+
   it('keeps accounts, keys and sessions across a restart of the service', async () => {
     // the restart reopens the same data directory: same store
     await srv.running.stop()
