@@ -46,6 +46,13 @@ export async function loadSegment(store: Store, header: SegmentHeader, file: str
   await store.insert({ ...batch, data: buf.subarray(buf.indexOf(10) + 1) })
 }
 
+/** Moves a segment the store refuses to `failed/` beside it (kept for inspection, never loaded again). */
+export function setAside(file: string): void {
+  const failed = path.join(path.dirname(file), 'failed')
+  fs.mkdirSync(failed, { recursive: true })
+  fs.renameSync(file, path.join(failed, path.basename(file)))
+}
+
 /**
  * Loads the segments of `table` in `dir` that this process did not write (`ownPrefix`), oldest first, and
  * removes each once stored. A store that is down throws (the caller retries later; the files stay); a
@@ -78,9 +85,7 @@ export async function recoverSegments(
       await loadSegment(store, header.header, file)
     } catch (err) {
       if (toStoreError(err).retryable) throw err
-      const failed = path.join(dir, 'failed')
-      fs.mkdirSync(failed, { recursive: true })
-      fs.renameSync(file, path.join(failed, name))
+      setAside(file)
       log.error({ file, err: (err as Error).message }, 'webhook journal segment refused by the store; moved to failed/')
       continue
     }

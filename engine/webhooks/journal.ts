@@ -18,7 +18,8 @@
  * Bounded: `full` is true at `maxRows` rows not yet in the store (journaled or loading); the outbox then
  * stops starting attempts and counts new events as dropped. A store that is down keeps the rows in
  * segments (retried with backoff) until it is back or the process stops; they stay on disk for the next
- * start.
+ * start. A segment refused REFUSED_ATTEMPTS times with an error that is not transient (bad data) moves to
+ * `failed/`, logged, so one bad segment cannot stall the journal.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -26,7 +27,8 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { backoffMs, sleep } from '../runtime/retry.js'
 import type { Store } from '../store/store.js'
-import { loadSegment, segmentHeader, type SegmentHeader } from './journal-recovery.js'
+import { toStoreError } from '../store/store-error.js'
+import { loadSegment, segmentHeader, setAside, type SegmentHeader } from './journal-recovery.js'
 import { tsvLine } from './tsv-row.js'
 
 /** Rows per segment at most: a sealed segment is one insert. */
@@ -35,6 +37,9 @@ export const SEGMENT_ROWS = 50_000
 export const SEGMENT_MAX_MS = 1_000
 /** A segment is sealed once no row was written to it for this long, ms (checked at this period). */
 export const SEGMENT_IDLE_MS = 20
+
+/** Loads of a segment refused with an error that is not transient before it is set aside (transient ones retry until the store is back). */
+export const REFUSED_ATTEMPTS = 5
 
 /** The writer interface the outbox uses (TableJournal; tests may pass their own). */
 export interface RowWriterLike {
@@ -89,6 +94,8 @@ export interface TableJournalOptions {
   readonly maxRows: number
   /** a failed load (retried) */
   readonly onError?: (err: unknown) => void
+  /** a segment the store refused REFUSED_ATTEMPTS times with an error that is not transient, moved to `failed/` */
+  readonly onRefused?: (file: string, err: unknown) => void
   readonly segmentRows?: number
   readonly segmentMaxMs?: number
   readonly segmentIdleMs?: number
@@ -245,6 +252,15 @@ export class TableJournal implements RowWriterLike {
       } catch (err) {
         this.errors++
         this.o.onError?.(err)
+        if (!toStoreError(err).retryable && attempt >= REFUSED_ATTEMPTS) {
+          // refused for good (bad data): kept for inspection, never loaded again; the rows count as handled
+          // so the journal does not stall behind it (the deliveries in memory go on)
+          setAside(seg.file)
+          this.queuedRows -= seg.rows
+          this.o.onRefused?.(seg.file, err)
+          seg.loaded.resolve()
+          break
+        }
         if (!this.closed) await sleep(backoffMs(attempt), this.abort.signal)
         if (this.closed) {
           // the file stays: the next start loads it (journal-recovery.ts)

@@ -69,6 +69,11 @@ export class WebhookService {
     // counted in the outbox's store_errors
     const onError = (err: unknown): void =>
       this.outbox.storeError(err, 'webhook journal write or load failed; retrying')
+    const onRefused = (file: string, err: unknown): void =>
+      o.log.error(
+        { file, err: err instanceof Error ? err.message : String(err) },
+        'webhook journal segment refused by the store; moved to failed/ (its rows are not in the delivery log)'
+      )
     const journal = (table: string, columns: readonly string[]): TableJournal =>
       new TableJournal({
         store: o.store,
@@ -76,7 +81,8 @@ export class WebhookService {
         table,
         columns,
         maxRows: JOURNAL_MAX_ROWS,
-        onError
+        onError,
+        onRefused
       })
     const deliveries = journal('webhook_deliveries', DELIVERY_COLUMNS)
     const attempts = journal('webhook_attempts', ATTEMPT_COLUMNS)

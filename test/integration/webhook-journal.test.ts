@@ -3,7 +3,8 @@
  * on disk when its push resolves and in the store after a flush; a process killed -9 after journaling, or
  * while the store loads a segment, loses and doubles nothing once the next start recovers; a segment
  * loaded but not removed (a crash after the insert) is not stored twice; a last line cut short by a crash
- * is cut off; a store that is down keeps rows journaled (counted, `full` at the bound) until it is back.
+ * is cut off; a store that is down keeps rows journaled (counted, `full` at the bound) until it is back;
+ * a segment refused for good is set aside without stalling the journal.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -15,7 +16,8 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { FileInsert, Store } from '../../engine/store/store.js'
 import { ATTEMPT_COLUMNS } from '../../engine/webhooks/delivery.js'
-import { TableJournal } from '../../engine/webhooks/journal.js'
+import { StoreError } from '../../engine/store/store-error.js'
+import { REFUSED_ATTEMPTS, TableJournal } from '../../engine/webhooks/journal.js'
 import { recoverSegments, segmentHeader } from '../../engine/webhooks/journal-recovery.js'
 import { tsvLine } from '../../engine/webhooks/tsv-row.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -172,6 +174,35 @@ describe('webhook journal', () => {
     expect(await stored('msg_t')).toEqual({ n: 2, distinct: 2 })
   })
 
+  it('a segment the store refuses for good (not transient) moves to failed/ after a few tries; the journal goes on', async () => {
+    const dir = journalDir()
+    let refusing = true
+    const refused: string[] = []
+    const picky = withInsertFile(async (b) => {
+      if (refusing) throw new StoreError('Code: 27. Cannot parse input', 27, 'bad_data')
+      await store.insertFile(b)
+    })
+    const j = new TableJournal({
+      store: picky,
+      dir,
+      table: 'webhook_attempts',
+      columns: ATTEMPT_COLUMNS,
+      maxRows: 1_000,
+      onRefused: (file) => refused.push(path.basename(file))
+    })
+    await j.push(attempt('msg_r0'))
+    await j.flush()
+    expect(j.errors).toBe(REFUSED_ATTEMPTS)
+    expect(refused).toHaveLength(1)
+    expect(fs.readdirSync(path.join(dir, 'failed'))).toEqual(refused)
+    expect(j.queued).toBe(0)
+    refusing = false
+    await j.push(attempt('msg_r1'))
+    await j.flush()
+    expect(await stored('msg_r')).toEqual({ n: 1, distinct: 1 })
+    await j.close(1_000)
+  }, 30_000)
+
   it('a store that is down: rows stay journaled and counted, full at the bound; stored once it is back', async () => {
     const dir = journalDir()
     let down = true
@@ -179,7 +210,7 @@ describe('webhook journal', () => {
     const flaky = withInsertFile(async (b) => {
       if (down) {
         refused++
-        throw new Error('store down')
+        throw new StoreError('Code: 210. store down', 210, 'transient')
       }
       await store.insertFile(b)
     })
