@@ -45,12 +45,19 @@ export interface ChainClientOptions {
 export interface RequestOptions {
   /** the whole call's deadline (waiting for the rate limit, failover included), ms. @default timeoutMs × nodes */
   readonly timeoutMs?: number
+  /**
+   * false: `fn` gets a client that sends each JSON-RPC request at once, for a latency-bound single call
+   * (the batching client waits one timer turn, ~1 ms, to gather a batch). @default true
+   */
+  readonly batch?: boolean
 }
 
 interface Node {
   /** scheme, host and port only: paths and credentials often carry provider keys */
   readonly label: string
   readonly client: PublicClient
+  /** the same node without JSON-RPC batching */
+  readonly direct: PublicClient
   downUntil: number
   failures: number
   /** last eth_chainId check: true = matches, false = another chain, undefined = not checked */
@@ -131,6 +138,9 @@ export class ChainClient {
     this.nodes = this.urls.map((u, i) => ({
       label: nodeLabel(u),
       client: createPublicClient({ transport: transports[i]! }) as PublicClient,
+      direct: createPublicClient({
+        transport: http(u, { batch: false, timeout: this.timeoutMs, retryCount: 0 })
+      }) as PublicClient,
       downUntil: 0,
       failures: 0,
       chainIdOk: undefined
@@ -165,7 +175,7 @@ export class ChainClient {
       const left = deadline - performance.now()
       if (left <= 0) break
       try {
-        return await this.onNode(node, fn, Math.min(this.timeoutMs, left))
+        return await this.onNode(node, fn, Math.min(this.timeoutMs, left), opts.batch !== false)
       } catch (err) {
         if (!isTransportError(err)) throw err
         last = err
@@ -209,10 +219,10 @@ export class ChainClient {
     )
   }
 
-  private async onNode<T>(node: Node, fn: (c: PublicClient) => Promise<T>, ms: number): Promise<T> {
+  private async onNode<T>(node: Node, fn: (c: PublicClient) => Promise<T>, ms: number, batch = true): Promise<T> {
     const started = performance.now()
     let timer: NodeJS.Timeout | undefined
-    const call = fn(node.client)
+    const call = fn(batch ? node.client : node.direct)
     try {
       const result = await Promise.race([
         call,

@@ -1,11 +1,12 @@
 /**
  * @module
- * The honeypot check of one token on one chain (GET /v1/node/{chain}/honeypot/{token}): one JSON-RPC
- * batch to the chain's node holding the token's code, the head block, its decimals and the probe's
- * eth_call (engine/nodeintel/probe.ts), judged by engine/nodeintel/verdict.ts. A node that refuses (or
- * ignores) state overrides gets `method: "bytecode_only"`: verdict `unknown` with what the code shows.
+ * The honeypot check of one token on one chain (GET /v1/node/{chain}/honeypot/{token}): one unbatched
+ * eth_call of the probe (engine/nodeintel/probe.ts), which also reports the block, the token's code size and
+ * decimals; judged by engine/nodeintel/verdict.ts. Without a probe result (a node that refuses or ignores
+ * state overrides, or a probe revert) the token's code and the head are read: no code is 404, a node without
+ * overrides gets `method: "bytecode_only"` (verdict `unknown` with what the code shows).
  */
-import { erc20Abi, formatEther, formatUnits, type Address, type Hex, type PublicClient } from 'viem'
+import { formatEther, formatUnits, type Address, type Hex, type PublicClient } from 'viem'
 import { ApiError } from '../errors.js'
 import { errorText, isTransportError, type ChainClient } from '../chain/chain-client.js'
 import type { NodeIntelChain } from '../chain/chains.js'
@@ -97,13 +98,6 @@ export class NodeFacts {
   }
 }
 
-interface Batch {
-  readonly code: Hex | undefined
-  readonly block: bigint
-  readonly decimals: number | null
-  readonly call: { readonly data: Hex | undefined } | { readonly error: unknown }
-}
-
 /** An address with no code → 404 not_a_contract. */
 export function requireContract(chain: NodeIntelChain, token: Address, code: Hex | undefined): void {
   if (!code || code === '0x') {
@@ -111,25 +105,18 @@ export function requireContract(chain: NodeIntelChain, token: Address, code: Hex
   }
 }
 
-async function batch(c: PublicClient, token: Address, call: Parameters<PublicClient['call']>[0]): Promise<Batch> {
-  const soft = <T>(p: Promise<T>): Promise<T | null> =>
-    p.catch((err: unknown) => {
-      if (isTransportError(err)) throw err
-      return null
-    })
-  const [code, block, decimals, res] = await Promise.all([
-    c.getCode({ address: token }),
-    c.getBlockNumber({ cacheTime: 0 }),
-    soft(c.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' })),
-    c.call(call).then(
-      (r) => ({ data: r.data }),
-      (error: unknown) => {
-        if (isTransportError(error)) throw error
-        return { error }
-      }
-    )
-  ])
-  return { code, block, decimals, call: res }
+/** The probe's eth_call alone, unbatched (latency): its data, or the node's own error (transport errors throw). */
+function runProbe(
+  c: PublicClient,
+  call: Parameters<PublicClient['call']>[0]
+): Promise<{ data: Hex | undefined } | { error: unknown }> {
+  return c.call(call).then(
+    (r) => ({ data: r.data }),
+    (error: unknown) => {
+      if (isTransportError(error)) throw error
+      return { error }
+    }
+  )
 }
 
 export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Address): Promise<HoneypotReport> {
@@ -141,40 +128,45 @@ export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Ad
     maxIn: d.maxIn,
     gasPrice
   })
-  const b = await d.client.request('honeypot_probe', (c) => batch(c, token, call))
-  requireContract(d.chain, token, b.code)
-  const base = {
-    chain: d.chain,
-    token,
-    block_number: Number(b.block),
-    checked_at: new Date().toISOString()
-  }
-  const result = 'data' in b.call ? decodeProbe(b.call.data) : null
-  if (!result) {
-    if (!(await facts.overridesSupported())) return bytecodeOnly(base, scanCode(b.code))
-    const why = 'error' in b.call ? probeError(b.call.error) : 'the probe returned nothing'
+  // one request: the probe also reports the block, the token's code size and its decimals
+  const res = await d.client.request('honeypot_probe', (c) => runProbe(c, call), { batch: false })
+  const result = 'data' in res ? decodeProbe(res.data) : null
+  if (result) {
+    if (result.codeSize === 0n) requireContract(d.chain, token, '0x')
+    const j = judge(result, d.thresholds)
+    const hasPair = !/^0x0{40}$/i.test(result.pair)
+    const decimals = result.decimals <= 255n ? Number(result.decimals) : null
     return {
-      ...base,
-      is_honeypot: null,
-      verdict: 'unknown',
-      simulation: null,
-      pair: null,
-      liquidity: null,
+      chain: d.chain,
+      token,
+      block_number: Number(result.blockNumber),
+      checked_at: new Date().toISOString(),
+      is_honeypot: j.isHoneypot,
+      verdict: j.verdict,
+      simulation: j.simulation,
+      pair: hasPair ? result.pair : null,
+      liquidity: hasPair ? liquidity(d, result.reserveBase, result.reserveToken, decimals, await d.nativeUsd()) : null,
       method: 'simulation',
-      reasons: [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`]
+      reasons: j.reasons
     }
   }
-  const j = judge(result, d.thresholds)
-  const hasPair = !/^0x0{40}$/i.test(result.pair)
+  // no probe result: the node refused or ignored the override, or the probe reverted (a wrong router)
+  const [code, block] = await d.client.request('honeypot_fallback', (c) =>
+    Promise.all([c.getCode({ address: token }), c.getBlockNumber({ cacheTime: 0 })])
+  )
+  requireContract(d.chain, token, code)
+  const base = { chain: d.chain, token, block_number: Number(block), checked_at: new Date().toISOString() }
+  if (!(await facts.overridesSupported())) return bytecodeOnly(base, scanCode(code))
+  const why = 'error' in res ? probeError(res.error) : 'the probe returned nothing'
   return {
     ...base,
-    is_honeypot: j.isHoneypot,
-    verdict: j.verdict,
-    simulation: j.simulation,
-    pair: hasPair ? result.pair : null,
-    liquidity: hasPair ? liquidity(d, result.reserveBase, result.reserveToken, b.decimals, await d.nativeUsd()) : null,
+    is_honeypot: null,
+    verdict: 'unknown',
+    simulation: null,
+    pair: null,
+    liquidity: null,
     method: 'simulation',
-    reasons: j.reasons
+    reasons: [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`]
   }
 }
 

@@ -3,8 +3,8 @@
  * The honeypot probe as one `eth_call`: the probe's runtime code (engine/nodeintel/probe-artifact.ts) is
  * injected at a fixed throwaway address by state override with enough native coin to buy, and called from
  * a funded throwaway sender with the chain's real gas price (tokens that read `tx.gasprice` to spot
- * simulations see a normal one). Nothing is deployed and no transaction is sent. The token's code and the
- * block number go in the same JSON-RPC batch.
+ * simulations see a normal one). Nothing is deployed and no transaction is sent. The probe also returns the
+ * block it ran at and the token's code size and decimals, so a check is this one request.
  */
 import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
@@ -28,6 +28,12 @@ export interface ProbeStep {
 }
 
 export interface ProbeResult {
+  /** the block the call ran at (as the EVM saw it) */
+  readonly blockNumber: bigint
+  /** the token's code size, bytes (0: not a contract) */
+  readonly codeSize: bigint
+  /** decimals() when the token answers it, else 0 */
+  readonly decimals: bigint
   readonly pair: Address
   readonly reserveBase: bigint
   readonly reserveToken: bigint

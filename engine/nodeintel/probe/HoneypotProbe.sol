@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The honeypot probe of node intelligence (docs/node-intel.md). Never deployed: its runtime code is
 // injected at a throwaway address by an eth_call state override, with a native balance to trade with.
+// It also reports the block, the token's code size and decimals, so a check needs no other request.
 // One call buys the token with the wrapped native through a V2-style router, approves, sells half back
 // and transfers half of the rest to a fresh address. Every step is a low-level call, so one revert does
 // not hide the others; each reports what the router quoted, what really arrived and the gas it took.
@@ -52,6 +53,10 @@ contract HoneypotProbe {
     }
 
     struct Result {
+        // the block the call ran at, the token's code size (0: not a contract) and decimals (0 when not answered)
+        uint256 blockNumber;
+        uint256 codeSize;
+        uint256 decimals;
         address pair;
         uint256 reserveBase;
         uint256 reserveToken;
@@ -68,6 +73,11 @@ contract HoneypotProbe {
     bytes4 private constant TRANSFER_WOULD_PASS = 0x7a11ed00;
 
     function probe(address router, address wrapped, address token, uint256 maxIn) external returns (Result memory r) {
+        r.blockNumber = block.number;
+        r.codeSize = token.code.length;
+        if (r.codeSize == 0) return r;
+        (bool okD, bytes memory retD) = token.staticcall(abi.encodeWithSignature("decimals()"));
+        if (okD && retD.length >= 32) r.decimals = abi.decode(retD, (uint256));
         r.pair = IFactoryMin(IRouterMin(router).factory()).getPair(token, wrapped);
         if (r.pair == address(0)) return r;
         (uint112 a, uint112 b, ) = IPairMin(r.pair).getReserves();
