@@ -141,7 +141,12 @@ export class TableJournal implements RowWriterLike {
   }
 
   push(row: object): Promise<void> {
-    if (this.closed) return Promise.reject(new Error(`${this.table} journal is closed`))
+    if (this.closed) {
+      // an attempt that settles after stop(): its caller may not await, so no unhandled rejection
+      const refused = Promise.reject(new Error(`${this.table} journal is closed`))
+      refused.catch(() => {})
+      return refused
+    }
     this.lines.push(tsvLine(row as Record<string, unknown>, this.o.columns))
     this.queuedRows++
     if (this.tick === null) {

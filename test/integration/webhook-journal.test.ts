@@ -121,6 +121,9 @@ describe('webhook journal', () => {
     )
     expect(row!.response_excerpt).toBe('ok\ttab\nline') // escaped in the file, exact in the store
     await j.close(1_000)
+    // after close (an attempt settling after stop): refused, and not an unhandled rejection when not awaited
+    void j.push(attempt('msg_a3'))
+    await expect(j.push(attempt('msg_a4'))).rejects.toThrow(/journal is closed/)
   })
 
   it.each(['journaled', 'loading'] as const)(
