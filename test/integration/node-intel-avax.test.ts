@@ -5,6 +5,7 @@
  * chain_unavailable naming the chain within its timeout; a node on another chain answers 503 chain_mismatch
  * naming both ids; health reports each.
  */
+import http from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -120,6 +121,46 @@ describe('node intelligence on avax (anvil, chain id 43114)', () => {
     } finally {
       for (const s of held) s.destroy()
       await new Promise((r) => hang.close(r))
+    }
+  })
+
+  it('an avalanchego-style URL (/ext/bc/C/rpc): health also reads /ext/health', async () => {
+    // a stand-in avalanchego: the C-Chain RPC path forwards to anvil, /ext/health says unhealthy (503)
+    const avalanchego = http.createServer((req, res) => {
+      if (req.method === 'GET' && req.url === '/ext/health') {
+        res.statusCode = 503
+        res.end(JSON.stringify({ healthy: false, checks: { C: { error: 'not bootstrapped' } } }))
+        return
+      }
+      let body = ''
+      req.on('data', (c: Buffer) => (body += c.toString()))
+      req.on('end', () => {
+        fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+          async (r) => {
+            res.setHeader('content-type', 'application/json')
+            res.end(await r.text())
+          },
+          () => {
+            res.statusCode = 502
+            res.end()
+          }
+        )
+      })
+    })
+    await new Promise<void>((r) => avalanchego.listen(0, '127.0.0.1', r))
+    try {
+      const port = (avalanchego.address() as AddressInfo).port
+      const a = await appFor({ AVAX_RPC_URL: `http://127.0.0.1:${port}/ext/bc/C/rpc` })
+      const h = await get(a, '/v1/node/health?chain=avax')
+      const node = h.body.chains[0].nodes[0]
+      expect(node).toMatchObject({
+        reachable: true,
+        chain_id: 43114,
+        avalanche_health: { reachable: true, healthy: false }
+      })
+      expect(node.url).toBe(`http://127.0.0.1:${port}/…`) // the path (often a provider key) is not shown
+    } finally {
+      await new Promise((r) => avalanchego.close(r))
     }
   })
 

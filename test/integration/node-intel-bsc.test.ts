@@ -22,6 +22,7 @@ let fx: NodeIntelFixtures
 let app: RouteApp
 let wiring: NodeIntelWiring
 let key: string
+let clients: ChainClients
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 56 })
@@ -34,7 +35,8 @@ beforeAll(async () => {
     NODEINTEL_CACHE_MS: '60000'
   }
   wiring = new NodeIntelWiring(nodeIntelConfig(env), silentLogger())
-  wiring.attach(ChainClients.fromEnv(env))
+  clients = ChainClients.fromEnv(env)
+  wiring.attach(clients)
   app = routeApp(wiring.routes())
   key = await app.key('pro')
 })
@@ -232,6 +234,10 @@ describe('new pairs and health', () => {
     // the blocked token's pair was created (with liquidity) before its sells were switched off
     expect(blocked).toBeDefined()
     expect(all.map((p: any) => p.block_number)).toEqual([...all.map((p: any) => p.block_number)].sort((a, b) => b - a))
+  })
+
+  it('node intelligence uses the shared chain client (one rate limit and counters with the whale sources)', () => {
+    expect(wiring.service.get('bsc').client).toBe(clients.get('bsc'))
   })
 
   it('node health: chain id, head, client version, features; avax not configured', async () => {
