@@ -8,19 +8,23 @@ import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import './styles.css'
 import { currentAccount, devKey, loadSession, onSessionChange } from './lib/api.js'
+import { lazyPage } from './lib/lazy.js'
 import { linkTo, useLocation } from './lib/router.js'
 import { onStreamStatus } from './lib/stream.js'
 import { AccountPage } from './pages/account.js'
 import { LoginPage, SignupPage } from './pages/auth.js'
-import { CandlesPage } from './pages/candles.js'
 import { ConfirmPage } from './pages/confirm.js'
 import { FundingPage } from './pages/funding.js'
 import { KeysPage } from './pages/keys.js'
 import { OptionsPage } from './pages/options.js'
 import { ScreenerPage } from './pages/screener.js'
-import { UsagePage } from './pages/usage.js'
 import { WebhooksPage } from './pages/webhooks.js'
 import { WhalesPage } from './pages/whales.js'
+
+// the two pages drawing with lightweight-charts load it (two thirds of the JavaScript) on first use, so
+// the other pages (sign-up and login above all) start without it
+const CandlesPage = lazyPage(() => import('./pages/candles.js').then((m) => m.CandlesPage))
+const UsagePage = lazyPage(() => import('./pages/usage.js').then((m) => m.UsagePage))
 
 const MARKET = [
   ['/candles', 'Candles'],
