@@ -16,6 +16,7 @@ import { WatchlistRegistry } from '../../engine/watchlist/registry.js'
 import { setWatchedExchangeWallets } from '../../engine/whales/exchange-wallets.js'
 import type { ChainSourceName } from '../../ingest/sources/chain/chain-source-names.js'
 import { EvmWhaleSource } from '../../ingest/sources/chain/evm-whale-source.js'
+import { SolanaWhaleSource } from '../../ingest/sources/chain/solana-source.js'
 import type { Source } from '../../ingest/sources/source.js'
 import type { Route } from '../http/types.js'
 import { adminWatchlistRoutes } from '../routes/admin-watchlist.js'
@@ -47,7 +48,14 @@ export class ChainSourcesWiring {
 
   source(name: ChainSourceName): Source {
     const log = this.deps.log.child({ source: name })
-    if (name === 'solana') throw new Error('the solana source is not built yet')
+    if (name === 'solana') {
+      return new SolanaWhaleSource({
+        settings: this.config.chainSources.solana,
+        store: this.deps.store,
+        watchlists: this.watchlists,
+        log
+      })
+    }
     const chain = name.slice('evm:'.length) as EvmChainName
     return new EvmWhaleSource({
       chain,
