@@ -3,6 +3,8 @@
  * Who may call what, checked before a handler runs, in this order:
  * 1. the caller: admin token, API key (401 for missing, malformed, unknown or revoked alike; the message
  *    never says which), or, on public endpoints without a key, the per-IP throttle (429 rate_limited);
+ *    without a key, a live session cookie stands in for its account's dashboard key (docs/accounts.md:
+ *    403 csrf_failed for a state change without the session's X-CSRF-Token or from another origin);
  * 2. the plan's features (403 naming the cheapest plan that has it);
  * 3. the daily quota (429 quota_exceeded, Retry-After = seconds to the next UTC midnight).
  * A symbol outside the plan is checked after parameter validation (`checkSymbol`).
