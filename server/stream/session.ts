@@ -10,6 +10,8 @@ import { ApiError, type StreamErrorCode } from '../../engine/errors.js'
 import type { Plan } from '../../engine/access/plans.js'
 import { AccessControl } from '../access/access-control.js'
 import { ChannelError, channelBase, parseChannel, type ChannelSpec } from '../../engine/stream/channels.js'
+import { kindOf } from '../../engine/stream/channels.js' // node intelligence: a kind's plan feature
+import { cheapestPlanWith } from '../../engine/access/plans.js' // node intelligence
 import type { Channel, StreamHub } from '../../engine/stream/stream-hub.js'
 import { topicOf } from '../../engine/stream/stream-hub.js'
 import {
@@ -145,6 +147,15 @@ export class StreamSession {
         const spec = parseChannel(c.name)
         const base = channelBase(spec)
         if (base !== null) AccessControl.checkSymbol(this.plan, base, 'channel')
+        // --- node intelligence: a kind may need a plan feature besides stream (newpairs: nodeintel) ---
+        const feature = kindOf(spec.type).feature
+        if (feature && !this.plan.features.has(feature)) {
+          throw new ApiError(
+            'forbidden',
+            `${spec.name} needs the ${feature} feature, which the ${this.plan.name} plan lacks (the ${cheapestPlanWith(feature)} plan has it)`
+          )
+        }
+        // --- end node intelligence ---
         // subscribing again to a channel is a resubscribe (resume with from_seq, or a fresh snapshot)
         this.drop(spec.name)
         if (this.subs.size >= limit) {

@@ -17,6 +17,7 @@ let anvil: Anvil
 let fx: NodeIntelFixtures
 let srv: Awaited<ReturnType<typeof startTestServer>>
 let key: string
+let traderKey: string
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 43114 })
@@ -27,12 +28,16 @@ beforeAll(async () => {
     AVAX_DEX_FACTORY: fx.uni.factory,
     NODEINTEL_NEW_PAIRS_POLL_MS: '100'
   })
-  const res = await fetch(`${srv.base}/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ plan: 'pro', name: 'node' })
-  })
-  key = (await jsonBody(res)).key
+  const create = async (plan: string): Promise<string> => {
+    const res = await fetch(`${srv.base}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ plan, name: `node-${plan}` })
+    })
+    return (await jsonBody(res)).key
+  }
+  key = await create('pro')
+  traderKey = await create('trader')
 })
 afterAll(async () => {
   await srv?.stop()
@@ -79,6 +84,20 @@ describe('node intelligence in the server', () => {
       expect(list.body.pairs[0]).toMatchObject({ token, verdict: 'ok' })
       const bad = await get('/v1/node/ethereum/new-pairs')
       expect(bad.status).toBe(400)
+    } finally {
+      c.close()
+    }
+  })
+
+  it('a trader key (stream, no node intelligence) is refused newpairs: channels, naming the plan that has them', async () => {
+    const c = await StreamClient.connect(`ws://127.0.0.1:${srv.running.port}/v1/stream?key=${traderKey}`)
+    try {
+      await c.next((f) => f.type === 'welcome')
+      c.send({ op: 'subscribe', id: 1, channels: ['newpairs:avax'] })
+      const ack = await c.next((f) => f.type === 'ack')
+      expect(ack.channels).toEqual([])
+      expect(ack.errors[0]).toMatchObject({ channel: 'newpairs:avax', code: 'forbidden' })
+      expect(ack.errors[0].message).toMatch(/pro/)
     } finally {
       c.close()
     }

@@ -11,6 +11,7 @@ import type { SignalBus } from '../../signals/signal-event.js'
 import type { NormalizedRecord } from '../../records/types.js'
 import type { ChannelLog } from '../channel-log.js'
 import type { NewPairsSource } from './newpairs.js' // node intelligence
+import type { Feature } from '../../access/plans.js' // node intelligence: per-kind plan feature
 
 /** What every channel spec has. */
 export interface SpecBase {
@@ -100,6 +101,8 @@ export interface KindRuntime<S extends SpecBase = SpecBase, St = unknown> {
 /** One channel type. The registry (kinds/registry.ts) lists one per type. */
 export interface ChannelKind<S extends SpecBase = SpecBase, St = unknown> {
   readonly type: S['type']
+  /** a plan feature the subscriber's key needs besides `stream` (node intelligence: `newpairs:` needs `nodeintel`) */
+  readonly feature?: Feature
   /** Reads a name of this type into its spec, with its canonical name; throws ChannelError naming what is wrong. */
   parse(name: ChannelName): S
   /** The base asset the channel is about (checked against the plan's symbols), or null. */

@@ -48,6 +48,8 @@ class NewPairsChannels implements KindRuntime<NewPairsSpec, null> {
 
 export const newPairsKind: ChannelKind<NewPairsSpec, null> = {
   type: 'newpairs',
+  // the pairs carry honeypot verdicts: node intelligence (pro, enterprise), not only the stream feature
+  feature: 'nodeintel',
   parse({ raw, parts }) {
     arity(parts, 2, 2, raw, 'newpairs:<chain>, e.g. newpairs:bsc')
     const chain = parts[1]!.toLowerCase()
