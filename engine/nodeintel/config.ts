@@ -22,6 +22,8 @@ export interface NodeIntelDex {
   readonly dexName: string
   /** the USD stablecoin whose pair with the wrapped native prices the coin (engine/nodeintel/native-price.ts) */
   readonly usdToken: Address
+  /** LP lockers whose LP holdings count as locked (`<BSC|AVAX>_LP_LOCKERS`; none by default: name the ones you trust) */
+  readonly lpLockers: readonly Address[]
 }
 
 export interface NodeIntelConfig {
@@ -41,7 +43,7 @@ export interface NodeIntelConfig {
 }
 
 /** Mainnet defaults, checked against the deployed contracts' public code. */
-const MAINNET: Readonly<Record<NodeIntelChain, Omit<NodeIntelDex, 'wrappedNative'>>> = {
+const MAINNET: Readonly<Record<NodeIntelChain, Omit<NodeIntelDex, 'wrappedNative' | 'lpLockers'>>> = {
   bsc: {
     dexName: 'PancakeSwap V2',
     // Binance-Peg BSC-USD (USDT), 18 decimals
@@ -66,6 +68,23 @@ function address(env: Env, name: string, def: Address): Address {
   return getAddress(raw)
 }
 
+/** A comma list of addresses (empty when unset). */
+function addressList(env: Env, name: string): readonly Address[] {
+  const raw = env[name]?.trim()
+  if (!raw) return Object.freeze([])
+  const out = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((a) => {
+      if (!isAddress(a, { strict: false }))
+        throw new ConfigError(`${name} must be a comma list of 0x addresses (got '${a}')`)
+      return getAddress(a)
+    })
+  if (out.length > 20) throw new ConfigError(`${name} lists at most 20 addresses (got ${out.length})`)
+  return Object.freeze(out)
+}
+
 function num(env: Env, name: string, def: number, min: number, max: number): number {
   const raw = env[name]?.trim()
   if (!raw) return def
@@ -85,7 +104,8 @@ function dex(env: Env, chain: NodeIntelChain): NodeIntelDex {
     router: address(env, `${p}_DEX_ROUTER`, m.router),
     factory: address(env, `${p}_DEX_FACTORY`, m.factory),
     wrappedNative: address(env, `${p}_WRAPPED_NATIVE`, EVM_CHAINS[nodeIntelChain(chain)].wrappedNative),
-    usdToken: address(env, `${p}_USD_TOKEN`, m.usdToken)
+    usdToken: address(env, `${p}_USD_TOKEN`, m.usdToken),
+    lpLockers: addressList(env, `${p}_LP_LOCKERS`)
   })
 }
 

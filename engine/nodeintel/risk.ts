@@ -40,7 +40,7 @@ export const WEIGHTS = {
   selfdestruct: 20,
   delegatecall: 10,
   low_liquidity: 15,
-  lp_not_burned: 10,
+  lp_not_burned_or_locked: 10,
   owner_concentration: 10,
   new_contract: 10,
   young_contract: 5
@@ -50,7 +50,7 @@ export const WEIGHTS = {
 export const LOW_LIQUIDITY_USD = 10_000
 /** Without a USD price: a native side below this many coins is `low_liquidity`. */
 export const LOW_LIQUIDITY_NATIVE = 10
-/** LP tokens burned (or sent to 0x…dEaD) below this share, percent, are `lp_not_burned`. */
+/** LP tokens burned (0x0, 0x…dEaD) or held by a configured locker below this share, percent: `lp_not_burned_or_locked`. */
 export const LP_BURNED_MIN_PCT = 90
 /** The owner holding more than this share of the supply, percent, is `owner_concentration`. */
 export const OWNER_MAX_PCT = 20
@@ -127,8 +127,16 @@ export function riskFactors(i: RiskInputs): RiskFactor[] {
           : `${liq.reserve_base} ${liq.base_symbol} in the pool`
       )
   }
-  if (i.pair.lpBurnedPct !== null && h.pair && i.pair.lpBurnedPct < LP_BURNED_MIN_PCT)
-    add('lp_not_burned', `${i.pair.lpBurnedPct}% of the LP supply burned (< ${LP_BURNED_MIN_PCT}%)`)
+  if (i.pair.lpBurnedPct !== null && h.pair) {
+    const locked = i.pair.lpLockedPct ?? 0
+    if (i.pair.lpBurnedPct + locked < LP_BURNED_MIN_PCT) {
+      const lockers = i.pair.lpLockedPct === null ? 'no LP lockers configured' : `${locked}% locked`
+      add(
+        'lp_not_burned_or_locked',
+        `${i.pair.lpBurnedPct}% of the LP supply burned, ${lockers} (< ${LP_BURNED_MIN_PCT}% together)`
+      )
+    }
+  }
   if (i.pair.ownerPct !== null && i.pair.ownerPct > OWNER_MAX_PCT)
     add('owner_concentration', `the owner holds ${i.pair.ownerPct}% of the supply`)
   if (i.age) {

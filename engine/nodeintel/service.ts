@@ -42,6 +42,7 @@ export interface RiskReport {
     readonly owner_pct: number | null
     readonly pair_pct: number | null
     readonly lp_burned_pct: number | null
+    readonly lp_locked_pct: number | null
   }
   readonly liquidity: HoneypotReport['liquidity']
   readonly honeypot: Pick<HoneypotReport, 'verdict' | 'is_honeypot' | 'method' | 'simulation' | 'pair' | 'reasons'>
@@ -119,7 +120,7 @@ export class ChainIntel {
     const { value: h } = await this.honeypot(token, fresh) // not_a_contract (404) surfaces here
     const facts = await tokenFacts(this.client, token)
     const [pair, age] = await Promise.all([
-      pairFacts(this.client, token, h.pair, facts.metadata.owner, facts.metadata.total_supply),
+      pairFacts(this.client, token, h.pair, facts.metadata.owner, facts.metadata.total_supply, this.dex.lpLockers),
       this.ages.get(token, () => contractAge(this.client, token, BigInt(h.block_number))).then((r) => r.value)
     ])
     const factors = riskFactors({ honeypot: h, facts, pair, age, highTaxPct: this.cfg.highTaxPct, nowMs: Date.now() })
@@ -140,7 +141,12 @@ export class ChainIntel {
         created_block: age?.block ?? null,
         created_at: age ? new Date(age.timestampMs).toISOString() : null
       },
-      holders: { owner_pct: pair.ownerPct, pair_pct: pair.pairPct, lp_burned_pct: pair.lpBurnedPct },
+      holders: {
+        owner_pct: pair.ownerPct,
+        pair_pct: pair.pairPct,
+        lp_burned_pct: pair.lpBurnedPct,
+        lp_locked_pct: pair.lpLockedPct
+      },
       liquidity: h.liquidity,
       honeypot: {
         verdict: h.verdict,

@@ -41,6 +41,8 @@ export interface TokenFacts {
 export interface PairFacts {
   /** share of the LP supply held by address(0) (beyond the minimum liquidity) and 0x…dEaD, percent */
   readonly lpBurnedPct: number | null
+  /** share of the LP supply held by the configured lockers, percent (null: none configured, or no pair) */
+  readonly lpLockedPct: number | null
   /** share of the token supply the owner holds, percent */
   readonly ownerPct: number | null
   /** share of the token supply in the pair, percent */
@@ -119,25 +121,29 @@ export async function pairFacts(
   token: Address,
   pair: Address | null,
   owner: Address | null,
-  totalSupply: string | null
+  totalSupply: string | null,
+  lockers: readonly Address[] = []
 ): Promise<PairFacts> {
   const supply = totalSupply === null ? null : BigInt(totalSupply)
   const ownerLive = owner !== null && owner !== ZERO && owner !== DEAD
-  const [lpSupply, lpZero, lpDead, ownerBal, pairBal] = await client.request('pair_facts', (c) =>
-    Promise.all([
+  const [lpSupply, lpZero, lpDead, ownerBal, pairBal, ...locked] = await client.request('pair_facts', (c) => {
+    const balance = (of: Address, who: Address) =>
+      soft(c.readContract({ address: of, abi: erc20Abi, functionName: 'balanceOf', args: [who] }))
+    return Promise.all([
       pair ? soft(c.readContract({ address: pair, abi: erc20Abi, functionName: 'totalSupply' })) : null,
-      pair ? soft(c.readContract({ address: pair, abi: erc20Abi, functionName: 'balanceOf', args: [ZERO] })) : null,
-      pair ? soft(c.readContract({ address: pair, abi: erc20Abi, functionName: 'balanceOf', args: [DEAD] })) : null,
-      ownerLive
-        ? soft(c.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] }))
-        : null,
-      pair ? soft(c.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [pair] })) : null
+      pair ? balance(pair, ZERO) : null,
+      pair ? balance(pair, DEAD) : null,
+      ownerLive ? balance(token, owner) : null,
+      pair ? balance(token, pair) : null,
+      ...lockers.map((l) => (pair ? balance(pair, l) : null))
     ])
-  )
+  })
   const burned = (lpZero !== null && lpZero > MINIMUM_LIQUIDITY ? lpZero - MINIMUM_LIQUIDITY : 0n) + (lpDead ?? 0n)
   const lpCounted = lpSupply !== null && lpSupply > MINIMUM_LIQUIDITY ? lpSupply - MINIMUM_LIQUIDITY : null
+  const lockedSum = locked.reduce<bigint>((sum, b) => sum + (b ?? 0n), 0n)
   return {
     lpBurnedPct: lpCounted === null ? null : pct(burned, lpCounted),
+    lpLockedPct: lpCounted === null || lockers.length === 0 ? null : pct(lockedSum, lpCounted),
     ownerPct: supply === null || ownerBal === null ? null : pct(ownerBal, supply),
     pairPct: supply === null || pairBal === null ? null : pct(pairBal, supply)
   }

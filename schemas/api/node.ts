@@ -116,7 +116,11 @@ export const RiskResponse = Type.Object({
   holders: Type.Object({
     owner_pct: nullable(Type.Number(), 'supply held by the owner, percent'),
     pair_pct: nullable(Type.Number(), 'supply in the pair, percent'),
-    lp_burned_pct: nullable(Type.Number(), 'LP supply at 0x0 (beyond the minimum liquidity) or 0x…dEaD, percent')
+    lp_burned_pct: nullable(Type.Number(), 'LP supply at 0x0 (beyond the minimum liquidity) or 0x…dEaD, percent'),
+    lp_locked_pct: nullable(
+      Type.Number(),
+      'LP supply held by the configured lockers (<BSC|AVAX>_LP_LOCKERS), percent; null when none are configured'
+    )
   }),
   liquidity: nullable(Liquidity),
   honeypot: Type.Object({

@@ -66,6 +66,19 @@ describe('node intelligence on avax (anvil, chain id 43114)', () => {
     expect(honeypot.body.verdict).toBe('honeypot')
   })
 
+  it('LP held by a configured locker (AVAX_LP_LOCKERS) counts as locked', async () => {
+    const ids = (b: any): string[] => b.factors.map((f: any) => f.id)
+    const plain = await get(await appFor({ AVAX_RPC_URL: anvil.url }), `/v1/node/avax/token-risk/${fx.tokens.mintable}`)
+    expect(plain.body.holders).toMatchObject({ lp_burned_pct: 0, lp_locked_pct: null })
+    expect(ids(plain.body)).toContain('lp_not_burned_or_locked')
+    // the fixtures' LP tokens sit with the deploying account: name it as a locker
+    const a = await appFor({ AVAX_RPC_URL: anvil.url, AVAX_LP_LOCKERS: fx.uni.account })
+    const locked = await get(a, `/v1/node/avax/token-risk/${fx.tokens.mintable}`)
+    expect(locked.body.holders.lp_locked_pct).toBeGreaterThan(99)
+    expect(ids(locked.body)).not.toContain('lp_not_burned_or_locked')
+    expect(locked.body.score).toBe(plain.body.score - 10)
+  })
+
   it('verdict thresholds are configurable: a 5% high-tax limit makes the taxed token high_tax', async () => {
     const a = await appFor({ AVAX_RPC_URL: anvil.url, NODEINTEL_HIGH_TAX_PCT: '5' })
     const r = await get(a, `/v1/node/avax/honeypot/${fx.tokens.taxed}`)
