@@ -4,10 +4,12 @@
  * (docs/webhooks.md, "Durability"). A pushed row is appended (as a TSV line) to the table's open segment
  * file in DATA_DIR/webhook-journal with one write(2) per event-loop turn for every row of that turn; `push`
  * resolves once that write returned, so a delivery is on disk before its first attempt. A segment is sealed
- * after SEGMENT_ROWS rows, SEGMENT_MAX_MS after it was opened, or once no row came for SEGMENT_IDLE_MS (a
- * burst is stored as soon as it ends; a steady flow makes few, large segments: each insert costs the engine
- * ~20 ms of CPU whatever its size, so 1,000-row inserts cost ~4x the CPU per row of 40,000-row ones, measured
- * for bench/webhooks). Then the store reads the file itself (`Store.insertFile`) under a dedup token fixed
+ * after SEGMENT_ROWS rows or SEGMENT_MAX_MS after it was opened, or when a reader needs every row in the
+ * store (`flush`: the delivery log, a redelivery, resume, stop). Rows need not reach the store sooner, so
+ * a steady flow makes at most one insert per table a second: each insert costs the embedded engine ~10-20
+ * ms of CPU whatever its size (1,000-row inserts cost ~4x the CPU per row of 40,000-row ones, measured for
+ * bench/webhooks), and a quiet period sealing every small burst would cost that per event. Then the store
+ * reads the file itself (`Store.insertFile`) under a dedup token fixed
  * in the segment's header, and the file is removed. A segment left by a crash (before, during or after its
  * load) is loaded again at the next start with the same token (journal-recovery.ts): the store keeps its
  * rows once.
@@ -24,7 +26,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { performance } from 'node:perf_hooks'
 import { backoffMs, sleep } from '../runtime/retry.js'
 import type { Store } from '../store/store.js'
 import { toStoreError } from '../store/store-error.js'
@@ -33,10 +34,8 @@ import { tsvLine } from './tsv-row.js'
 
 /** Rows per segment at most: a sealed segment is one insert. */
 export const SEGMENT_ROWS = 50_000
-/** A segment is sealed this long after it was opened at the latest, ms: the longest a row waits before its load starts. */
+/** A segment is sealed this long after it was opened, ms: the longest a row waits before its load starts (unless flushed). */
 export const SEGMENT_MAX_MS = 1_000
-/** A segment is sealed once no row was written to it for this long, ms (checked at this period). */
-export const SEGMENT_IDLE_MS = 20
 
 /** Loads of a segment refused with an error that is not transient before it is set aside (transient ones retry until the store is back). */
 export const REFUSED_ATTEMPTS = 5
@@ -77,9 +76,6 @@ interface Segment {
   readonly header: SegmentHeader
   fd: number | null
   rows: number
-  /** performance.now() of its opening and of its last write */
-  readonly openedAt: number
-  lastWriteAt: number
   /** resolved once its rows are in the store and the file is gone */
   readonly loaded: Deferred
 }
@@ -98,7 +94,6 @@ export interface TableJournalOptions {
   readonly onRefused?: (file: string, err: unknown) => void
   readonly segmentRows?: number
   readonly segmentMaxMs?: number
-  readonly segmentIdleMs?: number
 }
 
 export class TableJournal implements RowWriterLike {
@@ -171,7 +166,7 @@ export class TableJournal implements RowWriterLike {
     this.writeTick()
     this.closed = true
     this.abort.abort()
-    if (this.sealTimer !== null) clearInterval(this.sealTimer)
+    if (this.sealTimer !== null) clearTimeout(this.sealTimer)
     this.closeFile(this.open)
     this.open = null
   }
@@ -187,7 +182,6 @@ export class TableJournal implements RowWriterLike {
       const seg = this.open ?? this.startSegment()
       writeAll(seg.fd!, Buffer.from(lines.join('\n') + '\n'))
       seg.rows += lines.length
-      seg.lastWriteAt = performance.now()
       tick.resolve()
       if (seg.rows >= (this.o.segmentRows ?? SEGMENT_ROWS)) this.seal()
     } catch (err) {
@@ -204,8 +198,7 @@ export class TableJournal implements RowWriterLike {
     const file = path.join(this.dir, name)
     const header = segmentHeader(this.o.store, this.table, this.o.columns, file)
     const fd = fs.openSync(file, 'wx', 0o600)
-    const now = performance.now()
-    const seg: Segment = { file, header, fd, rows: 0, openedAt: now, lastWriteAt: now, loaded: deferred() }
+    const seg: Segment = { file, header, fd, rows: 0, loaded: deferred() }
     try {
       writeAll(fd, Buffer.from(JSON.stringify(header) + '\n'))
     } catch (err) {
@@ -214,23 +207,14 @@ export class TableJournal implements RowWriterLike {
       throw err
     }
     this.open = seg
-    this.sealTimer = setInterval(() => this.sealIfDue(), this.o.segmentIdleMs ?? SEGMENT_IDLE_MS)
+    this.sealTimer = setTimeout(() => this.seal(), this.o.segmentMaxMs ?? SEGMENT_MAX_MS)
     this.sealTimer.unref() // close() stores what is open; the timer alone keeps no process alive
     return seg
   }
 
-  /** Seals the open segment once it is idle or old enough (see the module note). */
-  private sealIfDue(): void {
-    const seg = this.open
-    if (seg === null) return
-    const now = performance.now()
-    const idle = now - seg.lastWriteAt >= (this.o.segmentIdleMs ?? SEGMENT_IDLE_MS)
-    if (idle || now - seg.openedAt >= (this.o.segmentMaxMs ?? SEGMENT_MAX_MS)) this.seal()
-  }
-
   /** Closes the open segment and queues its load. */
   private seal(): void {
-    if (this.sealTimer !== null) clearInterval(this.sealTimer)
+    if (this.sealTimer !== null) clearTimeout(this.sealTimer)
     this.sealTimer = null
     const seg = this.open
     if (seg === null) return

@@ -248,6 +248,11 @@ export class Outbox {
     else this.startupIds.add(id)
   }
 
+  /** Resolves when every row journaled so far is in the store (what the reads above do first). */
+  flush(): Promise<void> {
+    return this.ledger.flush()
+  }
+
   stats(): OutboxStats {
     return {
       ...this.ledger.counters,

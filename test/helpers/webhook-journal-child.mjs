@@ -38,8 +38,7 @@ const journal = new TableJournal({
   table: 'webhook_attempts',
   columns: ATTEMPT_COLUMNS,
   maxRows: 1_000_000,
-  segmentIdleMs: when === 'journaled' ? 60_000 : 5,
-  segmentMaxMs: 60_000
+  segmentMaxMs: when === 'journaled' ? 60_000 : 5
 })
 // the journal's timers do not hold a process open: this one stays until it kills itself
 const alive = setInterval(() => {}, 1_000)
