@@ -13,6 +13,9 @@
  * - `<ENV>_POLL_MS`: head polling interval, the fallback of the WebSocket subscription. @default the block
  *   time, at least 250 ms
  *
+ * Record and replay (rpc-tape.ts): `CHAIN_RECORD_DIR` records every RPC answer of every chain source to
+ * `<dir>/<source>.ndjson`; `CHAIN_REPLAY_DIR` answers from those files instead of the nodes.
+ *
  * Shared: `WHALE_MIN_USD` (an unwatched wallet is reported from this USD size; @default 100000, the `low`
  * significance threshold), `WATCHLIST_DIR` (@default the shipped `watchlists/`), `CHAIN_BATCH_BLOCKS`
  * (confirmed blocks per batch and checkpoint; @default 500). Solana: `SOLANA_RPC_URL` (http(s)),
@@ -39,10 +42,16 @@ export interface EvmSourceSettings {
   readonly batchBlocks: number
   readonly minUsd: number
   readonly wsUrl: string | undefined
+  /** CHAIN_RECORD_DIR: record every RPC answer (rpc-tape.ts) */
+  readonly recordDir: string | undefined
+  /** CHAIN_REPLAY_DIR: answer from recordings instead of the node */
+  readonly replayDir: string | undefined
 }
 
 export interface SolanaSettings {
   readonly rpcUrl: string | undefined
+  readonly recordDir: string | undefined
+  readonly replayDir: string | undefined
   readonly pollMs: number
   readonly signaturesLimit: number
   readonly minUsd: number
@@ -80,6 +89,11 @@ function num(env: Env, name: string, def: number, min: number, max: number): num
   return n
 }
 
+function dir(env: Env, name: string): string | undefined {
+  const v = raw(env, name)
+  return v === undefined ? undefined : path.resolve(v)
+}
+
 function evmSettings(env: Env, chain: EvmChainName, minUsd: number, batchBlocks: number): EvmSourceSettings {
   const spec = EVM_CHAINS[chain]
   const p = spec.envName
@@ -93,7 +107,9 @@ function evmSettings(env: Env, chain: EvmChainName, minUsd: number, batchBlocks:
     pollMs: int(env, `${p}_POLL_MS`, Math.max(250, spec.blockTimeMs), 10, 600_000),
     batchBlocks,
     minUsd,
-    wsUrl: wsUrlFor(env, chain)
+    wsUrl: wsUrlFor(env, chain),
+    recordDir: dir(env, 'CHAIN_RECORD_DIR'),
+    replayDir: dir(env, 'CHAIN_REPLAY_DIR')
   })
 }
 
@@ -126,6 +142,8 @@ export function chainSourcesConfig(env: Env): ChainSourcesConfig {
     evm: Object.freeze(evm),
     solana: Object.freeze({
       rpcUrl: solanaUrl(env),
+      recordDir: dir(env, 'CHAIN_RECORD_DIR'),
+      replayDir: dir(env, 'CHAIN_REPLAY_DIR'),
       pollMs: int(env, 'SOLANA_POLL_MS', 2_000, 10, 600_000),
       signaturesLimit: int(env, 'SOLANA_SIGNATURES_LIMIT', 100, 1, 1_000),
       minUsd

@@ -13,12 +13,11 @@
  *    (sender, recipient, value); per block with a candidate, its header (time, hash).
  * Counters: RPC calls by method, logs read, malformed logs.
  */
-import type { Hex, PublicClient } from 'viem'
-import type { ChainClient } from '../../../engine/chain/chain-client.js'
 import type { RawTx } from '../../../engine/whales/tx-legs.js'
 import { NATIVE } from '../../../engine/whales/tx-legs.js'
 import type { TokenInfo, EventPricer } from '../../../engine/whales/tx-events.js'
-import { decodeLog, decodeTx, type EvmLog } from '../../normalize/chain/evm-decode.js'
+import { decodeLog, decodeTx, type EvmLog, type EvmTx } from '../../normalize/chain/evm-decode.js'
+import type { EvmRpc } from './evm-rpc.js'
 import { TOKEN_TOPICS } from '../../normalize/chain/evm-topics.js'
 import { RangeChunker } from './range-chunker.js'
 
@@ -27,7 +26,7 @@ const RECEIPT_CONCURRENCY = 8
 
 export interface FetchContext {
   readonly chain: string
-  readonly client: ChainClient
+  readonly rpc: EvmRpc
   /** lower-case */
   readonly wrappedNative: string
   /** tracked token contracts (lower-case), the wrapped native included */
@@ -46,8 +45,6 @@ export interface FetchCounters {
   receipts: number
   blocks: number
 }
-
-const hex = (n: number): Hex => `0x${n.toString(16)}`
 
 /** runs `fn` over `items` with at most `limit` in flight, results in input order */
 async function pooled<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
@@ -71,11 +68,6 @@ export class EvmRangeFetcher {
     readonly chunker: RangeChunker
   ) {}
 
-  private call<T>(label: string, fn: (c: PublicClient) => Promise<T>): Promise<T> {
-    this.counters.rpc_calls += 1
-    return this.ctx.client.request(label, fn)
-  }
-
   /** USD of one tracked leg at `ts`, or null when unpriced */
   private legUsd(token: string, amount: bigint, ts: number): number | null {
     const info = this.ctx.token(token)
@@ -87,14 +79,10 @@ export class EvmRangeFetcher {
   }
 
   async header(n: number): Promise<{ number: number; hash: string; parentHash: string; ts: number }> {
-    const b = await this.call('eth_getBlockByNumber', (c) => c.getBlock({ blockNumber: BigInt(n) }))
+    this.counters.rpc_calls += 1
+    const b = await this.ctx.rpc.block(n, false)
     this.counters.blocks += 1
-    return {
-      number: n,
-      hash: b.hash!.toLowerCase(),
-      parentHash: b.parentHash.toLowerCase(),
-      ts: Number(b.timestamp) * 1000
-    }
+    return { number: n, hash: b.hash, parentHash: b.parentHash, ts: b.timestamp * 1000 }
   }
 
   /** Decoded transactions of blocks [from, to] worth looking at, in block then transaction order. */
@@ -105,18 +93,12 @@ export class EvmRangeFetcher {
       await this.chunker.run(
         from,
         to,
-        (a, b) =>
-          this.call('eth_getLogs', (c) =>
-            c.request({
-              method: 'eth_getLogs',
-              params: [
-                { fromBlock: hex(a), toBlock: hex(b), address: ctx.tokens as Hex[], topics: [TOKEN_TOPICS as Hex[]] }
-              ]
-            })
-          ),
+        (a, b) => {
+          this.counters.rpc_calls += 1
+          return ctx.rpc.logs(a, b, ctx.tokens, TOKEN_TOPICS)
+        },
         (found) => {
-          for (const l of found)
-            logs.push({ ...l, logIndex: Number(l.logIndex), blockNumber: BigInt(l.blockNumber ?? 0) } as EvmLog)
+          logs.push(...found)
         }
       )
     }
@@ -128,26 +110,23 @@ export class EvmRangeFetcher {
       const d = decodeLog(log, ctx.wrappedNative, () => (this.counters.malformed_logs += 1))
       if (d === null || !('leg' in d)) continue
       const { leg } = d
-      const usd = this.legUsd(leg.token === NATIVE ? NATIVE : leg.token, leg.amount, approxTs)
+      const usd = this.legUsd(leg.token, leg.amount, approxTs)
       if (usd === null || usd >= half || ctx.wallets.has(leg.from) || ctx.wallets.has(leg.to)) {
         candidates.set(log.transactionHash.toLowerCase(), Number(log.blockNumber))
       }
     }
     const headers = new Map<number, { hash: string; ts: number }>()
-    const txs = new Map<string, { hash: string; from: string; to: string | null; value: bigint }>()
+    const txs = new Map<string, EvmTx>()
     if (ctx.wallets.size > 0) {
       for (let n = from; n <= to; n++) {
-        const block = await this.call('eth_getBlockByNumber', (c) =>
-          c.getBlock({ blockNumber: BigInt(n), includeTransactions: true })
-        )
+        this.counters.rpc_calls += 1
+        const block = await ctx.rpc.block(n, true)
         this.counters.blocks += 1
-        headers.set(n, { hash: block.hash!.toLowerCase(), ts: Number(block.timestamp) * 1000 })
+        headers.set(n, { hash: block.hash, ts: block.timestamp * 1000 })
         for (const t of block.transactions) {
-          const sender = t.from.toLowerCase()
-          const recipient = t.to?.toLowerCase() ?? null
-          txs.set(t.hash.toLowerCase(), { hash: t.hash, from: sender, to: recipient, value: t.value })
-          if (t.value > 0n && (ctx.wallets.has(sender) || (recipient !== null && ctx.wallets.has(recipient)))) {
-            candidates.set(t.hash.toLowerCase(), n)
+          txs.set(t.hash, t)
+          if (t.value > 0n && (ctx.wallets.has(t.from) || (t.to !== null && ctx.wallets.has(t.to)))) {
+            candidates.set(t.hash, n)
           }
         }
       }
@@ -155,29 +134,19 @@ export class EvmRangeFetcher {
     const list = [...candidates].sort((a, b) => a[1] - b[1])
     for (const [, n] of list) if (!headers.has(n)) headers.set(n, await this.header(n))
     const decoded = await pooled(list, RECEIPT_CONCURRENCY, async ([hash, n]) => {
-      const receipt = await this.call('eth_getTransactionReceipt', (c) =>
-        c.getTransactionReceipt({ hash: hash as Hex })
-      )
+      this.counters.rpc_calls += 1
+      const receipt = await ctx.rpc.receipt(hash)
       this.counters.receipts += 1
       let tx = txs.get(hash)
       if (tx === undefined) {
-        const t = await this.call('eth_getTransactionByHash', (c) => c.getTransaction({ hash: hash as Hex }))
-        tx = { hash, from: t.from.toLowerCase(), to: t.to?.toLowerCase() ?? null, value: t.value }
+        this.counters.rpc_calls += 1
+        tx = await ctx.rpc.transaction(hash)
       }
       const header = headers.get(n)!
       return {
         index: receipt.transactionIndex,
         raw: decodeTx(
-          {
-            chain: ctx.chain,
-            tx,
-            blockNumber: n,
-            blockHash: header.hash,
-            ts: header.ts,
-            logs: receipt.logs.map(
-              (l) => ({ ...l, logIndex: Number(l.logIndex), blockNumber: BigInt(l.blockNumber) }) as EvmLog
-            )
-          },
+          { chain: ctx.chain, tx, blockNumber: n, blockHash: header.hash, ts: header.ts, logs: receipt.logs },
           ctx.wrappedNative,
           () => (this.counters.malformed_logs += 1)
         )

@@ -51,6 +51,8 @@ import { encodeRecords } from '../../encode-records.js'
 import type { Source, SourceStatus } from '../source.js'
 import { EvmRangeFetcher } from './evm-fetch.js'
 import { RangeChunker } from './range-chunker.js'
+import { ClientRpc, RecordingRpc, ReplayRpc, type EvmRpc } from './evm-rpc.js'
+import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
 import type { EvmSourceSettings } from './chain-settings.js'
 
 /** health fields of a chain source (sources[].chain in /v1/health) */
@@ -118,11 +120,23 @@ export class EvmWhaleSource implements Source {
   /** hashes of the blocks inside the confirmation depth as last read */
   private pendingHashes = new Map<number, string>()
   private wake: (() => void) | null = null
+  private rpc: EvmRpc | null = null
+  private recorder: TapeRecorder | null = null
 
   constructor(private readonly opts: EvmWhaleSourceOptions) {
     this.name = `evm:${opts.chain}`
     this.spec = EVM_CHAINS[opts.chain]
     this.chunker = new RangeChunker(opts.settings.maxSpan)
+  }
+
+  /** the node through the shared client, or a recording of it (CHAIN_REPLAY_DIR); recorded with CHAIN_RECORD_DIR */
+  private makeRpc(): EvmRpc {
+    const { replayDir, recordDir } = this.opts.settings
+    if (replayDir !== undefined) return new ReplayRpc(new TapePlayer(tapeFile(replayDir, this.name)))
+    const rpc = new ClientRpc(this.opts.client())
+    if (recordDir === undefined) return rpc
+    this.recorder ??= new TapeRecorder(tapeFile(recordDir, this.name))
+    return new RecordingRpc(rpc, this.recorder)
   }
 
   private nextVersion(): number {
@@ -157,7 +171,7 @@ export class EvmWhaleSource implements Source {
     const fetcher = new EvmRangeFetcher(
       {
         chain: this.opts.chain,
-        client: this.opts.client(),
+        rpc: this.rpc!,
         wrappedNative: wrapped,
         tokens: [...contracts, wrapped],
         token: (a) => tokens.get(a),
@@ -228,10 +242,11 @@ export class EvmWhaleSource implements Source {
 
   async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
     const { store, log } = this.opts
-    const client = this.opts.client()
+    const rpc = this.makeRpc()
+    this.rpc = rpc
     this.phase = 'connecting'
     try {
-      await client.verifyChainId()
+      await rpc.verifyChain()
     } catch (err) {
       this.connected = false
       this.rpcErrors += 1
@@ -239,14 +254,14 @@ export class EvmWhaleSource implements Source {
     }
     this.connected = true
     this.subscribe(signal)
-    let head = Number(await client.request('eth_blockNumber', (c) => c.getBlockNumber()))
+    let head = await rpc.blockNumber()
     let { next, checkpoint } = await this.resumeFrom(head)
     // rows of the first batch after a restart may already be stored (crash before the checkpoint)
     let stored: Set<string> | null = checkpoint !== null ? new Set() : null
     let pendingHead = -1
     try {
       while (!signal.aborted) {
-        head = Number(await client.request('eth_blockNumber', (c) => c.getBlockNumber()))
+        head = await rpc.blockNumber()
         this.head = head
         this.connected = true
         const safe = head - this.opts.settings.confirmations + 1

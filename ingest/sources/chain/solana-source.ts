@@ -30,6 +30,7 @@ import { encodeRecords } from '../../encode-records.js'
 import { decodeSolanaTx, WSOL_MINT, type SolanaTransaction } from '../../normalize/chain/solana-decode.js'
 import type { Source, SourceStatus } from '../source.js'
 import type { SolanaSettings } from './chain-settings.js'
+import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
 
 /** one JSON-RPC request's time to answer, ms */
 const REQUEST_TIMEOUT_MS = 10_000
@@ -73,7 +74,24 @@ export class SolanaWhaleSource implements Source {
 
   constructor(private readonly opts: SolanaWhaleSourceOptions) {}
 
+  private tape: TapePlayer | TapeRecorder | null = null
+
   private async rpc<T>(method: string, params: unknown[]): Promise<T> {
+    const { replayDir, recordDir } = this.opts.settings
+    if (replayDir !== undefined) {
+      if (!(this.tape instanceof TapePlayer)) this.tape = new TapePlayer(tapeFile(replayDir, this.name))
+      this.counts.rpc_calls += 1
+      return this.tape.answer<T>(method, params)
+    }
+    const result = await this.node<T>(method, params)
+    if (recordDir !== undefined) {
+      if (!(this.tape instanceof TapeRecorder)) this.tape = new TapeRecorder(tapeFile(recordDir, this.name))
+      this.tape.record(method, params, result)
+    }
+    return result
+  }
+
+  private async node<T>(method: string, params: unknown[]): Promise<T> {
     const url = this.opts.settings.rpcUrl
     if (url === undefined) throw new Error('SOLANA_RPC_URL is not set')
     this.counts.rpc_calls += 1

@@ -1,0 +1,198 @@
+/**
+ * @module
+ * The JSON-RPC calls the EVM whale source makes, behind one small interface so they can be recorded and
+ * replayed (rpc-tape.ts): `ClientRpc` asks the node through the shared ChainClient (viem: typed RPC, rate
+ * limit, failover), `RecordingRpc` records what another one answers, `ReplayRpc` answers from a recording.
+ * Answers are plain data (numbers, strings, bigint amounts), the same whichever implementation gave them.
+ */
+import type { Hex } from 'viem'
+import type { ChainClient } from '../../../engine/chain/chain-client.js'
+import type { EvmLog, EvmTx } from '../../normalize/chain/evm-decode.js'
+import { TapePlayer, TapeRecorder } from './rpc-tape.js'
+
+export interface RpcBlock {
+  readonly number: number
+  readonly hash: string
+  readonly parentHash: string
+  /** epoch seconds */
+  readonly timestamp: number
+  /** only when asked for with transactions */
+  readonly transactions: readonly EvmTx[]
+}
+
+export interface RpcReceipt {
+  readonly transactionIndex: number
+  readonly logs: readonly EvmLog[]
+}
+
+export interface EvmRpc {
+  /** throws when the node is on another chain (or unreachable) */
+  verifyChain(): Promise<void>
+  blockNumber(): Promise<number>
+  block(n: number, withTransactions: boolean): Promise<RpcBlock>
+  logs(from: number, to: number, addresses: readonly string[], topics: readonly string[]): Promise<EvmLog[]>
+  receipt(hash: string): Promise<RpcReceipt>
+  transaction(hash: string): Promise<EvmTx>
+  /** JSON-RPC calls made */
+  readonly calls: number
+}
+
+const hex = (n: number): Hex => `0x${n.toString(16)}`
+
+function plainLog(l: {
+  address: string
+  topics: readonly string[]
+  data: string
+  logIndex: number | bigint | string | null
+  transactionHash: string | null
+  blockNumber: bigint | number | string | null
+  blockHash: string | null
+  removed?: boolean
+}): EvmLog {
+  return {
+    address: l.address,
+    topics: [...l.topics],
+    data: l.data,
+    logIndex: l.logIndex === null ? null : Number(l.logIndex),
+    transactionHash: l.transactionHash,
+    blockNumber: l.blockNumber === null ? null : BigInt(l.blockNumber),
+    blockHash: l.blockHash,
+    removed: l.removed ?? false
+  }
+}
+
+export class ClientRpc implements EvmRpc {
+  calls = 0
+
+  constructor(private readonly client: ChainClient) {}
+
+  verifyChain(): Promise<void> {
+    this.calls += 1
+    return this.client.verifyChainId()
+  }
+
+  async blockNumber(): Promise<number> {
+    this.calls += 1
+    return Number(await this.client.request('eth_blockNumber', (c) => c.getBlockNumber()))
+  }
+
+  async block(n: number, withTransactions: boolean): Promise<RpcBlock> {
+    this.calls += 1
+    const b = await this.client.request('eth_getBlockByNumber', (c) =>
+      c.getBlock({ blockNumber: BigInt(n), includeTransactions: withTransactions })
+    )
+    return {
+      number: n,
+      hash: b.hash!.toLowerCase(),
+      parentHash: b.parentHash.toLowerCase(),
+      timestamp: Number(b.timestamp),
+      transactions: withTransactions
+        ? (b.transactions as ReadonlyArray<{ hash: string; from: string; to: string | null; value: bigint }>).map(
+            (t) => ({
+              hash: t.hash.toLowerCase(),
+              from: t.from.toLowerCase(),
+              to: t.to?.toLowerCase() ?? null,
+              value: t.value
+            })
+          )
+        : []
+    }
+  }
+
+  async logs(from: number, to: number, addresses: readonly string[], topics: readonly string[]): Promise<EvmLog[]> {
+    this.calls += 1
+    const found = await this.client.request('eth_getLogs', (c) =>
+      c.request({
+        method: 'eth_getLogs',
+        params: [{ fromBlock: hex(from), toBlock: hex(to), address: addresses as Hex[], topics: [topics as Hex[]] }]
+      })
+    )
+    return found.map(plainLog)
+  }
+
+  async receipt(hash: string): Promise<RpcReceipt> {
+    this.calls += 1
+    const r = await this.client.request('eth_getTransactionReceipt', (c) =>
+      c.getTransactionReceipt({ hash: hash as Hex })
+    )
+    return { transactionIndex: r.transactionIndex, logs: r.logs.map(plainLog) }
+  }
+
+  async transaction(hash: string): Promise<EvmTx> {
+    this.calls += 1
+    const t = await this.client.request('eth_getTransactionByHash', (c) => c.getTransaction({ hash: hash as Hex }))
+    return { hash: t.hash.toLowerCase(), from: t.from.toLowerCase(), to: t.to?.toLowerCase() ?? null, value: t.value }
+  }
+}
+
+/** Records every answer of `inner` (errors are not recorded: a replay of them fails as missing). */
+export class RecordingRpc implements EvmRpc {
+  constructor(
+    private readonly inner: EvmRpc,
+    private readonly tape: TapeRecorder
+  ) {}
+
+  get calls(): number {
+    return this.inner.calls
+  }
+
+  private async rec<T>(method: string, params: unknown[], p: Promise<T>): Promise<T> {
+    const result = await p
+    this.tape.record(method, params, result ?? null)
+    return result
+  }
+
+  verifyChain(): Promise<void> {
+    return this.rec('verifyChain', [], this.inner.verifyChain())
+  }
+  blockNumber(): Promise<number> {
+    return this.rec('blockNumber', [], this.inner.blockNumber())
+  }
+  block(n: number, withTransactions: boolean): Promise<RpcBlock> {
+    return this.rec('block', [n, withTransactions], this.inner.block(n, withTransactions))
+  }
+  logs(from: number, to: number, addresses: readonly string[], topics: readonly string[]): Promise<EvmLog[]> {
+    return this.rec('logs', [from, to, addresses, topics], this.inner.logs(from, to, addresses, topics))
+  }
+  receipt(hash: string): Promise<RpcReceipt> {
+    return this.rec('receipt', [hash], this.inner.receipt(hash))
+  }
+  transaction(hash: string): Promise<EvmTx> {
+    return this.rec('transaction', [hash], this.inner.transaction(hash))
+  }
+}
+
+/** Answers from a recording; no node involved. */
+export class ReplayRpc implements EvmRpc {
+  calls = 0
+
+  constructor(private readonly tape: TapePlayer) {}
+
+  private play<T>(method: string, params: unknown[]): Promise<T> {
+    this.calls += 1
+    try {
+      return Promise.resolve(this.tape.answer<T>(method, params))
+    } catch (err) {
+      return Promise.reject(err)
+    }
+  }
+
+  async verifyChain(): Promise<void> {
+    await this.play('verifyChain', [])
+  }
+  blockNumber(): Promise<number> {
+    return this.play('blockNumber', [])
+  }
+  block(n: number, withTransactions: boolean): Promise<RpcBlock> {
+    return this.play('block', [n, withTransactions])
+  }
+  logs(from: number, to: number, addresses: readonly string[], topics: readonly string[]): Promise<EvmLog[]> {
+    return this.play('logs', [from, to, addresses, topics])
+  }
+  receipt(hash: string): Promise<RpcReceipt> {
+    return this.play('receipt', [hash])
+  }
+  transaction(hash: string): Promise<EvmTx> {
+    return this.play('transaction', [hash])
+  }
+}
