@@ -263,7 +263,7 @@ function summary(results: Record<string, any>): string {
 
 async function main(): Promise<void> {
   const only = process.argv[2]
-  // --- web dashboard (docs/dashboard.md): cold browser start to interactive vs about:blank, static vs health ---
+  // --- web dashboard (docs/dashboard.md): cold browser start to interactive vs a static file, static vs health ---
   if (only === 'web')
     return console.log(JSON.stringify(await (await import('./web/web.js')).webBench(ROUNDS, HTTP_SECONDS), null, 2))
   // --- end web dashboard ---
