@@ -158,6 +158,13 @@ export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Ad
   const base = { chain: d.chain, token, block_number: Number(block), checked_at: new Date().toISOString() }
   if (!(await facts.overridesSupported())) return bytecodeOnly(base, scanCode(code))
   const why = 'error' in res ? probeError(res.error) : 'the probe returned nothing'
+  return undetermined(base, 'simulation', [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`])
+}
+
+type ReportBase = Pick<HoneypotReport, 'chain' | 'token' | 'block_number' | 'checked_at'>
+
+/** An answer without a simulation result: verdict unknown. */
+function undetermined(base: ReportBase, method: HoneypotReport['method'], reasons: string[]): HoneypotReport {
   return {
     ...base,
     is_honeypot: null,
@@ -165,8 +172,8 @@ export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Ad
     simulation: null,
     pair: null,
     liquidity: null,
-    method: 'simulation',
-    reasons: [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`]
+    method,
+    reasons
   }
 }
 
@@ -194,10 +201,7 @@ function liquidity(
 }
 
 /** What the code alone shows, for nodes that cannot simulate. */
-function bytecodeOnly(
-  base: Pick<HoneypotReport, 'chain' | 'token' | 'block_number' | 'checked_at'>,
-  scan: CodeScan
-): HoneypotReport {
+function bytecodeOnly(base: ReportBase, scan: CodeScan): HoneypotReport {
   const reasons = ['the node refuses eth_call state overrides: no simulation, bytecode analysis only']
   const g = scan.groups
   if (g.blacklist) reasons.push(`blacklist functions: ${g.blacklist.join(', ')}`)
@@ -206,14 +210,5 @@ function bytecodeOnly(
     reasons.push(`trading switches: ${[...(g.pause ?? []), ...(g.trading_switch ?? [])].join(', ')}`)
   if (g.mint) reasons.push(`mint functions: ${g.mint.join(', ')}`)
   if (scan.selfdestruct) reasons.push('contains SELFDESTRUCT')
-  return {
-    ...base,
-    is_honeypot: null,
-    verdict: 'unknown',
-    simulation: null,
-    pair: null,
-    liquidity: null,
-    method: 'bytecode_only',
-    reasons
-  }
+  return undetermined(base, 'bytecode_only', reasons)
 }

@@ -10,7 +10,7 @@ import { ApiError } from '../../engine/errors.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
 import { nodeHealthReport } from '../../engine/nodeintel/health.js'
 import type { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'
-import type { NodeIntelService } from '../../engine/nodeintel/service.js'
+import type { ChainIntel, NodeIntelService } from '../../engine/nodeintel/service.js'
 import {
   CheckQuery,
   HealthQuery,
@@ -21,7 +21,7 @@ import {
   RiskResponse
 } from '../../schemas/api/node.js'
 import type { OperationNotes } from '../openapi-operations.js'
-import { json, type Route } from '../http/types.js'
+import { json, type Handler, type Route } from '../http/types.js'
 
 export interface NodeRoutesDeps {
   readonly service: NodeIntelService
@@ -72,6 +72,16 @@ const TOKEN_RULE =
   ' Rule: {token} is a 0x-prefixed 20-byte hex address, lower-case or with a correct EIP-55 checksum; anything else answers 400 invalid_parameter.'
 
 export function nodeRoutes(d: NodeRoutesDeps): Route[] {
+  /** a `/v1/node/:chain/<check>/:token` handler: parameters checked, the answer from the cache or fresh */
+  const tokenCheck =
+    (run: (intel: ChainIntel, token: Address, fresh: boolean) => Promise<{ value: unknown; hit: boolean }>): Handler =>
+    async (req) => {
+      // both parameters are checked (400) before the chain's node is needed (503)
+      const chain = parseChain(req.params['chain'])
+      const token = parseToken(req.params['token'])
+      const r = await run(d.service.get(chain), token, req.q['fresh'] === '1')
+      return json(200, r.value, cacheHeader(r.hit))
+    }
   return [
     {
       ...common,
@@ -84,12 +94,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
         TOKEN_RULE,
       query: CheckQuery,
       response: HoneypotResponse,
-      handler: async (req) => {
-        const chain = parseChain(req.params['chain'])
-        const token = parseToken(req.params['token'])
-        const r = await d.service.get(chain).honeypot(token, req.q['fresh'] === '1')
-        return json(200, r.value, cacheHeader(r.hit))
-      }
+      handler: tokenCheck((intel, token, fresh) => intel.honeypot(token, fresh))
     },
     {
       ...common,
@@ -102,12 +107,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
         TOKEN_RULE,
       query: CheckQuery,
       response: RiskResponse,
-      handler: async (req) => {
-        const chain = parseChain(req.params['chain'])
-        const token = parseToken(req.params['token'])
-        const r = await d.service.get(chain).risk(token, req.q['fresh'] === '1')
-        return json(200, r.value, cacheHeader(r.hit))
-      }
+      handler: tokenCheck((intel, token, fresh) => intel.risk(token, fresh))
     },
     {
       ...common,

@@ -58,6 +58,8 @@ describe('node intelligence in the server', () => {
     expect(bsc.status).toBe(503)
     expect(bsc.body.error).toMatchObject({ code: 'chain_not_configured' })
     expect(bsc.body.error.message).toMatch(/BSC_RPC_URL/)
+    // parameters are checked before the node is needed: a malformed token is 400 even without a node
+    expect((await get('/v1/node/bsc/honeypot/0x12')).status).toBe(400)
   })
 
   it('pushes a new pair on newpairs:avax with its verdict, and lists it newest first', async () => {
