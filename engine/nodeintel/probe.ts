@@ -40,6 +40,8 @@ export interface ProbeResult {
   readonly amountIn: bigint
   readonly buy: ProbeStep
   readonly approveOk: boolean
+  /** selling everything bought at once would pass (tried and undone before the half sell) */
+  readonly sellAllOk: boolean
   readonly sell: ProbeStep
   readonly sellSent: bigint
   readonly pairReceived: bigint

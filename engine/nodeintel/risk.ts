@@ -9,6 +9,7 @@ import type { HoneypotReport } from './honeypot.js'
 import type { ContractAge } from './contract-age.js'
 import type { PairFacts, TokenFacts } from './token-facts.js'
 import type { SelectorGroup } from './bytecode.js'
+import { SELL_ALL_BLOCKED } from './verdict.js'
 
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical'
 
@@ -28,6 +29,7 @@ export const WEIGHTS = {
   high_buy_tax: 15,
   high_transfer_tax: 10,
   transfer_blocked: 20,
+  cannot_sell_all: 20,
   has_taxes: 5,
   simulation_unavailable: 10,
   owner_not_renounced: 10,
@@ -90,6 +92,7 @@ export function riskFactors(i: RiskInputs): RiskFactor[] {
     const taxes = [s.buy_tax_pct, s.sell_tax_pct, s.transfer_tax_pct].filter((v): v is number => v !== null)
     if (taxes.some((v) => v >= 0.5) && !taxes.some((v) => v > i.highTaxPct))
       add('has_taxes', `taxes buy ${s.buy_tax_pct}% / sell ${s.sell_tax_pct}% / transfer ${s.transfer_tax_pct}%`)
+    if (h.reasons.includes(SELL_ALL_BLOCKED)) add('cannot_sell_all', SELL_ALL_BLOCKED)
     if (s.buy_ok && !s.transfer_ok && h.verdict !== 'honeypot')
       add('transfer_blocked', s.revert_reason ?? 'the transfer to a fresh address failed')
   }

@@ -12,12 +12,16 @@
  * Verdicts, in order: `no_liquidity` (no pair with the wrapped native, or an empty one), `unknown` (the
  * buy itself failed: trading disabled or a bot gate; not proof of a honeypot), `honeypot` (the approve or
  * the sell reverted, the sell returned nothing, or the sell tax is at least NODEINTEL_HONEYPOT_TAX_PCT),
- * `high_tax` (any tax above NODEINTEL_HIGH_TAX_PCT), else `ok`.
+ * `high_tax` (any tax above NODEINTEL_HIGH_TAX_PCT), else `ok`. Half the balance selling while all of it
+ * does not (a max-sell limit) is a reason (SELL_ALL_BLOCKED), not a verdict of its own.
  */
 import type { ProbeResult, ProbeStep } from './probe.js'
 import { revertReason } from './revert-reason.js'
 
 export type Verdict = 'ok' | 'high_tax' | 'honeypot' | 'no_liquidity' | 'unknown'
+
+/** The reason given when half the balance sells but all of it does not (a max-sell limit); risk.ts reads it. */
+export const SELL_ALL_BLOCKED = 'selling the whole balance at once reverted (half of it sold)'
 
 export interface Simulation {
   readonly buy_ok: boolean
@@ -93,6 +97,7 @@ export function judge(r: ProbeResult, t: Thresholds): Judgement {
     if (!r.sell.ok) fail('sell', r.sell)
     else if (r.sell.received === 0n) reasons.push('the sell returned nothing')
     if (xferRan && !r.xfer.ok) fail('transfer', r.xfer)
+    if (r.sell.ok && r.sell.received > 0n && !r.sellAllOk) reasons.push(SELL_ALL_BLOCKED)
     const honeypot =
       !r.approveOk || !r.sell.ok || r.sell.received === 0n || (sellTax !== null && sellTax >= t.honeypotTaxPct)
     if (sellTax !== null && sellTax >= t.honeypotTaxPct) reasons.push(`sell tax ${sellTax}% >= ${t.honeypotTaxPct}%`)

@@ -11,6 +11,7 @@ import { ChainClients } from '../../engine/chain/chain-clients.js'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { silentLogger } from '../../engine/log.js'
 import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
+import { SELL_ALL_BLOCKED } from '../../engine/nodeintel/verdict.js'
 import { NodeIntelWiring } from '../../server/wiring/node-intel.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { deployNodeIntelFixtures, type NodeIntelFixtures } from '../helpers/evm/nodeintel-fixtures.js'
@@ -108,6 +109,13 @@ describe('honeypot check (anvil, chain id 56)', () => {
     expect(b.verdict).toBe('honeypot')
     expect(b.simulation).toMatchObject({ buy_ok: true, sell_ok: false, transfer_ok: false })
     expect(b.simulation.revert_reason).toBe('sell: blacklisted')
+  })
+
+  it('a max-sell limit: half the buy sells (ok), selling all of it at once is reported', async () => {
+    const b = await honeypot(fx.tokens.maxSell)
+    expect(b.verdict).toBe('ok')
+    expect(b.reasons).toEqual([SELL_ALL_BLOCKED])
+    expect((await honeypot(fx.tokens.clean)).reasons).toEqual([])
   })
 
   it('the upgradeable proxy and the mintable token trade normally', async () => {
@@ -210,6 +218,11 @@ describe('token risk score', () => {
     expect(b.metadata.owner).toBe(fx.uni.account)
     expect(b.holders.owner_pct).toBeGreaterThan(80)
     expect(['medium', 'high']).toContain(b.level)
+  })
+
+  it('the max-sell token carries cannot_sell_all', async () => {
+    expect(ids(await risk(fx.tokens.maxSell))).toContain('cannot_sell_all')
+    expect(ids(await risk(fx.tokens.clean))).not.toContain('cannot_sell_all')
   })
 
   it('no liquidity and a non-contract', async () => {

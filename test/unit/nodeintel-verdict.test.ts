@@ -9,7 +9,7 @@ import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
 import type { ProbeResult, ProbeStep } from '../../engine/nodeintel/probe.js'
 import { riskLevel, riskScore } from '../../engine/nodeintel/risk.js'
 import { TtlCache } from '../../engine/nodeintel/ttl-cache.js'
-import { judge } from '../../engine/nodeintel/verdict.js'
+import { judge, SELL_ALL_BLOCKED } from '../../engine/nodeintel/verdict.js'
 
 const T = { highTaxPct: 10, honeypotTaxPct: 90 }
 const ok = (expected: bigint, received: bigint): ProbeStep => ({
@@ -41,6 +41,7 @@ function result(over: Partial<ProbeResult> = {}): ProbeResult {
     amountIn: 10n ** 18n,
     buy: ok(10_000n, 10_000n),
     approveOk: true,
+    sellAllOk: true,
     sell: ok(1_000n, 1_000n),
     sellSent: 5_000n,
     pairReceived: 5_000n,
@@ -89,6 +90,12 @@ describe('judge', () => {
     const quote = judge(result({ sell: ok(1_000n, 850n) }), T) // the quote measure says 15%
     expect(quote.simulation?.sell_tax_pct).toBe(15)
     expect(judge(result({ buy: ok(10_000n, 9_000n) }), { highTaxPct: 5, honeypotTaxPct: 90 }).verdict).toBe('high_tax')
+  })
+
+  it('half the balance sells but not all of it: a reason, not a verdict', () => {
+    const j = judge(result({ sellAllOk: false }), T)
+    expect(j.verdict).toBe('ok')
+    expect(j.reasons).toEqual([SELL_ALL_BLOCKED])
   })
 
   it('a blocked wallet transfer is a reason, not a honeypot on its own', () => {

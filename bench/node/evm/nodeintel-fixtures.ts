@@ -26,6 +26,8 @@ export interface NodeIntelFixtures {
     readonly sellBlocked: Address
     readonly sellTax99: Address
     readonly blacklist: Address
+    /** one sell may move at most 3,000 tokens: half of the probe's buy sells, all of it does not */
+    readonly maxSell: Address
     readonly proxy: Address
     readonly proxyImplementation: Address
     readonly mintable: Address
@@ -70,6 +72,15 @@ export async function deployNodeIntelFixtures(url: string, wrappedNative: Addres
   const sellTax99 = await testToken(uni, tt.abi, tt.bytecode, 'Tax99', [0, 9900, 0])
   const blacklist = await testToken(uni, tt.abi, tt.bytecode, 'Blacklist', [0, 0, 0], [['setBlacklistBuyers', [true]]])
 
+  const maxSell = await testToken(
+    uni,
+    tt.abi,
+    tt.bytecode,
+    'MaxSell',
+    [0, 0, 0],
+    [['setMaxSell', [parseEther('3000')]]]
+  )
+
   const impl = await deployContract(uni, C('ProxiedToken').abi, C('ProxiedToken').bytecode)
   const init = encodeFunctionData({
     abi: C('ProxiedToken').abi,
@@ -96,6 +107,7 @@ export async function deployNodeIntelFixtures(url: string, wrappedNative: Addres
       sellBlocked,
       sellTax99,
       blacklist,
+      maxSell,
       proxy,
       proxyImplementation: impl,
       mintable,

@@ -2,9 +2,10 @@
 // The honeypot probe of node intelligence (docs/node-intel.md). Never deployed: its runtime code is
 // injected at a throwaway address by an eth_call state override, with a native balance to trade with.
 // It also reports the block, the token's code size and decimals, so a check needs no other request.
-// One call buys the token with the wrapped native through a V2-style router, approves, sells half back
-// and transfers half of the rest to a fresh address. Every step is a low-level call, so one revert does
-// not hide the others; each reports what the router quoted, what really arrived and the gas it took.
+// One call buys the token with the wrapped native through a V2-style router, approves, tries selling all
+// of it (undone), sells half back and transfers half of the rest to a fresh address. Every step is a
+// low-level call, so one revert does not hide the others; each reports what the router quoted, what
+// really arrived and the gas it took.
 // Only functions common to every V2 fork are used (Trader Joe's router has WAVAX(), not WETH()).
 // Regenerate engine/nodeintel/probe-artifact.ts after editing: node tools/build-probe.mjs
 pragma solidity 0.8.37;
@@ -63,6 +64,8 @@ contract HoneypotProbe {
         uint256 amountIn;
         Step buy;
         bool approveOk;
+        // selling the whole balance at once would pass (tried in a call that is always undone)
+        bool sellAllOk;
         Step sell;
         // tokens sold, and how many of them reached the pair (the exact sell tax)
         uint256 sellSent;
@@ -100,6 +103,7 @@ contract HoneypotProbe {
         );
         r.approveOk = okA && (retA.length == 0 || (retA.length == 32 && abi.decode(retA, (bool))));
 
+        r.sellAllOk = _sellAllWouldPass(router, token, wrapped, held);
         r.sellSent = held / 2;
         uint256 pairBefore = _bal(token, r.pair);
         r.sell = _swap(router, token, wrapped, r.sellSent);
@@ -160,6 +164,42 @@ contract HoneypotProbe {
         );
         if (ok || (ret.length == 4 && bytes4(ret) == TRANSFER_WOULD_PASS)) return "";
         return ret;
+    }
+
+    /** Whether selling `amount` (everything held) would pass: run in a call that always reverts. */
+    function _sellAllWouldPass(address router, address token, address wrapped, uint256 amount) private returns (bool) {
+        (bool ok, bytes memory ret) = address(this).call(
+            abi.encodeWithSelector(this.sellThenRevert.selector, router, token, wrapped, amount)
+        );
+        return !ok && ret.length == 4 && bytes4(ret) == TRANSFER_WOULD_PASS;
+    }
+
+    /** Sells through the router and always reverts: the marker when the sell passed, its data otherwise. */
+    function sellThenRevert(address router, address token, address wrapped, uint256 amount) external {
+        require(msg.sender == address(this));
+        address[] memory path = new address[](2);
+        path[0] = token;
+        path[1] = wrapped;
+        (bool ok, bytes memory ret) = router.call(
+            abi.encodeWithSelector(
+                IRouterMin.swapExactTokensForTokensSupportingFeeOnTransferTokens.selector,
+                amount,
+                0,
+                path,
+                address(this),
+                block.timestamp + 60
+            )
+        );
+        if (ok) {
+            bytes4 marker = TRANSFER_WOULD_PASS;
+            assembly {
+                mstore(0, marker)
+                revert(0, 4)
+            }
+        }
+        assembly {
+            revert(add(ret, 32), mload(ret))
+        }
     }
 
     /** Runs a transfer and always reverts, so nothing it did remains: with its data, or a marker when it passed. */
