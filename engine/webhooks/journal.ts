@@ -7,10 +7,10 @@
  * after SEGMENT_ROWS rows or SEGMENT_MAX_MS after it was opened, or when a reader needs every row in the
  * store (`flush`: the delivery log, a redelivery, resume, stop). Rows need not reach the store sooner, so
  * a steady flow makes at most one insert per table a second: each insert costs the embedded engine ~10-20
- * ms of CPU whatever its size (1,000-row inserts cost ~4x the CPU per row of 40,000-row ones, measured for
- * bench/webhooks), and a quiet period sealing every small burst would cost that per event. Then the store
- * reads the file itself (`Store.insertFile`) under a dedup token fixed
- * in the segment's header, and the file is removed. A segment left by a crash (before, during or after its
+ * ms of CPU whatever its size (1,000-row inserts cost ~4x the CPU per row of 20,000- to 40,000-row ones,
+ * measured for bench/webhooks), and a quiet period sealing every small burst would cost that per event.
+ * Then the store reads the file itself (`Store.insertFile`) under a dedup token fixed in the segment's
+ * header, and the file is removed. A segment left by a crash (before, during or after its
  * load) is loaded again at the next start with the same token (journal-recovery.ts): the store keeps its
  * rows once.
  *
@@ -32,10 +32,13 @@ import { toStoreError } from '../store/store-error.js'
 import { loadSegment, segmentHeader, setAside, type SegmentHeader } from './journal-recovery.js'
 import { tsvLine } from './tsv-row.js'
 
-/** Rows per segment at most: a sealed segment is one insert. */
-export const SEGMENT_ROWS = 50_000
+/** Rows per segment at most: a sealed segment is one insert (larger ones cost no less CPU per row, more engine memory). */
+export const SEGMENT_ROWS = 20_000
 /** A segment is sealed this long after it was opened, ms: the longest a row waits before its load starts (unless flushed). */
 export const SEGMENT_MAX_MS = 1_000
+
+/** Lines written at once at most: a larger turn is written in chunks of this many (bounds the write buffer). */
+const WRITE_CHUNK_LINES = 4_096
 
 /** Loads of a segment refused with an error that is not transient before it is set aside (transient ones retry until the store is back). */
 export const REFUSED_ATTEMPTS = 5
@@ -144,6 +147,12 @@ export class TableJournal implements RowWriterLike {
     }
     this.lines.push(tsvLine(row as Record<string, unknown>, this.o.columns))
     this.queuedRows++
+    if (this.lines.length >= WRITE_CHUNK_LINES && this.tick !== null) {
+      // a burst (100,000 events in one turn) is written in chunks: no 25 MB string and buffer at once
+      const written = this.tick.promise
+      this.writeTick()
+      return written
+    }
     if (this.tick === null) {
       this.tick = deferred()
       // every row of this turn (e.g. all deliveries of one event, all attempts that settled) in one write

@@ -147,7 +147,8 @@ export class Outbox {
     }
     const now = this.clock.now()
     const fresh: Delivery[] = []
-    let stored: Promise<void> = Promise.resolve()
+    // one promise per journal write (usually one for every row of this turn)
+    const stored = new Set<Promise<void>>()
     for (const w of targets) {
       const d = newDelivery(e, w, this.ledger.originOf(w.url), now)
       if (this.ledger.pending.has(d.id)) continue // the same event published twice
@@ -158,11 +159,11 @@ export class Outbox {
       else {
         this.ledger.track(d)
         fresh.push(d)
-        stored = this.ledger.writeState(d)
+        stored.add(this.ledger.writeState(d))
       }
     }
     try {
-      await stored // every row of this turn goes in one write: the last one's promise covers them all
+      await Promise.all(stored)
     } catch (err) {
       // not durable, so never attempted: counted and logged (the caller logs the event)
       for (const d of fresh) this.ledger.untrack(d)

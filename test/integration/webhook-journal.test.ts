@@ -126,6 +126,32 @@ describe('webhook journal', () => {
     await expect(j.push(attempt('msg_a4'))).rejects.toThrow(/journal is closed/)
   })
 
+  it('a burst of 10,000 rows in one turn is written in chunks (4,096 lines), segments sealed once they reach segmentRows, stored once', async () => {
+    const dir = journalDir()
+    const loads: number[] = []
+    const counting = withInsertFile(async (b) => {
+      loads.push(fs.readFileSync(b.file, 'utf8').split('\n').length - 2) // header line and the final newline
+      await store.insertFile(b)
+    })
+    const j = new TableJournal({
+      store: counting,
+      dir,
+      table: 'webhook_attempts',
+      columns: ATTEMPT_COLUMNS,
+      maxRows: 100_000,
+      segmentRows: 5_000
+    })
+    const pushes: Promise<void>[] = []
+    for (let i = 0; i < 10_000; i++) pushes.push(j.push(attempt(`msg_b${i}`)))
+    await Promise.all(pushes)
+    await j.flush()
+    expect(loads.reduce((a, b) => a + b, 0)).toBe(10_000)
+    expect(Math.max(...loads)).toBeLessThanOrEqual(5_000 + 4_096)
+    expect(loads.length).toBeGreaterThanOrEqual(2)
+    expect(await stored('msg_b')).toEqual({ n: 10_000, distinct: 10_000 })
+    await j.close(1_000)
+  })
+
   it.each(['journaled', 'loading'] as const)(
     'kill -9 of a process %s: the next start stores every journaled row exactly once',
     async (when) => {
