@@ -1,9 +1,9 @@
 /**
  * @module
  * What sources hand to the pipeline: rows already encoded for one table (TSV bytes), so the pipeline only
- * moves buffers. Encoding happens where the records are produced: in a worker thread for the demo market
- * and admin NDJSON, on the main thread for the exchange feeds and replays (feed-pump.ts; moving them to
- * workers is issue 19).
+ * moves buffers. Encoding happens where the records are produced: in a worker thread for the demo market,
+ * admin NDJSON and full-speed replays of large recordings (workers/replay-worker.ts), on the main thread
+ * for the live exchange feeds and paced replays (feed-pump.ts).
  */
 import crypto from 'node:crypto'
 import type { NormalizedRecord } from '../engine/records/types.js'

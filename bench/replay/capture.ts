@@ -23,8 +23,12 @@ function rng(seed: number): () => number {
   }
 }
 
-/** Writes the capture to `file` (gzip level 1: the bench measures replay, not our compression). */
-export async function writeCapture(file: string, trades: number): Promise<void> {
+/**
+ * Writes the capture to `file` (gzip level 1: the bench measures replay, not our compression). `start`:
+ * receive time of the first line, epoch ms (tests that keep the rows past the raw tables' TTL pass a
+ * recent one).
+ */
+export async function writeCapture(file: string, trades: number, start = START): Promise<void> {
   const random = rng(42)
   const symbols = Array.from({ length: MARKETS }, (_, i) => (i === 0 ? 'BTC' : i === 1 ? 'ETH' : `C${i}X`) + 'USDT')
   const price = symbols.map((_, i) => (i === 0 ? 97_000 : i === 1 ? 3_400 : 0.5 + 50 * random()))
@@ -42,13 +46,13 @@ export async function writeCapture(file: string, trades: number): Promise<void> 
       quoteAsset: 'USDT'
     }))
   }
-  gzip.write(recordedLine('binance', '/fapi/v1/exchangeInfo', JSON.stringify(info), START))
+  gzip.write(recordedLine('binance', '/fapi/v1/exchangeInfo', JSON.stringify(info), start))
   let buf = ''
   for (let n = 0; n < trades; n++) {
     // the busiest markets trade most: BTC and ETH take about half the flow
     const i = random() < 0.5 ? Math.floor(random() * 2) : Math.floor(random() * MARKETS)
     price[i]! *= 1 + (random() - 0.5) * 2e-4
-    const ts = START + Math.floor(n / 2)
+    const ts = start + Math.floor(n / 2)
     const a = ids[i]!++
     const f = a * 3
     const s = symbols[i]!

@@ -1,11 +1,13 @@
 /**
  * @module
  * One replay benchmark run in its own process and data directory (chDB binds one directory per process):
- * `node dist/bench/replay/variant.js <replay|ceiling> <dataDir> <capture.ndjson.gz>`. Prints one JSON line.
+ * `node dist/bench/replay/variant.js <replay|replay_main|ceiling> <dataDir> <capture.ndjson.gz>`. Prints one
+ * JSON line.
  *
- * - replay: `SOURCES=replay:<capture>` with REPLAY_SPEED=max, as the server runs it: ReplaySource (gunzip,
- *   line parse) -> Binance normalizer -> TSV chunks -> per-table batcher -> journal -> store. Timed from
- *   the first read to the last acknowledged batch.
+ * - replay: `SOURCES=replay:<capture>` with REPLAY_SPEED=max, as the server runs it: ReplaySource's worker
+ *   thread (gunzip, line parse, Binance normalizer, TSV chunks) -> this thread: per-table batcher ->
+ *   journal -> store. Timed from the first read to the last acknowledged batch.
+ * - replay_main: the same with every step on the main thread (`thread: 'main'`, the path before issue 19).
  * - ceiling: the same trades, normalized and encoded to TSV before the clock starts, inserted in the same
  *   250,000-row batches (the bulk batch size) by one writer (as the batcher writes one table), through the
  *   journal as the pipeline does (the entry is written, then the engine reads it): the engine's own limit.
@@ -27,14 +29,19 @@ import { ReplaySource } from '../../ingest/sources/replay-source.js'
 const BATCH_ROWS = 250_000
 const POOL = 4
 
-async function replay(dir: string, store: ChdbStore, capture: string): Promise<{ rows: number; ms: number }> {
+async function replay(
+  dir: string,
+  store: ChdbStore,
+  capture: string,
+  thread: 'worker' | 'main'
+): Promise<{ rows: number; ms: number }> {
   const pipeline = new IngestPipeline(
     store,
     { batchRows: 50_000, bulkBatchRows: BATCH_ROWS, flushMs: 1000, queueRows: 500_000 },
     silentLogger(),
     new BatchJournal(path.join(dir, 'journal'))
   )
-  const source = new ReplaySource({ path: capture, speed: 0, log: silentLogger() })
+  const source = new ReplaySource({ path: capture, speed: 0, log: silentLogger(), thread })
   const t0 = performance.now()
   for await (const item of source.items(new AbortController().signal)) await pipeline.push(item)
   await pipeline.barrier()
@@ -46,7 +53,7 @@ async function replay(dir: string, store: ChdbStore, capture: string): Promise<{
 
 async function ceiling(dir: string, store: ChdbStore, capture: string): Promise<{ rows: number; ms: number }> {
   const trades: TradeRecord[] = []
-  const source = new ReplaySource({ path: capture, speed: 0, log: silentLogger() })
+  const source = new ReplaySource({ path: capture, speed: 0, log: silentLogger(), thread: 'main' })
   for await (const item of source.items(new AbortController().signal)) {
     if (isLiveRecords(item)) for (const r of item.records) if (r.kind === 'trade') trades.push(r)
   }
@@ -81,7 +88,12 @@ async function main(): Promise<void> {
   const [variant, dir, capture] = process.argv.slice(2) as [string, string, string]
   const store = new ChdbStore({ path: dir, poolSize: POOL })
   await migrate(store, {})
-  const result = variant === 'replay' ? await replay(dir, store, capture) : await ceiling(dir, store, capture)
+  const result =
+    variant === 'replay'
+      ? await replay(dir, store, capture, 'worker')
+      : variant === 'replay_main'
+        ? await replay(dir, store, capture, 'main')
+        : await ceiling(dir, store, capture)
   const [check] = await store.query<{ n: number }>('SELECT count() AS n FROM trades')
   process.stdout.write(
     JSON.stringify({

@@ -5,24 +5,36 @@
  * recorded pace (receive times), 10 = ten times faster, 0 (`max`) = as fast as the pipeline takes it.
  * Records keep their exchange timestamps. Gaps in the recorded trade ids (Binance) and reconnect windows
  * (Bybit, OKX markers) are counted, not filled (the fills the live feed fetched are in the recording and
- * replay like any REST answer). The source ends
- * when the recording does (phase `done`).
+ * replay like any REST answer). The source ends when the recording does (phase `done`).
+ *
+ * Two paths, one per-line code (record/replay-lines.ts), same chunks, same batches, same dedup tokens:
+ * - worker (a full-speed replay of WORKER_MIN_BYTES or more, a bulk load): a worker thread reads,
+ *   normalizes and encodes (workers/replay-worker.ts); this thread only routes the ready chunks into the
+ *   pipeline. Like the demo backfill and large admin-ingest bodies, a bulk replay hands no decoded records
+ *   to the live state: the live state reloads from the store at the end (the final barrier's rebuildLive).
+ * - in-thread (paced replays, small recordings): records also go to the live state as they are replayed.
  */
+import fs from 'node:fs'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 import type { Logger } from '../../engine/log.js'
+import { distPath } from '../../engine/paths.js'
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import type { IngestItem } from '../encoded-chunk.js'
-import { WS_CHANNEL, type VenueNormalizer } from '../normalize/normalizer.js'
-import { readWsLine, type RecordedLine, type WsLineHead } from '../record/recording-format.js'
+import { ReplayLines, type ReplayCounts } from '../record/replay-lines.js'
 import { recordedLines, recordingFiles } from '../record/replay-reader.js'
+import type { ReplayToMain, ReplayWorkerData } from '../workers/replay-protocol.js'
 import { sleep } from './feed/backoff.js'
-import { FeedCounters } from './feed/feed-counters.js'
-import { CHUNK_RECORDS, FLUSH_MS, normalizeMessage, recordItems } from './feed/feed-pump.js'
+import { CHUNK_RECORDS, FLUSH_MS, recordItems } from './feed/feed-pump.js'
 import type { Source, SourceStatus } from './source.js'
-import { VENUES } from './venues.js'
 
 /** Waits shorter than this are not slept (the timer would overshoot them anyway), ms. */
 const MIN_WAIT_MS = 2
+/**
+ * Recordings (bytes on disk, compressed) from this size replay at full speed in a worker thread: about
+ * 50,000 aggTrades gzipped; smaller ones are not worth a thread and keep feeding the live state.
+ */
+export const WORKER_MIN_BYTES = 1 << 20
 
 export interface ReplaySourceOptions {
   /** a recording file or a directory of them */
@@ -30,21 +42,21 @@ export interface ReplaySourceOptions {
   /** 1 = recorded pace, 0 = as fast as possible */
   readonly speed: number
   readonly log: Logger
+  /**
+   * where a full-speed replay runs: `auto` (default) in a worker from WORKER_MIN_BYTES, `worker` always,
+   * `main` never (tests compare the two). Paced replays always run in-thread.
+   */
+  readonly thread?: 'auto' | 'worker' | 'main'
 }
-
-/** The normalizer of each venue a recording may hold, from the venue registry (one instance per replay). */
-const NORMALIZERS: ReadonlyMap<string, (onGap: () => void) => VenueNormalizer> = new Map(
-  VENUES.map((v) => [v.name, v.replayNormalizer])
-)
 
 export class ReplaySource implements Source {
   readonly name: string
   readonly synthetic = false
-  private readonly counters = new FeedCounters()
-  private readonly normalizers = new Map<string, VenueNormalizer>()
+  /** the in-thread path's state; the worker path's counters arrive in `counts` */
+  private readonly lines = new ReplayLines()
+  private counts: ReplayCounts | null = null
   private phase = 'starting'
   private replaying = false
-  private gapsFound = 0
   private truncated = 0
 
   constructor(private readonly opts: ReplaySourceOptions) {
@@ -52,7 +64,7 @@ export class ReplaySource implements Source {
   }
 
   status(): SourceStatus {
-    const c = this.counters
+    const c = this.counts ?? this.lines.counts()
     return {
       name: this.name,
       synthetic: false,
@@ -66,114 +78,127 @@ export class ReplaySource implements Source {
       unknown_messages: c.unknown,
       venue_errors: c.venueErrors,
       duplicates: c.duplicates,
-      gaps_found: this.gapsFound,
-      unsequenced: [...this.normalizers.values()].reduce((n, v) => n + (v.unsequenced ?? 0), 0)
+      gaps_found: c.gapsFound,
+      unsequenced: c.unsequenced
     }
   }
 
-  private normalizer(venue: string): VenueNormalizer | undefined {
-    let n = this.normalizers.get(venue)
-    if (n === undefined) {
-      const make = NORMALIZERS.get(venue)
-      if (make === undefined) return undefined
-      this.normalizers.set(venue, (n = make(() => this.gapsFound++)))
-    }
-    return n
-  }
-
-  /** Normalizes one line: a socket line from `head` (fast path first) or a parsed `line`. */
-  private normalizeLine(
-    normalizer: VenueNormalizer,
-    line: RecordedLine | null,
-    head: WsLineHead,
-    out: NormalizedRecord[]
-  ): void {
-    const c = this.counters
-    try {
-      if (line !== null) {
-        if (line.x !== undefined)
-          c.parseErrors++ // the live feed received text that was not JSON
-        else c.count(normalizer.normalize(line.c, line.m, line.t, out))
-        return
-      }
-      normalizeMessage(normalizer, WS_CHANNEL, head.body, head.t, out, c)
-    } catch {
-      c.malformed++ // a normalizer bug on odd input must not stop the replay
-    }
+  /** Whether this replay runs in a worker thread. */
+  private inWorker(files: readonly string[]): boolean {
+    const thread = this.opts.thread ?? 'auto'
+    if (this.opts.speed !== 0 || thread === 'main') return false
+    if (thread === 'worker') return true
+    let bytes = 0
+    for (const f of files) bytes += fs.statSync(f).size
+    return bytes >= WORKER_MIN_BYTES
   }
 
   async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
     const { speed, log } = this.opts
     const files = recordingFiles(this.opts.path)
-    log.info({ files: files.length, speed: speed || 'max' }, 'replaying recording')
+    const worker = this.inWorker(files)
+    log.info({ files: files.length, speed: speed || 'max', worker }, 'replaying recording')
     this.phase = 'replay'
     this.replaying = true
+    try {
+      const complete = yield* worker ? this.fromWorker(files, signal) : this.inThread(files, signal)
+      if (!complete) return
+      // bulk chunks (full speed) are sealed only by row count or a barrier: the end of the recording is one
+      yield { barrier: true, bulkEnd: speed === 0, rebuildLive: worker }
+      this.phase = 'done'
+      const c = this.status()
+      log.info({ messages: c.messages, rows: c.rows }, 'replay finished')
+    } finally {
+      this.replaying = false
+    }
+  }
+
+  private fileEnded(file: string, error: string | null): void {
+    if (error === null) return
+    this.truncated++
+    this.opts.log.warn({ file, err: error }, 'recording ends early (truncated), continuing with the next file')
+  }
+
+  /** The in-thread path; returns false when stopped by `signal` before the end. */
+  private async *inThread(files: readonly string[], signal: AbortSignal): AsyncGenerator<IngestItem, boolean> {
+    const { speed } = this.opts
+    const lines = this.lines
+    const c = lines.counters
     let out: NormalizedRecord[] = []
     let lastFlush = Date.now()
     let firstRecv = Number.NaN
     let startWall = 0
-    const c = this.counters
-    const head: WsLineHead = { t: 0, v: '', body: '' }
-    try {
-      for (const file of files) {
-        const reader = recordedLines(file)
-        for await (const batch of reader.lines) {
-          if (signal.aborted) return
-          for (let i = 0; i < batch.length; i++) {
-            const text = batch[i]!
-            if (text.length === 0) continue
-            // socket lines: head read by hand, message text to the venue's fast path; others: parsed whole
-            let line: RecordedLine | null = null
-            if (!readWsLine(text, head)) {
-              try {
-                line = JSON.parse(text) as RecordedLine
-              } catch {
-                c.parseErrors++
-                continue
-              }
+    const hand = (records: NormalizedRecord[]): IngestItem[] => recordItems(records, c, speed === 0)
+    for (const file of files) {
+      const reader = recordedLines(file)
+      for await (const batch of reader.lines) {
+        if (signal.aborted) return false
+        for (let i = 0; i < batch.length; i++) {
+          const t = lines.read(batch[i]!)
+          if (Number.isNaN(t)) continue
+          if (speed > 0) {
+            if (Number.isNaN(firstRecv)) {
+              firstRecv = t
+              startWall = Date.now()
             }
-            const t = line === null ? head.t : line.t
-            c.messages++
-            c.lastMessageTs = t
-            if (speed > 0) {
-              if (Number.isNaN(firstRecv)) {
-                firstRecv = t
-                startWall = Date.now()
-              }
-              const wait = startWall + (t - firstRecv) / speed - Date.now()
-              if (wait >= MIN_WAIT_MS || (out.length > 0 && Date.now() - lastFlush >= FLUSH_MS)) {
-                if (out.length > 0) yield* recordItems(out, c, speed === 0)
-                out = []
-                lastFlush = Date.now()
-                if (wait >= MIN_WAIT_MS) await sleep(wait, signal)
-                if (signal.aborted) return
-              }
-            }
-            const normalizer = this.normalizer(line === null ? head.v : line.v)
-            if (normalizer === undefined) {
-              c.unknown++
-              continue
-            }
-            this.normalizeLine(normalizer, line, head, out)
-            if (out.length >= CHUNK_RECORDS) {
-              yield* recordItems(out, c, speed === 0)
+            const wait = startWall + (t - firstRecv) / speed - Date.now()
+            if (wait >= MIN_WAIT_MS || (out.length > 0 && Date.now() - lastFlush >= FLUSH_MS)) {
+              if (out.length > 0) yield* hand(out)
               out = []
               lastFlush = Date.now()
+              if (wait >= MIN_WAIT_MS) await sleep(wait, signal)
+              if (signal.aborted) return false
             }
           }
-        }
-        if (reader.error !== null) {
-          this.truncated++
-          log.warn({ file, err: reader.error }, 'recording ends early (truncated), continuing with the next file')
+          lines.normalize(out)
+          if (out.length >= CHUNK_RECORDS) {
+            yield* hand(out)
+            out = []
+            lastFlush = Date.now()
+          }
         }
       }
-      if (out.length > 0) yield* recordItems(out, c, speed === 0)
-      // bulk chunks (full speed) are sealed only by row count or a barrier: the end of the recording is one
-      yield { barrier: true, bulkEnd: speed === 0 }
-      this.phase = 'done'
-      log.info({ messages: c.messages, rows: c.rows }, 'replay finished')
+      this.fileEnded(file, reader.error)
+    }
+    if (out.length > 0) yield* hand(out)
+    return true
+  }
+
+  /** The worker path; returns false when stopped by `signal` before the end. */
+  private async *fromWorker(files: readonly string[], signal: AbortSignal): AsyncGenerator<IngestItem, boolean> {
+    const data: ReplayWorkerData = { files }
+    const worker = new Worker(distPath('ingest', 'workers', 'replay-worker.js'), { workerData: data })
+    const inbox: ReplayToMain[] = []
+    let wake: (() => void) | undefined
+    const push = (m: ReplayToMain): void => {
+      inbox.push(m)
+      wake?.()
+    }
+    worker.on('message', push)
+    worker.on('error', (err) => push({ type: 'error', message: err.message }))
+    worker.on('exit', (code) => push({ type: 'error', message: `the replay worker exited (code ${code})` }))
+    const stop = (): void => worker.postMessage({ type: 'stop' })
+    signal.addEventListener('abort', stop)
+    try {
+      for (;;) {
+        while (inbox.length === 0) await new Promise<void>((r) => (wake = r))
+        const msg = inbox.shift()!
+        if (msg.type === 'error') throw new Error(`replay worker: ${msg.message}`)
+        if (msg.type === 'truncated') {
+          this.fileEnded(msg.file, msg.error)
+          continue
+        }
+        this.counts = msg.counts
+        if (msg.type === 'end') return msg.complete && !signal.aborted
+        // a stop was asked: the batches still arriving are not handed on (as the in-thread path stops)
+        if (signal.aborted) continue
+        for (const c of msg.chunks) yield { ...c, data: new Uint8Array(c.data) }
+        worker.postMessage({ type: 'credit', n: 1 })
+      }
     } finally {
-      this.replaying = false
+      signal.removeEventListener('abort', stop)
+      stop()
+      await worker.terminate()
     }
   }
 }
