@@ -2,7 +2,7 @@
  * @module
  * The SQL of the candle export (`GET /v1/backtest/export`): its columns and the query
  * over one candle table. Every value is a bound parameter (`bases`, the markets' `ex`/`sym`, `from`, `to`,
- * and when pinned `parts`/`partitions`); the table name comes from the timeframes table.
+ * and when pinned `parts`/`cut`); the table name comes from the timeframes table.
  */
 
 /** The exported columns, in file order: timestamp in epoch ms, then the market, then the candle. */
@@ -29,9 +29,11 @@ export const EXPORT_COLUMNS = [
  * through the primary key: the (exchange, symbol) condition alone did not prune before the merge
  * (5 markets of 250: 3.8 s, with `base IN` 0.3 s). The inner aliases avoid the state columns' names.
  *
- * With `pinned` (engine/store/merged-parts.ts), partitions that are one merged part are read without
- * `FINAL` from exactly the pinned parts (`{parts}`), the others with `FINAL` (`{partitions}` excluded);
- * ClickHouse merges the two key-ordered branches (MergingSortedTransform, no full sort).
+ * With `pinned` (engine/export/pinned-parts.ts), rows before the cut (`{cut}`, epoch s) are read without
+ * `FINAL` from exactly the pinned parts (`{parts}`: each has every key once and no other part holds a row
+ * before the cut); rows from the cut on are read with `FINAL`, `PREWHERE bucket >= cut` filtering before
+ * the merge (bucket is a sorting-key column: all rows of a key pass or none). ClickHouse merges the two
+ * key-ordered branches (MergingSortedTransform, no full sort).
  */
 export function exportSql(table: string, marketsSql: string, pinned = false): string {
   const where = `base IN {bases:Array(String)} AND ${marketsSql}
@@ -39,9 +41,9 @@ export function exportSql(table: string, marketsSql: string, pinned = false): st
   const states = `SELECT base, exchange, symbol, bucket, finalizeAggregation(open) AS o, high, low,
         finalizeAggregation(close) AS c, volume_base, volume_quote, trades`
   const inner = pinned
-    ? `${states} FROM ${table} WHERE _part IN {parts:Array(String)} AND ${where}
+    ? `${states} FROM ${table} WHERE _part IN {parts:Array(String)} AND bucket < toDateTime({cut:UInt32}, 'UTC') AND ${where}
       UNION ALL
-      ${states} FROM ${table} FINAL WHERE _partition_id NOT IN {partitions:Array(String)} AND ${where}`
+      ${states} FROM ${table} FINAL PREWHERE bucket >= toDateTime({cut:UInt32}, 'UTC') WHERE ${where}`
     : `${states} FROM ${table} FINAL WHERE ${where}`
   return `SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS timestamp, exchange, symbol, base,
       o AS open, high, low, c AS close, volume_base, volume_quote, trades

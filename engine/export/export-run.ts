@@ -5,18 +5,19 @@
  * parts on chDB. The HTTP route validates, resolves symbols, takes a slot, sets headers and pulls the
  * first chunk (`primed`) before answering.
  *
- * Pinning (engine/store/merged-parts.ts): the partitions that are one merged part are read without
- * `FINAL` (candle-sql.ts); once the first chunk shows the query has its snapshot of parts, the pin is
+ * Pinning (pinned-parts.ts): rows before the cut are read from merged parts without `FINAL`, the rest
+ * with `FINAL` (candle-sql.ts); once the first chunk shows the query has its snapshot of parts, the pin is
  * checked still valid, else the run restarts with `FINAL` everywhere (nothing was yielded yet) and reports
  * the restart.
  */
 import { dateTimeSeconds } from '../history/sql-bounds.js'
 import { marketsCondition, type Market } from '../history/markets.js'
 import { TIMEFRAMES, type TimeframeName } from '../history/timeframes.js'
-import { mergedParts, NO_MERGED_PARTS, stillActive } from '../store/merged-parts.js'
+import { stillActive } from '../store/merged-parts.js'
 import type { Store } from '../store/store.js'
 import { EXPORT_COLUMNS, exportSql } from './candle-sql.js'
 import { encodeExport, type ExportFormat, type ExportSpec } from './encode.js'
+import { NO_PIN, pinnedRead } from './pinned-parts.js'
 import { primed } from './primed.js'
 
 export interface CandleExportRequest {
@@ -81,19 +82,19 @@ export async function* runCandleExport(
     ...(req.signal && { signal: req.signal })
   }
   const pin = req.pinMerged
-    ? await mergedParts(store, table, Number(spec.params['from']), Number(spec.params['to']))
-    : NO_MERGED_PARTS
+    ? await pinnedRead(store, table, Number(spec.params['from']), Number(spec.params['to']))
+    : NO_PIN
   if (pin.parts.length > 0) {
     const body = await primed(
       encodeExport(store, {
         ...spec,
         sql: exportSql(table, cond.sql, true),
-        params: { ...spec.params, parts: pin.parts, partitions: pin.partitions }
+        params: { ...spec.params, parts: pin.parts, cut: pin.cutS }
       })
     )
     let valid: boolean
     try {
-      valid = await stillActive(store, table, pin)
+      valid = await stillActive(store, table, { parts: pin.parts, partitions: [] })
     } catch (err) {
       await body.return?.() // the query holds a store connection until it is cancelled
       throw err

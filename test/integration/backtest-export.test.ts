@@ -13,7 +13,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
 import { runCandleExport } from '../../engine/export/export-run.js'
 import { primed } from '../../engine/export/primed.js'
-import { mergedParts } from '../../engine/store/merged-parts.js'
+import { pinnedRead } from '../../engine/export/pinned-parts.js'
 import type { Params, Store } from '../../engine/store/store.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { exportTrades } from '../helpers/export-trades.js'
@@ -325,7 +325,7 @@ describe('GET /v1/backtest/export', () => {
     store.query = async <T>(sql: string, params?: Params): Promise<T[]> => {
       if (failCheck && sql.includes('name IN {parts:Array(String)}')) throw new Error('check failed')
       const rows = await real.query<T>(sql, params)
-      if (!pinned && sql.includes('GROUP BY partition_id')) {
+      if (!pinned && sql.includes('AS min_s FROM system.parts')) {
         pinned = true
         await afterPin?.()
       }
@@ -374,8 +374,13 @@ describe('GET /v1/backtest/export', () => {
   it('reads partitions that are one merged part without FINAL, the others with FINAL: every row once', async () => {
     const markets = ['PNA', 'PNB', 'PNC']
     const { from, to, merged } = await twoMonths(markets)
-    const pin = await mergedParts(srv.running.ctx.store, 'candles_1h', from / 1000, to / 1000)
-    expect(pin.partitions).toContain(merged)
+    const pin = await pinnedRead(srv.running.ctx.store, 'candles_1h', from / 1000, to / 1000)
+    const mergedPart = await srv.running.ctx.store.query<{ name: string }>(
+      `SELECT name FROM system.parts WHERE table = 'candles_1h' AND active AND partition_id = {p:String}`,
+      { p: merged }
+    )
+    expect(mergedPart.length).toBe(1)
+    expect(pin.parts).toContain(mergedPart[0]!.name)
     const reference = await groupedReference(markets)
     expect(reference.length).toBe(markets.length * HOURS)
 
@@ -384,7 +389,7 @@ describe('GET /v1/backtest/export', () => {
     // one statement, the pinned one: merged part read as is, the split month through FINAL
     expect(streamed.length).toBe(1)
     expect(streamed[0]).toContain('_part IN {parts:Array(String)}')
-    expect(streamed[0]).toContain('FINAL WHERE _partition_id NOT IN')
+    expect(streamed[0]).toContain('FINAL PREWHERE bucket >=')
 
     // the same export through HTTP, pinned too (EXPORT_MAX_CONCURRENT 1 < pool 2): the statements the
     // server streams are watched on the real store
@@ -426,12 +431,79 @@ describe('GET /v1/backtest/export', () => {
       { p: month }
     )
     expect(parts).toEqual([{ level: 0, rows: 2 }])
-    const pin = await mergedParts(srv.running.ctx.store, 'candles_1h', start, start + 3600)
-    expect(pin.partitions).not.toContain(month)
+    const pin = await pinnedRead(srv.running.ctx.store, 'candles_1h', start, start + 3600)
+    expect(pin.parts).toEqual([])
     const rows = await exportRows(srv.running.ctx.store, ['LZA'], start * 1000, (start + 3600) * 1000)
     expect(rows).toEqual([
       expect.objectContaining({ base: 'LZA', timestamp: start * 1000, open: 1, close: 2, high: 2, low: 1, trades: 2 })
     ])
+  })
+
+  it('a month that is one merged part plus later live parts: merged rows before the cut read as they are, the rest with FINAL', async () => {
+    // the shape after a bulk load's compaction while live ingest goes on: one merged part, then small
+    // parts from the hour the merged part ends in (one key in both), all in the same month
+    const markets = ['LVA', 'LVB']
+    const now = new Date()
+    const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 3) / 1000
+    await insertSplitCandles('candles_1h', markets, start, 48, 3600, 300)
+    const month = new Date(start * 1000).toISOString().slice(0, 7).replace('-', '')
+    await srv.running.ctx.store.command(`OPTIMIZE TABLE candles_1h PARTITION ID '${month}' FINAL`)
+    const lastHour = start + 47 * 3600
+    // live parts: the merged part's last hour again (a key in both parts) and two hours after it
+    await insertSplitCandles('candles_1h', markets, lastHour, 3, 3600, 900)
+    const parts = await srv.running.ctx.store.query<{ name: string; level: number; min_s: number }>(
+      `SELECT name, level, toUnixTimestamp(min_time) AS min_s FROM system.parts
+       WHERE table = 'candles_1h' AND active AND partition_id = {p:String} ORDER BY rows DESC`,
+      { p: month }
+    )
+    expect(parts.length).toBeGreaterThan(1)
+    const from = start * 1000
+    const to = (start + 50 * 3600) * 1000
+    const pin = await pinnedRead(srv.running.ctx.store, 'candles_1h', from / 1000, to / 1000)
+    expect(pin.parts).toEqual([parts[0]!.name])
+    expect(pin.cutS).toBe(lastHour)
+
+    const reference = await groupedReference(markets)
+    expect(reference.length).toBe(markets.length * 50)
+    // the key in both parts merged: prices of the live parts (900+) beat the merged part's for high
+    expect(reference.find((r) => r['base'] === 'LVA' && r['timestamp'] === lastHour * 1000)!['high']).toBeGreaterThan(
+      900
+    )
+    const { store, streamed } = recordingStore()
+    const restarts = srv.running.ctx.exports.pinRestarts
+    expect(await exportRows(store, markets, from, to)).toEqual(reference)
+    expect(streamed.length).toBe(1)
+    expect(streamed[0]).toContain('_part IN {parts:Array(String)}')
+    expect(streamed[0]).toContain('FINAL PREWHERE bucket >=')
+    expect(srv.running.ctx.exports.pinRestarts).toBe(restarts)
+    // the same rows, byte for byte, as the export with FINAL everywhere
+    const finalOnly = async (pinMerged: boolean, format: 'csv' | 'parquet') => {
+      const run = runCandleExport(srv.running.ctx.store, {
+        timeframe: '1h',
+        markets: markets.map((base) => ({ base, exchange: 'binance', symbol: `${base}USDT` })),
+        fromMs: from,
+        toMs: to,
+        format,
+        tmpDir: out.dir,
+        synthetic: false,
+        pinMerged
+      })
+      const chunks: Buffer[] = []
+      for await (const chunk of run) chunks.push(Buffer.from(chunk))
+      return Buffer.concat(chunks)
+    }
+    expect((await finalOnly(true, 'csv')).equals(await finalOnly(false, 'csv'))).toBe(true)
+    const parquetRows = async (bytes: Buffer) => {
+      const reader = await openParquet(bytes)
+      const cursor = reader.getCursor()
+      const rows: Record<string, unknown>[] = []
+      for (let row = await cursor.next(); row; row = await cursor.next()) rows.push(row)
+      await reader.close()
+      return rows
+    }
+    expect(await parquetRows(await finalOnly(true, 'parquet'))).toEqual(
+      await parquetRows(await finalOnly(false, 'parquet'))
+    )
   })
 
   it('a pin check that fails cancels the pinned query before the error goes on', async () => {

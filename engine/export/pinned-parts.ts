@@ -1,0 +1,91 @@
+/**
+ * @module
+ * Which rows of a candle table the export may read without `FINAL` (the pin), as part names and one time
+ * cut. `FINAL` in key order runs ClickHouse's merging transform over every row it reads, even where
+ * nothing overlaps; at the shape users run (190 bases x 3 venues, 30 days of 1m candles with the live
+ * month) that merge over the live month's big part was ~40% of the export's engine CPU (docs/benchmarks.md).
+ *
+ * The rule. A part of level > 0 has each sorting key once (a merge folded equal keys, or the insert did:
+ * level-1 parts come from `optimize_on_insert`; the ingest path's `optimize_on_insert=0` writes level 0).
+ * Per partition, the largest such part is the candidate `P`; `cut` is the earliest `min_time` (bucket, the
+ * partition key's column) of every other part in the range, in any partition. Below `cut` no row of any
+ * other part exists, so a key below `cut` lives in exactly one candidate, once: those rows are read as
+ * they are. Every row at or after `cut` (the candidates' tails and all other parts) goes through `FINAL`,
+ * filtered by `PREWHERE bucket >= cut` before the merge (bucket is a sorting-key column, so every row of
+ * a key passes or none does). After a compaction `cut` is where live ingest began adding parts: only the
+ * last minutes are merged. A month that is one merged part is the case with no other part.
+ *
+ * Naming parts, not partitions, keeps the pinned rows as they were at the pin (a late insert below `cut`
+ * is not read, as for a pinned month before). The one race is a pinned part being replaced (merged with a
+ * new insert, dropped by TTL) before the query took its snapshot of parts: `stillActive`
+ * (engine/store/merged-parts.ts) after the first block rules it out, else the export restarts with `FINAL`
+ * everywhere (export-run.ts).
+ */
+import type { Store } from '../store/store.js'
+
+export interface PinnedRead {
+  /** candidate parts read without FINAL below `cutS`; empty: read everything with FINAL */
+  readonly parts: readonly string[]
+  /** epoch seconds: rows with bucket < cutS come from `parts` alone, the rest through FINAL */
+  readonly cutS: number
+}
+
+export const NO_PIN: PinnedRead = { parts: [], cutS: 0 }
+
+interface PartRow {
+  readonly partition_id: string
+  readonly name: string
+  readonly level: number | string
+  readonly rows: number | string
+  readonly min_s: number | string
+}
+
+/**
+ * The pin of `table` (in the current database) for an export of [fromS, toS) (epoch seconds). Parts
+ * without rows in the range are ignored: they hold no key the export reads.
+ */
+export async function pinnedRead(store: Store, table: string, fromS: number, toS: number): Promise<PinnedRead> {
+  const parts = await store.query<PartRow>(
+    `SELECT partition_id, name, level, rows, toUnixTimestamp(min_time) AS min_s FROM system.parts
+     WHERE database = currentDatabase() AND table = {table:String} AND active
+       AND max_time >= toDateTime({from:UInt32}, 'UTC') AND min_time < toDateTime({to:UInt32}, 'UTC')
+     ORDER BY partition_id, name`,
+    { table, from: fromS, to: toS }
+  )
+  return choosePin(
+    parts.map((p) => ({
+      partition: p.partition_id,
+      name: p.name,
+      level: Number(p.level),
+      rows: Number(p.rows),
+      minS: Number(p.min_s)
+    })),
+    toS
+  )
+}
+
+export interface PartInfo {
+  readonly partition: string
+  readonly name: string
+  readonly level: number
+  readonly rows: number
+  /** epoch seconds of the part's smallest bucket (system.parts min_time) */
+  readonly minS: number
+}
+
+/** The pin for these active parts (pure: the rule of the module header). `toS`: the export's end. */
+export function choosePin(parts: readonly PartInfo[], toS: number): PinnedRead {
+  // a table whose parts carry no time range (min_time 0) cannot be reasoned about: FINAL everywhere
+  if (parts.some((p) => !(p.minS > 0))) return NO_PIN
+  const candidates = new Map<string, PartInfo>()
+  for (const p of parts) {
+    if (p.level <= 0) continue
+    const c = candidates.get(p.partition)
+    if (!c || p.rows > c.rows || (p.rows === c.rows && p.name < c.name)) candidates.set(p.partition, p)
+  }
+  let cutS = toS
+  for (const p of parts) if (candidates.get(p.partition) !== p) cutS = Math.min(cutS, p.minS)
+  // a candidate starting at or after the cut has no rows to read without FINAL
+  const pinned = [...candidates.values()].filter((p) => p.minS < cutS).map((p) => p.name)
+  return pinned.length > 0 ? { parts: pinned.sort(), cutS } : NO_PIN
+}
