@@ -2,28 +2,20 @@
  * @module
  * HTTP delivery with undici: one Agent, hence one connection pool per receiver origin with at most
  * `perReceiver` connections kept alive and reused (TLS handshakes once per connection, not per delivery).
- * Redirects are not followed (undici's request never follows them): a 3xx is a failed attempt. The
+ * Redirects are not followed (undici's dispatch never follows them): a 3xx is a failed attempt. The
  * timeout applies to each phase through undici's own timers (connect, the answer's headers, each body
- * read): no answer within it fails the attempt, with no timer of our own per request. Only the first
- * RESPONSE_EXCERPT_BYTES of an answer are kept; a body of known length up to 64 KiB is read whole, one
- * of unknown length is read to 64 KiB so the connection can be reused, and the connection is dropped
- * beyond that.
+ * read): no answer within it fails the attempt, with no timer of our own per request. The answer is read
+ * by a dispatch handler (answer-handler.ts: status, Retry-After, the first 1 KiB; the body drained to
+ * 64 KiB so the connection can be reused, dropped beyond that), not through a response stream.
  */
 import { performance } from 'node:perf_hooks'
-import { StringDecoder } from 'node:string_decoder'
-import { Agent, type Dispatcher } from 'undici'
+import { Agent } from 'undici'
 import type { AddressPolicy } from '../../engine/webhooks/address-policy.js'
-import {
-  RESPONSE_EXCERPT_BYTES,
-  type DeliveryRequest,
-  type DeliveryResult,
-  type WebhookTransport
-} from '../../engine/webhooks/transport.js'
+import type { DeliveryRequest, DeliveryResult, WebhookTransport } from '../../engine/webhooks/transport.js'
 import type { Resolve } from '../../engine/webhooks/url-check.js'
+import { AnswerHandler, type Answer } from './answer-handler.js'
 import { guardedConnector } from './guarded-connect.js'
 
-/** Body bytes read past the excerpt before the connection is dropped instead of drained. */
-const DRAIN_LIMIT_BYTES = 64 * 1024
 /** Idle keep-alive of a receiver connection, ms (receivers' own keep-alive hints can shorten it). */
 const KEEP_ALIVE_MS = 30_000
 
@@ -59,37 +51,36 @@ export class UndiciTransport implements WebhookTransport {
     })
   }
 
-  async send(req: DeliveryRequest): Promise<DeliveryResult> {
+  send(req: DeliveryRequest): Promise<DeliveryResult> {
     const started = performance.now()
-    let status: number | null = null
-    let retryAfter: string | null = null
-    let excerpt = ''
-    let error: string | null = null
-    try {
-      const target = this.target(req.url)
-      const res = await this.agent.request({
-        origin: target.origin,
-        path: target.path,
-        method: 'POST',
-        headers: req.headers,
-        body: req.body,
-        // the agent's connect, headers and body timeouts are the attempt's timeout (no timer per request)
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs
-      })
-      status = res.statusCode
-      const ra = res.headers['retry-after']
-      retryAfter = typeof ra === 'string' ? ra : (ra?.[0] ?? null)
-      const length = Number(res.headers['content-length'])
-      // a small body of known length is read whole in one call (no stream iteration per delivery)
-      excerpt =
-        length >= 0 && length <= DRAIN_LIMIT_BYTES
-          ? excerptOf(Buffer.from(await res.body.arrayBuffer()))
-          : await readExcerpt(res.body)
-    } catch (err) {
-      if (status === null) error = describe(err, req.timeoutMs)
-    }
-    return { status, error, durationMs: performance.now() - started, excerpt, retryAfter }
+    return new Promise((resolve) => {
+      const finish = (a: Answer): void =>
+        resolve({
+          status: a.status,
+          error: a.status === null ? describe(a.error, req.timeoutMs) : null,
+          durationMs: performance.now() - started,
+          excerpt: a.excerpt,
+          retryAfter: a.retryAfter
+        })
+      try {
+        const target = this.target(req.url)
+        this.agent.dispatch(
+          {
+            origin: target.origin,
+            path: target.path,
+            method: 'POST',
+            headers: req.headers,
+            body: req.body,
+            // the agent's connect, headers and body timeouts are the attempt's timeout (no timer per request)
+            headersTimeout: req.timeoutMs,
+            bodyTimeout: req.timeoutMs
+          },
+          new AnswerHandler(finish)
+        )
+      } catch (err) {
+        finish({ status: null, retryAfter: null, excerpt: '', error: err })
+      }
+    })
   }
 
   async close(): Promise<void> {
@@ -111,33 +102,6 @@ export class UndiciTransport implements WebhookTransport {
 
 /** URLs whose parse is kept (one per webhook in practice). */
 const MAX_TARGETS = 10_000
-
-/** The first RESPONSE_EXCERPT_BYTES of a whole body as UTF-8 (a character cut at the limit is left out). */
-function excerptOf(body: Buffer): string {
-  return new StringDecoder('utf8').write(body.subarray(0, RESPONSE_EXCERPT_BYTES))
-}
-
-/** The first RESPONSE_EXCERPT_BYTES of a body as UTF-8 (a character cut at the limit is left out). */
-async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const decoder = new StringDecoder('utf8')
-  let kept = 0
-  let seen = 0
-  let text = ''
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    seen += chunk.length
-    if (kept < RESPONSE_EXCERPT_BYTES) {
-      const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept)
-      kept += part.length
-      // the decoder holds back a character split at the limit, so the excerpt stays valid UTF-8 within 1 KiB
-      text += decoder.write(part)
-    }
-    if (seen > DRAIN_LIMIT_BYTES) {
-      body.destroy()
-      break
-    }
-  }
-  return text
-}
 
 /** A person's reading of a connection error, with its code. */
 function describe(err: unknown, timeoutMs: number): string {
