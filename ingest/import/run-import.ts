@@ -1,7 +1,8 @@
 /**
  * @module
- * Imports files one after the other into a store: for each, verify the `.CHECKSUM` (when present), check
- * every line and split the file into slices in a temporary directory, then write the slices (writer.ts).
+ * Imports files one after the other into a store: for each, verify the `.CHECKSUM` (when present) while a
+ * worker thread checks every line and splits the file into slices in a temporary directory (scan-file.ts,
+ * import-scan.ts: the main thread stays free), then write the slices (writer.ts).
  * The first file that fails stops the run with its `ImportError`; files before it stay imported, nothing
  * of the failed file is written. Used by `tidewatch import` on a data directory it opened itself and by
  * the server's `POST /v1/admin/import`.
@@ -11,12 +12,9 @@ import path from 'node:path'
 import { silentLogger, type Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
 import { verifyChecksum } from './checksum.js'
-import { CsvScanner } from './csv-scan.js'
-import { openCsvSource, type CsvSource } from './file-source.js'
-import { ImportError } from './import-error.js'
+import { scanInWorker } from './import-scan.js'
 import { ImportJournal } from './import-journal.js'
-import { planFile, type FilePlan } from './plan-file.js'
-import { SliceWriter } from './slices.js'
+import { planFile } from './plan-file.js'
 import { writeSlices } from './writer.js'
 
 export type ImportPhase = 'checksum' | 'reading' | 'writing' | 'done'
@@ -65,62 +63,6 @@ export interface ImportOptions {
   readonly signal?: AbortSignal
 }
 
-/** The first chunk and its first line, then the rest of the stream. */
-async function firstLine(
-  source: CsvSource
-): Promise<{ line: string; first: Buffer | null; rest: AsyncIterator<Buffer> }> {
-  const it = source.chunks[Symbol.asyncIterator]()
-  let first: Buffer | null = null
-  for (;;) {
-    const next = await it.next()
-    if (next.done) break
-    first = first ? Buffer.concat([first, next.value]) : next.value
-    const nl = first.indexOf(10)
-    if (nl !== -1 || first.length > 65_536)
-      return { line: first.toString('utf8', 0, nl === -1 ? 200 : nl), first, rest: it }
-  }
-  return { line: first ? first.toString('utf8') : '', first, rest: it }
-}
-
-async function scanFile(
-  file: string,
-  label: string,
-  dir: string,
-  opts: ImportOptions,
-  report: (phase: ImportPhase, fraction: number, rows: number) => void
-): Promise<{ plan: FilePlan; scanner: CsvScanner; slices: SliceWriter }> {
-  const source = await openCsvSource(file, label)
-  const { line, first, rest } = await firstLine(source)
-  if (!first) throw new ImportError(label, 0, 'the file is empty')
-  const plan = planFile(label, file, line, opts.market)
-  const slices = new SliceWriter(dir, opts.sliceRows)
-  const scanner = new CsvScanner(label, plan.layout, slices)
-  let shown = 0
-  try {
-    scanner.push(first)
-    for (;;) {
-      const next = await rest.next()
-      if (next.done) break
-      scanner.push(next.value)
-      if (Date.now() - shown > 200) {
-        shown = Date.now()
-        report('reading', source.progress(), scanner.totals.rows)
-        opts.signal?.throwIfAborted()
-      }
-    }
-    scanner.finish()
-  } catch (err) {
-    await rest.return?.()
-    if (err instanceof ImportError && err.line === 0 && scanner.totals.rows > 0) {
-      throw new ImportError(label, 0, `${err.reason} (after line ${scanner.totals.rows})`, { cause: err })
-    }
-    throw err
-  } finally {
-    slices.close()
-  }
-  return { plan, scanner, slices }
-}
-
 async function importOne(
   store: Store,
   journal: ImportJournal,
@@ -130,16 +72,34 @@ async function importOne(
 ): Promise<FileResult> {
   const label = file
   report('checksum', 0, 0)
-  const { sha256, checked } = await verifyChecksum(file, label)
   fs.mkdirSync(opts.tmpDir, { recursive: true })
   const dir = fs.mkdtempSync(path.join(opts.tmpDir, 'import-'))
+  const stopScan = new AbortController()
   try {
-    const { plan, scanner, slices } = await scanFile(file, label, dir, opts, report)
-    const totals = scanner.totals
+    // the read phase (every line checked, slices cut) runs in a worker beside the checksum; the checksum's
+    // verdict is taken first, as when the two ran one after the other
+    const signal = opts.signal ? AbortSignal.any([opts.signal, stopScan.signal]) : stopScan.signal
+    const scan = scanInWorker(
+      { file, label, dir, sliceRows: opts.sliceRows, market: opts.market },
+      (fraction, rows) => report('reading', fraction, rows),
+      signal
+    )
+    scan.catch(() => undefined) // awaited below, or stopped when the checksum fails
+    let sum: Awaited<ReturnType<typeof verifyChecksum>>
+    try {
+      sum = await verifyChecksum(file, label)
+    } catch (err) {
+      stopScan.abort()
+      await scan.catch(() => undefined)
+      throw err
+    }
+    const { sha256, checked } = sum
+    const { firstLine, totals, slices } = await scan
+    const plan = planFile(label, file, firstLine, opts.market)
     const params = plan.params(totals)
     opts.signal?.throwIfAborted()
     report('writing', 0, totals.rows)
-    await writeSlices(store, journal, plan.layout, slices.slices, params, sha256, (done, total) =>
+    await writeSlices(store, journal, plan.layout, slices, params, sha256, (done, total) =>
       report('writing', done / total, totals.rows)
     )
     report('done', 1, totals.rows)
