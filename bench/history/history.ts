@@ -9,12 +9,14 @@
  *   and server CPU time during the export, with a fast reader and with a slow one (reads paced to
  *   SLOW_MB_S). CPU seconds per export are the figure that survives a busy shared machine.
  *
+ * - export_realistic (realistic-export.ts): the export at the shape users run, right after the demo backfill,
+ *   after its compaction, and against the engine's own ceiling of the same statement.
+ *
  * Preparing takes ~100 s. With BENCH_HISTORY_DIR set, the prepared data dir is kept there (prepared on the
  * first run) and copied for each run; it is re-prepared when older than a day (the data ends at its
  * preparation time and the export reads the last 30 days).
  */
 import fs from 'node:fs'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
@@ -24,6 +26,8 @@ import { CANDLE_COMPACTION } from '../../engine/history/candle-compaction.js'
 import { prepareDataDir } from '../../engine/store/chdb/data-dir.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
+import { download, parquetRowCount, round, withRss } from './measure.js'
+import { realisticExportBench } from './realistic-export.js'
 
 const MARKETS = Number(process.env['BENCH_EXPORT_MARKETS'] ?? 250)
 const MINUTES = Number(process.env['BENCH_EXPORT_MINUTES'] ?? 40_000)
@@ -34,8 +38,6 @@ const MIN = 60_000
 const REUSE_DIR = process.env['BENCH_HISTORY_DIR']
 /** A kept data dir older than this no longer covers the export's 30-day window well. */
 const REUSE_MAX_AGE_MS = 86_400_000
-/** clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux) */
-const CLOCK_TICKS = 100
 
 async function prepare(dir: string, now: number): Promise<void> {
   const release = prepareDataDir(dir) // marks the dir as Tidewatch's, as the server does on first start
@@ -98,83 +100,6 @@ async function dataDir(now: number): Promise<{ dir: string; prepareS: number; re
   return { dir, prepareS, reused: prepareS === 0 }
 }
 
-/** User + system CPU seconds the process has used so far. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS // utime, stime (fields 14, 15)
-}
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024
-}
-
-/**
- * Samples the server's RSS every 50 ms while `work` runs; returns the work's result, the peak, and the
- * server's CPU seconds spent meanwhile.
- */
-async function withRss<T>(
-  pid: number,
-  work: () => Promise<T>
-): Promise<{ value: T; before: number; peak: number; cpuS: number }> {
-  const before = rssMb(pid)
-  const cpu0 = cpuSeconds(pid)
-  let peak = before
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50)
-  try {
-    const value = await work()
-    return { value, before, peak: Math.max(peak, rssMb(pid)), cpuS: round(cpuSeconds(pid) - cpu0) }
-  } finally {
-    clearInterval(timer)
-  }
-}
-
-/** Downloads `url` into `file`; with `mbPerS`, reads are paused so the pace stays under it. */
-function download(
-  url: string,
-  key: string,
-  file: string,
-  mbPerS?: number
-): Promise<{ bytes: number; ms: number; firstByteMs: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now()
-    const out = fs.createWriteStream(file)
-    let firstByteMs = 0
-    http
-      .get(url, { headers: { 'x-api-key': key } }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`export answered ${res.statusCode}`))
-        let bytes = 0
-        // the response stays paused while the disk or the pace holds it; it resumes when neither does
-        let holds = 0
-        const hold = () => {
-          if (holds++ === 0) res.pause()
-        }
-        const release = () => {
-          if (--holds === 0) res.resume()
-        }
-        res.on('data', (chunk: Buffer) => {
-          if (bytes === 0) firstByteMs = performance.now() - t0
-          bytes += chunk.length
-          if (!out.write(chunk)) {
-            hold()
-            out.once('drain', release)
-          }
-          if (mbPerS) {
-            const due = (bytes / (mbPerS * 1_048_576)) * 1000 - (performance.now() - t0)
-            if (due > 5) {
-              hold()
-              setTimeout(release, due)
-            }
-          }
-        })
-        res.on('end', () => out.end(() => resolve({ bytes, ms: performance.now() - t0, firstByteMs })))
-        res.on('error', reject)
-      })
-      .on('error', reject)
-  })
-}
-
 async function parquetjsRowsPerS(rows: Record<string, unknown>[], file: string): Promise<number> {
   const parquet = (await import('parquetjs-lite')).default as unknown as {
     ParquetSchema: new (s: object) => unknown
@@ -200,23 +125,6 @@ async function parquetjsRowsPerS(rows: Record<string, unknown>[], file: string):
   for (const r of rows) await w.appendRow(r)
   await w.close()
   return rows.length / ((performance.now() - t0) / 1000)
-}
-
-/** Row count from the Parquet footer (parquetjs-lite reads the footer of any version; no decoding). */
-async function parquetRowCount(file: string): Promise<number> {
-  const parquet = (await import('parquetjs-lite')).default as unknown as {
-    ParquetEnvelopeReader: {
-      openFile(p: string): Promise<{
-        readFooter(): Promise<{ num_rows: number | bigint | { toNumber(): number } }>
-        close(): Promise<void>
-      }>
-    }
-  }
-  const envelope = await parquet.ParquetEnvelopeReader.openFile(file)
-  const meta = await envelope.readFooter()
-  await envelope.close()
-  const n = meta.num_rows
-  return typeof n === 'object' ? n.toNumber() : Number(n)
 }
 
 /**
@@ -249,9 +157,16 @@ async function latency(
   }
 }
 
-const round = (x: number): number => Math.round(x * 100) / 100
-
+/**
+ * The history benchmarks; the export at the shape users run (realistic-export.ts) follows the 10M-row
+ * one (alone: `node dist/bench/history/realistic-export.js`).
+ */
 export async function historyBench(rounds: number, port = 18_931): Promise<Record<string, unknown>> {
+  const tenMillion = await tenMillionBench(rounds, port)
+  return { ...tenMillion, export_realistic: await realisticExportBench(rounds, port + 10) }
+}
+
+async function tenMillionBench(rounds: number, port: number): Promise<Record<string, unknown>> {
   const { dir, prepareS, reused } = await dataDir(Date.now())
   console.log(`history: ${reused ? 'reused' : 'prepared'} ${MARKETS * MINUTES} minute candles (${prepareS} s)`)
   // the same-run reference: a second server on a copy of the data, every partition read with FINAL

@@ -1,0 +1,106 @@
+/**
+ * @module
+ * Measurement helpers of the history benchmarks: a server process's CPU seconds and RSS (from /proc), a
+ * download into a file (optionally paced), and the row count of a Parquet file from its footer.
+ */
+import fs from 'node:fs'
+import http from 'node:http'
+
+/** clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux) */
+const CLOCK_TICKS = 100
+
+export const round = (x: number): number => Math.round(x * 100) / 100
+
+/** User + system CPU seconds the process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS // utime, stime (fields 14, 15)
+}
+
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024
+}
+
+/**
+ * Samples the server's RSS every 50 ms while `work` runs; returns the work's result, the peak, and the
+ * server's CPU seconds spent meanwhile.
+ */
+export async function withRss<T>(
+  pid: number,
+  work: () => Promise<T>
+): Promise<{ value: T; before: number; peak: number; cpuS: number }> {
+  const before = rssMb(pid)
+  const cpu0 = cpuSeconds(pid)
+  let peak = before
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50)
+  try {
+    const value = await work()
+    return { value, before, peak: Math.max(peak, rssMb(pid)), cpuS: round(cpuSeconds(pid) - cpu0) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/** Downloads `url` into `file`; with `mbPerS`, reads are paused so the pace stays under it. */
+export function download(
+  url: string,
+  key: string,
+  file: string,
+  mbPerS?: number
+): Promise<{ bytes: number; ms: number; firstByteMs: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const out = fs.createWriteStream(file)
+    let firstByteMs = 0
+    http
+      .get(url, { headers: { 'x-api-key': key } }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`export answered ${res.statusCode}`))
+        let bytes = 0
+        // the response stays paused while the disk or the pace holds it; it resumes when neither does
+        let holds = 0
+        const hold = () => {
+          if (holds++ === 0) res.pause()
+        }
+        const release = () => {
+          if (--holds === 0) res.resume()
+        }
+        res.on('data', (chunk: Buffer) => {
+          if (bytes === 0) firstByteMs = performance.now() - t0
+          bytes += chunk.length
+          if (!out.write(chunk)) {
+            hold()
+            out.once('drain', release)
+          }
+          if (mbPerS) {
+            const due = (bytes / (mbPerS * 1_048_576)) * 1000 - (performance.now() - t0)
+            if (due > 5) {
+              hold()
+              setTimeout(release, due)
+            }
+          }
+        })
+        res.on('end', () => out.end(() => resolve({ bytes, ms: performance.now() - t0, firstByteMs })))
+        res.on('error', reject)
+      })
+      .on('error', reject)
+  })
+}
+
+/** Row count from the Parquet footer (parquetjs-lite reads the footer of any version; no decoding). */
+export async function parquetRowCount(file: string): Promise<number> {
+  const parquet = (await import('parquetjs-lite')).default as unknown as {
+    ParquetEnvelopeReader: {
+      openFile(p: string): Promise<{
+        readFooter(): Promise<{ num_rows: number | bigint | { toNumber(): number } }>
+        close(): Promise<void>
+      }>
+    }
+  }
+  const envelope = await parquet.ParquetEnvelopeReader.openFile(file)
+  const meta = await envelope.readFooter()
+  await envelope.close()
+  const n = meta.num_rows
+  return typeof n === 'object' ? n.toNumber() : Number(n)
+}

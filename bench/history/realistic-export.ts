@@ -1,0 +1,315 @@
+/**
+ * @module
+ * The candle export at the shape users run (issue 19 item 1), beside the 10M-row one of history.ts: every
+ * base the screener lists (~190) on every venue (~520 markets), 30 days of 1m candles (~2.0M rows) with
+ * the live month included, from the built server with the demo market (`SOURCES=sim`, 30 days backfilled).
+ *
+ * - during: Parquet exports right after the demo backfill, while the compaction it triggers runs (or
+ *   before it started); each says whether compaction was running when it began and ended;
+ * - after: once the compaction logged its end, Parquet and CSV exports alternate (`rounds` each), with
+ *   server RSS growth and CPU seconds per export;
+ * - ceiling: the sim server is stopped and its data dir copied twice, frozen; a server (`SOURCES=none`) on
+ *   one copy answers the same export over HTTP (fixed start_time/end_time) while a child process on the
+ *   other (export-ceiling.ts) runs the same statement in process into a file; rounds alternate HTTP and
+ *   ceiling, Parquet and CSV. The ratio of medians is the HTTP path's share of the engine's ceiling.
+ *
+ * Rows are counted from each file (Parquet footer, CSV lines), never assumed. Part of `npm run bench --
+ * history`; alone: `npm run build && node dist/bench/history/realistic-export.js` (BENCH_ROUNDS, default 3),
+ * results in bench/results/history-realistic.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import readline from 'node:readline'
+import { pathToFileURL } from 'node:url'
+import { distPath, projectRoot } from '../../engine/paths.js'
+import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
+import { median } from '../stats.js'
+import { download, parquetRowCount, round, withRss } from './measure.js'
+
+const MIN = 60_000
+const DAYS = 30
+/** longest wait for the compaction after the backfill to log its end */
+const COMPACTION_WAIT_MS = 300_000
+
+type Format = 'parquet' | 'csv'
+
+interface SimServer {
+  readonly base: string
+  readonly pid: number
+  /** epoch ms the compaction after the backfill logged its end; null until then */
+  compactedAt: number | null
+  stop(): Promise<void>
+}
+
+/** The built server with the demo market in `dir`, ready once the backfill is written (phase `live`). */
+async function startSim(dir: string, port: number): Promise<SimServer> {
+  const child = spawn(process.execPath, [distPath('server', 'main.js')], {
+    env: {
+      ...process.env,
+      TZ: 'UTC',
+      DATA_DIR: dir,
+      PORT: String(port),
+      ADMIN_TOKEN: BENCH_ADMIN,
+      LOG_LEVEL: 'info',
+      SOURCES: 'sim',
+      SIM_BACKFILL_DAYS: String(DAYS)
+    },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  const srv: SimServer = {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    compactedAt: null,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    }
+  }
+  // the compactor logs one line per run that merged partitions (engine/store/compact.ts)
+  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (srv.compactedAt === null && line.includes('partitions compacted after a bulk load'))
+      srv.compactedAt = Date.now()
+  })
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`sim server exited ${child.exitCode}`)
+    const h = (await fetch(`${srv.base}/v1/health`).then(
+      (r) => (r.ok ? r.json() : null),
+      () => null
+    )) as { sources?: { phase?: string }[] } | null
+    if (h?.sources?.[0]?.phase === 'live') return srv
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+async function newKey(base: string): Promise<string> {
+  const res = await fetch(`${base}/v1/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ plan: 'enterprise', name: 'bench' })
+  })
+  return ((await res.json()) as { key: string }).key
+}
+
+/** Every base the screener lists. */
+async function screenerBases(base: string, key: string): Promise<string[]> {
+  const res = await fetch(`${base}/v1/derivatives/screener?limit=1000`, { headers: { 'x-api-key': key } })
+  const body = (await res.json()) as { rows: { base: string }[] }
+  return [...new Set(body.rows.map((r) => r.base))]
+}
+
+/** Rows of an export file: the Parquet footer's count, or CSV lines after the header. */
+async function rowsOf(file: string, format: Format): Promise<number> {
+  if (format === 'parquet') return parquetRowCount(file)
+  let lines = 0
+  for await (const chunk of fs.createReadStream(file)) {
+    const buf = chunk as Buffer
+    for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines++
+  }
+  return lines - 1
+}
+
+/** The export child (export-ceiling.ts) on `dir`: one request at a time. */
+function startCeiling(dir: string): {
+  run(req: object): Promise<{ ms: number; bytes: number; cpuS: number }>
+  stop(): Promise<void>
+} {
+  const child: ChildProcess = spawn(process.execPath, [distPath('bench', 'history', 'export-ceiling.js'), dir], {
+    env: { ...process.env, TZ: 'UTC' },
+    stdio: ['pipe', 'pipe', 'inherit']
+  })
+  const answers = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  return {
+    async run(req) {
+      child.stdin!.write(JSON.stringify(req) + '\n')
+      const next = await answers.next()
+      if (next.done) throw new Error('export ceiling process ended')
+      const a = JSON.parse(next.value as string) as { ms: number; bytes: number; cpuS: number; error?: string }
+      if (a.error) throw new Error(`export ceiling: ${a.error}`)
+      return a
+    },
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.stdin!.end()
+      await exited
+    }
+  }
+}
+
+interface Run {
+  readonly rows: number
+  readonly rowsPerS: number
+  readonly mb: number
+  readonly cpuS: number
+  readonly rssGrowthMb: number
+}
+
+/** One export over HTTP into `file`, with the server's RSS and CPU. */
+async function httpExport(pid: number, url: string, key: string, file: string, format: Format): Promise<Run> {
+  const r = await withRss(pid, () => download(url, key, file))
+  const rows = await rowsOf(file, format)
+  fs.rmSync(file)
+  return {
+    rows,
+    rowsPerS: Math.round(rows / (r.value.ms / 1000)),
+    mb: Math.round(r.value.bytes / 1_048_576),
+    cpuS: r.cpuS,
+    rssGrowthMb: Math.round(r.peak - r.before)
+  }
+}
+
+const summary = (runs: readonly Run[]) => ({
+  rows: runs.map((r) => r.rows),
+  runs_rows_per_s: runs.map((r) => r.rowsPerS),
+  median_rows_per_s: Math.round(median(runs.map((r) => r.rowsPerS))),
+  server_cpu_s_runs: runs.map((r) => r.cpuS),
+  rss_growth_mb_runs: runs.map((r) => r.rssGrowthMb),
+  mb: runs[0]?.mb
+})
+
+export async function realisticExportBench(rounds: number, port = 18_941): Promise<Record<string, unknown>> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-real-'))
+  const dir = path.join(work, 'sim')
+  fs.mkdirSync(dir)
+  const t0 = performance.now()
+  const sim = await startSim(dir, port)
+  const backfillS = round((performance.now() - t0) / 1000)
+  const file = (f: Format) => path.join(work, `export.${f}`)
+  try {
+    const key = await newKey(sim.base)
+    const bases = await screenerBases(sim.base, key)
+    const url = (f: Format, base = sim.base, range = `lookback=${DAYS}d`) =>
+      `${base}/v1/backtest/export?symbols=${bases.join(',')}&timeframe=1m&${range}&format=${f}`
+    console.log(`history/realistic: demo backfill ready in ${backfillS} s; ${bases.length} screener bases`)
+
+    // (a) right after the backfill, while its compaction runs
+    const during: (Run & { compaction: string })[] = []
+    for (let r = 0; r < rounds && sim.compactedAt === null; r++) {
+      const running = sim.compactedAt === null
+      const run = await httpExport(sim.pid, url('parquet'), key, file('parquet'), 'parquet')
+      const state = `${running ? 'running' : 'done'} at start, ${sim.compactedAt === null ? 'running' : 'done'} at end`
+      during.push({ ...run, compaction: state })
+      console.log(`history/realistic: during compaction ${run.rowsPerS} rows/s (${run.rows} rows, ${state})`)
+    }
+    const waitStart = Date.now()
+    while (sim.compactedAt === null && Date.now() - waitStart < COMPACTION_WAIT_MS) {
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    const compactionS =
+      sim.compactedAt === null ? null : round((sim.compactedAt - (t0 + performance.timeOrigin)) / 1000)
+
+    // (b) after the compaction: Parquet and CSV alternate
+    const after: Record<Format, Run[]> = { parquet: [], csv: [] }
+    for (let r = 0; r < rounds; r++) {
+      for (const f of ['parquet', 'csv'] as const) {
+        const run = await httpExport(sim.pid, url(f), key, file(f), f)
+        after[f].push(run)
+        console.log(
+          `history/realistic: after compaction ${f} ${run.rowsPerS} rows/s (${run.rows} rows, ${run.mb} MB, CPU ${run.cpuS} s, RSS +${run.rssGrowthMb} MB)`
+        )
+      }
+    }
+
+    // (c) frozen copies: HTTP against the engine's ceiling of the same statement, alternating
+    await sim.stop()
+    const end = Math.floor(Date.now() / MIN) * MIN
+    const range = `start_time=${end - DAYS * 86_400_000}&end_time=${end}`
+    const httpDir = path.join(work, 'http')
+    const ceilDir = path.join(work, 'ceiling')
+    fs.cpSync(dir, httpDir, { recursive: true })
+    fs.cpSync(dir, ceilDir, { recursive: true })
+    // ready: its start-up work on the copied data done (data routes answer 503 before)
+    const frozen = await startBenchServer(
+      port + 1,
+      { SOURCES: 'none' },
+      (h) => (h as { ready?: boolean }).ready === true,
+      httpDir
+    )
+    const ceiling = startCeiling(ceilDir)
+    const http: Record<Format, Run[]> = { parquet: [], csv: [] }
+    const engine: Record<Format, Run[]> = { parquet: [], csv: [] }
+    try {
+      const frozenKey = await newKey(frozen.base)
+      // one unmeasured export each: the first query of a process after start was ~2x slower (caches)
+      await httpExport(frozen.pid, url('parquet', frozen.base, range), frozenKey, file('parquet'), 'parquet')
+      await ceiling.run({
+        format: 'parquet',
+        symbols: bases,
+        fromMs: end - DAYS * 86_400_000,
+        toMs: end,
+        file: file('parquet')
+      })
+      fs.rmSync(file('parquet'))
+      for (let r = 0; r < rounds; r++) {
+        for (const f of ['parquet', 'csv'] as const) {
+          http[f].push(await httpExport(frozen.pid, url(f, frozen.base, range), frozenKey, file(f), f))
+          const c = await ceiling.run({
+            format: f,
+            symbols: bases,
+            fromMs: end - DAYS * 86_400_000,
+            toMs: end,
+            file: file(f)
+          })
+          const rows = await rowsOf(file(f), f)
+          fs.rmSync(file(f))
+          engine[f].push({
+            rows,
+            rowsPerS: Math.round(rows / (c.ms / 1000)),
+            mb: Math.round(c.bytes / 1_048_576),
+            cpuS: round(c.cpuS),
+            rssGrowthMb: 0
+          })
+          console.log(
+            `history/realistic: frozen ${f} round ${r + 1}: HTTP ${http[f].at(-1)!.rowsPerS} rows/s (CPU ${http[f].at(-1)!.cpuS} s), ceiling ${engine[f].at(-1)!.rowsPerS} rows/s (CPU ${engine[f].at(-1)!.cpuS} s)`
+          )
+        }
+      }
+    } finally {
+      await ceiling.stop()
+      await frozen.stop()
+    }
+    const ratio = (f: Format) =>
+      round(median(http[f].map((r) => r.rowsPerS)) / median(engine[f].map((r) => r.rowsPerS)))
+    const perRound = (f: Format) => http[f].map((r, i) => round(r.rowsPerS / engine[f][i]!.rowsPerS))
+    const load = os.loadavg().map(round)
+    return {
+      dataset: `demo market (SOURCES=sim), ${DAYS} days backfilled in ${backfillS} s (ready to serve), compaction logged its end ${compactionS ?? 'never (waited 300 s)'} s after start; ${bases.length} screener bases on every venue, 1m candles, lookback ${DAYS}d (live month included)`,
+      during_compaction_parquet:
+        during.length > 0
+          ? { ...summary(during), compaction: during.map((d) => d.compaction) }
+          : 'compaction ended before the first export',
+      after_compaction_parquet: summary(after.parquet),
+      after_compaction_csv: summary(after.csv),
+      frozen_vs_ceiling: {
+        note: 'the data dir copied after the sim server stopped; HTTP (SOURCES=none) and the in-process statement alternate',
+        parquet_http: summary(http.parquet),
+        parquet_ceiling: summary(engine.parquet),
+        parquet_ratio_of_medians: ratio('parquet'),
+        parquet_ratio_per_round: perRound('parquet'),
+        csv_http: summary(http.csv),
+        csv_ceiling: summary(engine.csv),
+        csv_ratio_of_medians: ratio('csv'),
+        csv_ratio_per_round: perRound('csv')
+      },
+      load_average_at_end: load,
+      targets: { after_rows_per_s: 2_000_000, during_rows_per_s: 1_500_000, ratio_vs_ceiling: 0.8, rss_growth_mb: 200 }
+    }
+  } finally {
+    await sim.stop()
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const out = await realisticExportBench(Number(process.env['BENCH_ROUNDS'] ?? 3))
+  console.log(JSON.stringify(out, null, 2))
+  const dir = path.join(projectRoot(), 'bench', 'results')
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(
+    path.join(dir, 'history-realistic.json'),
+    JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+  )
+}
