@@ -23,8 +23,8 @@ import type { Webhook } from './webhook.js'
 
 export class AttemptRunner {
   readonly scheduler: Scheduler<Delivery>
-  /** attempts on the wire (stop waits for them) */
-  readonly inFlight = new Set<Promise<void>>()
+  /** who waits for no attempt to be on the wire (`idle`, for stop) */
+  private idleWaiters: (() => void)[] = []
 
   constructor(
     private readonly ledger: DeliveryLedger,
@@ -82,12 +82,23 @@ export class AttemptRunner {
     }
     const started = this.clock.now()
     d.sending = true
-    const p = this.send(d, w).then(
+    void this.send(d, w).then(
       (res) => this.settle(d, res, started),
       (err: unknown) => this.settle(d, failure(err), started)
     )
-    this.inFlight.add(p)
-    void p.finally(() => this.inFlight.delete(p))
+  }
+
+  /** Resolves once no attempt is on the wire (the scheduler counts them). */
+  idle(): Promise<void> {
+    if (this.scheduler.running === 0) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  private released(): void {
+    if (this.scheduler.running > 0 || this.idleWaiters.length === 0) return
+    const waiters = this.idleWaiters
+    this.idleWaiters = []
+    for (const w of waiters) w()
   }
 
   private settle(d: Delivery, res: DeliveryResult, started: number): void {
@@ -107,6 +118,7 @@ export class AttemptRunner {
     if (d.cancelReason !== null && outcome !== 'delivered') next = null
     this.ledger.record(d, res, started, next)
     this.scheduler.done(d)
+    this.released()
     this.failingClock(d.webhookId, outcome === 'delivered', now)
     if (outcome === 'delivered') this.ledger.finish(d, 'delivered', '')
     else if (d.cancelReason !== null) this.ledger.finish(d, 'failed', d.cancelReason)

@@ -147,8 +147,9 @@ export class Outbox {
     }
     const now = this.clock.now()
     const fresh: Delivery[] = []
-    // one promise per journal write (usually one for every row of this turn)
-    const stored = new Set<Promise<void>>()
+    // the promise of each journal write (usually one write for every row of this turn)
+    let stored: Promise<void> | null = null
+    let more: Set<Promise<void>> | null = null
     for (const w of targets) {
       const d = newDelivery(e, w, this.ledger.originOf(w.url), now)
       if (this.ledger.pending.has(d.id)) continue // the same event published twice
@@ -159,11 +160,13 @@ export class Outbox {
       else {
         this.ledger.track(d)
         fresh.push(d)
-        stored.add(this.ledger.writeState(d))
+        const write = this.ledger.writeState(d)
+        if (stored === null) stored = write
+        else if (write !== stored) (more ??= new Set()).add(write)
       }
     }
     try {
-      await Promise.all(stored)
+      await (more === null ? stored : Promise.all([stored, ...more]))
     } catch (err) {
       // not durable, so never attempted: counted and logged (the caller logs the event)
       for (const d of fresh) this.ledger.untrack(d)
@@ -268,7 +271,7 @@ export class Outbox {
     this.stopped = true
     this.runner.scheduler.stop()
     const wait = Math.max(0, Math.min(this.config.timeoutMs + 1_000, deadlineMs - Date.now()))
-    await Promise.race([Promise.all(this.runner.inFlight), new Promise((r) => setTimeout(r, wait).unref())])
+    await Promise.race([this.runner.idle(), new Promise((r) => setTimeout(r, wait).unref())])
     const left = Math.max(1_000, deadlineMs - Date.now())
     const { deliveries, attempts } = this.ledger.writers
     await Promise.all([deliveries.close(left), attempts.close(left)])
