@@ -17,14 +17,24 @@ import { writeCapture } from './capture.js'
 const TRADES = Number(process.env['BENCH_REPLAY_TRADES'] ?? 2_000_000)
 const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
 
-function run(variant: string, capture: string): { rows: number; rows_per_s: number; trades_in_store: number } {
+interface RunResult {
+  rows: number
+  rows_per_s: number
+  trades_in_store: number
+  /** share of the run the main thread's event loop was busy, 0..1 */
+  main_thread_busy: number
+  /** CPU time of the whole process (every thread, the engine's included), ms */
+  cpu_ms: number
+}
+
+function run(variant: string, capture: string): RunResult {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-replay-'))
   try {
     const out = execFileSync(process.execPath, [distPath('bench', 'replay', 'variant.js'), variant, dir, capture], {
       env: ENV,
       encoding: 'utf8'
     })
-    return JSON.parse(out.trim().split('\n').at(-1)!) as { rows: number; rows_per_s: number; trades_in_store: number }
+    return JSON.parse(out.trim().split('\n').at(-1)!) as RunResult
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -38,13 +48,19 @@ export async function replayBench(rounds: number): Promise<Record<string, unknow
     const variants = ['replay', 'ceiling', 'replay_main']
     const runs: Record<string, number[]> = { replay: [], ceiling: [], replay_main: [] }
     const ratios: number[] = []
+    const busy: Record<string, number[]> = { replay: [], ceiling: [], replay_main: [] }
+    const cpu: Record<string, number[]> = { replay: [], ceiling: [], replay_main: [] }
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < variants.length; i++) {
         const v = variants[(i + r) % variants.length]!
         const res = run(v, capture)
         if (res.trades_in_store !== TRADES) throw new Error(`${v} stored ${res.trades_in_store} of ${TRADES} trades`)
         runs[v]!.push(res.rows_per_s)
-        console.log(`replay round ${r + 1} ${v}: ${res.rows_per_s} trades/s`)
+        busy[v]!.push(res.main_thread_busy)
+        cpu[v]!.push(res.cpu_ms)
+        console.log(
+          `replay round ${r + 1} ${v}: ${res.rows_per_s} trades/s, main thread busy ${res.main_thread_busy}, CPU ${res.cpu_ms} ms`
+        )
       }
       ratios.push(Math.round((runs['replay']![r]! / runs['ceiling']![r]!) * 100) / 100)
     }
@@ -60,6 +76,8 @@ export async function replayBench(rounds: number): Promise<Record<string, unknow
       replay_vs_ceiling: Math.round((replay / ceiling) * 100) / 100,
       replay_vs_ceiling_per_round: ratios,
       replay_vs_in_thread: Math.round((replay / inThread) * 100) / 100,
+      median_main_thread_busy: Object.fromEntries(Object.entries(busy).map(([k, xs]) => [k, median(xs)])),
+      median_cpu_ms: Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, median(xs)])),
       targets: { replay_trades_per_s: 500_000, replay_vs_ceiling: 0.8 }
     }
   } finally {

@@ -88,12 +88,17 @@ async function main(): Promise<void> {
   const [variant, dir, capture] = process.argv.slice(2) as [string, string, string]
   const store = new ChdbStore({ path: dir, poolSize: POOL })
   await migrate(store, {})
+  const elu0 = performance.eventLoopUtilization()
+  const cpu0 = process.cpuUsage()
   const result =
     variant === 'replay'
       ? await replay(dir, store, capture, 'worker')
       : variant === 'replay_main'
         ? await replay(dir, store, capture, 'main')
         : await ceiling(dir, store, capture)
+  // the main thread's busy share of the run (issue 19: it should only route and write) and the process CPU
+  const mainBusy = performance.eventLoopUtilization(elu0).utilization
+  const cpu = process.cpuUsage(cpu0)
   const [check] = await store.query<{ n: number }>('SELECT count() AS n FROM trades')
   process.stdout.write(
     JSON.stringify({
@@ -101,7 +106,9 @@ async function main(): Promise<void> {
       rows: result.rows,
       ms: Math.round(result.ms),
       rows_per_s: Math.round(result.rows / (result.ms / 1000)),
-      trades_in_store: Number(check!.n)
+      trades_in_store: Number(check!.n),
+      main_thread_busy: Math.round(mainBusy * 100) / 100,
+      cpu_ms: Math.round((cpu.user + cpu.system) / 1000)
     }) + '\n'
   )
   process.exit(0)
