@@ -14,9 +14,13 @@ import { parseWebhookKey } from './webhooks/secret-box.js'
 import { chainsConfig, type ChainsConfig } from './chain/rpc-config.js'
 import { nodeIntelConfig, type NodeIntelConfig } from './nodeintel/config.js' // node intelligence
 // --- end chain nodes ---
+// --- chain sources (issue 15, docs/sources.md "Chain sources") ---
+import { chainSourcesConfig, chainSourcesFor, type ChainSourcesConfig } from '../ingest/sources/chain/chain-settings.js'
+import { isChainSourceName, type ChainSourceName } from '../ingest/sources/chain/chain-source-names.js'
+// --- end chain sources ---
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
-export type SourceName = 'sim' | VenueName | `replay:${string}`
+export type SourceName = 'sim' | VenueName | `replay:${string}` | ChainSourceName // chain sources: evm:<chain>, solana
 /** Plain names SOURCES accepts: the demo market, every venue of the registry, `live` and `none` (`replay:<path>` on top). */
 export const KNOWN_SOURCES: readonly string[] = ['sim', ...VENUES.map((v) => v.name), 'live', 'none']
 /** What `SOURCES=live` means: the registry's venues marked live (ingest/sources/venues.ts). */
@@ -88,6 +92,10 @@ export interface Config {
   /** `SIGNUP`: `invite` (after the first account, sign-up needs an owner's invite) or `open`. @default 'invite' */
   readonly signup: 'invite' | 'open'
   // --- end accounts ---
+  // --- chain sources (docs/sources.md "Chain sources") ---
+  /** WATCHLIST_DIR, WHALE_MIN_USD, per chain `<ENV>_CONFIRMATIONS`, `_START_BLOCK`, `_BACKFILL_HOURS`, ... */
+  readonly chainSources: ChainSourcesConfig
+  // --- end chain sources ---
 }
 
 /** Outbound webhook settings (docs/webhooks.md, "Configuration"). */
@@ -146,7 +154,9 @@ function sources(env: Env): readonly SourceName[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
-  const bad = list.find((s) => !KNOWN_SOURCES.includes(s) && !s.startsWith('replay:'))
+  const bad = list.find(
+    (s) => !KNOWN_SOURCES.includes(s) && !s.startsWith('replay:') && s !== 'chains' && !isChainSourceName(s) // chain sources
+  )
   if (bad !== undefined || list.length === 0) {
     throw new ConfigError(
       `SOURCES must be a comma list of ${KNOWN_SOURCES.join(', ')} or replay:<file or dir> (got '${raw}')`
@@ -156,6 +166,12 @@ function sources(env: Env): readonly SourceName[] {
   const out: SourceName[] = []
   for (const s of list) {
     if (s === 'none') continue
+    // --- chain sources: `chains` expands to every chain with a node URL; a named chain needs its URL ---
+    if (s === 'chains' || isChainSourceName(s)) {
+      for (const name of chainSourcesFor(s, env)) if (!out.includes(name)) out.push(name)
+      continue
+    }
+    // --- end chain sources ---
     if (s.startsWith('replay:')) {
       const file = s.slice('replay:'.length)
       if (!file || !fs.existsSync(file)) throw new ConfigError(`SOURCES=${s}: no such file or directory '${file}'`)
@@ -358,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: webhookConfig(env),
     chains: chainsConfig(env), // chain nodes (engine/chain)
     nodeIntel: nodeIntelConfig(env), // node intelligence (docs/node-intel.md)
+    chainSources: chainSourcesConfig(env), // chain sources (docs/sources.md)
     signup: oneOf(env, 'SIGNUP', 'invite', ['invite', 'open'] as const) // accounts (docs/accounts.md)
   })
 }

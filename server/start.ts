@@ -71,6 +71,10 @@ import { alertRoutes } from './routes/alerts.js'
 import { openAccounts } from './wiring/accounts.js' // accounts (docs/accounts.md)
 import { ChainClients } from '../engine/chain/chain-clients.js' // chain nodes
 import { NodeIntelWiring } from './wiring/node-intel.js' // node intelligence
+// --- chain sources (docs/sources.md "Chain sources") ---
+import { ChainSourcesWiring } from './wiring/chain-sources.js'
+import { isChainSourceName } from '../ingest/sources/chain/chain-source-names.js'
+// --- end chain sources ---
 // --- web dashboard ---
 import { dashboardRoute } from './web/wiring.js'
 // --- end web dashboard ---
@@ -93,7 +97,11 @@ function version(): string {
   return pkg.version
 }
 
-function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>): Source[] {
+function createSources(
+  config: Config,
+  ctx: Pick<ServerContext, 'store' | 'log'>,
+  chainSources: ChainSourcesWiring // chain sources
+): Source[] {
   return config.sources.map((name) => {
     if (name === 'sim') {
       return new SimSource({
@@ -107,6 +115,7 @@ function createSources(config: Config, ctx: Pick<ServerContext, 'store' | 'log'>
     if (name.startsWith('replay:')) {
       return new ReplaySource({ path: name.slice('replay:'.length), speed: config.replaySpeed, log: ctx.log })
     }
+    if (isChainSourceName(name)) return chainSources.source(name) // chain sources
     throw new Error(`source ${name} has no implementation`)
   })
 }
@@ -180,7 +189,17 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   const hub = new StreamHub(live, { sources: { signals: signals.bus, newPairs: nodeIntel.feed } })
   const storeProbe = new StoreProbe(store)
   storeProbe.start()
-  const sources = createSources(config, { store, log })
+  // --- chain sources: the watch lists load here (a bad list stops the start naming file and line) ---
+  let chainSources: ChainSourcesWiring
+  try {
+    chainSources = new ChainSourcesWiring(config, { store, log })
+  } catch (err) {
+    await store.close()
+    releaseLock()
+    throw err
+  }
+  // --- end chain sources ---
+  const sources = createSources(config, { store, log }, chainSources)
   const readiness = new Readiness(() => sources)
   const ctx: ServerContext = {
     config,
@@ -203,6 +222,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     chains: new ChainClients(config.chains), // chain nodes: shared by whale sources and node intelligence
     stream: null
   }
+  chainSources.attach(ctx.chains) // chain sources: the evm:<chain> sources use the shared clients
   // --- node intelligence: the bsc/avalanche clients shared with the chain sources; chain id check, new pairs ---
   nodeIntel.attach(ctx.chains)
   nodeIntel.start(supervisor)
@@ -289,8 +309,9 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     ...adminRoutes(ctx, parser),
     ...webhookRoutes({ webhooks, known: webhookKnownBases(live.screener) }), // outbound webhooks
     ...alertRoutes(ctx, alerts),
-    ...accounts.routes(), // accounts (docs/accounts.md)
+    ...chainSources.routes(), // chain sources: watch-list admin (docs/watchlists.md)
     ...nodeIntel.routes(), // node intelligence (docs/node-intel.md)
+    ...accounts.routes(), // accounts (docs/accounts.md)
     STREAM_ROUTE
   ]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access, {
