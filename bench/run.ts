@@ -269,6 +269,9 @@ async function main(): Promise<void> {
   // --- end web dashboard ---
   if (only === 'alerts')
     return console.log(JSON.stringify(await (await import('./alerts/alerts.js')).alertsBench(ROUNDS), null, 2))
+  // chain sources (docs/sources.md): decode+collapse+store vs the store ceiling, anvil backfill, live lag
+  if (only === 'chain')
+    return console.log(JSON.stringify(await (await import('./chain/chain.js')).chainBench(ROUNDS), null, 2))
   // node intelligence (docs/node-intel.md): honeypot via the API vs the bare eth_call; 100 concurrent risk checks
   if (only === 'node')
     return console.log(JSON.stringify(await (await import('./node/node.js')).nodeBench(ROUNDS), null, 2))

@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto'
 import type { WhaleTransferRecord } from '../records/types.js'
+import { escapeTsv } from '../records/tsv.js'
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'
 
@@ -44,6 +45,34 @@ export function eventKey(e: { tx_hash: string; log_index: number; address: strin
   return `${e.tx_hash}:${e.log_index}:${e.address}`
 }
 
+const nullable = (v: string | number | null): string =>
+  v === null ? '\\N' : typeof v === 'number' ? String(v) : escapeTsv(v)
+
+/** `2026-11-23 22:41:05.123` (UTC): DateTime64(3) text, ~10x cheaper than toISOString + replace */
+function tsText(ms: number): string {
+  const d = new Date(ms)
+  const p2 = (n: number): string => (n < 10 ? `0${n}` : String(n))
+  const msPart = d.getUTCMilliseconds()
+  return `${d.getUTCFullYear()}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}.${msPart < 10 ? '00' : msPart < 100 ? '0' : ''}${msPart}`
+}
+
+/** One TSV line per event in CHAIN_EVENT_COLUMNS order (TabSeparated escaping, \N for null). */
+export function chainEventsTsv(events: readonly ChainWhaleEvent[], status: ChainEventStatus, version: number): string {
+  const tail = `\t${status}\t${version}\t${status === 'retracted' ? 1 : 0}\n`
+  let out = ''
+  for (const e of events) {
+    // addresses in pools are hex or base58: no quote or backslash to escape inside the array literal
+    const pools = `[${e.pools.map((p) => `'${p}'`).join(',')}]`
+    out +=
+      `${e.chain}\t${e.tx_hash}\t${e.log_index}\t${escapeTsv(e.address)}\t${e.block_number}\t${e.block_hash}\t` +
+      `${tsText(e.ts)}\t${escapeTsv(e.counterparty)}\t${e.event_type}\t${escapeTsv(e.token)}\t${e.amount}\t` +
+      `${nullable(e.token_in)}\t${nullable(e.amount_in)}\t${nullable(e.usd_value)}\t${nullable(e.price_source)}\t` +
+      `${e.hops}\t${pools}\t${e.repeat_count}\t${e.circular}\t${e.internal}\t${nullable(e.label)}` +
+      tail
+  }
+  return out
+}
+
 /** Writes events with `status` at `version` (epoch ms or a counter: newer wins); retracted rows are deletions. */
 export async function writeChainEvents(
   store: Store,
@@ -52,20 +81,11 @@ export async function writeChainEvents(
   version: number
 ): Promise<void> {
   if (events.length === 0) return
-  const lines = events.map((e) =>
-    JSON.stringify({
-      ...e,
-      ts: new Date(e.ts).toISOString().replace('T', ' ').replace('Z', ''),
-      status,
-      version,
-      is_deleted: status === 'retracted' ? 1 : 0
-    })
-  )
-  const data = Buffer.from(lines.join('\n') + '\n')
+  const data = Buffer.from(chainEventsTsv(events, status, version))
   await store.insert({
     table: 'chain_whale_events',
     columns: CHAIN_EVENT_COLUMNS,
-    format: 'JSONEachRow',
+    format: 'TSV',
     data,
     dedupToken: `chain_whale_events:${crypto.createHash('sha1').update(data).digest('hex')}`
   })

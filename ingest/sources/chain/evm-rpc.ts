@@ -73,7 +73,8 @@ export class ClientRpc implements EvmRpc {
 
   async blockNumber(): Promise<number> {
     this.calls += 1
-    return Number(await this.client.request('eth_blockNumber', (c) => c.getBlockNumber()))
+    // cacheTime 0: viem otherwise answers from a 4 s cache (the client's polling interval), a head 4 s stale
+    return Number(await this.client.request('eth_blockNumber', (c) => c.getBlockNumber({ cacheTime: 0 })))
   }
 
   async block(n: number, withTransactions: boolean): Promise<RpcBlock> {

@@ -235,8 +235,14 @@ export class EvmWhaleSource implements Source {
     }
   }
 
+  /** waits for the next head: the WebSocket wakes it, polling every pollMs is the fallback */
   private async idle(signal: AbortSignal): Promise<void> {
-    await Promise.race([sleep(this.opts.settings.pollMs, signal), new Promise<void>((r) => (this.wake = r))])
+    const done = new AbortController()
+    const stop = (): void => done.abort()
+    signal.addEventListener('abort', stop, { once: true })
+    this.wake = stop
+    await sleep(this.opts.settings.pollMs, done.signal)
+    signal.removeEventListener('abort', stop)
     this.wake = null
   }
 
@@ -324,16 +330,20 @@ export class EvmWhaleSource implements Source {
     stored: ReadonlySet<string> | null
   ): AsyncIterable<IngestItem> {
     const store = this.opts.store
-    const keep = new Set(events.map(eventKey))
-    const pending = await chainEventsIn(store, this.opts.chain, from, to, 'pending')
-    // a pending event missing from the confirmed read was in a block that left the canonical chain
-    const dropped = pending.filter((p) => !keep.has(eventKey(p)))
-    if (dropped.length > 0) {
-      await writeChainEvents(store, dropped, 'retracted', this.nextVersion())
-      this.retracted += dropped.length
-      this.reorgs += 1
+    if (this.opts.settings.confirmations > 1) {
+      // a pending event missing from the confirmed read was in a block that left the canonical chain
+      const keep = new Set(events.map(eventKey))
+      const pending = await chainEventsIn(store, this.opts.chain, from, to, 'pending')
+      const dropped = pending.filter((p) => !keep.has(eventKey(p)))
+      if (dropped.length > 0) {
+        await writeChainEvents(store, dropped, 'retracted', this.nextVersion())
+        this.retracted += dropped.length
+        this.reorgs += 1
+      }
     }
-    await writeChainEvents(store, events, 'confirmed', this.nextVersion())
+    // the detail rows are written while the flow rows go to the pipeline; both before the checkpoint
+    const detail = writeChainEvents(store, events, 'confirmed', this.nextVersion())
+    detail.catch(() => undefined) // awaited below; a failure ends the run there
     for (let n = from; n <= to; n++) this.pendingHashes.delete(n)
     const records: NormalizedRecord[] = []
     const fresh = stored === null ? events : events.filter((e) => !stored.has(eventKey(e)))
@@ -356,6 +366,7 @@ export class EvmWhaleSource implements Source {
       this.rows += transfers
       this.lastEventTs = Math.max(this.lastEventTs ?? 0, ...records.map((r) => r.ts))
     }
+    await detail
   }
 
   /** Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. */

@@ -1,0 +1,108 @@
+/**
+ * @module
+ * `npm run bench -- chain` (issue 15): the chain sources' figures, each against its same-run reference,
+ * alternating rounds, every run in a fresh process and data directory:
+ * - decode: recorded receipts decoded, collapsed and stored (chain_whale_events + whale_transfers with its
+ *   flow views) vs the store's ceiling for the same pre-built rows (target: >= 200,000 logs/s);
+ * - backfill: 10,000 blocks of a local anvil read by the evm:ethereum source (blocks/s, JSON-RPC calls per
+ *   block) vs the bare reads through plain viem (the node's own pace);
+ * - live: lag behind the node's head at one block a second (target < 2 s).
+ * Results: bench/results/chain.json.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { distPath, projectRoot } from '../../engine/paths.js'
+import { median } from '../stats.js'
+
+const TXS = Number(process.env['BENCH_CHAIN_TXS'] ?? 200_000)
+const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
+const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100
+
+function run(script: string, args: string[]): Record<string, number> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-chain-'))
+  try {
+    const out = execFileSync(process.execPath, [distPath('bench', 'chain', script), args[0]!, dir, ...args.slice(1)], {
+      env: ENV,
+      encoding: 'utf8'
+    })
+    return JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export async function chainBench(rounds: number): Promise<Record<string, unknown>> {
+  const decode: Record<string, number[]> = { ours: [], ceiling: [] }
+  const backfill: Record<string, Array<Record<string, number>>> = { backfill: [], bare: [] }
+  const live: Array<Record<string, number>> = []
+  let logs = 0
+  for (let r = 0; r < rounds; r++) {
+    for (const v of r % 2 ? ['ceiling', 'ours'] : ['ours', 'ceiling']) {
+      const res = run('decode-variant.js', [v, String(TXS)])
+      logs = res['logs']!
+      decode[v]!.push(res['logs_per_s']!)
+      console.log(`chain decode round ${r + 1} ${v}: ${res['logs_per_s']} logs/s`)
+    }
+    for (const v of r % 2 ? ['bare', 'backfill'] : ['backfill', 'bare']) {
+      const res = run('node-variant.js', [v])
+      backfill[v]!.push(res)
+      console.log(
+        `chain backfill round ${r + 1} ${v}: ${res['blocks_per_s']} blocks/s, ${res['rpc_calls_per_block']} calls/block`
+      )
+    }
+    const l = run('node-variant.js', ['live'])
+    live.push(l)
+    console.log(`chain live round ${r + 1}: lag median ${l['lag_s_median']} s, p99 ${l['lag_s_p99']} s`)
+  }
+  const m = (xs: Array<Record<string, number>>, k: string): number => median(xs.map((x) => x[k]!))
+  const ours = median(decode['ours']!)
+  const ceiling = median(decode['ceiling']!)
+  const result = {
+    decode: {
+      logs_per_run: logs,
+      dataset: `${TXS} transactions (70% USDC transfers, 10% WETH transfers, 20% two-hop swaps with 6 logs), seed 42`,
+      runs_logs_per_s: decode,
+      median_logs_per_s: { ours, ceiling },
+      ours_vs_ceiling: ratio(ours, ceiling),
+      target_logs_per_s: 200_000
+    },
+    backfill: {
+      blocks: backfill['backfill']![0]?.['blocks'],
+      runs: backfill,
+      median_blocks_per_s: {
+        source: m(backfill['backfill']!, 'blocks_per_s'),
+        bare_viem: m(backfill['bare']!, 'blocks_per_s')
+      },
+      source_vs_bare: ratio(m(backfill['backfill']!, 'blocks_per_s'), m(backfill['bare']!, 'blocks_per_s')),
+      rpc_calls_per_block: {
+        source: m(backfill['backfill']!, 'rpc_calls_per_block'),
+        bare_viem: m(backfill['bare']!, 'rpc_calls_per_block')
+      }
+    },
+    live: {
+      runs: live,
+      median_lag_s: m(live, 'lag_s_median'),
+      p99_lag_s: m(live, 'lag_s_p99'),
+      max_lag_s: Math.max(...live.map((l) => l['lag_s_max']!)),
+      target_lag_s: 2
+    }
+  }
+  const dir = path.join(projectRoot(), 'bench', 'results')
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(
+    path.join(dir, 'chain.json'),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: `${os.cpus().length} cores, node ${process.version}`,
+        rounds,
+        ...result
+      },
+      null,
+      2
+    ) + '\n'
+  )
+  return result
+}

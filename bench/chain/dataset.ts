@@ -1,0 +1,94 @@
+/**
+ * @module
+ * A deterministic "recorded" chain dataset for the decode benchmark: transactions as a node's receipts give
+ * them (logs with hex topics and data, the transaction's sender and value). Mix per 10 transactions: 7 USDC
+ * transfers between whale wallets (1 log), 1 WETH transfer (1 log), 2 two-hop swaps ETH -> AAA -> BBB through
+ * a router (value, Deposit, 3 Transfers, 2 Swap logs: 6 logs). Seeded (mulberry32), so every run decodes the
+ * same logs.
+ */
+import type { TxInput, EvmLog } from '../../ingest/normalize/chain/evm-decode.js'
+import { DEPOSIT, SWAP_TOPICS, TRANSFER } from '../../ingest/normalize/chain/evm-topics.js'
+
+export const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'
+export const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
+export const AAA = '0x00000000000000000000000000000000000aaa01'
+export const BBB = '0x00000000000000000000000000000000000bbb01'
+const ROUTER = '0x7a250d5630b4cf539739df2c5dacb4c659f2488d'
+const POOL1 = '0x0000000000000000000000000000000000009001'
+const POOL2 = '0x0000000000000000000000000000000000009002'
+
+function mulberry32(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const word = (hex: string): string => `0x${hex.replace(/^0x/, '').padStart(64, '0')}`
+const amountWord = (v: bigint): string => word(v.toString(16))
+
+export function chainDataset(txs: number, seed = 42): { inputs: TxInput[]; logs: number } {
+  const rnd = mulberry32(seed)
+  const wallet = (): string =>
+    `0x${Math.floor(rnd() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0')}${'ab'.repeat(16)}`
+  const inputs: TxInput[] = []
+  let logs = 0
+  const t0 = Date.UTC(2026, 10, 1)
+  for (let i = 0; i < txs; i++) {
+    const block = 20_000_000 + Math.floor(i / 100)
+    const hash = `0x${i.toString(16).padStart(64, '0')}`
+    const blockHash = `0x${block.toString(16).padStart(64, 'b')}`
+    let logIndex = (i % 100) * 8
+    const log = (address: string, topics: string[], data: string): EvmLog => ({
+      address,
+      topics,
+      data,
+      logIndex: logIndex++,
+      transactionHash: hash,
+      blockNumber: BigInt(block),
+      blockHash
+    })
+    const from = wallet()
+    const kind = i % 10
+    let txLogs: EvmLog[]
+    let value = 0n
+    let to = USDC
+    if (kind < 7) {
+      const amount = BigInt(Math.floor(200_000 + rnd() * 5_000_000)) * 10n ** 6n
+      txLogs = [log(USDC, [TRANSFER, word(from), word(wallet())], amountWord(amount))]
+    } else if (kind === 7) {
+      to = WETH
+      txLogs = [
+        log(WETH, [TRANSFER, word(from), word(wallet())], amountWord(BigInt(Math.floor(50 + rnd() * 500)) * 10n ** 18n))
+      ]
+    } else {
+      value = BigInt(Math.floor(50 + rnd() * 500)) * 10n ** 18n
+      to = ROUTER
+      const mid = BigInt(Math.floor(rnd() * 1e6)) * 10n ** 18n
+      const out = BigInt(Math.floor(rnd() * 1e6)) * 10n ** 18n
+      txLogs = [
+        log(WETH, [DEPOSIT, word(ROUTER)], amountWord(value)),
+        log(WETH, [TRANSFER, word(ROUTER), word(POOL1)], amountWord(value)),
+        log(AAA, [TRANSFER, word(POOL1), word(POOL2)], amountWord(mid)),
+        log(POOL1, [SWAP_TOPICS['uniswap_v2']!, word(ROUTER), word(POOL2)], `0x${'0'.repeat(256)}`),
+        log(BBB, [TRANSFER, word(POOL2), word(from)], amountWord(out)),
+        log(POOL2, [SWAP_TOPICS['uniswap_v2']!, word(ROUTER), word(from)], `0x${'0'.repeat(256)}`)
+      ]
+    }
+    logs += txLogs.length
+    inputs.push({
+      chain: 'ethereum',
+      tx: { hash, from, to, value },
+      blockNumber: block,
+      blockHash,
+      ts: t0 + Math.floor(i / 100) * 12_000,
+      logs: txLogs
+    })
+  }
+  return { inputs, logs }
+}

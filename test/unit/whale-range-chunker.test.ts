@@ -1,0 +1,65 @@
+/**
+ * The eth_getLogs span (ingest/sources/chain/range-chunker.ts): halves on a provider's size errors down to
+ * one block, grows back after clean spans, covers every block exactly once, rethrows other errors.
+ */
+import { describe, expect, it } from 'vitest'
+import { GROW_AFTER, isRangeError, RangeChunker } from '../../ingest/sources/chain/range-chunker.js'
+
+describe('range chunker', () => {
+  it('recognises providers’ size errors, nested causes included', () => {
+    for (const m of [
+      'query returned more than 10000 results',
+      'block range is too wide',
+      'eth_getLogs is limited to a 1000 block range',
+      'Log response size exceeded',
+      'query exceeds max block range 2'
+    ]) {
+      expect(isRangeError(new Error(m))).toBe(true)
+    }
+    expect(isRangeError({ message: 'x', cause: { code: -32005, message: 'limit' } })).toBe(true)
+    expect(isRangeError(new Error('connection refused'))).toBe(false)
+  })
+
+  it('halves until the node accepts, grows back, and covers every block once', async () => {
+    const chunker = new RangeChunker(64)
+    const seen: Array<[number, number]> = []
+    const fetch = async (a: number, b: number): Promise<number> => {
+      if (b - a + 1 > 5) throw new Error('query exceeds max block range 5')
+      return b - a + 1
+    }
+    let blocks = 0
+    await chunker.run(100, 299, fetch, (n, a, b) => {
+      blocks += n
+      seen.push([a, b])
+    })
+    expect(blocks).toBe(200)
+    for (let i = 1; i < seen.length; i++) expect(seen[i]![0]).toBe(seen[i - 1]![1] + 1)
+    expect(seen[0]![0]).toBe(100)
+    expect(seen.at(-1)![1]).toBe(299)
+    expect(chunker.halvings).toBeGreaterThan(0)
+    expect(chunker.span).toBeLessThanOrEqual(8) // 4 at most after a halving, 8 after GROW_AFTER clean spans
+    expect(GROW_AFTER).toBe(4)
+  })
+
+  it('rethrows errors that are not about size, and a size error at one block', async () => {
+    const chunker = new RangeChunker(8)
+    await expect(
+      chunker.run(
+        1,
+        10,
+        () => Promise.reject(new Error('connection refused')),
+        () => undefined
+      )
+    ).rejects.toThrow('connection refused')
+    const one = new RangeChunker(8)
+    await expect(
+      one.run(
+        1,
+        10,
+        () => Promise.reject(new Error('too many results')),
+        () => undefined
+      )
+    ).rejects.toThrow('too many results')
+    expect(one.span).toBe(1)
+  })
+})
