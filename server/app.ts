@@ -91,7 +91,6 @@ export function labelSynthetic(res: HttpResponse): HttpResponse {
 class RoutedRequest implements RouteRequest {
   readonly method: string
   readonly path: string
-  readonly query: URLSearchParams
   readonly headers: Readonly<Record<string, string>>
   readonly body: Buffer | null
 
@@ -105,9 +104,13 @@ class RoutedRequest implements RouteRequest {
   ) {
     this.method = req.method
     this.path = req.path
-    this.query = req.query
     this.headers = req.headers
     this.body = req.body
+  }
+
+  /** parsed only when a handler reads it (the transport's `query` is lazy) */
+  get query(): URLSearchParams {
+    return this.req.query
   }
 
   get ip(): string {
@@ -115,10 +118,29 @@ class RoutedRequest implements RouteRequest {
   }
 }
 
+/** Validated queries kept per GET route, by raw query string; the map is emptied when it reaches this. */
+const QUERY_CACHE_MAX = 256
+
+/** Whether a validated query holds only primitives (safe to share, frozen, between requests). */
+function primitivesOnly(q: Readonly<Record<string, unknown>>): boolean {
+  for (const k in q) {
+    const v = q[k]
+    if (v !== null && typeof v === 'object') return false
+  }
+  return true
+}
+
 export class App {
   readonly router: Router
   /** query validators compiled once per route */
   private readonly validators = new Map<Route, QueryValidator>()
+  /**
+   * Validated queries of GET routes by raw query string (at most QUERY_CACHE_MAX per route): validation is
+   * a pure function of the string, so a hot read repeating a query skips parsing and validating it. Only
+   * all-primitive results are kept, frozen (a handler cannot change what the next request sees); a query
+   * that fails validation is never kept (it throws each time, with the same message).
+   */
+  private readonly queryCache = new Map<Route, Map<string, Readonly<Record<string, unknown>>>>()
 
   constructor(
     readonly routes: readonly Route[],
@@ -193,6 +215,21 @@ export class App {
     return this.access.refund(caller)
   }
 
+  private validQuery(route: Route, req: HttpRequest): Readonly<Record<string, unknown>> {
+    const raw = req.rawQuery
+    if (raw === undefined || route.method !== 'GET') return this.validators.get(route)!(req.query)
+    let cache = this.queryCache.get(route)
+    const hit = cache?.get(raw)
+    if (hit) return hit
+    const q = this.validators.get(route)!(req.query)
+    if (primitivesOnly(q)) {
+      if (!cache) this.queryCache.set(route, (cache = new Map()))
+      if (cache.size >= QUERY_CACHE_MAX) cache.clear()
+      cache.set(raw, Object.freeze(q))
+    }
+    return q
+  }
+
   private caller(route: Route, req: HttpRequest): Caller {
     if (route.access === 'none') return NO_CALLER
     if (!this.access) throw new Error(`no access control for ${route.path}`)
@@ -214,7 +251,7 @@ export class App {
       let q: Readonly<Record<string, unknown>>
       let body: Readonly<Record<string, unknown>> | null
       try {
-        q = this.validators.get(route)!(req.query)
+        q = this.validQuery(route, req)
         body = route.body ? parseJsonBody(route.body, req.body) : null
       } catch (err) {
         // a call that fails parameter validation counts (docs/access.md)

@@ -11,6 +11,8 @@ import { projectRoot } from '../../engine/paths.js'
 
 export interface LoadResult {
   readonly req_per_s: number
+  /** requests completed in the round */
+  readonly requests: number
   readonly p50_ms: number
   readonly p99_ms: number
   readonly errors: number
@@ -57,6 +59,7 @@ function loadWrk(
       const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
       resolve({
         req_per_s: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 'NaN')),
+        requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 'NaN'),
         p50_ms: pct('50%'),
         p99_ms: pct('99%'),
         errors: errors ? errors.slice(1).reduce((n, x) => n + Number(x), 0) : 0,
@@ -91,13 +94,14 @@ export function load(
       (err, stdout) => {
         if (err) return reject(err)
         const r = JSON.parse(stdout) as {
-          requests: { average: number }
+          requests: { average: number; total: number }
           latency: { p50: number; p99: number }
           errors: number
           non2xx: number
         }
         resolve({
           req_per_s: Math.round(r.requests.average),
+          requests: r.requests.total,
           p50_ms: r.latency.p50,
           p99_ms: r.latency.p99,
           errors: r.errors,

@@ -73,8 +73,8 @@ export class QuotaCounter {
     // --- end accounts ---
   }
 
-  private counter(keyId: string, table = this.counters, pending = this.pendingOld): Counter {
-    const day = Math.floor(this.now() / DAY_MS)
+  private counter(keyId: string, table = this.counters, pending = this.pendingOld, now = this.now()): Counter {
+    const day = Math.floor(now / DAY_MS)
     let c = table.get(keyId)
     if (!c || c.day !== day) {
       // a new day: yesterday's unflushed delta still goes out, under yesterday's date
@@ -173,10 +173,11 @@ export class QuotaCounter {
 
   /** Counts one call if the limit allows it. `limit` null = unlimited (still counted). */
   take(keyId: string, limit: number | null): QuotaDecision {
-    const c = this.counter(keyId)
+    const now = this.now() // one clock read per call (hot path)
+    const c = this.counter(keyId, this.counters, this.pendingOld, now)
     if (limit !== null && c.used >= limit) return { ok: false, used: c.used }
     c.used++
-    this.lastUsedAt.set(keyId, this.now()) // accounts: the key's last use
+    this.lastUsedAt.set(keyId, now) // accounts: the key's last use
     this.lastUsedDirty.add(keyId)
     return { ok: true, used: c.used, remaining: limit === null ? null : limit - c.used }
   }

@@ -57,6 +57,14 @@ export interface AccessOptions {
 
 export class AccessControl {
   private readonly now: () => number
+  /**
+   * The Caller of an unlimited key on a counted route, one per key record: it never changes (no rate
+   * headers), so the hot path allocates none. Keyed by the record, so a reloaded or changed key gets a new one.
+   */
+  private readonly unlimitedCallers = new WeakMap<KeyRecord, Caller>()
+  /** `RateLimit-Reset` text and the whole epoch second it was computed in (constant within a second) */
+  private resetText = ''
+  private resetSecond = -1
 
   constructor(private readonly o: AccessOptions) {
     this.now = o.now ?? Date.now
@@ -130,7 +138,12 @@ export class AccessControl {
       )
     }
     const limit = plan.callsPerDay
-    if (limit === null) return { key, plan, headers: NO_RATE_HEADERS, counted: route.counted !== false }
+    if (limit === null) {
+      if (route.counted === false) return { key, plan, headers: NO_RATE_HEADERS, counted: false }
+      let caller = this.unlimitedCallers.get(key)
+      if (!caller) this.unlimitedCallers.set(key, (caller = { key, plan, headers: NO_RATE_HEADERS, counted: true }))
+      return caller
+    }
     const used = this.o.quota.used(key.id)
     const reset = this.resetSeconds()
     if (route.counted !== false && used >= limit) {
@@ -171,9 +184,18 @@ export class AccessControl {
     return this.headers(limit, limit - this.o.quota.used(caller.key.id), this.resetSeconds())
   }
 
-  /** `RateLimit-Reset`: whole seconds to the next UTC midnight, when daily quotas reset. */
+  /**
+   * `RateLimit-Reset`: whole seconds to the next UTC midnight, when daily quotas reset. The value is the same
+   * for every ms of one epoch second (midnights are whole seconds), so the text is built once per second.
+   */
   private resetSeconds(): string {
-    return String(secondsToUtcMidnight(this.now()))
+    const now = this.now()
+    const second = Math.floor(now / 1000)
+    if (second !== this.resetSecond) {
+      this.resetSecond = second
+      this.resetText = String(secondsToUtcMidnight(now))
+    }
+    return this.resetText
   }
 
   private headers(limit: number, remaining: number, reset: string): Record<string, string> {

@@ -13,6 +13,11 @@ export interface HttpRequest {
   /** path without the query string, e.g. /v1/health */
   readonly path: string
   readonly query: URLSearchParams
+  /**
+   * The query string as sent (without `?`), when the transport has it: validated queries are cached by it
+   * (server/app.ts), so a hot read need not parse `query` at all. Absent: `query` is validated every time.
+   */
+  readonly rawQuery?: string
   /** header names in lower case */
   readonly headers: Readonly<Record<string, string>>
   readonly body: Buffer | null

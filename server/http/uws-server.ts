@@ -190,26 +190,57 @@ function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean): Record<string, s
 }
 
 /**
- * A request as the application sees it. The client address is converted only when something asks for it
- * (the public throttle): that costs more than the rest of the request. After an abort `res` may not be
- * touched, so it reads ''.
+ * A request as the application sees it, and its abort state (one object per request). The client address
+ * is converted only when something asks for it (the public throttle): that costs more than the rest of the
+ * request; the query string is parsed only when something reads `query` (a cached validation reads only
+ * `rawQuery`). After an abort `res` may not be touched, so `ip` reads ''.
  */
-class UwsRequest implements HttpRequest {
+class UwsRequest implements HttpRequest, Aborted {
   private address: string | undefined
+  private parsed: URLSearchParams | undefined
+  aborted = false
+  onAbort?: () => void
 
   constructor(
     private readonly res: uWS.HttpResponse,
-    private readonly state: Aborted,
     readonly method: string,
     readonly path: string,
-    readonly query: URLSearchParams,
+    readonly rawQuery: string,
     readonly headers: Record<string, string>,
-    readonly body: Buffer | null
+    /** set once read (routes that take a body) */
+    public body: Buffer | null
   ) {}
 
-  get ip(): string {
-    return (this.address ??= this.state.aborted ? '' : Buffer.from(this.res.getRemoteAddressAsText()).toString())
+  get query(): URLSearchParams {
+    return (this.parsed ??= this.rawQuery === '' ? EMPTY_QUERY : new URLSearchParams(this.rawQuery))
   }
+
+  get ip(): string {
+    return (this.address ??= this.aborted ? '' : Buffer.from(this.res.getRemoteAddressAsText()).toString())
+  }
+}
+
+/**
+ * Registers the abort hook. uWS needs it before the handler returns without having ended the response
+ * (an async handler, a streamed or backpressured body, a body still to read); a response ended inside the
+ * handler needs none, so the hot synchronous path skips this closure and native call.
+ */
+function watchAbort(res: uWS.HttpResponse, state: Aborted): void {
+  res.onAborted(() => {
+    state.aborted = true
+    state.onAbort?.()
+  })
+}
+
+/**
+ * Whether `send` ends this response with `end` before returning (no stream, no tryEnd/onWritable). HEAD
+ * answers are not: uWS does not count `endWithoutBody` as a response to the handler, so they keep the hook.
+ */
+function endsAtOnce(out: HttpResponse, head: boolean): boolean {
+  if (head) return false
+  const b = out.body
+  if (typeof b === 'string') return b.length <= STREAM_THRESHOLD / 4
+  return Buffer.isBuffer(b) && b.length <= STREAM_THRESHOLD
 }
 
 /** With `stream`, `/v1/stream` upgrades to the push stream (server/http/uws-stream.ts). */
@@ -238,17 +269,11 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
   const server = uWS.App()
   const transport = stream ? attachStream(server, stream) : null
   server.any('/*', (res, req) => {
-    const state: Aborted = { aborted: false }
-    res.onAborted(() => {
-      state.aborted = true
-      state.onAbort?.()
-    })
     // Only the nine methods uWS 20.30 routes reach this handler, upper-case as sent: it closes the connection
     // on any other (QUERY, or `get`) before JavaScript runs, with no hook to answer (docs/uws-parser-repro.md)
     const method = req.getCaseSensitiveMethod()
     const path = req.getUrl()
-    const rawQuery = req.getQuery()
-    const query = rawQuery ? new URLSearchParams(rawQuery) : EMPTY_QUERY
+    const rawQuery = req.getQuery() ?? ''
     const head = method === 'HEAD'
     const matched = app.match(method, path)
     const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
@@ -261,19 +286,27 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
       }
     }
     // --- end web dashboard ---
+    const request = new UwsRequest(res, method, path, rawQuery, headers, null)
     if (limit === 0) {
-      const out = app.handle(new UwsRequest(res, state, method, path, query, headers, null), matched)
-      if (out instanceof Promise) void out.then((o) => send(res, state, o, head))
-      else send(res, state, out, head)
+      const out = app.handle(request, matched)
+      if (out instanceof Promise) {
+        watchAbort(res, request)
+        void out.then((o) => send(res, request, o, head))
+        return
+      }
+      if (!endsAtOnce(out, head)) watchAbort(res, request)
+      send(res, request, out, head)
       return
     }
+    watchAbort(res, request)
     if (Number(headers['content-length'] ?? '0') > limit) {
-      send(res, state, app.errorResponse(tooLarge(limit), { method, path }), head)
+      send(res, request, app.errorResponse(tooLarge(limit), { method, path }), head)
       return
     }
-    void readBody(res, limit, state).then(async (body) => {
-      if (body instanceof ApiError) return send(res, state, app.errorResponse(body, { method, path }), head)
-      send(res, state, await app.handle(new UwsRequest(res, state, method, path, query, headers, body), matched), head)
+    void readBody(res, limit, request).then(async (body) => {
+      if (body instanceof ApiError) return send(res, request, app.errorResponse(body, { method, path }), head)
+      request.body = body
+      send(res, request, await app.handle(request, matched), head)
     })
   })
   return new Promise((resolve, reject) => {

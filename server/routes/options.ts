@@ -1,13 +1,21 @@
 /**
  * @module
- * Options endpoints. `GET /v1/options/chain` serves the cached snapshot of the live chain: a lookup.
+ * Options endpoints. `GET /v1/options/chain` serves the cached snapshot of the live chain: a lookup. One
+ * response object per cached body, so a hot read allocates none and the synthetic label's copy (cached by
+ * the response's identity, server/app.ts) is reused.
  */
 import type { OptionsCurrency } from '../../engine/options/chain-types.js'
 import { ChainQuery, ChainResponse } from '../../schemas/api/options.js'
 import type { ServerContext } from '../context.js'
-import { JSON_HEADERS, type Route } from '../http/types.js'
+import { JSON_HEADERS, type HttpResponse, type Route } from '../http/types.js'
 
 export function optionsRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
+  const responses = new WeakMap<Buffer, HttpResponse>()
+  const response = (body: Buffer): HttpResponse => {
+    let res = responses.get(body)
+    if (!res) responses.set(body, (res = { status: 200, headers: JSON_HEADERS, body }))
+    return res
+  }
   return [
     {
       method: 'GET',
@@ -21,11 +29,7 @@ export function optionsRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
       tags: ['options'],
       query: ChainQuery,
       response: ChainResponse,
-      handler: (req) => ({
-        status: 200,
-        headers: JSON_HEADERS,
-        body: ctx.live.options.chainJson(req.q['currency'] as OptionsCurrency, Date.now())
-      })
+      handler: (req) => response(ctx.live.options.chainJson(req.q['currency'] as OptionsCurrency, Date.now()))
     }
   ]
 }

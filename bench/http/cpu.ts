@@ -1,0 +1,35 @@
+/**
+ * @module
+ * CPU time of a process' main thread, from /proc (Linux): the thread that runs uWebSockets.js and every
+ * request handler. Measured around a load round, divided by the requests served, it gives CPU µs per
+ * request, which, unlike req/s, does not depend on whether the load generator or the server saturates
+ * first on a shared machine. Background threads (the store's merges, workers) are not counted.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+
+let ticksPerSecond: number | undefined
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 on Linux). */
+function hz(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
+    } catch {
+      ticksPerSecond = 100
+    }
+  }
+  return ticksPerSecond
+}
+
+/** User + system CPU of the main thread of `pid`, ms; NaN where /proc is not available. */
+export function mainThreadCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')
+    // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(rest[11]) + Number(rest[12])) * 1000) / hz()
+  } catch {
+    return Number.NaN
+  }
+}
