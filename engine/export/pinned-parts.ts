@@ -7,13 +7,16 @@
  *
  * The rule. A part of level > 0 has each sorting key once (a merge folded equal keys, or the insert did:
  * level-1 parts come from `optimize_on_insert`; the ingest path's `optimize_on_insert=0` writes level 0).
- * Per partition, the largest such part is the candidate `P`; `cut` is the earliest `min_time` (bucket, the
- * partition key's column) of every other part in the range, in any partition. Below `cut` no row of any
- * other part exists, so a key below `cut` lives in exactly one candidate, once: those rows are read as
- * they are. Every row at or after `cut` (the candidates' tails and all other parts) goes through `FINAL`,
+ * Per partition, such parts become candidates, largest first, as long as their bucket ranges (`min_time`
+ * to `max_time`, the partition key's column) do not intersect a candidate's already taken: candidates
+ * hold disjoint keys. `cut` is the earliest `min_time` of every other part in the range, in any partition.
+ * Below `cut` no row of any other part exists, so a key below `cut` lives in exactly one candidate, once:
+ * those rows are read as they are. Every row at or after `cut` (the candidates' tails and all other parts) goes through `FINAL`,
  * filtered by `PREWHERE bucket >= cut` before the merge (bucket is a sorting-key column, so every row of
  * a key passes or none does). After a compaction `cut` is where live ingest began adding parts: only the
- * last minutes are merged. A month that is one merged part is the case with no other part.
+ * last minutes are merged. A month that is one merged part is the case with no other part. Right after a
+ * bulk load, before its compaction, background merges have folded most of a month into merged parts of
+ * consecutive time ranges; those are candidates too, and the cut is the first part still unmerged.
  *
  * Naming parts, not partitions, keeps the pinned rows as they were at the pin (a late insert below `cut`
  * is not read, as for a pinned month before). The one race is a pinned part being replaced (merged with a
@@ -38,6 +41,7 @@ interface PartRow {
   readonly level: number | string
   readonly rows: number | string
   readonly min_s: number | string
+  readonly max_s: number | string
 }
 
 /**
@@ -46,7 +50,8 @@ interface PartRow {
  */
 export async function pinnedRead(store: Store, table: string, fromS: number, toS: number): Promise<PinnedRead> {
   const parts = await store.query<PartRow>(
-    `SELECT partition_id, name, level, rows, toUnixTimestamp(min_time) AS min_s FROM system.parts
+    `SELECT partition_id, name, level, rows, toUnixTimestamp(min_time) AS min_s, toUnixTimestamp(max_time) AS max_s
+     FROM system.parts
      WHERE database = currentDatabase() AND table = {table:String} AND active
        AND max_time >= toDateTime({from:UInt32}, 'UTC') AND min_time < toDateTime({to:UInt32}, 'UTC')
      ORDER BY partition_id, name`,
@@ -58,7 +63,8 @@ export async function pinnedRead(store: Store, table: string, fromS: number, toS
       name: p.name,
       level: Number(p.level),
       rows: Number(p.rows),
-      minS: Number(p.min_s)
+      minS: Number(p.min_s),
+      maxS: Number(p.max_s)
     })),
     toS
   )
@@ -71,21 +77,28 @@ export interface PartInfo {
   readonly rows: number
   /** epoch seconds of the part's smallest bucket (system.parts min_time) */
   readonly minS: number
+  /** epoch seconds of the part's largest bucket (system.parts max_time) */
+  readonly maxS: number
 }
 
 /** The pin for these active parts (pure: the rule of the module header). `toS`: the export's end. */
 export function choosePin(parts: readonly PartInfo[], toS: number): PinnedRead {
   // a table whose parts carry no time range (min_time 0) cannot be reasoned about: FINAL everywhere
   if (parts.some((p) => !(p.minS > 0))) return NO_PIN
-  const candidates = new Map<string, PartInfo>()
-  for (const p of parts) {
-    if (p.level <= 0) continue
-    const c = candidates.get(p.partition)
-    if (!c || p.rows > c.rows || (p.rows === c.rows && p.name < c.name)) candidates.set(p.partition, p)
+  const merged = parts
+    .filter((p) => p.level > 0)
+    .sort((a, b) => b.rows - a.rows || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const candidates: PartInfo[] = []
+  for (const p of merged) {
+    const clash = candidates.some((c) => c.partition === p.partition && c.minS <= p.maxS && p.minS <= c.maxS)
+    if (!clash) candidates.push(p)
   }
   let cutS = toS
-  for (const p of parts) if (candidates.get(p.partition) !== p) cutS = Math.min(cutS, p.minS)
+  for (const p of parts) if (!candidates.includes(p)) cutS = Math.min(cutS, p.minS)
   // a candidate starting at or after the cut has no rows to read without FINAL
-  const pinned = [...candidates.values()].filter((p) => p.minS < cutS).map((p) => p.name)
-  return pinned.length > 0 ? { parts: pinned.sort(), cutS } : NO_PIN
+  const pinned = candidates
+    .filter((p) => p.minS < cutS)
+    .map((p) => p.name)
+    .sort()
+  return pinned.length > 0 ? { parts: pinned, cutS } : NO_PIN
 }

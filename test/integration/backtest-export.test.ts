@@ -120,6 +120,32 @@ async function insertSplitCandles(
   }
 }
 
+/**
+ * Hours [first, first + count) after `start` (epoch s) of every market (binance, `<base>USDT`) as one
+ * insert into candles_1h; each state's time is `offsetS` into its hour (later states win argMax);
+ * `level0` writes with optimize_on_insert 0 (a level-0 part, as the ingest path writes).
+ */
+async function insertHours(
+  markets: readonly string[],
+  start: number,
+  first: number,
+  count: number,
+  price: number,
+  offsetS: number,
+  level0 = false
+): Promise<void> {
+  await srv.running.ctx.store.command(
+    `INSERT INTO candles_1h ${level0 ? 'SETTINGS optimize_on_insert = 0' : ''}
+     SELECT base, 'binance', concat(base, 'USDT'), toDateTime(${start} + k * 3600, 'UTC'),
+       argMinState(p, t), max(p), min(p), argMaxState(p, t), sum(1.0), sum(p), sum(0.5), toUInt64(1)
+     FROM (
+       SELECT arrayJoin(['${markets.join("','")}']) AS base, ${first} + number AS k,
+         toDateTime64(${start} + k * 3600 + ${offsetS}, 3, 'UTC') AS t, ${price} + k / 1000 + length(base) AS p
+       FROM numbers(${count})
+     ) GROUP BY base, k, t, p`
+  )
+}
+
 describe('GET /v1/backtest/export', () => {
   it('NDJSON rows equal the candles of /v1/historical/ohlcv, every venue of each symbol', async () => {
     const rows = await reference()
@@ -325,7 +351,7 @@ describe('GET /v1/backtest/export', () => {
     store.query = async <T>(sql: string, params?: Params): Promise<T[]> => {
       if (failCheck && sql.includes('name IN {parts:Array(String)}')) throw new Error('check failed')
       const rows = await real.query<T>(sql, params)
-      if (!pinned && sql.includes('AS min_s FROM system.parts')) {
+      if (!pinned && sql.includes('AS max_s')) {
         pinned = true
         await afterPin?.()
       }
@@ -449,8 +475,9 @@ describe('GET /v1/backtest/export', () => {
     const month = new Date(start * 1000).toISOString().slice(0, 7).replace('-', '')
     await srv.running.ctx.store.command(`OPTIMIZE TABLE candles_1h PARTITION ID '${month}' FINAL`)
     const lastHour = start + 47 * 3600
-    // live parts: the merged part's last hour again (a key in both parts) and two hours after it
-    await insertSplitCandles('candles_1h', markets, lastHour, 3, 3600, 900)
+    // live parts: the merged part's last hour again (a key in both parts, later states) and two hours after it
+    await insertHours(markets, start, 47, 3, 900, 1800)
+    await insertHours(markets, start, 48, 2, 950, 1900)
     const parts = await srv.running.ctx.store.query<{ name: string; level: number; min_s: number }>(
       `SELECT name, level, toUnixTimestamp(min_time) AS min_s FROM system.parts
        WHERE table = 'candles_1h' AND active AND partition_id = {p:String} ORDER BY rows DESC`,
@@ -505,6 +532,43 @@ describe('GET /v1/backtest/export', () => {
       await parquetRows(await finalOnly(false, 'parquet'))
     )
   })
+
+  it('merged parts of consecutive hours in one month (a bulk load before its compaction) are all pinned', async () => {
+    const markets = ['CNA', 'CNB']
+    const now = new Date()
+    const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 4, 12) / 1000
+    // no background merge may fold the slices before the pin is taken
+    await srv.running.ctx.store.command('SYSTEM STOP MERGES candles_1h')
+    try {
+      await insertHours(markets, start, 0, 24, 100, 10)
+      await insertHours(markets, start, 24, 24, 200, 20)
+      await insertHours(markets, start, 47, 3, 900, 1800, true) // the second slice's last hour again, then two more
+      await consecutiveSlices(markets, start)
+    } finally {
+      await srv.running.ctx.store.command('SYSTEM START MERGES candles_1h')
+    }
+  })
+
+  async function consecutiveSlices(markets: readonly string[], start: number): Promise<void> {
+    const month = new Date(start * 1000).toISOString().slice(0, 7).replace('-', '')
+    const parts = await srv.running.ctx.store.query<{ name: string; level: number }>(
+      `SELECT name, level FROM system.parts WHERE table = 'candles_1h' AND active AND partition_id = {p:String}
+         AND max_time >= toDateTime(${start}, 'UTC') AND min_time < toDateTime(${start + 50 * 3600}, 'UTC')
+       ORDER BY min_time`,
+      { p: month }
+    )
+    expect(parts.map((p) => p.level > 0)).toEqual([true, true, false])
+    const from = start * 1000
+    const to = (start + 50 * 3600) * 1000
+    const pin = await pinnedRead(srv.running.ctx.store, 'candles_1h', from / 1000, to / 1000)
+    expect(pin).toEqual({ parts: [parts[0]!.name, parts[1]!.name].sort(), cutS: start + 47 * 3600 })
+
+    const reference = await groupedReference(markets)
+    expect(reference.length).toBe(markets.length * 50)
+    const { store, streamed } = recordingStore()
+    expect(await exportRows(store, markets, from, to)).toEqual(reference)
+    expect(streamed[0]).toContain('_part IN {parts:Array(String)}')
+  }
 
   it('a pin check that fails cancels the pinned query before the error goes on', async () => {
     const { from, to } = await twoMonths(['CKA'])

@@ -6,12 +6,21 @@ import { describe, expect, it } from 'vitest'
 import { choosePin, NO_PIN, type PartInfo } from '../../engine/export/pinned-parts.js'
 
 const TO = 2_000_000_000
-const part = (partition: string, name: string, level: number, rows: number, minS: number): PartInfo => ({
+/** a part; its buckets end 100 s after `minS` unless `maxS` says otherwise */
+const part = (
+  partition: string,
+  name: string,
+  level: number,
+  rows: number,
+  minS: number,
+  maxS = minS + 100
+): PartInfo => ({
   partition,
   name,
   level,
   rows,
-  minS
+  minS,
+  maxS
 })
 
 describe('choosePin', () => {
@@ -24,7 +33,7 @@ describe('choosePin', () => {
     const pin = choosePin(
       [
         part('202610', 'a_1_9_2', 2, 100, 1000),
-        part('202611', 'b_1_9_6', 6, 1000, 5000),
+        part('202611', 'b_1_9_6', 6, 1000, 5000, 9000), // ends in the first live minute
         part('202611', 'b_10_12_1', 1, 30, 9000),
         part('202611', 'b_13_13_0', 0, 3, 9060)
       ],
@@ -55,8 +64,23 @@ describe('choosePin', () => {
     expect(pin).toEqual(NO_PIN)
   })
 
-  it('of two merged parts in a month the bigger is the candidate; the other bounds the cut', () => {
-    const pin = choosePin([part('202611', 'b_1_5_3', 3, 800, 5000), part('202611', 'b_6_9_2', 2, 200, 7000)], TO)
+  it('merged parts of consecutive time ranges (a bulk load before its compaction) are all pinned', () => {
+    const pin = choosePin(
+      [
+        part('202611', 'b_1_5_3', 3, 800, 5000, 6999),
+        part('202611', 'b_6_9_2', 2, 200, 7000, 7999),
+        part('202611', 'b_10_10_0', 0, 50, 8000, 8500)
+      ],
+      TO
+    )
+    expect(pin).toEqual({ parts: ['b_1_5_3', 'b_6_9_2'], cutS: 8000 })
+  })
+
+  it('of two merged parts whose bucket ranges meet, the bigger is the candidate; the other bounds the cut', () => {
+    const pin = choosePin(
+      [part('202611', 'b_1_5_3', 3, 800, 5000, 7000), part('202611', 'b_6_9_2', 2, 200, 7000, 7100)],
+      TO
+    )
     expect(pin).toEqual({ parts: ['b_1_5_3'], cutS: 7000 })
   })
 
