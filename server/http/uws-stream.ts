@@ -31,13 +31,42 @@ const FORCE_CLOSE_MS = 2_000
 /** Frames above this close the connection (uWS); the protocol answers frames above 16 KiB with an error. */
 const MAX_PAYLOAD_BYTES = 64 * 1024
 
-interface UserData {
-  auth: Authorized
-  session: StreamSession | null
-  sock: StreamSocket | null
-  closed: boolean
+/**
+ * One connection: uWS keeps it as the socket's user data, and it is the session's StreamSocket, so a
+ * connection costs this one object (methods on the prototype, no closures) besides its session.
+ */
+class Conn implements StreamSocket {
+  /** set in `open` (uWS creates the socket after the upgrade) */
+  ws: uWS.WebSocket<Conn> | null = null
+  session: StreamSession | null = null
+  closed = false
   /** position in the sweep list (swap-removed on close) */
-  index: number
+  index = -1
+
+  constructor(readonly auth: Authorized) {}
+
+  send(frame: string | Uint8Array, binary: boolean): boolean {
+    return !this.closed && this.ws!.send(frame, binary) !== 2
+  }
+
+  subscribe(topic: string): void {
+    if (!this.closed) this.ws!.subscribe(topic)
+  }
+
+  unsubscribe(topic: string): void {
+    if (!this.closed) this.ws!.unsubscribe(topic)
+  }
+
+  end(code: number, reason: string): void {
+    if (this.closed) return
+    this.ws!.end(code, reason)
+    // a peer that never reads never completes the close handshake
+    setTimeout(forceClose, FORCE_CLOSE_MS, this).unref()
+  }
+}
+
+function forceClose(conn: Conn): void {
+  if (!conn.closed) conn.ws!.close()
 }
 
 export interface StreamTransport {
@@ -46,13 +75,13 @@ export interface StreamTransport {
 }
 
 export function attachStream(server: uWS.TemplatedApp, service: StreamService): StreamTransport {
-  const open: uWS.WebSocket<UserData>[] = []
+  const open: uWS.WebSocket<Conn>[] = []
   let cursor = 0
   service.hub.attach({
     publish: (topic, frame, binary) => void server.publish(topic, frame, binary),
     subscribers: (topic) => server.numSubscribers(topic)
   })
-  server.ws<UserData>('/v1/stream', {
+  server.ws<Conn>('/v1/stream', {
     compression: uWS.DISABLED,
     maxPayloadLength: MAX_PAYLOAD_BYTES,
     maxBackpressure: HARD_BACKPRESSURE_BYTES,
@@ -91,37 +120,14 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
         })
         return
       }
-      res.upgrade<UserData>(
-        { auth, session: null, sock: null, closed: false, index: -1 },
-        wsKey,
-        wsProtocol,
-        wsExtensions,
-        context
-      )
+      res.upgrade<Conn>(new Conn(auth), wsKey, wsProtocol, wsExtensions, context)
     },
     open: (ws) => {
-      const ud = ws.getUserData()
-      const sock: StreamSocket = {
-        send: (frame, binary) => !ud.closed && ws.send(frame, binary) !== 2,
-        subscribe: (topic) => {
-          if (!ud.closed) ws.subscribe(topic)
-        },
-        unsubscribe: (topic) => {
-          if (!ud.closed) ws.unsubscribe(topic)
-        },
-        end: (code, reason) => {
-          if (ud.closed) return
-          ws.end(code, reason)
-          // a peer that never reads never completes the close handshake
-          setTimeout(() => {
-            if (!ud.closed) ws.close()
-          }, FORCE_CLOSE_MS).unref()
-        }
-      }
-      ud.sock = sock
-      ud.session = service.open(sock, ud.auth)
-      if (ud.session) {
-        ud.index = open.length
+      const conn = ws.getUserData()
+      conn.ws = ws
+      conn.session = service.open(conn, conn.auth)
+      if (conn.session) {
+        conn.index = open.length
         open.push(ws)
       }
     },
@@ -151,7 +157,7 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
       const ud = ws.getUserData()
       if (ud.closed || !ud.session || ud.session.closed) continue
       const buffered = ws.getBufferedAmount()
-      if (buffered > SLOW_CONSUMER_BYTES) service.slowConsumer(ud.session, ud.sock!, buffered)
+      if (buffered > SLOW_CONSUMER_BYTES) service.slowConsumer(ud.session, ud, buffered)
     }
   }, SWEEP_MS)
   sweep.unref()

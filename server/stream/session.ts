@@ -35,16 +35,31 @@ export interface StreamSocket {
   end(code: number, reason: string): void
 }
 
+/** The queue of a session with no op waiting: one settled promise shared by every idle session. */
+const IDLE: Promise<void> = Promise.resolve()
+
+/**
+ * Memory per connection matters at 10,000 idle subscribers (docs/benchmarks.md, Push stream): a session
+ * holds no closures, a single subscription (the common case) is a field rather than a map, and an idle
+ * session's op queue is the shared settled promise.
+ */
 export class StreamSession {
-  private readonly subs = new Map<string, Channel>()
-  private queue: Promise<void> = Promise.resolve()
+  /**
+   * The subscriptions: `one` while there is at most one, `many` (by channel name) from the second on; never
+   * both. A channel's `spec.name` is its name (the hub keys channels by it).
+   */
+  private one: Channel | null = null
+  private many: Map<string, Channel> | null = null
+  private queue: Promise<void> = IDLE
   private pending = 0
   closed = false
-  /** called once when the session closes (connection accounting) */
-  onClosed: (() => void) | null = null
+  /** the key the connection was opened with (the service's per-key accounting) */
+  keyId: string | null = null
+  /** called once when the session closes, with the session (connection accounting; one shared function) */
+  onClosed: ((session: StreamSession) => void) | null = null
 
   constructor(
-    private readonly sock: StreamSocket,
+    readonly sock: StreamSocket,
     private readonly hub: StreamHub,
     readonly plan: Plan,
     readonly encoding: Encoding,
@@ -54,12 +69,38 @@ export class StreamSession {
   ) {}
 
   get subscriptions(): number {
-    return this.subs.size
+    return this.many ? this.many.size : this.one ? 1 : 0
+  }
+
+  private subscribed(name: string): Channel | undefined {
+    if (this.many) return this.many.get(name)
+    return this.one !== null && this.one.spec.name === name ? this.one : undefined
+  }
+
+  private addSub(name: string, ch: Channel): void {
+    if (this.many) this.many.set(name, ch)
+    else if (this.one === null || this.one.spec.name === name) this.one = ch
+    else {
+      this.many = new Map([[this.one.spec.name, this.one]])
+      this.many.set(name, ch)
+      this.one = null
+    }
+  }
+
+  private deleteSub(name: string): void {
+    if (this.many) this.many.delete(name)
+    else if (this.one !== null && this.one.spec.name === name) this.one = null
   }
 
   send(msg: ServerMessage): void {
     if (this.closed) return
-    if (!this.sock.send(encodeFrame(msg, this.encoding), this.encoding === 'msgpack')) this.counters.droppedFrames++
+    this.sendFrame(encodeFrame(msg, this.encoding))
+  }
+
+  /** A frame already encoded in this session's encoding (shared frames, e.g. the welcome). */
+  sendFrame(frame: string | Uint8Array): void {
+    if (this.closed) return
+    if (!this.sock.send(frame, this.encoding === 'msgpack')) this.counters.droppedFrames++
     else this.hub.countSent()
   }
 
@@ -89,7 +130,8 @@ export class StreamSession {
       .then(() => this.run(op))
       .catch(() => this.error('internal', 'the op failed; retry it', op.id))
       .finally(() => {
-        this.pending--
+        // nothing waits behind this op: drop the chain, back to the shared settled promise
+        if (--this.pending === 0) this.queue = IDLE
       })
   }
 
@@ -124,9 +166,9 @@ export class StreamSession {
   }
 
   private drop(name: string): boolean {
-    const ch = this.subs.get(name)
+    const ch = this.subscribed(name)
     if (!ch) return false
-    this.subs.delete(name)
+    this.deleteSub(name)
     this.counters.subscriptions--
     this.sock.unsubscribe(topicOf(this.encoding, name))
     this.hub.release(name)
@@ -158,7 +200,7 @@ export class StreamSession {
         // --- end node intelligence ---
         // subscribing again to a channel is a resubscribe (resume with from_seq, or a fresh snapshot)
         this.drop(spec.name)
-        if (this.subs.size >= limit) {
+        if (this.subscriptions >= limit) {
           errors.push({
             channel: c.name,
             code: 'subscription_limit',
@@ -167,7 +209,7 @@ export class StreamSession {
           continue
         }
         const ch = this.hub.acquire(spec)
-        this.subs.set(spec.name, ch)
+        this.addSub(spec.name, ch)
         this.counters.subscriptions++
         accepted.push({ ch, fromSeq: c.fromSeq })
       } catch (err) {
@@ -181,14 +223,14 @@ export class StreamSession {
       id
     )
     for (const { ch, fromSeq } of accepted) {
-      if (this.closed || this.subs.get(ch.spec.name) !== ch) continue
+      if (this.closed || this.subscribed(ch.spec.name) !== ch) continue
       const name = ch.spec.name
       const missed = fromSeq === null ? null : this.hub.resume(ch, fromSeq)
       if (missed) {
         for (const u of missed) this.send({ type: 'update', channel: name, seq: u.seq, data: u.data })
       } else {
         const snap = await this.hub.snapshot(ch)
-        if (this.closed || this.subs.get(name) !== ch) continue
+        if (this.closed || this.subscribed(name) !== ch) continue
         this.send({
           type: 'snapshot',
           channel: name,
@@ -206,12 +248,14 @@ export class StreamSession {
   close(): void {
     if (this.closed) return
     this.closed = true
-    for (const name of [...this.subs.keys()]) {
-      this.subs.delete(name)
+    const names = this.many ? [...this.many.keys()] : this.one ? [this.one.spec.name] : []
+    this.one = null
+    this.many = null
+    for (const name of names) {
       this.counters.subscriptions--
       this.hub.release(name)
     }
-    this.onClosed?.()
+    this.onClosed?.(this)
   }
 }
 

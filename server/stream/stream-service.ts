@@ -12,7 +12,7 @@ import { CHANNEL_KINDS } from '../../engine/stream/kinds/registry.js'
 import type { KeyRecord } from '../../engine/access/key-registry.js'
 import type { Plan } from '../../engine/access/plans.js'
 import type { StreamHub } from '../../engine/stream/stream-hub.js'
-import { ENCODINGS, type Encoding } from '../../engine/stream/frames.js'
+import { ENCODINGS, encodeFrame, type Encoding } from '../../engine/stream/frames.js'
 import type { AccessControl } from '../access/access-control.js'
 import type { HttpRequest, Route } from '../http/types.js'
 import { newStreamCounters, type StreamCounters } from './counters.js'
@@ -71,7 +71,22 @@ export interface Authorized {
 export class StreamService {
   readonly counters: StreamCounters = newStreamCounters()
   private readonly perKey = new Map<string, number>()
-  private readonly sessions = new Set<{ session: StreamSession; sock: StreamSocket }>()
+  private readonly sessions = new Set<StreamSession>()
+  /**
+   * What connections share rather than hold one each (memory per idle connection, docs/benchmarks.md):
+   * the Authorized of a key record per encoding, the encoded welcome per plan and encoding, and one
+   * close hook for every session.
+   */
+  private readonly authorized = new WeakMap<KeyRecord, Partial<Record<Encoding, Authorized>>>()
+  private readonly welcomes = new Map<string, string | Uint8Array>()
+  private readonly sessionClosed = (session: StreamSession): void => {
+    this.sessions.delete(session)
+    this.counters.connections--
+    const keyId = session.keyId!
+    const n = (this.perKey.get(keyId) ?? 1) - 1
+    if (n <= 0) this.perKey.delete(keyId)
+    else this.perKey.set(keyId, n)
+  }
 
   constructor(
     readonly hub: StreamHub,
@@ -98,7 +113,11 @@ export class StreamService {
       // no stream before the live state is built: its snapshots would be empty (503 warming_up, uncounted)
       this.readiness?.check()
       this.access.count(caller)
-      return { key: caller.key!, plan: caller.plan!, encoding: enc as Encoding }
+      const record = caller.key!
+      let byEncoding = this.authorized.get(record)
+      if (!byEncoding) this.authorized.set(record, (byEncoding = {}))
+      // immutable, so every connection of a key and encoding shares one
+      return (byEncoding[enc as Encoding] ??= { key: record, plan: caller.plan!, encoding: enc as Encoding })
     } catch (err) {
       this.counters.rejected++
       if (err instanceof ApiError) return err.code === 'unauthorized' ? streamUnauthorized(err) : err
@@ -123,28 +142,36 @@ export class StreamService {
     }
     this.perKey.set(auth.key.id, held + 1)
     this.counters.connections++
-    const entry = { session, sock }
-    this.sessions.add(entry)
-    session.onClosed = () => {
-      this.sessions.delete(entry)
-      this.counters.connections--
-      const n = (this.perKey.get(auth.key.id) ?? 1) - 1
-      if (n <= 0) this.perKey.delete(auth.key.id)
-      else this.perKey.set(auth.key.id, n)
-    }
-    session.send({
-      type: 'welcome',
-      ...(this.synthetic && { synthetic: true as const }),
-      plan: auth.plan.name,
-      encoding: auth.encoding,
-      limits: {
-        subscriptions: auth.plan.stream.subscriptions,
-        connections: limit,
-        max_message_bytes: MAX_CLIENT_MESSAGE_BYTES,
-        slow_consumer_bytes: SLOW_CONSUMER_BYTES
-      }
-    })
+    session.keyId = auth.key.id
+    this.sessions.add(session)
+    session.onClosed = this.sessionClosed
+    session.sendFrame(this.welcome(auth))
     return session
+  }
+
+  /** The welcome frame, encoded once per plan and encoding (it says nothing else about a connection). */
+  private welcome(auth: Authorized): string | Uint8Array {
+    const id = `${auth.plan.name}|${auth.encoding}`
+    let frame = this.welcomes.get(id)
+    if (frame === undefined) {
+      frame = encodeFrame(
+        {
+          type: 'welcome',
+          ...(this.synthetic && { synthetic: true as const }),
+          plan: auth.plan.name,
+          encoding: auth.encoding,
+          limits: {
+            subscriptions: auth.plan.stream.subscriptions,
+            connections: auth.plan.stream.connections,
+            max_message_bytes: MAX_CLIENT_MESSAGE_BYTES,
+            slow_consumer_bytes: SLOW_CONSUMER_BYTES
+          }
+        },
+        auth.encoding
+      )
+      this.welcomes.set(id, frame)
+    }
+    return frame
   }
 
   /** The connection fell behind: tells it why, then closes it (the adapter force-closes if that stalls). */
@@ -161,9 +188,9 @@ export class StreamService {
 
   /** Closes every connection (server shutdown). */
   closeAll(): void {
-    for (const { session, sock } of [...this.sessions]) {
+    for (const session of [...this.sessions]) {
       session.close()
-      sock.end(1001, 'server shutting down')
+      session.sock.end(1001, 'server shutting down')
     }
   }
 

@@ -82,4 +82,43 @@ describe('stream session', () => {
     expect(pongs).toEqual(Array.from({ length: 16 }, (_, i) => i))
     expect(refused).toEqual([16, 17, 18, 19])
   })
+
+  // the session keeps one subscription in a field and moves to a map from the second (issue 19 item 4)
+  it('tracks one, then several subscriptions, and releases every one on close', async () => {
+    const { s, sent, topics, counters } = session(PLANS.pro)
+    s.onMessage(op({ op: 'subscribe', channels: ['trades:BTC'] }), false)
+    await settle()
+    expect(s.subscriptions).toBe(1)
+    s.onMessage(op({ op: 'subscribe', channels: ['trades:XRP', 'trades:BTC'] }), false)
+    await settle()
+    expect(s.subscriptions).toBe(2)
+    expect(counters.subscriptions).toBe(2)
+    expect([...topics].sort()).toEqual(['j|trades:BTC', 'j|trades:XRP'])
+    s.onMessage(op({ op: 'unsubscribe', channels: ['trades:BTC'] }), false)
+    s.onMessage(op({ op: 'unsubscribe', channels: ['trades:BTC'] }), false)
+    await settle()
+    expect(s.subscriptions).toBe(1)
+    expect([...topics]).toEqual(['j|trades:XRP'])
+    const acks = sent.filter((f) => (f as { type: string }).type === 'ack') as {
+      channels: string[]
+      errors: { code: string }[]
+    }[]
+    expect(acks.slice(-2).map((a) => [a.channels, a.errors.map((e) => e.code)])).toEqual([
+      [['trades:BTC'], []],
+      [[], ['not_subscribed']]
+    ])
+    s.close()
+    expect(s.subscriptions).toBe(0)
+    expect(counters.subscriptions).toBe(0)
+  })
+
+  it('keeps running ops in order after its queue went idle', async () => {
+    const { s, sent } = session(PLANS.pro)
+    s.onMessage(op({ op: 'ping', id: 1 }), false)
+    await settle()
+    s.onMessage(op({ op: 'ping', id: 2 }), false)
+    s.onMessage(op({ op: 'ping', id: 3 }), false)
+    await settle()
+    expect(sent.map((f) => (f as { id: number }).id)).toEqual([1, 2, 3])
+  })
 })
