@@ -28,6 +28,7 @@ import type { WhaleTransferRecord } from '../records/types.js'
 import { orderedRows, sameRow } from './row-order.js'
 import { checkThresholds, DEFAULT_THRESHOLDS, significanceOf, type SignificanceThresholds } from './significance.js'
 import type { WhaleEvent } from './whale-event.js'
+import { chainDetail, type ChainEventDetail } from './chain-details.js'
 
 export type { CollapseKind, WhaleEvent } from './whale-event.js'
 
@@ -161,14 +162,22 @@ function toEvent(group: readonly Route[], thresholds: SignificanceThresholds): W
   const significance = significanceOf(usd, thresholds)
   if (significance === null) return null
   const first = route.first
+  const id = `${first.chain}:${first.tx_hash}:${first.log_index}:${first.address}`
+  // a chain-derived row is already one transaction's event: its raw legs count as its rows
+  let detail: ChainEventDetail | undefined
   let rows = 0
   let lastTs = first.ts
   for (const r of group) {
-    rows += r.legs
+    const d =
+      r.legs === 1
+        ? chainDetail(`${r.first.chain}:${r.first.tx_hash}:${r.first.log_index}:${r.first.address}`)
+        : undefined
+    if (r === route) detail = d
+    rows += d?.repeat_count ?? r.legs
     lastTs = Math.max(lastTs, r.lastTs)
   }
-  return {
-    id: `${first.chain}:${first.tx_hash}:${first.log_index}:${first.address}`,
+  const event: WhaleEvent = {
+    id,
     ts: first.ts,
     last_ts: lastTs,
     chain: first.chain,
@@ -182,7 +191,18 @@ function toEvent(group: readonly Route[], thresholds: SignificanceThresholds): W
     tx_hash: first.tx_hash,
     block_number: first.block_number,
     repeat_count: rows,
-    collapsed: group.length > 1 ? 'wash_loop' : route.legs > 1 ? 'multi_hop' : null
+    collapsed: group.length > 1 ? 'wash_loop' : route.legs > 1 || rows > 1 ? 'multi_hop' : null
+  }
+  if (detail === undefined) return event
+  return {
+    ...event,
+    hops: detail.hops,
+    pools: detail.pools,
+    token_in: detail.token_in,
+    amount_in: detail.amount_in,
+    price_source: detail.price_source,
+    label: detail.label,
+    internal: detail.internal
   }
 }
 

@@ -39,4 +39,18 @@ export interface WhaleEvent {
   /** rows folded into this event (legs of routes inside a wash loop included); 1 for a single row */
   readonly repeat_count: number
   readonly collapsed: CollapseKind | null
+  // Chain-derived events only (engine/whales/chain-details.ts); absent for rows from other sources.
+  /** Swap logs of the transaction (0 for transfers) */
+  readonly hops?: number
+  /** distinct pools of those Swap logs */
+  readonly pools?: readonly string[]
+  /** swaps: the asset given and its amount (`token` and `amount` are the asset received) */
+  readonly token_in?: string | null
+  readonly amount_in?: number | null
+  /** where usd_value comes from: `stablecoin`, `candles_1m:<exchanges>` */
+  readonly price_source?: string | null
+  /** watch-list label of the wallet */
+  readonly label?: string | null
+  /** a transfer between two wallets of one owner: left out of exchange flows */
+  readonly internal?: boolean
 }

@@ -45,7 +45,24 @@ const EVENT = Type.Object({
   tx_hash: Type.String(),
   block_number: Type.Integer(),
   repeat_count: Type.Integer({ description: 'raw rows folded into this event' }),
-  collapsed: Type.Union([Type.Literal('multi_hop'), Type.Literal('wash_loop'), Type.Null()])
+  collapsed: Type.Union([Type.Literal('multi_hop'), Type.Literal('wash_loop'), Type.Null()]),
+  // --- chain sources (docs/whales.md "Chain events"): only on events the chain sources derived ---
+  hops: Type.Optional(Type.Integer({ description: 'chain events: Swap logs of the transaction (0 for transfers)' })),
+  pools: Type.Optional(Type.Array(Type.String(), { description: 'chain events: distinct pools of those Swap logs' })),
+  token_in: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'chain swaps: the asset given (token is the asset received)'
+    })
+  ),
+  amount_in: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'chain swaps: units of token_in' })),
+  price_source: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: 'chain events: stablecoin or candles_1m:<exchanges>' })
+  ),
+  label: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'chain events: watch-list label' })),
+  internal: Type.Optional(
+    Type.Boolean({ description: 'chain events: between two wallets of one owner, left out of exchange flows' })
+  )
+  // --- end chain sources ---
 })
 
 export const EventsResponse = Type.Object({

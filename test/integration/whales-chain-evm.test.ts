@@ -28,7 +28,7 @@ let server: Awaited<ReturnType<typeof startTestServer>>
 const lists = tmpDir()
 const hashes: Record<string, string> = {}
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 90_000): Promise<T> {
   const end = Date.now() + ms
   for (;;) {
     const v = await fn()
@@ -164,7 +164,22 @@ describe('evm whale source on anvil (chain id 1)', () => {
     const loop = whale.find((e: any) => e.collapsed === 'wash_loop')
     expect(loop).toMatchObject({ event_type: 'transfer_out', repeat_count: 2, usd_value: 1_000_000 })
     const swap = page.events.find((e: any) => e.tx_hash === hashes.twoHop!.toLowerCase())
-    expect(swap).toMatchObject({ event_type: 'swap', token: 'BBB', usd_value: 600_000 })
+    expect(swap).toMatchObject({
+      event_type: 'swap',
+      token: 'BBB',
+      usd_value: 600_000,
+      token_in: 'WETH',
+      amount_in: 200,
+      hops: 2,
+      repeat_count: 2,
+      collapsed: 'multi_hop',
+      price_source: 'candles_1m:binance'
+    })
+    expect(swap.pools).toHaveLength(2)
+    const deposit = page.events.find(
+      (e: any) => e.tx_hash === hashes.direct!.toLowerCase() && e.address === ACCOUNTS.exchange1
+    )
+    expect(deposit).toMatchObject({ label: 'TestEx 1', internal: false, repeat_count: 1, collapsed: null, hops: 0 })
     expect(page.events.some((e: any) => e.tx_hash === hashes.circular!.toLowerCase())).toBe(false)
     const summary = await get('/v1/whales/summary')
     expect(summary.chain_counts.ethereum.event_count).toBeGreaterThanOrEqual(6)

@@ -37,6 +37,8 @@ import {
   type Checkpoint
 } from '../../../engine/whales/chain-event-store.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
+import { loadChainDetails, recordChainDetails } from '../../../engine/whales/chain-details.js'
+import { WHALE_WINDOW_MS } from '../../../engine/live/whale-window.js'
 import {
   txEvents,
   type ChainWhaleEvent,
@@ -259,6 +261,7 @@ export class EvmWhaleSource implements Source {
       throw err
     }
     this.connected = true
+    await loadChainDetails(store, this.opts.chain, Date.now() - WHALE_WINDOW_MS)
     this.subscribe(signal)
     let head = await rpc.blockNumber()
     let { next, checkpoint } = await this.resumeFrom(head)
@@ -352,6 +355,8 @@ export class EvmWhaleSource implements Source {
       if (r !== null) records.push(r)
     }
     const transfers = records.length
+    // hops, pools, legs, price source for the read API (engine/whales/chain-details.ts)
+    recordChainDetails(fresh.filter((e) => !e.circular && e.usd_value !== null))
     // exchange net flow readings of the batch (the confirmation model's on-chain input, /v1/onchain/metrics)
     const wallets = this.opts.watchlists.current
     records.push(

@@ -17,6 +17,8 @@ import { sleep } from '../../../engine/runtime/retry.js'
 import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
 import { eventKey, transferRecordOf, writeChainEvents } from '../../../engine/whales/chain-event-store.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
+import { loadChainDetails, recordChainDetails } from '../../../engine/whales/chain-details.js'
+import { WHALE_WINDOW_MS } from '../../../engine/live/whale-window.js'
 import {
   txEvents,
   type TokenInfo,
@@ -206,6 +208,7 @@ export class SolanaWhaleSource implements Source {
     this.phase = 'connecting'
     await this.rpc<number>('getSlot', [{ commitment: 'finalized' }])
     this.connected = true
+    await loadChainDetails(store, 'solana', Date.now() - WHALE_WINDOW_MS)
     this.phase = 'live'
     while (!signal.aborted) {
       const wallets = this.opts.watchlists.current.walletsOn('solana')
@@ -225,6 +228,7 @@ export class SolanaWhaleSource implements Source {
           if (r !== null) records.push(r)
         }
         const transfers = records.length
+        recordChainDetails(events.filter((e) => !e.circular && e.usd_value !== null))
         const index = this.opts.watchlists.current
         records.push(
           ...exchangeNetflowReadings(events, (a) => {
