@@ -1,0 +1,46 @@
+/**
+ * Configuration of the chain sources (ingest/sources/chain/chain-settings.ts through loadConfig): SOURCES
+ * names evm:<chain>, solana and chains; a named chain needs its node URL; the per-chain settings default to
+ * the chain table and are checked with messages naming the variable.
+ */
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../engine/config.js'
+
+const base = { DATA_DIR: '/tmp/tw-config-test' }
+
+describe('chain source settings', () => {
+  it('SOURCES=chains expands to every chain with a node URL, in the table order', () => {
+    const c = loadConfig({
+      ...base,
+      SOURCES: 'sim,chains',
+      BSC_RPC_URL: 'http://127.0.0.1:8545',
+      AVAX_RPC_URL: 'http://127.0.0.1:9650/ext/bc/C/rpc',
+      SOLANA_RPC_URL: 'http://127.0.0.1:8899'
+    })
+    expect(c.sources).toEqual(['sim', 'evm:bsc', 'evm:avalanche', 'solana'])
+  })
+
+  it('a named chain without its URL stops the start naming the variable', () => {
+    expect(() => loadConfig({ ...base, SOURCES: 'evm:bsc' })).toThrow(ConfigError)
+    expect(() => loadConfig({ ...base, SOURCES: 'evm:bsc' })).toThrow('SOURCES=evm:bsc needs BSC_RPC_URL')
+    expect(() => loadConfig({ ...base, SOURCES: 'solana' })).toThrow('SOURCES=solana needs SOLANA_RPC_URL')
+    expect(() => loadConfig({ ...base, SOURCES: 'evm:tron' })).toThrow(/SOURCES must be a comma list/)
+  })
+
+  it('defaults come from the chain table; overrides are checked', () => {
+    const c = loadConfig({ ...base, SOURCES: 'none', ETHEREUM_CONFIRMATIONS: '20', BSC_START_BLOCK: '123' })
+    expect(c.chainSources.evm.ethereum).toMatchObject({ confirmations: 20, maxSpan: 2000, pollMs: 12_000 })
+    expect(c.chainSources.evm.avalanche.confirmations).toBe(1)
+    expect(c.chainSources.evm.bsc).toMatchObject({ confirmations: 15, startBlock: 123, pollMs: 750 })
+    // 1 hour of 12 s blocks
+    expect(c.chainSources.evm.ethereum.backfillBlocks).toBe(300)
+    expect(c.chainSources.minUsd).toBe(100_000)
+    expect(c.chainSources.watchlistDir).toBe(path.resolve('watchlists'))
+    expect(() => loadConfig({ ...base, ETHEREUM_CONFIRMATIONS: '0' })).toThrow(
+      "ETHEREUM_CONFIRMATIONS must be an integer from 1 to 1000 (got '0')"
+    )
+    expect(() => loadConfig({ ...base, WHALE_MIN_USD: '-5' })).toThrow(/^WHALE_MIN_USD must be a number/)
+    expect(() => loadConfig({ ...base, SOLANA_RPC_URL: 'ftp://x' })).toThrow(/^SOLANA_RPC_URL must use http or https/)
+  })
+})
