@@ -265,8 +265,9 @@ export class EvmWhaleSource implements Source {
     this.subscribe(signal)
     let head = await rpc.blockNumber()
     let { next, checkpoint } = await this.resumeFrom(head)
-    // rows of the first batch after a restart may already be stored (crash before the checkpoint)
-    let stored: Set<string> | null = checkpoint !== null ? new Set() : null
+    // rows of the first batch after a start may already be stored (a crash before its checkpoint, the very
+    // first one included): that batch is checked against whale_transfers, later ones need not be
+    let stored: Set<string> | null = new Set()
     let pendingHead = -1
     try {
       while (!signal.aborted) {
