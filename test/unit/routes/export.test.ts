@@ -234,11 +234,19 @@ describe('GET /v1/backtest/export (fake store)', () => {
 })
 
 describe('export pinning of merged parts (fake store)', () => {
-  const PIN = { partition_id: '202601', name: '202601_1_9_2' }
+  /** one merged part (level 2) holding the month's buckets from T0 on: the only part in the range */
+  const PIN = {
+    partition_id: '202601',
+    name: '202601_1_9_2',
+    level: 2,
+    rows: 100,
+    min_s: T0 / 1000,
+    max_s: T0 / 1000 + 30 * 24 * 3600
+  }
   /** the pin finds PIN; the check after the first chunk finds `stillActive` of it active */
   function pinStore(stillActive: number): FakeStore {
     return new FakeStore(
-      answers((sql) => (sql.includes('GROUP BY partition_id') ? [PIN] : [{ n: stillActive }])),
+      answers((sql) => (sql.includes('AS max_s') ? [PIN] : [{ n: stillActive }])),
       {
         stream: async function* () {
           for (const c of CHUNKS) yield Buffer.from(c)
@@ -256,7 +264,8 @@ describe('export pinning of merged parts (fake store)', () => {
     const [stmt, ...more] = s.streams()
     expect(more).toEqual([])
     expect(flatSql(stmt!.sql)).toContain('WHERE _part IN {parts:Array(String)}')
-    expect(stmt!.params).toMatchObject({ parts: [PIN.name], partitions: [PIN.partition_id], from: T0 / 1000 })
+    // no other part: every row of the range is read from the pinned part (cut = the range's end)
+    expect(stmt!.params).toMatchObject({ parts: [PIN.name], cut: (T0 + 6 * HOUR) / 1000, from: T0 / 1000 })
     const pinQueries = store.queries.filter((q) => q.sql.includes('system.parts'))
     expect(pinQueries.map((q) => q.params?.['table'])).toEqual(['candles_1h', 'candles_1h'])
     expect(pinQueries[1]!.params).toMatchObject({ parts: [PIN.name] })
