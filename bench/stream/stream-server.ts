@@ -4,7 +4,8 @@
  * pub/sub server (every socket subscribed to one topic, frames of the same shape as Tidewatch's); `tidewatch`
  * is the real server in-process (temp data dir, no sources), where a publish is a trade applied to the
  * live state: the hub numbers it, encodes it and hands it to uWS pub/sub exactly as live data is.
- * Trades carry their publish time as `ts` (fractional epoch ms) so the client measures latency.
+ * Trades carry their publish time as `ts` (fractional epoch ms) so the client measures latency. `heap`
+ * answers the JS heap in use after full collections (what connections retain, garbage excluded).
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -33,7 +34,7 @@ const trade = (): TradeRecord => ({
   trade_id: String(++n)
 })
 
-type Cmd = { cmd: 'publish'; count: number; intervalMs: number } | { cmd: 'rss' } | { cmd: 'stop' }
+type Cmd = { cmd: 'publish'; count: number; intervalMs: number } | { cmd: 'rss' } | { cmd: 'heap' } | { cmd: 'stop' }
 
 async function main(): Promise<void> {
   let publish: () => void
@@ -86,7 +87,13 @@ async function main(): Promise<void> {
   }
   process.on('message', (m: Cmd) => {
     if (m.cmd === 'rss') process.send!({ rss: process.memoryUsage().rss })
-    else if (m.cmd === 'stop') void stop().then(() => process.exit(0))
+    else if (m.cmd === 'heap') {
+      // retained JS heap: after full collections (the parent forks this process with --expose-gc)
+      const gc = (globalThis as { gc?: () => void }).gc
+      gc?.()
+      gc?.()
+      process.send!({ heap: gc ? process.memoryUsage().heapUsed : Number.NaN })
+    } else if (m.cmd === 'stop') void stop().then(() => process.exit(0))
     else {
       let left = m.count
       const step = (): void => {

@@ -6,7 +6,8 @@
  *   p50/p99 of publish-to-receive over every delivery;
  * - throughput: a burst of publishes as fast as the server takes them; delivered frames per second at the
  *   client (first to last receive);
- * - memory: server RSS growth per connection after N idle subscribed connections.
+ * - memory: server RSS growth per connection after N idle subscribed connections, and the JS heap they
+ *   retain (heap in use after full collections, before and after connecting, per connection).
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { distPath } from '../../engine/paths.js'
@@ -19,8 +20,15 @@ const BURST: Record<number, number> = { 1_000: 300, 10_000: 60 }
 
 type Msg = Record<string, unknown>
 
-function child(file: string, args: string[] = []): { proc: ChildProcess; next: (key: string) => Promise<Msg> } {
-  const proc = fork(distPath('bench', 'stream', file), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+function child(
+  file: string,
+  args: string[] = [],
+  execArgv: string[] = []
+): { proc: ChildProcess; next: (key: string) => Promise<Msg> } {
+  const proc = fork(distPath('bench', 'stream', file), args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv
+  })
   const queue: Msg[] = []
   let wake: (() => void) | null = null
   proc.on('message', (m: Msg) => {
@@ -58,23 +66,28 @@ interface RoundResult {
   msgs_per_s: number
   delivered_burst: number
   rss_per_conn_kb: number
+  heap_per_conn_kb: number
   connect_ms: number
 }
 
 async function round(kind: 'bare' | 'tidewatch', n: number): Promise<RoundResult> {
-  const server = child('stream-server.js', [kind])
+  const server = child('stream-server.js', [kind], ['--expose-gc'])
   const ready = await server.next('ready')
   const client = child('stream-client.js')
   await client.next('ready')
   try {
     server.proc.send({ cmd: 'rss' })
     const rss0 = (await server.next('rss'))['rss'] as number
+    server.proc.send({ cmd: 'heap' })
+    const heap0 = (await server.next('heap'))['heap'] as number
     const url = `ws://127.0.0.1:${ready['port'] as number}/${kind === 'bare' ? '' : 'v1/stream'}`
     client.proc.send({ cmd: 'connect', url, n, keys: ready['keys'], subscribe: kind === 'tidewatch' })
     const conn = await client.next('connected')
     await new Promise((r) => setTimeout(r, 1_000))
     server.proc.send({ cmd: 'rss' })
     const rss1 = (await server.next('rss'))['rss'] as number
+    server.proc.send({ cmd: 'heap' })
+    const heap1 = (await server.next('heap'))['heap'] as number
     client.proc.send({ cmd: 'reset' })
     await client.next('reset')
     server.proc.send({ cmd: 'publish', count: LATENCY_MSGS, intervalMs: LATENCY_INTERVAL_MS })
@@ -94,6 +107,7 @@ async function round(kind: 'bare' | 'tidewatch', n: number): Promise<RoundResult
       msgs_per_s: Math.round((thr['count'] as number) / span),
       delivered_burst: (thr['count'] as number) / (burst * n),
       rss_per_conn_kb: Math.round(((rss1 - rss0) / n / 1024) * 10) / 10,
+      heap_per_conn_kb: Math.round(((heap1 - heap0) / n / 1024) * 100) / 100,
       connect_ms: conn['ms'] as number
     }
   } finally {
@@ -126,18 +140,22 @@ export async function streamBench(rounds: number): Promise<Record<string, unknow
           p50_ms: med('bare', 'p50_ms'),
           p99_ms: med('bare', 'p99_ms'),
           msgs_per_s: med('bare', 'msgs_per_s'),
-          rss_per_conn_kb: med('bare', 'rss_per_conn_kb')
+          rss_per_conn_kb: med('bare', 'rss_per_conn_kb'),
+          heap_per_conn_kb: med('bare', 'heap_per_conn_kb')
         },
         tidewatch: {
           p50_ms: med('tidewatch', 'p50_ms'),
           p99_ms: med('tidewatch', 'p99_ms'),
           msgs_per_s: med('tidewatch', 'msgs_per_s'),
-          rss_per_conn_kb: med('tidewatch', 'rss_per_conn_kb')
+          rss_per_conn_kb: med('tidewatch', 'rss_per_conn_kb'),
+          heap_per_conn_kb: med('tidewatch', 'heap_per_conn_kb')
         }
       },
+      rss_per_conn_kb_above_bare:
+        Math.round((med('tidewatch', 'rss_per_conn_kb') - med('bare', 'rss_per_conn_kb')) * 10) / 10,
       p99_vs_bare: ratio(med('tidewatch', 'p99_ms'), med('bare', 'p99_ms')),
       msgs_per_s_vs_bare: ratio(med('tidewatch', 'msgs_per_s'), med('bare', 'msgs_per_s')),
-      targets: { p99_vs_bare_max: 1.25, msgs_per_s_vs_bare_min: 0.8 }
+      targets: { p99_vs_bare_max: 1.25, msgs_per_s_vs_bare_min: 0.8, rss_per_conn_kb_above_bare_max: 2 }
     }
   }
   return out

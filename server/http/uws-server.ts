@@ -80,7 +80,12 @@ async function sendStream(res: uWS.HttpResponse, state: Aborted, out: HttpRespon
   }
 }
 
-function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): void {
+/**
+ * Sends an answer. `inHandler`: called inside uWS' request handler, where the response is already corked
+ * (uWS corks around its handlers), so the hot synchronous path skips the cork call and its closure; answers
+ * sent later (after an await) cork themselves.
+ */
+function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean, inHandler = false): void {
   if (state.aborted) {
     if (isStreamBody(out.body)) void out.body.stream[Symbol.asyncIterator]().return?.()
     return
@@ -99,36 +104,40 @@ function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: bo
     void sendStream(res, state, out, streamed)
     return
   }
+  if (inHandler) writePlain(res, state, out, head)
+  else res.cork(() => writePlain(res, state, out, head))
+}
+
+/** Status, headers and a string or Buffer body (corked by the caller). */
+function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): void {
   const plain = out.body as string | Buffer
-  res.cork(() => {
-    res.writeStatus(statusLine(out.status))
-    for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
-    if (typeof plain === 'string' && plain.length <= STREAM_THRESHOLD / 4) {
-      // small text bodies go to uWS as strings: no intermediate Buffer
-      if (head) res.endWithoutBody(Buffer.byteLength(plain))
-      else res.end(plain)
-      return
-    }
-    const body = typeof plain === 'string' ? Buffer.from(plain) : plain
-    if (head) {
-      res.endWithoutBody(body.length)
-      return
-    }
-    if (body.length <= STREAM_THRESHOLD) {
-      res.end(body)
-      return
-    }
-    // offsets from onWritable are global write offsets; the body starts at `start`
-    const start = res.getWriteOffset()
-    const [ok, done] = res.tryEnd(body, body.length)
-    if (!ok && !done) {
-      res.onWritable((offset) => {
-        if (state.aborted) return true
-        const [sent] = res.tryEnd(body.subarray(offset - start), body.length)
-        return sent
-      })
-    }
-  })
+  res.writeStatus(statusLine(out.status))
+  for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
+  if (typeof plain === 'string' && plain.length <= STREAM_THRESHOLD / 4) {
+    // small text bodies go to uWS as strings: no intermediate Buffer
+    if (head) res.endWithoutBody(Buffer.byteLength(plain))
+    else res.end(plain)
+    return
+  }
+  const body = typeof plain === 'string' ? Buffer.from(plain) : plain
+  if (head) {
+    res.endWithoutBody(body.length)
+    return
+  }
+  if (body.length <= STREAM_THRESHOLD) {
+    res.end(body)
+    return
+  }
+  // offsets from onWritable are global write offsets; the body starts at `start`
+  const start = res.getWriteOffset()
+  const [ok, done] = res.tryEnd(body, body.length)
+  if (!ok && !done) {
+    res.onWritable((offset) => {
+      if (state.aborted) return true
+      const [sent] = res.tryEnd(body.subarray(offset - start), body.length)
+      return sent
+    })
+  }
 }
 
 function readBody(res: uWS.HttpResponse, limit: number, state: Aborted): Promise<Buffer | ApiError> {
@@ -295,7 +304,7 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
         return
       }
       if (!endsAtOnce(out, head)) watchAbort(res, request)
-      send(res, request, out, head)
+      send(res, request, out, head, true)
       return
     }
     watchAbort(res, request)
