@@ -34,7 +34,10 @@ export interface TimeRange {
 export interface CompactionTarget {
   /** short name for logs, e.g. `candle` */
   readonly name: string
-  /** the tables whose split partitions are merged (they go into the SQL text: our own names only) */
+  /**
+   * the tables whose split partitions are merged, in the order they are merged (they go into the SQL text:
+   * our own names only)
+   */
   readonly tables: readonly string[]
   /** the partition ids (`system.parts.partition_id`) of `tables` that rows of `range` can land in */
   readonly partitionsOf: (range: TimeRange) => readonly string[]
@@ -68,7 +71,10 @@ export interface CompactOptions {
   readonly signal?: AbortSignal | undefined
 }
 
-/** Merges every partition of the target's tables (within `range`) that holds more than one active part. */
+/**
+ * Merges every partition of the target's tables (within `range`) that holds more than one active part, in
+ * the target's table order, newest partition first.
+ */
 export async function compactPartitions(
   store: Store,
   target: CompactionTarget,
@@ -89,6 +95,11 @@ export async function compactPartitions(
      ORDER BY table, partition_id`,
     { tables: [...tables], partitions }
   )
+  // the caller's table order (the candle target: 1m first, the bulk export's table and the largest), and
+  // within a table the newest partition first (the live month holds most of a recent export's rows):
+  // exports during a compaction find what they read most merged soonest
+  const rank = (t: string) => tables.indexOf(t)
+  split.sort((a, b) => rank(a.table) - rank(b.table) || (a.partition_id < b.partition_id ? 1 : -1))
   let merged = 0
   for (const { table, partition_id: id } of split) {
     if (opts.signal?.aborted) break

@@ -17,6 +17,21 @@ const TARGET: CompactionTarget = {
 }
 
 describe('compactPartitions', () => {
+  it('merges in the target table order, newest partition first (the candle target: 1m first)', async () => {
+    const store = new FakeStore(() => [
+      { table: 't_a', partition_id: '202610' },
+      { table: 't_a', partition_id: '202611' },
+      { table: 't_b', partition_id: '202611' }
+    ])
+    await compactPartitions(store, { ...TARGET, tables: ['t_b', 't_a'] })
+    expect(store.calls.filter((c) => c.op === 'command').map((c) => flatSql(c.sql))).toEqual([
+      "OPTIMIZE TABLE t_b PARTITION ID '202611' FINAL",
+      "OPTIMIZE TABLE t_a PARTITION ID '202611' FINAL",
+      "OPTIMIZE TABLE t_a PARTITION ID '202610' FINAL"
+    ])
+    expect(CANDLE_TABLES[0]).toBe('candles_1m')
+  })
+
   it('binds the target tables and the partitions of the range, and merges each split partition', async () => {
     const store = new FakeStore(() => [
       { table: 't_a', partition_id: 'p1' },
