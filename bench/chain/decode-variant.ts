@@ -18,31 +18,9 @@ import type { WhaleTransferRecord } from '../../engine/records/types.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { Store } from '../../engine/store/store.js'
-import {
-  CHAIN_EVENT_COLUMNS,
-  chainEventsTsv,
-  transferRecordOf,
-  writeChainEvents
-} from '../../engine/whales/chain-event-store.js'
-import { txEvents, type ChainWhaleEvent, type TokenInfo, type TxEventContext } from '../../engine/whales/tx-events.js'
-import { NATIVE } from '../../engine/whales/tx-legs.js'
-import { decodeTx } from '../../ingest/normalize/chain/evm-decode.js'
-import { BBB, chainDataset, USDC, WETH } from './dataset.js'
-
-/** transactions per insert batch (the source's CHAIN_BATCH_BLOCKS of busy blocks) */
-const BATCH = 20_000
-
-const TOKENS = new Map<string, TokenInfo>([
-  [NATIVE, { symbol: 'ETH', decimals: 18, priceAsset: 'ETH' }],
-  [USDC, { symbol: 'USDC', decimals: 6, priceAsset: 'USD' }],
-  [BBB, { symbol: 'BBB', decimals: 18, priceAsset: 'BBB' }]
-])
-const CTX: TxEventContext = {
-  token: (a) => TOKENS.get(a),
-  wallet: () => undefined,
-  pricer: { price: (asset) => (asset === 'ETH' ? { usd: 3_000, source: 'bench' } : null) },
-  minUsd: 100_000
-}
+import { CHAIN_EVENT_COLUMNS, chainEventsTsv, writeChainEvents } from '../../engine/whales/chain-event-store.js'
+import { chainDataset } from './dataset.js'
+import { BATCH, collapse } from './rows.js'
 
 async function insertTransfers(store: Store, records: readonly WhaleTransferRecord[], n: number): Promise<void> {
   if (records.length === 0) return
@@ -53,20 +31,6 @@ async function insertTransfers(store: Store, records: readonly WhaleTransferReco
     data: Buffer.from(encodeTsv('whale_transfer', records)),
     dedupToken: `bench:wt:${n}`
   })
-}
-
-function collapse(batch: ReturnType<typeof chainDataset>['inputs']): {
-  events: ChainWhaleEvent[]
-  records: WhaleTransferRecord[]
-} {
-  const events: ChainWhaleEvent[] = []
-  for (const input of batch) events.push(...txEvents(decodeTx(input, WETH), CTX))
-  const records: WhaleTransferRecord[] = []
-  for (const e of events) {
-    const r = transferRecordOf(e)
-    if (r !== null) records.push(r)
-  }
-  return { events, records }
 }
 
 async function ours(store: Store, txs: number): Promise<{ logs: number; events: number; ms: number }> {
@@ -96,7 +60,7 @@ async function ceiling(store: Store, txs: number): Promise<{ logs: number; event
     const out = collapse(inputs.slice(i, i + BATCH))
     events += out.events.length
     batches.push({
-      events: Buffer.from(chainEventsTsv(out.events, 'confirmed', 1)),
+      events: chainEventsTsv(out.events, 'confirmed', 1),
       transfers: Buffer.from(encodeTsv('whale_transfer', out.records))
     })
   }

@@ -56,21 +56,59 @@ function tsText(ms: number): string {
   return `${d.getUTCFullYear()}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}.${msPart < 10 ? '00' : msPart < 100 ? '0' : ''}${msPart}`
 }
 
-/** One TSV line per event in CHAIN_EVENT_COLUMNS order (TabSeparated escaping, \N for null). */
-export function chainEventsTsv(events: readonly ChainWhaleEvent[], status: ChainEventStatus, version: number): string {
-  const tail = `\t${status}\t${version}\t${status === 'retracted' ? 1 : 0}\n`
-  let out = ''
-  for (const e of events) {
-    // addresses in pools are hex or base58: no quote or backslash to escape inside the array literal
-    const pools = `[${e.pools.map((p) => `'${p}'`).join(',')}]`
-    out +=
-      `${e.chain}\t${e.tx_hash}\t${e.log_index}\t${escapeTsv(e.address)}\t${e.block_number}\t${e.block_hash}\t` +
-      `${tsText(e.ts)}\t${escapeTsv(e.counterparty)}\t${e.event_type}\t${escapeTsv(e.token)}\t${e.amount}\t` +
-      `${nullable(e.token_in)}\t${nullable(e.amount_in)}\t${nullable(e.usd_value)}\t${nullable(e.price_source)}\t` +
-      `${e.hops}\t${pools}\t${e.repeat_count}\t${e.circular}\t${e.internal}\t${nullable(e.label)}` +
-      tail
+/**
+ * Grows a byte buffer that strings are written into as UTF-8, so a batch's TSV is never one long JS string
+ * (a 13 MB rope of per-row strings, flattened and encoded again by Buffer.from, cost more than building it).
+ */
+class ByteSink {
+  private buf: Buffer
+  private len = 0
+  constructor(bytes: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(bytes, 1024))
   }
-  return out
+  write(s: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; Buffer.write truncates silently when short of room
+    const need = this.len + s.length * 3
+    if (need > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2))
+      this.buf.copy(next, 0, 0, this.len)
+      this.buf = next
+    }
+    this.len += this.buf.write(s, this.len, 'utf8')
+  }
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.len)
+  }
+}
+
+/** rough bytes of one TSV line (hashes, addresses, numbers; swaps add pools): the sink's first size */
+const LINE_BYTES = 400
+
+/**
+ * One TSV line per event in CHAIN_EVENT_COLUMNS order (TabSeparated escaping, \N for null), as UTF-8 bytes.
+ * The ts text is computed once per distinct ts in a row (events of one block share it).
+ */
+export function chainEventsTsv(events: readonly ChainWhaleEvent[], status: ChainEventStatus, version: number): Buffer {
+  const tail = `\t${status}\t${version}\t${status === 'retracted' ? 1 : 0}\n`
+  const sink = new ByteSink(events.length * LINE_BYTES)
+  let lastTs = Number.NaN
+  let ts = ''
+  for (const e of events) {
+    if (e.ts !== lastTs) {
+      lastTs = e.ts
+      ts = tsText(e.ts)
+    }
+    // addresses in pools are hex or base58: no quote or backslash to escape inside the array literal
+    const pools = e.pools.length === 0 ? '[]' : `[${e.pools.map((p) => `'${p}'`).join(',')}]`
+    sink.write(
+      `${e.chain}\t${e.tx_hash}\t${e.log_index}\t${escapeTsv(e.address)}\t${e.block_number}\t${e.block_hash}\t` +
+        `${ts}\t${escapeTsv(e.counterparty)}\t${e.event_type}\t${escapeTsv(e.token)}\t${e.amount}\t` +
+        `${nullable(e.token_in)}\t${nullable(e.amount_in)}\t${nullable(e.usd_value)}\t${nullable(e.price_source)}\t` +
+        `${e.hops}\t${pools}\t${e.repeat_count}\t${e.circular}\t${e.internal}\t${nullable(e.label)}` +
+        tail
+    )
+  }
+  return sink.bytes()
 }
 
 /** Writes events with `status` at `version` (epoch ms or a counter: newer wins); retracted rows are deletions. */
@@ -81,7 +119,7 @@ export async function writeChainEvents(
   version: number
 ): Promise<void> {
   if (events.length === 0) return
-  const data = Buffer.from(chainEventsTsv(events, status, version))
+  const data = chainEventsTsv(events, status, version)
   await store.insert({
     table: 'chain_whale_events',
     columns: CHAIN_EVENT_COLUMNS,

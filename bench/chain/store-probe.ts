@@ -1,0 +1,106 @@
+/**
+ * @module
+ * Where the chain store ceiling's time goes (issue 15, docs/sources.md "Benchmark"): one process, one data
+ * directory, `node dist/bench/chain/store-probe.js <dataDir> <transactions>`. Builds the decode benchmark's
+ * rows (bench/chain/dataset.ts, same batches), then times, per step, every batch inserted into a fresh copy
+ * of one table: chain_whale_events alone, whale_transfers (with its two flow views) alone, a plain
+ * MergeTree with the events' columns, the same without codecs, a Null table (parsing only), whale_transfers
+ * without its views, each through the inline insert (bytes handed to chDB) and through
+ * `insertFile` (the engine reads a TSV file); then reports rows, parts and partitions per insert from
+ * system.parts. Prints one JSON line; a diagnostic, not a registered benchmark (no target).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { columnsOf } from '../../engine/records/fields.js'
+import { encodeTsv } from '../../engine/records/tsv.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { CHAIN_EVENT_COLUMNS, chainEventsTsv } from '../../engine/whales/chain-event-store.js'
+import { chainDataset } from './dataset.js'
+import { BATCH, collapse } from './rows.js'
+
+interface Step {
+  readonly table: string
+  readonly columns: readonly string[]
+  readonly payload: 'events' | 'transfers'
+}
+
+async function main(): Promise<void> {
+  const [dir, count] = process.argv.slice(2) as [string, string]
+  const store = new ChdbStore({ path: dir, poolSize: 4 })
+  await migrate(store, {})
+  const { inputs, logs } = chainDataset(Number(count))
+  const batches: Array<{ events: Buffer; transfers: Buffer; nEvents: number; nTransfers: number }> = []
+  for (let i = 0; i < inputs.length; i += BATCH) {
+    const out = collapse(inputs.slice(i, i + BATCH))
+    batches.push({
+      events: chainEventsTsv(out.events, 'confirmed', 1),
+      transfers: Buffer.from(encodeTsv('whale_transfer', out.records)),
+      nEvents: out.events.length,
+      nTransfers: out.records.length
+    })
+  }
+  // fresh copies so every step starts from an empty table (the views stay on whale_transfers only)
+  await store.command('CREATE TABLE ce_copy AS chain_whale_events')
+  await store.command(
+    `CREATE TABLE ce_plain AS chain_whale_events ENGINE = MergeTree ORDER BY (chain, tx_hash, log_index, address)`
+  )
+  // the same columns without their codecs (CREATE AS SELECT keeps types only), and the parse alone (Null)
+  await store.command(
+    `CREATE TABLE ce_lz4 ENGINE = MergeTree ORDER BY (chain, tx_hash, log_index, address)
+     AS SELECT * FROM chain_whale_events WHERE 0`
+  )
+  await store.command('CREATE TABLE ce_null AS chain_whale_events ENGINE = Null')
+  // whale_transfers without its flow views (a copy has no view attached)
+  await store.command('CREATE TABLE wt_noviews AS whale_transfers')
+  const steps: Step[] = [
+    { table: 'chain_whale_events', columns: CHAIN_EVENT_COLUMNS, payload: 'events' },
+    { table: 'ce_copy', columns: CHAIN_EVENT_COLUMNS, payload: 'events' },
+    { table: 'ce_plain', columns: CHAIN_EVENT_COLUMNS, payload: 'events' },
+    { table: 'ce_lz4', columns: CHAIN_EVENT_COLUMNS, payload: 'events' },
+    { table: 'ce_null', columns: CHAIN_EVENT_COLUMNS, payload: 'events' },
+    { table: 'whale_transfers', columns: columnsOf('whale_transfer'), payload: 'transfers' },
+    { table: 'wt_noviews', columns: columnsOf('whale_transfer'), payload: 'transfers' }
+  ]
+  const tmp = path.join(dir, 'probe-tsv')
+  fs.mkdirSync(tmp, { recursive: true })
+  const result: Record<string, unknown> = {
+    logs,
+    batches: batches.length,
+    events: batches.reduce((s, b) => s + b.nEvents, 0),
+    transfers: batches.reduce((s, b) => s + b.nTransfers, 0),
+    tsv_bytes: {
+      events: batches.reduce((s, b) => s + b.events.length, 0),
+      transfers: batches.reduce((s, b) => s + b.transfers.length, 0)
+    }
+  }
+  const timing: Record<string, number> = {}
+  let token = 0
+  for (const s of steps) {
+    for (const mode of ['inline', 'file'] as const) {
+      if (s.table === 'chain_whale_events' && mode === 'file') continue
+      if (s.table !== 'ce_null') await store.command(`TRUNCATE TABLE ${s.table}`)
+      const t0 = performance.now()
+      for (const b of batches) {
+        const data = b[s.payload]
+        const dedupToken = `probe:${token++}`
+        if (mode === 'inline') {
+          await store.insert({ table: s.table, columns: s.columns, format: 'TSV', data, dedupToken })
+        } else {
+          const file = path.join(tmp, `${token}.tsv`)
+          fs.writeFileSync(file, data)
+          await store.insertFile!({ table: s.table, columns: s.columns, format: 'TSV', file, skipLines: 0, dedupToken })
+        }
+      }
+      timing[`${s.table}:${mode}_ms`] = Math.round(performance.now() - t0)
+    }
+  }
+  result['timing'] = timing
+  result['parts'] = await store.query(
+    `SELECT table, count() AS parts, uniqExact(partition) AS partitions, sum(rows) AS rows
+     FROM system.parts WHERE active AND database = currentDatabase() GROUP BY table ORDER BY table`
+  )
+  process.stdout.write(JSON.stringify(result) + '\n')
+  process.exit(0)
+}
+void main()
