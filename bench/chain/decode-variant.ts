@@ -1,59 +1,98 @@
 /**
  * @module
  * One chain decode benchmark run in its own process and data directory (chDB binds one directory per
- * process): `node dist/bench/chain/decode-variant.js <ours|ceiling> <dataDir> <transactions>`. One JSON line.
+ * process): `node dist/bench/chain/decode-variant.js <ours|ceiling> <dataDir> <transactions> [file|inline]`.
+ * One JSON line.
  *
  * - ours: recorded receipts (bench/chain/dataset.ts) -> decodeTx (ingest/normalize/chain/evm-decode.ts) ->
- *   per-transaction collapse (engine/whales/tx-events.ts) -> chain_whale_events rows (writeChainEvents,
- *   TSV) and whale_transfers rows (TSV, feeding the flow views of schemas/004), in batches of BATCH
- *   transactions; timed from the first log decoded to the last insert acknowledged.
+ *   per-transaction collapse (engine/whales/tx-events.ts) -> chain_whale_events rows (chainEventsTsv) and
+ *   whale_transfers rows (encodeTsv, feeding the flow views of schemas/004), in batches of BATCH
+ *   transactions, one batch's inserts in flight while the next is decoded; timed from the first log decoded
+ *   to the last insert acknowledged.
  * - ceiling: the same rows built before the clock starts, inserted in the same batches through the same
  *   store calls: the store's own limit for these rows.
+ * Insert path (`file`, the default, is the service's; `inline` the one before): see `inserter`.
  * Both report logs/s (logs of the dataset over the run's time). Prices are a fixed table (the source prepares
  * them with one store query per batch, outside this loop).
  */
+import path from 'node:path'
 import { columnsOf } from '../../engine/records/fields.js'
 import { encodeTsv } from '../../engine/records/tsv.js'
-import type { WhaleTransferRecord } from '../../engine/records/types.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { Store } from '../../engine/store/store.js'
-import { CHAIN_EVENT_COLUMNS, chainEventsTsv, writeChainEvents } from '../../engine/whales/chain-event-store.js'
+import { CHAIN_EVENT_COLUMNS, chainEventsTsv, insertChainEventsTsv } from '../../engine/whales/chain-event-store.js'
+import { BatchJournal } from '../../ingest/journal.js'
 import { chainDataset } from './dataset.js'
 import { BATCH, collapse } from './rows.js'
 
-async function insertTransfers(store: Store, records: readonly WhaleTransferRecord[], n: number): Promise<void> {
-  if (records.length === 0) return
-  await store.insert({
+type Mode = 'file' | 'inline'
+/** ms: wall time; cpuMs: the process's user + system CPU over the same span (all threads: JS and chDB) */
+type Run = { logs: number; events: number; ms: number; cpuMs: number }
+
+/**
+ * The two inserts of batch `n`. `file` is the service's path: chain_whale_events through insertChainEventsTsv
+ * (what writeChainEvents does after encoding: the engine reads a short-lived file), whale_transfers through
+ * the ingest pipeline's journal (ingest/journal.ts: the entry is written, then read by the engine).
+ * `inline`: both as bytes handed to chDB (the path before; kept to measure the difference).
+ */
+function inserter(
+  store: Store,
+  dir: string,
+  mode: Mode
+): (events: Buffer, transfers: Buffer, n: number) => Promise<unknown> {
+  const journal = new BatchJournal(path.join(dir, 'journal'))
+  const transfers = (data: Buffer, n: number) => ({
     table: 'whale_transfers',
     columns: columnsOf('whale_transfer'),
-    format: 'TSV',
-    data: Buffer.from(encodeTsv('whale_transfer', records)),
+    format: 'TSV' as const,
+    data,
     dedupToken: `bench:wt:${n}`
   })
+  if (mode === 'file') {
+    return (e, t, n) => Promise.all([insertChainEventsTsv(store, e), journal.insert(store, transfers(t, n))])
+  }
+  return (e, t, n) =>
+    Promise.all([
+      store.insert({
+        table: 'chain_whale_events',
+        columns: CHAIN_EVENT_COLUMNS,
+        format: 'TSV',
+        data: e,
+        dedupToken: `bench:ce:${n}`
+      }),
+      store.insert(transfers(t, n))
+    ])
 }
 
-async function ours(store: Store, txs: number): Promise<{ logs: number; events: number; ms: number }> {
+function cpuMsSince(c0: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(c0)
+  return (d.user + d.system) / 1000
+}
+
+async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise<Run> {
   const { inputs, logs } = chainDataset(txs)
+  const insert = inserter(store, dir, mode)
   let events = 0
   const t0 = performance.now()
-  // one batch's inserts in flight while the next is decoded (the ingest pipeline overlaps the same way)
+  const c0 = process.cpuUsage()
+  // one batch's inserts in flight while the next is decoded and encoded (the ingest pipeline overlaps so too)
   let inflight: Promise<unknown> = Promise.resolve()
   for (let i = 0, n = 0; i < inputs.length; i += BATCH, n++) {
     const out = collapse(inputs.slice(i, i + BATCH))
     events += out.events.length
+    const e = chainEventsTsv(out.events, 'confirmed', 1)
+    const t = Buffer.from(encodeTsv('whale_transfer', out.records))
     await inflight
-    inflight = Promise.all([
-      writeChainEvents(store, out.events, 'confirmed', 1),
-      insertTransfers(store, out.records, n)
-    ])
+    inflight = insert(e, t, n)
   }
   await inflight
-  return { logs, events, ms: performance.now() - t0 }
+  return { logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
 }
 
-async function ceiling(store: Store, txs: number): Promise<{ logs: number; events: number; ms: number }> {
+async function ceiling(store: Store, dir: string, mode: Mode, txs: number): Promise<Run> {
   const { inputs, logs } = chainDataset(txs)
+  const insert = inserter(store, dir, mode)
   const batches: Array<{ events: Buffer; transfers: Buffer }> = []
   let events = 0
   for (let i = 0; i < inputs.length; i += BATCH) {
@@ -65,46 +104,37 @@ async function ceiling(store: Store, txs: number): Promise<{ logs: number; event
     })
   }
   const t0 = performance.now()
-  let n = 0
+  const c0 = process.cpuUsage()
   let inflight: Promise<unknown> = Promise.resolve()
-  for (const b of batches) {
+  for (let n = 0; n < batches.length; n++) {
     await inflight
-    inflight = Promise.all([
-      store.insert({
-        table: 'chain_whale_events',
-        columns: CHAIN_EVENT_COLUMNS,
-        format: 'TSV',
-        data: b.events,
-        dedupToken: `bench:ce:${n}`
-      }),
-      store.insert({
-        table: 'whale_transfers',
-        columns: columnsOf('whale_transfer'),
-        format: 'TSV',
-        data: b.transfers,
-        dedupToken: `bench:wt:${n}`
-      })
-    ])
-    n++
+    inflight = insert(batches[n]!.events, batches[n]!.transfers, n)
   }
   await inflight
-  return { logs, events, ms: performance.now() - t0 }
+  return { logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
 }
 
 async function main(): Promise<void> {
-  const [variant, dir, count] = process.argv.slice(2) as [string, string, string]
-  const store = new ChdbStore({ path: dir, poolSize: 4 })
+  const [variant, dir, count, modeArg] = process.argv.slice(2) as [string, string, string, string | undefined]
+  const mode: Mode = modeArg === 'inline' ? 'inline' : 'file'
+  const store = new ChdbStore({ path: path.join(dir, 'db'), poolSize: 4 })
   await migrate(store, {})
-  const r = variant === 'ours' ? await ours(store, Number(count)) : await ceiling(store, Number(count))
-  const [check] = await store.query<{ n: number }>('SELECT count() AS n FROM chain_whale_events')
+  const r = await (variant === 'ours' ? ours : ceiling)(store, dir, mode, Number(count))
+  const [check] = await store.query<{ n: number; t: number }>(
+    'SELECT (SELECT count() FROM chain_whale_events) AS n, (SELECT count() FROM whale_transfers) AS t'
+  )
   process.stdout.write(
     JSON.stringify({
       variant,
+      mode,
       logs: r.logs,
       events: r.events,
       events_in_store: Number(check!.n),
+      transfers_in_store: Number(check!.t),
       ms: Math.round(r.ms),
-      logs_per_s: Math.round(r.logs / (r.ms / 1000))
+      logs_per_s: Math.round(r.logs / (r.ms / 1000)),
+      cpu_s: Math.round(r.cpuMs) / 1000,
+      logs_per_cpu_s: Math.round(r.logs / (r.cpuMs / 1000))
     }) + '\n'
   )
   process.exit(0)

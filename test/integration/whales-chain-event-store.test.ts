@@ -1,0 +1,91 @@
+/**
+ * chain_whale_events writes on chDB (engine/whales/chain-event-store.ts): writeChainEvents sends the batch
+ * through the engine reading a short-lived file (Store.insertFile) and removes the file; the rows read back
+ * equal the events; the same batch written again is deduplicated; a newer retracted version hides the event
+ * under FINAL; a store without insertFile gets the same rows inline.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { migrate } from '../../engine/schema/migrate.js'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import type { Store } from '../../engine/store/store.js'
+import { chainEventsIn, writeChainEvents } from '../../engine/whales/chain-event-store.js'
+import type { ChainWhaleEvent } from '../../engine/whales/tx-events.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+
+const tmp = tmpDir()
+let chdb: ChdbStore
+beforeAll(async () => {
+  chdb = new ChdbStore({ path: path.join(tmp.dir, 'db'), poolSize: 2 })
+  await migrate(chdb, {})
+})
+afterAll(async () => {
+  await chdb.close()
+  tmp.cleanup()
+})
+
+const event = (i: number, chain: string): ChainWhaleEvent => ({
+  chain,
+  tx_hash: `0x${i.toString(16).padStart(64, '0')}`,
+  log_index: i % 4,
+  block_number: 100 + Math.floor(i / 10),
+  block_hash: `0x${'b'.repeat(64)}`,
+  ts: Date.UTC(2026, 10, 20, 12) + Math.floor(i / 10) * 12_000,
+  address: `0x${i.toString(16).padStart(40, 'a')}`,
+  counterparty: `0x${'c'.repeat(40)}`,
+  event_type: i % 3 === 0 ? 'swap' : 'transfer_in',
+  token: 'USDC',
+  amount: 1_000_000 + i,
+  token_in: i % 3 === 0 ? 'ETH' : null,
+  amount_in: i % 3 === 0 ? 100 + i : null,
+  usd_value: i % 5 === 0 ? null : 1_000_000 + i,
+  price_source: i % 5 === 0 ? null : 'stablecoin',
+  hops: i % 3 === 0 ? 2 : 0,
+  pools: i % 3 === 0 ? ['0x01', '0x02'] : [],
+  repeat_count: i % 3 === 0 ? 2 : 1,
+  circular: false,
+  internal: i % 7 === 0,
+  label: i % 4 === 0 ? 'Exchange ï\thot' : null
+})
+
+const tempFiles = (): string[] =>
+  fs
+    .readdirSync(os.tmpdir())
+    .filter((d) => d.startsWith('tw-chain-events-'))
+    .flatMap((d) => fs.readdirSync(path.join(os.tmpdir(), d)).filter((f) => f.startsWith(`${process.pid}-`)))
+
+describe('chain_whale_events writes', () => {
+  it('goes through the file insert on chDB, reads back equal, dedups a repeated batch, leaves no file', async () => {
+    const events = Array.from({ length: 50 }, (_, i) => event(i, 'ethereum'))
+    let viaFile = 0
+    const spy: Store = Object.assign(Object.create(chdb) as Store, {
+      insertFile: (b: Parameters<NonNullable<Store['insertFile']>>[0]) => {
+        viaFile++
+        expect(fs.existsSync(b.file)).toBe(true)
+        return chdb.insertFile(b)
+      },
+      insert: () => Promise.reject(new Error('the inline insert must not be used on chDB'))
+    })
+    await writeChainEvents(spy, events, 'confirmed', 1)
+    await writeChainEvents(spy, events, 'confirmed', 1)
+    expect(viaFile).toBe(2)
+    expect(tempFiles()).toEqual([])
+    const back = await chainEventsIn(chdb, 'ethereum', 0, 10_000, 'confirmed')
+    const key = (e: ChainWhaleEvent): string => `${e.tx_hash}:${e.log_index}:${e.address}`
+    expect(back.map(key)).toEqual([...events].sort((a, b) => key(a).localeCompare(key(b))).map(key))
+    expect(back).toEqual(expect.arrayContaining(events))
+    const [n] = await chdb.query<{ n: number }>("SELECT count() AS n FROM chain_whale_events WHERE chain = 'ethereum'")
+    expect(Number(n!.n)).toBe(50)
+    await writeChainEvents(chdb, events.slice(0, 10), 'retracted', 2)
+    expect(await chainEventsIn(chdb, 'ethereum', 0, 10_000, 'confirmed')).toHaveLength(40)
+  })
+
+  it('a store without insertFile gets the same rows inline', async () => {
+    const events = Array.from({ length: 20 }, (_, i) => event(i, 'bsc'))
+    const inline: Store = Object.assign(Object.create(chdb) as Store, { insertFile: undefined })
+    await writeChainEvents(inline, events, 'confirmed', 1)
+    expect(await chainEventsIn(chdb, 'bsc', 0, 10_000, 'confirmed')).toEqual(expect.arrayContaining(events))
+  })
+})
