@@ -13,11 +13,12 @@
  *   other (export-ceiling.ts) runs the same statement in process into a file; rounds alternate HTTP and
  *   ceiling, Parquet and CSV. The ratio of medians is the HTTP path's share of the engine's ceiling.
  *
- * Rows are counted from each file (Parquet footer, CSV lines), never assumed. Part of `npm run bench --
+ * The HTTP reader is `curl` when installed (`BENCH_EXPORT_CLIENT=node`: Node's http). Rows are counted
+ * from each file (Parquet footer, CSV lines), never assumed. Part of `npm run bench --
  * history`; alone: `npm run build && node dist/bench/history/realistic-export.js` (BENCH_ROUNDS, default 3),
  * results in bench/results/history-realistic.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -26,7 +27,7 @@ import { pathToFileURL } from 'node:url'
 import { distPath, projectRoot } from '../../engine/paths.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
-import { download, parquetRowCount, round, withRss } from './measure.js'
+import { cpuSeconds, download, parquetRowCount, round, withRss } from './measure.js'
 
 const MIN = 60_000
 const DAYS = 30
@@ -147,9 +148,31 @@ interface Run {
   readonly rssGrowthMb: number
 }
 
+/**
+ * The reader: `curl` (a C client, as users download; `BENCH_EXPORT_CLIENT=node` or no curl: Node's http,
+ * whose parsing and file writes take ~0.3 CPU-s of the same 2 cores per 85 MB).
+ */
+const CLIENT: 'curl' | 'node' =
+  process.env['BENCH_EXPORT_CLIENT'] !== 'node' && spawnSync('curl', ['--version']).status === 0 ? 'curl' : 'node'
+
+/** Downloads `url` into `file` with curl; wall ms from the spawn to curl's exit. */
+function curlDownload(url: string, key: string, file: string): Promise<{ bytes: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const child = spawn('curl', ['-sS', '--fail', '-o', file, '-H', `x-api-key: ${key}`, '-w', '%{size_download}', url])
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`curl exited ${code} for ${url.slice(0, 80)}`))
+      resolve({ bytes: Number(out), ms: performance.now() - t0 })
+    })
+  })
+}
+
 /** One export over HTTP into `file`, with the server's RSS and CPU. */
 async function httpExport(pid: number, url: string, key: string, file: string, format: Format): Promise<Run> {
-  const r = await withRss(pid, () => download(url, key, file))
+  const r = await withRss(pid, () => (CLIENT === 'curl' ? curlDownload(url, key, file) : download(url, key, file)))
   const rows = await rowsOf(file, format)
   fs.rmSync(file)
   return {
@@ -159,6 +182,22 @@ async function httpExport(pid: number, url: string, key: string, file: string, f
     cpuS: r.cpuS,
     rssGrowthMb: Math.round(r.peak - r.before)
   }
+}
+
+/**
+ * Waits until the server process is idle (under 0.05 CPU-s in a second; at most 30 s): a server just
+ * started on a copied data dir merges the live parts of several tables in the background for a while,
+ * which would count as export CPU. Returns the seconds waited.
+ */
+async function quiet(pid: number): Promise<number> {
+  const t0 = Date.now()
+  for (let last = cpuSeconds(pid); Date.now() - t0 < 30_000;) {
+    await new Promise((r) => setTimeout(r, 1000))
+    const now = cpuSeconds(pid)
+    if (now - last < 0.05) break
+    last = now
+  }
+  return round((Date.now() - t0) / 1000)
 }
 
 const summary = (runs: readonly Run[]) => ({
@@ -203,8 +242,14 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
 
     // (b) after the compaction: Parquet and CSV alternate
     const after: Record<Format, Run[]> = { parquet: [], csv: [] }
+    // the live server's own CPU without an export (demo feed ingest, background merges), CPU-s per second
+    // over the 2 s before each export: part of every export's server CPU figure
+    const liveCpuPerS: number[] = []
     for (let r = 0; r < rounds; r++) {
       for (const f of ['parquet', 'csv'] as const) {
+        const c0 = cpuSeconds(sim.pid)
+        await new Promise((res) => setTimeout(res, 2000))
+        liveCpuPerS.push(round((cpuSeconds(sim.pid) - c0) / 2))
         const run = await httpExport(sim.pid, url(f), key, file(f), f)
         after[f].push(run)
         console.log(
@@ -230,6 +275,8 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
     )
     const ceiling = startCeiling(ceilDir)
     const http: Record<Format, Run[]> = { parquet: [], csv: [] }
+    /** seconds waited for the frozen server to be idle before each of its exports */
+    const quietS: number[] = []
     const engine: Record<Format, Run[]> = { parquet: [], csv: [] }
     try {
       const frozenKey = await newKey(frozen.base)
@@ -245,6 +292,7 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
       fs.rmSync(file('parquet'))
       for (let r = 0; r < rounds; r++) {
         for (const f of ['parquet', 'csv'] as const) {
+          quietS.push(await quiet(frozen.pid))
           http[f].push(await httpExport(frozen.pid, url(f, frozen.base, range), frozenKey, file(f), f))
           const c = await ceiling.run({
             format: f,
@@ -281,10 +329,12 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
         during.length > 0
           ? { ...summary(during), compaction: during.map((d) => d.compaction) }
           : 'compaction ended before the first export',
+      live_server_cpu_s_per_s_without_export: liveCpuPerS,
       after_compaction_parquet: summary(after.parquet),
       after_compaction_csv: summary(after.csv),
       frozen_vs_ceiling: {
-        note: 'the data dir copied after the sim server stopped; HTTP (SOURCES=none) and the in-process statement alternate',
+        note: 'the data dir copied after the sim server stopped; HTTP (SOURCES=none) and the in-process statement alternate; the server idle before each of its exports',
+        server_idle_wait_s: quietS,
         parquet_http: summary(http.parquet),
         parquet_ceiling: summary(engine.parquet),
         parquet_ratio_of_medians: ratio('parquet'),
@@ -294,6 +344,7 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
         csv_ratio_of_medians: ratio('csv'),
         csv_ratio_per_round: perRound('csv')
       },
+      client: CLIENT,
       load_average_at_end: load,
       targets: { after_rows_per_s: 2_000_000, during_rows_per_s: 1_500_000, ratio_vs_ceiling: 0.8, rss_growth_mb: 200 }
     }
