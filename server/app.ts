@@ -243,11 +243,14 @@ export class App {
   handle(req: HttpRequest, matched?: Match | ApiError): HttpResponse | Promise<HttpResponse> {
     const m = matched ?? this.match(req.method, req.path)
     if (m instanceof ApiError) return this.errorResponse(m, req)
-    let headers: Readonly<Record<string, string>> = NO_HEADERS
+    // the rate-limit headers of the answer once counted (or refused after counting); until then a refusal
+    // takes the caller's, which a limited key builds only when asked (access-control.ts, LimitedCaller)
+    let headers: Readonly<Record<string, string>> | null = null
+    let checked: Caller = NO_CALLER
     try {
       const route = m.route
       const caller = this.caller(route, req)
-      headers = caller.headers
+      checked = caller
       let q: Readonly<Record<string, unknown>>
       let body: Readonly<Record<string, unknown>> | null
       try {
@@ -266,7 +269,7 @@ export class App {
       if (data) this.opts.readiness?.check()
       if (this.access) headers = this.access.count(caller)
       const routeReq = new RoutedRequest(req, m.params, q, body, caller.key, caller.plan)
-      const counted = headers
+      const counted = headers ?? caller.headers
       let res: HttpResponse | Promise<HttpResponse>
       try {
         res = route.handler(routeReq)
@@ -281,9 +284,9 @@ export class App {
           (err: unknown) => this.errorResponse(err, req, this.refusedHeaders(err, caller, counted))
         )
       }
-      return withHeaders(label ? labelSynthetic(res) : res, headers)
+      return withHeaders(label ? labelSynthetic(res) : res, counted)
     } catch (err) {
-      return this.errorResponse(err, req, headers)
+      return this.errorResponse(err, req, headers ?? checked.headers)
     }
   }
 }

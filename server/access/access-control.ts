@@ -39,6 +39,26 @@ export const NO_RATE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 const NO_CALLER: Caller = { key: null, plan: null, headers: NO_RATE_HEADERS, counted: false }
 
+/**
+ * The caller of a key with a daily limit. Its `headers` (the quota as it stands, for a refusal before the
+ * call is counted) are built only when read: an accepted call gets the headers `count` builds instead.
+ */
+class LimitedCaller implements Caller {
+  constructor(
+    readonly key: KeyRecord,
+    readonly plan: Plan,
+    readonly counted: boolean,
+    private readonly access: AccessControl
+  ) {}
+
+  get headers(): Readonly<Record<string, string>> {
+    return this.access.standing(this.key, this.plan.callsPerDay!)
+  }
+}
+
+/** `RateLimit-Limit` texts by limit (a handful of plans): no number formatting per request. */
+const LIMIT_TEXT = new Map<number, string>()
+
 export interface AccessOptions {
   readonly registry: KeyRegistry
   readonly quota: QuotaCounter
@@ -145,8 +165,8 @@ export class AccessControl {
       return caller
     }
     const used = this.o.quota.used(key.id)
-    const reset = this.resetSeconds()
     if (route.counted !== false && used >= limit) {
+      const reset = this.resetSeconds()
       this.o.quota.refused(key.id) // accounts: 429s per key and day (usage view)
       throw new ApiError(
         'quota_exceeded',
@@ -156,7 +176,12 @@ export class AccessControl {
         }
       )
     }
-    return { key, plan, headers: this.headers(limit, limit - used, reset), counted: route.counted !== false }
+    return new LimitedCaller(key, plan, route.counted !== false, this)
+  }
+
+  /** Rate-limit headers of a limited key's quota as it stands now (a refusal's; see LimitedCaller). */
+  standing(key: KeyRecord, limit: number): Readonly<Record<string, string>> {
+    return this.headers(limit, limit - this.o.quota.used(key.id), this.resetSeconds())
   }
 
   /**
@@ -199,8 +224,10 @@ export class AccessControl {
   }
 
   private headers(limit: number, remaining: number, reset: string): Record<string, string> {
+    let limitText = LIMIT_TEXT.get(limit)
+    if (limitText === undefined) LIMIT_TEXT.set(limit, (limitText = String(limit)))
     return {
-      'ratelimit-limit': String(limit),
+      'ratelimit-limit': limitText,
       'ratelimit-remaining': String(Math.max(0, remaining)),
       'ratelimit-reset': reset
     }
