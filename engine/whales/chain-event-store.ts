@@ -117,15 +117,18 @@ export function chainEventsTsv(events: readonly ChainWhaleEvent[], status: Chain
 /** Characters ClickHouse's `file()` expands as globs: a directory holding one is not used for file inserts. */
 const GLOB = /[*?{}[\]]/
 
-/** this process's directory for event batches the engine reads itself (removed at exit); null: inline only */
+/**
+ * One directory under the OS temp dir for event batches the engine reads itself; files are named by process
+ * id and removed after their insert (only a crash mid-insert leaves one). null: inline only.
+ */
 let fileDir: string | null | undefined
 let fileSeq = 0
 
 function eventsFileDir(): string | null {
   if (fileDir === undefined) {
+    const dir = path.join(os.tmpdir(), 'tidewatch-chain-events')
     try {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-chain-events-'))
-      process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+      fs.mkdirSync(dir, { recursive: true })
       fileDir = GLOB.test(dir) ? null : dir
     } catch {
       fileDir = null
@@ -138,8 +141,8 @@ function eventsFileDir(): string | null {
  * Inserts one batch of chainEventsTsv bytes, under a dedup token derived from the bytes. On chDB the engine
  * reads the batch from a short-lived file (`Store.insertFile`): measured on the chain benchmark's 360,000
  * events (bench/chain/store-probe.ts, docs/sources.md), 1.2 s against 2.0 s for the inline insert, half of
- * which was chDB's handling of inline bytes. A process always takes the same path, so a retried batch
- * dedups against its first try.
+ * which was chDB's handling of inline bytes. A file that cannot be written falls back to the inline insert
+ * (the dedup block ids of a token differ between the two paths; the rows stay idempotent by key under FINAL).
  */
 export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<void> {
   const batch = {
@@ -154,7 +157,13 @@ export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<
     return
   }
   const file = path.join(dir, `${process.pid}-${fileSeq++}.tsv`)
-  await fs.promises.writeFile(file, data)
+  try {
+    await fs.promises.writeFile(file, data)
+  } catch {
+    await fs.promises.unlink(file).catch(() => undefined)
+    await store.insert({ ...batch, data })
+    return
+  }
   try {
     await store.insertFile({ ...batch, file, skipLines: 0 })
   } finally {

@@ -51,10 +51,7 @@ const event = (i: number, chain: string): ChainWhaleEvent => ({
 })
 
 const tempFiles = (): string[] =>
-  fs
-    .readdirSync(os.tmpdir())
-    .filter((d) => d.startsWith('tw-chain-events-'))
-    .flatMap((d) => fs.readdirSync(path.join(os.tmpdir(), d)).filter((f) => f.startsWith(`${process.pid}-`)))
+  fs.readdirSync(path.join(os.tmpdir(), 'tidewatch-chain-events')).filter((f) => f.startsWith(`${process.pid}-`))
 
 describe('chain_whale_events writes', () => {
   it('goes through the file insert on chDB, reads back equal, dedups a repeated batch, leaves no file', async () => {
