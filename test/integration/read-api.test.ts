@@ -30,8 +30,13 @@ beforeAll(async () => {
     trade('binance', 'ZECUSDT', now - 2 * HOUR, 100, 15, 'b'), // last 24 h: 1,500 USD
     trade('okx', 'ZEC-USDT-SWAP', now - 1 * HOUR, 101, 1, 'c')
   ])
+  // The screener compares OI now with the hour bucket 24 h before the hour it reads in. The same reading in
+  // both hours that can be "24 h ago" (the read may land in the next hour when the run crosses one) keeps
+  // the answer independent of when in the hour the test runs.
+  const hourStart = Math.floor(now / HOUR) * HOUR
   await post('open_interest', [
-    { ...m('binance', 'ZECUSDT'), ts: now - 24 * HOUR + 60_000, oi_base: 1000, oi_usd: 100_000 },
+    { ...m('binance', 'ZECUSDT'), ts: hourStart - 24 * HOUR + 1_000, oi_base: 1000, oi_usd: 100_000 },
+    { ...m('binance', 'ZECUSDT'), ts: hourStart - 23 * HOUR + 1_000, oi_base: 1000, oi_usd: 100_000 },
     { ...m('binance', 'ZECUSDT'), ts: now - 60_000, oi_base: 1100, oi_usd: 120_000 }
   ])
   await post('funding', [
