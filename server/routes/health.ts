@@ -28,6 +28,47 @@ const VENUE_COUNTERS = [
   'rate_limited'
 ] as const
 
+const nullableInt = (description: string) => Type.Optional(Type.Union([Type.Integer({ description }), Type.Null()]))
+const count = (description: string) => Type.Optional(Type.Integer({ description }))
+
+/** The `chain` object of a chain source's entry: EVM fields, or Solana's (wallets, slots). */
+const CHAIN_HEALTH = Type.Object(
+  {
+    chain_id: count('the chain id the source expects'),
+    chain_id_ok: Type.Optional(
+      Type.Union([Type.Boolean({ description: 'the node reported that chain id' }), Type.Null()])
+    ),
+    head: nullableInt('newest block number the node reported'),
+    last_processed: nullableInt('newest block whose confirmed events are stored'),
+    lag_blocks: nullableInt('head minus last processed, blocks'),
+    lag_s: nullableInt('now minus the time of the last processed block (Solana: slot), seconds'),
+    confirmations: count('blocks deep before events are final'),
+    reorgs: count('reorgs handled inside the confirmation depth'),
+    deep_reorgs: count('reorgs deeper than the confirmation depth (logged, events kept)'),
+    retracted: count('events retracted by reorgs'),
+    logs: count('logs processed'),
+    malformed_logs: count('logs that could not be decoded'),
+    receipts: count('transaction receipts read'),
+    rpc_calls: count('RPC calls made'),
+    rpc_errors: count('RPC calls that failed'),
+    span_blocks: count('current eth_getLogs span, blocks'),
+    span_halvings: count('times the span was halved on a provider refusal'),
+    pending_events: count('events inside the confirmation depth, not yet final'),
+    unpriced_events: count('events without a USD value (no price at the event time)'),
+    ws: Type.Optional(
+      Type.Union([Type.Literal('off'), Type.Literal('subscribed'), Type.Literal('failed')], {
+        description: 'new-heads subscription over <CHAIN>_WS_URL'
+      })
+    ),
+    wallets: count('Solana: watched wallets'),
+    signatures: count('Solana: signatures read'),
+    transactions: count('Solana: transactions read'),
+    failed_transactions: count('Solana: failed transactions skipped'),
+    last_slot: nullableInt('Solana: newest slot handled')
+  },
+  { description: 'chain source health (docs/sources.md)' }
+)
+
 const HEALTH_RESPONSE = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   version: Type.String(),
@@ -45,7 +86,9 @@ const HEALTH_RESPONSE = Type.Object({
       last_message_ts: Type.Optional(
         Type.Union([Type.Integer({ description: 'epoch ms, receive time' }), Type.Null()])
       ),
-      ...Object.fromEntries(VENUE_COUNTERS.map((k) => [k, Type.Optional(Type.Integer())]))
+      ...Object.fromEntries(VENUE_COUNTERS.map((k) => [k, Type.Optional(Type.Integer())])),
+      // chain sources (evm:<chain>, solana; docs/sources.md): one entry per chain
+      chain: Type.Optional(CHAIN_HEALTH)
     })
   ),
   ready: Type.Boolean({
