@@ -32,12 +32,11 @@ import {
   eventKey,
   loadCheckpoint,
   saveCheckpoint,
-  transferRecordOf,
   writeChainEvents,
   type Checkpoint
 } from '../../../engine/whales/chain-event-store.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
-import { loadChainDetails, recordChainDetails } from '../../../engine/whales/chain-details.js'
+import { loadChainDetails } from '../../../engine/whales/chain-details.js'
 import { WHALE_WINDOW_MS } from '../../../engine/live/whale-window.js'
 import {
   txEvents,
@@ -46,8 +45,6 @@ import {
   type TxEventContext
 } from '../../../engine/whales/tx-events.js'
 import { NATIVE } from '../../../engine/whales/tx-legs.js'
-import type { NormalizedRecord } from '../../../engine/records/types.js'
-import { exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
 import type { IngestItem } from '../../encoded-chunk.js'
 import { encodeRecords } from '../../encode-records.js'
 import type { Source, SourceStatus } from '../source.js'
@@ -55,6 +52,7 @@ import { EvmRangeFetcher } from './evm-fetch.js'
 import { RangeChunker } from './range-chunker.js'
 import { ClientRpc, RecordingRpc, ReplayRpc, type EvmRpc } from './evm-rpc.js'
 import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
+import { flowBatch } from './flow-records.js'
 import type { EvmSourceSettings } from './chain-settings.js'
 
 /** health fields of a chain source (sources[].chain in /v1/health) */
@@ -349,28 +347,13 @@ export class EvmWhaleSource implements Source {
     const detail = writeChainEvents(store, events, 'confirmed', this.nextVersion())
     detail.catch(() => undefined) // awaited below; a failure ends the run there
     for (let n = from; n <= to; n++) this.pendingHashes.delete(n)
-    const records: NormalizedRecord[] = []
     const fresh = stored === null ? events : events.filter((e) => !stored.has(eventKey(e)))
-    for (const e of fresh) {
-      const r = transferRecordOf(e)
-      if (r !== null) records.push(r)
-    }
-    const transfers = records.length
-    // hops, pools, legs, price source for the read API (engine/whales/chain-details.ts)
-    recordChainDetails(fresh.filter((e) => !e.circular && e.usd_value !== null))
-    // exchange net flow readings of the batch (the confirmation model's on-chain input, /v1/onchain/metrics)
-    const wallets = this.opts.watchlists.current
-    records.push(
-      ...exchangeNetflowReadings(fresh, (a) => {
-        const w = wallets.wallet(this.opts.chain, a)
-        return w?.entity === 'exchange' ? w.owner : undefined
-      })
-    )
+    const { records, transfers, lastTs } = flowBatch(fresh, this.opts.chain, this.opts.watchlists.current)
     if (records.length > 0) {
       yield* encodeRecords(records, false)
       yield { live: true, records }
       this.rows += transfers
-      this.lastEventTs = Math.max(this.lastEventTs ?? 0, ...records.map((r) => r.ts))
+      this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
     }
     await detail
   }

@@ -11,13 +11,12 @@
  * Plain JSON-RPC over fetch (undici): Solana has no viem client; requests are bounded by a timeout.
  */
 import type { Logger } from '../../../engine/log.js'
-import type { NormalizedRecord } from '../../../engine/records/types.js'
 import type { Store } from '../../../engine/store/store.js'
 import { sleep } from '../../../engine/runtime/retry.js'
 import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
-import { eventKey, transferRecordOf, writeChainEvents } from '../../../engine/whales/chain-event-store.js'
+import { eventKey, writeChainEvents } from '../../../engine/whales/chain-event-store.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
-import { loadChainDetails, recordChainDetails } from '../../../engine/whales/chain-details.js'
+import { loadChainDetails } from '../../../engine/whales/chain-details.js'
 import { WHALE_WINDOW_MS } from '../../../engine/live/whale-window.js'
 import {
   txEvents,
@@ -26,13 +25,13 @@ import {
   type ChainWhaleEvent
 } from '../../../engine/whales/tx-events.js'
 import { NATIVE } from '../../../engine/whales/tx-legs.js'
-import { exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
 import type { IngestItem } from '../../encoded-chunk.js'
 import { encodeRecords } from '../../encode-records.js'
 import { decodeSolanaTx, WSOL_MINT, type SolanaTransaction } from '../../normalize/chain/solana-decode.js'
 import type { Source, SourceStatus } from '../source.js'
 import type { SolanaSettings } from './chain-settings.js'
 import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
+import { flowBatch } from './flow-records.js'
 
 /** one JSON-RPC request's time to answer, ms */
 const REQUEST_TIMEOUT_MS = 10_000
@@ -222,25 +221,12 @@ export class SolanaWhaleSource implements Source {
         // a transaction of two watched wallets is read for each; its rows are written once
         const events = await this.unstored(await this.eventsOf(sigs, round))
         await writeChainEvents(store, events, 'confirmed', Date.now())
-        const records: NormalizedRecord[] = []
-        for (const e of events) {
-          const r = transferRecordOf(e)
-          if (r !== null) records.push(r)
-        }
-        const transfers = records.length
-        recordChainDetails(events.filter((e) => !e.circular && e.usd_value !== null))
-        const index = this.opts.watchlists.current
-        records.push(
-          ...exchangeNetflowReadings(events, (a) => {
-            const x = index.wallet('solana', a)
-            return x?.entity === 'exchange' ? x.owner : undefined
-          })
-        )
+        const { records, transfers, lastTs } = flowBatch(events, 'solana', this.opts.watchlists.current)
         if (records.length > 0) {
           yield* encodeRecords(records, false)
           yield { live: true, records }
           this.rows += transfers
-          this.lastEventTs = Math.max(this.lastEventTs ?? 0, ...records.map((r) => r.ts))
+          this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
         }
         const last = sigs[sigs.length - 1]!.signature
         const key = this.checkpointKey(w.address)
