@@ -1,6 +1,6 @@
 /**
  * @module
- * Shared view pieces: the page frame (title, demo-data badge, error line), a data-loading hook over the
+ * Shared view pieces: the page frame (title, demo-data badge, error line), the symbol box of market views, a data-loading hook over the
  * API client, and a canvas hook that redraws on data change and resize at the device's pixel ratio.
  */
 import type { ComponentChildren } from 'preact'
@@ -26,6 +26,30 @@ export function Page(props: {
       </header>
       {props.children}
     </section>
+  )
+}
+
+/** A market view's symbol box: the typed text becomes the symbol on submit (empty: BTC); `children` are the view's other controls. */
+export function SymbolForm(props: {
+  symbol: string
+  onSymbol: (symbol: string) => void
+  size: number
+  submit: string
+  children?: ComponentChildren
+}) {
+  const [input, setInput] = useState(props.symbol)
+  return (
+    <form
+      class="inline"
+      onSubmit={(e) => {
+        e.preventDefault()
+        props.onSymbol(input.trim() || 'BTC')
+      }}
+    >
+      <input aria-label="Symbol" value={input} onInput={(e) => setInput(e.currentTarget.value)} size={props.size} />
+      {props.children}
+      <button type="submit">{props.submit}</button>
+    </form>
   )
 }
 

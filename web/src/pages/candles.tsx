@@ -13,7 +13,7 @@ import {
 } from 'lightweight-charts'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { subscribe } from '../lib/stream.js'
-import { ErrorLine, Page, useApi } from '../lib/ui.js'
+import { ErrorLine, Page, useApi, SymbolForm } from '../lib/ui.js'
 
 const TIMEFRAMES = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1M'] as const
 
@@ -46,7 +46,6 @@ function toVolume(c: Candle) {
 
 export function CandlesPage(props: { query: URLSearchParams }) {
   const [symbol, setSymbol] = useState(props.query.get('symbol') ?? 'BTC')
-  const [input, setInput] = useState(symbol)
   const [tf, setTf] = useState(props.query.get('timeframe') ?? '1h')
   const res = useApi<{ data: Candle[]; meta: any; synthetic?: boolean }>(
     `/v1/historical/ohlcv?symbol=${encodeURIComponent(symbol)}&timeframe=${tf}&limit=1000`
@@ -111,21 +110,13 @@ export function CandlesPage(props: { query: URLSearchParams }) {
       title="Candles"
       synthetic={res.data?.synthetic}
       tools={
-        <form
-          class="inline"
-          onSubmit={(e) => {
-            e.preventDefault()
-            setSymbol(input.trim() || 'BTC')
-          }}
-        >
-          <input aria-label="Symbol" value={input} onInput={(e) => setInput(e.currentTarget.value)} size={14} />
+        <SymbolForm symbol={symbol} onSymbol={setSymbol} size={14} submit="Show">
           <select aria-label="Timeframe" value={tf} onChange={(e) => setTf(e.currentTarget.value)}>
             {TIMEFRAMES.map((t) => (
               <option value={t}>{t}</option>
             ))}
           </select>
-          <button type="submit">Show</button>
-        </form>
+        </SymbolForm>
       }
     >
       <ErrorLine error={res.error} />

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { num } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
-import { divergingColor, ErrorLine, Page, useApi, useCanvas } from '../lib/ui.js'
+import { divergingColor, ErrorLine, Page, useApi, useCanvas, SymbolForm } from '../lib/ui.js'
 
 interface Confirm {
   synthetic?: boolean
@@ -60,7 +60,6 @@ function drawScores(ctx: CanvasRenderingContext2D, w: number, h: number, c: Conf
 
 export function ConfirmPage(props: { query: URLSearchParams }) {
   const [symbol, setSymbol] = useState(props.query.get('symbol') ?? 'BTC')
-  const [input, setInput] = useState(symbol)
   const [direction, setDirection] = useState(props.query.get('direction') === 'short' ? 'short' : 'long')
   const res = useApi<Confirm>(
     `/v1/confirm?symbol=${encodeURIComponent(symbol)}&direction=${direction}&source=dashboard`
@@ -85,20 +84,12 @@ export function ConfirmPage(props: { query: URLSearchParams }) {
       title="Confirm"
       synthetic={res.data?.synthetic}
       tools={
-        <form
-          class="inline"
-          onSubmit={(e) => {
-            e.preventDefault()
-            setSymbol(input.trim() || 'BTC')
-          }}
-        >
-          <input aria-label="Symbol" value={input} onInput={(e) => setInput(e.currentTarget.value)} size={16} />
+        <SymbolForm symbol={symbol} onSymbol={setSymbol} size={16} submit="Check">
           <select aria-label="Direction" value={direction} onChange={(e) => setDirection(e.currentTarget.value)}>
             <option value="long">long</option>
             <option value="short">short</option>
           </select>
-          <button type="submit">Check</button>
-        </form>
+        </SymbolForm>
       }
     >
       <ErrorLine error={res.error} />

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { pct, when } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
-import { divergingColor, ErrorLine, Page, useApi, useCanvas } from '../lib/ui.js'
+import { divergingColor, ErrorLine, Page, useApi, useCanvas, SymbolForm } from '../lib/ui.js'
 
 interface Heatmap {
   synthetic?: boolean
@@ -42,7 +42,6 @@ function drawHeatmap(ctx: CanvasRenderingContext2D, w: number, h: number, hm: He
 
 export function FundingPage(props: { query: URLSearchParams }) {
   const [symbol, setSymbol] = useState(props.query.get('symbol') ?? 'BTC')
-  const [input, setInput] = useState(symbol)
   const [lookback, setLookback] = useState('7d')
   const res = useApi<Heatmap>(
     `/v1/historical/derivatives/funding-heatmap/comparative?symbol=${encodeURIComponent(symbol)}&interval=1h&lookback=${lookback}`
@@ -69,21 +68,13 @@ export function FundingPage(props: { query: URLSearchParams }) {
       title="Funding heatmap"
       synthetic={res.data?.synthetic}
       tools={
-        <form
-          class="inline"
-          onSubmit={(e) => {
-            e.preventDefault()
-            setSymbol(input.trim() || 'BTC')
-          }}
-        >
-          <input aria-label="Symbol" value={input} onInput={(e) => setInput(e.currentTarget.value)} size={10} />
+        <SymbolForm symbol={symbol} onSymbol={setSymbol} size={10} submit="Show">
           <select aria-label="Lookback" value={lookback} onChange={(e) => setLookback(e.currentTarget.value)}>
             <option value="1d">1 day</option>
             <option value="7d">7 days</option>
             <option value="30d">30 days</option>
           </select>
-          <button type="submit">Show</button>
-        </form>
+        </SymbolForm>
       }
     >
       <ErrorLine error={res.error} />
