@@ -317,6 +317,17 @@ describe('dashboard in headless Chromium', () => {
     }, 60_000)
   }
 
+  it('candles: the symbol box and the timeframe choose what is drawn', async () => {
+    await page.goto(`${server.base}/candles?symbol=BTC&timeframe=1h`)
+    const meta = page.locator('p.muted').first()
+    await expect.poll(() => meta.textContent(), POLL).toContain('BTCUSDT')
+    await page.fill('input[aria-label=Symbol]', 'eth')
+    await page.selectOption('select[aria-label=Timeframe]', '15m')
+    await page.click('button:has-text("Show")')
+    await expect.poll(() => meta.textContent(), POLL).toMatch(/ETHUSDT on \w+, \d+ candles of 15m/)
+    await expect.poll(() => colouredPixels(page, '[data-testid=candles-chart]'), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
+  }, 60_000)
+
   it('screener: rows, sorting by a column, filtering by symbol and venue, live stream connected', async () => {
     await page.goto(`${server.base}/screener`)
     const table = page.locator('[data-testid=screener-table]')
