@@ -1,25 +1,31 @@
 /**
- * A JSON-RPC proxy in front of a test node that refuses what some production nodes refuse: `eth_call` with
- * a state override (third parameter) answers -32602, as nodes started without override support do.
- * Everything else (batches included) is forwarded as is.
+ * JSON-RPC proxies in front of a test node that refuse what some production nodes refuse; everything else
+ * (batches included) is forwarded as is. `startRpcProxy` takes the rule: it answers a request itself
+ * (an error object) or returns undefined to forward it.
+ * - `startOverrideRefusingProxy`: `eth_call` with a state override (third parameter) answers -32602, as
+ *   nodes started without override support do.
+ * - `rangeLimitProxy` (test/fixtures/evm/whales/range-limit-proxy.ts): eth_getLogs over too many blocks.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-interface RpcRequest {
+export interface RpcRequest {
   readonly id: unknown
   readonly method: string
   readonly params?: unknown[]
 }
 
+/** The proxy's own answer to `r`, or undefined to forward it to the node. */
+export type RpcRule = (r: RpcRequest) => unknown
+
 export interface RpcProxy {
   readonly url: string
-  /** eth_call requests refused for their state override */
+  /** requests the rule answered itself */
   refused: number
   close(): Promise<void>
 }
 
-export async function startOverrideRefusingProxy(target: string): Promise<RpcProxy> {
+export async function startRpcProxy(target: string, rule: RpcRule): Promise<RpcProxy> {
   const state = { refused: 0 }
   const forward = async (body: unknown): Promise<unknown> => {
     const res = await fetch(target, {
@@ -30,32 +36,24 @@ export async function startOverrideRefusingProxy(target: string): Promise<RpcPro
     return res.json()
   }
   const one = async (r: RpcRequest): Promise<unknown> => {
-    if (r.method === 'eth_call' && (r.params?.length ?? 0) >= 3 && r.params![2] !== null) {
-      state.refused++
-      return {
-        jsonrpc: '2.0',
-        id: r.id,
-        error: { code: -32602, message: 'invalid argument 2: state overrides are not supported' }
-      }
-    }
-    return forward(r)
+    const own = rule(r)
+    if (own === undefined) return forward(r)
+    state.refused++
+    return own
   }
   const server = http.createServer((req, res) => {
-    let text = ''
-    req.on('data', (c: Buffer) => (text += c.toString()))
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      const parsed = JSON.parse(text) as RpcRequest | RpcRequest[]
-      const answer = Array.isArray(parsed) ? Promise.all(parsed.map(one)) : one(parsed)
-      answer.then(
-        (out) => {
-          res.setHeader('content-type', 'application/json')
-          res.end(JSON.stringify(out))
-        },
-        () => {
-          res.statusCode = 502
-          res.end()
-        }
-      )
+      void (async () => {
+        const parsed = JSON.parse(Buffer.concat(chunks).toString()) as RpcRequest | RpcRequest[]
+        const out = Array.isArray(parsed) ? await Promise.all(parsed.map(one)) : await one(parsed)
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(out))
+      })().catch((err: unknown) => {
+        res.writeHead(502)
+        res.end(String(err))
+      })
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -70,4 +68,16 @@ export async function startOverrideRefusingProxy(target: string): Promise<RpcPro
     },
     close: () => new Promise<void>((r) => server.close(() => r()))
   }
+}
+
+export function startOverrideRefusingProxy(target: string): Promise<RpcProxy> {
+  return startRpcProxy(target, (r) =>
+    r.method === 'eth_call' && (r.params?.length ?? 0) >= 3 && r.params![2] !== null
+      ? {
+          jsonrpc: '2.0',
+          id: r.id,
+          error: { code: -32602, message: 'invalid argument 2: state overrides are not supported' }
+        }
+      : undefined
+  )
 }
