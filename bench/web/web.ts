@@ -12,28 +12,17 @@
  *   same server, 64 connections, load from its own process (bench/http/load.ts).
  */
 import fs from 'node:fs'
-import net from 'node:net'
 import path from 'node:path'
 import { chromium } from 'playwright-core'
 import { projectRoot } from '../../engine/paths.js'
 import { startBenchServer } from '../http/bench-server.js'
 import { load, loadTool } from '../http/load.js'
 import { median } from '../stats.js'
+import { freePort } from '../free-port.js'
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
 /** Browser launches per variant: launches vary more than HTTP rounds, so at least five. */
 const MIN_LAUNCHES = 5
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
-}
 
 /**
  * One cold launch: ms from launch to the dashboard's `tw:interactive` mark (`dashboard`), or to the load

@@ -1,20 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import net from 'node:net'
 import path from 'node:path'
 import { projectRoot } from '../../engine/paths.js'
 
 export const MAIN = path.join(projectRoot(), 'dist', 'server', 'main.js')
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
-}
+export { freePort } from '../../bench/free-port.js'
 
 export interface Spawned {
   readonly child: ChildProcess
