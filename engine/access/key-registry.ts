@@ -8,6 +8,7 @@
 import type { Store } from '../store/store.js'
 import { generateKey, parseKey, secretMatches } from './api-key.js'
 import type { PlanName } from './plans.js'
+import { sqlTime } from '../store/sql-time.js'
 
 /** How often the cache is reloaded from the store, ms (multi-server deployments). */
 export const KEY_RELOAD_MS = 30_000
@@ -87,7 +88,6 @@ export class KeyRegistry {
   }
 
   private async persist(k: KeyRecord): Promise<void> {
-    const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
     await this.store.command(
       `INSERT INTO api_keys (id, name, plan, secret_sha256, created_at, revoked_at, version)
        VALUES ({id:String}, {name:String}, {plan:String}, {sha:String}, {created:DateTime64(3)},
@@ -97,8 +97,8 @@ export class KeyRegistry {
         name: k.name,
         plan: k.plan,
         sha: k.secretSha256,
-        created: iso(k.createdAt),
-        ...(k.revokedAt === null ? {} : { revoked: iso(k.revokedAt) }),
+        created: sqlTime(k.createdAt),
+        ...(k.revokedAt === null ? {} : { revoked: sqlTime(k.revokedAt) }),
         version: Date.now() * 1000 + (k.revokedAt === null ? 0 : 1)
       }
     )

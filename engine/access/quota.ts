@@ -8,7 +8,7 @@
  */
 import type { Store } from '../store/store.js'
 import { utcDay } from './utc-day.js'
-import { sqlTime } from '../accounts/sql-time.js' // accounts
+import { sqlTime } from '../store/sql-time.js'
 
 const DAY_MS = 86_400_000
 

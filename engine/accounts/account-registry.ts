@@ -9,7 +9,7 @@
 import crypto from 'node:crypto'
 import type { PlanName } from '../access/plans.js'
 import type { Store } from '../store/store.js'
-import { sqlTime } from './sql-time.js'
+import { sqlTime } from '../store/sql-time.js'
 
 export type Role = 'owner' | 'member'
 

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto'
 import type { Store } from '../store/store.js'
 import { sessionDigest } from './sessions.js'
-import { sqlTime } from './sql-time.js'
+import { sqlTime } from '../store/sql-time.js'
 
 /** How long an invite link is valid, ms (7 days). */
 export const INVITE_TTL_MS = 7 * 86_400_000

@@ -10,7 +10,7 @@
  */
 import crypto from 'node:crypto'
 import type { Store } from '../store/store.js'
-import { sqlTime } from './sql-time.js'
+import { sqlTime } from '../store/sql-time.js'
 
 /** Absolute lifetime of a session, ms (30 days). */
 export const SESSION_MAX_MS = 30 * 86_400_000

@@ -8,6 +8,7 @@
  */
 import type { Store } from '../store/store.js'
 import { alertSecretMatches, generateAlertSecret, parseAlertSecret } from './alert-secret.js'
+import { sqlTime } from '../store/sql-time.js'
 
 export interface AlertSettings {
   readonly keyId: string
@@ -31,8 +32,6 @@ interface Row {
   updated_ms: number
   version: number
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
 
 export class AlertSettingsRegistry {
   private byKey = new Map<string, AlertSettings>()
@@ -143,9 +142,9 @@ export class AlertSettingsRegistry {
       {
         key_id: next.keyId,
         sha: next.secretSha256,
-        ...(next.secretCreatedAt === null ? {} : { created: iso(next.secretCreatedAt) }),
+        ...(next.secretCreatedAt === null ? {} : { created: sqlTime(next.secretCreatedAt) }),
         forward: next.forward ? 1 : 0,
-        updated: iso(at),
+        updated: sqlTime(at),
         version
       }
     )
