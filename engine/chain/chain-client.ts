@@ -21,6 +21,7 @@ import {
   type Transport
 } from 'viem'
 import { ApiError } from '../errors.js'
+import { RawRpc } from './raw-rpc.js'
 import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
 import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
 import { TokenBucket } from './token-bucket.js'
@@ -55,9 +56,13 @@ export interface RequestOptions {
 interface Node {
   /** scheme, host and port only: paths and credentials often carry provider keys */
   readonly label: string
+  /** the configured URL */
+  readonly url: string
   readonly client: PublicClient
   /** the same node without JSON-RPC batching */
   readonly direct: PublicClient
+  /** the same node for bodies serialized by the caller (post()); created on first use */
+  raw: RawRpc | null
   downUntil: number
   failures: number
   /** last eth_chainId check: true = matches, false = another chain, undefined = not checked */
@@ -137,10 +142,12 @@ export class ChainClient {
     const transports: Transport[] = this.urls.map((u) => this.transport(u))
     this.nodes = this.urls.map((u, i) => ({
       label: nodeLabel(u),
+      url: u,
       client: createPublicClient({ transport: transports[i]! }) as PublicClient,
       direct: createPublicClient({
         transport: http(u, { batch: false, timeout: this.timeoutMs, retryCount: 0 })
       }) as PublicClient,
+      raw: null,
       downUntil: 0,
       failures: 0,
       chainIdOk: undefined
@@ -164,6 +171,22 @@ export class ChainClient {
    * per chain. `label` names the call in errors and logs (e.g. `honeypot_probe`).
    */
   async request<T>(label: string, fn: (c: PublicClient) => Promise<T>, opts: RequestOptions = {}): Promise<T> {
+    const batch = opts.batch !== false
+    return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct))
+  }
+
+  /**
+   * One JSON-RPC request whose body the caller serialized (a hot path that skips viem's per-call encoding,
+   * engine/nodeintel/probe-body.ts), POSTed through a kept-alive undici pool to the first healthy node:
+   * failover, rate limit, timeouts and counters as request(). Resolves to the node's parsed JSON answer,
+   * `{ result }` or `{ error }` (an error answer is not counted in `rpc_errors`: the caller decides);
+   * transport failures are viem `HttpRequestError`s, as on the viem path.
+   */
+  post(label: string, body: string, opts: Omit<RequestOptions, 'batch'> = {}): Promise<unknown> {
+    return this.failover(label, opts, (node) => (node.raw ??= new RawRpc(node.url, this.timeoutMs)).post(body))
+  }
+
+  private async failover<T>(label: string, opts: RequestOptions, start: (node: Node) => Promise<T>): Promise<T> {
     const budget = opts.timeoutMs ?? this.timeoutMs * this.nodes.length
     const deadline = performance.now() + budget
     this.counts.calls++
@@ -175,7 +198,7 @@ export class ChainClient {
       const left = deadline - performance.now()
       if (left <= 0) break
       try {
-        return await this.onNode(node, fn, Math.min(this.timeoutMs, left), opts.batch !== false)
+        return await this.onNode(node, () => start(node), Math.min(this.timeoutMs, left))
       } catch (err) {
         if (!isTransportError(err)) throw err
         last = err
@@ -201,7 +224,7 @@ export class ChainClient {
     this.counts.calls++
     await this.admit(label, ms)
     try {
-      return await this.onNode(node, fn, ms)
+      return await this.onNode(node, () => fn(node.client), ms)
     } catch (err) {
       if (isTransportError(err)) throw this.unavailable(label, ms, err, node.label)
       throw err
@@ -219,10 +242,10 @@ export class ChainClient {
     )
   }
 
-  private async onNode<T>(node: Node, fn: (c: PublicClient) => Promise<T>, ms: number, batch = true): Promise<T> {
+  private async onNode<T>(node: Node, start: () => Promise<T>, ms: number): Promise<T> {
     const started = performance.now()
     let timer: NodeJS.Timeout | undefined
-    const call = fn(batch ? node.client : node.direct)
+    const call = start()
     try {
       const result = await Promise.race([
         call,

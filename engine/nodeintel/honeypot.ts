@@ -2,7 +2,10 @@
  * @module
  * The honeypot check of one token on one chain (GET /v1/node/{chain}/honeypot/{token}): one unbatched
  * eth_call of the probe (engine/nodeintel/probe.ts), which also reports the block, the token's code size and
- * decimals; judged by engine/nodeintel/verdict.ts. Without a probe result (a node that refuses or ignores
+ * decimals; judged by engine/nodeintel/verdict.ts. The call is the hot path: its body is viem's own,
+ * pre-serialized once per gas price with the token spliced in (engine/nodeintel/probe-body.ts), POSTed
+ * through the chain client's kept-alive pool (ChainClient.post); an answer that is not a result (an error
+ * object, a non-string) is asked again through viem's `call`, so every error reads as before. Without a probe result (a node that refuses or ignores
  * state overrides, or a probe revert) the token's code and the head are read: no code is 404, a node without
  * overrides gets `method: "bytecode_only"` (verdict `unknown` with what the code shows).
  */
@@ -13,6 +16,7 @@ import type { NodeIntelChain } from '../chain/chains.js'
 import { scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
 import { decodeProbe, probeCall, supportsStateOverride } from './probe.js'
+import type { ProbeBodies } from './probe-body.js'
 import { revertReason } from './revert-reason.js'
 import { judge, type Simulation, type Thresholds, type Verdict } from './verdict.js'
 
@@ -52,6 +56,8 @@ export interface HoneypotDeps {
   readonly maxIn: bigint
   /** the native coin's USD price (null: not priced) */
   readonly nativeUsd: () => Promise<number | null>
+  /** the probe's pre-serialized request bodies for this chain's router, wrapped native and maxIn */
+  readonly bodies: ProbeBodies
 }
 
 /** How long the node's gas price is reused, ms (the probe only needs a realistic one). */
@@ -105,11 +111,25 @@ export function requireContract(chain: NodeIntelChain, token: Address, code: Hex
   }
 }
 
-/** The probe's eth_call alone, unbatched (latency): its data, or the node's own error (transport errors throw). */
-function runProbe(
-  c: PublicClient,
-  call: Parameters<PublicClient['call']>[0]
-): Promise<{ data: Hex | undefined } | { error: unknown }> {
+type ProbeAnswer = { data: Hex | undefined } | { error: unknown }
+
+/**
+ * The probe's eth_call alone (latency): its data, or the node's own error (transport errors throw). The
+ * pre-serialized body goes first; only a `result` string is taken from it (`0x` meaning no data, as viem's
+ * `call` reads it), anything else is asked again through viem so the error is viem's.
+ */
+async function probe(d: HoneypotDeps, token: Address, gasPrice: bigint): Promise<ProbeAnswer> {
+  const body = await d.bodies.body(token, gasPrice)
+  const answer = (await d.client.post('honeypot_probe', body)) as { result?: unknown; error?: unknown } | null
+  if (answer && !answer.error && typeof answer.result === 'string') {
+    return { data: answer.result === '0x' ? undefined : (answer.result as Hex) }
+  }
+  const call = probeCall({ router: d.dex.router, wrappedNative: d.dex.wrappedNative, token, maxIn: d.maxIn, gasPrice })
+  return d.client.request('honeypot_probe', (c) => runProbe(c, call), { batch: false })
+}
+
+/** The probe's eth_call through viem, unbatched: its data, or the node's own error (transport errors throw). */
+function runProbe(c: PublicClient, call: Parameters<PublicClient['call']>[0]): Promise<ProbeAnswer> {
   return c.call(call).then(
     (r) => ({ data: r.data }),
     (error: unknown) => {
@@ -121,15 +141,8 @@ function runProbe(
 
 export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Address): Promise<HoneypotReport> {
   const gasPrice = await facts.gasPrice()
-  const call = probeCall({
-    router: d.dex.router,
-    wrappedNative: d.dex.wrappedNative,
-    token,
-    maxIn: d.maxIn,
-    gasPrice
-  })
   // one request: the probe also reports the block, the token's code size and its decimals
-  const res = await d.client.request('honeypot_probe', (c) => runProbe(c, call), { batch: false })
+  const res = await probe(d, token, gasPrice)
   const result = 'data' in res ? decodeProbe(res.data) : null
   if (result) {
     if (result.codeSize === 0n) requireContract(d.chain, token, '0x')

@@ -9,6 +9,7 @@
 import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
+import { decodeProbeFast } from './probe-decode.js'
 
 /** where the probe's code is injected (no contract lives there on any chain) */
 export const PROBE_ADDRESS: Address = '0x00000000000000000000000000000000007e57ed'
@@ -77,9 +78,18 @@ export function probeCall(input: ProbeInput): Parameters<PublicClient['call']>[0
   }
 }
 
-/** Decodes the probe's return data; null when there is none (a node that ignored the override). */
+/**
+ * Decodes the probe's return data; null when there is none (a node that ignored the override). The
+ * probe's own layout is read directly (engine/nodeintel/probe-decode.ts); anything else goes to viem's
+ * decoder, which answers the same where both answer.
+ */
 export function decodeProbe(data: Hex | undefined): ProbeResult | null {
   if (!data || data === '0x') return null
+  return decodeProbeFast(data) ?? decodeProbeViem(data)
+}
+
+/** viem's generic decoding of the probe's return data (the reference of the fast decoder). */
+export function decodeProbeViem(data: Hex): ProbeResult {
   return decodeFunctionResult({ abi: PROBE_ABI, functionName: 'probe', data }) as ProbeResult
 }
 

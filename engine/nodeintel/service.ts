@@ -17,6 +17,7 @@ import { checkHoneypot, NodeFacts, type HoneypotDeps, type HoneypotReport } from
 import { riskFactors, riskLevel, riskScore, type RiskFactor, type RiskLevel } from './risk.js'
 import { pairFacts, tokenFacts, type TokenMetadata } from './token-facts.js'
 import { NativePrice } from './native-price.js'
+import { ProbeBodies } from './probe-body.js'
 import { TtlCache } from './ttl-cache.js'
 
 /** After a chain id mismatch, the check is repeated no sooner than this, ms (an operator may fix the node). */
@@ -70,6 +71,15 @@ export class ChainIntel {
     this.price = new NativePrice(client, dex, dex.usdToken)
     this.honeypots = new TtlCache(cfg.cacheMs)
     this.risks = new TtlCache(cfg.cacheMs)
+    this.deps = {
+      chain,
+      client,
+      dex,
+      thresholds: cfg,
+      maxIn: cfg.probeMaxIn,
+      nativeUsd: () => this.price.usd(),
+      bodies: new ProbeBodies({ router: dex.router, wrappedNative: dex.wrappedNative, maxIn: cfg.probeMaxIn })
+    }
   }
 
   /** Resolves once the node's chain id matched; throws the mismatch (kept a minute) or the outage (not kept). */
@@ -95,20 +105,11 @@ export class ChainIntel {
     return this.verified === null ? null : 'ok' in this.verified
   }
 
-  private deps(): HoneypotDeps {
-    return {
-      chain: this.chain,
-      client: this.client,
-      dex: this.dex,
-      thresholds: this.cfg,
-      maxIn: this.cfg.probeMaxIn,
-      nativeUsd: () => this.price.usd()
-    }
-  }
+  private readonly deps: HoneypotDeps
 
   async honeypot(token: Address, fresh: boolean): Promise<{ value: HoneypotReport; hit: boolean }> {
     await this.ready()
-    return this.honeypots.get(token, () => checkHoneypot(this.deps(), this.facts, token), fresh)
+    return this.honeypots.get(token, () => checkHoneypot(this.deps, this.facts, token), fresh)
   }
 
   async risk(token: Address, fresh: boolean): Promise<{ value: RiskReport; hit: boolean }> {

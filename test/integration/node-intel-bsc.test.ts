@@ -5,7 +5,7 @@
  * client. Covers the honeypot verdicts and measured taxes of every fixture, the risk factors, the cache,
  * errors (400 / 404 / 403), new pairs with their verdicts, and node health.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseEther, type Address } from 'viem'
 import { ChainClients } from '../../engine/chain/chain-clients.js'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
@@ -158,6 +158,22 @@ describe('honeypot check (anvil, chain id 56)', () => {
     expect(again.body.checked_at).toBe(first.body.checked_at)
     const fresh = await get(`/v1/node/bsc/honeypot/${token}?fresh=1`)
     expect(fresh.headers['x-tidewatch-cache']).toBe('miss')
+  })
+
+  it('a fresh check is one request to the node: the pre-serialized probe body, no viem call', async () => {
+    const client = clients.get('bsc')!
+    const post = vi.spyOn(client, 'post')
+    const request = vi.spyOn(client, 'request')
+    try {
+      const r = await get(`/v1/node/bsc/honeypot/${fx.tokens.taxed}?fresh=1`)
+      expect(r.body).toMatchObject({ verdict: 'ok', method: 'simulation' })
+      expect(Math.abs(r.body.simulation.sell_tax_pct - 10)).toBeLessThan(0.1)
+      expect(post.mock.calls.map((c) => c[0])).toEqual(['honeypot_probe'])
+      expect(request.mock.calls.filter((c) => c[0] === 'honeypot_probe')).toEqual([])
+    } finally {
+      post.mockRestore()
+      request.mockRestore()
+    }
   })
 
   it('needs a plan with node intelligence: 401 without a key, 403 naming the plan for trader', async () => {

@@ -19,6 +19,8 @@ export function anvilBinary(): string {
 export interface Anvil {
   readonly url: string
   readonly port: number
+  /** the anvil process (benchmarks read its CPU time) */
+  readonly pid: number
   /** one JSON-RPC call; throws with the node's error message */
   rpc<T = unknown>(method: string, params?: readonly unknown[]): Promise<T>
   stop(): Promise<void>
@@ -67,6 +69,7 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   return {
     url,
     port,
+    pid: child.pid!,
     async rpc<T>(method: string, params: readonly unknown[] = []): Promise<T> {
       const res = await fetch(url, {
         method: 'POST',

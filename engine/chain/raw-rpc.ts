@@ -1,0 +1,109 @@
+/**
+ * @module
+ * One node's JSON-RPC endpoint for bodies the caller serialized itself (the honeypot probe's hot path,
+ * engine/nodeintel/probe-body.ts): an undici `Pool` with kept-alive connections, a POST of the given text,
+ * the answer parsed as JSON. Everything else goes through viem (engine/chain/chain-client.ts).
+ *
+ * Failures are classified as viem's http transport classifies them, so `isTransportError` and failover
+ * treat both paths alike: no answer, a refused connection, an unreadable or non-JSON body, or an HTTP
+ * error status without a JSON-RPC error object → viem `HttpRequestError` (transport); an HTTP error
+ * status carrying a JSON-RPC error object is the node's own answer and is returned like any other.
+ */
+import { HttpRequestError } from 'viem'
+import { Pool } from 'undici'
+
+/** Largest answer read, bytes (viem's http transport default). */
+export const MAX_ANSWER_BYTES = 10_485_760
+/** Connections kept per node at most; more concurrent requests queue in the pool. */
+const CONNECTIONS = 32
+
+export class RawRpc {
+  private pool: Pool | null = null
+  private readonly origin: string
+  private readonly path: string
+  private readonly headers: Record<string, string>
+  /** the URL without credentials, for errors */
+  private readonly shown: string
+
+  /**
+   * @param url the node's http(s) JSON-RPC URL (credentials in it become Basic authorization, as viem does)
+   * @param timeoutMs no answer headers (or no body progress) within this time fails the request, ms
+   */
+  constructor(
+    url: string,
+    private readonly timeoutMs: number
+  ) {
+    const u = new URL(url)
+    this.headers = { 'content-type': 'application/json' }
+    if (u.username) {
+      const credentials = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`
+      this.headers['authorization'] = `Basic ${btoa(credentials)}`
+      u.username = ''
+      u.password = ''
+    }
+    this.origin = u.origin
+    this.path = `${u.pathname}${u.search}`
+    this.shown = u.toString()
+  }
+
+  /** POSTs `body` (one JSON-RPC request, already serialized); the node's parsed JSON answer. */
+  async post(body: string): Promise<unknown> {
+    this.pool ??= new Pool(this.origin, {
+      connections: CONNECTIONS,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connectTimeout: this.timeoutMs
+    })
+    let status = 0
+    let text: string
+    try {
+      const res = await this.pool.request({ path: this.path, method: 'POST', headers: this.headers, body })
+      status = res.statusCode
+      text = await readCapped(res.body)
+    } catch (cause) {
+      throw new HttpRequestError({ url: this.shown, cause: cause as Error, details: (cause as Error).message })
+    }
+    let data: unknown
+    try {
+      data = JSON.parse(text || '{}')
+    } catch (cause) {
+      if (status >= 200 && status < 300) {
+        throw new HttpRequestError({ url: this.shown, status, cause: cause as Error, details: 'invalid JSON' })
+      }
+      data = { error: text }
+    }
+    if (status < 200 || status >= 300) {
+      if (isRpcError(data)) return data
+      throw new HttpRequestError({ url: this.shown, status, details: text.slice(0, 200) || `HTTP ${status}` })
+    }
+    return data
+  }
+
+  /** closes the kept-alive connections (idle ones also close by themselves after a few seconds) */
+  async close(): Promise<void> {
+    const p = this.pool
+    this.pool = null
+    await p?.close()
+  }
+}
+
+function isRpcError(data: unknown): boolean {
+  const e = (data as { error?: { code?: unknown; message?: unknown } } | null)?.error
+  return typeof e?.code === 'number' && typeof e.message === 'string'
+}
+
+/** The body as text, at most MAX_ANSWER_BYTES (beyond: an error, the rest dropped with the connection). */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }): Promise<string> {
+  const parts: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    size += chunk.length
+    if (size > MAX_ANSWER_BYTES) {
+      const err = new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`)
+      body.destroy(err)
+      throw err
+    }
+    parts.push(chunk)
+  }
+  return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8')
+}
