@@ -87,6 +87,21 @@ export class ReplayLines {
     }
   }
 
+  /**
+   * Counts rows handed on without their records (the byte-level path): `rows` rows whose newest exchange
+   * time is `maxTs` (epoch ms; -Infinity for none), as `handed` counts records.
+   */
+  handedRows(rows: number, maxTs: number): void {
+    const c = this.counters
+    c.rows += rows
+    c.lastEventTs = Math.max(c.lastEventTs ?? 0, maxTs)
+  }
+
+  /** The normalizer of `venue` this replay uses (made on first use), undefined for a venue it does not know. */
+  venueNormalizer(venue: string): VenueNormalizer | undefined {
+    return this.normalizer(venue)
+  }
+
   /** Counts records handed on: rows and the newest exchange time. */
   handed(records: readonly NormalizedRecord[]): number {
     const c = this.counters

@@ -1,18 +1,17 @@
 /**
  * @module
- * Worker thread of a full-speed replay: reads the recording files (gunzip, UTF-8, line split), normalizes
- * every line (replay-lines.ts, the same code as the in-thread path) and encodes the records to TSV chunks
- * with their hashes, cut exactly where the in-thread path cuts them (every CHUNK_RECORDS records and at the
- * end), so the pipeline seals the same batches with the same dedup tokens. The main thread only routes
- * the chunks into the pipeline and writes. Bounded by credits (replay-protocol.ts); a stop request is
- * honoured between batches.
+ * Worker thread of a full-speed replay: reads the recording files as bytes (gunzip, lines cut from the
+ * bytes, record/replay-blocks.ts), takes the Binance aggTrade lines on the byte path and every other line
+ * through the normalizers (replay-chunks.ts: the same code as the in-thread path for those), and posts TSV
+ * chunks with their hashes, cut exactly where the in-thread path cuts them (every CHUNK_RECORDS records
+ * and at the end), so the pipeline seals the same batches with the same dedup tokens. The main thread only
+ * routes the chunks into the pipeline and writes. Bounded by credits (replay-protocol.ts); a stop request
+ * is honoured between blocks.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import type { NormalizedRecord } from '../../engine/records/types.js'
-import { encodeRecords } from '../encode-records.js'
-import { ReplayLines } from '../record/replay-lines.js'
-import { recordedLines } from '../record/replay-reader.js'
+import { recordedBlocks } from '../record/replay-blocks.js'
 import { CHUNK_RECORDS } from '../sources/feed/feed-pump.js'
+import { ReplayChunks } from './replay-chunks.js'
 import {
   REPLAY_CREDITS,
   type ChunkPayload,
@@ -38,15 +37,14 @@ function post(msg: ReplayToMain, transfer: ArrayBuffer[] = []): void {
   port.postMessage(msg, transfer)
 }
 
-const replay = new ReplayLines()
+const replay = new ReplayChunks()
 
-/** Encodes `records` and posts them as one batch, once a credit is free. */
-async function send(records: NormalizedRecord[]): Promise<void> {
-  replay.handed(records)
+/** Posts the rows gathered so far as one batch, once a credit is free. */
+async function send(): Promise<void> {
   const chunks: ChunkPayload[] = []
   const transfer: ArrayBuffer[] = []
-  for (const c of encodeRecords(records, true)) {
-    // makeChunk's bytes own their ArrayBuffer (TextEncoder output), so it transfers whole
+  for (const c of replay.take()) {
+    // the chunks' bytes own their ArrayBuffer (RowBuffer.take, TextEncoder output), so they transfer whole
     const u8 = c.data
     const data = (
       u8.byteOffset === 0 && u8.byteLength === u8.buffer.byteLength ? u8.buffer : u8.slice().buffer
@@ -57,32 +55,27 @@ async function send(records: NormalizedRecord[]): Promise<void> {
   while (credits <= 0 && !stopping) await new Promise<void>((r) => (wake = r))
   if (stopping) return
   credits--
-  post({ type: 'batch', chunks, counts: replay.counts() }, transfer)
+  post({ type: 'batch', chunks, counts: replay.lines.counts() }, transfer)
 }
 
 async function main(): Promise<void> {
-  let out: NormalizedRecord[] = []
   for (const file of files) {
-    const reader = recordedLines(file)
-    for await (const batch of reader.lines) {
+    const reader = recordedBlocks(file)
+    for await (const block of reader.blocks) {
       if (stopping) break
-      for (let i = 0; i < batch.length; i++) {
-        if (Number.isNaN(replay.read(batch[i]!))) continue
-        replay.normalize(out)
-        if (out.length >= CHUNK_RECORDS) {
-          await send(out)
-          out = []
-        }
+      for (let i = 0; i < block.length;) {
+        i = replay.line(block, i)
+        if (replay.rows >= CHUNK_RECORDS) await send()
       }
     }
     if (stopping) {
-      post({ type: 'end', counts: replay.counts(), complete: false })
+      post({ type: 'end', counts: replay.lines.counts(), complete: false })
       return
     }
     if (reader.error !== null) post({ type: 'truncated', file, error: reader.error })
   }
-  if (out.length > 0) await send(out)
-  post({ type: 'end', counts: replay.counts(), complete: !stopping })
+  if (replay.rows > 0) await send()
+  post({ type: 'end', counts: replay.lines.counts(), complete: !stopping })
 }
 
 main().catch((err: unknown) => post({ type: 'error', message: err instanceof Error ? err.message : String(err) }))

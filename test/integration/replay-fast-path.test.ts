@@ -1,0 +1,369 @@
+/**
+ * The replay worker's byte-level aggTrade path (ingest/sources/binance/aggtrade-fast.ts) against the
+ * general path (the normalizer, as the in-thread replay runs it): the same chunks byte for byte (so the
+ * same stored rows, batches and dedup tokens) and the same counters, for recordings full of lines the
+ * byte path must refuse or treat with care: prices it must reprint ("97000.10") or refuse ("1e5"),
+ * nulls, missing and empty fields, escapes, leading zeros, other key orders, other streams and venues,
+ * multiplied and delivery markets, trades without an id and the trades after them, duplicates, gaps,
+ * market meta changed mid-recording, non-UTF-8-safe splits (a line cut across gunzip chunks, multi-byte
+ * text cut in two), an unterminated last line. Three ways: random line sequences cut at random places
+ * (in process), files through ReplaySource's in-thread path vs the worker thread, and the same files read
+ * in tiny gunzip chunks.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { silentLogger } from '../../engine/log.js'
+import type { NormalizedRecord } from '../../engine/records/types.js'
+import { encodeRecords } from '../../ingest/encode-records.js'
+import type { EncodedChunk } from '../../ingest/encoded-chunk.js'
+import { recordedBlocks, LineBlocks } from '../../ingest/record/replay-blocks.js'
+import { ReplayLines, type ReplayCounts } from '../../ingest/record/replay-lines.js'
+import { recordedLine, recordedTextLine } from '../../ingest/record/recording-format.js'
+import { CHUNK_RECORDS } from '../../ingest/sources/feed/feed-pump.js'
+import { ReplaySource } from '../../ingest/sources/replay-source.js'
+import { ReplayChunks } from '../../ingest/workers/replay-chunks.js'
+import { writeCapture } from '../../bench/replay/capture.js'
+import { drainSource } from '../helpers/venues/drain-source.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+
+const T0 = Date.UTC(2026, 9, 1, 1)
+
+interface Info {
+  s: string
+  base: string
+  type?: string
+}
+const exchangeInfo = (symbols: Info[]): string =>
+  JSON.stringify({
+    symbols: symbols.map((x) => ({
+      symbol: x.s,
+      contractType: x.type ?? 'PERPETUAL',
+      status: 'TRADING',
+      baseAsset: x.base,
+      quoteAsset: 'USDT'
+    }))
+  })
+
+/** An aggTrade message in Binance's order; `fields` replaces the text of single fields (`p`: `"1.5"`). */
+function agg(s: string, a: number | string, ts: number, fields: Record<string, string> = {}, stream?: string): string {
+  const f: Record<string, string> = {
+    e: '"aggTrade"',
+    E: String(ts + 3),
+    a: String(a),
+    s: `"${s}"`,
+    p: '"97000.5"',
+    q: '"0.010"',
+    f: String(Number(a) * 3 || 7),
+    l: String(Number(a) * 3 + 1 || 8),
+    T: String(ts),
+    m: 'true',
+    ...fields
+  }
+  const data = Object.entries(f)
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `"${k}":${v}`)
+    .join(',')
+  return `{"stream":"${stream ?? s.toLowerCase() + '@aggTrade'}","data":{${data}}}`
+}
+
+const ws = (msg: string, t: number): string => recordedLine('binance', 'ws', msg, t)
+
+/** The odd recording: [line, whether the byte path should take it]. */
+function oddLines(): [string, boolean][] {
+  let t = T0
+  const L: [string, boolean][] = []
+  const add = (line: string, fast = false): void => {
+    L.push([line, fast])
+    t += 7
+  }
+  add(
+    recordedLine(
+      'binance',
+      '/fapi/v1/exchangeInfo',
+      exchangeInfo([
+        { s: 'BTCUSDT', base: 'BTC' },
+        { s: 'ETHUSDT', base: 'ETH' },
+        { s: '1000PEPEUSDT', base: '1000PEPE' },
+        { s: 'TABUSDT', base: 'TA\\B\tX' }, // escaped in TSV
+        { s: 'ETHUSDTQ', base: 'ETH', type: 'CURRENT_QUARTER' } // a delivery contract without the _YYMMDD name
+      ]),
+      t
+    )
+  )
+  add(ws(agg('BTCUSDT', 100, t), t), true)
+  add(ws(agg('BTCUSDT', 101, t, { p: '"97000.10"', q: '"1.000"' }), t), true) // reprinted: 97000.1, 1
+  add(ws(agg('BTCUSDT', 102, t, { p: '"97000.00"', m: 'false' }), t), true)
+  add(ws(agg('BTCUSDT', 102, t), t), true) // duplicate
+  add(ws(agg('BTCUSDT', 101, t), t), true) // older: duplicate
+  add(ws(agg('BTCUSDT', 110, t), t), true) // gap 103..109
+  add(ws(agg('BTCUSDT', 111, t, { p: '"1e5"' }), t)) // Number('1e5') = 100000: general path
+  add(ws(agg('BTCUSDT', 112, t, { p: '"0.0000001"' }), t)) // printed 1e-7
+  add(ws(agg('BTCUSDT', 113, t, { p: '"0.000001"' }), t), true)
+  add(ws(agg('BTCUSDT', 114, t, { p: '"-1"' }), t)) // malformed
+  add(ws(agg('BTCUSDT', 115, t, { p: '"0"' }), t)) // malformed
+  add(ws(agg('BTCUSDT', 116, t, { p: '""' }), t)) // malformed
+  add(ws(agg('BTCUSDT', 117, t, { p: 'null' }), t))
+  add(ws(agg('BTCUSDT', 118, t, { p: '' }), t)) // missing
+  add(ws(agg('BTCUSDT', 119, t, { q: '"1234567890123456"' }), t)) // 16 digits
+  add(ws(agg('BTCUSDT', '0120', t), t)) // leading zero: the scanner reads 120
+  add(ws(agg('BTCUSDT', '"121"', t), t)) // a string id
+  add(ws(agg('BTCUSDT', 122, t, { T: `0${t}` }), t))
+  add(ws(agg('BTCUSDT', 123, t, { m: '"true"' }), t)) // malformed
+  add(ws(agg('BTCUSDT', 124, t, { m: 'null' }), t))
+  add(ws(agg('BTCUSDT', 125, t, { s: '"BTC\\u0055SDT"' }), t)) // escaped symbol
+  add(ws(agg('BIGUSDT', 12345678901234567, t), t)) // over 15 digits (its own market: later ids would be duplicates)
+  add(ws(agg('BTCUSDT', 126, t, { p: '"97001.5"', x: '1' }), t)) // an extra field
+  add(ws(agg('BTCUSDT', 127, t), t).replace('"E":', '"E" :')) // whitespace
+  add(ws(agg('BTCUSDT', 128, t), t).replace('\n', '\r\n')) // CRLF
+  add(ws(agg('BTCUSDT', 129, t), t).replace('}}}', '}}} ')) // trailing space
+  add(ws(agg('BTCUSDT', 130, t, {}, 'btc€usdt@aggTrade'), t), true) // multi-byte stream name
+  add(ws(agg('btcusdt', 5, t), t)) // lower-case symbol: its own market
+  add(ws(agg('1000PEPEUSDT', 9, t, { p: '"0.01234"', q: '"100"' }), t)) // multiplied
+  add(ws(agg('BTCUSDT_250328', 9, t), t)) // delivery by name
+  add(ws(agg('ETHUSDTQ', 9, t), t)) // delivery by exchangeInfo
+  add(ws(agg('TABUSDT', 1, t, { p: '"2.5"' }), t), true)
+  add(ws(agg('TABUSDT', 2, t, { p: '"2.50"' }), t), true)
+  // a trade without an id, then the market's trades take the general path (checked against it)
+  add(ws(agg('ETHUSDT', 500, t, { p: '"3400.5"' }), t), true)
+  add(ws(agg('ETHUSDT', 0, t, { a: '', f: '1503' }), t))
+  add(ws(agg('ETHUSDT', 501, t, { f: '1503' }), t))
+  add(ws(agg('ETHUSDT', 502, t), t))
+  add(ws(agg('ETHUSDT', 503, t, { a: 'null' }), t))
+  add(
+    ws(
+      `{"stream":"btcusdt@markPrice","data":{"e":"markPriceUpdate","E":${t},"s":"BTCUSDT","p":"97010.5","i":"97005","r":"0.0001","T":${t + 3_600_000}}}`,
+      t
+    )
+  )
+  add(
+    ws(
+      `{"stream":"!forceOrder@arr","data":{"e":"forceOrder","E":${t},"o":{"s":"BTCUSDT","S":"SELL","p":"96000","ap":"96100.5","q":"0.5","z":"0.5","T":${t}}}}`,
+      t
+    )
+  )
+  add(ws('{"result":null,"id":1}', t))
+  add(ws(`{"stream":"btcusdt@depth","data":{"e":"depthUpdate","E":${t}}}`, t))
+  add(ws(agg('BTCUSDT', 131, t), t), true)
+  add(
+    recordedLine(
+      'binance',
+      '/fapi/v1/aggTrades?symbol=BTCUSDT&fromId=103&limit=2',
+      `[{"a":103,"p":"97000.20","q":"0.5","f":309,"l":310,"T":${t},"m":false},{"a":104,"p":"97000.3","q":"0.25","f":312,"l":313,"T":${t},"m":true}]`,
+      t
+    )
+  )
+  add(
+    recordedLine(
+      'binance',
+      '/fapi/v1/openInterest?symbol=BTCUSDT',
+      `{"symbol":"BTCUSDT","openInterest":"812.5","time":${t}}`,
+      t
+    )
+  )
+  // the market list changes BTCUSDT's base mid-recording: the byte path's cached columns must follow
+  add(
+    recordedLine(
+      'binance',
+      '/fapi/v1/exchangeInfo',
+      exchangeInfo([
+        { s: 'BTCUSDT', base: 'XBT' },
+        { s: 'ETHUSDTQ', base: 'ETH' }
+      ]),
+      t
+    )
+  )
+  add(ws(agg('BTCUSDT', 132, t), t), true)
+  add(ws(agg('ETHUSDTQ', 10, t), t), true) // now a perpetual
+  add(recordedTextLine('binance', 'ws', '{"broken":', t))
+  add(recordedLine('bybit', 'ws', `{"topic":"publicTrade.BTCUSDT","ts":${t},"data":[]}`, t))
+  add(recordedLine('krakenx', 'ws', '{"x":1}', t))
+  add('{"t": not json\n')
+  add('\n')
+  add('   \n')
+  add(`{"t":${t},"v":"binance","c":"ws","m":${agg('BTCUSDT', 133, t)}}\n`, true)
+  add(ws(agg('BTCUSDT', 134, t), t).replace('"v":"binance"', '"v":"binancf"'))
+  return L
+}
+
+interface Result {
+  chunks: EncodedChunk[]
+  counts: ReplayCounts
+}
+
+/** The general path in process: what the in-thread replay does with the lines of `text`. */
+function general(text: string): Result {
+  const parts = text.split('\n')
+  const rest = parts.pop()!
+  if (rest.trim() !== '') parts.push(rest)
+  const lines = new ReplayLines()
+  const chunks: EncodedChunk[] = []
+  let out: NormalizedRecord[] = []
+  const flush = (): void => {
+    lines.handed(out)
+    chunks.push(...encodeRecords(out, true))
+    out = []
+  }
+  for (const line of parts) {
+    if (Number.isNaN(lines.read(line))) continue
+    lines.normalize(out)
+    if (out.length >= CHUNK_RECORDS) flush()
+  }
+  if (out.length > 0) flush()
+  return { chunks, counts: lines.counts() }
+}
+
+/** The worker's byte path in process, the bytes cut into pieces at `cuts`. */
+function bytePath(bytes: Buffer, cuts: number[]): Result & { taken: number } {
+  const r = new ReplayChunks()
+  const cut = new LineBlocks()
+  const chunks: EncodedChunk[] = []
+  const handle = (b: Buffer): void => {
+    for (let i = 0; i < b.length;) {
+      i = r.line(b, i)
+      if (r.rows >= CHUNK_RECORDS) chunks.push(...r.take())
+    }
+  }
+  let from = 0
+  for (const at of [...cuts.filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b), bytes.length]) {
+    for (const b of cut.push(bytes.subarray(from, at))) handle(b)
+    from = at
+  }
+  const rest = cut.end()
+  if (rest !== null) handle(rest)
+  if (r.rows > 0) chunks.push(...r.take())
+  return { chunks, counts: r.lines.counts(), taken: r.fast?.taken ?? 0 }
+}
+
+const shape = (c: EncodedChunk): unknown => ({ ...c, data: Buffer.from(c.data).toString('utf8') })
+
+function expectSame(a: Result, b: Result): void {
+  expect(a.chunks.map(shape)).toEqual(b.chunks.map(shape))
+  expect(a.counts).toEqual(b.counts)
+}
+
+describe('replay byte path for Binance aggTrade lines', () => {
+  it('gives the general path chunks and counters on odd lines, however the bytes are cut', () => {
+    const lines = oddLines()
+    const text = lines.map(([l]) => l).join('')
+    const bytes = Buffer.from(text, 'utf8')
+    const ref = general(text)
+    const whole = bytePath(bytes, [])
+    expectSame(whole, ref)
+    // the byte path took exactly the lines marked for it, the rest went the general way
+    expect(whole.taken).toBe(lines.filter(([, fast]) => fast).length)
+    expect(ref.counts.duplicates).toBeGreaterThanOrEqual(3)
+    expect(ref.counts.gapsFound).toBeGreaterThanOrEqual(1)
+    expect(ref.counts.unsequenced).toBeGreaterThanOrEqual(1)
+    const tsv = Buffer.from(ref.chunks.find((c) => c.table === 'trades')!.data).toString()
+    expect(tsv).toContain('\t97000.1\t1\t101\n')
+    expect(tsv).toContain('\tTABUSDT\tTA\\\\B\\tX\tUSDT\tsell\t2.5\t0.01\t2\n')
+    expect(tsv).toContain('\tbinance\tperp\tBTCUSDT\tXBT\tUSDT\tsell\t97000.5\t0.01\t132\n')
+    // every cut: at each byte of the first lines (inside the € too), and random sets of cuts
+    for (let at = 1; at < 400; at++) expectSame(bytePath(bytes, [at]), ref)
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 40 }), (cuts) => {
+        expectSame(bytePath(bytes, cuts), ref)
+      }),
+      { numRuns: 200 }
+    )
+    // without the last newline: the unterminated line is still read
+    expectSame(bytePath(bytes.subarray(0, bytes.length - 1), [bytes.length - 30]), general(text.slice(0, -1)))
+  })
+
+  it('gives the general path chunks and counters on random recordings', () => {
+    const symbols = ['BTCUSDT', 'ETHUSDT', '1000PEPEUSDT', 'BTCUSDT_250328', 'btcusdt', 'X']
+    const decimal = fc.oneof(
+      fc
+        .double({ min: 1e-7, max: 1e6, noNaN: true })
+        .chain((x) => fc.integer({ min: 0, max: 9 }).map((d) => x.toFixed(d))),
+      fc.stringMatching(/^[0-9.e+-]{0,8}$/)
+    )
+    const field = fc.oneof(
+      decimal.map((d) => `"${d}"`),
+      fc.constantFrom('null', '""', '', '1.5', '"1\\u002e5"')
+    )
+    const line = fc.record({
+      s: fc.constantFrom(...symbols),
+      a: fc.oneof(fc.integer({ min: 0, max: 40 }).map(String), fc.constantFrom('', 'null', '07', '"3"')),
+      p: field,
+      q: field,
+      m: fc.constantFrom('true', 'false', 'true', 'null'),
+      dt: fc.integer({ min: 0, max: 3 }),
+      other: fc.integer({ min: 0, max: 12 })
+    })
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 8 }), (ls, cuts) => {
+        let t = T0
+        const text = ls
+          .map((x) => {
+            t += x.dt
+            if (x.other === 0)
+              return recordedLine('binance', '/fapi/v1/exchangeInfo', exchangeInfo([{ s: x.s, base: 'B' + x.dt }]), t)
+            const fields: Record<string, string> = { m: x.m }
+            if (x.p !== '"97000.5"') fields['p'] = x.p
+            if (x.q !== '"0.010"') fields['q'] = x.q
+            if (x.a === '' || x.a === 'null') fields['a'] = x.a
+            const a = x.a === '' || x.a === 'null' ? 0 : x.a
+            return ws(agg(x.s, a, t, fields), t)
+          })
+          .join('')
+        const bytes = Buffer.from(text)
+        expectSame(
+          bytePath(
+            bytes,
+            cuts.map((c) => c % bytes.length)
+          ),
+          general(text)
+        )
+      }),
+      { numRuns: 300 }
+    )
+  })
+})
+
+describe('replay byte path, whole files', () => {
+  const rec = tmpDir()
+  const TRADES = 12_000
+  beforeAll(async () => {
+    await writeCapture(path.join(rec.dir, 'binance-2026-10-01T00.ndjson.gz'), TRADES)
+    const odd = oddLines()
+      .map(([l]) => l)
+      .join('')
+    fs.writeFileSync(path.join(rec.dir, 'binance-2026-10-01T01.ndjson.gz'), zlib.gzipSync(odd))
+  })
+  afterAll(() => rec.cleanup())
+
+  it('the worker thread stores what the in-thread replay stores, and so do tiny gunzip chunks', async () => {
+    const source = (thread: 'worker' | 'main'): ReplaySource =>
+      new ReplaySource({ path: rec.dir, speed: 0, log: silentLogger(), thread })
+    const inThread = source('main')
+    const main = drainSource(inThread)
+    await main.done
+    const inWorker = source('worker')
+    const worker = drainSource(inWorker)
+    await worker.done
+    expect(main.chunks.length).toBeGreaterThan(TRADES / CHUNK_RECORDS)
+    expect(worker.chunks.map(shape)).toEqual(main.chunks.map(shape))
+    const { connected: _a, ...mainStatus } = inThread.status()
+    const { connected: _b, ...workerStatus } = inWorker.status()
+    expect(workerStatus).toEqual(mainStatus)
+
+    // the worker's loop in process over 64-byte gunzip chunks: every line split somewhere
+    const r = new ReplayChunks()
+    const chunks: EncodedChunk[] = []
+    for (const file of fs.readdirSync(rec.dir).sort()) {
+      for await (const b of recordedBlocks(path.join(rec.dir, file), 64).blocks) {
+        for (let i = 0; i < b.length;) {
+          i = r.line(b, i)
+          if (r.rows >= CHUNK_RECORDS) chunks.push(...r.take())
+        }
+      }
+    }
+    chunks.push(...r.take())
+    expect(chunks.map(shape)).toEqual(main.chunks.map(shape))
+    expect(r.fast?.taken).toBeGreaterThan(TRADES)
+  })
+})
