@@ -5,47 +5,49 @@
  * process (BSC_RPC_URL = anvil, SOURCES=none):
  *
  * - honeypot latency: GET /v1/node/bsc/honeypot/{token}?fresh=1 (cache bypassed: every request runs the
- *   probe) one at a time, against the bare `eth_call` of the same probe (same parameters, viem, straight to
- *   anvil), alternating rounds of ROUND_CALLS each; p50 and p99 per side, and the ratio of the p99s.
- *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99.
+ *   probe) one at a time, against the bare `eth_call` of the same probe: the same JSON-RPC body the server
+ *   sends (engine/nodeintel/probe-body.ts, same router, amount and gas price) POSTed straight to anvil.
+ *   Both sides use the same client (an undici pool, one kept-alive connection: bench/node/latency.ts).
+ *   For continuity the bare call through viem's `call` (the reference before 2026-11-24) is measured too.
+ *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
+ *   p50 ratios, and CPU µs per call of the client, the server's main thread and anvil.
+ *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99, in every round.
  * - 100 concurrent risk checks of distinct tokens (GET /v1/node/bsc/token-risk/{token}?fresh=1, all sent at
  *   once): errors (target 0) and checks/s, per round.
  */
 import { createPublicClient, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
+import { probeBody, probeTemplate } from '../../engine/nodeintel/probe-body.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
 import { deployNodeIntelFixtures } from './evm/nodeintel-fixtures.js'
 import { addLiquidityEth, deployContract } from './evm/uniswap.js'
+import { benchClient, timed, type SideFigures } from './latency.js'
 
 const PORT = 19241
 /** sequential calls per side per round */
 const ROUND_CALLS = Number(process.env['BENCH_NODE_CALLS'] ?? 300)
 /** concurrent risk checks (distinct tokens) */
 const RISK_TOKENS = 100
-const WARMUP_CALLS = 50
+const WARMUP_CALLS = 200
 
-function pct(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
-}
 const r2 = (n: number): number => Math.round(n * 100) / 100
 
-async function timed(n: number, fn: () => Promise<void>): Promise<{ p50: number; p99: number }> {
-  const ms: number[] = []
-  for (let i = 0; i < n; i++) {
-    const t = performance.now()
-    await fn()
-    ms.push(performance.now() - t)
-  }
-  ms.sort((a, b) => a - b)
-  return { p50: r2(pct(ms, 50)), p99: r2(pct(ms, 99)) }
+interface HoneypotRound {
+  readonly order: string
+  readonly api: SideFigures
+  readonly bare: SideFigures
+  readonly bare_viem: SideFigures
+  readonly p99_ratio: number
+  readonly p50_ratio: number
 }
 
 export async function nodeBench(rounds: number): Promise<Record<string, unknown>> {
   const anvil = await startAnvil({ chainId: 56 })
   let server: Awaited<ReturnType<typeof startBenchServer>> | undefined
+  const clients: { close(): Promise<void> }[] = []
   try {
     const fx = await deployNodeIntelFixtures(anvil.url, EVM_CHAINS.bsc.wrappedNative)
     const plain = fx.compiled['PlainToken']!
@@ -71,34 +73,54 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const key = ((await created.json()) as { key: string }).key
     const headers = { 'x-api-key': key }
     const token = fx.tokens.clean
+    const toServer = benchClient(server.base)
+    const toNode = benchClient(anvil.url)
+    clients.push(toServer, toNode)
+    const apiPath = `/v1/node/bsc/honeypot/${token}?fresh=1`
     const apiCall = async (): Promise<void> => {
-      const res = await fetch(`${server!.base}/v1/node/bsc/honeypot/${token}?fresh=1`, { headers })
-      const body = (await res.json()) as { verdict?: string }
-      if (res.status !== 200 || body.verdict !== 'ok') throw new Error(`honeypot answered ${res.status}`)
+      const res = await toServer.get(apiPath, headers)
+      if (res.status !== 200 || (JSON.parse(res.text) as { verdict?: string }).verdict !== 'ok')
+        throw new Error(`honeypot answered ${res.status}`)
     }
-    const bare = createPublicClient({ transport: http(anvil.url) }) as PublicClient
-    const gasPrice = await bare.getGasPrice()
-    const call = probeCall({
-      router: fx.uni.router,
-      wrappedNative: fx.uni.weth,
-      token,
-      maxIn: parseEther('1'),
-      gasPrice
-    })
+    const viem = createPublicClient({ transport: http(anvil.url) }) as PublicClient
+    const gasPrice = await viem.getGasPrice()
+    // the server's probe inputs: the configured router and wrapped native, NODEINTEL_PROBE_MAX_IN (1)
+    const input = { router: fx.uni.router, wrappedNative: fx.uni.weth, maxIn: parseEther('1'), gasPrice }
+    const template = await probeTemplate(input)
+    let id = 0
     const bareCall = async (): Promise<void> => {
-      const r = await bare.call(call)
-      if (!r.data || r.data === '0x') throw new Error('bare probe returned nothing')
+      const res = await toNode.post('/', probeBody(template, token, ++id))
+      const r = JSON.parse(res.text) as { result?: string }
+      if (res.status !== 200 || !r.result || r.result === '0x') throw new Error('bare probe returned nothing')
     }
-    await timed(WARMUP_CALLS, apiCall)
-    await timed(WARMUP_CALLS, bareCall)
-    const honeypot: { api: { p50: number; p99: number }; bare: { p50: number; p99: number } }[] = []
+    const call = probeCall({ ...input, token })
+    const viemCall = async (): Promise<void> => {
+      const r = await viem.call(call)
+      if (!r.data) throw new Error('bare probe (viem) returned nothing')
+    }
+    const pids = { node: anvil.pid }
+    const sides = {
+      api: () => timed(ROUND_CALLS, apiCall, { ...pids, server: server!.pid }),
+      bare: () => timed(ROUND_CALLS, bareCall, pids),
+      bare_viem: () => timed(ROUND_CALLS, viemCall, pids)
+    }
+    for (const fn of [apiCall, bareCall, viemCall]) await timed(WARMUP_CALLS, fn, pids)
+    const honeypot: HoneypotRound[] = []
+    const names = ['api', 'bare', 'bare_viem'] as const
     for (let i = 0; i < rounds; i++) {
-      // alternate which side goes first: drift on the shared machine hits both
-      const first = i % 2 === 0
-      const a = first ? await timed(ROUND_CALLS, apiCall) : undefined
-      const b = await timed(ROUND_CALLS, bareCall)
-      const api = a ?? (await timed(ROUND_CALLS, apiCall))
-      honeypot.push({ api, bare: b })
+      // rotate which side goes first: drift on the shared machine hits every side
+      const order = names.map((_, k) => names[(i + k) % names.length]!)
+      const got: Partial<Record<(typeof names)[number], SideFigures>> = {}
+      for (const n of order) got[n] = await sides[n]()
+      const { api, bare, bare_viem } = got as Record<(typeof names)[number], SideFigures>
+      honeypot.push({
+        order: order.join(','),
+        api,
+        bare,
+        bare_viem,
+        p99_ratio: r2(api.p99 / bare.p99),
+        p50_ratio: r2(api.p50 / bare.p50)
+      })
     }
     const risk: { ms: number; errors: number; checks_per_s: number }[] = []
     for (let i = 0; i < rounds; i++) {
@@ -120,18 +142,28 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         checks_per_s: r2((RISK_TOKENS / ms) * 1000)
       })
     }
-    const apiP99 = median(honeypot.map((h) => h.api.p99))
-    const bareP99 = median(honeypot.map((h) => h.bare.p99))
+    const med = (f: (h: HoneypotRound) => number): number => median(honeypot.map(f))
     return {
       honeypot: {
         calls_per_round: ROUND_CALLS,
         rounds: honeypot,
-        median_api_p50_ms: median(honeypot.map((h) => h.api.p50)),
-        median_api_p99_ms: apiP99,
-        median_bare_p50_ms: median(honeypot.map((h) => h.bare.p50)),
-        median_bare_p99_ms: bareP99,
-        api_vs_bare_p99: r2(apiP99 / bareP99),
-        targets: 'API p99 <= 50 ms and <= 1.5x the bare eth_call p99'
+        p99_ratios: honeypot.map((h) => h.p99_ratio),
+        rounds_within_1_5x: honeypot.filter((h) => h.p99_ratio <= 1.5).length,
+        median_api_p50_ms: med((h) => h.api.p50),
+        median_api_p99_ms: med((h) => h.api.p99),
+        median_bare_p50_ms: med((h) => h.bare.p50),
+        median_bare_p99_ms: med((h) => h.bare.p99),
+        median_bare_viem_p99_ms: med((h) => h.bare_viem.p99),
+        median_p99_ratio: med((h) => h.p99_ratio),
+        median_cpu_us_per_call: {
+          api_client: med((h) => h.api.client_cpu_us),
+          api_server: med((h) => h.api.server_cpu_us ?? Number.NaN),
+          api_node: med((h) => h.api.node_cpu_us),
+          bare_client: med((h) => h.bare.client_cpu_us),
+          bare_node: med((h) => h.bare.node_cpu_us),
+          bare_viem_client: med((h) => h.bare_viem.client_cpu_us)
+        },
+        targets: 'API p99 <= 50 ms and <= 1.5x the bare eth_call p99 (same body, same client), every round'
       },
       risk: {
         concurrent: RISK_TOKENS,
@@ -141,6 +173,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       }
     }
   } finally {
+    for (const c of clients) await c.close()
     await server?.stop()
     await anvil.stop()
   }
