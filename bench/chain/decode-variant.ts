@@ -5,10 +5,11 @@
  * One JSON line.
  *
  * - ours: recorded receipts (bench/chain/dataset.ts) -> decodeTx (ingest/normalize/chain/evm-decode.ts) ->
- *   per-transaction collapse (engine/whales/tx-events.ts) -> chain_whale_events rows (chainEventsTsv) and
- *   whale_transfers rows (encodeTsv, feeding the flow views of schemas/004), in batches of BATCH
- *   transactions, one batch's inserts in flight while the next is decoded; timed from the first log decoded
- *   to the last insert acknowledged.
+ *   per-transaction collapse (engine/whales/tx-events.ts) -> the EVM source's confirmedPayload
+ *   (ingest/sources/chain/flow-records.ts: chain_whale_events and whale_transfers TSV in one pass, the read
+ *   API's details, the net-flow readings; bench/chain/rows.ts), in batches of BATCH transactions, one batch's
+ *   inserts in flight while the next is decoded; timed from the first log decoded to the last insert
+ *   acknowledged.
  * - ceiling: the same rows built before the clock starts, inserted in the same batches through the same
  *   store calls: the store's own limit for these rows.
  * Insert path (`file`, the default, is the service's; `inline` the one before): see `inserter`.
@@ -17,14 +18,14 @@
  */
 import path from 'node:path'
 import { columnsOf } from '../../engine/records/fields.js'
-import { encodeTsv } from '../../engine/records/tsv.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { Store } from '../../engine/store/store.js'
-import { CHAIN_EVENT_COLUMNS, chainEventsTsv, insertChainEventsTsv } from '../../engine/whales/chain-event-store.js'
+import { CHAIN_EVENT_COLUMNS, insertChainEventsTsv } from '../../engine/whales/chain-event-store.js'
 import { BatchJournal } from '../../ingest/journal.js'
 import { chainDataset } from './dataset.js'
-import { BATCH, collapse } from './rows.js'
+import type { ConfirmedPayload } from '../../ingest/sources/chain/flow-records.js'
+import { BATCH, batchPayload } from './rows.js'
 
 type Mode = 'file' | 'inline'
 /** ms: wall time; cpuMs: the process's user + system CPU over the same span (all threads: JS and chDB) */
@@ -65,6 +66,12 @@ function inserter(
     ])
 }
 
+/** the whale_transfers chunk's bytes (the first chunk: this dataset has no exchange wallets, so no readings) */
+function transfersOf(p: ConfirmedPayload): Buffer {
+  const c = p.chunks[0]!
+  return Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength)
+}
+
 function cpuMsSince(c0: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(c0)
   return (d.user + d.system) / 1000
@@ -79,12 +86,10 @@ async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise
   // one batch's inserts in flight while the next is decoded and encoded (the ingest pipeline overlaps so too)
   let inflight: Promise<unknown> = Promise.resolve()
   for (let i = 0, n = 0; i < inputs.length; i += BATCH, n++) {
-    const out = collapse(inputs.slice(i, i + BATCH))
-    events += out.events.length
-    const e = chainEventsTsv(out.events, 'confirmed', 1)
-    const t = Buffer.from(encodeTsv('whale_transfer', out.records))
+    const out = batchPayload(inputs.slice(i, i + BATCH))
+    events += out.events
     await inflight
-    inflight = insert(e, t, n)
+    inflight = insert(out.payload.eventsTsv, transfersOf(out.payload), n)
   }
   await inflight
   return { logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
@@ -96,12 +101,9 @@ async function ceiling(store: Store, dir: string, mode: Mode, txs: number): Prom
   const batches: Array<{ events: Buffer; transfers: Buffer }> = []
   let events = 0
   for (let i = 0; i < inputs.length; i += BATCH) {
-    const out = collapse(inputs.slice(i, i + BATCH))
-    events += out.events.length
-    batches.push({
-      events: chainEventsTsv(out.events, 'confirmed', 1),
-      transfers: Buffer.from(encodeTsv('whale_transfer', out.records))
-    })
+    const out = batchPayload(inputs.slice(i, i + BATCH))
+    events += out.events
+    batches.push({ events: out.payload.eventsTsv, transfers: transfersOf(out.payload) })
   }
   const t0 = performance.now()
   const c0 = process.cpuUsage()

@@ -1,14 +1,15 @@
 /**
  * @module
  * The chain decode benchmark's rows (bench/chain/decode-variant.ts, store-probe.ts): the batch size, the token
- * table and fixed prices, and one batch of recorded transactions decoded and collapsed into chain events and
- * their whale_transfers records.
+ * table and fixed prices, and one batch of recorded transactions through the EVM source's own path: decodeTx
+ * (what EvmRangeFetcher does with a receipt), txEvents (EvmWhaleSource.eventsOf) and confirmedPayload
+ * (EvmWhaleSource.confirm: both tables' TSV, the details for the read API, the net-flow readings).
  */
-import type { WhaleTransferRecord } from '../../engine/records/types.js'
-import { transferRecordOf } from '../../engine/whales/chain-event-store.js'
+import { WatchlistIndex } from '../../engine/watchlist/registry.js'
 import { txEvents, type ChainWhaleEvent, type TokenInfo, type TxEventContext } from '../../engine/whales/tx-events.js'
 import { NATIVE } from '../../engine/whales/tx-legs.js'
 import { decodeTx } from '../../ingest/normalize/chain/evm-decode.js'
+import { confirmedPayload, type ConfirmedPayload } from '../../ingest/sources/chain/flow-records.js'
 import { BBB, chainDataset, USDC, WETH } from './dataset.js'
 
 /** transactions per insert batch (the source's CHAIN_BATCH_BLOCKS of busy blocks) */
@@ -25,17 +26,19 @@ const CTX: TxEventContext = {
   pricer: { price: (asset) => (asset === 'ETH' ? { usd: 3_000, source: 'bench' } : null) },
   minUsd: 100_000
 }
+const WATCHLIST = new WatchlistIndex({ wallets: [], tokens: [], files: [], loadedAt: 0 })
 
-export function collapse(batch: ReturnType<typeof chainDataset>['inputs']): {
-  events: ChainWhaleEvent[]
-  records: WhaleTransferRecord[]
-} {
+type Inputs = ReturnType<typeof chainDataset>['inputs']
+
+/** decoded and collapsed events of a batch of recorded transactions */
+export function batchEvents(batch: Inputs): ChainWhaleEvent[] {
   const events: ChainWhaleEvent[] = []
-  for (const input of batch) events.push(...txEvents(decodeTx(input, WETH), CTX))
-  const records: WhaleTransferRecord[] = []
-  for (const e of events) {
-    const r = transferRecordOf(e)
-    if (r !== null) records.push(r)
-  }
-  return { events, records }
+  for (const input of batch) for (const e of txEvents(decodeTx(input, WETH), CTX)) events.push(e)
+  return events
+}
+
+/** one batch as the source stores it: chain_whale_events bytes and the pipeline's chunks (whale_transfers first) */
+export function batchPayload(batch: Inputs): { events: number; payload: ConfirmedPayload } {
+  const events = batchEvents(batch)
+  return { events: events.length, payload: confirmedPayload(events, 1, null, 'ethereum', WATCHLIST) }
 }

@@ -12,12 +12,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { columnsOf } from '../../engine/records/fields.js'
-import { encodeTsv } from '../../engine/records/tsv.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { CHAIN_EVENT_COLUMNS, chainEventsTsv } from '../../engine/whales/chain-event-store.js'
+import { CHAIN_EVENT_COLUMNS } from '../../engine/whales/chain-event-store.js'
 import { chainDataset } from './dataset.js'
-import { BATCH, collapse } from './rows.js'
+import { BATCH, batchPayload } from './rows.js'
 
 interface Step {
   readonly table: string
@@ -32,12 +31,13 @@ async function main(): Promise<void> {
   const { inputs, logs } = chainDataset(Number(count))
   const batches: Array<{ events: Buffer; transfers: Buffer; nEvents: number; nTransfers: number }> = []
   for (let i = 0; i < inputs.length; i += BATCH) {
-    const out = collapse(inputs.slice(i, i + BATCH))
+    const { events, payload } = batchPayload(inputs.slice(i, i + BATCH))
+    const t = payload.chunks[0]!
     batches.push({
-      events: chainEventsTsv(out.events, 'confirmed', 1),
-      transfers: Buffer.from(encodeTsv('whale_transfer', out.records)),
-      nEvents: out.events.length,
-      nTransfers: out.records.length
+      events: payload.eventsTsv,
+      transfers: Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength),
+      nEvents: events,
+      nTransfers: t.rows
     })
   }
   // fresh copies so every step starts from an empty table (the views stay on whale_transfers only)

@@ -10,11 +10,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { WhaleTransferRecord } from '../records/types.js'
-import { escapeTsv } from '../records/tsv.js'
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'
+import { encodeChainBatch, eventKey, type ChainEventStatus } from './chain-batch-tsv.js'
 
-export type ChainEventStatus = 'pending' | 'confirmed' | 'retracted'
+export type { ChainEventStatus }
+export { eventKey }
 
 export const CHAIN_EVENT_COLUMNS = [
   'chain',
@@ -43,75 +44,12 @@ export const CHAIN_EVENT_COLUMNS = [
   'is_deleted'
 ] as const
 
-/** the identity of an event (and of its whale_transfers row) */
-export function eventKey(e: { tx_hash: string; log_index: number; address: string }): string {
-  return `${e.tx_hash}:${e.log_index}:${e.address}`
-}
-
-const nullable = (v: string | number | null): string =>
-  v === null ? '\\N' : typeof v === 'number' ? String(v) : escapeTsv(v)
-
-/** `2026-11-23 22:41:05.123` (UTC): DateTime64(3) text, ~10x cheaper than toISOString + replace */
-function tsText(ms: number): string {
-  const d = new Date(ms)
-  const p2 = (n: number): string => (n < 10 ? `0${n}` : String(n))
-  const msPart = d.getUTCMilliseconds()
-  return `${d.getUTCFullYear()}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}.${msPart < 10 ? '00' : msPart < 100 ? '0' : ''}${msPart}`
-}
-
 /**
- * Grows a byte buffer that strings are written into as UTF-8, so a batch's TSV is never one long JS string
- * (a 13 MB rope of per-row strings, flattened and encoded again by Buffer.from, cost more than building it).
- */
-class ByteSink {
-  private buf: Buffer
-  private len = 0
-  constructor(bytes: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(bytes, 1024))
-  }
-  write(s: string): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; Buffer.write truncates silently when short of room
-    const need = this.len + s.length * 3
-    if (need > this.buf.length) {
-      const next = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2))
-      this.buf.copy(next, 0, 0, this.len)
-      this.buf = next
-    }
-    this.len += this.buf.write(s, this.len, 'utf8')
-  }
-  bytes(): Buffer {
-    return this.buf.subarray(0, this.len)
-  }
-}
-
-/** rough bytes of one TSV line (hashes, addresses, numbers; swaps add pools): the sink's first size */
-const LINE_BYTES = 400
-
-/**
- * One TSV line per event in CHAIN_EVENT_COLUMNS order (TabSeparated escaping, \N for null), as UTF-8 bytes.
- * The ts text is computed once per distinct ts in a row (events of one block share it).
+ * One TSV line per event in CHAIN_EVENT_COLUMNS order (TabSeparated escaping, \N for null), as UTF-8 bytes
+ * (chain-batch-tsv.ts, which writes the whale_transfers rows in the same pass when asked).
  */
 export function chainEventsTsv(events: readonly ChainWhaleEvent[], status: ChainEventStatus, version: number): Buffer {
-  const tail = `\t${status}\t${version}\t${status === 'retracted' ? 1 : 0}\n`
-  const sink = new ByteSink(events.length * LINE_BYTES)
-  let lastTs = Number.NaN
-  let ts = ''
-  for (const e of events) {
-    if (e.ts !== lastTs) {
-      lastTs = e.ts
-      ts = tsText(e.ts)
-    }
-    // addresses in pools are hex or base58: no quote or backslash to escape inside the array literal
-    const pools = e.pools.length === 0 ? '[]' : `[${e.pools.map((p) => `'${p}'`).join(',')}]`
-    sink.write(
-      `${e.chain}\t${e.tx_hash}\t${e.log_index}\t${escapeTsv(e.address)}\t${e.block_number}\t${e.block_hash}\t` +
-        `${ts}\t${escapeTsv(e.counterparty)}\t${e.event_type}\t${escapeTsv(e.token)}\t${e.amount}\t` +
-        `${nullable(e.token_in)}\t${nullable(e.amount_in)}\t${nullable(e.usd_value)}\t${nullable(e.price_source)}\t` +
-        `${e.hops}\t${pools}\t${e.repeat_count}\t${e.circular}\t${e.internal}\t${nullable(e.label)}` +
-        tail
-    )
-  }
-  return sink.bytes()
+  return encodeChainBatch(events, status, version, null).events
 }
 
 /** Characters ClickHouse's `file()` expands as globs: a directory holding one is not used for file inserts. */

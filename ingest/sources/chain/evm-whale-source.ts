@@ -30,6 +30,7 @@ import {
   chainEventsIn,
   confirmedKeys,
   eventKey,
+  insertChainEventsTsv,
   loadCheckpoint,
   saveCheckpoint,
   writeChainEvents,
@@ -46,13 +47,12 @@ import {
 } from '../../../engine/whales/tx-events.js'
 import { NATIVE } from '../../../engine/whales/tx-legs.js'
 import type { IngestItem } from '../../encoded-chunk.js'
-import { encodeRecords } from '../../encode-records.js'
 import type { Source, SourceStatus } from '../source.js'
 import { EvmRangeFetcher } from './evm-fetch.js'
 import { RangeChunker } from './range-chunker.js'
 import { ClientRpc, RecordingRpc, ReplayRpc, type EvmRpc } from './evm-rpc.js'
 import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
-import { flowBatch } from './flow-records.js'
+import { confirmedPayload } from './flow-records.js'
 import type { EvmSourceSettings } from './chain-settings.js'
 
 /** health fields of a chain source (sources[].chain in /v1/health) */
@@ -343,14 +343,15 @@ export class EvmWhaleSource implements Source {
         this.reorgs += 1
       }
     }
+    // both tables' rows in one pass (flow-records.ts); rows already in whale_transfers stay out of the flows
+    const payload = confirmedPayload(events, this.nextVersion(), stored, this.opts.chain, this.opts.watchlists.current)
     // the detail rows are written while the flow rows go to the pipeline; both before the checkpoint
-    const detail = writeChainEvents(store, events, 'confirmed', this.nextVersion())
+    const detail = events.length === 0 ? Promise.resolve() : insertChainEventsTsv(store, payload.eventsTsv)
     detail.catch(() => undefined) // awaited below; a failure ends the run there
     for (let n = from; n <= to; n++) this.pendingHashes.delete(n)
-    const fresh = stored === null ? events : events.filter((e) => !stored.has(eventKey(e)))
-    const { records, transfers, lastTs } = flowBatch(fresh, this.opts.chain, this.opts.watchlists.current)
+    const { records, transfers, lastTs } = payload
     if (records.length > 0) {
-      yield* encodeRecords(records, false)
+      yield* payload.chunks
       yield { live: true, records }
       this.rows += transfers
       this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
