@@ -30,7 +30,7 @@ import { backoffMs, sleep } from '../runtime/retry.js'
 import type { Store } from '../store/store.js'
 import { toStoreError } from '../store/store-error.js'
 import { loadSegment, segmentHeader, setAside, type SegmentHeader } from './journal-recovery.js'
-import { tsvLine } from './tsv-row.js'
+import { tsvEncoder, type TsvEncoder } from './tsv-row.js'
 
 /** Rows per segment at most: a sealed segment is one insert (larger ones cost no less CPU per row, more engine memory). */
 export const SEGMENT_ROWS = 20_000
@@ -105,6 +105,8 @@ export class TableJournal implements RowWriterLike {
   /** file-name prefix of this process's segments (recovery leaves them alone) */
   readonly runPrefix: string
   private readonly o: TableJournalOptions
+  /** a row of this table as its TSV line */
+  private readonly encode: TsvEncoder
   private seq = 0
   /** lines pushed this turn, written at its end */
   private lines: string[] = []
@@ -126,6 +128,7 @@ export class TableJournal implements RowWriterLike {
     this.o = o
     this.dir = path.resolve(o.dir) // the store reads segments itself: absolute paths
     this.table = o.table
+    this.encode = tsvEncoder(o.columns)
     this.runPrefix = `${o.table}.${Date.now()}-${process.pid}-${crypto.randomBytes(4).toString('hex')}.`
     fs.mkdirSync(this.dir, { recursive: true })
   }
@@ -145,7 +148,7 @@ export class TableJournal implements RowWriterLike {
       refused.catch(() => {})
       return refused
     }
-    this.lines.push(tsvLine(row as Record<string, unknown>, this.o.columns))
+    this.lines.push(this.encode(row as Record<string, unknown>))
     this.queuedRows++
     if (this.lines.length >= WRITE_CHUNK_LINES && this.tick !== null) {
       // a burst (100,000 events in one turn) is written in chunks: no 25 MB string and buffer at once

@@ -17,11 +17,27 @@ export interface PayloadFields {
   readonly webhookId: number
 }
 
+/**
+ * The ISO text of the last event time written, and that time (epoch ms): the deliveries of one event, and
+ * events of the same millisecond, share it (a Date and its toISOString per attempt otherwise). NaN at
+ * first, which equals nothing, so the first call formats (and an invalid time throws as before).
+ */
+let lastTs = NaN
+let lastIso = ''
+
+function isoOf(ms: number): string {
+  if (ms !== lastTs) {
+    lastIso = new Date(ms).toISOString()
+    lastTs = ms
+  }
+  return lastIso
+}
+
 export function payloadBytes(p: PayloadFields): Buffer {
   // the bytes of JSON.stringify({event, ts, symbol, direction, confidence, composite, webhook_id}), written
   // without the intermediate object (one per attempt); test/unit/webhook-signing.test.ts checks they match
   const s = JSON.stringify
   return Buffer.from(
-    `{"event":${s(p.event)},"ts":"${new Date(p.eventTs).toISOString()}","symbol":${s(p.symbol)},"direction":${s(p.direction)},"confidence":${s(p.confidence)},"composite":${s(p.composite)},"webhook_id":${s(p.webhookId)}}`
+    `{"event":${s(p.event)},"ts":"${isoOf(p.eventTs)}","symbol":${s(p.symbol)},"direction":${s(p.direction)},"confidence":${s(p.confidence)},"composite":${s(p.composite)},"webhook_id":${s(p.webhookId)}}`
   )
 }

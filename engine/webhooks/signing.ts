@@ -11,37 +11,21 @@
  *   vectors for both.
  */
 import crypto from 'node:crypto'
+import { hmacSha256 } from './hmac-sha256.js'
 
 /** The signing key of a secret: its SHA-256 digest as 64 lower-case hex characters. */
 export function signingKeyOf(secret: string): string {
   return crypto.createHash('sha256').update(secret, 'utf8').digest('hex')
 }
 
-/** Key objects of the keys in use (one per webhook), so a signature does not convert the key's text again. */
-const keyObjects = new Map<string, crypto.KeyObject>()
-const MAX_KEY_OBJECTS = 10_000
-
-function keyObject(key: string): crypto.KeyObject {
-  let k = keyObjects.get(key)
-  if (k === undefined) {
-    k = crypto.createSecretKey(Buffer.from(key, 'utf8'))
-    if (keyObjects.size >= MAX_KEY_OBJECTS) keyObjects.clear()
-    keyObjects.set(key, k)
-  }
-  return k
-}
-
 /** `X-Service-Signature`: hex HMAC-SHA256 of `body` keyed with the key's text. */
 export function serviceSignature(key: string, body: Uint8Array): string {
-  return crypto.createHmac('sha256', keyObject(key)).update(body).digest('hex')
+  return hmacSha256(key, '', body, 'hex')
 }
 
 /** `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `{id}.{timestampS}.{body}` keyed with the key's text. */
 export function standardSignature(key: string, id: string, timestampS: number, body: Uint8Array): string {
-  const mac = crypto.createHmac('sha256', keyObject(key))
-  mac.update(`${id}.${timestampS}.`)
-  mac.update(body)
-  return `v1,${mac.digest('base64')}`
+  return 'v1,' + hmacSha256(key, `${id}.${timestampS}.`, body, 'base64')
 }
 
 /** The Standard Webhooks secret a receiver configures for a webhook whose key is `key`. */

@@ -71,8 +71,12 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.done) return
     this.done = true
     // the decoder holds back a character cut at the limit, so the excerpt stays valid UTF-8 within 1 KiB
+    // (one chunk, the usual short answer, is decoded as it is: no copy into a new buffer)
+    const kept = this.kept
     const excerpt =
-      this.keptBytes === 0 ? '' : new StringDecoder('utf8').write(Buffer.concat(this.kept, this.keptBytes))
+      this.keptBytes === 0
+        ? ''
+        : new StringDecoder('utf8').write(kept.length === 1 ? kept[0]! : Buffer.concat(kept, this.keptBytes))
     this.finish({ status: this.status, retryAfter: this.retryAfter, excerpt, error })
   }
 }
