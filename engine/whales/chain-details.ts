@@ -4,8 +4,8 @@
  * raw legs folded, the price source, the watch-list label), by event id (`chain:tx_hash:log_index:address`,
  * the id GET /v1/whales/events gives the event), so the read API shows them (collapse.ts adds them to the
  * event). Filled by the chain sources as they confirm events, and at their start from chain_whale_events
- * (the 7-day whale window). Bounded: beyond MAX_DETAILS the oldest entries are dropped and counted; an event
- * without its entry is served as before, without the extra fields.
+ * (the 7-day whale window). Bounded: beyond MAX_DETAILS the oldest transactions' entries are dropped and counted;
+ * an event without its entry is served as before, without the extra fields.
  */
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'
@@ -31,7 +31,22 @@ export interface ChainEventDetail {
   readonly internal: boolean
 }
 
-const details = new Map<string, ChainEventDetail>()
+/** a remembered detail with its event's identity (a ChainWhaleEvent is one: stored as it is, no copy) */
+interface Entry extends ChainEventDetail {
+  readonly chain: string
+  readonly tx_hash: string
+  readonly log_index: number
+  readonly address: string
+}
+
+/**
+ * tx_hash → its events' entries (one, or an array when a transaction has several), oldest transaction first.
+ * Keyed by the events' own tx_hash strings, so remembering an event builds no key string (a composite id per
+ * event was a third of the chain decode benchmark's encoding time).
+ */
+const byTx = new Map<string, Entry | Entry[]>()
+/** entries held in byTx */
+let size = 0
 /** entries dropped because the map was full */
 export let droppedDetails = 0
 
@@ -39,36 +54,86 @@ export function chainEventId(e: { chain: string; tx_hash: string; log_index: num
   return `${e.chain}:${e.tx_hash}:${e.log_index}:${e.address}`
 }
 
-/** Remembers the details of confirmed events (newest last; the oldest go first when full). */
-export function recordChainDetails(events: readonly ChainWhaleEvent[]): void {
-  for (const e of events) {
-    const id = chainEventId(e)
-    details.delete(id)
-    details.set(id, {
-      repeat_count: e.repeat_count,
-      hops: e.hops,
-      pools: e.pools,
-      token_in: e.token_in,
-      amount_in: e.amount_in,
-      price_source: e.price_source,
-      label: e.label,
-      internal: e.internal
-    })
+const same = (a: Entry, chain: string, logIndex: number, address: string): boolean =>
+  a.log_index === logIndex && a.address === address && a.chain === chain
+
+/** the newest transaction of byTx (its events usually come one after another: no move needed) */
+let newestTx: string | null = null
+
+function remember(e: Entry): void {
+  const held = byTx.get(e.tx_hash)
+  if (held === undefined) {
+    byTx.set(e.tx_hash, e)
+    newestTx = e.tx_hash
+    size += 1
+    return
   }
-  while (details.size > MAX_DETAILS) {
-    details.delete(details.keys().next().value!)
-    droppedDetails += 1
+  let list: Entry | Entry[] = held
+  if (!Array.isArray(held)) {
+    if (same(held, e.chain, e.log_index, e.address)) list = e
+    else {
+      list = [held, e]
+      size += 1
+    }
+  } else {
+    // a known event's entry is replaced in place
+    const i = held.findIndex((h) => same(h, e.chain, e.log_index, e.address))
+    if (i >= 0) held[i] = e
+    else {
+      held.push(e)
+      size += 1
+    }
+  }
+  // the transaction becomes the newest
+  if (newestTx !== e.tx_hash) {
+    byTx.delete(e.tx_hash)
+    newestTx = e.tx_hash
+  }
+  byTx.set(e.tx_hash, list)
+}
+
+/** drops the oldest transactions' entries while more than MAX_DETAILS are held */
+function bound(): void {
+  while (size > MAX_DETAILS) {
+    const [tx, held] = byTx.entries().next().value!
+    byTx.delete(tx)
+    const n = Array.isArray(held) ? held.length : 1
+    size -= n
+    droppedDetails += n
   }
 }
 
-export function chainDetail(id: string): ChainEventDetail | undefined {
-  return details.size === 0 ? undefined : details.get(id)
+/** Remembers the details of confirmed events (newest last; the oldest transactions go first when full). */
+export function recordChainDetails(events: readonly ChainWhaleEvent[]): void {
+  for (const e of events) remember(e)
+  bound()
+}
+
+/** the details of the event `chain`:`tx_hash`:`log_index`:`address` (chainEventId), if remembered */
+export function chainDetailOf(
+  chain: string,
+  txHash: string,
+  logIndex: number,
+  address: string
+): ChainEventDetail | undefined {
+  if (size === 0) return undefined
+  const held = byTx.get(txHash)
+  if (held === undefined) return undefined
+  if (!Array.isArray(held)) return same(held, chain, logIndex, address) ? held : undefined
+  return held.find((h) => same(h, chain, logIndex, address))
 }
 
 /** test seam: forget everything */
 export function clearChainDetails(): void {
-  details.clear()
+  byTx.clear()
+  newestTx = null
+  size = 0
   droppedDetails = 0
+}
+
+/** entries held (at most MAX_DETAILS) */
+export function chainDetailCount(): number {
+  return size
 }
 
 interface DetailRow {
@@ -96,8 +161,11 @@ export async function loadChainDetails(store: Store, chain: string, sinceMs: num
     { chain, since: sinceMs }
   )
   for (const r of rows) {
-    const id = chainEventId({ ...r, log_index: Number(r.log_index) })
-    details.set(id, {
+    remember({
+      chain: r.chain,
+      tx_hash: r.tx_hash,
+      log_index: Number(r.log_index),
+      address: r.address,
       repeat_count: Number(r.repeat_count),
       hops: Number(r.hops),
       pools: r.pools,
@@ -108,5 +176,6 @@ export async function loadChainDetails(store: Store, chain: string, sinceMs: num
       internal: Boolean(r.internal)
     })
   }
+  bound()
   return rows.length
 }

@@ -28,7 +28,7 @@ import type { WhaleTransferRecord } from '../records/types.js'
 import { orderedRows, sameRow } from './row-order.js'
 import { checkThresholds, DEFAULT_THRESHOLDS, significanceOf, type SignificanceThresholds } from './significance.js'
 import type { WhaleEvent } from './whale-event.js'
-import { chainDetail, type ChainEventDetail } from './chain-details.js'
+import { chainDetailOf, type ChainEventDetail } from './chain-details.js'
 
 export type { CollapseKind, WhaleEvent } from './whale-event.js'
 
@@ -169,9 +169,7 @@ function toEvent(group: readonly Route[], thresholds: SignificanceThresholds): W
   let lastTs = first.ts
   for (const r of group) {
     const d =
-      r.legs === 1
-        ? chainDetail(`${r.first.chain}:${r.first.tx_hash}:${r.first.log_index}:${r.first.address}`)
-        : undefined
+      r.legs === 1 ? chainDetailOf(r.first.chain, r.first.tx_hash, r.first.log_index, r.first.address) : undefined
     if (r === route) detail = d
     rows += d?.repeat_count ?? r.legs
     lastTs = Math.max(lastTs, r.lastTs)

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { encodeTsv } from '../../engine/records/tsv.js'
 import { WatchlistIndex } from '../../engine/watchlist/registry.js'
 import { encodeChainBatch, eventKey } from '../../engine/whales/chain-batch-tsv.js'
-import { chainDetail, chainEventId, clearChainDetails } from '../../engine/whales/chain-details.js'
+import { chainDetailOf, clearChainDetails } from '../../engine/whales/chain-details.js'
 import { chainEventsTsv, transferRecordOf } from '../../engine/whales/chain-event-store.js'
 import type { ChainWhaleEvent } from '../../engine/whales/tx-events.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
@@ -56,6 +56,7 @@ const EXCHANGE: WatchedWallet = {
   owner: 'binance',
   source: 'https://example.org/label'
 }
+const detailOf = (e: ChainWhaleEvent) => chainDetailOf(e.chain, e.tx_hash, e.log_index, e.address)
 const WATCH = new WatchlistIndex({ wallets: [EXCHANGE], tokens: [], files: [], loadedAt: 0 })
 
 describe('encodeChainBatch', () => {
@@ -86,7 +87,7 @@ describe('confirmedPayload', () => {
         const fresh = stored === null ? events : events.filter((e) => !stored.has(eventKey(e)))
         const before = flowBatch(fresh, 'ethereum', WATCH)
         const wantChunks = before.records.length > 0 ? encodeRecords(before.records, false) : []
-        const wantDetails = fresh.map((e) => chainDetail(chainEventId(e)))
+        const wantDetails = fresh.map((e) => detailOf(e))
         clearChainDetails()
         const got = confirmedPayload(events, 7, stored, 'ethereum', WATCH)
         expect(got.records).toEqual(before.records)
@@ -96,7 +97,7 @@ describe('confirmedPayload', () => {
           wantChunks.map((c) => ({ ...c, data: Buffer.from(c.data).toString('utf8') }))
         )
         expect(got.eventsTsv.equals(chainEventsTsv(events, 'confirmed', 7))).toBe(true)
-        expect(fresh.map((e) => chainDetail(chainEventId(e)))).toEqual(wantDetails)
+        expect(fresh.map((e) => detailOf(e))).toEqual(wantDetails)
       }),
       { numRuns: 200 }
     )

@@ -1,0 +1,105 @@
+/**
+ * The chain events' details for the read API (engine/whales/chain-details.ts): remembered per transaction
+ * without a key string per event, found by the event's identity (chain, tx_hash, log_index, address),
+ * replaced when an event is confirmed again, bounded to MAX_DETAILS entries with the oldest transactions
+ * dropped first and counted; collapse.ts puts them on the served events.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  chainDetailCount,
+  chainDetailOf,
+  clearChainDetails,
+  droppedDetails,
+  MAX_DETAILS,
+  recordChainDetails
+} from '../../engine/whales/chain-details.js'
+import { collapseEvents } from '../../engine/whales/collapse.js'
+import type { ChainWhaleEvent } from '../../engine/whales/tx-events.js'
+
+const ev = (tx: number, logIndex: number, address: string, extra: Partial<ChainWhaleEvent> = {}): ChainWhaleEvent => ({
+  chain: 'ethereum',
+  tx_hash: `0x${tx.toString(16).padStart(64, '0')}`,
+  log_index: logIndex,
+  block_number: 1,
+  block_hash: '0x' + 'b'.repeat(64),
+  ts: Date.UTC(2026, 0, 1) + tx,
+  address,
+  counterparty: '0x' + 'c'.repeat(40),
+  event_type: 'swap',
+  token: 'BBB',
+  amount: 5,
+  token_in: 'ETH',
+  amount_in: 1,
+  usd_value: 3e6,
+  price_source: 'candles_1m:binance',
+  hops: 2,
+  pools: ['0xp1', '0xp2'],
+  repeat_count: 4,
+  circular: false,
+  internal: false,
+  label: null,
+  ...extra
+})
+const A = '0x' + 'a'.repeat(40)
+const B = '0x' + 'd'.repeat(40)
+const find = (e: ChainWhaleEvent) => chainDetailOf(e.chain, e.tx_hash, e.log_index, e.address)
+
+afterEach(() => clearChainDetails())
+
+describe('chain event details', () => {
+  it('finds each event of a transaction by its identity only, and replaces one confirmed again', () => {
+    const a = ev(1, 3, A)
+    const b = ev(1, 5, B, { hops: 0, pools: [], event_type: 'transfer_in' })
+    const c = ev(1, 3, A, { chain: 'bsc', label: 'other chain' })
+    recordChainDetails([a, b, c])
+    expect(chainDetailCount()).toBe(3)
+    expect(find(a)).toMatchObject({ hops: 2, pools: ['0xp1', '0xp2'], repeat_count: 4, token_in: 'ETH' })
+    expect(find(b)).toMatchObject({ hops: 0, pools: [] })
+    expect(find(c)).toMatchObject({ label: 'other chain' })
+    expect(chainDetailOf('ethereum', a.tx_hash, 4, A)).toBeUndefined()
+    expect(chainDetailOf('ethereum', a.tx_hash, 3, B)).toBeUndefined()
+    recordChainDetails([{ ...a, label: 'again' }])
+    expect(chainDetailCount()).toBe(3)
+    expect(find(a)).toMatchObject({ label: 'again' })
+  })
+
+  it('puts the details on the served event (collapse.ts)', () => {
+    const a = ev(7, 2, A)
+    recordChainDetails([a])
+    const [served] = collapseEvents([
+      {
+        kind: 'whale_transfer',
+        ts: a.ts,
+        chain: a.chain,
+        tx_hash: a.tx_hash,
+        log_index: a.log_index,
+        block_number: a.block_number,
+        address: a.address,
+        counterparty: a.counterparty,
+        event_type: a.event_type,
+        token: a.token,
+        amount: a.amount,
+        usd_value: a.usd_value!
+      }
+    ])
+    expect(served).toMatchObject({ repeat_count: 4, hops: 2, pools: ['0xp1', '0xp2'], token_in: 'ETH', amount_in: 1 })
+  })
+
+  it('keeps at most MAX_DETAILS entries, dropping the oldest transactions first', () => {
+    const first = [ev(0, 1, A), ev(0, 2, B)]
+    recordChainDetails(first)
+    const rest: ChainWhaleEvent[] = []
+    for (let i = 1; i < MAX_DETAILS; i++) rest.push(ev(i, 1, A))
+    recordChainDetails(rest)
+    // MAX_DETAILS + 1 entries: the oldest transaction goes, both of its entries counted
+    expect(chainDetailCount()).toBe(MAX_DETAILS - 1)
+    expect(droppedDetails).toBe(2)
+    expect(find(first[0]!)).toBeUndefined()
+    expect(find(rest[0]!)).toBeDefined()
+    expect(find(rest.at(-1)!)).toBeDefined()
+    // a transaction confirmed again becomes the newest: the next drop takes the one after it
+    recordChainDetails([rest[0]!, ev(MAX_DETAILS, 1, A), ev(MAX_DETAILS + 1, 1, A)])
+    expect(find(rest[0]!)).toBeDefined()
+    expect(find(rest[1]!)).toBeUndefined()
+  })
+})
