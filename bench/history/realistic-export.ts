@@ -53,7 +53,7 @@ async function startSim(dir: string, port: number): Promise<SimServer> {
       DATA_DIR: dir,
       PORT: String(port),
       ADMIN_TOKEN: BENCH_ADMIN,
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info',
       SOURCES: 'sim',
       SIM_BACKFILL_DAYS: String(DAYS)
     },
@@ -71,7 +71,9 @@ async function startSim(dir: string, port: number): Promise<SimServer> {
     }
   }
   // the compactor logs one line per run that merged partitions (engine/store/compact.ts)
+  const serverLog = process.env['BENCH_SERVER_LOG'] ? fs.createWriteStream(process.env['BENCH_SERVER_LOG']) : null
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    serverLog?.write(`${Date.now()} ${line}\n`)
     if (srv.compactedAt === null && line.includes('partitions compacted after a bulk load'))
       srv.compactedAt = Date.now()
   })
@@ -228,10 +230,13 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
     const during: (Run & { compaction: string })[] = []
     for (let r = 0; r < rounds && sim.compactedAt === null; r++) {
       const running = sim.compactedAt === null
+      const startedAt = Date.now()
       const run = await httpExport(sim.pid, url('parquet'), key, file('parquet'), 'parquet')
       const state = `${running ? 'running' : 'done'} at start, ${sim.compactedAt === null ? 'running' : 'done'} at end`
       during.push({ ...run, compaction: state })
-      console.log(`history/realistic: during compaction ${run.rowsPerS} rows/s (${run.rows} rows, ${state})`)
+      console.log(
+        `history/realistic: during compaction ${run.rowsPerS} rows/s (${run.rows} rows, ${state}; epoch ms ${startedAt}-${Date.now()})`
+      )
     }
     const waitStart = Date.now()
     while (sim.compactedAt === null && Date.now() - waitStart < COMPACTION_WAIT_MS) {

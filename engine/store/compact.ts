@@ -69,6 +69,8 @@ export interface CompactOptions {
   readonly range?: TimeRange | undefined
   /** checked before each partition: a shutdown waits for one partition's merge at most */
   readonly signal?: AbortSignal | undefined
+  /** told after each partition's merge (the compactor's debug log), `ms` its wall time */
+  readonly onPartition?: ((p: { table: string; partition: string; ms: number }) => void) | undefined
 }
 
 /**
@@ -105,8 +107,10 @@ export async function compactPartitions(
     if (opts.signal?.aborted) break
     // both come from the caller's table list and system.parts; checked anyway, as they go into the SQL text
     if (!tables.includes(table) || !PARTITION_ID.test(id)) throw new Error(`unexpected partition ${table}/${id}`)
+    const m0 = performance.now()
     await store.command(`OPTIMIZE TABLE ${table} PARTITION ID '${id}' FINAL`)
     merged++
+    opts.onPartition?.({ table, partition: id, ms: Math.round(performance.now() - m0) })
   }
   return { partitions: merged, ms: Math.round(performance.now() - t0) }
 }
@@ -159,7 +163,11 @@ export class Compactor {
         const { range } = this.next
         this.next = null
         try {
-          const r = await compactPartitions(this.store, this.target, { range, signal: this.stopping.signal })
+          const r = await compactPartitions(this.store, this.target, {
+            range,
+            signal: this.stopping.signal,
+            onPartition: (p) => this.log.debug(p, `${this.target.name} partition merged`)
+          })
           this.runs++
           if (r.partitions > 0) this.log.info(r, `${this.target.name} partitions compacted after a bulk load`)
         } catch (err) {
