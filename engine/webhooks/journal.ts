@@ -192,7 +192,7 @@ export class TableJournal implements RowWriterLike {
     this.tick = null
     try {
       const seg = this.open ?? this.startSegment()
-      writeAll(seg.fd!, Buffer.from(lines.join('\n') + '\n'))
+      writeText(seg.fd!, lines.join('\n') + '\n')
       seg.rows += lines.length
       tick.resolve()
       if (seg.rows >= (this.o.segmentRows ?? SEGMENT_ROWS)) this.seal()
@@ -284,6 +284,16 @@ export class TableJournal implements RowWriterLike {
     }
     seg.fd = null
   }
+}
+
+/**
+ * Writes `text` as UTF-8: straight from the string (no Buffer object per write); after a short write (legal
+ * for regular files, if rare) the rest goes through `writeAll`.
+ */
+function writeText(fd: number, text: string): void {
+  const n = fs.writeSync(fd, text, null, 'utf8')
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (n < bytes) writeAll(fd, Buffer.from(text, 'utf8').subarray(n))
 }
 
 /** write(2) until every byte is written (a short write is legal for regular files, if rare). */

@@ -79,6 +79,8 @@ export class Outbox {
    */
   private startupIds: Set<string> | null = new Set()
   private stopped = false
+  /** the events of this turn journaled by `onEvent`, waiting for their shared journal write */
+  private batch: EventBatch | null = null
 
   constructor(o: OutboxOptions, writers: Writers) {
     this.store = o.store
@@ -120,21 +122,62 @@ export class Outbox {
     return resumed
   }
 
-  /** The bus listener: journals and schedules the deliveries of `e` (errors are logged, never thrown). */
+  /**
+   * The bus listener: journals and schedules the deliveries of `e` (errors are logged, never thrown). The
+   * events of one event-loop turn share one journal write, so their deliveries wait in one batch scheduled
+   * when that write returns (one promise reaction per turn, not per event); the same as `accept` otherwise.
+   */
   readonly onEvent = (e: SignalEvent): void => {
-    this.accept(e).catch((err: unknown) => {
-      this.log.error(
-        { err: err instanceof Error ? err.message : String(err), event_id: e.id },
-        'webhook event not stored'
-      )
-    })
+    let j: Journaled | null
+    try {
+      j = this.journal(e)
+    } catch (err) {
+      this.notStored(e, err)
+      return
+    }
+    if (j === null || j.fresh.length === 0) return
+    if (j.more !== null) {
+      // its rows went to two journal writes (a chunk boundary): on its own
+      this.settleJournaled(j).catch((err: unknown) => this.notStored(e, err))
+      return
+    }
+    const batch = this.batch
+    if (batch !== null && batch.write === j.stored) {
+      batch.events.push(e)
+      for (const d of j.fresh) batch.fresh.push(d)
+      return
+    }
+    const next: EventBatch = { write: j.stored!, events: [e], fresh: j.fresh }
+    this.batch = next
+    next.write.then(
+      () => {
+        if (this.batch === next) this.batch = null
+        for (const d of next.fresh) this.runner.schedule(d)
+      },
+      (err: unknown) => {
+        if (this.batch === next) this.batch = null
+        this.unstored(next.fresh)
+        for (const ev of next.events) this.notStored(ev, err)
+      }
+    )
   }
 
   /** Journals the deliveries of `e` and schedules them; resolves with how many webhooks it matched once journaled. */
   async accept(e: SignalEvent): Promise<number> {
-    if (this.stopped) return 0
+    const j = this.journal(e)
+    if (j === null) return 0
+    await this.settleJournaled(j)
+    return j.matched
+  }
+
+  /**
+   * Counts `e` and journals one delivery per matching webhook (the queue bounds: those refused are journaled
+   * as failed at once). Null when nothing matched or the outbox is stopped or full.
+   */
+  private journal(e: SignalEvent): Journaled | null {
+    if (this.stopped) return null
     const targets = matching(this.registry.active(), e)
-    if (targets.length === 0) return 0
+    if (targets.length === 0) return null
     const c = this.ledger.counters
     c.events++
     if (this.ledger.writers.deliveries.full) {
@@ -143,7 +186,7 @@ export class Outbox {
         { event_id: e.id, deliveries: targets.length },
         'webhook outbox full (store behind): event dropped'
       )
-      return 0
+      return null
     }
     const now = this.clock.now()
     const fresh: Delivery[] = []
@@ -165,16 +208,32 @@ export class Outbox {
         else if (write !== stored) (more ??= new Set()).add(write)
       }
     }
+    return { matched: targets.length, fresh, stored, more }
+  }
+
+  /** Waits for the journal writes of `j`, then schedules its deliveries (or, not durable, never attempts them). */
+  private async settleJournaled(j: Journaled): Promise<void> {
     try {
-      await (more === null ? stored : Promise.all([stored, ...more]))
+      await (j.more === null ? j.stored : Promise.all([j.stored, ...j.more]))
     } catch (err) {
       // not durable, so never attempted: counted and logged (the caller logs the event)
-      for (const d of fresh) this.ledger.untrack(d)
-      c.dropped_unstored += fresh.length
+      this.unstored(j.fresh)
       throw err
     }
-    for (const d of fresh) this.runner.schedule(d)
-    return targets.length
+    for (const d of j.fresh) this.runner.schedule(d)
+  }
+
+  /** Deliveries whose journal write failed: untracked and counted in dropped_unstored. */
+  private unstored(fresh: readonly Delivery[]): void {
+    for (const d of fresh) this.ledger.untrack(d)
+    this.ledger.counters.dropped_unstored += fresh.length
+  }
+
+  private notStored(e: SignalEvent, err: unknown): void {
+    this.log.error(
+      { err: err instanceof Error ? err.message : String(err), event_id: e.id },
+      'webhook event not stored'
+    )
   }
 
   /** Sends a signed test event now (outside the queue) and reports the receiver's answer. */
@@ -277,6 +336,25 @@ export class Outbox {
     await Promise.all([deliveries.close(left), attempts.close(left)])
     await this.runner.transport.close()
   }
+}
+
+/** What `journal` did with one event. */
+interface Journaled {
+  /** webhooks the event matched */
+  readonly matched: number
+  /** its deliveries journaled as pending (to schedule once durable) */
+  readonly fresh: Delivery[]
+  /** the journal write of the first of them, null when none */
+  readonly stored: Promise<void> | null
+  /** other journal writes holding the rest (a write chunk boundary), usually null */
+  readonly more: Set<Promise<void>> | null
+}
+
+/** Events of one turn whose deliveries wait for the same journal write. */
+interface EventBatch {
+  readonly write: Promise<void>
+  readonly events: SignalEvent[]
+  readonly fresh: Delivery[]
 }
 
 /** Deliveries of this run remembered before `resume` ran, at most. */

@@ -76,6 +76,30 @@ class MemoryWriter implements RowWriterLike {
   async close(): Promise<void> {}
 }
 
+/** A writer whose rows of one event-loop turn share one promise, as the journal's; `fail` rejects the turn's write. */
+class TurnWriter extends MemoryWriter {
+  fail = false
+  writes = 0
+  private turn: Promise<void> | null = null
+  override push(row: object): Promise<void> {
+    this.rows.push(row as Record<string, unknown>)
+    if (this.turn === null) {
+      this.turn = new Promise<void>((resolve, reject) =>
+        setImmediate(() => {
+          this.turn = null
+          this.writes++
+          if (this.fail) reject(new Error('disk full'))
+          else resolve()
+        })
+      )
+      this.turn.catch(() => {})
+    }
+    return this.turn
+  }
+}
+
+const nextTurn = () => new Promise((r) => setImmediate(r))
+
 type Script = (req: DeliveryRequest, n: number) => Partial<DeliveryResult> | 'hang'
 
 class FakeTransport implements WebhookTransport {
@@ -122,7 +146,13 @@ const ev = (over: Partial<SignalEvent> = {}): SignalEvent => ({
   ...over
 })
 
-async function setup(env: Record<string, string>, script: Script, random = () => 0.5, store: Store = new NullStore()) {
+async function setup(
+  env: Record<string, string>,
+  script: Script,
+  random = () => 0.5,
+  store: Store = new NullStore(),
+  deliveries: MemoryWriter = new MemoryWriter()
+) {
   const clock = new FakeClock()
   const config = loadConfig({ SOURCES: 'none', ...env }).webhooks
   const versions = new VersionClock(() => clock.now())
@@ -130,7 +160,6 @@ async function setup(env: Record<string, string>, script: Script, random = () =>
     clock.now()
   )
   const transport = new FakeTransport(clock, script)
-  const deliveries = new MemoryWriter()
   const attempts = new MemoryWriter()
   const outbox = new Outbox(
     { store, registry, transport, config, versions, log: silentLogger(), clock, random },
@@ -313,5 +342,45 @@ describe('webhook outbox schedule (fake clock)', () => {
     s.transport.release()
     await s.clock.advance(10)
     expect(s.transport.at(A).length).toBeGreaterThan(2)
+  })
+
+  it('bus events of one turn share one journal write; their deliveries are all sent once it returns, in event order', async () => {
+    const writer = new TurnWriter()
+    const s = await setup({}, () => ({ status: 200 }), undefined, undefined, writer)
+    await s.hook(A)
+    await s.hook(B)
+    const events = [ev(), ev(), ev()]
+    for (const e of events) s.outbox.onEvent(e)
+    expect(s.transport.calls).toHaveLength(0) // nothing is sent before the rows are journaled
+    await nextTurn()
+    await s.clock.advance(0)
+    expect(writer.writes).toBe(1)
+    expect(s.transport.calls.map((c) => c.url)).toEqual([A, B, A, B, A, B])
+    expect(s.outbox.stats()).toMatchObject({ events: 3, deliveries: 6, delivered: 6, pending: 0, dropped_unstored: 0 })
+    // the next turn's events make a batch of their own
+    s.outbox.onEvent(ev())
+    await nextTurn()
+    await s.clock.advance(0)
+    expect(writer.writes).toBe(2)
+    expect(s.outbox.stats()).toMatchObject({ delivered: 8, pending: 0 })
+  })
+
+  it('bus events whose journal write fails are never attempted: counted in dropped_unstored, nothing pending', async () => {
+    const writer = new TurnWriter()
+    writer.fail = true
+    const s = await setup({}, () => ({ status: 200 }), undefined, undefined, writer)
+    await s.hook(A)
+    await s.hook(B)
+    for (let i = 0; i < 3; i++) s.outbox.onEvent(ev())
+    await nextTurn()
+    await s.clock.advance(60_000)
+    expect(s.transport.calls).toHaveLength(0)
+    expect(s.outbox.stats()).toMatchObject({ events: 3, deliveries: 6, dropped_unstored: 6, pending: 0, delivered: 0 })
+    // the writer works again: the next event is delivered
+    writer.fail = false
+    s.outbox.onEvent(ev())
+    await nextTurn()
+    await s.clock.advance(0)
+    expect(s.outbox.stats()).toMatchObject({ delivered: 2, pending: 0, dropped_unstored: 6 })
   })
 })
