@@ -33,11 +33,35 @@ function isoOf(ms: number): string {
   return lastIso
 }
 
+/**
+ * Payload bytes are carved from SLAB_BYTES slabs rather than Node's shared 8 KiB Buffer pool, which a
+ * process allocating a payload per attempt renews every ~50 attempts (a new ArrayBuffer each time). A slab
+ * stays alive while a payload cut from it does (until its attempt is written); larger payloads get their
+ * own buffer.
+ */
+const SLAB_BYTES = 64 * 1024
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
+let slabAt = 0
+
+/** The UTF-8 bytes of `text`, from the slab when they fit in an eighth of it. */
+function slabBytes(text: string): Buffer {
+  const most = text.length * 3 // UTF-8 bytes per UTF-16 unit, at most
+  if (most > SLAB_BYTES / 8) return Buffer.from(text, 'utf8')
+  if (slabAt + most > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
+    slabAt = 0
+  }
+  const n = slab.write(text, slabAt, 'utf8')
+  const bytes = slab.subarray(slabAt, slabAt + n)
+  slabAt += n
+  return bytes
+}
+
 export function payloadBytes(p: PayloadFields): Buffer {
   // the bytes of JSON.stringify({event, ts, symbol, direction, confidence, composite, webhook_id}), written
   // without the intermediate object (one per attempt); test/unit/webhook-signing.test.ts checks they match
   const s = JSON.stringify
-  return Buffer.from(
+  return slabBytes(
     `{"event":${s(p.event)},"ts":"${isoOf(p.eventTs)}","symbol":${s(p.symbol)},"direction":${s(p.direction)},"confidence":${s(p.confidence)},"composite":${s(p.composite)},"webhook_id":${s(p.webhookId)}}`
   )
 }

@@ -4,7 +4,8 @@
  *   for any key (shorter, equal to or longer than the 64-byte block, any UTF-8) and any message, and the
  *   scratch buffer reused across calls (and grown) never leaks one message into the next;
  * - the journal's compiled TSV encoder equals `tsvLine` for delivery and attempt rows of any values;
- * - the payload's cached event-time text gives the bytes of JSON.stringify whatever the order of times.
+ * - the payload's cached event-time text gives the bytes of JSON.stringify whatever the order of times, and
+ *   payloads carved from the shared slab never overlap: every one keeps its bytes while later ones are made.
  */
 import crypto from 'node:crypto'
 import fc from 'fast-check'
@@ -108,5 +109,33 @@ describe('webhook fast paths', () => {
         webhookId: 1
       })
     ).toThrow(RangeError)
+  })
+
+  it('payloads cut from the slab keep their bytes while thousands more are made (slab renewals, long ones)', () => {
+    const made: { bytes: Buffer; want: string }[] = []
+    for (let i = 0; i < 3_000; i++) {
+      const symbol = i % 500 === 7 ? 'X'.repeat(9_000) : i % 3 === 0 ? 'é€😀'.repeat(i % 40) : `S${i}`
+      const p = {
+        event: 'HIGH',
+        eventTs: 1_767_323_045_678 + i,
+        symbol,
+        direction: 'long',
+        confidence: 'HIGH',
+        composite: i / 7,
+        webhookId: i
+      }
+      const want = JSON.stringify({
+        event: p.event,
+        ts: new Date(p.eventTs).toISOString(),
+        symbol,
+        direction: p.direction,
+        confidence: p.confidence,
+        composite: p.composite,
+        webhook_id: i
+      })
+      made.push({ bytes: payloadBytes(p), want })
+    }
+    for (const m of made) expect(m.bytes.toString('utf8')).toBe(m.want)
+    expect(made.every((m) => m.bytes.equals(Buffer.from(m.want)))).toBe(true)
   })
 })
