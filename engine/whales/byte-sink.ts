@@ -1,7 +1,10 @@
 /**
  * @module
- * A growing byte buffer that strings are written into as UTF-8, so a batch's TSV is never one long JS string
- * (a 13 MB rope of per-row strings, flattened and encoded again by Buffer.from, cost more than building it).
+ * A growing byte buffer that TSV fields are written into one by one, so a batch's TSV is never built as JS
+ * strings: a line assembled with a template literal is a tree of ~45 cons strings flattened again by
+ * Buffer.write, ~3 KB of garbage per chain event, and that garbage drove the collector in the chain decode
+ * benchmark. ASCII goes in byte by byte; a string holding any other character is written by Buffer.write
+ * (UTF-8, lone surrogates as U+FFFD), so the bytes are always those of `Buffer.from(text, 'utf8')`.
  * Used by the chain batch encoder (chain-batch-tsv.ts).
  */
 
@@ -12,19 +15,92 @@ export class ByteSink {
   constructor(bytes: number) {
     this.buf = Buffer.allocUnsafeSlow(Math.max(bytes, 1024))
   }
-  write(s: string): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; Buffer.write truncates silently when short of room
-    const need = this.len + s.length * 3
-    if (need > this.buf.length) {
-      const next = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2))
-      this.buf.copy(next, 0, 0, this.len)
-      this.buf = next
-    }
-    this.len += this.buf.write(s, this.len, 'utf8')
+
+  /** room for `n` more bytes */
+  private room(n: number): void {
+    const need = this.len + n
+    if (need <= this.buf.length) return
+    const next = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2))
+    this.buf.copy(next, 0, 0, this.len)
+    this.buf = next
   }
+
+  /** one byte (an ASCII separator: tab, newline, quote, ...) */
+  byte(c: number): void {
+    this.room(1)
+    this.buf[this.len++] = c
+  }
+
+  /** `s` as UTF-8, unescaped */
+  raw(s: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; Buffer.write truncates silently when short of room
+    this.room(s.length * 3)
+    const buf = this.buf
+    const start = this.len
+    let at = start
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i)
+      if (c >= 128) {
+        this.len = start + buf.write(s, start, 'utf8')
+        return
+      }
+      buf[at++] = c
+    }
+    this.len = at
+  }
+
+  /**
+   * `s` with TabSeparated escapes (engine/records/tsv.ts escapeTsv: backslash, tab, newline, carriage return),
+   * as UTF-8
+   */
+  escaped(s: string): void {
+    this.room(s.length * 6)
+    const buf = this.buf
+    const start = this.len
+    let at = start
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i)
+      if (c >= 128) {
+        const text = s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+        this.len = start + buf.write(text, start, 'utf8')
+        return
+      }
+      if (c === 92 || c === 9 || c === 10 || c === 13) {
+        buf[at++] = 92
+        buf[at++] = c === 92 ? 92 : c === 9 ? 116 : c === 10 ? 110 : 114
+      } else buf[at++] = c
+    }
+    this.len = at
+  }
+
+  /** `String(n)`; safe non-negative integers digit by digit, without a string */
+  num(n: number): void {
+    if (!(n >= 0 && Number.isSafeInteger(n))) {
+      this.raw(String(n))
+      return
+    }
+    this.room(16)
+    if (n < 10) {
+      this.buf[this.len++] = 48 + n
+      return
+    }
+    let digits = 1
+    for (let p = 10; p <= n; p *= 10) digits++
+    const buf = this.buf
+    let at = this.len + digits
+    this.len = at
+    while (n >= 10) {
+      const q = Math.floor(n / 10)
+      buf[--at] = 48 + (n - q * 10)
+      n = q
+    }
+    buf[--at] = 48 + n
+  }
+
   get length(): number {
     return this.len
   }
+
   /** the bytes written so far (a view of the sink's buffer, which owns its ArrayBuffer: never Node's pool) */
   bytes(): Buffer {
     return this.buf.subarray(0, this.len)

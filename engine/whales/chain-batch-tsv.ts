@@ -7,14 +7,13 @@
  *   (engine/records/tsv.ts) writes for `records`, the events that count in flows (`transferRecordOf`: not
  *   circular, priced) and are not in `skip` (keys already stored, `eventKey`).
  *
- * The strings both lines share (the escaped address, counterparty and token, the amount and USD numbers) are
- * formatted once per event, the ts texts once per distinct ts in a row (events of one block share it), and
- * lines go straight into byte buffers (ByteSink), never into one long JS string. Escaping and number text
- * follow each encoder's rules exactly (TabSeparated escapes for the record encoder's string fields, `String(n)`
- * for numbers, `\N` for null); test/unit/whale-chain-batch-tsv.test.ts checks the bytes against both.
+ * Fields go one by one into byte buffers (byte-sink.ts): no line string, no batch string. The float texts
+ * both lines share (amount, USD) are formatted once per event, the ts text once per distinct ts in a row
+ * (events of one block share it). Escaping and number text follow each encoder's rules exactly (TabSeparated
+ * escapes where the encoders escape, `String(n)` for numbers, `\N` for null);
+ * test/unit/whale-chain-batch-tsv.test.ts checks the bytes against both previous encoders.
  */
 import type { WhaleTransferRecord } from '../records/types.js'
-import { escapeTsv } from '../records/tsv.js'
 import { ByteSink } from './byte-sink.js'
 import type { ChainWhaleEvent } from './tx-events.js'
 
@@ -32,8 +31,19 @@ export function tsText(ms: number): string {
   return `${d.getUTCFullYear()}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}.${msPart < 10 ? '00' : msPart < 100 ? '0' : ''}${msPart}`
 }
 
-const nullable = (v: string | number | null): string =>
-  v === null ? '\\N' : typeof v === 'number' ? String(v) : escapeTsv(v)
+const TAB = 9
+const NEWLINE = 10
+const QUOTE = 39
+const COMMA = 44
+const OPEN = 91
+const CLOSE = 93
+const NULL = '\\N'
+
+/** a nullable string column: `\N` or the escaped text */
+function nullableText(sink: ByteSink, v: string | null): void {
+  if (v === null) sink.raw(NULL)
+  else sink.escaped(v)
+}
 
 /** the identity of an event (and of its whale_transfers row) */
 export function eventKey(e: { tx_hash: string; log_index: number; address: string }): string {
@@ -74,40 +84,90 @@ export function encodeChainBatch(
   const counted: ChainWhaleEvent[] = []
   let lastTs = Number.NaN
   let ts = ''
-  let tsMs = ''
-  let lastChain: string | null = null
-  let chainEsc = ''
   for (const e of events) {
     if (e.ts !== lastTs) {
       lastTs = e.ts
       ts = tsText(e.ts)
-      tsMs = String(e.ts)
     }
-    const address = escapeTsv(e.address)
-    const counterparty = escapeTsv(e.counterparty)
-    const token = escapeTsv(e.token)
     const amount = String(e.amount)
-    const usd = e.usd_value === null ? '\\N' : String(e.usd_value)
+    const usd = e.usd_value === null ? null : String(e.usd_value)
+    sink.raw(e.chain)
+    sink.byte(TAB)
+    sink.raw(e.tx_hash)
+    sink.byte(TAB)
+    sink.num(e.log_index)
+    sink.byte(TAB)
+    sink.escaped(e.address)
+    sink.byte(TAB)
+    sink.num(e.block_number)
+    sink.byte(TAB)
+    sink.raw(e.block_hash)
+    sink.byte(TAB)
+    sink.raw(ts)
+    sink.byte(TAB)
+    sink.escaped(e.counterparty)
+    sink.byte(TAB)
+    sink.raw(e.event_type)
+    sink.byte(TAB)
+    sink.escaped(e.token)
+    sink.byte(TAB)
+    sink.raw(amount)
+    sink.byte(TAB)
+    nullableText(sink, e.token_in)
+    sink.byte(TAB)
+    if (e.amount_in === null) sink.raw(NULL)
+    else sink.num(e.amount_in)
+    sink.byte(TAB)
+    sink.raw(usd ?? NULL)
+    sink.byte(TAB)
+    nullableText(sink, e.price_source)
+    sink.byte(TAB)
+    sink.num(e.hops)
+    sink.byte(TAB)
     // addresses in pools are hex or base58: no quote or backslash to escape inside the array literal
-    const pools = e.pools.length === 0 ? '[]' : `[${e.pools.map((p) => `'${p}'`).join(',')}]`
-    sink.write(
-      `${e.chain}\t${e.tx_hash}\t${e.log_index}\t${address}\t${e.block_number}\t${e.block_hash}\t` +
-        `${ts}\t${counterparty}\t${e.event_type}\t${token}\t${amount}\t` +
-        `${nullable(e.token_in)}\t${nullable(e.amount_in)}\t${usd}\t${nullable(e.price_source)}\t` +
-        `${e.hops}\t${pools}\t${e.repeat_count}\t${e.circular}\t${e.internal}\t${nullable(e.label)}` +
-        tail
-    )
-    // transferRecordOf (chain-event-store.ts): circular or unpriced events stay out of flows
-    if (wt === null || e.circular || e.usd_value === null) continue
-    if (skip !== null && skip.has(eventKey(e))) continue
-    if (e.chain !== lastChain) {
-      lastChain = e.chain
-      chainEsc = escapeTsv(e.chain)
+    sink.byte(OPEN)
+    for (let i = 0; i < e.pools.length; i++) {
+      if (i > 0) sink.byte(COMMA)
+      sink.byte(QUOTE)
+      sink.raw(e.pools[i]!)
+      sink.byte(QUOTE)
     }
-    wt.write(
-      `${tsMs}\t${chainEsc}\t${escapeTsv(e.tx_hash)}\t${e.log_index}\t${e.block_number}\t${address}\t` +
-        `${counterparty}\t${e.event_type}\t${token}\t${amount}\t${usd}\n`
-    )
+    sink.byte(CLOSE)
+    sink.byte(TAB)
+    sink.num(e.repeat_count)
+    sink.byte(TAB)
+    sink.raw(e.circular ? 'true' : 'false')
+    sink.byte(TAB)
+    sink.raw(e.internal ? 'true' : 'false')
+    sink.byte(TAB)
+    nullableText(sink, e.label)
+    sink.raw(tail)
+    // transferRecordOf (chain-event-store.ts): circular or unpriced events stay out of flows
+    if (wt === null || e.circular || usd === null) continue
+    if (skip !== null && skip.has(eventKey(e))) continue
+    // encodeTsv's whale_transfer line: ts as epoch ms, string fields escaped, numbers as String(n)
+    wt.num(e.ts)
+    wt.byte(TAB)
+    wt.escaped(e.chain)
+    wt.byte(TAB)
+    wt.escaped(e.tx_hash)
+    wt.byte(TAB)
+    wt.num(e.log_index)
+    wt.byte(TAB)
+    wt.num(e.block_number)
+    wt.byte(TAB)
+    wt.escaped(e.address)
+    wt.byte(TAB)
+    wt.escaped(e.counterparty)
+    wt.byte(TAB)
+    wt.raw(e.event_type)
+    wt.byte(TAB)
+    wt.escaped(e.token)
+    wt.byte(TAB)
+    wt.raw(amount)
+    wt.byte(TAB)
+    wt.raw(usd)
+    wt.byte(NEWLINE)
     records.push({
       kind: 'whale_transfer',
       ts: e.ts,
@@ -120,7 +180,7 @@ export function encodeChainBatch(
       event_type: e.event_type,
       token: e.token,
       amount: e.amount,
-      usd_value: e.usd_value
+      usd_value: e.usd_value!
     })
     counted.push(e)
   }

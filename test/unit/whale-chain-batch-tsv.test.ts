@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { encodeTsv } from '../../engine/records/tsv.js'
+import { encodeTsv, escapeTsv } from '../../engine/records/tsv.js'
 import { WatchlistIndex } from '../../engine/watchlist/registry.js'
 import { encodeChainBatch, eventKey } from '../../engine/whales/chain-batch-tsv.js'
 import { chainDetailOf, clearChainDetails } from '../../engine/whales/chain-details.js'
@@ -20,15 +20,24 @@ import type { WatchedWallet } from '../../engine/watchlist/types.js'
 
 const hex = (n: number): fc.Arbitrary<string> =>
   fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: n, maxLength: n }).map((c) => `0x${c.join('')}`)
-const text = fc.oneof(fc.constantFrom('USDC', 'ETH', 'Bïnance\thot\\1', 'a\nb', 'é'), hex(40))
+const text = fc.oneof(
+  fc.constantFrom('USDC', 'ETH', 'Bïnance\thot\\1', 'a\nb\r', 'é', '\ud83d\udc33 whale', 'lone \ud800', ''),
+  hex(40),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 })
+)
 const ADDRS = ['0x' + '1'.repeat(40), '0x' + '2'.repeat(40), '0x' + 'e'.repeat(40), 'So1ana\\x']
-const money = fc.oneof(fc.double({ min: 0, max: 1e12, noNaN: true }), fc.integer({ min: 0, max: 1e9 }))
+const money = fc.oneof(
+  fc.double({ min: 0, max: 1e12, noNaN: true }),
+  fc.integer({ min: 0, max: 1e9 }),
+  fc.constantFrom(0, -0, 1e-7, 1e21, 2 ** 53, 2 ** 53 + 2, 9007199254740991, 0.1 + 0.2, 123456789.125)
+)
 
 const event: fc.Arbitrary<ChainWhaleEvent> = fc.record({
   chain: fc.constantFrom('ethereum', 'bsc', 'solana'),
   tx_hash: fc.oneof(hex(64), fc.constantFrom('0x' + 'a'.repeat(64))),
-  log_index: fc.integer({ min: 0, max: 500 }),
-  block_number: fc.integer({ min: 0, max: 30_000_000 }),
+  log_index: fc.integer({ min: 0, max: 100_000 }),
+  block_number: fc.oneof(fc.integer({ min: 0, max: 30_000_000 }), fc.constantFrom(0, 9, 10, 99, 100, 2 ** 53 - 1)),
   block_hash: hex(64),
   ts: fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2026, 0, 2) }),
   address: fc.constantFrom(...ADDRS),
@@ -41,7 +50,7 @@ const event: fc.Arbitrary<ChainWhaleEvent> = fc.record({
   usd_value: fc.option(money),
   price_source: fc.option(fc.constantFrom('stablecoin', 'candles_1m:binance')),
   hops: fc.integer({ min: 0, max: 4 }),
-  pools: fc.array(hex(40), { maxLength: 3 }),
+  pools: fc.array(fc.oneof(hex(40), fc.constantFrom('So1anaPoo1', 'pööl')), { maxLength: 3 }),
   repeat_count: fc.integer({ min: 1, max: 9 }),
   circular: fc.boolean(),
   internal: fc.boolean(),
@@ -56,6 +65,25 @@ const EXCHANGE: WatchedWallet = {
   owner: 'binance',
   source: 'https://example.org/label'
 }
+/** the chain_whale_events line as the encoder before the byte writer built it (template literal, escapeTsv) */
+function referenceEventsTsv(events: readonly ChainWhaleEvent[], status: string, version: number): string {
+  const nullable = (v: string | number | null): string =>
+    v === null ? '\\N' : typeof v === 'number' ? String(v) : escapeTsv(v)
+  const tail = `\t${status}\t${version}\t${status === 'retracted' ? 1 : 0}\n`
+  let out = ''
+  for (const e of events) {
+    const ts = new Date(e.ts).toISOString().replace('T', ' ').replace('Z', '')
+    const pools = e.pools.length === 0 ? '[]' : `[${e.pools.map((p) => `'${p}'`).join(',')}]`
+    out +=
+      `${e.chain}\t${e.tx_hash}\t${e.log_index}\t${escapeTsv(e.address)}\t${e.block_number}\t${e.block_hash}\t` +
+      `${ts}\t${escapeTsv(e.counterparty)}\t${e.event_type}\t${escapeTsv(e.token)}\t${e.amount}\t` +
+      `${nullable(e.token_in)}\t${nullable(e.amount_in)}\t${nullable(e.usd_value)}\t${nullable(e.price_source)}\t` +
+      `${e.hops}\t${pools}\t${e.repeat_count}\t${e.circular}\t${e.internal}\t${nullable(e.label)}` +
+      tail
+  }
+  return out
+}
+
 const detailOf = (e: ChainWhaleEvent) => chainDetailOf(e.chain, e.tx_hash, e.log_index, e.address)
 const WATCH = new WatchlistIndex({ wallets: [EXCHANGE], tokens: [], files: [], loadedAt: 0 })
 
@@ -67,9 +95,15 @@ describe('encodeChainBatch', () => {
         const out = encodeChainBatch(events, 'confirmed', version, { skip })
         const want = events.filter((e) => !skip.has(eventKey(e))).flatMap((e) => transferRecordOf(e) ?? [])
         expect(out.records).toEqual(want)
-        expect(out.transfers!.toString('utf8')).toBe(encodeTsv('whale_transfer', want))
         expect(out.counted.map(eventKey)).toEqual(want.map(eventKey))
-        expect(out.events.equals(chainEventsTsv(events, 'confirmed', version))).toBe(true)
+        expect(out.events.equals(Buffer.from(referenceEventsTsv(events, 'confirmed', version)))).toBe(true)
+        expect(out.transfers!.equals(Buffer.from(encodeTsv('whale_transfer', want)))).toBe(true)
+        // bytes, not text: a lone surrogate is written as U+FFFD, as Buffer.from writes it
+        expect(
+          chainEventsTsv(events, 'retracted', version).equals(
+            Buffer.from(referenceEventsTsv(events, 'retracted', version))
+          )
+        ).toBe(true)
         expect(encodeChainBatch(events, 'confirmed', version, null).transfers).toBeNull()
       }),
       { numRuns: 300 }
@@ -93,8 +127,8 @@ describe('confirmedPayload', () => {
         expect(got.records).toEqual(before.records)
         expect(got.transfers).toBe(before.transfers)
         expect(got.lastTs).toBe(before.lastTs)
-        expect(got.chunks.map((c) => ({ ...c, data: Buffer.from(c.data).toString('utf8') }))).toEqual(
-          wantChunks.map((c) => ({ ...c, data: Buffer.from(c.data).toString('utf8') }))
+        expect(got.chunks.map((c) => ({ ...c, data: Buffer.from(c.data).toString('hex') }))).toEqual(
+          wantChunks.map((c) => ({ ...c, data: Buffer.from(c.data).toString('hex') }))
         )
         expect(got.eventsTsv.equals(chainEventsTsv(events, 'confirmed', 7))).toBe(true)
         expect(fresh.map((e) => detailOf(e))).toEqual(wantDetails)
