@@ -107,8 +107,15 @@ export interface CoveragePlan {
   readonly select: string
   /** the `file()` structure of `select`'s output */
   readonly structure: string
-  /** the filter (over the inner select's columns) that keeps only rows whose keys are not in `keysFile` */
-  filter(keysFile: string): string
+  /**
+   * the filter (over the inner select's columns) that keeps only rows whose keys are not in `keysFile`;
+   * with `parts`, only the checks numbered there (the others found no key: `NOT IN` an empty set keeps
+   * every row, and skipping it spares the statement a tuple and a set lookup per row and check); an empty
+   * filter is `1`
+   */
+  filter(keysFile: string, parts?: ReadonlySet<number>): string
+  /** a SELECT of the distinct `part` numbers in `keysFile` (column `part`) */
+  partsIn(keysFile: string): string
 }
 
 function plan(
@@ -121,13 +128,16 @@ function plan(
   return {
     select: checks.map((c, i) => `SELECT ${i} AS part, ${columns} FROM (${c.select})`).join('\nUNION ALL '),
     structure,
-    filter: (keysFile) =>
+    filter: (keysFile, parts) =>
       checks
-        .map(
-          (c, i) =>
-            `${c.key} NOT IN (SELECT ${columns} FROM file(${quote(keysFile)}, 'Native', ${quote(structure)}) WHERE part = ${i})`
+        .map((c, i) =>
+          parts && !parts.has(i)
+            ? ''
+            : `${c.key} NOT IN (SELECT ${columns} FROM file(${quote(keysFile)}, 'Native', ${quote(structure)}) WHERE part = ${i})`
         )
-        .join('\n  AND ')
+        .filter(Boolean)
+        .join('\n  AND ') || '1',
+    partsIn: (keysFile) => `SELECT DISTINCT part FROM file(${quote(keysFile)}, 'Native', ${quote(structure)})`
   }
 }
 
