@@ -71,7 +71,8 @@ export function hmacSha256(key: string, prefix: string, body: Uint8Array, encodi
   const at = prefix === '' ? BLOCK : BLOCK + scratch.write(prefix, BLOCK, 'utf8')
   scratch.set(body, at)
   const n = at + body.length
-  const inner = crypto.hash('sha256', scratch.subarray(0, n), 'buffer') as unknown as Buffer
-  inner.copy(p.outer, BLOCK)
+  // the inner digest as latin1 text (one byte per character) written after the outer block: a string is
+  // cheaper to make than the ArrayBuffer of a 'buffer' digest (~0.5 µs less per signature, measured)
+  p.outer.write(crypto.hash('sha256', scratch.subarray(0, n), 'binary'), BLOCK, 'latin1')
   return crypto.hash('sha256', p.outer, encoding)
 }
