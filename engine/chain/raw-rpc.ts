@@ -10,7 +10,7 @@
  * status carrying a JSON-RPC error object is the node's own answer and is returned like any other.
  */
 import { HttpRequestError } from 'viem'
-import { Pool } from 'undici'
+import { Pool, type Dispatcher } from 'undici'
 
 /** Largest answer read, bytes (viem's http transport default). */
 export const MAX_ANSWER_BYTES = 10_485_760
@@ -54,15 +54,19 @@ export class RawRpc {
       bodyTimeout: this.timeoutMs,
       connectTimeout: this.timeoutMs
     })
-    let status = 0
-    let text: string
+    const pool = this.pool
+    let answer: { status: number; text: string }
     try {
-      const res = await this.pool.request({ path: this.path, method: 'POST', headers: this.headers, body })
-      status = res.statusCode
-      text = await readCapped(res.body)
+      answer = await new Promise((resolve, reject) => {
+        pool.dispatch(
+          { path: this.path, method: 'POST', headers: this.headers, body },
+          new AnswerReader(resolve, reject)
+        )
+      })
     } catch (cause) {
       throw new HttpRequestError({ url: this.shown, cause: cause as Error, details: (cause as Error).message })
     }
+    const { status, text } = answer
     let data: unknown
     try {
       data = JSON.parse(text || '{}')
@@ -92,18 +96,39 @@ function isRpcError(data: unknown): boolean {
   return typeof e?.code === 'number' && typeof e.message === 'string'
 }
 
-/** The body as text, at most MAX_ANSWER_BYTES (beyond: an error, the rest dropped with the connection). */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }): Promise<string> {
-  const parts: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    size += chunk.length
-    if (size > MAX_ANSWER_BYTES) {
-      const err = new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`)
-      body.destroy(err)
-      throw err
-    }
-    parts.push(chunk)
+/**
+ * Collects one answer as undici delivers it (a dispatch handler: no response stream per request): the
+ * status and the body as UTF-8 text, at most MAX_ANSWER_BYTES (beyond: the request is aborted, an error).
+ */
+class AnswerReader implements Dispatcher.DispatchHandler {
+  private status = 0
+  private readonly parts: Buffer[] = []
+  private size = 0
+
+  constructor(
+    private readonly resolve: (a: { status: number; text: string }) => void,
+    private readonly reject: (err: Error) => void
+  ) {}
+
+  onRequestStart(): void {}
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number): void {
+    if (statusCode >= 200) this.status = statusCode // 1xx: informational, the answer is still to come
   }
-  return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8')
+
+  onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.size += chunk.length
+    if (this.size > MAX_ANSWER_BYTES) c.abort(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`))
+    else this.parts.push(chunk)
+  }
+
+  onResponseEnd(): void {
+    const p = this.parts
+    const text = p.length === 0 ? '' : (p.length === 1 ? p[0]! : Buffer.concat(p, this.size)).toString('utf8')
+    this.resolve({ status: this.status, text })
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    this.reject(err)
+  }
 }

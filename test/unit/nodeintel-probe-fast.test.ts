@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { createPublicClient, encodeAbiParameters, getAddress, http as viemHttp, type Hex } from 'viem'
 import { ChainClient } from '../../engine/chain/chain-client.js'
+import { MAX_ANSWER_BYTES } from '../../engine/chain/raw-rpc.js'
 import { ApiError } from '../../engine/errors.js'
 import { PROBE_ABI } from '../../engine/nodeintel/probe-artifact.js'
 import { probeBody, probeTemplate } from '../../engine/nodeintel/probe-body.js'
@@ -192,6 +193,14 @@ describe('ChainClient.post', () => {
       expect(err).toMatchObject({ code: 'chain_unavailable' })
       expect((err as Error).message).toContain('bsc')
     }
+  })
+
+  it('an answer beyond MAX_ANSWER_BYTES is refused as a transport failure (as viem limits answers)', async () => {
+    const c = client()
+    answer = () => ({ status: 200, text: `{"result":"0x${'0'.repeat(MAX_ANSWER_BYTES)}"}` })
+    await expect(c.post('honeypot_probe', body)).rejects.toMatchObject({ code: 'chain_unavailable' })
+    answer = () => ({ status: 200, text: '{"jsonrpc":"2.0","id":1,"result":"0x2a"}' })
+    expect(await c.post('t', body)).toMatchObject({ result: '0x2a' }) // and the client still works
   })
 
   it('a refused connection is 503 chain_unavailable', async () => {
