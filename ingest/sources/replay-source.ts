@@ -9,9 +9,11 @@
  *
  * Two paths, one per-line code (record/replay-lines.ts), same chunks, same batches, same dedup tokens:
  * - worker (a full-speed replay of WORKER_MIN_BYTES or more, a bulk load): a worker thread reads,
- *   normalizes and encodes (workers/replay-worker.ts); this thread only routes the ready chunks into the
- *   pipeline. Like the demo backfill and large admin-ingest bodies, a bulk replay hands no decoded records
- *   to the live state: the live state reloads from the store at the end (the final barrier's rebuildLive).
+ *   normalizes and encodes (workers/replay-worker.ts; Binance aggTrade lines of the recorded shape go
+ *   from bytes to TSV rows without records, binance/aggtrade-fast.ts, the same rows); this thread only
+ *   routes the ready chunks into the pipeline. Like the demo backfill and large admin-ingest bodies, a
+ *   bulk replay hands no decoded records to the live state: the live state reloads from the store at the
+ *   end (the final barrier's rebuildLive).
  * - in-thread (paced replays, small recordings): records also go to the live state as they are replayed.
  */
 import fs from 'node:fs'
@@ -36,10 +38,11 @@ const MIN_WAIT_MS = 2
  */
 export const WORKER_MIN_BYTES = 1 << 20
 /**
- * Young generation of the replay worker's heap, MB. Every line allocates short-lived strings and records;
- * a larger nursery than V8's default scavenges less often and promotes less, which cut the worker's CPU
- * by ~12-15% (2M-trade capture, whole-process CPU 4.3 s against 4.8-5.1 s with the default), for at most
- * this much memory more while a replay runs.
+ * Young generation of the replay worker's heap, MB. Every line the general path takes (all but the
+ * Binance aggTrade lines of the byte path, which allocate next to nothing) allocates short-lived strings
+ * and records; a larger nursery than V8's default scavenges less often and promotes less, which cut the
+ * worker's CPU by ~12-15% on that path (2M-trade capture, whole-process CPU 4.3 s against 4.8-5.1 s with
+ * the default), for at most this much memory more while a replay runs.
  */
 const WORKER_YOUNG_GEN_MB = 128
 
