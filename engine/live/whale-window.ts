@@ -5,6 +5,7 @@
  * are dropped and counted.
  */
 import type { WhaleTransferRecord } from '../records/types.js'
+import { isExchangeWallet } from '../whales/exchange-wallets.js'
 
 export const WHALE_WINDOW_MS = 7 * 86_400_000
 /** Rows kept at most (a few hundred a day per chain in practice; this is a safety bound). */
@@ -74,12 +75,19 @@ export class WhaleWindow {
     return out
   }
 
-  /** Whale inputs of the confirmation model for a base asset over the last 24 h. */
+  /**
+   * Whale inputs of the confirmation model for a base asset over the last 24 h: net USD per wallet of its
+   * transfers in and out (swaps excluded), summed, and the wallets net accumulating / distributing. A row
+   * whose wallet is a labelled exchange wallet is left out: chain sources report the exchange's side of a
+   * deposit or withdrawal too, and counting it would cancel the whale's side (the exchange flow has its
+   * own input, `exchange_netflow_usd_24h`).
+   */
   flows24h(base: string, nowMs: number): { net: number | null; longs: number; shorts: number } {
     const perWallet = new Map<string, number>()
     let seen = false
     for (const r of this.since(nowMs - 86_400_000, nowMs)) {
       if ((TOKEN_BASE[r.token] ?? r.token) !== base || r.event_type === 'swap') continue
+      if (isExchangeWallet(r.address)) continue
       seen = true
       const signed = r.event_type === 'transfer_in' ? r.usd_value : -r.usd_value
       perWallet.set(r.address, (perWallet.get(r.address) ?? 0) + signed)

@@ -116,12 +116,24 @@ export const EXCHANGE_HOT_WALLET_ADDRESSES: readonly string[] = Object.freeze(
 
 /** exchange wallets of the watch list (docs/watchlists.md), set at start and on every reload */
 let watchedExchanges: ReadonlyArray<{ readonly address: string; readonly owner: string }> = []
+/** every exchange address: the demo hot wallets and the watch list's (rebuilt with the list) */
+let exchangeAddressSet: ReadonlySet<string> = new Set(EXCHANGE_HOT_WALLET_ADDRESSES)
 
 /** Replaces the watch list's exchange wallets (server/wiring/chain-sources.ts calls it on every load). */
 export function setWatchedExchangeWallets(
   list: ReadonlyArray<{ readonly address: string; readonly owner: string }>
 ): void {
   watchedExchanges = Object.freeze(list.map((w) => ({ address: w.address, owner: w.owner })))
+  exchangeAddressSet = new Set([...EXCHANGE_HOT_WALLET_ADDRESSES, ...watchedExchanges.map((w) => w.address)])
+}
+
+/**
+ * True for a labelled exchange wallet (the demo hot wallets, the watch list's `exchange` entries; EVM
+ * addresses lower-case). An exchange's own transfers are exchange flows, not a whale's: the confirmation
+ * model's whale inputs leave them out (engine/live/whale-window.ts).
+ */
+export function isExchangeWallet(address: string): boolean {
+  return exchangeAddressSet.has(address)
 }
 
 /**

@@ -1,0 +1,62 @@
+/**
+ * The confirmation model's whale inputs (WhaleWindow.flows24h): net USD per wallet over 24 h, wallets
+ * accumulating and distributing, with labelled exchange wallets left out (their side of a deposit or a
+ * withdrawal would cancel the whale's side).
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { WhaleWindow } from '../../engine/live/whale-window.js'
+import type { WhaleTransferRecord } from '../../engine/records/types.js'
+import { EXCHANGE_HOT_WALLETS, setWatchedExchangeWallets } from '../../engine/whales/exchange-wallets.js'
+
+const NOW = Date.now()
+const EXCHANGE = '0x00000000000000000000000000000000000e0c01'
+const WHALE = '0x00000000000000000000000000000000000a1e01'
+const OTHER = '0x00000000000000000000000000000000000a1e02'
+
+function row(address: string, counterparty: string, event: WhaleTransferRecord['event_type'], usd: number, i: number) {
+  return {
+    kind: 'whale_transfer',
+    ts: NOW - 60_000 * i,
+    chain: 'ethereum',
+    tx_hash: `0x${String(i).padStart(64, '0')}`,
+    log_index: i,
+    block_number: 100 + i,
+    address,
+    counterparty,
+    event_type: event,
+    token: 'WETH',
+    amount: usd / 3000,
+    usd_value: usd
+  } satisfies WhaleTransferRecord
+}
+
+afterEach(() => setWatchedExchangeWallets([]))
+
+describe('whale inputs of the confirmation model', () => {
+  it('a withdrawal from a watched exchange wallet counts the whale accumulating, not the exchange distributing', () => {
+    const w = new WhaleWindow()
+    // the chain source reports both sides of the transfer: the exchange's transfer_out, the whale's transfer_in
+    w.apply([row(EXCHANGE, WHALE, 'transfer_out', 5_000_000, 1), row(WHALE, EXCHANGE, 'transfer_in', 5_000_000, 2)])
+    expect(w.flows24h('ETH', NOW)).toEqual({ net: 0, longs: 1, shorts: 1 }) // not labelled: both are wallets
+    setWatchedExchangeWallets([{ address: EXCHANGE, owner: 'Binance' }])
+    expect(w.flows24h('ETH', NOW)).toEqual({ net: 5_000_000, longs: 1, shorts: 0 })
+  })
+
+  it("leaves out the demo market's labelled hot wallets too, and keeps other wallets", () => {
+    const hot = EXCHANGE_HOT_WALLETS.ethereum[0]!.address
+    const w = new WhaleWindow()
+    w.apply([
+      row(hot, WHALE, 'transfer_in', 2_000_000, 1),
+      row(WHALE, hot, 'transfer_out', 2_000_000, 2),
+      row(OTHER, WHALE, 'transfer_in', 700_000, 3)
+    ])
+    expect(w.flows24h('ETH', NOW)).toEqual({ net: -1_300_000, longs: 1, shorts: 1 })
+  })
+
+  it('is null when only exchange wallets moved the asset', () => {
+    setWatchedExchangeWallets([{ address: EXCHANGE, owner: 'Binance' }])
+    const w = new WhaleWindow()
+    w.apply([row(EXCHANGE, WHALE, 'transfer_out', 1_000_000, 1)])
+    expect(w.flows24h('ETH', NOW)).toEqual({ net: null, longs: 0, shorts: 0 })
+  })
+})
