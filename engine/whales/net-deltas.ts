@@ -18,95 +18,146 @@
  *
  * Each wallet also keeps which assets it sent and received gross (to tell a circular route from a plain
  * transfer) and how many raw legs touched it (`repeat_count`).
+ *
+ * Layout: a transaction touches few wallets and a wallet few assets, so both are short arrays scanned in
+ * order (a Map index takes over past INDEX_AFTER wallets: a token airdrop pays thousands in one transaction).
+ * One object per wallet and one per (wallet, asset): the per-wallet Maps and Sets this replaced were most of
+ * the collapse's garbage (test/unit/whale-net-deltas-equivalence.test.ts checks the events are unchanged).
  */
 import { NATIVE, type RawTx } from './tx-legs.js'
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
+/** wallets scanned in order before a Map index is built */
+const INDEX_AFTER = 16
+
+/** one wallet's movements of one asset in one transaction */
+export interface AssetDelta {
+  readonly asset: string
+  /** net raw amount (received − sent) */
+  net: bigint
+  /** gross raw amount sent (0n when nothing was) */
+  sent: bigint
+  /** order of the wallet's first send of this asset among its assets (-1: never sent) */
+  sentOrder: number
+  /** the wallet received some of it */
+  received: boolean
+  /** the counterparty that moved the most of it the other way (largest single leg, the first on a tie) */
+  counterparty: string
+  counterpartyAmount: bigint
+}
+
 export interface WalletDelta {
   readonly wallet: string
-  /** asset → net raw amount (non-zero entries only once `netDeltas` returns) */
-  readonly net: Map<string, bigint>
-  /** assets the wallet sent, gross raw amount per asset */
-  readonly sent: Map<string, bigint>
-  /** assets the wallet received (gross) */
-  readonly received: Set<string>
+  /** every asset the wallet moved, in order of first movement (zero nets included: see `netCount`) */
+  readonly assets: AssetDelta[]
+  /** assets whose net is not zero, once `netDeltas` returns */
+  netCount: number
+  /** assets sent so far (the next sentOrder) */
+  sends: number
   /** raw legs that touched the wallet */
   legs: number
   /** lowest log index among those legs (-1 when the transaction's value is one) */
   firstLog: number
-  /** per asset, the counterparty that moved the most of it the other way (largest single leg) */
-  readonly counterparty: Map<string, { address: string; amount: bigint }>
 }
 
-function walletOf(map: Map<string, WalletDelta>, wallet: string): WalletDelta {
-  let d = map.get(wallet)
-  if (d === undefined) {
-    d = {
-      wallet,
-      net: new Map(),
-      sent: new Map(),
-      received: new Set(),
-      legs: 0,
-      firstLog: Number.MAX_SAFE_INTEGER,
-      counterparty: new Map()
-    }
-    map.set(wallet, d)
+class Wallets {
+  readonly list: WalletDelta[] = []
+  private index: Map<string, WalletDelta> | null = null
+
+  find(wallet: string): WalletDelta | undefined {
+    if (this.index !== null) return this.index.get(wallet)
+    for (const d of this.list) if (d.wallet === wallet) return d
+    return undefined
   }
-  return d
+
+  get(wallet: string): WalletDelta {
+    let d = this.find(wallet)
+    if (d === undefined) {
+      d = { wallet, assets: [], netCount: 0, sends: 0, legs: 0, firstLog: Number.MAX_SAFE_INTEGER }
+      this.list.push(d)
+      if (this.index !== null) this.index.set(wallet, d)
+      else if (this.list.length > INDEX_AFTER) this.index = new Map(this.list.map((w) => [w.wallet, w]))
+    }
+    return d
+  }
+}
+
+export function assetOf(d: WalletDelta, asset: string): AssetDelta | undefined {
+  for (const a of d.assets) if (a.asset === asset) return a
+  return undefined
 }
 
 function add(d: WalletDelta, token: string, amount: bigint, other: string, logIndex: number): void {
-  d.net.set(token, (d.net.get(token) ?? 0n) + amount)
-  if (amount < 0n) d.sent.set(token, (d.sent.get(token) ?? 0n) - amount)
-  else d.received.add(token)
+  let a = assetOf(d, token)
+  const abs = amount < 0n ? -amount : amount
+  if (a === undefined) {
+    a = {
+      asset: token,
+      net: 0n,
+      sent: 0n,
+      sentOrder: -1,
+      received: false,
+      counterparty: other,
+      counterpartyAmount: abs
+    }
+    d.assets.push(a)
+  } else if (abs > a.counterpartyAmount) {
+    a.counterparty = other
+    a.counterpartyAmount = abs
+  }
+  a.net += amount
+  if (amount < 0n) {
+    if (a.sentOrder < 0) a.sentOrder = d.sends++
+    a.sent -= amount
+  } else a.received = true
   d.legs += 1
   if (logIndex < d.firstLog) d.firstLog = logIndex
-  const abs = amount < 0n ? -amount : amount
-  const cp = d.counterparty.get(token)
-  if (cp === undefined || abs > cp.amount) d.counterparty.set(token, { address: other, amount: abs })
 }
 
 /**
  * Net deltas of every wallet of one transaction (excluding the zero address and swap pools), in order of
- * first appearance. Entries whose net is zero are removed from `net` (the gross sets keep them).
+ * first appearance.
  */
 export function netDeltas(tx: RawTx): WalletDelta[] {
-  const pools = new Set(tx.swaps.map((s) => s.pool))
-  const map = new Map<string, WalletDelta>()
-  const withdrawals: Array<{ holder: string; amount: bigint; logIndex: number }> = []
+  const pools = tx.swaps.length === 0 ? null : new Set(tx.swaps.map((s) => s.pool))
+  const wallets = new Wallets()
+  let withdrawals: Array<{ holder: string; amount: bigint; logIndex: number }> | null = null
   // coin the sender paid the wrapped-native contract for its own Deposit: a wrap, not a transfer
   let wrapped = 0n
   for (const leg of tx.legs) if (leg.kind === 'deposit' && leg.to === tx.sender) wrapped += leg.amount
-  for (const raw of tx.legs) {
-    let leg = raw
+  for (const leg of tx.legs) {
+    let amount = leg.amount
     if (leg.kind === 'value' && wrapped > 0n && leg.from === tx.sender && leg.to === tx.wrappedNative) {
-      const rest = leg.amount - wrapped
-      if (rest <= 0n) continue
-      leg = { ...leg, amount: rest }
+      amount = leg.amount - wrapped
+      if (amount <= 0n) continue
     }
-    if (leg.amount <= 0n) continue
+    if (amount <= 0n) continue
     if (leg.kind === 'deposit') continue
     if (leg.kind === 'withdrawal') {
-      if (leg.from !== tx.sender) withdrawals.push({ holder: leg.from, amount: leg.amount, logIndex: leg.logIndex })
+      if (leg.from !== tx.sender) (withdrawals ??= []).push({ holder: leg.from, amount, logIndex: leg.logIndex })
       continue
     }
     if (leg.from === leg.to) continue
-    if (leg.from !== ZERO_ADDRESS && !pools.has(leg.from))
-      add(walletOf(map, leg.from), leg.token, -leg.amount, leg.to, leg.logIndex)
-    if (leg.to !== ZERO_ADDRESS && !pools.has(leg.to))
-      add(walletOf(map, leg.to), leg.token, leg.amount, leg.from, leg.logIndex)
+    if (leg.from !== ZERO_ADDRESS && (pools === null || !pools.has(leg.from)))
+      add(wallets.get(leg.from), leg.token, -amount, leg.to, leg.logIndex)
+    if (leg.to !== ZERO_ADDRESS && (pools === null || !pools.has(leg.to)))
+      add(wallets.get(leg.to), leg.token, amount, leg.from, leg.logIndex)
   }
-  for (const w of withdrawals) {
-    const holder = map.get(w.holder)
-    const held = holder?.net.get(NATIVE) ?? 0n
-    if (holder === undefined || held <= 0n) continue
-    const moved = held < w.amount ? held : w.amount
-    add(holder, NATIVE, -moved, tx.sender, w.logIndex)
-    add(walletOf(map, tx.sender), NATIVE, moved, w.holder, w.logIndex)
+  if (withdrawals !== null) {
+    for (const w of withdrawals) {
+      const holder = wallets.find(w.holder)
+      const held = holder === undefined ? 0n : (assetOf(holder, NATIVE)?.net ?? 0n)
+      if (holder === undefined || held <= 0n) continue
+      const moved = held < w.amount ? held : w.amount
+      add(holder, NATIVE, -moved, tx.sender, w.logIndex)
+      add(wallets.get(tx.sender), NATIVE, moved, w.holder, w.logIndex)
+    }
   }
-  for (const d of map.values()) {
-    for (const [token, v] of d.net) if (v === 0n) d.net.delete(token)
+  for (const d of wallets.list) {
+    let n = 0
+    for (const a of d.assets) if (a.net !== 0n) n++
+    d.netCount = n
   }
-  return [...map.values()]
+  return wallets.list
 }

@@ -16,7 +16,7 @@
  *   (an unpriced event of an unwatched wallet cannot be sized, so it is not reported).
  * Pools, the zero address and pure pass-through contracts (net zero, not the sender) never get an event.
  */
-import { netDeltas, type WalletDelta } from './net-deltas.js'
+import { assetOf, netDeltas, type WalletDelta } from './net-deltas.js'
 import { NATIVE, type RawTx } from './tx-legs.js'
 
 /** How a token is shown and priced; `undefined` from the lookup = unknown token (raw units, unpriced). */
@@ -97,12 +97,17 @@ interface Side {
   readonly source: string | null
 }
 
+/** the price of a stablecoin (priceAsset `USD`): one object for all */
+const STABLE: EventPrice = Object.freeze({ usd: 1, source: 'stablecoin' })
+/** the pools of a transfer event: one frozen empty list for all */
+const NO_POOLS: readonly string[] = Object.freeze([])
+
 function sideOf(asset: string, raw: bigint, ts: number, ctx: TxEventContext): Side {
   const info = ctx.token(asset)
   const abs = raw < 0n ? -raw : raw
   if (info === undefined) return { asset, raw: abs, units: Number(abs), symbol: asset, usd: null, source: null }
   const units = Number(abs) / 10 ** info.decimals
-  const price = info.priceAsset === 'USD' ? { usd: 1, source: 'stablecoin' } : ctx.pricer.price(info.priceAsset, ts)
+  const price = info.priceAsset === 'USD' ? STABLE : ctx.pricer.price(info.priceAsset, ts)
   return {
     asset,
     raw: abs,
@@ -125,25 +130,33 @@ function largest(sides: readonly Side[]): Side | undefined {
 }
 
 function isCircular(d: WalletDelta, tx: RawTx): boolean {
-  if (tx.swaps.length === 0 || d.net.size > 1) return false
-  for (const asset of d.sent.keys()) if (d.received.has(asset)) return true
+  if (tx.swaps.length === 0 || d.netCount > 1) return false
+  for (const a of d.assets) if (a.sentOrder >= 0 && a.received) return true
   return false
 }
 
-function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext): ChainWhaleEvent | null {
+/** per transaction: its distinct pools, computed for its first swap event only */
+interface TxShared {
+  pools: readonly string[] | null
+}
+
+function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShared): ChainWhaleEvent | null {
   const watched = ctx.wallet(d.wallet)
   const relevant = watched !== undefined || d.wallet === tx.sender
   const circular = relevant && isCircular(d, tx)
-  if (d.net.size === 0 && !circular) return null
+  if (d.netCount === 0 && !circular) return null
   const gave: Side[] = []
   const got: Side[] = []
-  for (const [asset, v] of d.net) (v < 0n ? gave : got).push(sideOf(asset, v, tx.ts, ctx))
+  for (const a of d.assets) if (a.net !== 0n) (a.net < 0n ? gave : got).push(sideOf(a.asset, a.net, tx.ts, ctx))
   let main: Side
   let given: Side | undefined
   let type: ChainWhaleEvent['event_type']
   if (circular) {
-    // sized by what went round: the largest gross amount sent of an asset that came back
-    const round = [...d.sent].filter(([a]) => d.received.has(a)).map(([a, v]) => sideOf(a, v, tx.ts, ctx))
+    // sized by what went round: the largest gross amount sent of an asset that came back (in order of first send)
+    const round = d.assets
+      .filter((a) => a.sentOrder >= 0 && a.received)
+      .sort((x, y) => x.sentOrder - y.sentOrder)
+      .map((a) => sideOf(a.asset, a.sent, tx.ts, ctx))
     main = largest(round)!
     given = main
     type = 'swap'
@@ -160,9 +173,11 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext): ChainWhaleEven
     given !== undefined && (main.usd === null || (given.usd !== null && given.usd > main.usd)) ? given : main
   const usd = valued.usd
   if (watched === undefined && (usd === null || usd < ctx.minUsd)) return null
-  const counterparty = d.counterparty.get(main.asset)?.address ?? ''
+  const counterparty = assetOf(d, main.asset)?.counterparty ?? ''
   const other = ctx.wallet(counterparty)
   const internal = type !== 'swap' && watched !== undefined && other !== undefined && other.owner === watched.owner
+  let pools = NO_POOLS
+  if (type === 'swap') pools = shared.pools ??= [...new Set(tx.swaps.map((s) => s.pool))]
   return {
     chain: tx.chain,
     tx_hash: tx.txHash,
@@ -180,7 +195,7 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext): ChainWhaleEven
     usd_value: usd,
     price_source: usd === null ? null : valued.source,
     hops: type === 'swap' ? tx.swaps.length : 0,
-    pools: type === 'swap' ? [...new Set(tx.swaps.map((s) => s.pool))] : [],
+    pools,
     repeat_count: d.legs,
     circular,
     internal,
@@ -191,8 +206,9 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext): ChainWhaleEven
 /** The whale events of one transaction, one per reported wallet, in order of the wallets' first legs. */
 export function txEvents(tx: RawTx, ctx: TxEventContext): ChainWhaleEvent[] {
   const out: ChainWhaleEvent[] = []
+  const shared: TxShared = { pools: null }
   for (const d of netDeltas(tx)) {
-    const e = eventOf(d, tx, ctx)
+    const e = eventOf(d, tx, ctx, shared)
     if (e !== null) out.push(e)
   }
   return out
