@@ -64,7 +64,7 @@ export async function timed(n: number, fn: () => Promise<void>, pids: Pids): Pro
  */
 export function benchClient(origin: string): {
   get(path: string, headers: Record<string, string>): Promise<{ status: number; text: string }>
-  post(path: string, body: string): Promise<{ status: number; text: string }>
+  post(path: string, body: string | Buffer): Promise<{ status: number; text: string }>
   close(): Promise<void>
 } {
   const pool = new Pool(origin, { connections: 1, pipelining: 1 })

@@ -18,7 +18,7 @@
 import { createPublicClient, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
-import { probeBody, probeTemplate } from '../../engine/nodeintel/probe-body.js'
+import { probeBodyBytes, probeTemplate } from '../../engine/nodeintel/probe-body.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
@@ -89,7 +89,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const template = await probeTemplate(input)
     let id = 0
     const bareCall = async (): Promise<void> => {
-      const res = await toNode.post('/', probeBody(template, token, ++id))
+      const res = await toNode.post('/', probeBodyBytes(template, token, ++id))
       const r = JSON.parse(res.text) as { result?: string }
       if (res.status !== 200 || !r.result || r.result === '0x') throw new Error('bare probe returned nothing')
     }

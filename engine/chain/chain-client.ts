@@ -182,7 +182,7 @@ export class ChainClient {
    * `{ result }` or `{ error }` (an error answer is not counted in `rpc_errors`: the caller decides);
    * transport failures are viem `HttpRequestError`s, as on the viem path.
    */
-  post(label: string, body: string, opts: Omit<RequestOptions, 'batch'> = {}): Promise<unknown> {
+  post(label: string, body: string | Buffer, opts: Omit<RequestOptions, 'batch'> = {}): Promise<unknown> {
     return this.failover(label, opts, (node) => (node.raw ??= new RawRpc(node.url, this.timeoutMs)).post(body))
   }
 

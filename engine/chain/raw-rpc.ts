@@ -46,8 +46,8 @@ export class RawRpc {
     this.shown = u.toString()
   }
 
-  /** POSTs `body` (one JSON-RPC request, already serialized); the node's parsed JSON answer. */
-  async post(body: string): Promise<unknown> {
+  /** POSTs `body` (one JSON-RPC request, already serialized, text or UTF-8 bytes); the node's parsed JSON answer. */
+  async post(body: string | Buffer): Promise<unknown> {
     this.pool ??= new Pool(this.origin, {
       connections: CONNECTIONS,
       headersTimeout: this.timeoutMs,

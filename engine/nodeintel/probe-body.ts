@@ -26,6 +26,8 @@ export interface ProbeTemplate {
   readonly mid: string
   /** after the token's hex digits */
   readonly tail: string
+  /** `head`, `mid` and `tail` as ASCII bytes (the body is sent as bytes: no string flattening per call) */
+  readonly bytes: { readonly head: Buffer; readonly mid: Buffer; readonly tail: Buffer }
 }
 
 /** Builds the template from viem's own serialization of the probe call with `PLACEHOLDER` as the token. */
@@ -45,17 +47,34 @@ export async function probeTemplate(input: Omit<ProbeInput, 'token'>): Promise<P
   const params = JSON.stringify(captured.params)
   const parts = params.split(PLACEHOLDER.slice(2).toLowerCase())
   if (parts.length !== 2) throw new Error(`probe template: the placeholder token occurs ${parts.length - 1} times`)
-  return {
-    gasPrice: input.gasPrice,
-    head: '{"jsonrpc":"2.0","id":',
-    mid: `,"method":"eth_call","params":${parts[0]!}`,
-    tail: `${parts[1]!}}`
+  const head = '{"jsonrpc":"2.0","id":'
+  const mid = `,"method":"eth_call","params":${parts[0]!}`
+  const tail = `${parts[1]!}}`
+  if (!/^[\x20-\x7e]*$/.test(head + mid + tail)) throw new Error('probe template: the body is not printable ASCII')
+  const bytes = {
+    head: Buffer.from(head, 'latin1'),
+    mid: Buffer.from(mid, 'latin1'),
+    tail: Buffer.from(tail, 'latin1')
   }
+  return { gasPrice: input.gasPrice, head, mid, tail, bytes }
 }
 
 /** The body of the probe call for `token` with JSON-RPC id `id` (a safe integer). */
 export function probeBody(t: ProbeTemplate, token: Address, id: number): string {
   return t.head + String(id) + t.mid + token.slice(2).toLowerCase() + t.tail
+}
+
+/** probeBody() as bytes: one buffer per call, the template's parts copied in (same bytes, tested). */
+export function probeBodyBytes(t: ProbeTemplate, token: Address, id: number): Buffer {
+  const { head, mid, tail } = t.bytes
+  const idText = String(id)
+  const out = Buffer.allocUnsafe(head.length + idText.length + mid.length + 40 + tail.length)
+  let at = head.copy(out, 0)
+  at += out.write(idText, at, 'latin1')
+  at += mid.copy(out, at)
+  at += out.write(token.slice(2).toLowerCase(), at, 'latin1')
+  tail.copy(out, at)
+  return out
 }
 
 /**
@@ -69,8 +88,8 @@ export class ProbeBodies {
 
   constructor(private readonly input: Omit<ProbeInput, 'token' | 'gasPrice'>) {}
 
-  /** the body for `token` at `gasPrice`, with the next request id */
-  async body(token: Address, gasPrice: bigint): Promise<string> {
+  /** the body for `token` at `gasPrice`, with the next request id (bytes, as sent) */
+  async body(token: Address, gasPrice: bigint): Promise<Buffer> {
     if (this.current === null || this.gasPrice !== gasPrice) {
       this.gasPrice = gasPrice
       const built = probeTemplate({ ...this.input, gasPrice })
@@ -81,6 +100,6 @@ export class ProbeBodies {
     }
     const t = await this.current
     this.id = this.id >= Number.MAX_SAFE_INTEGER ? 1 : this.id + 1
-    return probeBody(t, token, this.id)
+    return probeBodyBytes(t, token, this.id)
   }
 }

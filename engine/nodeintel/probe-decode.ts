@@ -28,13 +28,15 @@ const STEP_WORDS = 6
 const ZERO_WORD = '0'.repeat(W)
 const ONE_WORD = `${'0'.repeat(W - 1)}1`
 const HIGH_ZERO = '0'.repeat(W - 40)
-const HEX = /^0x(?:[0-9a-f]{64})+$/i
+const HEX = /^0x(?:[0-9a-fA-F]{64})+$/
 
 /** The canonical probe result, or null when `data` is laid out any other way. */
 export function decodeProbeFast(data: string): ProbeResult | null {
   if (data.length < 2 + W * (1 + HEAD_WORDS) || !HEX.test(data)) return null
-  const hex = data.slice(2).toLowerCase()
-  const word = (i: number): string => hex.slice(i * W, (i + 1) * W)
+  // positions count hex digits after the 0x; digits may be upper-case (compared as numbers, or lower-cased)
+  const hex = data
+  const at = (i: number): number => 2 + i * W
+  const word = (i: number): string => hex.slice(at(i), at(i + 1))
   const uint = (i: number): bigint => BigInt(`0x${word(i)}`)
   /** a word holding a small offset or length (< 2^32), in words; -1 when not word-aligned or too large */
   const small = (i: number): number => {
@@ -65,17 +67,18 @@ export function decodeProbeFast(data: string): ProbeResult | null {
     if (!lenWord.startsWith('0'.repeat(W - 8))) return null
     const len = parseInt(lenWord.slice(W - 8), 16) // bytes
     const padded = Math.ceil(len / 32)
-    const start = (s + STEP_WORDS) * W
+    const start = at(s + STEP_WORDS)
     const end = start + len * 2
-    if ((s + STEP_WORDS + padded) * W > hex.length) return null
-    if (hex.slice(end, (s + STEP_WORDS + padded) * W) !== '0'.repeat((s + STEP_WORDS + padded) * W - end)) return null
+    const stop = at(s + STEP_WORDS + padded)
+    if (stop > hex.length) return null
+    for (let k = end; k < stop; k++) if (hex.charCodeAt(k) !== 48 /* '0' */) return null
     next += STEP_WORDS + padded
     return {
       ok,
       expected: uint(s + 1),
       received: uint(s + 2),
       gasUsed: uint(s + 3),
-      err: len === 0 ? '0x' : (`0x${hex.slice(start, end)}` as Hex)
+      err: len === 0 ? '0x' : (`0x${hex.slice(start, end).toLowerCase()}` as Hex)
     }
   }
   const buy = step(7)
@@ -83,12 +86,12 @@ export function decodeProbeFast(data: string): ProbeResult | null {
   const sell = step(10)
   if (!sell) return null
   const xfer = step(13)
-  if (!xfer || (T + next) * W !== hex.length) return null
+  if (!xfer || at(T + next) !== hex.length) return null
   return {
     blockNumber: uint(T),
     codeSize: uint(T + 1),
     decimals: uint(T + 2),
-    pair: checksumAddress(`0x${pairWord.slice(W - 40)}` as Address),
+    pair: checksumAddress(`0x${pairWord.slice(W - 40).toLowerCase()}` as Address),
     reserveBase: uint(T + 4),
     reserveToken: uint(T + 5),
     amountIn: uint(T + 6),

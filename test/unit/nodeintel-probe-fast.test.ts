@@ -1,6 +1,6 @@
 /**
  * The honeypot check's hot path gives what viem gives:
- * - the pre-serialized probe body (engine/nodeintel/probe-body.ts) is byte for byte the body viem's http
+ * - the pre-serialized probe body (engine/nodeintel/probe-body.ts, text and bytes) is byte for byte the body viem's http
  *   transport sends for the same call (captured on the wire by a local HTTP server), for generated tokens,
  *   gas prices, routers and amounts;
  * - the fixed-layout decoder (engine/nodeintel/probe-decode.ts) decodes generated probe results exactly as
@@ -19,7 +19,7 @@ import { ChainClient } from '../../engine/chain/chain-client.js'
 import { MAX_ANSWER_BYTES } from '../../engine/chain/raw-rpc.js'
 import { ApiError } from '../../engine/errors.js'
 import { PROBE_ABI } from '../../engine/nodeintel/probe-artifact.js'
-import { probeBody, probeTemplate } from '../../engine/nodeintel/probe-body.js'
+import { probeBody, probeBodyBytes, probeTemplate } from '../../engine/nodeintel/probe-body.js'
 import { decodeProbeFast } from '../../engine/nodeintel/probe-decode.js'
 import { decodeProbe, decodeProbeViem, probeCall, type ProbeResult } from '../../engine/nodeintel/probe.js'
 
@@ -71,6 +71,7 @@ describe('pre-serialized probe body', () => {
           const id = (JSON.parse(sent) as { id: number }).id
           const t = await probeTemplate({ router, wrappedNative, maxIn, gasPrice })
           expect(probeBody(t, token, id)).toBe(sent)
+          expect(probeBodyBytes(t, token, id).equals(Buffer.from(sent, 'utf8'))).toBe(true)
         }
       ),
       { numRuns: 40 }
