@@ -1,8 +1,8 @@
 /**
  * @module
  * The durable outbox of webhook deliveries (docs/webhooks.md, "Durability"). An event from the signal bus
- * becomes one delivery per matching webhook, journaled (journal.ts: appended to a local file, loaded into
- * `webhook_deliveries` in bulk) before its first attempt. Attempts are journaled to `webhook_attempts`; a
+ * becomes one delivery per matching webhook (event-intake.ts), journaled (journal.ts: appended to a local
+ * file, loaded into `webhook_deliveries` in bulk) before its first attempt. Attempts are journaled to `webhook_attempts`; a
  * retry or a failure journals the delivery row again with a higher version; a 2xx attempt in the log is
  * what marks a delivery delivered (no row of its own). At start, segments a previous run left are loaded
  * first, then deliveries still `pending` are resumed at their next attempt time. A crash between an
@@ -23,9 +23,9 @@ import type { SignalEvent } from '../signals/signal-event.js'
 import type { Store } from '../store/store.js'
 import { ApiError } from '../errors.js'
 import { AttemptRunner } from './attempts.js'
-import { newDelivery, type Delivery, type DeliveryState } from './delivery.js'
+import { EventIntake } from './event-intake.js'
+import { newDelivery, type DeliveryState } from './delivery.js'
 import type { RowWriterLike } from './journal.js'
-import { matching } from './matching.js'
 import { DeliveryLedger, type OutboxStats, type Writers } from './outbox-ledger.js'
 import {
   deliveryView,
@@ -78,9 +78,7 @@ export class Outbox {
    * (STARTUP_IDS_MAX; past it resume relies on its flush alone).
    */
   private startupIds: Set<string> | null = new Set()
-  private stopped = false
-  /** the events of this turn journaled by `onEvent`, waiting for their shared journal write */
-  private batch: EventBatch | null = null
+  private readonly intake: EventIntake
 
   constructor(o: OutboxOptions, writers: Writers) {
     this.store = o.store
@@ -92,6 +90,7 @@ export class Outbox {
     this.ledger = new DeliveryLedger(writers, o.config, o.versions, this.clock, o.log)
     this.runner = new AttemptRunner(this.ledger, o.registry, o.transport, o.config, this.clock, this.random, o.log)
     this.registry.onLeaveActive = (w) => this.runner.endWaiting(w)
+    this.intake = new EventIntake(this.ledger, o.registry, this.runner, this.clock, o.log, (id) => this.noteStartup(id))
   }
 
   /**
@@ -122,118 +121,12 @@ export class Outbox {
     return resumed
   }
 
-  /**
-   * The bus listener: journals and schedules the deliveries of `e` (errors are logged, never thrown). The
-   * events of one event-loop turn share one journal write, so their deliveries wait in one batch scheduled
-   * when that write returns (one promise reaction per turn, not per event); the same as `accept` otherwise.
-   */
-  readonly onEvent = (e: SignalEvent): void => {
-    let j: Journaled | null
-    try {
-      j = this.journal(e)
-    } catch (err) {
-      this.notStored(e, err)
-      return
-    }
-    if (j === null || j.fresh.length === 0) return
-    if (j.more !== null) {
-      // its rows went to two journal writes (a chunk boundary): on its own
-      this.settleJournaled(j).catch((err: unknown) => this.notStored(e, err))
-      return
-    }
-    const batch = this.batch
-    if (batch !== null && batch.write === j.stored) {
-      batch.events.push(e)
-      for (const d of j.fresh) batch.fresh.push(d)
-      return
-    }
-    const next: EventBatch = { write: j.stored!, events: [e], fresh: j.fresh }
-    this.batch = next
-    next.write.then(
-      () => {
-        if (this.batch === next) this.batch = null
-        for (const d of next.fresh) this.runner.schedule(d)
-      },
-      (err: unknown) => {
-        if (this.batch === next) this.batch = null
-        this.unstored(next.fresh)
-        for (const ev of next.events) this.notStored(ev, err)
-      }
-    )
-  }
+  /** The bus listener: journals and schedules the deliveries of `e` (errors are logged, never thrown). */
+  readonly onEvent = (e: SignalEvent): void => this.intake.onEvent(e)
 
   /** Journals the deliveries of `e` and schedules them; resolves with how many webhooks it matched once journaled. */
-  async accept(e: SignalEvent): Promise<number> {
-    const j = this.journal(e)
-    if (j === null) return 0
-    await this.settleJournaled(j)
-    return j.matched
-  }
-
-  /**
-   * Counts `e` and journals one delivery per matching webhook (the queue bounds: those refused are journaled
-   * as failed at once). Null when nothing matched or the outbox is stopped or full.
-   */
-  private journal(e: SignalEvent): Journaled | null {
-    if (this.stopped) return null
-    const targets = matching(this.registry.active(), e)
-    if (targets.length === 0) return null
-    const c = this.ledger.counters
-    c.events++
-    if (this.ledger.writers.deliveries.full) {
-      c.dropped_unstored += targets.length
-      this.log.error(
-        { event_id: e.id, deliveries: targets.length },
-        'webhook outbox full (store behind): event dropped'
-      )
-      return null
-    }
-    const now = this.clock.now()
-    const fresh: Delivery[] = []
-    // the promise of each journal write (usually one write for every row of this turn)
-    let stored: Promise<void> | null = null
-    let more: Set<Promise<void>> | null = null
-    for (const w of targets) {
-      const d = newDelivery(e, w, this.ledger.originOf(w.url), now)
-      if (this.ledger.pending.has(d.id)) continue // the same event published twice
-      this.noteStartup(d.id)
-      c.deliveries++
-      const refused = this.ledger.refusal(w.id)
-      if (refused !== null) this.ledger.fail(d, refused)
-      else {
-        this.ledger.track(d)
-        fresh.push(d)
-        const write = this.ledger.writeState(d)
-        if (stored === null) stored = write
-        else if (write !== stored) (more ??= new Set()).add(write)
-      }
-    }
-    return { matched: targets.length, fresh, stored, more }
-  }
-
-  /** Waits for the journal writes of `j`, then schedules its deliveries (or, not durable, never attempts them). */
-  private async settleJournaled(j: Journaled): Promise<void> {
-    try {
-      await (j.more === null ? j.stored : Promise.all([j.stored, ...j.more]))
-    } catch (err) {
-      // not durable, so never attempted: counted and logged (the caller logs the event)
-      this.unstored(j.fresh)
-      throw err
-    }
-    for (const d of j.fresh) this.runner.schedule(d)
-  }
-
-  /** Deliveries whose journal write failed: untracked and counted in dropped_unstored. */
-  private unstored(fresh: readonly Delivery[]): void {
-    for (const d of fresh) this.ledger.untrack(d)
-    this.ledger.counters.dropped_unstored += fresh.length
-  }
-
-  private notStored(e: SignalEvent, err: unknown): void {
-    this.log.error(
-      { err: err instanceof Error ? err.message : String(err), event_id: e.id },
-      'webhook event not stored'
-    )
+  accept(e: SignalEvent): Promise<number> {
+    return this.intake.accept(e)
   }
 
   /** Sends a signed test event now (outside the queue) and reports the receiver's answer. */
@@ -327,7 +220,7 @@ export class Outbox {
 
   /** Stops starting attempts, lets those in flight end (at most the timeout), then stores what is journaled. */
   async stop(deadlineMs: number): Promise<void> {
-    this.stopped = true
+    this.intake.stopped = true
     this.runner.scheduler.stop()
     const wait = Math.max(0, Math.min(this.config.timeoutMs + 1_000, deadlineMs - Date.now()))
     await Promise.race([this.runner.idle(), new Promise((r) => setTimeout(r, wait).unref())])
@@ -336,25 +229,6 @@ export class Outbox {
     await Promise.all([deliveries.close(left), attempts.close(left)])
     await this.runner.transport.close()
   }
-}
-
-/** What `journal` did with one event. */
-interface Journaled {
-  /** webhooks the event matched */
-  readonly matched: number
-  /** its deliveries journaled as pending (to schedule once durable) */
-  readonly fresh: Delivery[]
-  /** the journal write of the first of them, null when none */
-  readonly stored: Promise<void> | null
-  /** other journal writes holding the rest (a write chunk boundary), usually null */
-  readonly more: Set<Promise<void>> | null
-}
-
-/** Events of one turn whose deliveries wait for the same journal write. */
-interface EventBatch {
-  readonly write: Promise<void>
-  readonly events: SignalEvent[]
-  readonly fresh: Delivery[]
 }
 
 /** Deliveries of this run remembered before `resume` ran, at most. */
