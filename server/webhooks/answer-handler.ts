@@ -22,6 +22,20 @@ export interface Answer {
   readonly error: unknown
 }
 
+/**
+ * One decoder for every excerpt (single-threaded, used synchronously): a new StringDecoder per answer
+ * allocates a buffer of its own. `end()` after each write drops what the write held back (a character cut
+ * at the limit) and resets it, so each excerpt decodes as by a fresh decoder.
+ */
+const decoder = new StringDecoder('utf8')
+
+/** `new StringDecoder('utf8').write(bytes)`: UTF-8 text without a trailing incomplete character. */
+export function decodeExcerpt(bytes: Buffer): string {
+  const text = decoder.write(bytes)
+  decoder.end()
+  return text
+}
+
 /** The answer-too-long abort: the status and excerpt stand, it is no error of the attempt. */
 class DrainLimit extends Error {}
 
@@ -74,9 +88,7 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
     // (one chunk, the usual short answer, is decoded as it is: no copy into a new buffer)
     const kept = this.kept
     const excerpt =
-      this.keptBytes === 0
-        ? ''
-        : new StringDecoder('utf8').write(kept.length === 1 ? kept[0]! : Buffer.concat(kept, this.keptBytes))
+      this.keptBytes === 0 ? '' : decodeExcerpt(kept.length === 1 ? kept[0]! : Buffer.concat(kept, this.keptBytes))
     this.finish({ status: this.status, retryAfter: this.retryAfter, excerpt, error })
   }
 }

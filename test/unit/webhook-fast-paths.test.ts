@@ -5,9 +5,12 @@
  *   scratch buffer reused across calls (and grown) never leaks one message into the next;
  * - the journal's compiled TSV encoder equals `tsvLine` for delivery and attempt rows of any values;
  * - the payload's cached event-time text gives the bytes of JSON.stringify whatever the order of times, and
- *   payloads carved from the shared slab never overlap: every one keeps its bytes while later ones are made.
+ *   payloads carved from the shared slab never overlap: every one keeps its bytes while later ones are made;
+ * - the response excerpt's shared UTF-8 decoder gives what a fresh StringDecoder gives, call after call
+ *   (a character cut at the end left out, invalid bytes replaced, nothing carried into the next excerpt).
  */
 import crypto from 'node:crypto'
+import { StringDecoder } from 'node:string_decoder'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS } from '../../engine/webhooks/delivery.js'
@@ -15,6 +18,7 @@ import { hmacSha256 } from '../../engine/webhooks/hmac-sha256.js'
 import { payloadBytes } from '../../engine/webhooks/payload.js'
 import { serviceSignature, standardSignature } from '../../engine/webhooks/signing.js'
 import { tsvEncoder, tsvLine } from '../../engine/webhooks/tsv-row.js'
+import { decodeExcerpt } from '../../server/webhooks/answer-handler.js'
 
 function reference(key: string, prefix: string, body: Uint8Array, enc: 'hex' | 'base64'): string {
   return crypto.createHmac('sha256', Buffer.from(key, 'utf8')).update(prefix, 'utf8').update(body).digest(enc)
@@ -137,5 +141,25 @@ describe('webhook fast paths', () => {
     }
     for (const m of made) expect(m.bytes.toString('utf8')).toBe(m.want)
     expect(made.every((m) => m.bytes.equals(Buffer.from(m.want)))).toBe(true)
+  })
+
+  it('the shared excerpt decoder equals a fresh StringDecoder for any bytes, one excerpt after another', () => {
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      fc
+        .string({ unit: 'grapheme', maxLength: 20 })
+        .chain((t) =>
+          fc.nat({ max: Buffer.byteLength(t) }).map((cut) => new Uint8Array(Buffer.from(t).subarray(0, cut)))
+        )
+    )
+    fc.assert(
+      fc.property(fc.array(bytes, { minLength: 1, maxLength: 8 }), (list) => {
+        for (const b of list) {
+          const buf = Buffer.from(b)
+          expect(decodeExcerpt(buf)).toBe(new StringDecoder('utf8').write(buf))
+        }
+      }),
+      { numRuns: 500 }
+    )
   })
 })
