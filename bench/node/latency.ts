@@ -5,7 +5,8 @@
  * per call: the benchmark process (the client), the server's main thread (API side only) and anvil (the
  * node, both sides). CPU per call is the steady figure on a shared machine; percentiles are not.
  */
-import { Pool } from 'undici'
+import { Pool, type Dispatcher } from 'undici'
+import { AnswerReader } from '../../engine/chain/raw-rpc.js'
 import { mainThreadCpuMs } from '../http/cpu.js'
 import { cpuSeconds } from '../history/measure.js'
 
@@ -60,7 +61,8 @@ export async function timed(n: number, fn: () => Promise<void>, pids: Pids): Pro
 
 /**
  * The client both sides use: an undici pool of one kept-alive connection to `origin` (the server, or
- * anvil), so the API and the bare call pay the same client costs.
+ * anvil), answers read by a dispatch handler (engine/chain/raw-rpc.ts, the reader the server's own probe
+ * call uses; no response stream), so the API and the bare call pay the same, smallest client costs.
  */
 export function benchClient(origin: string): {
   get(path: string, headers: Record<string, string>): Promise<{ status: number; text: string }>
@@ -68,13 +70,12 @@ export function benchClient(origin: string): {
   close(): Promise<void>
 } {
   const pool = new Pool(origin, { connections: 1, pipelining: 1 })
-  const send = async (o: Parameters<Pool['request']>[0]): Promise<{ status: number; text: string }> => {
-    const res = await pool.request(o)
-    return { status: res.statusCode, text: await res.body.text() }
-  }
+  const send = (o: Dispatcher.DispatchOptions): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => pool.dispatch(o, new AnswerReader(resolve, reject)))
+  const json = { 'content-type': 'application/json' }
   return {
     get: (path, headers) => send({ path, method: 'GET', headers }),
-    post: (path, body) => send({ path, method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    post: (path, body) => send({ path, method: 'POST', headers: json, body }),
     close: () => pool.close()
   }
 }

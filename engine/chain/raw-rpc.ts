@@ -100,7 +100,7 @@ function isRpcError(data: unknown): boolean {
  * Collects one answer as undici delivers it (a dispatch handler: no response stream per request): the
  * status and the body as UTF-8 text, at most MAX_ANSWER_BYTES (beyond: the request is aborted, an error).
  */
-class AnswerReader implements Dispatcher.DispatchHandler {
+export class AnswerReader implements Dispatcher.DispatchHandler {
   private status = 0
   private readonly parts: Buffer[] = []
   private size = 0
