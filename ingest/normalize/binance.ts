@@ -138,11 +138,19 @@ export class BinanceNormalizer implements VenueNormalizer {
   unsequenced = 0
 
   /** `onGap` hears of every aggTrade id gap on the socket (ids fromId..toId inclusive are missing). */
-  constructor(private readonly onGap: GapHandler = () => {}) {}
+  constructor(readonly onGap: GapHandler = () => {}) {}
 
   /** Known markets (from exchangeInfo or seen in messages). */
   marketMeta(symbol: string): MarketMeta | undefined {
     return this.markets.get(symbol)?.meta
+  }
+
+  /**
+   * The aggTrade state of a market as the replay's byte path reads and advances it (its lines and the
+   * normalizer's share one state, ingest/sources/binance/trade-state.ts): `market`, made on first sight.
+   */
+  tradeMarket(symbol: string): Market | null {
+    return this.market(symbol)
   }
 
   /** The state of a perpetual, made on first sight; null for a delivery contract (not followed). */

@@ -19,7 +19,7 @@ import type { BinanceNormalizer } from '../../normalize/binance.js'
 import type { RowBuffer } from '../../record/row-buffer.js'
 import type { FeedCounters } from '../feed/feed-counters.js'
 import { AggTradeLine } from './aggtrade-line.js'
-import { isTradeMarket, tradeStateOf, type BinanceTradeState, type TradeMarket } from './trade-state.js'
+import type { BinanceTradeState, TradeMarket } from './trade-state.js'
 
 const SELL = Uint8Array.from('sell\t', (c) => c.charCodeAt(0))
 const BUY = Uint8Array.from('buy\t', (c) => c.charCodeAt(0))
@@ -56,10 +56,10 @@ export class AggTradeFastPath {
     private readonly counters: FeedCounters
   ) {}
 
-  /** The byte path over `normalizer`'s state, counting into `counters`; null if that state is not readable. */
-  static over(normalizer: BinanceNormalizer, counters: FeedCounters): AggTradeFastPath | null {
-    const state = tradeStateOf(normalizer)
-    return state === null ? null : new AggTradeFastPath(state, counters)
+  /** The byte path over `normalizer`'s state, counting into `counters`. */
+  static over(normalizer: BinanceNormalizer, counters: FeedCounters): AggTradeFastPath {
+    const state: BinanceTradeState = normalizer
+    return new AggTradeFastPath(state, counters)
   }
 
   /**
@@ -131,9 +131,9 @@ export class AggTradeFastPath {
     let e = this.cache.get(h)
     if (e === undefined || !sameBytes(e.sym, b, from, to) || e.market.meta !== e.meta) {
       const key = Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('latin1')
-      const m = this.state.market(key)
+      const m = this.state.tradeMarket(key)
       // not followed (delivery) or multiplied prices and sizes: the normalizer's own path
-      if (m === null || !isTradeMarket(m) || m.meta.multiplier !== 1) return null
+      if (m === null || m.meta.multiplier !== 1) return null
       const meta = m.meta
       const prefix = Buffer.from(
         `\tbinance\tperp\t${escapeTsv(meta.symbol)}\t${escapeTsv(meta.base)}\t${escapeTsv(meta.quote)}\t`,
