@@ -8,13 +8,19 @@
  *   probe) one at a time, against the bare `eth_call` of the same probe: the same JSON-RPC body the server
  *   sends (engine/nodeintel/probe-body.ts, same router, amount and gas price) POSTed straight to anvil.
  *   Both sides use the same client (an undici pool, one kept-alive connection: bench/node/latency.ts).
- *   For continuity the bare call through viem's `call` (the reference before 2026-11-24) is measured too.
+ *   For continuity the bare call through viem's `call` (the reference before 2026-11-24) is measured too,
+ *   and so is the structural floor: the smallest server forwarding the same body (bench/node/forwarder.ts).
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
  *   p50 ratios, and CPU µs per call of the client, the server's main thread and anvil.
  *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99, in every round.
  * - 100 concurrent risk checks of distinct tokens (GET /v1/node/bsc/token-risk/{token}?fresh=1, all sent at
  *   once): errors (target 0) and checks/s, per round.
  */
+import { fork, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { createPublicClient, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
@@ -40,14 +46,37 @@ interface HoneypotRound {
   readonly api: SideFigures
   readonly bare: SideFigures
   readonly bare_viem: SideFigures
+  /** the smallest forwarding server (bench/node/forwarder.ts) */
+  readonly floor: SideFigures
   readonly p99_ratio: number
   readonly p50_ratio: number
+  /** the floor's own p99 against the bare call: what the extra HTTP hop alone costs */
+  readonly floor_p99_ratio: number
+}
+
+/** Starts bench/node/forwarder.ts on `port`, forwarding `body` to `nodeUrl`. */
+async function startForwarder(nodeUrl: string, port: number, body: Buffer): Promise<{ stop(): void }> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-fwd-')), 'body.json')
+  fs.writeFileSync(file, body)
+  const script = fileURLToPath(new URL('./forwarder.js', import.meta.url))
+  const child: ChildProcess = fork(script, [nodeUrl, String(port), file], { stdio: 'ignore' })
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve())
+    child.once('exit', (code) => reject(new Error(`forwarder exited ${code}`)))
+  })
+  return {
+    stop: () => {
+      child.kill()
+      fs.rmSync(path.dirname(file), { recursive: true, force: true })
+    }
+  }
 }
 
 export async function nodeBench(rounds: number): Promise<Record<string, unknown>> {
   const anvil = await startAnvil({ chainId: 56 })
   let server: Awaited<ReturnType<typeof startBenchServer>> | undefined
   const clients: { close(): Promise<void> }[] = []
+  let forwarder: { stop(): void } | undefined
   try {
     const fx = await deployNodeIntelFixtures(anvil.url, EVM_CHAINS.bsc.wrappedNative)
     const plain = fx.compiled['PlainToken']!
@@ -93,6 +122,13 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       const r = JSON.parse(res.text) as { result?: string }
       if (res.status !== 200 || !r.result || r.result === '0x') throw new Error('bare probe returned nothing')
     }
+    forwarder = await startForwarder(anvil.url, PORT + 1, probeBodyBytes(template, token, 1))
+    const toFloor = benchClient(`http://127.0.0.1:${PORT + 1}`)
+    clients.push(toFloor)
+    const floorCall = async (): Promise<void> => {
+      const res = await toFloor.get('/', {})
+      if (res.status !== 200 || !(JSON.parse(res.text) as { ok?: boolean }).ok) throw new Error('floor: no result')
+    }
     const call = probeCall({ ...input, token })
     const viemCall = async (): Promise<void> => {
       const r = await viem.call(call)
@@ -102,24 +138,27 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const sides = {
       api: () => timed(ROUND_CALLS, apiCall, { ...pids, server: server!.pid }),
       bare: () => timed(ROUND_CALLS, bareCall, pids),
-      bare_viem: () => timed(ROUND_CALLS, viemCall, pids)
+      bare_viem: () => timed(ROUND_CALLS, viemCall, pids),
+      floor: () => timed(ROUND_CALLS, floorCall, pids)
     }
-    for (const fn of [apiCall, bareCall, viemCall]) await timed(WARMUP_CALLS, fn, pids)
+    for (const fn of [apiCall, bareCall, viemCall, floorCall]) await timed(WARMUP_CALLS, fn, pids)
     const honeypot: HoneypotRound[] = []
-    const names = ['api', 'bare', 'bare_viem'] as const
+    const names = ['api', 'bare', 'floor', 'bare_viem'] as const
     for (let i = 0; i < rounds; i++) {
       // rotate which side goes first: drift on the shared machine hits every side
       const order = names.map((_, k) => names[(i + k) % names.length]!)
       const got: Partial<Record<(typeof names)[number], SideFigures>> = {}
       for (const n of order) got[n] = await sides[n]()
-      const { api, bare, bare_viem } = got as Record<(typeof names)[number], SideFigures>
+      const { api, bare, bare_viem, floor } = got as Record<(typeof names)[number], SideFigures>
       honeypot.push({
         order: order.join(','),
         api,
         bare,
         bare_viem,
+        floor,
         p99_ratio: r2(api.p99 / bare.p99),
-        p50_ratio: r2(api.p50 / bare.p50)
+        p50_ratio: r2(api.p50 / bare.p50),
+        floor_p99_ratio: r2(floor.p99 / bare.p99)
       })
     }
     const risk: { ms: number; errors: number; checks_per_s: number }[] = []
@@ -154,6 +193,9 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         median_bare_p50_ms: med((h) => h.bare.p50),
         median_bare_p99_ms: med((h) => h.bare.p99),
         median_bare_viem_p99_ms: med((h) => h.bare_viem.p99),
+        median_floor_p50_ms: med((h) => h.floor.p50),
+        median_floor_p99_ms: med((h) => h.floor.p99),
+        floor_p99_ratios: honeypot.map((h) => h.floor_p99_ratio),
         median_p99_ratio: med((h) => h.p99_ratio),
         median_cpu_us_per_call: {
           api_client: med((h) => h.api.client_cpu_us),
@@ -174,6 +216,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     }
   } finally {
     for (const c of clients) await c.close()
+    forwarder?.stop()
     await server?.stop()
     await anvil.stop()
   }
