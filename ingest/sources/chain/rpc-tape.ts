@@ -11,8 +11,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-const replacer = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? { $bigint: v.toString() } : v)
-const reviver = (_key: string, v: unknown): unknown =>
+/** JSON.stringify replacer of the tape: 64-bit integers as `{"$bigint":"…"}` */
+export const replacer = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? { $bigint: v.toString() } : v)
+/** JSON.parse reviver of the tape: `{"$bigint":"…"}` back to a bigint */
+export const reviver = (_key: string, v: unknown): unknown =>
   v !== null && typeof v === 'object' && typeof (v as { $bigint?: unknown }).$bigint === 'string'
     ? BigInt((v as { $bigint: string }).$bigint)
     : v
