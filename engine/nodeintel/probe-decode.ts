@@ -28,6 +28,8 @@ const STEP_WORDS = 6
 const ZERO_WORD = '0'.repeat(W)
 const ONE_WORD = `${'0'.repeat(W - 1)}1`
 const HIGH_ZERO = '0'.repeat(W - 40)
+/** the high digits of a word holding a value below 2^32 */
+const HIGH_56 = '0'.repeat(W - 8)
 const HEX = /^0x(?:[0-9a-fA-F]{64})+$/
 
 /** The canonical probe result, or null when `data` is laid out any other way. */
@@ -41,7 +43,7 @@ export function decodeProbeFast(data: string): ProbeResult | null {
   /** a word holding a small offset or length (< 2^32), in words; -1 when not word-aligned or too large */
   const small = (i: number): number => {
     const w = word(i)
-    if (!w.startsWith('0'.repeat(W - 8))) return -1
+    if (!w.startsWith(HIGH_56)) return -1
     const n = parseInt(w.slice(W - 8), 16)
     return n % 32 === 0 ? n / 32 : -1
   }
@@ -64,7 +66,7 @@ export function decodeProbeFast(data: string): ProbeResult | null {
     const ok = bool(s)
     if (ok === null || small(s + 4) !== 5) return null
     const lenWord = word(s + 5)
-    if (!lenWord.startsWith('0'.repeat(W - 8))) return null
+    if (!lenWord.startsWith(HIGH_56)) return null
     const len = parseInt(lenWord.slice(W - 8), 16) // bytes
     const padded = Math.ceil(len / 32)
     const start = at(s + STEP_WORDS)
