@@ -1,7 +1,8 @@
 /**
  * @module
  * One chain's JSON-RPC client, shared by every feature that reads the chain (whale sources, node
- * intelligence): a viem `PublicClient` per configured node (http, JSON-RPC batching), failover in the
+ * intelligence): a viem `PublicClient` per configured node (http, JSON-RPC batching; for bodies the
+ * caller serialized itself, `post()` through an undici pool, engine/chain/raw-rpc.ts), failover in the
  * configured order (the first healthy node answers; a node that failed at the transport level sits out
  * `NODE_DOWN_MS` unless no other is left), one token bucket per chain (`<ENV>_RPC_RATE`), a per-node
  * timeout, and counters for /v1/node/health and /v1/health.

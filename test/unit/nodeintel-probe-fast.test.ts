@@ -204,6 +204,13 @@ describe('ChainClient.post', () => {
     expect(await c.post('t', body)).toMatchObject({ result: '0x2a' }) // and the client still works
   })
 
+  it('fails over like request(): a refused first node, the second answers', async () => {
+    const c = new ChainClient({ chain: 'bsc', urls: ['http://127.0.0.1:9', url], timeoutMs: 2000 })
+    answer = () => ({ status: 200, text: '{"jsonrpc":"2.0","id":1,"result":"0x2a"}' })
+    expect(await c.post('t', body)).toMatchObject({ result: '0x2a' })
+    expect(c.stats()).toMatchObject({ calls: 1, failovers: 1, errors: 0 })
+  })
+
   it('a refused connection is 503 chain_unavailable', async () => {
     const c = new ChainClient({ chain: 'bsc', urls: ['http://127.0.0.1:9'], timeoutMs: 2000 })
     await expect(c.post('honeypot_probe', body)).rejects.toMatchObject({ code: 'chain_unavailable' })
