@@ -1,0 +1,39 @@
+/**
+ * @module
+ * The EVM source's JavaScript cost for confirmed ranges, without the store (issue 15, docs/sources.md
+ * "Benchmarks"): `node dist/bench/chain/path-probe.js [transactions] [passes]`. The decode benchmark's
+ * recorded transactions (bench/chain/dataset.ts, kept alive as in decode-variant.ts) go through
+ * bench/chain/rows.ts's batchPayload (decodeTx, txEvents, confirmedPayload: both tables' TSV, the read API's
+ * details, the net-flow readings, the whale_transfers chunk's hash) in batches of BATCH transactions, `passes`
+ * times in one process (the first pass runs cold code; the read API's details are dropped between passes).
+ * Prints one JSON line: main-thread CPU ms per pass (process.cpuUsage: nothing else runs) and bytes encoded.
+ * A diagnostic, not a registered benchmark.
+ */
+import { clearChainDetails } from '../../engine/whales/chain-details.js'
+import { chainDataset } from './dataset.js'
+import { BATCH, batchPayload } from './rows.js'
+
+function cpuMs(): number {
+  const c = process.cpuUsage()
+  return (c.user + c.system) / 1000
+}
+
+async function main(): Promise<void> {
+  const txs = Number(process.argv[2] ?? 200_000)
+  const passes = Number(process.argv[3] ?? 3)
+  const { inputs, logs } = chainDataset(txs)
+  const cpu: number[] = []
+  let bytes = 0
+  for (let p = 0; p < passes; p++) {
+    await new Promise((r) => setImmediate(r))
+    clearChainDetails()
+    const c0 = cpuMs()
+    for (let i = 0; i < inputs.length; i += BATCH) {
+      const { payload } = batchPayload(inputs.slice(i, i + BATCH))
+      bytes += payload.eventsTsv.length + (payload.chunks[0]?.data.length ?? 0)
+    }
+    cpu.push(Math.round(cpuMs() - c0))
+  }
+  process.stdout.write(JSON.stringify({ logs, passes, cpu_ms_per_pass: cpu, bytes_per_pass: bytes / passes }) + '\n')
+}
+void main()
