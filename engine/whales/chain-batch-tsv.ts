@@ -142,7 +142,7 @@ export function encodeChainBatch(
     sink.byte(TAB)
     nullableText(sink, e.label)
     sink.raw(tail)
-    // transferRecordOf (chain-event-store.ts): circular or unpriced events stay out of flows
+    // as transferRecordOf: circular or unpriced events stay out of flows
     if (wt === null || e.circular || usd === null) continue
     if (skip !== null && skip.has(eventKey(e))) continue
     // encodeTsv's whale_transfer line: ts as epoch ms, string fields escaped, numbers as String(n)
@@ -168,21 +168,30 @@ export function encodeChainBatch(
     wt.byte(TAB)
     wt.raw(usd)
     wt.byte(NEWLINE)
-    records.push({
-      kind: 'whale_transfer',
-      ts: e.ts,
-      chain: e.chain,
-      tx_hash: e.tx_hash,
-      log_index: e.log_index,
-      block_number: e.block_number,
-      address: e.address,
-      counterparty: e.counterparty,
-      event_type: e.event_type,
-      token: e.token,
-      amount: e.amount,
-      usd_value: e.usd_value!
-    })
+    records.push(transferRecordOf(e)!)
     counted.push(e)
   }
   return { events: sink.bytes(), transfers: wt === null ? null : wt.bytes(), records, counted }
+}
+
+/**
+ * The whale_transfers row of an event, or null when it stays out of flows: circular routes, and events
+ * without a USD value (whale_transfers.usd_value is not nullable, and 0 would be a lie).
+ */
+export function transferRecordOf(e: ChainWhaleEvent): WhaleTransferRecord | null {
+  if (e.circular || e.usd_value === null) return null
+  return {
+    kind: 'whale_transfer',
+    ts: e.ts,
+    chain: e.chain,
+    tx_hash: e.tx_hash,
+    log_index: e.log_index,
+    block_number: e.block_number,
+    address: e.address,
+    counterparty: e.counterparty,
+    event_type: e.event_type,
+    token: e.token,
+    amount: e.amount,
+    usd_value: e.usd_value
+  }
 }

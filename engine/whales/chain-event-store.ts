@@ -9,7 +9,6 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { WhaleTransferRecord } from '../records/types.js'
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'
 import { encodeChainBatch, eventKey, type ChainEventStatus } from './chain-batch-tsv.js'
@@ -170,27 +169,7 @@ export async function confirmedKeys(store: Store, chain: string, from: number, t
   return new Set(rows.map((r) => eventKey({ ...r, log_index: Number(r.log_index) })))
 }
 
-/**
- * The whale_transfers row of an event, or null when it stays out of flows: circular routes, and events
- * without a USD value (whale_transfers.usd_value is not nullable, and 0 would be a lie).
- */
-export function transferRecordOf(e: ChainWhaleEvent): WhaleTransferRecord | null {
-  if (e.circular || e.usd_value === null) return null
-  return {
-    kind: 'whale_transfer',
-    ts: e.ts,
-    chain: e.chain,
-    tx_hash: e.tx_hash,
-    log_index: e.log_index,
-    block_number: e.block_number,
-    address: e.address,
-    counterparty: e.counterparty,
-    event_type: e.event_type,
-    token: e.token,
-    amount: e.amount,
-    usd_value: e.usd_value
-  }
-}
+export { transferRecordOf } from './chain-batch-tsv.js'
 
 export interface Checkpoint {
   /** last block whose confirmed events are written */
