@@ -81,6 +81,9 @@ async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Pr
   }
 }
 
+/** How long the last round waited at its end for its journaled rows to be in the store, ms. */
+let lastFlushMs = 0
+
 /** Events published but not yet delivered, at most, in the throughput rounds (a closed loop, as the bare loop's requests in flight). */
 const WINDOW = 10_000
 /** Events published per turn of the event loop. */
@@ -105,7 +108,9 @@ async function oursRound(service: WebhookService, n: number): Promise<number> {
   }
   await waitFor(() => stats().delivered - base >= n, 300_000, 'deliveries')
   // the round ends when its rows are in the store too (the journal loaded, as a read of the log does first)
+  const f0 = performance.now()
   await service.outbox.flush()
+  lastFlushMs = Math.round(performance.now() - f0)
   const s = (performance.now() - t0) / 1000
   return Math.round(n / s)
 }
@@ -261,7 +266,8 @@ export async function webhooksBench(rounds: number): Promise<Record<string, unkn
         const us = Math.round((used.user + used.system) / DELIVERIES)
         runs[which].push(rate)
         cpu[which].push(us)
-        console.log(`webhooks round ${r + 1} ${which}: ${rate} deliveries/s, ${us} µs CPU per delivery`)
+        const flushed = which === 'bare' ? '' : `, ${lastFlushMs} ms waiting for the store at the end`
+        console.log(`webhooks round ${r + 1} ${which}: ${rate} deliveries/s, ${us} µs CPU per delivery${flushed}`)
       }
     }
     await unstored.stop(Date.now() + 2_000)

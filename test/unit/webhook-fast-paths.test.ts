@@ -7,18 +7,21 @@
  * - the payload's cached event-time text gives the bytes of JSON.stringify whatever the order of times, and
  *   payloads carved from the shared slab never overlap: every one keeps its bytes while later ones are made;
  * - the response excerpt's shared UTF-8 decoder gives what a fresh StringDecoder gives, call after call
- *   (a character cut at the end left out, invalid bytes replaced, nothing carried into the next excerpt).
+ *   (a character cut at the end left out, invalid bytes replaced, nothing carried into the next excerpt);
+ * - `Retry-After` read from undici's raw answer headers equals what undici's own `parseHeaders` object
+ *   gives (the first value when repeated, any case of the name, Buffer or string names and values).
  */
 import crypto from 'node:crypto'
 import { StringDecoder } from 'node:string_decoder'
 import fc from 'fast-check'
+import { util as undiciUtil } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS } from '../../engine/webhooks/delivery.js'
 import { hmacSha256 } from '../../engine/webhooks/hmac-sha256.js'
 import { payloadBytes } from '../../engine/webhooks/payload.js'
 import { serviceSignature, standardSignature } from '../../engine/webhooks/signing.js'
 import { tsvEncoder, tsvLine } from '../../engine/webhooks/tsv-row.js'
-import { decodeExcerpt } from '../../server/webhooks/answer-handler.js'
+import { decodeExcerpt, retryAfterOf } from '../../server/webhooks/answer-handler.js'
 
 function reference(key: string, prefix: string, body: Uint8Array, enc: 'hex' | 'base64'): string {
   return crypto.createHmac('sha256', Buffer.from(key, 'utf8')).update(prefix, 'utf8').update(body).digest(enc)
@@ -160,6 +163,31 @@ describe('webhook fast paths', () => {
         }
       }),
       { numRuns: 500 }
+    )
+  })
+
+  it('Retry-After from raw headers equals undici parseHeaders for any header list', () => {
+    const names = fc.oneof(
+      fc.constantFrom('retry-after', 'Retry-After', 'RETRY-AFTER', 'rEtRy-AfTeR', 'retry-aftex', 'retry_after'),
+      fc.constantFrom('content-type', 'content-length', 'date', 'connection', 'keep-alive', 'x-retry-after'),
+      fc.string({ maxLength: 12 }),
+      fc.uint8Array({ minLength: 11, maxLength: 11 }).map((b) => Buffer.from(b).toString('latin1'))
+    )
+    const values = fc.oneof(
+      fc.constantFrom('120', '0', 'Wed, 21 Oct 2026 07:28:00 GMT', ''),
+      fc.string({ maxLength: 30 })
+    )
+    fc.assert(
+      fc.property(fc.array(fc.tuple(names, values, fc.boolean()), { maxLength: 8 }), (pairs) => {
+        // undici gives Buffers (latin1 bytes of the wire); strings too in some paths
+        const raw = pairs.flatMap(([n, v, asBuffer]) =>
+          asBuffer ? [Buffer.from(n, 'latin1'), Buffer.from(v, 'latin1')] : [n, v]
+        )
+        const ra = undiciUtil.parseHeaders(raw)['retry-after']
+        const want = typeof ra === 'string' ? ra : (ra?.[0] ?? null)
+        expect(retryAfterOf(raw)).toBe(want)
+      }),
+      { numRuns: 2000 }
     )
   })
 })
