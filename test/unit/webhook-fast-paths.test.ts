@@ -180,7 +180,7 @@ describe('webhook fast paths', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(names, values, fc.boolean()), { maxLength: 8 }), (pairs) => {
         // undici gives Buffers (latin1 bytes of the wire); strings too in some paths
-        const raw = pairs.flatMap(([n, v, asBuffer]) =>
+        const raw = pairs.flatMap(([n, v, asBuffer]): (Buffer | string)[] =>
           asBuffer ? [Buffer.from(n, 'latin1'), Buffer.from(v, 'latin1')] : [n, v]
         )
         const ra = undiciUtil.parseHeaders(raw)['retry-after']
