@@ -8,14 +8,9 @@
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import { FeedCounters } from '../sources/feed/feed-counters.js'
 import { normalizeMessage } from '../sources/feed/feed-pump.js'
-import { VENUES } from '../sources/venues.js'
 import { WS_CHANNEL, type VenueNormalizer } from '../normalize/normalizer.js'
 import { readWsLine, type RecordedLine, type WsLineHead } from './recording-format.js'
-
-/** The normalizer of each venue a recording may hold, from the venue registry. */
-const NORMALIZERS: ReadonlyMap<string, (onGap: () => void) => VenueNormalizer> = new Map(
-  VENUES.map((v) => [v.name, v.replayNormalizer])
-)
+import { REPLAY_NORMALIZERS as NORMALIZERS } from './replay-normalizers.js'
 
 /** Counters of a replay as `/v1/health` shows them; plain data, so a worker can post it. */
 export interface ReplayCounts {
