@@ -6,6 +6,11 @@
  * the store acknowledged it; at start, entries left by a crash are replayed with their original dedup
  * tokens: parts already written are deduplicated, missing view parts are completed, so each batch ends
  * up whole. Files are not fsynced: this protects against a process crash (SIGKILL, OOM), not power loss.
+ *
+ * A batch may be written to the journal ahead of its insert (`prepare`, called by the batcher when it
+ * seals a batch while the previous one is still being inserted), so the entry's write overlaps that insert
+ * instead of delaying the next; the rules stay the same: one entry per dedup token, written completely
+ * before the insert that reads it starts, removed only once that insert is acknowledged.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -27,6 +32,13 @@ interface Header {
   readonly via?: 'file'
 }
 
+/** A batch's entry: its file and header, and the write of the file (resolved once it is complete). */
+interface Entry {
+  readonly file: string
+  readonly header: Header
+  readonly written: Promise<void>
+}
+
 /** Characters ClickHouse's `file()` expands as globs: a journal under such a path is read inline. */
 const GLOB = /[*?{}[\]]/
 
@@ -34,7 +46,7 @@ export class BatchJournal {
   private seq = 0
   private readonly dir: string
   /** entries of batches not yet acknowledged, by dedup token: a retry reuses its entry */
-  private readonly unacknowledged = new Map<string, { file: string; header: Header }>()
+  private readonly unacknowledged = new Map<string, Entry>()
 
   constructor(dir: string) {
     this.dir = path.resolve(dir) // the store may read entries itself (insertFile): absolute paths
@@ -48,26 +60,43 @@ export class BatchJournal {
    * `recover`.
    */
   async insert(store: Store, batch: InsertBatch): Promise<void> {
-    let entry = this.unacknowledged.get(batch.dedupToken)
-    if (!entry) {
-      const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
-      // the engine reads TSV entries itself, unless the path holds glob characters file() would expand
-      const viaFile = store.insertFile !== undefined && batch.format === 'TSV' && !GLOB.test(file)
-      const header: Header = {
-        table: batch.table,
-        columns: batch.columns,
-        format: batch.format,
-        dedupToken: batch.dedupToken,
-        bytes: batch.data.byteLength,
-        ...(viaFile && { via: 'file' as const })
-      }
-      await fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), batch.data])
-      entry = { file, header }
-      this.unacknowledged.set(batch.dedupToken, entry)
-    }
+    const entry = this.unacknowledged.get(batch.dedupToken) ?? this.write(store, batch)
+    // a failed write has left the map: this insert fails, and the caller's retry writes the entry again
+    await entry.written
     await insertEntry(store, entry.header, entry.file, batch.data)
     this.unacknowledged.delete(batch.dedupToken)
     await fs.promises.unlink(entry.file)
+  }
+
+  /**
+   * Starts writing the batch's entry now, ahead of its `insert` (which waits for the write to end), unless
+   * the token has one already. Never throws or rejects: a failed write is reported by the `insert`.
+   */
+  prepare(store: Store, batch: InsertBatch): void {
+    if (this.unacknowledged.has(batch.dedupToken)) return
+    this.write(store, batch).written.catch(() => undefined)
+  }
+
+  /** Starts writing a new entry for the batch, registered under its token at once (so it is written once). */
+  private write(store: Store, batch: InsertBatch): Entry {
+    const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
+    // the engine reads TSV entries itself, unless the path holds glob characters file() would expand
+    const viaFile = store.insertFile !== undefined && batch.format === 'TSV' && !GLOB.test(file)
+    const header: Header = {
+      table: batch.table,
+      columns: batch.columns,
+      format: batch.format,
+      dedupToken: batch.dedupToken,
+      bytes: batch.data.byteLength,
+      ...(viaFile && { via: 'file' as const })
+    }
+    const written = fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), batch.data])
+    const entry: Entry = { file, header, written }
+    this.unacknowledged.set(batch.dedupToken, entry)
+    written.catch(() => {
+      if (this.unacknowledged.get(batch.dedupToken) === entry) this.unacknowledged.delete(batch.dedupToken)
+    })
+    return entry
   }
 
   /**

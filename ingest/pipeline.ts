@@ -103,6 +103,8 @@ export class IngestPipeline {
 
   private readonly insert: (batch: InsertBatch) => Promise<void>
   private readonly abandon: ((token: string) => Promise<void>) | undefined
+  /** writes a sealed batch's journal entry while the batch before it is inserted (journal.ts `prepare`) */
+  private readonly prepare: ((batch: InsertBatch) => void) | undefined
   /** set by the server: receives live records and rebuild requests */
   live: LiveSink | undefined
   /**
@@ -120,6 +122,7 @@ export class IngestPipeline {
   ) {
     this.insert = journal ? (b) => journal.insert(store, b) : (b) => store.insert(b)
     this.abandon = journal ? (token) => journal.abandon(token) : undefined
+    this.prepare = journal ? (b) => journal.prepare(store, b) : undefined
   }
 
   /** the current write generation */
@@ -141,7 +144,10 @@ export class IngestPipeline {
   private batcher(table: string): TableBatcher {
     let b = this.batchers.get(table)
     if (!b) {
-      this.batchers.set(table, (b = new TableBatcher(table, this.insert, this.opts, this.log, this.abandon)))
+      this.batchers.set(
+        table,
+        (b = new TableBatcher(table, this.insert, this.opts, this.log, this.abandon, this.prepare))
+      )
       // a table first written during a hold is held too
       if (this.holding) this.holding.release.push(b.hold().release)
     }

@@ -10,6 +10,9 @@
  * into an empty queue. Producers wait in `add` until there is room, whether the batch seals by size, by
  * timer or at a barrier, so a store outage blocks the sources instead of growing memory.
  *
+ * Ahead of the writer: a sealed batch is handed to `prepare` at once (the journal then writes its entry
+ * while the batch before it is still being inserted: journal.ts), the insert itself stays in order.
+ *
  * Hold: `hold()` seals the open batch and lets the writer finish everything sealed so far, while batches
  * sealed later wait until `release`. The live state uses it to read a snapshot of the store that contains
  * exactly the rows accepted before the hold (live-state.ts).
@@ -90,7 +93,9 @@ export class TableBatcher {
     private readonly opts: BatcherOptions,
     private readonly log: Logger,
     /** a batch that failed for good (not retryable): its journal entry is set aside (see journal.ts) */
-    private readonly abandon?: (token: string) => Promise<void>
+    private readonly abandon?: (token: string) => Promise<void>,
+    /** called with each batch as it is sealed, before its insert; must not throw (journal.ts `prepare`) */
+    private readonly prepare?: (batch: InsertBatch) => void
   ) {
     this.writer = this.writeLoop()
   }
@@ -136,14 +141,21 @@ export class TableBatcher {
     const rows = chunks.reduce((n, c) => n + c.rows, 0)
     const digest = crypto.createHash('sha1')
     for (const c of chunks) digest.update(c.hash)
-    this.sealed.push({
+    const batch: Batch = {
       seq: this.nextSeq++,
       rows,
       data: Buffer.concat(chunks.map((c) => c.data)),
       token: `${this.table}:${rows}:${digest.digest('hex')}`,
       columns: chunks[0]!.columns
-    })
+    }
+    this.sealed.push(batch)
+    this.prepare?.(this.insertBatch(batch))
     this.wakeWriter?.()
+  }
+
+  /** What the store (through the journal) is given for `batch`. */
+  private insertBatch(batch: Batch): InsertBatch {
+    return { table: this.table, columns: batch.columns, format: 'TSV', data: batch.data, dedupToken: batch.token }
   }
 
   /** Seals and resolves when every batch sealed so far is written or failed. */
@@ -212,13 +224,7 @@ export class TableBatcher {
   private async writeWithRetry(batch: Batch): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.insert({
-          table: this.table,
-          columns: batch.columns,
-          format: 'TSV',
-          data: batch.data,
-          dedupToken: batch.token
-        })
+        await this.insert(this.insertBatch(batch))
         this.counters.written += batch.rows
         return
       } catch (err) {

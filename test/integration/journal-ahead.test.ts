@@ -1,0 +1,129 @@
+/**
+ * Journal entries written ahead of their insert (ingest/journal.ts `prepare`, called by the batcher when
+ * it seals a batch): the next batch's entry is on disk while the batch before it is still being inserted,
+ * each token still has one entry, a failed early write is written again by the insert, and every row is
+ * stored once whatever happens in between (a crash after the early write leaves an entry `recover` inserts).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { silentLogger } from '../../engine/log.js'
+import { columnsOf } from '../../engine/records/fields.js'
+import { encodeTsv } from '../../engine/records/tsv.js'
+import type { TradeRecord } from '../../engine/records/types.js'
+import { migrate } from '../../engine/schema/migrate.js'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import type { FileInsert } from '../../engine/store/store.js'
+import { encodeRecords } from '../../ingest/encode-records.js'
+import { BatchJournal } from '../../ingest/journal.js'
+import { IngestPipeline } from '../../ingest/pipeline.js'
+import { FlakyStore } from '../helpers/flaky-store.js'
+import { tmpDir } from '../helpers/tmp-dir.js'
+
+const tmp = tmpDir()
+let chdb: ChdbStore
+beforeAll(async () => {
+  chdb = new ChdbStore({ path: path.join(tmp.dir, 'db'), poolSize: 2 })
+  await migrate(chdb, {})
+})
+afterAll(async () => {
+  await chdb.close()
+  tmp.cleanup()
+})
+
+const trades = (symbol: string, n: number): TradeRecord[] =>
+  Array.from({ length: n }, (_, i) => ({
+    kind: 'trade',
+    ts: Date.UTC(2026, 10, 5) + i * 100,
+    exchange: 'okx',
+    market: 'perp',
+    symbol,
+    base: symbol,
+    quote: 'USDT',
+    side: 'buy',
+    price: 5,
+    qty: 1,
+    trade_id: String(i)
+  }))
+const batch = (symbol: string, n = 300) => ({
+  table: 'trades',
+  columns: columnsOf('trade'),
+  format: 'TSV' as const,
+  data: Buffer.from(encodeTsv('trade', trades(symbol, n))),
+  dedupToken: `ahead-${symbol}`
+})
+
+async function counts(symbol: string): Promise<[number, number]> {
+  const p = { s: symbol }
+  const [raw] = await chdb.query<{ n: number }>('SELECT count() AS n FROM trades WHERE symbol = {s:String}', p)
+  const [view] = await chdb.query<{ n: number }>('SELECT sum(trades) AS n FROM candles_1h WHERE symbol = {s:String}', p)
+  return [Number(raw!.n), Number(view!.n)]
+}
+
+const entries = (dir: string): string[] => fs.readdirSync(dir).filter((f) => f.endsWith('.batch'))
+
+describe('journal entries written ahead', () => {
+  it('prepare writes the entry once; the insert reads that entry; a crash after it is recovered', async () => {
+    const dir = path.join(tmp.dir, 'a1')
+    const journal = new BatchJournal(dir)
+    const flaky = new FlakyStore(chdb)
+    journal.prepare(flaky, batch('A1'))
+    journal.prepare(flaky, batch('A1')) // same token: no second entry
+    flaky.failInserts = 1
+    await expect(journal.insert(flaky, batch('A1'))).rejects.toThrow()
+    expect(entries(dir)).toHaveLength(1)
+    expect(await counts('A1')).toEqual([0, 0])
+    // a new process finds the entry written ahead and inserts it
+    expect(await new BatchJournal(dir).recover(chdb, silentLogger())).toBe(1)
+    expect(await counts('A1')).toEqual([300, 300])
+    expect(entries(dir)).toEqual([])
+  })
+
+  it('an early write that failed is written again by the insert', async () => {
+    const dir = path.join(tmp.dir, 'a2')
+    const journal = new BatchJournal(dir)
+    fs.rmSync(dir, { recursive: true }) // the write fails (no directory); prepare never throws
+    journal.prepare(chdb, batch('A2'))
+    await new Promise((r) => setTimeout(r, 50))
+    fs.mkdirSync(dir)
+    await journal.insert(chdb, batch('A2'))
+    expect(await counts('A2')).toEqual([300, 300])
+    expect(entries(dir)).toEqual([])
+  })
+
+  it('the pipeline writes the next batch to the journal while the one before it is inserted', async () => {
+    const dir = path.join(tmp.dir, 'a3')
+    // a store whose file inserts wait for `open`: the first batch's insert is held
+    let open!: () => void
+    const opened = new Promise<void>((r) => (open = r))
+    let started = 0
+    const gated = Object.assign(Object.create(chdb) as ChdbStore, {
+      insertFile: async (b: FileInsert) => {
+        started++
+        await opened
+        await chdb.insertFile(b)
+      }
+    })
+    const p = new IngestPipeline(
+      gated,
+      { batchRows: 100, flushMs: 60_000, queueRows: 1000 },
+      silentLogger(),
+      new BatchJournal(dir)
+    )
+    const rows = trades('A3', 300)
+    for (let i = 0; i < 300; i += 100) for (const c of encodeRecords(rows.slice(i, i + 100), true)) await p.write(c)
+    p.barrier().catch(() => undefined) // seals the last batch
+    // three batches sealed: the first being inserted, the other two journaled already
+    const deadline = Date.now() + 10_000
+    while ((entries(dir).length < 3 || started < 1) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10))
+    expect(started).toBe(1)
+    expect(entries(dir)).toHaveLength(3)
+    open()
+    await p.barrier()
+    expect(p.totals()).toMatchObject({ written: 300, failed: 0, batches: 3 })
+    expect(await counts('A3')).toEqual([300, 300])
+    expect(entries(dir)).toEqual([])
+    await p.close(Date.now() + 5000)
+  })
+})
