@@ -85,7 +85,8 @@ export class EventIntake {
    */
   private journal(e: SignalEvent): Journaled | null {
     if (this.stopped) return null
-    const targets = matching(this.registry.active(), e)
+    // `matches` takes active webhooks only: the same targets as walking `active()`
+    const targets = matching(this.registry.all(), e)
     if (targets.length === 0) return null
     const c = this.ledger.counters
     c.events++

@@ -118,6 +118,14 @@ export class WebhookRegistry {
     for (const w of this.byId.values()) if (w.state === 'active') yield w
   }
 
+  /**
+   * Every webhook held, in registration order, whatever its state (the event intake's per-event walk:
+   * `matches` checks the state itself, so no generator object per event as with `active()`).
+   */
+  all(): IterableIterator<Webhook> {
+    return this.byId.values()
+  }
+
   async create(keyId: string, n: NewWebhook): Promise<Webhook> {
     if (this.forKey(keyId).length >= MAX_WEBHOOKS_PER_KEY) {
       throw new ApiError(

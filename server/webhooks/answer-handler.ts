@@ -80,8 +80,12 @@ function asciiLowerEquals(a: Buffer, lower: Buffer): boolean {
 export class AnswerHandler {
   private status: number | null = null
   private retryAfter: string | null = null
-  /** body bytes kept for the excerpt (at most RESPONSE_EXCERPT_BYTES) and seen in all */
-  private readonly kept: Buffer[] = []
+  /**
+   * body bytes kept for the excerpt (at most RESPONSE_EXCERPT_BYTES in all): the first chunk, and every
+   * chunk kept in order once there is more than one (no array for the usual one-chunk answer)
+   */
+  private first: Buffer | null = null
+  private more: Buffer[] | null = null
   private keptBytes = 0
   private seen = 0
   private done = false
@@ -102,9 +106,12 @@ export class AnswerHandler {
 
   onData(chunk: Buffer): boolean {
     this.seen += chunk.length
-    if (this.keptBytes < RESPONSE_EXCERPT_BYTES) {
-      const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - this.keptBytes)
-      this.kept.push(part)
+    const room = RESPONSE_EXCERPT_BYTES - this.keptBytes
+    if (room > 0) {
+      // a chunk that fits whole is kept as it is (the same bytes as a subarray of all of it)
+      const part = chunk.length <= room ? chunk : chunk.subarray(0, room)
+      if (this.first === null) this.first = part
+      else (this.more ??= [this.first]).push(part)
       this.keptBytes += part.length
     }
     if (this.seen > DRAIN_LIMIT_BYTES) this.abort?.(new DrainLimit(`answer longer than ${DRAIN_LIMIT_BYTES} bytes`))
@@ -124,9 +131,10 @@ export class AnswerHandler {
     this.done = true
     // the decoder holds back a character cut at the limit, so the excerpt stays valid UTF-8 within 1 KiB
     // (one chunk, the usual short answer, is decoded as it is: no copy into a new buffer)
-    const kept = this.kept
     const excerpt =
-      this.keptBytes === 0 ? '' : decodeExcerpt(kept.length === 1 ? kept[0]! : Buffer.concat(kept, this.keptBytes))
+      this.keptBytes === 0
+        ? ''
+        : decodeExcerpt(this.more === null ? this.first! : Buffer.concat(this.more, this.keptBytes))
     this.finish({ status: this.status, retryAfter: this.retryAfter, excerpt, error })
   }
 }

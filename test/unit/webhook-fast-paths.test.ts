@@ -9,7 +9,9 @@
  * - the response excerpt's shared UTF-8 decoder gives what a fresh StringDecoder gives, call after call
  *   (a character cut at the end left out, invalid bytes replaced, nothing carried into the next excerpt);
  * - `Retry-After` read from undici's raw answer headers equals what undici's own `parseHeaders` object
- *   gives (the first value when repeated, any case of the name, Buffer or string names and values).
+ *   gives (the first value when repeated, any case of the name, Buffer or string names and values);
+ * - the answer handler's excerpt, whatever the chunking of the body, is the first 1 KiB decoded as by a
+ *   fresh StringDecoder (one chunk kept as it is, several copied together).
  */
 import crypto from 'node:crypto'
 import { StringDecoder } from 'node:string_decoder'
@@ -21,7 +23,7 @@ import { hmacSha256 } from '../../engine/webhooks/hmac-sha256.js'
 import { payloadBytes } from '../../engine/webhooks/payload.js'
 import { serviceSignature, standardSignature } from '../../engine/webhooks/signing.js'
 import { tsvEncoder, tsvLine } from '../../engine/webhooks/tsv-row.js'
-import { decodeExcerpt, retryAfterOf } from '../../server/webhooks/answer-handler.js'
+import { AnswerHandler, decodeExcerpt, retryAfterOf, type Answer } from '../../server/webhooks/answer-handler.js'
 
 function reference(key: string, prefix: string, body: Uint8Array, enc: 'hex' | 'base64'): string {
   return crypto.createHmac('sha256', Buffer.from(key, 'utf8')).update(prefix, 'utf8').update(body).digest(enc)
@@ -188,6 +190,27 @@ describe('webhook fast paths', () => {
         expect(retryAfterOf(raw)).toBe(want)
       }),
       { numRuns: 2000 }
+    )
+  })
+
+  it('the answer excerpt equals the first 1 KiB decoded, however the body is cut into chunks', () => {
+    const chunk = fc.oneof(
+      fc.uint8Array({ maxLength: 700 }),
+      fc.string({ unit: 'grapheme', maxLength: 300 }).map((t) => new Uint8Array(Buffer.from(t)))
+    )
+    fc.assert(
+      fc.property(fc.array(chunk, { maxLength: 6 }), (chunks) => {
+        let got: Answer | null = null
+        const h = new AnswerHandler((a) => (got = a))
+        h.onConnect(() => {})
+        h.onHeaders(200, [Buffer.from('Retry-After'), Buffer.from('7')])
+        for (const c of chunks) h.onData(Buffer.from(c))
+        h.onComplete()
+        const all = Buffer.concat(chunks.map((c) => Buffer.from(c)))
+        const want = new StringDecoder('utf8').write(all.subarray(0, 1_024))
+        expect(got).toEqual({ status: 200, retryAfter: '7', excerpt: want, error: null })
+      }),
+      { numRuns: 1000 }
     )
   })
 })
