@@ -27,9 +27,26 @@ const PARTS = [
   ',"T":',
   ',"m":'
 ]
-const FIXED = Uint8Array.from(PARTS.join(''), (c) => c.charCodeAt(0))
-/** end (exclusive) of each part in FIXED */
-const PART_END = Int32Array.from(PARTS.map((_, s) => PARTS.slice(0, s + 1).join('').length))
+/**
+ * The fixed parts compared 4 bytes at a time (a third of the line's bytes, and what most of the check's time
+ * went to byte by byte): part s is words WORDS[WORD_START[s]..WORD_START[s + 1]) (little-endian 32-bit
+ * reads of its bytes), then its last `length % 4` bytes TAIL[TAIL_START[s]..TAIL_START[s + 1]).
+ */
+const PART_LEN = Int32Array.from(PARTS.map((part) => part.length))
+const WORD_START = new Int32Array(PARTS.length + 1)
+const TAIL_START = new Int32Array(PARTS.length + 1)
+const WORDS: number[] = []
+const TAILS: number[] = []
+PARTS.forEach((part, s) => {
+  const bytes = Buffer.from(part, 'latin1')
+  const whole = bytes.length & ~3
+  for (let w = 0; w < whole; w += 4) WORDS.push(bytes.readUInt32LE(w))
+  for (let t = whole; t < bytes.length; t++) TAILS.push(bytes[t]!)
+  WORD_START[s + 1] = WORDS.length
+  TAIL_START[s + 1] = TAILS.length
+})
+const WORD = Uint32Array.from(WORDS)
+const TAIL = Uint8Array.from(TAILS)
 const TRUE_END = Uint8Array.from('true}}}\n', (c) => c.charCodeAt(0))
 const FALSE_END = Uint8Array.from('false}}}\n', (c) => c.charCodeAt(0))
 
@@ -66,13 +83,26 @@ export class AggTradeLine {
   /** index of the line's newline */
   newline = 0
   private readonly dec = new DecimalText()
+  /** a view of the last bytes scanned, for the word reads (one per block of lines) */
+  private viewOf: Uint8Array | null = null
+  private view: DataView = new DataView(new ArrayBuffer(0))
 
   /** Whether the line at `b[i..]` has exactly the shape; when true the fields describe it. */
   scan(b: Uint8Array, i: number): boolean {
+    if (b !== this.viewOf) {
+      this.viewOf = b
+      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength)
+    }
+    const dv = this.view
+    const size = b.length
     let p = i
-    let k = 0
-    for (let s = 0; s < PART_END.length; s++) {
-      for (const stop = PART_END[s]!; k < stop; k++, p++) if (b[p] !== FIXED[k]) return false
+    for (let s = 0; s < PART_LEN.length; s++) {
+      // a part running past the bytes cannot match (as the byte compare met `undefined` there)
+      if (p + PART_LEN[s]! > size) return false
+      for (let w = WORD_START[s]!, stop = WORD_START[s + 1]!; w < stop; w++, p += 4) {
+        if (dv.getUint32(p, true) !== WORD[w]) return false
+      }
+      for (let t = TAIL_START[s]!, stop = TAIL_START[s + 1]!; t < stop; t++, p++) if (b[p] !== TAIL[t]) return false
       const start = p
       switch (s) {
         case 2: // E
