@@ -32,6 +32,15 @@ interface Header {
   readonly via?: 'file'
 }
 
+/**
+ * A batch that may also give its payload as parts, in order (the batcher's chunks): `data` is then their
+ * concatenation, which the journal never reads on the usual path (it writes the parts to the entry and the
+ * store reads the entry), so a batch's bytes are not copied into one buffer only to be written out.
+ */
+export interface PartedBatch extends InsertBatch {
+  readonly parts?: readonly Uint8Array[]
+}
+
 /** A batch's entry: its file and header, and the write of the file (resolved once it is complete). */
 interface Entry {
   readonly file: string
@@ -59,11 +68,11 @@ export class BatchJournal {
    * entry. A failed insert keeps its entry: the caller retries, or `abandon`s it, or a crash leaves it to
    * `recover`.
    */
-  async insert(store: Store, batch: InsertBatch): Promise<void> {
+  async insert(store: Store, batch: PartedBatch): Promise<void> {
     const entry = this.unacknowledged.get(batch.dedupToken) ?? this.write(store, batch)
     // a failed write has left the map: this insert fails, and the caller's retry writes the entry again
     await entry.written
-    await insertEntry(store, entry.header, entry.file, batch.data)
+    await insertEntry(store, entry.header, entry.file, () => batch.data)
     this.unacknowledged.delete(batch.dedupToken)
     await fs.promises.unlink(entry.file)
   }
@@ -72,25 +81,26 @@ export class BatchJournal {
    * Starts writing the batch's entry now, ahead of its `insert` (which waits for the write to end), unless
    * the token has one already. Never throws or rejects: a failed write is reported by the `insert`.
    */
-  prepare(store: Store, batch: InsertBatch): void {
+  prepare(store: Store, batch: PartedBatch): void {
     if (this.unacknowledged.has(batch.dedupToken)) return
     this.write(store, batch).written.catch(() => undefined)
   }
 
   /** Starts writing a new entry for the batch, registered under its token at once (so it is written once). */
-  private write(store: Store, batch: InsertBatch): Entry {
+  private write(store: Store, batch: PartedBatch): Entry {
     const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
     // the engine reads TSV entries itself, unless the path holds glob characters file() would expand
     const viaFile = store.insertFile !== undefined && batch.format === 'TSV' && !GLOB.test(file)
+    const parts = batch.parts ?? [batch.data]
     const header: Header = {
       table: batch.table,
       columns: batch.columns,
       format: batch.format,
       dedupToken: batch.dedupToken,
-      bytes: batch.data.byteLength,
+      bytes: parts.reduce((n, part) => n + part.byteLength, 0),
       ...(viaFile && { via: 'file' as const })
     }
-    const written = fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), batch.data])
+    const written = fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), ...parts])
     const entry: Entry = { file, header, written }
     this.unacknowledged.set(batch.dedupToken, entry)
     written.catch(() => {
@@ -139,7 +149,7 @@ export class BatchJournal {
         continue
       }
       try {
-        await insertEntry(store, header, file, data)
+        await insertEntry(store, header, file, () => data)
       } catch (err) {
         // a store that is down keeps the entry for the next start; bad data would fail every start
         if (toStoreError(err).retryable) throw err
@@ -154,9 +164,12 @@ export class BatchJournal {
   }
 }
 
-/** Inserts one journal entry the way its header says it was first sent (see `Header.via`). */
-async function insertEntry(store: Store, header: Header, file: string, data: Buffer): Promise<void> {
+/**
+ * Inserts one journal entry the way its header says it was first sent (see `Header.via`); `data` gives the
+ * payload, read only for an inline insert.
+ */
+async function insertEntry(store: Store, header: Header, file: string, data: () => Buffer): Promise<void> {
   const { bytes: _bytes, via, ...batch } = header
   if (via === 'file' && store.insertFile) await store.insertFile({ ...batch, file, skipLines: 1 })
-  else await store.insert({ ...batch, data })
+  else await store.insert({ ...batch, data: data() })
 }

@@ -11,8 +11,8 @@
  */
 import type { TimeRange } from '../engine/store/compact.js'
 import type { Logger } from '../engine/log.js'
-import type { InsertBatch, Store } from '../engine/store/store.js'
-import type { BatchJournal } from './journal.js'
+import type { Store } from '../engine/store/store.js'
+import type { BatchJournal, PartedBatch } from './journal.js'
 import { isBarrier, isLiveRecords, type EncodedChunk, type IngestItem } from './encoded-chunk.js'
 import type { NormalizedRecord, RecordKind } from '../engine/records/types.js'
 import { KIND_SPECS } from '../engine/records/fields.js'
@@ -101,10 +101,10 @@ export class IngestPipeline {
   /** direct writes (admin ingest) in flight, with the generation they started in */
   private readonly direct = new Set<Promise<void>>()
 
-  private readonly insert: (batch: InsertBatch) => Promise<void>
+  private readonly insert: (batch: PartedBatch) => Promise<void>
   private readonly abandon: ((token: string) => Promise<void>) | undefined
   /** writes a sealed batch's journal entry while the batch before it is inserted (journal.ts `prepare`) */
-  private readonly prepare: ((batch: InsertBatch) => void) | undefined
+  private readonly prepare: ((batch: PartedBatch) => void) | undefined
   /** set by the server: receives live records and rebuild requests */
   live: LiveSink | undefined
   /**

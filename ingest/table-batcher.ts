@@ -19,9 +19,9 @@
  */
 import crypto from 'node:crypto'
 import type { Logger } from '../engine/log.js'
-import type { InsertBatch } from '../engine/store/store.js'
 import { toStoreError } from '../engine/store/store-error.js'
 import type { EncodedChunk } from './encoded-chunk.js'
+import type { PartedBatch } from './journal.js'
 import { backoffMs, sleep } from '../engine/runtime/retry.js'
 
 /**
@@ -59,7 +59,10 @@ export interface TableCounters {
 interface Batch {
   readonly seq: number
   readonly rows: number
-  readonly data: Buffer
+  /** the payload: the chunks' bytes in order */
+  readonly parts: readonly Uint8Array[]
+  /** the parts as one buffer, made the first time an insert reads `data` (inline inserts only) */
+  whole: Buffer | undefined
   readonly token: string
   readonly columns: readonly string[]
 }
@@ -89,13 +92,13 @@ export class TableBatcher {
   constructor(
     readonly table: string,
     /** journaled insert of one batch (see journal.ts) */
-    private readonly insert: (batch: InsertBatch) => Promise<void>,
+    private readonly insert: (batch: PartedBatch) => Promise<void>,
     private readonly opts: BatcherOptions,
     private readonly log: Logger,
     /** a batch that failed for good (not retryable): its journal entry is set aside (see journal.ts) */
     private readonly abandon?: (token: string) => Promise<void>,
     /** called with each batch as it is sealed, before its insert; must not throw (journal.ts `prepare`) */
-    private readonly prepare?: (batch: InsertBatch) => void
+    private readonly prepare?: (batch: PartedBatch) => void
   ) {
     this.writer = this.writeLoop()
   }
@@ -144,7 +147,8 @@ export class TableBatcher {
     const batch: Batch = {
       seq: this.nextSeq++,
       rows,
-      data: Buffer.concat(chunks.map((c) => c.data)),
+      parts: chunks.map((c) => c.data),
+      whole: undefined,
       token: `${this.table}:${rows}:${digest.digest('hex')}`,
       columns: chunks[0]!.columns
     }
@@ -153,9 +157,22 @@ export class TableBatcher {
     this.wakeWriter?.()
   }
 
-  /** What the store (through the journal) is given for `batch`. */
-  private insertBatch(batch: Batch): InsertBatch {
-    return { table: this.table, columns: batch.columns, format: 'TSV', data: batch.data, dedupToken: batch.token }
+  /**
+   * What the store (through the journal) is given for `batch`: its parts, and `data` joined from them only
+   * when read (the journal writes the parts; a store without file inserts reads `data`).
+   */
+  private insertBatch(batch: Batch): PartedBatch {
+    const parts = batch.parts
+    return {
+      table: this.table,
+      columns: batch.columns,
+      format: 'TSV',
+      dedupToken: batch.token,
+      parts,
+      get data(): Buffer {
+        return (batch.whole ??= Buffer.concat(parts))
+      }
+    }
   }
 
   /** Seals and resolves when every batch sealed so far is written or failed. */

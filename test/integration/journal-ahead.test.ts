@@ -3,6 +3,7 @@
  * it seals a batch): the next batch's entry is on disk while the batch before it is still being inserted,
  * each token still has one entry, a failed early write is written again by the insert, and every row is
  * stored once whatever happens in between (a crash after the early write leaves an entry `recover` inserts).
+ * A batch may come as its chunks (parts): the entry is their concatenation, never joined in memory first.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -88,6 +89,32 @@ describe('journal entries written ahead', () => {
     fs.mkdirSync(dir)
     await journal.insert(chdb, batch('A2'))
     expect(await counts('A2')).toEqual([300, 300])
+    expect(entries(dir)).toEqual([])
+  })
+
+  it('a batch given as parts: the entry holds them in order, and the file path never joins them', async () => {
+    const dir = path.join(tmp.dir, 'a4')
+    const journal = new BatchJournal(dir)
+    const whole = batch('A4').data
+    const cuts = [0, 1, 700, 701, 5000, whole.length]
+    const parts = cuts.slice(1).map((end, k) => new Uint8Array(whole.subarray(cuts[k]!, end)))
+    const parted = {
+      ...batch('A4'),
+      parts,
+      get data(): Buffer {
+        throw new Error('data read on the file path')
+      }
+    }
+    const flaky = new FlakyStore(chdb)
+    flaky.failInserts = 1
+    await expect(journal.insert(flaky, parted)).rejects.toThrow('injected')
+    const [file] = entries(dir)
+    const entry = fs.readFileSync(path.join(dir, file!))
+    const nl = entry.indexOf(10)
+    expect(JSON.parse(entry.subarray(0, nl).toString()).bytes).toBe(whole.length)
+    expect(entry.subarray(nl + 1).equals(whole)).toBe(true)
+    await journal.insert(flaky, parted)
+    expect(await counts('A4')).toEqual([300, 300])
     expect(entries(dir)).toEqual([])
   })
 
