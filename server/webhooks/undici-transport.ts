@@ -9,7 +9,7 @@
  * 64 KiB so the connection can be reused, dropped beyond that), not through a response stream.
  */
 import { performance } from 'node:perf_hooks'
-import { Agent } from 'undici'
+import { Agent, Client, Pool } from 'undici'
 import type { AddressPolicy } from '../../engine/webhooks/address-policy.js'
 import type { DeliveryRequest, DeliveryResult, WebhookTransport } from '../../engine/webhooks/transport.js'
 import type { Resolve } from '../../engine/webhooks/url-check.js'
@@ -34,9 +34,25 @@ export interface UndiciTransportOptions {
 export class UndiciTransport implements WebhookTransport {
   private readonly agent: Agent
   private readonly targets = new Map<string, { readonly origin: string; readonly path: string }>()
+  /**
+   * Each origin's pool as the agent made it (its factory records it), dispatched to directly while it is
+   * open: the agent's own dispatch layer per request (origin key, lookups, another handler check) measured
+   * ~0.6 µs. A pool the agent dropped (its connections gone) is closed at once, so it is not used: the
+   * request goes through the agent, which makes and records a new one. Same pools, options and limits.
+   */
+  private readonly pools = new Map<string, Pool | Client>()
 
   constructor(o: UndiciTransportOptions) {
     this.agent = new Agent({
+      // undici's default factory (a Client for one connection, else a Pool; `opts` are the agent's own,
+      // `connections` included), recording what it makes
+      factory: (origin, opts) => {
+        const d =
+          o.perReceiver === 1 ? new Client(origin, opts as Client.Options) : new Pool(origin, opts as Pool.Options)
+        if (this.pools.size >= MAX_TARGETS) this.pools.clear()
+        this.pools.set(String(origin), d)
+        return d
+      },
       connections: o.perReceiver,
       pipelining: 1,
       keepAliveTimeout: KEEP_ALIVE_MS,
@@ -64,7 +80,9 @@ export class UndiciTransport implements WebhookTransport {
         })
       try {
         const target = this.target(req.url)
-        this.agent.dispatch(
+        const pool = this.pools.get(target.origin)
+        const via = pool !== undefined && !pool.closed && !pool.destroyed ? pool : this.agent
+        via.dispatch(
           {
             origin: target.origin,
             path: target.path,

@@ -1,8 +1,8 @@
 /**
  * The undici transport against a real HTTPS receiver (server/webhooks/undici-transport.ts and its dispatch
  * handler, answer-handler.ts): status, excerpt (at most 1 KiB, valid UTF-8), Retry-After, a 3xx not
- * followed, connections reused, an answer past 64 KiB cut off with its status kept, and the failures
- * without an answer (reset, refused, timeout) as readable errors.
+ * followed, connections reused, a pool the agent dropped not used again, an answer past 64 KiB cut off
+ * with its status kept, and the failures without an answer (reset, refused, timeout) as readable errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AddressPolicy, parseCidrList } from '../../engine/webhooks/address-policy.js'
@@ -67,6 +67,34 @@ describe('webhook transport (undici dispatch)', () => {
     expect(r).toMatchObject({ status: 200, error: null, excerpt: 'x'.repeat(1_024) })
     receiver.answer = () => ({ status: 200, body: 'ok' })
     expect(await send()).toMatchObject({ status: 200, excerpt: 'ok' })
+  })
+
+  it('a receiver closing every connection: the agent drops the pool, the next delivery goes through a new one', async () => {
+    // the transport dispatches to each origin's pool directly while it is open; once the agent has dropped
+    // and closed it (its last connection gone), that pool must not be used. Its own transport: no other
+    // connection keeps the pool alive
+    const own = new UndiciTransport({
+      policy: new AddressPolicy(parseCidrList('127.0.0.1/32')),
+      perReceiver: 4,
+      timeoutMs: 10_000,
+      ca: [ca.ca]
+    })
+    const sendOwn = (): Promise<DeliveryResult> =>
+      own.send({ url, headers: { 'content-type': 'application/json' }, body, timeoutMs: 10_000 })
+    try {
+      receiver.answer = () => ({ status: 200, headers: { connection: 'close' }, body: 'bye' })
+      const before = receiver.connections
+      for (let i = 0; i < 3; i++) {
+        expect(await sendOwn()).toMatchObject({ status: 200, error: null, excerpt: 'bye' })
+        await new Promise((r) => setTimeout(r, 100)) // the disconnect reaches the agent, which drops the pool
+      }
+      receiver.answer = () => ({ status: 200, body: 'ok' })
+      expect(await sendOwn()).toMatchObject({ status: 200, error: null, excerpt: 'ok' })
+      expect(receiver.connections - before).toBe(4)
+    } finally {
+      receiver.answer = () => ({ status: 200, body: 'ok' })
+      await own.close()
+    }
   })
 
   it('429 gives its Retry-After; a 301 is an answer, not followed', async () => {
