@@ -12,10 +12,12 @@ import { BybitSource } from './bybit.js'
 import { DeribitSource } from './deribit.js'
 import { OkxSource } from './okx.js'
 import type { Source } from './source.js'
-import { BinanceNormalizer } from '../normalize/binance.js'
-import { BybitNormalizer } from '../normalize/bybit.js'
-import { OkxNormalizer } from '../normalize/okx.js'
-import { DeribitNormalizer } from '../normalize/deribit.js'
+import {
+  binanceReplayNormalizer,
+  bybitReplayNormalizer,
+  deribitReplayNormalizer,
+  okxReplayNormalizer
+} from '../record/replay-normalizers.js'
 import type { VenueNormalizer } from '../normalize/normalizer.js'
 import { deribitCurrencies, deribitSymbols, okxInstruments, plainSymbols, type VenueEnv } from './venue-settings.js'
 
@@ -79,7 +81,7 @@ export const VENUES = [
     restUrl: 'https://fapi.binance.com',
     settings: (env) => ({ symbols: plainSymbols(env) }),
     create: (c, ctx) => new BinanceSource({ ...c, ...ctx }),
-    replayNormalizer: (onGap) => new BinanceNormalizer(onGap)
+    replayNormalizer: binanceReplayNormalizer
   }),
   venue({
     name: 'bybit',
@@ -90,7 +92,7 @@ export const VENUES = [
     settings: (env) => ({ symbols: plainSymbols(env) }),
     create: (c, ctx) => new BybitSource({ ...c, ...ctx }),
     // reconnect windows in the recording are counted; the pages the live feed fetched replay as answers
-    replayNormalizer: (onGap) => new BybitNormalizer({ opened: onGap, served: () => {} })
+    replayNormalizer: bybitReplayNormalizer
   }),
   venue({
     name: 'okx',
@@ -100,7 +102,7 @@ export const VENUES = [
     restUrl: 'https://www.okx.com',
     settings: (env) => ({ symbols: okxInstruments(env) }),
     create: (c, ctx) => new OkxSource({ ...c, ...ctx }),
-    replayNormalizer: (onGap) => new OkxNormalizer({ opened: onGap, served: () => {} })
+    replayNormalizer: okxReplayNormalizer
   }),
   venue({
     name: 'deribit',
@@ -113,7 +115,7 @@ export const VENUES = [
       return { currencies, symbols: deribitSymbols(env, currencies) }
     },
     create: (c, ctx) => new DeribitSource({ ...c, ...ctx }),
-    replayNormalizer: () => new DeribitNormalizer()
+    replayNormalizer: deribitReplayNormalizer
   })
 ] as const
 
