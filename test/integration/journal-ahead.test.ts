@@ -9,9 +9,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
-import { columnsOf } from '../../engine/records/fields.js'
-import { encodeTsv } from '../../engine/records/tsv.js'
-import type { TradeRecord } from '../../engine/records/types.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { FileInsert } from '../../engine/store/store.js'
@@ -19,6 +16,7 @@ import { encodeRecords } from '../../ingest/encode-records.js'
 import { BatchJournal } from '../../ingest/journal.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
 import { FlakyStore } from '../helpers/flaky-store.js'
+import { tradeBatch, tradeCounts, tradeRows } from '../helpers/journal-batches.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
 const tmp = tmpDir()
@@ -32,34 +30,8 @@ afterAll(async () => {
   tmp.cleanup()
 })
 
-const trades = (symbol: string, n: number): TradeRecord[] =>
-  Array.from({ length: n }, (_, i) => ({
-    kind: 'trade',
-    ts: Date.UTC(2026, 10, 5) + i * 100,
-    exchange: 'okx',
-    market: 'perp',
-    symbol,
-    base: symbol,
-    quote: 'USDT',
-    side: 'buy',
-    price: 5,
-    qty: 1,
-    trade_id: String(i)
-  }))
-const batch = (symbol: string, n = 300) => ({
-  table: 'trades',
-  columns: columnsOf('trade'),
-  format: 'TSV' as const,
-  data: Buffer.from(encodeTsv('trade', trades(symbol, n))),
-  dedupToken: `ahead-${symbol}`
-})
-
-async function counts(symbol: string): Promise<[number, number]> {
-  const p = { s: symbol }
-  const [raw] = await chdb.query<{ n: number }>('SELECT count() AS n FROM trades WHERE symbol = {s:String}', p)
-  const [view] = await chdb.query<{ n: number }>('SELECT sum(trades) AS n FROM candles_1h WHERE symbol = {s:String}', p)
-  return [Number(raw!.n), Number(view!.n)]
-}
+const batch = (symbol: string, n = 300) => tradeBatch('ahead', symbol, n)
+const counts = (symbol: string) => tradeCounts(chdb, symbol)
 
 const entries = (dir: string): string[] => fs.readdirSync(dir).filter((f) => f.endsWith('.batch'))
 
@@ -137,7 +109,7 @@ describe('journal entries written ahead', () => {
       silentLogger(),
       new BatchJournal(dir)
     )
-    const rows = trades('A3', 300)
+    const rows = tradeRows('A3', 300)
     for (let i = 0; i < 300; i += 100) for (const c of encodeRecords(rows.slice(i, i + 100), true)) await p.write(c)
     p.barrier().catch(() => undefined) // seals the last batch
     // three batches sealed: the first being inserted, the other two journaled already

@@ -5,10 +5,8 @@ import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { silentLogger } from '../../engine/log.js'
 import { BatchJournal } from '../../ingest/journal.js'
-import { columnsOf } from '../../engine/records/fields.js'
-import { encodeTsv } from '../../engine/records/tsv.js'
-import type { TradeRecord } from '../../engine/records/types.js'
 import { FlakyStore } from '../helpers/flaky-store.js'
+import { tradeBatch, tradeCounts } from '../helpers/journal-batches.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
 const tmp = tmpDir()
@@ -22,34 +20,8 @@ afterAll(async () => {
   tmp.cleanup()
 })
 
-const rows = (symbol: string, n = 300): TradeRecord[] =>
-  Array.from({ length: n }, (_, i) => ({
-    kind: 'trade',
-    ts: Date.UTC(2026, 10, 5) + i * 100,
-    exchange: 'okx',
-    market: 'perp',
-    symbol,
-    base: symbol,
-    quote: 'USDT',
-    side: 'buy',
-    price: 5,
-    qty: 1,
-    trade_id: String(i)
-  }))
-const batch = (symbol: string, n = 300) => ({
-  table: 'trades',
-  columns: columnsOf('trade'),
-  format: 'TSV' as const,
-  data: Buffer.from(encodeTsv('trade', rows(symbol, n))),
-  dedupToken: `journal-${symbol}`
-})
-
-async function counts(symbol: string): Promise<[number, number]> {
-  const p = { s: symbol }
-  const [raw] = await chdb.query<{ n: number }>('SELECT count() AS n FROM trades WHERE symbol = {s:String}', p)
-  const [view] = await chdb.query<{ n: number }>('SELECT sum(trades) AS n FROM candles_1h WHERE symbol = {s:String}', p)
-  return [raw!.n, view!.n]
-}
+const batch = (symbol: string, n = 300) => tradeBatch('journal', symbol, n)
+const counts = (symbol: string) => tradeCounts(chdb, symbol)
 
 describe('batch journal', () => {
   it('removes the entry once the store acknowledged the insert', async () => {
