@@ -7,39 +7,29 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
-import { migrate } from '../../engine/schema/migrate.js'
-import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { FileInsert } from '../../engine/store/store.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
 import { BatchJournal } from '../../ingest/journal.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
 import { FlakyStore } from '../helpers/flaky-store.js'
 import { tradeBatch, tradeCounts, tradeRows } from '../helpers/journal-batches.js'
-import { tmpDir } from '../helpers/tmp-dir.js'
+import type { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { useMigratedStore } from '../helpers/migrated-store.js'
 
-const tmp = tmpDir()
-let chdb: ChdbStore
-beforeAll(async () => {
-  chdb = new ChdbStore({ path: path.join(tmp.dir, 'db'), poolSize: 2 })
-  await migrate(chdb, {})
-})
-afterAll(async () => {
-  await chdb.close()
-  tmp.cleanup()
-})
+const env = useMigratedStore()
 
 const batch = (symbol: string, n = 300) => tradeBatch('ahead', symbol, n)
-const counts = (symbol: string) => tradeCounts(chdb, symbol)
+const counts = (symbol: string) => tradeCounts(env.store, symbol)
 
 const entries = (dir: string): string[] => fs.readdirSync(dir).filter((f) => f.endsWith('.batch'))
 
 describe('journal entries written ahead', () => {
   it('prepare writes the entry once; the insert reads that entry; a crash after it is recovered', async () => {
-    const dir = path.join(tmp.dir, 'a1')
+    const dir = path.join(env.dir, 'a1')
     const journal = new BatchJournal(dir)
-    const flaky = new FlakyStore(chdb)
+    const flaky = new FlakyStore(env.store)
     journal.prepare(flaky, batch('A1'))
     journal.prepare(flaky, batch('A1')) // same token: no second entry
     flaky.failInserts = 1
@@ -47,25 +37,25 @@ describe('journal entries written ahead', () => {
     expect(entries(dir)).toHaveLength(1)
     expect(await counts('A1')).toEqual([0, 0])
     // a new process finds the entry written ahead and inserts it
-    expect(await new BatchJournal(dir).recover(chdb, silentLogger())).toBe(1)
+    expect(await new BatchJournal(dir).recover(env.store, silentLogger())).toBe(1)
     expect(await counts('A1')).toEqual([300, 300])
     expect(entries(dir)).toEqual([])
   })
 
   it('an early write that failed is written again by the insert', async () => {
-    const dir = path.join(tmp.dir, 'a2')
+    const dir = path.join(env.dir, 'a2')
     const journal = new BatchJournal(dir)
     fs.rmSync(dir, { recursive: true }) // the write fails (no directory); prepare never throws
-    journal.prepare(chdb, batch('A2'))
+    journal.prepare(env.store, batch('A2'))
     await new Promise((r) => setTimeout(r, 50))
     fs.mkdirSync(dir)
-    await journal.insert(chdb, batch('A2'))
+    await journal.insert(env.store, batch('A2'))
     expect(await counts('A2')).toEqual([300, 300])
     expect(entries(dir)).toEqual([])
   })
 
   it('a batch given as parts: the entry holds them in order, and the file path never joins them', async () => {
-    const dir = path.join(tmp.dir, 'a4')
+    const dir = path.join(env.dir, 'a4')
     const journal = new BatchJournal(dir)
     const whole = batch('A4').data
     const cuts = [0, 1, 700, 701, 5000, whole.length]
@@ -77,7 +67,7 @@ describe('journal entries written ahead', () => {
         throw new Error('data read on the file path')
       }
     }
-    const flaky = new FlakyStore(chdb)
+    const flaky = new FlakyStore(env.store)
     flaky.failInserts = 1
     await expect(journal.insert(flaky, parted)).rejects.toThrow('injected')
     const [file] = entries(dir)
@@ -91,16 +81,16 @@ describe('journal entries written ahead', () => {
   })
 
   it('the pipeline writes the next batch to the journal while the one before it is inserted', async () => {
-    const dir = path.join(tmp.dir, 'a3')
+    const dir = path.join(env.dir, 'a3')
     // a store whose file inserts wait for `open`: the first batch's insert is held
     let open!: () => void
     const opened = new Promise<void>((r) => (open = r))
     let started = 0
-    const gated = Object.assign(Object.create(chdb) as ChdbStore, {
+    const gated = Object.assign(Object.create(env.store) as ChdbStore, {
       insertFile: async (b: FileInsert) => {
         started++
         await opened
-        await chdb.insertFile(b)
+        await env.store.insertFile(b)
       }
     })
     const p = new IngestPipeline(

@@ -7,24 +7,13 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrate } from '../../engine/schema/migrate.js'
-import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { describe, expect, it } from 'vitest'
 import type { Store } from '../../engine/store/store.js'
 import { chainEventsIn, writeChainEvents } from '../../engine/whales/chain-event-store.js'
 import type { ChainWhaleEvent } from '../../engine/whales/tx-events.js'
-import { tmpDir } from '../helpers/tmp-dir.js'
+import { useMigratedStore } from '../helpers/migrated-store.js'
 
-const tmp = tmpDir()
-let chdb: ChdbStore
-beforeAll(async () => {
-  chdb = new ChdbStore({ path: path.join(tmp.dir, 'db'), poolSize: 2 })
-  await migrate(chdb, {})
-})
-afterAll(async () => {
-  await chdb.close()
-  tmp.cleanup()
-})
+const env = useMigratedStore()
 
 const event = (i: number, chain: string): ChainWhaleEvent => ({
   chain,
@@ -57,11 +46,11 @@ describe('chain_whale_events writes', () => {
   it('goes through the file insert on chDB, reads back equal, dedups a repeated batch, leaves no file', async () => {
     const events = Array.from({ length: 50 }, (_, i) => event(i, 'ethereum'))
     let viaFile = 0
-    const spy: Store = Object.assign(Object.create(chdb) as Store, {
+    const spy: Store = Object.assign(Object.create(env.store) as Store, {
       insertFile: (b: Parameters<NonNullable<Store['insertFile']>>[0]) => {
         viaFile++
         expect(fs.existsSync(b.file)).toBe(true)
-        return chdb.insertFile(b)
+        return env.store.insertFile(b)
       },
       insert: () => Promise.reject(new Error('the inline insert must not be used on chDB'))
     })
@@ -69,20 +58,22 @@ describe('chain_whale_events writes', () => {
     await writeChainEvents(spy, events, 'confirmed', 1)
     expect(viaFile).toBe(2)
     expect(tempFiles()).toEqual([])
-    const back = await chainEventsIn(chdb, 'ethereum', 0, 10_000, 'confirmed')
+    const back = await chainEventsIn(env.store, 'ethereum', 0, 10_000, 'confirmed')
     const key = (e: ChainWhaleEvent): string => `${e.tx_hash}:${e.log_index}:${e.address}`
     expect(back.map(key)).toEqual([...events].sort((a, b) => key(a).localeCompare(key(b))).map(key))
     expect(back).toEqual(expect.arrayContaining(events))
-    const [n] = await chdb.query<{ n: number }>("SELECT count() AS n FROM chain_whale_events WHERE chain = 'ethereum'")
+    const [n] = await env.store.query<{ n: number }>(
+      "SELECT count() AS n FROM chain_whale_events WHERE chain = 'ethereum'"
+    )
     expect(Number(n!.n)).toBe(50)
-    await writeChainEvents(chdb, events.slice(0, 10), 'retracted', 2)
-    expect(await chainEventsIn(chdb, 'ethereum', 0, 10_000, 'confirmed')).toHaveLength(40)
+    await writeChainEvents(env.store, events.slice(0, 10), 'retracted', 2)
+    expect(await chainEventsIn(env.store, 'ethereum', 0, 10_000, 'confirmed')).toHaveLength(40)
   })
 
   it('a store without insertFile gets the same rows inline', async () => {
     const events = Array.from({ length: 20 }, (_, i) => event(i, 'bsc'))
-    const inline: Store = Object.assign(Object.create(chdb) as Store, { insertFile: undefined })
+    const inline: Store = Object.assign(Object.create(env.store) as Store, { insertFile: undefined })
     await writeChainEvents(inline, events, 'confirmed', 1)
-    expect(await chainEventsIn(chdb, 'bsc', 0, 10_000, 'confirmed')).toEqual(expect.arrayContaining(events))
+    expect(await chainEventsIn(env.store, 'bsc', 0, 10_000, 'confirmed')).toEqual(expect.arrayContaining(events))
   })
 })
