@@ -40,51 +40,35 @@ interface SimServer {
   readonly base: string
   readonly pid: number
   /** epoch ms the compaction after the backfill logged its end; null until then */
-  compactedAt: number | null
+  readonly compactedAt: number | null
   stop(): Promise<void>
 }
 
 /** The built server with the demo market in `dir`, ready once the backfill is written (phase `live`). */
 async function startSim(dir: string, port: number): Promise<SimServer> {
-  const child = spawn(process.execPath, [distPath('server', 'main.js')], {
-    env: {
-      ...process.env,
-      TZ: 'UTC',
-      DATA_DIR: dir,
-      PORT: String(port),
-      ADMIN_TOKEN: BENCH_ADMIN,
-      LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info',
-      SOURCES: 'sim',
-      SIM_BACKFILL_DAYS: String(DAYS)
-    },
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
-  const srv: SimServer = {
-    base: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    compactedAt: null,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
-    }
-  }
-  // the compactor logs one line per run that merged partitions (engine/store/compact.ts)
   const serverLog = process.env['BENCH_SERVER_LOG'] ? fs.createWriteStream(process.env['BENCH_SERVER_LOG']) : null
-  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-    serverLog?.write(`${Date.now()} ${line}\n`)
-    if (srv.compactedAt === null && line.includes('partitions compacted after a bulk load'))
-      srv.compactedAt = Date.now()
-  })
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`sim server exited ${child.exitCode}`)
-    const h = (await fetch(`${srv.base}/v1/health`).then(
-      (r) => (r.ok ? r.json() : null),
-      () => null
-    )) as { sources?: { phase?: string }[] } | null
-    if (h?.sources?.[0]?.phase === 'live') return srv
-    await new Promise((r) => setTimeout(r, 100))
+  let compactedAt: number | null = null
+  const server = await startBenchServer(
+    port,
+    { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info', SOURCES: 'sim', SIM_BACKFILL_DAYS: String(DAYS) },
+    (h) => h.sources[0]?.phase === 'live',
+    dir,
+    {
+      keepDir: true,
+      // the compactor logs one line per run that merged partitions (engine/store/compact.ts)
+      onStdoutLine: (line) => {
+        serverLog?.write(`${Date.now()} ${line}\n`)
+        if (compactedAt === null && line.includes('partitions compacted after a bulk load')) compactedAt = Date.now()
+      }
+    }
+  )
+  return {
+    base: server.base,
+    pid: server.pid,
+    get compactedAt() {
+      return compactedAt
+    },
+    stop: () => server.stop()
   }
 }
 

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import readline from 'node:readline'
 import { distPath } from '../../engine/paths.js'
 
 export const BENCH_ADMIN = 'bench-admin-token-0123456789'
@@ -21,8 +22,14 @@ export async function startBenchServer(
   port: number,
   env: Record<string, string>,
   ready: (health: { sources: { phase?: string }[] }) => boolean = () => true,
-  /** an existing data dir to serve (removed on stop like a fresh one) */
-  existingDir?: string
+  /** an existing data dir to serve (removed on stop like a fresh one, unless `keepDir`) */
+  existingDir?: string,
+  opts: {
+    /** each line the server logs on stdout (stdout is discarded without it) */
+    readonly onStdoutLine?: (line: string) => void
+    /** `stop` leaves the data dir (the caller reads or copies it afterwards) */
+    readonly keepDir?: boolean
+  } = {}
 ): Promise<BenchServer & { readonly pid: number }> {
   const dir = existingDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
   const child = spawn(process.execPath, [distPath('server', 'main.js')], {
@@ -35,8 +42,9 @@ export async function startBenchServer(
       LOG_LEVEL: 'warn',
       ...env
     },
-    stdio: ['ignore', 'ignore', 'inherit']
+    stdio: ['ignore', opts.onStdoutLine ? 'pipe' : 'ignore', 'inherit']
   })
+  if (opts.onStdoutLine) readline.createInterface({ input: child.stdout! }).on('line', opts.onStdoutLine)
   const base = `http://127.0.0.1:${port}`
   for (;;) {
     if (child.exitCode !== null) throw new Error(`bench server exited ${child.exitCode}`)
@@ -51,11 +59,14 @@ export async function startBenchServer(
     base,
     dir,
     pid: child.pid!,
+    /** idempotent: a second call (a `finally` after an early stop) returns at once */
     stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
-      fs.rmSync(dir, { recursive: true, force: true })
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r))
+        child.kill('SIGTERM')
+        await exited
+      }
+      if (!opts.keepDir) fs.rmSync(dir, { recursive: true, force: true })
     }
   }
 }
