@@ -84,9 +84,6 @@ async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Pr
   }
 }
 
-/** How long the last round waited at its end for its journaled rows to be in the store, ms. */
-let lastFlushMs = 0
-
 /** Events published but not yet delivered, at most, in the throughput rounds (a closed loop, as the bare loop's requests in flight). */
 const WINDOW = 10_000
 /** Events published per turn of the event loop. */
@@ -95,9 +92,10 @@ const CHUNK = 500
 /**
  * Our path, sustained: events published in chunks while at most WINDOW wait (so the outbox runs in its
  * steady state rather than digesting one burst), each stored, signed, sent and its attempt stored.
- * Delivered per second from the first publish to the last 2xx.
+ * Delivered per second from the first publish to the last 2xx, and how long the round waited at its end
+ * for its journaled rows to be in the store, ms.
  */
-async function oursRound(service: WebhookService, n: number): Promise<number> {
+async function oursRound(service: WebhookService, n: number): Promise<{ rate: number; flushMs: number }> {
   const stats = () => service.outbox.stats()
   const base = stats().delivered
   const t0 = performance.now()
@@ -113,9 +111,9 @@ async function oursRound(service: WebhookService, n: number): Promise<number> {
   // the round ends when its rows are in the store too (the journal loaded, as a read of the log does first)
   const f0 = performance.now()
   await service.outbox.flush()
-  lastFlushMs = Math.round(performance.now() - f0)
+  const flushMs = Math.round(performance.now() - f0)
   const s = (performance.now() - t0) / 1000
-  return Math.round(n / s)
+  return { rate: Math.round(n / s), flushMs }
 }
 
 /**
@@ -261,17 +259,18 @@ export async function webhooksBench(rounds: number): Promise<Record<string, unkn
       for (let i = 0; i < order.length; i++) {
         const which = order[(i + r) % order.length]!
         const cpu0 = process.cpuUsage()
-        const rate =
+        const round =
           which === 'ours'
             ? await oursRound(service, DELIVERIES)
             : which === 'unstored'
               ? await oursRound(unstored, DELIVERIES)
-              : await bareRound(fast, tls.ca, DELIVERIES)
+              : { rate: await bareRound(fast, tls.ca, DELIVERIES), flushMs: null }
+        const rate = round.rate
         const used = process.cpuUsage(cpu0)
         const us = Math.round((used.user + used.system) / DELIVERIES)
         runs[which].push(rate)
         cpu[which].push(us)
-        const flushed = which === 'bare' ? '' : `, ${lastFlushMs} ms waiting for the store at the end`
+        const flushed = round.flushMs === null ? '' : `, ${round.flushMs} ms waiting for the store at the end`
         console.log(`webhooks round ${r + 1} ${which}: ${rate} deliveries/s, ${us} µs CPU per delivery${flushed}`)
       }
     }

@@ -23,8 +23,6 @@ import type { Webhook } from './webhook.js'
 
 export class AttemptRunner {
   readonly scheduler: Scheduler<Delivery>
-  /** who waits for no attempt to be on the wire (`idle`, for stop) */
-  private idleWaiters: (() => void)[] = []
 
   constructor(
     private readonly ledger: DeliveryLedger,
@@ -88,19 +86,6 @@ export class AttemptRunner {
     )
   }
 
-  /** Resolves once no attempt is on the wire (the scheduler counts them). */
-  idle(): Promise<void> {
-    if (this.scheduler.running === 0) return Promise.resolve()
-    return new Promise((resolve) => this.idleWaiters.push(resolve))
-  }
-
-  private released(): void {
-    if (this.scheduler.running > 0 || this.idleWaiters.length === 0) return
-    const waiters = this.idleWaiters
-    this.idleWaiters = []
-    for (const w of waiters) w()
-  }
-
   private settle(d: Delivery, res: DeliveryResult, started: number): void {
     const now = this.clock.now()
     const inRound = d.attempts - d.roundStart
@@ -118,7 +103,6 @@ export class AttemptRunner {
     if (d.cancelReason !== null && outcome !== 'delivered') next = null
     this.ledger.record(d, res, started, next)
     this.scheduler.done(d)
-    this.released()
     this.failingClock(d.webhookId, outcome === 'delivered', now)
     if (outcome === 'delivered') this.ledger.finish(d, 'delivered', '')
     else if (d.cancelReason !== null) this.ledger.finish(d, 'failed', d.cancelReason)

@@ -85,7 +85,7 @@ export class EventIntake {
    */
   private journal(e: SignalEvent): Journaled | null {
     if (this.stopped) return null
-    // `matches` takes active webhooks only: the same targets as walking `active()`
+    // `matches` takes active webhooks only
     const targets = matching(this.registry.all(), e)
     if (targets.length === 0) return null
     const c = this.ledger.counters

@@ -223,7 +223,7 @@ export class Outbox {
     this.intake.stopped = true
     this.runner.scheduler.stop()
     const wait = Math.max(0, Math.min(this.config.timeoutMs + 1_000, deadlineMs - Date.now()))
-    await Promise.race([this.runner.idle(), new Promise((r) => setTimeout(r, wait).unref())])
+    await Promise.race([this.runner.scheduler.idle(), new Promise((r) => setTimeout(r, wait).unref())])
     const left = Math.max(1_000, deadlineMs - Date.now())
     const { deliveries, attempts } = this.ledger.writers
     await Promise.all([deliveries.close(left), attempts.close(left)])

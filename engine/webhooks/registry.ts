@@ -113,14 +113,9 @@ export class WebhookRegistry {
     return [...this.byId.values()].filter((w) => w.keyId === keyId).sort((a, b) => a.id - b.id)
   }
 
-  /** Every webhook that may be sent to. */
-  *active(): IterableIterator<Webhook> {
-    for (const w of this.byId.values()) if (w.state === 'active') yield w
-  }
-
   /**
    * Every webhook held, in registration order, whatever its state (the event intake's per-event walk:
-   * `matches` checks the state itself, so no generator object per event as with `active()`).
+   * `matches` checks the state itself).
    */
   all(): IterableIterator<Webhook> {
     return this.byId.values()

@@ -68,6 +68,8 @@ export class Scheduler<T extends Schedulable> {
   private timer: unknown = null
   private timerAt = Infinity
   private inFlight = 0
+  /** `idle()` callers waiting for the last attempt in flight to settle */
+  private idleWaiters: (() => void)[] = []
   /** items in ready FIFOs (removed ones are skipped lazily and not counted) */
   private readyCount = 0
   private stopped = false
@@ -123,6 +125,13 @@ export class Scheduler<T extends Schedulable> {
     const r = this.receivers.get(item.origin)
     if (r) r.inFlight--
     this.pump()
+    if (this.inFlight === 0 && this.idleWaiters.length > 0) for (const w of this.idleWaiters.splice(0)) w()
+  }
+
+  /** Resolves once no attempt is in flight. */
+  idle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
   resume(): void {

@@ -4,19 +4,22 @@
  * here and to parse in the engine, which reads the segment files itself). `tsvEncoder` is the journal's
  * hot path: one encoder per column list, generated once, reading each column as a named property (the
  * generic `tsvLine` looks each up by a key that changes per column); both give the same text for every row
- * (test/unit/webhook-tsv-row.test.ts).
+ * (test/unit/webhook-fast-paths.test.ts).
  */
 import { escapeTsv } from '../records/tsv.js'
 
 /** One value as TSV text: null is `\N`, numbers as JS writes them (ClickHouse reads them back exactly). */
-export function tsvValue(v: unknown): string {
+function tsvValue(v: unknown): string {
   if (v === null || v === undefined) return '\\N'
   if (typeof v === 'number') return String(v)
   if (typeof v === 'boolean') return v ? '1' : '0'
   return escapeTsv(String(v))
 }
 
-/** `row`'s values in `columns` order, tab-separated, without the line end. */
+/**
+ * `row`'s values in `columns` order, tab-separated, without the line end: the plain form `tsvEncoder` is
+ * checked against (tests).
+ */
 export function tsvLine(row: Readonly<Record<string, unknown>>, columns: readonly string[]): string {
   let line = tsvValue(row[columns[0]!])
   for (let i = 1; i < columns.length; i++) line += '\t' + tsvValue(row[columns[i]!])
