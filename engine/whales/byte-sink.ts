@@ -7,6 +7,7 @@
  * (UTF-8, lone surrogates as U+FFFD), so the bytes are always those of `Buffer.from(text, 'utf8')`.
  * Used by the chain batch encoder (chain-batch-tsv.ts).
  */
+import { escapeTsv } from '../records/tsv.js'
 
 export class ByteSink {
   private buf: Buffer
@@ -61,8 +62,7 @@ export class ByteSink {
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i)
       if (c >= 128) {
-        const text = s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
-        this.len = start + buf.write(text, start, 'utf8')
+        this.len = start + buf.write(escapeTsv(s), start, 'utf8')
         return
       }
       if (c === 92 || c === 9 || c === 10 || c === 13) {

@@ -151,12 +151,17 @@ interface DetailRow {
   readonly internal: boolean
 }
 
-/** Loads the confirmed events of `chain` since `sinceMs` (a chain source calls it when it starts). */
+/**
+ * Loads the confirmed events of `chain` since `sinceMs` that count in flows (a chain source calls it once,
+ * at its first start): details are looked up from whale_transfers rows only, which circular and unpriced
+ * events never become.
+ */
 export async function loadChainDetails(store: Store, chain: string, sinceMs: number): Promise<number> {
   const rows = await store.query<DetailRow>(
     `SELECT chain, tx_hash, log_index, address, repeat_count, hops, pools, token_in, amount_in, price_source, label, internal
      FROM chain_whale_events FINAL
      WHERE chain = {chain:String} AND status = 'confirmed' AND ts >= fromUnixTimestamp64Milli({since:Int64})
+       AND NOT circular AND usd_value IS NOT NULL
      ORDER BY ts`,
     { chain, since: sinceMs }
   )

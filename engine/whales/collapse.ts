@@ -28,7 +28,7 @@ import type { WhaleTransferRecord } from '../records/types.js'
 import { orderedRows, sameRow } from './row-order.js'
 import { checkThresholds, DEFAULT_THRESHOLDS, significanceOf, type SignificanceThresholds } from './significance.js'
 import type { WhaleEvent } from './whale-event.js'
-import { chainDetailOf, type ChainEventDetail } from './chain-details.js'
+import { chainDetailOf, chainEventId, type ChainEventDetail } from './chain-details.js'
 
 export type { CollapseKind, WhaleEvent } from './whale-event.js'
 
@@ -162,7 +162,7 @@ function toEvent(group: readonly Route[], thresholds: SignificanceThresholds): W
   const significance = significanceOf(usd, thresholds)
   if (significance === null) return null
   const first = route.first
-  const id = `${first.chain}:${first.tx_hash}:${first.log_index}:${first.address}`
+  const id = chainEventId(first)
   // a chain-derived row is already one transaction's event: its raw legs count as its rows
   let detail: ChainEventDetail | undefined
   let rows = 0

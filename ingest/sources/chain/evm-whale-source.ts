@@ -101,6 +101,8 @@ export class EvmWhaleSource implements Source {
   readonly synthetic = false
   private readonly spec
   private connected = false
+  /** the read API's details of the last 7 days loaded (once per process, engine/whales/chain-details.ts) */
+  private detailsLoaded = false
   private phase = 'starting'
   private head: number | null = null
   private lastProcessed: number | null = null
@@ -259,13 +261,17 @@ export class EvmWhaleSource implements Source {
       throw err
     }
     this.connected = true
-    await loadChainDetails(store, this.opts.chain, Date.now() - WHALE_WINDOW_MS)
+    // once per process: a restart of the source after an error keeps what it remembered
+    if (!this.detailsLoaded) {
+      await loadChainDetails(store, this.opts.chain, Date.now() - WHALE_WINDOW_MS)
+      this.detailsLoaded = true
+    }
     this.subscribe(signal)
     let head = await rpc.blockNumber()
     let { next, checkpoint } = await this.resumeFrom(head)
     // rows of the first batch after a start may already be stored (a crash before its checkpoint, the very
     // first one included): that batch is checked against whale_transfers, later ones need not be
-    let stored: Set<string> | null = new Set()
+    let firstBatch = true
     let pendingHead = -1
     try {
       while (!signal.aborted) {
@@ -278,9 +284,9 @@ export class EvmWhaleSource implements Source {
           const to = Math.min(safe, next + this.opts.settings.batchBlocks - 1)
           if (checkpoint !== null) await this.checkParent(next, checkpoint)
           const { events, toHash, toTs } = await this.eventsOf(next, to)
-          if (stored !== null) stored = await confirmedKeys(store, this.opts.chain, next, to)
+          const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, next, to) : null
           yield* this.confirm(next, to, events, stored)
-          stored = null
+          firstBatch = false
           const cp = { block: to, hash: toHash }
           yield {
             barrier: true,
