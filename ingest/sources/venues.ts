@@ -12,13 +12,6 @@ import { BybitSource } from './bybit.js'
 import { DeribitSource } from './deribit.js'
 import { OkxSource } from './okx.js'
 import type { Source } from './source.js'
-import {
-  binanceReplayNormalizer,
-  bybitReplayNormalizer,
-  deribitReplayNormalizer,
-  okxReplayNormalizer
-} from '../record/replay-normalizers.js'
-import type { VenueNormalizer } from '../normalize/normalizer.js'
 import { deribitCurrencies, deribitSymbols, okxInstruments, plainSymbols, type VenueEnv } from './venue-settings.js'
 
 /** What every venue has in `config.venues.<name>`. */
@@ -58,11 +51,7 @@ export interface Venue<
   readonly settings: (env: VenueEnv) => S
   /** the venue's Source, from its `config.venues.<name>` */
   readonly create: (config: VenueConfig & Readonly<S>, ctx: VenueContext) => Source
-  /**
-   * A fresh normalizer of the venue's messages for replaying a recording (one per replay: it keeps
-   * per-market state); `onGap` counts a trade gap or reconnect window found in the recording.
-   */
-  readonly replayNormalizer: (onGap: () => void) => VenueNormalizer
+  // a replay's normalizers: ingest/record/replay-normalizers.ts (REPLAY_NORMALIZERS, one per venue name)
 }
 
 /** Types an entry: `S` is inferred from `settings`, so `create` sees the venue's own settings. */
@@ -80,8 +69,7 @@ export const VENUES = [
     wsUrl: 'wss://fstream.binance.com',
     restUrl: 'https://fapi.binance.com',
     settings: (env) => ({ symbols: plainSymbols(env) }),
-    create: (c, ctx) => new BinanceSource({ ...c, ...ctx }),
-    replayNormalizer: binanceReplayNormalizer
+    create: (c, ctx) => new BinanceSource({ ...c, ...ctx })
   }),
   venue({
     name: 'bybit',
@@ -90,9 +78,7 @@ export const VENUES = [
     wsUrl: 'wss://stream.bybit.com/v5/public/linear',
     restUrl: 'https://api.bybit.com',
     settings: (env) => ({ symbols: plainSymbols(env) }),
-    create: (c, ctx) => new BybitSource({ ...c, ...ctx }),
-    // reconnect windows in the recording are counted; the pages the live feed fetched replay as answers
-    replayNormalizer: bybitReplayNormalizer
+    create: (c, ctx) => new BybitSource({ ...c, ...ctx })
   }),
   venue({
     name: 'okx',
@@ -101,8 +87,7 @@ export const VENUES = [
     wsUrl: 'wss://ws.okx.com:8443/ws/v5/public',
     restUrl: 'https://www.okx.com',
     settings: (env) => ({ symbols: okxInstruments(env) }),
-    create: (c, ctx) => new OkxSource({ ...c, ...ctx }),
-    replayNormalizer: okxReplayNormalizer
+    create: (c, ctx) => new OkxSource({ ...c, ...ctx })
   }),
   venue({
     name: 'deribit',
@@ -114,8 +99,7 @@ export const VENUES = [
       const currencies = deribitCurrencies(env)
       return { currencies, symbols: deribitSymbols(env, currencies) }
     },
-    create: (c, ctx) => new DeribitSource({ ...c, ...ctx }),
-    replayNormalizer: deribitReplayNormalizer
+    create: (c, ctx) => new DeribitSource({ ...c, ...ctx })
   })
 ] as const
 
