@@ -9,13 +9,13 @@
  * state overrides, or a probe revert) the token's code and the head are read: no code is 404, a node without
  * overrides gets `method: "bytecode_only"` (verdict `unknown` with what the code shows).
  */
-import { formatEther, formatUnits, type Address, type Hex, type PublicClient } from 'viem'
+import { formatEther, formatUnits, type Address, type Hex } from 'viem'
 import { ApiError } from '../errors.js'
-import { errorText, isTransportError, type ChainClient } from '../chain/chain-client.js'
+import { errorText, type ChainClient } from '../chain/chain-client.js'
 import type { NodeIntelChain } from '../chain/chains.js'
 import { scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
-import { decodeProbe, probeCall, supportsStateOverride } from './probe.js'
+import { decodeProbe, supportsStateOverride } from './probe.js'
 import type { ProbeBodies } from './probe-body.js'
 import { revertReason } from './revert-reason.js'
 import { judge, type Simulation, type Thresholds, type Verdict } from './verdict.js'
@@ -53,7 +53,6 @@ export interface HoneypotDeps {
   readonly client: ChainClient
   readonly dex: NodeIntelDex
   readonly thresholds: Thresholds
-  readonly maxIn: bigint
   /** the native coin's USD price (null: not priced) */
   readonly nativeUsd: () => Promise<number | null>
   /** the probe's pre-serialized request bodies for this chain's router, wrapped native and maxIn */
@@ -114,9 +113,9 @@ export function requireContract(chain: NodeIntelChain, token: Address, code: Hex
 type ProbeAnswer = { data: Hex | undefined } | { error: unknown }
 
 /**
- * The probe's eth_call alone (latency): its data, or the node's own error (transport errors throw). The
- * pre-serialized body goes first; only a `result` string is taken from it (`0x` meaning no data, as viem's
- * `call` reads it), anything else is asked again through viem so the error is viem's.
+ * The probe's eth_call alone (latency): its data (`0x` meaning none, as viem's `call` reads it), or the
+ * node's own JSON-RPC error object (transport errors throw). One request, whatever the node answers: the
+ * error is only read when no other reason applies (`probeError`).
  */
 async function probe(d: HoneypotDeps, token: Address, gasPrice: bigint): Promise<ProbeAnswer> {
   const body = await d.bodies.body(token, gasPrice)
@@ -124,19 +123,7 @@ async function probe(d: HoneypotDeps, token: Address, gasPrice: bigint): Promise
   if (answer && !answer.error && typeof answer.result === 'string') {
     return { data: answer.result === '0x' ? undefined : (answer.result as Hex) }
   }
-  const call = probeCall({ router: d.dex.router, wrappedNative: d.dex.wrappedNative, token, maxIn: d.maxIn, gasPrice })
-  return d.client.request('honeypot_probe', (c) => runProbe(c, call), { batch: false })
-}
-
-/** The probe's eth_call through viem, unbatched: its data, or the node's own error (transport errors throw). */
-function runProbe(c: PublicClient, call: Parameters<PublicClient['call']>[0]): Promise<ProbeAnswer> {
-  return c.call(call).then(
-    (r) => ({ data: r.data }),
-    (error: unknown) => {
-      if (isTransportError(error)) throw error
-      return { error }
-    }
-  )
+  return { error: answer?.error ?? { message: 'the node answered without a result' } }
 }
 
 export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Address): Promise<HoneypotReport> {
@@ -190,11 +177,11 @@ function undetermined(base: ReportBase, method: HoneypotReport['method'], reason
   }
 }
 
+/** A JSON-RPC error object's reason: the decoded revert data when it carries some, else its message. */
 function probeError(err: unknown): string {
-  const data = (err as { walk?: (fn: (e: unknown) => boolean) => unknown }).walk?.(
-    (e) => typeof (e as { data?: unknown }).data === 'string'
-  ) as { data?: Hex } | null | undefined
-  return data?.data ? revertReason(data.data) : errorText(err)
+  const e = err as { data?: unknown; message?: unknown } | null
+  if (typeof e?.data === 'string' && e.data.startsWith('0x')) return revertReason(e.data as Hex)
+  return typeof e?.message === 'string' ? e.message : errorText(err)
 }
 
 function liquidity(

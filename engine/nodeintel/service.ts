@@ -76,7 +76,6 @@ export class ChainIntel {
       client,
       dex,
       thresholds: cfg,
-      maxIn: cfg.probeMaxIn,
       nativeUsd: () => this.price.usd(),
       bodies: new ProbeBodies({ router: dex.router, wrappedNative: dex.wrappedNative, maxIn: cfg.probeMaxIn })
     }

@@ -86,6 +86,14 @@ describe('node intelligence on avax (anvil, chain id 43114)', () => {
     expect(r.body.reasons.join(' ')).toMatch(/sell tax .*% > 5%/)
   })
 
+  it('a router that is not one (AVAX_DEX_ROUTER set to a token): the probe fails, verdict unknown with the reason', async () => {
+    const a = await appFor({ AVAX_RPC_URL: anvil.url, AVAX_DEX_ROUTER: fx.tokens.taxed })
+    const r = await get(a, `/v1/node/avax/honeypot/${fx.tokens.clean}?fresh=1`)
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ method: 'simulation', verdict: 'unknown', is_honeypot: null, simulation: null })
+    expect(r.body.reasons.join('\n')).toMatch(/the probe failed: .+ \(check the avax DEX router setting\)/)
+  })
+
   it('a node that refuses state overrides: bytecode_only, verdict unknown, the code findings as reasons', async () => {
     const a = await appFor({ AVAX_RPC_URL: proxy.url })
     const before = proxy.refused
