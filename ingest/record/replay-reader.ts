@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import zlib from 'node:zlib'
+import { recordedBlocks } from './replay-blocks.js'
 
 const RECORDING = /\.ndjson(\.gz)?$/
 
@@ -34,32 +34,20 @@ export interface LineBatches {
   error: string | null
 }
 
-/** The lines of one recording file, in batches. */
+/**
+ * The lines of one recording file, in batches: the blocks of whole lines that the replay worker reads
+ * (replay-blocks.ts: gunzip, a truncated file's error, an unterminated last line kept when not blank), as
+ * text.
+ */
 export function recordedLines(file: string): LineBatches {
+  const source = recordedBlocks(file)
   const result: LineBatches = { lines: batches(), error: null }
   async function* batches(): AsyncIterable<string[]> {
-    const raw = fs.createReadStream(file, { highWaterMark: 1 << 20 })
-    const stream = file.endsWith('.gz') ? raw.pipe(zlib.createGunzip({ chunkSize: 1 << 20 })) : raw
-    stream.setEncoding('utf8')
-    raw.on('error', (err) => stream.destroy(err))
-    let rest = ''
-    try {
-      for await (const chunk of stream as AsyncIterable<string>) {
-        const text = rest + chunk
-        const end = text.lastIndexOf('\n')
-        if (end < 0) {
-          rest = text
-          continue
-        }
-        rest = text.slice(end + 1)
-        yield text.slice(0, end).split('\n')
-      }
-    } catch (err) {
-      result.error = (err as Error).message
-    } finally {
-      raw.destroy()
+    for await (const block of source.blocks) {
+      const text = block.toString('utf8')
+      yield (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n')
     }
-    if (rest.trim() !== '' && result.error === null) yield [rest]
+    result.error = source.error
   }
   return result
 }
