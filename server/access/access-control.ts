@@ -206,7 +206,7 @@ export class AccessControl {
     this.o.quota.refund(caller.key.id)
     const limit = caller.plan.callsPerDay
     if (limit === null) return NO_RATE_HEADERS
-    return this.headers(limit, limit - this.o.quota.used(caller.key.id), this.resetSeconds())
+    return this.standing(caller.key, limit)
   }
 
   /**

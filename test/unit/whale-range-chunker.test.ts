@@ -38,7 +38,27 @@ describe('range chunker', () => {
     expect(seen.at(-1)![1]).toBe(299)
     expect(chunker.halvings).toBeGreaterThan(0)
     expect(chunker.span).toBeLessThanOrEqual(8) // 4 at most after a halving, 8 after GROW_AFTER clean spans
-    expect(GROW_AFTER).toBe(4)
+  })
+
+  it('grows back to its maximum after GROW_AFTER clean spans once the size error is gone', async () => {
+    const chunker = new RangeChunker(64)
+    let calls = 0
+    const spans: number[] = []
+    await chunker.run(
+      1,
+      1_000,
+      async (a, b) => {
+        if (calls++ === 0) throw new Error('query returned more than 10000 results')
+        return b - a + 1
+      },
+      (n) => {
+        spans.push(n)
+      }
+    )
+    expect(chunker.halvings).toBe(1)
+    expect(spans.slice(0, GROW_AFTER)).toEqual(Array(GROW_AFTER).fill(32))
+    expect(spans[GROW_AFTER]).toBe(64)
+    expect(chunker.span).toBe(64)
   })
 
   it('rethrows errors that are not about size, and a size error at one block', async () => {
