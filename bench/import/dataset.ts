@@ -6,6 +6,7 @@
  * normalized `trades` TSV (the engine-ceiling reference).
  */
 import fs from 'node:fs'
+import path from 'node:path'
 
 /** 2024-01-01T00:00:00Z */
 const T0 = 1_704_067_200_000
@@ -21,11 +22,28 @@ function rng(seed: number): () => number {
   }
 }
 
+/** What tells files of a run of several apart (writeAggTradeDays). */
+interface FileSeed {
+  /** the random walk's seed (default 42) */
+  readonly seed?: number
+  /** agg_trade_id of the first row (default 1,900,000,000) */
+  readonly firstId?: number
+  /** add the rows to `tsvFile` instead of replacing it */
+  readonly appendTsv?: boolean
+}
+
 /** Writes `rows` aggTrades to `csvFile` and, when given, the same rows as trades TSV to `tsvFile`. */
-export function writeAggTrades(rows: number, csvFile: string, tsvFile?: string, recentMs?: number): void {
-  const rand = rng(42)
+export function writeAggTrades(
+  rows: number,
+  csvFile: string,
+  tsvFile?: string,
+  recentMs?: number,
+  more: FileSeed = {}
+): void {
+  const rand = rng(more.seed ?? 42)
+  const firstId = more.firstId ?? 1_900_000_000
   const csv = fs.openSync(csvFile, 'w')
-  const tsv = tsvFile ? fs.openSync(tsvFile, 'w') : null
+  const tsv = tsvFile ? fs.openSync(tsvFile, more.appendTsv ? 'a' : 'w') : null
   let c = 'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n'
   let t = ''
   let ticks = 600_000
@@ -38,9 +56,9 @@ export function writeAggTrades(rows: number, csvFile: string, tsvFile?: string, 
     const n = 1 + Math.floor(rand() * 3)
     const maker = rand() < 0.5
     const price = (ticks / 10).toFixed(1)
-    c += `${1_900_000_000 + i},${price},${qty},${first},${first + n - 1},${ts},${maker}\n`
+    c += `${firstId + i},${price},${qty},${first},${first + n - 1},${ts},${maker}\n`
     if (tsv)
-      t += `${ts}\tbinance\tperp\tBTCUSDT\tBTC\tUSDT\t${maker ? 'sell' : 'buy'}\t${price}\t${qty}\t${1_900_000_000 + i}\n`
+      t += `${ts}\tbinance\tperp\tBTCUSDT\tBTC\tUSDT\t${maker ? 'sell' : 'buy'}\t${price}\t${qty}\t${firstId + i}\n`
     first += n
     if (c.length > 1 << 20) {
       fs.writeSync(csv, c)
@@ -55,4 +73,28 @@ export function writeAggTrades(rows: number, csvFile: string, tsvFile?: string, 
     fs.writeSync(tsv, t)
     fs.closeSync(tsv)
   }
+}
+
+/**
+ * A run of daily files as users download them (`BTCUSDT-aggTrades-<day>.csv`, `days` consecutive days from
+ * `firstDayMs`, `rows` split evenly), each day its own walk and ids, and all their rows in one trades TSV
+ * (the engine-ceiling reference of the run). Returns the files in day order.
+ */
+export function writeAggTradeDays(
+  rows: number,
+  days: number,
+  dir: string,
+  firstDayMs: number,
+  tsvFile: string
+): string[] {
+  const files: string[] = []
+  const per = Math.ceil(rows / days)
+  for (let d = 0; d < days; d++) {
+    const day = firstDayMs + d * 86_400_000
+    const file = path.join(dir, `BTCUSDT-aggTrades-${new Date(day).toISOString().slice(0, 10)}.csv`)
+    const n = Math.min(per, rows - d * per)
+    writeAggTrades(n, file, tsvFile, day, { seed: 42 + d, firstId: 1_900_000_000 + d * per, appendTsv: d > 0 })
+    files.push(file)
+  }
+  return files
 }

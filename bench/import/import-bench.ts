@@ -3,7 +3,8 @@
  * `npm run bench -- import`: rows/s of `tidewatch import` on a data.binance.vision aggTrades CSV (target
  * >= 500,000 rows/s) against the engine ceiling of the same path (pre-built TSV through one INSERT ...
  * SELECT FROM file(), same rows, same views) and the insert-payload path, alternating rounds, each run in
- * a fresh process and data directory.
+ * a fresh process and data directory. Two shapes: one daily file of BENCH_IMPORT_ROWS rows, and the same
+ * number of rows as BENCH_IMPORT_DAYS daily files in one run (the next file read while one is written).
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -11,28 +12,46 @@ import os from 'node:os'
 import path from 'node:path'
 import { distPath } from '../../engine/paths.js'
 import { median } from '../stats.js'
-import { writeAggTrades } from './dataset.js'
+import { writeAggTradeDays, writeAggTrades } from './dataset.js'
 
 const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 3_000_000)
+/** the run of daily files: the same number of rows over this many files */
+const DAYS = Number(process.env['BENCH_IMPORT_DAYS'] ?? 3)
 const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
-const VARIANTS = ['import', 'ceiling', 'payload'] as const
+/**
+ * import / ceiling / payload: one daily file; import_days / ceiling_days: DAYS daily files of the same total
+ * (the next file read while the current one is written) and the engine taking all their rows at once.
+ */
+const VARIANTS = ['import', 'ceiling', 'payload', 'import_days', 'ceiling_days'] as const
 
 export async function importBench(rounds: number): Promise<Record<string, unknown>> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-import-'))
   try {
     // recent times: the raw rows stay inside the 90-day TTL while the run checks them
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400_000
     const csv = path.join(work, 'BTCUSDT-aggTrades-2024-01-01.csv')
     const tsv = path.join(work, 'trades.tsv')
-    writeAggTrades(ROWS, csv, tsv, Math.floor(Date.now() / 86_400_000) * 86_400_000 - 2 * 86_400_000)
-    const runs: Record<string, number[]> = { import: [], ceiling: [], payload: [] }
+    writeAggTrades(ROWS, csv, tsv, today - 2 * 86_400_000)
+    const daysDir = fs.mkdtempSync(path.join(work, 'days-'))
+    const daysTsv = path.join(work, 'trades-days.tsv')
+    const dayFiles = writeAggTradeDays(ROWS, DAYS, daysDir, today - (DAYS + 1) * 86_400_000, daysTsv)
+    const inputs: Record<(typeof VARIANTS)[number], [string, string, string]> = {
+      import: ['import', csv, tsv],
+      ceiling: ['ceiling', csv, tsv],
+      payload: ['payload', csv, tsv],
+      import_days: ['import', dayFiles.join(','), daysTsv],
+      ceiling_days: ['ceiling', dayFiles.join(','), daysTsv]
+    }
+    const runs: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]))
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < VARIANTS.length; i++) {
         const v = VARIANTS[(i + r) % VARIANTS.length]!
+        const [variant, files, rowsTsv] = inputs[v]
         const dir = fs.mkdtempSync(path.join(work, 'data-'))
         try {
           const out = execFileSync(
             process.execPath,
-            [distPath('bench', 'import', 'variant.js'), v, dir, csv, tsv, String(ROWS)],
+            [distPath('bench', 'import', 'variant.js'), variant, dir, files, rowsTsv, String(ROWS)],
             {
               env: ENV,
               encoding: 'utf8'
@@ -47,15 +66,18 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
       }
     }
     const m = Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)]))
+    const ratio = (a: string, b: string): number => Math.round((m[a]! / m[b]!) * 100) / 100
     return {
       rows_per_run: ROWS,
       csv_bytes: fs.statSync(csv).size,
+      day_files: DAYS,
       dataset: 'data.binance.vision USD-M aggTrades CSV with header, one market, ~40 trades/s, every view attached',
       runs_rows_per_s: runs,
       median_rows_per_s: m,
-      import_vs_ceiling: Math.round((m['import']! / m['ceiling']!) * 100) / 100,
-      import_vs_payload: Math.round((m['import']! / m['payload']!) * 100) / 100,
-      targets: { import_rows_per_s: 500_000 }
+      import_vs_ceiling: ratio('import', 'ceiling'),
+      import_vs_payload: ratio('import', 'payload'),
+      import_days_vs_ceiling: ratio('import_days', 'ceiling_days'),
+      targets: { import_rows_per_s: 500_000, import_vs_ceiling: 0.8 }
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true })

@@ -1,7 +1,8 @@
 /**
  * @module
  * One import benchmark run in its own process and data directory (chDB binds one directory per process):
- * `node dist/bench/import/variant.js <import|ceiling|payload> <dataDir> <csv> <tsv> <rows>`. Prints one JSON line.
+ * `node dist/bench/import/variant.js <import|ceiling|payload> <dataDir> <csv[,csv...]> <tsv> <rows>`. Prints one JSON
+ * line. Several CSVs (comma-separated) are one `importFiles` run of those files in order.
  *
  * - import: `importFiles` on the aggTrades CSV: checksum, every line checked and sliced, INSERT ... SELECT
  *   FROM file() per slice with the coverage filter, every view attached.
@@ -48,7 +49,10 @@ async function main(): Promise<void> {
   await migrate(store, {})
   const t0 = performance.now()
   if (variant === 'import') {
-    await importFiles(store, [csv], { tmpDir: path.join(dir, 'tmp'), journalDir: path.join(dir, 'journal', 'import') })
+    await importFiles(store, csv.split(','), {
+      tmpDir: path.join(dir, 'tmp'),
+      journalDir: path.join(dir, 'journal', 'import')
+    })
   } else if (variant === 'ceiling') {
     const s = settingsClause({
       ...DEDUP_INSERT_SETTINGS,

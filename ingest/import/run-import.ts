@@ -2,7 +2,9 @@
  * @module
  * Imports files one after the other into a store: for each, verify the `.CHECKSUM` (when present) while a
  * worker thread checks every line and splits the file into slices in a temporary directory (scan-file.ts,
- * import-scan.ts: the main thread stays free), then write the slices (writer.ts).
+ * import-scan.ts: the main thread stays free), then write the slices (writer.ts). The next file's read
+ * phase runs while the current file is written (its writes wait their turn), so a run of several files
+ * keeps the engine writing while the worker checks: at most two files' slices are on disk at once.
  * The first file that fails stops the run with its `ImportError`; files before it stay imported, nothing
  * of the failed file is written. Used by `tidewatch import` on a data directory it opened itself and by
  * the server's `POST /v1/admin/import`.
@@ -63,13 +65,22 @@ export interface ImportOptions {
   readonly signal?: AbortSignal
 }
 
-async function importOne(
-  store: Store,
-  journal: ImportJournal,
-  file: string,
-  opts: ImportOptions,
-  report: (phase: ImportPhase, fraction: number, rows: number) => void
-): Promise<FileResult> {
+/** A file whose read phase passed: its slices wait in `dir` for the write phase. */
+interface ReadFile {
+  readonly file: string
+  /** the file's own temporary directory (its slices); removed once the file is written or given up */
+  readonly dir: string
+  readonly plan: ReturnType<typeof planFile>
+  readonly scan: Awaited<ReturnType<typeof scanInWorker>>
+  readonly sha256: string
+  readonly checked: boolean
+}
+
+/**
+ * The read phase of one file: the checksum, and beside it the worker that checks every line and cuts the
+ * slices into a new directory under `tmpDir`. Throws the file's `ImportError` with nothing left behind.
+ */
+async function readOne(file: string, opts: ImportOptions, report: Report, signal?: AbortSignal): Promise<ReadFile> {
   const label = file
   report('checksum', 0, 0)
   fs.mkdirSync(opts.tmpDir, { recursive: true })
@@ -78,46 +89,83 @@ async function importOne(
   try {
     // the read phase (every line checked, slices cut) runs in a worker beside the checksum; the checksum's
     // verdict is taken first, as when the two ran one after the other
-    const signal = opts.signal ? AbortSignal.any([opts.signal, stopScan.signal]) : stopScan.signal
-    const scan = scanInWorker(
+    const scanSignal = signal ? AbortSignal.any([signal, stopScan.signal]) : stopScan.signal
+    const scanning = scanInWorker(
       { file, label, dir, sliceRows: opts.sliceRows, market: opts.market },
       (fraction, rows) => report('reading', fraction, rows),
-      signal
+      scanSignal
     )
-    scan.catch(() => undefined) // awaited below, or stopped when the checksum fails
+    scanning.catch(() => undefined) // awaited below, or stopped when the checksum fails
     let sum: Awaited<ReturnType<typeof verifyChecksum>>
     try {
       sum = await verifyChecksum(file, label)
     } catch (err) {
       stopScan.abort()
-      await scan.catch(() => undefined)
+      await scanning.catch(() => undefined)
       throw err
     }
-    const { sha256, checked } = sum
-    const { firstLine, totals, slices } = await scan
-    const plan = planFile(label, file, firstLine, opts.market)
-    const params = plan.params(totals)
-    opts.signal?.throwIfAborted()
-    report('writing', 0, totals.rows)
-    await writeSlices(store, journal, plan.layout, slices, params, sha256, (done, total) =>
-      report('writing', done / total, totals.rows)
-    )
-    report('done', 1, totals.rows)
-    const notes = plan.notes(totals)
-    for (const note of notes) opts.log?.warn({ file }, note)
-    return {
-      file,
-      source: plan.source,
-      description: plan.layout.description,
-      rows: totals.rows,
-      from: totals.minMs,
-      to: totals.maxMs,
-      tables: plan.layout.targets.map((t) => t.table),
-      checksum: checked,
-      notes
-    }
-  } finally {
+    const scan = await scanning
+    const plan = planFile(label, file, scan.firstLine, opts.market)
+    return { file, dir, plan, scan, sha256: sum.sha256, checked: sum.checked }
+  } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true })
+    throw err
+  }
+}
+
+/** The write phase of a file whose read phase passed: its slices, in time order (writer.ts). */
+async function writeOne(
+  store: Store,
+  journal: ImportJournal,
+  read: ReadFile,
+  opts: ImportOptions,
+  report: Report
+): Promise<FileResult> {
+  const { file, plan, scan, sha256, checked } = read
+  const { totals, slices } = scan
+  const params = plan.params(totals)
+  report('writing', 0, totals.rows)
+  await writeSlices(store, journal, plan.layout, slices, params, sha256, (done, total) =>
+    report('writing', done / total, totals.rows)
+  )
+  report('done', 1, totals.rows)
+  const notes = plan.notes(totals)
+  for (const note of notes) opts.log?.warn({ file }, note)
+  return {
+    file,
+    source: plan.source,
+    description: plan.layout.description,
+    rows: totals.rows,
+    from: totals.minMs,
+    to: totals.maxMs,
+    tables: plan.layout.targets.map((t) => t.table),
+    checksum: checked,
+    notes
+  }
+}
+
+type Report = (phase: ImportPhase, fraction: number, rows: number) => void
+
+/**
+ * A file's progress reports. The next file's read phase runs while the current file is written, and the
+ * callers show one file at a time (a progress line, the server's event stream): until the file becomes
+ * current (`show`) its reports are held, the latest one kept, and given when it does.
+ */
+class FileReports {
+  private held: [ImportPhase, number, number] | null = null
+  private shown = false
+
+  constructor(private readonly emit: Report) {}
+
+  readonly report: Report = (phase, fraction, rows) => {
+    if (this.shown) this.emit(phase, fraction, rows)
+    else this.held = [phase, fraction, rows]
+  }
+
+  show(): void {
+    this.shown = true
+    if (this.held) this.emit(...this.held)
+    this.held = null
   }
 }
 
@@ -130,12 +178,42 @@ export async function importFiles(store: Store, files: readonly string[], opts: 
   const journal = new ImportJournal(opts.journalDir)
   await journal.recover(store, opts.log ?? silentLogger())
   const results: FileResult[] = []
-  for (let index = 0; index < files.length; index++) {
-    opts.signal?.throwIfAborted()
+  // stops the next file's read phase when the run ends early (a failed write, the caller's signal)
+  const stopAhead = new AbortController()
+  const signal = opts.signal ? AbortSignal.any([opts.signal, stopAhead.signal]) : stopAhead.signal
+  const start = (index: number): { reports: FileReports; read: Promise<ReadFile> } => {
     const file = files[index]!
-    const report = (phase: ImportPhase, fraction: number, rows: number): void =>
+    const reports = new FileReports((phase, fraction, rows) =>
       opts.onProgress?.({ file, index, files: files.length, phase, fraction, rows })
-    results.push(await importOne(store, journal, file, opts, report))
+    )
+    const read = readOne(file, opts, reports.report, signal)
+    read.catch(() => undefined) // its error is thrown when the file's turn comes
+    return { reports, read }
   }
-  return results
+  let next = files.length > 0 ? start(0) : null
+  try {
+    for (let index = 0; index < files.length; index++) {
+      opts.signal?.throwIfAborted()
+      const { reports, read } = next!
+      reports.show()
+      const file = await read
+      try {
+        opts.signal?.throwIfAborted()
+        // the next file is read (checksum, every line checked, slices cut) while this one is written; its
+        // writes still wait for this file's, so its coverage sees this file whole
+        next = index + 1 < files.length ? start(index + 1) : null
+        results.push(await writeOne(store, journal, file, opts, reports.report))
+      } finally {
+        fs.rmSync(file.dir, { recursive: true, force: true })
+      }
+    }
+    return results
+  } finally {
+    if (next) {
+      // the run ended before the file read ahead was written: stop its read, remove its slices
+      stopAhead.abort()
+      const left = await next.read.catch(() => null)
+      if (left) fs.rmSync(left.dir, { recursive: true, force: true })
+    }
+  }
 }
