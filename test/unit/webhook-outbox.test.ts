@@ -76,25 +76,72 @@ class MemoryWriter implements RowWriterLike {
   async close(): Promise<void> {}
 }
 
+/**
+ * A journal write's promise that counts the reactions registered on it (`then`, `catch`, `await`,
+ * `Promise.all` all go through `then` on a subclass): how many promise reactions the outbox pays per write.
+ */
+class CountedWrite extends Promise<void> {
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise
+  }
+  reactions = 0
+  override then<A = void, B = never>(
+    ok?: ((v: void) => A | PromiseLike<A>) | null,
+    bad?: ((r: unknown) => B | PromiseLike<B>) | null
+  ): Promise<A | B> {
+    this.reactions++
+    return super.then(ok, bad)
+  }
+}
+
 /** A writer whose rows of one event-loop turn share one promise, as the journal's; `fail` rejects the turn's write. */
 class TurnWriter extends MemoryWriter {
   fail = false
   writes = 0
-  private turn: Promise<void> | null = null
+  /** each write's promise, in order */
+  readonly turns: CountedWrite[] = []
+  private turn: CountedWrite | null = null
   override push(row: object): Promise<void> {
     this.rows.push(row as Record<string, unknown>)
     if (this.turn === null) {
-      this.turn = new Promise<void>((resolve, reject) =>
-        setImmediate(() => {
-          this.turn = null
-          this.writes++
-          if (this.fail) reject(new Error('disk full'))
-          else resolve()
-        })
-      )
-      this.turn.catch(() => {})
+      let settle!: (err: Error | null) => void
+      const turn = new CountedWrite((resolve, reject) => {
+        settle = (err) => (err ? reject(err) : resolve())
+      })
+      this.turn = turn
+      this.turns.push(turn)
+      setImmediate(() => {
+        this.turn = null
+        this.writes++
+        settle(this.fail ? new Error('disk full') : null)
+      })
     }
     return this.turn
+  }
+}
+
+/**
+ * A writer that starts a new write every `rowsPerWrite` rows (a journal chunk boundary), each settled by the
+ * test: `writes[i].ok()` / `.fail()`.
+ */
+class ChunkWriter extends MemoryWriter {
+  readonly writes: { promise: Promise<void>; ok: () => void; fail: () => void }[] = []
+  constructor(private readonly rowsPerWrite: number) {
+    super()
+  }
+  override push(row: object): Promise<void> {
+    this.rows.push(row as Record<string, unknown>)
+    if ((this.rows.length - 1) % this.rowsPerWrite === 0) {
+      let ok!: () => void
+      let fail!: () => void
+      const promise = new Promise<void>((resolve, reject) => {
+        ok = resolve
+        fail = () => reject(new Error('disk full'))
+      })
+      promise.catch(() => {})
+      this.writes.push({ promise, ok, fail })
+    }
+    return this.writes.at(-1)!.promise
   }
 }
 
@@ -355,6 +402,8 @@ describe('webhook outbox schedule (fake clock)', () => {
     await nextTurn()
     await s.clock.advance(0)
     expect(writer.writes).toBe(1)
+    // one promise reaction for the turn's three events, not one per event
+    expect(writer.turns[0]!.reactions).toBe(1)
     expect(s.transport.calls.map((c) => c.url)).toEqual([A, B, A, B, A, B])
     expect(s.outbox.stats()).toMatchObject({ events: 3, deliveries: 6, delivered: 6, pending: 0, dropped_unstored: 0 })
     // the next turn's events make a batch of their own
@@ -363,6 +412,35 @@ describe('webhook outbox schedule (fake clock)', () => {
     await s.clock.advance(0)
     expect(writer.writes).toBe(2)
     expect(s.outbox.stats()).toMatchObject({ delivered: 8, pending: 0 })
+  })
+
+  it('an event whose deliveries fall into two journal writes is sent once both returned, dropped if either failed', async () => {
+    // 3 rows per write: the second event's two deliveries are rows 3 and 4, across the boundary
+    const writer = new ChunkWriter(3)
+    const s = await setup({}, () => ({ status: 200 }), undefined, undefined, writer)
+    await s.hook(A)
+    await s.hook(B)
+    s.outbox.onEvent(ev())
+    s.outbox.onEvent(ev())
+    expect(writer.writes).toHaveLength(2)
+    writer.writes[0]!.ok()
+    await s.clock.advance(0)
+    // the first event's deliveries are in the first write alone; the second's wait for the second write too
+    expect(s.transport.calls.map((c) => c.url)).toEqual([A, B])
+    writer.writes[1]!.ok()
+    await s.clock.advance(0)
+    expect(s.transport.calls.map((c) => c.url)).toEqual([A, B, A, B])
+    expect(s.outbox.stats()).toMatchObject({ delivered: 4, pending: 0, dropped_unstored: 0 })
+    // rows 5-6 (third event) close the second write, rows 7-8 (fourth) and 9 open and close the third, row 10
+    // (the fifth event's second delivery) opens a fourth: the fifth event spans a write that fails, so
+    // neither of its deliveries is attempted
+    for (let i = 0; i < 3; i++) s.outbox.onEvent(ev())
+    expect(writer.writes).toHaveLength(4)
+    writer.writes[2]!.ok()
+    writer.writes[3]!.fail()
+    await s.clock.advance(60_000)
+    expect(s.transport.calls).toHaveLength(8)
+    expect(s.outbox.stats()).toMatchObject({ delivered: 8, pending: 0, dropped_unstored: 2 })
   })
 
   it('bus events whose journal write fails are never attempted: counted in dropped_unstored, nothing pending', async () => {
