@@ -338,6 +338,20 @@ export class ChainClient {
       latency_ms_p50: sorted.length === 0 ? null : Math.round(sorted[Math.floor(sorted.length / 2)]! * 100) / 100
     }
   }
+
+  /**
+   * Closes the kept-alive connections of post() (the raw pools; viem's transports keep none open across
+   * requests). A later post() opens a pool again, so a client closed while a caller still runs keeps working.
+   */
+  async close(): Promise<void> {
+    await Promise.all(
+      this.nodes.map(async (n) => {
+        const raw = n.raw
+        n.raw = null
+        await raw?.close()
+      })
+    )
+  }
 }
 
 /** A short message for an error (viem's shortMessage when there is one; never the request body). */

@@ -44,4 +44,9 @@ export class ChainClients {
   configured(): EvmChainName[] {
     return [...this.clients.keys()]
   }
+
+  /** closes every client's kept-alive connections (the server's shutdown, after the sources stopped) */
+  async close(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((c) => c.close()))
+  }
 }

@@ -10,7 +10,7 @@
  * status carrying a JSON-RPC error object is the node's own answer and is returned like any other.
  */
 import { HttpRequestError } from 'viem'
-import { Pool, type Dispatcher } from 'undici'
+import { Pool } from 'undici'
 
 /** Largest answer read, bytes (viem's http transport default). */
 export const MAX_ANSWER_BYTES = 10_485_760
@@ -97,38 +97,51 @@ function isRpcError(data: unknown): boolean {
 }
 
 /**
- * Collects one answer as undici delivers it (a dispatch handler: no response stream per request): the
- * status and the body as UTF-8 text, at most MAX_ANSWER_BYTES (beyond: the request is aborted, an error).
+ * Collects one answer as undici's core delivers it (no response stream per request): the status and the
+ * body as UTF-8 text, at most MAX_ANSWER_BYTES (beyond: the request is aborted, an error). It speaks the
+ * core's own handler interface (onConnect, onHeaders, onData, onComplete, onError): a handler with the
+ * newer `onRequestStart`/`onResponseStart` methods is wrapped per request by undici (a wrapper and its
+ * controller, and the answer's headers parsed into an object), as server/webhooks/answer-handler.ts notes.
  */
-export class AnswerReader implements Dispatcher.DispatchHandler {
+export class AnswerReader {
   private status = 0
   private readonly parts: Buffer[] = []
   private size = 0
+  private abort: ((reason?: Error) => void) | null = null
+  private done = false
 
   constructor(
     private readonly resolve: (a: { status: number; text: string }) => void,
     private readonly reject: (err: Error) => void
   ) {}
 
-  onRequestStart(): void {}
+  onConnect(abort: (reason?: Error) => void): void {
+    this.abort = abort
+  }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number): void {
+  onHeaders(statusCode: number): boolean {
     if (statusCode >= 200) this.status = statusCode // 1xx: informational, the answer is still to come
+    return true
   }
 
-  onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     this.size += chunk.length
-    if (this.size > MAX_ANSWER_BYTES) c.abort(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`))
+    if (this.size > MAX_ANSWER_BYTES) this.abort?.(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`))
     else this.parts.push(chunk)
+    return true
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
+    if (this.done) return
+    this.done = true
     const p = this.parts
     const text = p.length === 0 ? '' : (p.length === 1 ? p[0]! : Buffer.concat(p, this.size)).toString('utf8')
     this.resolve({ status: this.status, text })
   }
 
-  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+  onError(err: Error): void {
+    if (this.done) return
+    this.done = true
     this.reject(err)
   }
 }

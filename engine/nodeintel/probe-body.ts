@@ -17,17 +17,14 @@ import { probeCall, type ProbeInput } from './probe.js'
 /** Placeholder token the template is built with: its hex must occur once in the body (checked). */
 const PLACEHOLDER: Address = `0x${'5e771'.repeat(8)}`
 
+/** The probe body around its two variable parts, as ASCII bytes (sent as bytes: no string flattening per call). */
 export interface ProbeTemplate {
-  /** the gas price the template carries, wei */
-  readonly gasPrice: bigint
   /** the body before the request id */
-  readonly head: string
+  readonly head: Buffer
   /** from the id to the token's hex digits */
-  readonly mid: string
+  readonly mid: Buffer
   /** after the token's hex digits */
-  readonly tail: string
-  /** `head`, `mid` and `tail` as ASCII bytes (the body is sent as bytes: no string flattening per call) */
-  readonly bytes: { readonly head: Buffer; readonly mid: Buffer; readonly tail: Buffer }
+  readonly tail: Buffer
 }
 
 /** Builds the template from viem's own serialization of the probe call with `PLACEHOLDER` as the token. */
@@ -51,22 +48,15 @@ export async function probeTemplate(input: Omit<ProbeInput, 'token'>): Promise<P
   const mid = `,"method":"eth_call","params":${parts[0]!}`
   const tail = `${parts[1]!}}`
   if (!/^[\x20-\x7e]*$/.test(head + mid + tail)) throw new Error('probe template: the body is not printable ASCII')
-  const bytes = {
-    head: Buffer.from(head, 'latin1'),
-    mid: Buffer.from(mid, 'latin1'),
-    tail: Buffer.from(tail, 'latin1')
-  }
-  return { gasPrice: input.gasPrice, head, mid, tail, bytes }
+  return { head: Buffer.from(head, 'latin1'), mid: Buffer.from(mid, 'latin1'), tail: Buffer.from(tail, 'latin1') }
 }
 
-/** The body of the probe call for `token` with JSON-RPC id `id` (a safe integer). */
-export function probeBody(t: ProbeTemplate, token: Address, id: number): string {
-  return t.head + String(id) + t.mid + token.slice(2).toLowerCase() + t.tail
-}
-
-/** probeBody() as bytes: one buffer per call, the template's parts copied in (same bytes, tested). */
+/**
+ * The body of the probe call for `token` with JSON-RPC id `id` (a safe integer): one buffer per call, the
+ * template's parts copied in.
+ */
 export function probeBodyBytes(t: ProbeTemplate, token: Address, id: number): Buffer {
-  const { head, mid, tail } = t.bytes
+  const { head, mid, tail } = t
   const idText = String(id)
   const out = Buffer.allocUnsafe(head.length + idText.length + mid.length + 40 + tail.length)
   let at = head.copy(out, 0)
