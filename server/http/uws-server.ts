@@ -81,14 +81,16 @@ async function sendStream(res: uWS.HttpResponse, state: Aborted, out: HttpRespon
 }
 
 /**
- * Sends an answer. `inHandler`: called inside uWS' request handler, where the response is already corked
- * (uWS corks around its handlers), so the hot synchronous path skips the cork call and its closure; answers
- * sent later (after an await) cork themselves.
+ * Sends an answer; true when it ended the response with `end` before returning (a plain body written at
+ * once: no stream, no tryEnd still waiting on onWritable, not HEAD, whose `endWithoutBody` uWS does not
+ * count as an answer to the handler). `inHandler`: called inside uWS' request handler, where the response
+ * is already corked (uWS corks around its handlers), so the hot synchronous path skips the cork call and
+ * its closure; answers sent later (after an await) cork themselves.
  */
-function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean, inHandler = false): void {
+function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean, inHandler = false): boolean {
   if (state.aborted) {
     if (isStreamBody(out.body)) void out.body.stream[Symbol.asyncIterator]().return?.()
-    return
+    return false
   }
   const streamed = out.body
   if (isStreamBody(streamed)) {
@@ -99,17 +101,22 @@ function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: bo
         for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
         res.endWithoutBody()
       })
-      return
+      return false
     }
     void sendStream(res, state, out, streamed)
-    return
+    return false
   }
-  if (inHandler) writePlain(res, state, out, head)
-  else res.cork(() => writePlain(res, state, out, head))
+  if (inHandler) return writePlain(res, state, out, head)
+  let ended = false
+  res.cork(() => (ended = writePlain(res, state, out, head)))
+  return ended
 }
 
-/** Status, headers and a string or Buffer body (corked by the caller). */
-function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): void {
+/**
+ * Status, headers and a string or Buffer body (corked by the caller); true when the response was ended
+ * (`end`, or a tryEnd that wrote everything), false for HEAD and for a body still being written.
+ */
+function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): boolean {
   const plain = out.body as string | Buffer
   res.writeStatus(statusLine(out.status))
   for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
@@ -117,16 +124,16 @@ function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, he
     // small text bodies go to uWS as strings: no intermediate Buffer
     if (head) res.endWithoutBody(Buffer.byteLength(plain))
     else res.end(plain)
-    return
+    return !head
   }
   const body = typeof plain === 'string' ? Buffer.from(plain) : plain
   if (head) {
     res.endWithoutBody(body.length)
-    return
+    return false
   }
   if (body.length <= STREAM_THRESHOLD) {
     res.end(body)
-    return
+    return true
   }
   // offsets from onWritable are global write offsets; the body starts at `start`
   const start = res.getWriteOffset()
@@ -138,6 +145,7 @@ function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, he
       return sent
     })
   }
+  return done
 }
 
 function readBody(res: uWS.HttpResponse, limit: number, state: Aborted): Promise<Buffer | ApiError> {
@@ -241,17 +249,6 @@ function watchAbort(res: uWS.HttpResponse, state: Aborted): void {
   })
 }
 
-/**
- * Whether `send` ends this response with `end` before returning (no stream, no tryEnd/onWritable). HEAD
- * answers are not: uWS does not count `endWithoutBody` as a response to the handler, so they keep the hook.
- */
-function endsAtOnce(out: HttpResponse, head: boolean): boolean {
-  if (head) return false
-  const b = out.body
-  if (typeof b === 'string') return b.length <= STREAM_THRESHOLD / 4
-  return Buffer.isBuffer(b) && b.length <= STREAM_THRESHOLD
-}
-
 /** With `stream`, `/v1/stream` upgrades to the push stream (server/http/uws-stream.ts). */
 /** The listen address is taken or not allowed (a configuration error: exit 2 naming PORT/HOST). */
 export class ListenError extends Error {
@@ -303,8 +300,12 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
         void out.then((o) => send(res, request, o, head))
         return
       }
-      if (!endsAtOnce(out, head)) watchAbort(res, request)
-      send(res, request, out, head, true)
+      // uWS' rule: end the response or hook onAborted before the handler returns. A plain body is hooked
+      // only when send did not end it (a large body still being written); HEAD (endWithoutBody is no answer
+      // to uWS) and streams (sendStream writes before its first await) are hooked before sending
+      const early = head || isStreamBody(out.body)
+      if (early) watchAbort(res, request)
+      if (!send(res, request, out, head, true) && !early) watchAbort(res, request)
       return
     }
     watchAbort(res, request)
