@@ -34,7 +34,17 @@ export function makeChunk(
   tsv: string,
   bulk: boolean
 ): EncodedChunk {
-  const data = encoder.encode(tsv)
+  return chunkOf(table, columns, rows, encoder.encode(tsv), bulk)
+}
+
+/** A chunk of TSV bytes already encoded (`rows` lines), with its hash. */
+export function chunkOf(
+  table: string,
+  columns: readonly string[],
+  rows: number,
+  data: Uint8Array,
+  bulk: boolean
+): EncodedChunk {
   return { table, columns, rows, data, hash: crypto.createHash('sha1').update(data).digest('hex'), bulk }
 }
 

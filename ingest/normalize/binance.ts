@@ -136,6 +136,8 @@ export class BinanceNormalizer implements VenueNormalizer {
   missingIds = 0
   /** trades stored without an aggregate id, so outside the gap check */
   unsequenced = 0
+  /** bumped by each exchangeInfo (markets dropped, metas replaced): see BinanceTradeState.marketsVersion */
+  marketsVersion = 0
 
   /** `onGap` hears of every aggTrade id gap on the socket (ids fromId..toId inclusive are missing). */
   constructor(readonly onGap: GapHandler = () => {}) {}
@@ -519,6 +521,7 @@ export class BinanceNormalizer implements VenueNormalizer {
     const dated = deliveryContracts(body)
     if (markets === null || dated === null) return 'malformed'
     this.dated = new Set(dated)
+    this.marketsVersion++
     for (const symbol of dated) this.markets.delete(symbol) // seen before the list said what it is
     for (const meta of markets) {
       const m = this.market(meta.symbol)

@@ -84,7 +84,7 @@ export class ReplayLines {
 
   /**
    * Counts rows handed on without their records (the byte-level path): `rows` rows whose newest exchange
-   * time is `maxTs` (epoch ms; -Infinity for none), as `handed` counts records.
+   * time is `maxTs` (epoch ms; -Infinity for none), as `recordItems` (feed-pump.ts) counts records.
    */
   handedRows(rows: number, maxTs: number): void {
     const c = this.counters
@@ -95,16 +95,6 @@ export class ReplayLines {
   /** The normalizer of `venue` this replay uses (made on first use), undefined for a venue it does not know. */
   venueNormalizer(venue: string): VenueNormalizer | undefined {
     return this.normalizer(venue)
-  }
-
-  /** Counts records handed on: rows and the newest exchange time. */
-  handed(records: readonly NormalizedRecord[]): number {
-    const c = this.counters
-    let maxTs = c.lastEventTs ?? 0
-    for (let i = 0; i < records.length; i++) if (records[i]!.ts > maxTs) maxTs = records[i]!.ts
-    c.rows += records.length
-    c.lastEventTs = maxTs
-    return maxTs
   }
 
   get unsequenced(): number {

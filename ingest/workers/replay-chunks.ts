@@ -9,15 +9,15 @@
  * `encodeRecords(records, true)` cuts from the same records (one per kind, kinds in order of first
  * appearance, rows in line order), so the batches and dedup tokens are the in-thread path's.
  */
-import crypto from 'node:crypto'
 import { KIND_SPECS, columnsOf } from '../../engine/records/fields.js'
 import { encodeTsv } from '../../engine/records/tsv.js'
 import type { NormalizedRecord, RecordKind, RecordOf } from '../../engine/records/types.js'
-import { makeChunk, type EncodedChunk } from '../encoded-chunk.js'
+import { chunkOf, makeChunk, type EncodedChunk } from '../encoded-chunk.js'
 import { BinanceNormalizer } from '../normalize/binance.js'
 import { ReplayLines } from '../record/replay-lines.js'
 import { RowBuffer } from '../record/row-buffer.js'
 import { AggTradeFastPath } from '../sources/binance/aggtrade-fast.js'
+import { CHUNK_RECORDS } from '../sources/feed/feed-pump.js'
 
 const NEWLINE = 10
 const TRADE_COLUMNS = columnsOf('trade')
@@ -43,6 +43,24 @@ export class ReplayChunks {
     this.fast = binance instanceof BinanceNormalizer ? AggTradeFastPath.over(binance, this.lines.counters) : null
   }
 
+  /**
+   * Handles the lines of `b` from `i` until a chunk's worth of rows is gathered (`full`) or `b` ends;
+   * returns the index to go on from. The caller takes the chunks when `full` (the in-thread path's cut:
+   * every CHUNK_RECORDS records).
+   */
+  fill(b: Buffer, i: number): number {
+    while (i < b.length) {
+      i = this.line(b, i)
+      if (this.rows >= CHUNK_RECORDS) break
+    }
+    return i
+  }
+
+  /** Whether the rows gathered make a chunk: `take` them before handling more lines. */
+  get full(): boolean {
+    return this.rows >= CHUNK_RECORDS
+  }
+
   /** Handles the line at `b[i..]` (up to its newline or the end of `b`); returns the index after it. */
   line(b: Buffer, i: number): number {
     const fast = this.fast
@@ -66,7 +84,6 @@ export class ReplayChunks {
 
   /** Handles one line of text through the general path. */
   text(line: string): void {
-    this.fast?.reset()
     const lines = this.lines
     if (Number.isNaN(lines.read(line))) return
     const out = this.out
@@ -92,16 +109,7 @@ export class ReplayChunks {
     const chunks: EncodedChunk[] = []
     for (const kind of this.kinds) {
       if (kind === 'trade') {
-        const data = this.trades.take()
-        const hash = crypto.createHash('sha1').update(data).digest('hex')
-        chunks.push({
-          table: KIND_SPECS.trade.table,
-          columns: TRADE_COLUMNS,
-          rows: this.tradeRows,
-          data,
-          hash,
-          bulk: true
-        })
+        chunks.push(chunkOf(KIND_SPECS.trade.table, TRADE_COLUMNS, this.tradeRows, this.trades.take(), true))
         continue
       }
       const group = this.others.filter((r) => r.kind === kind) as RecordOf<typeof kind>[]

@@ -10,7 +10,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { recordedBlocks } from '../record/replay-blocks.js'
-import { CHUNK_RECORDS } from '../sources/feed/feed-pump.js'
 import { ReplayChunks } from './replay-chunks.js'
 import {
   REPLAY_CREDITS,
@@ -64,8 +63,8 @@ async function main(): Promise<void> {
     for await (const block of reader.blocks) {
       if (stopping) break
       for (let i = 0; i < block.length;) {
-        i = replay.line(block, i)
-        if (replay.rows >= CHUNK_RECORDS) await send()
+        i = replay.fill(block, i)
+        if (replay.full) await send()
       }
     }
     if (stopping) {

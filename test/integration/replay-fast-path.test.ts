@@ -17,12 +17,11 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
 import type { NormalizedRecord } from '../../engine/records/types.js'
-import { encodeRecords } from '../../ingest/encode-records.js'
-import type { EncodedChunk } from '../../ingest/encoded-chunk.js'
+import { isLiveRecords, type EncodedChunk } from '../../ingest/encoded-chunk.js'
 import { recordedBlocks, LineBlocks } from '../../ingest/record/replay-blocks.js'
 import { ReplayLines, type ReplayCounts } from '../../ingest/record/replay-lines.js'
 import { recordedLine, recordedTextLine } from '../../ingest/record/recording-format.js'
-import { CHUNK_RECORDS } from '../../ingest/sources/feed/feed-pump.js'
+import { CHUNK_RECORDS, recordItems } from '../../ingest/sources/feed/feed-pump.js'
 import { ReplaySource } from '../../ingest/sources/replay-source.js'
 import { ReplayChunks } from '../../ingest/workers/replay-chunks.js'
 import { writeCapture } from '../../bench/replay/capture.js'
@@ -201,9 +200,10 @@ function general(text: string): Result {
   const lines = new ReplayLines()
   const chunks: EncodedChunk[] = []
   let out: NormalizedRecord[] = []
+  // what the in-thread replay hands on (replay-source.ts: recordItems, bulk), the live records left out
   const flush = (): void => {
-    lines.handed(out)
-    chunks.push(...encodeRecords(out, true))
+    for (const item of recordItems(out, lines.counters, true))
+      if (!isLiveRecords(item)) chunks.push(item as EncodedChunk)
     out = []
   }
   for (const line of parts) {
@@ -220,10 +220,11 @@ function bytePath(bytes: Buffer, cuts: number[]): Result & { taken: number } {
   const r = new ReplayChunks()
   const cut = new LineBlocks()
   const chunks: EncodedChunk[] = []
+  // the worker's loop (replay-worker.ts), without the thread and the credits
   const handle = (b: Buffer): void => {
     for (let i = 0; i < b.length;) {
-      i = r.line(b, i)
-      if (r.rows >= CHUNK_RECORDS) chunks.push(...r.take())
+      i = r.fill(b, i)
+      if (r.full) chunks.push(...r.take())
     }
   }
   let from = 0
@@ -273,6 +274,33 @@ describe('replay byte path for Binance aggTrade lines', () => {
     expectSame(bytePath(bytes.subarray(0, bytes.length - 1), [bytes.length - 30]), general(text.slice(0, -1)))
   })
 
+  it('a market list that drops a market the byte path cached: its later trades go where the general path sends them', () => {
+    const t = T0
+    const text = [
+      ws(agg('BTCUSDT', 1, t), t), // cached by the byte path
+      recordedLine(
+        'binance',
+        '/fapi/v1/exchangeInfo',
+        exchangeInfo([{ s: 'BTCUSDT', base: 'BTC', type: 'CURRENT_QUARTER' }]),
+        t
+      ),
+      ws(agg('BTCUSDT', 2, t + 1), t + 1), // now a delivery contract: not followed
+      recordedLine('binance', '/fapi/v1/exchangeInfo', exchangeInfo([{ s: 'BTCUSDT', base: 'BTC' }]), t + 2),
+      ws(agg('BTCUSDT', 3, t + 3), t + 3) // a perpetual again, a new market state
+    ].join('')
+    const ref = general(text)
+    const fast = bytePath(Buffer.from(text), [])
+    expectSame(fast, ref)
+    const tsv = Buffer.from(ref.chunks.find((c) => c.table === 'trades')!.data).toString()
+    expect(
+      tsv
+        .split('\n')
+        .filter(Boolean)
+        .map((row) => row.split('\t').at(-1))
+    ).toEqual(['1', '3'])
+    expect(fast.taken).toBe(2)
+  })
+
   it('gives the general path chunks and counters on random recordings', () => {
     const symbols = ['BTCUSDT', 'ETHUSDT', '1000PEPEUSDT', 'BTCUSDT_250328', 'btcusdt', 'X']
     const decimal = fc.oneof(
@@ -302,6 +330,14 @@ describe('replay byte path for Binance aggTrade lines', () => {
             t += x.dt
             if (x.other === 0)
               return recordedLine('binance', '/fapi/v1/exchangeInfo', exchangeInfo([{ s: x.s, base: 'B' + x.dt }]), t)
+            // the list makes a market the byte path may have cached a delivery contract (dropped, not followed)
+            if (x.other === 1)
+              return recordedLine(
+                'binance',
+                '/fapi/v1/exchangeInfo',
+                exchangeInfo([{ s: x.s, base: 'B', type: 'CURRENT_QUARTER' }]),
+                t
+              )
             const fields: Record<string, string> = { m: x.m }
             if (x.p !== '"97000.5"') fields['p'] = x.p
             if (x.q !== '"0.010"') fields['q'] = x.q
@@ -357,8 +393,8 @@ describe('replay byte path, whole files', () => {
     for (const file of fs.readdirSync(rec.dir).sort()) {
       for await (const b of recordedBlocks(path.join(rec.dir, file), 64).blocks) {
         for (let i = 0; i < b.length;) {
-          i = r.line(b, i)
-          if (r.rows >= CHUNK_RECORDS) chunks.push(...r.take())
+          i = r.fill(b, i)
+          if (r.full) chunks.push(...r.take())
         }
       }
     }

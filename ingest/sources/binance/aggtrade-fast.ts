@@ -50,24 +50,20 @@ export class AggTradeFastPath {
   rowTs = Number.NaN
   private readonly line = new AggTradeLine()
   private readonly cache = new Map<number, Entry>()
+  /** the normalizer's marketsVersion the cache was filled under */
+  private version: number
 
   private constructor(
     private readonly state: BinanceTradeState,
     private readonly counters: FeedCounters
-  ) {}
+  ) {
+    this.version = state.marketsVersion
+  }
 
   /** The byte path over `normalizer`'s state, counting into `counters`. */
   static over(normalizer: BinanceNormalizer, counters: FeedCounters): AggTradeFastPath {
     const state: BinanceTradeState = normalizer
     return new AggTradeFastPath(state, counters)
-  }
-
-  /**
-   * Forgets the cached markets. Called whenever a line takes the general path, which may change what the
-   * cache mirrors (exchangeInfo replaces market meta and drops delivery contracts).
-   */
-  reset(): void {
-    if (this.cache.size > 0) this.cache.clear()
   }
 
   /**
@@ -126,6 +122,11 @@ export class AggTradeFastPath {
 
   /** The cached market of the symbol at `b[from..to)`; null when the byte path must not take its trades. */
   private entry(b: Uint8Array, from: number, to: number): Entry | null {
+    // lines of the general path in between may have dropped markets or replaced metas (exchangeInfo)
+    if (this.state.marketsVersion !== this.version) {
+      this.cache.clear()
+      this.version = this.state.marketsVersion
+    }
     let h = 0x811c9dc5
     for (let k = from; k < to; k++) h = Math.imul(h ^ b[k]!, 16777619)
     let e = this.cache.get(h)

@@ -25,4 +25,9 @@ export interface BinanceTradeState {
   readonly onGap: GapHandler
   duplicates: number
   missingIds: number
+  /**
+   * changes whenever a market the byte path may hold is dropped or a market's meta replaced (exchangeInfo):
+   * the byte path forgets the markets it cached when it sees a new value
+   */
+  readonly marketsVersion: number
 }
