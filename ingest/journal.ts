@@ -16,6 +16,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Logger } from '../engine/log.js'
 import type { InsertBatch, Store } from '../engine/store/store.js'
+import { insertKept, insertVia } from '../engine/store/file-insert.js'
 import { toStoreError } from '../engine/store/store-error.js'
 
 interface Header {
@@ -47,9 +48,6 @@ interface Entry {
   readonly header: Header
   readonly written: Promise<void>
 }
-
-/** Characters ClickHouse's `file()` expands as globs: a journal under such a path is read inline. */
-const GLOB = /[*?{}[\]]/
 
 export class BatchJournal {
   private seq = 0
@@ -90,7 +88,7 @@ export class BatchJournal {
   private write(store: Store, batch: PartedBatch): Entry {
     const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
     // the engine reads TSV entries itself, unless the path holds glob characters file() would expand
-    const viaFile = store.insertFile !== undefined && batch.format === 'TSV' && !GLOB.test(file)
+    const viaFile = batch.format === 'TSV' && insertVia(store, file) === 'file'
     const parts = batch.parts ?? [batch.data]
     const header: Header = {
       table: batch.table,
@@ -170,6 +168,5 @@ export class BatchJournal {
  */
 async function insertEntry(store: Store, header: Header, file: string, data: () => Buffer): Promise<void> {
   const { bytes: _bytes, via, ...batch } = header
-  if (via === 'file' && store.insertFile) await store.insertFile({ ...batch, file, skipLines: 1 })
-  else await store.insert({ ...batch, data: data() })
+  await insertKept(store, batch, file, 1, via ?? 'inline', data)
 }

@@ -14,6 +14,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Logger } from '../log.js'
 import type { Store } from '../store/store.js'
+import { insertKept, insertVia, type InsertVia } from '../store/file-insert.js'
 import { toStoreError } from '../store/store-error.js'
 
 export interface SegmentHeader {
@@ -24,26 +25,20 @@ export interface SegmentHeader {
    * `file`: the store reads the segment itself (`Store.insertFile`); `inline`: its bytes are sent. A retry
    * takes the same way: the dedup block ids of a token differ between the two.
    */
-  readonly via: 'file' | 'inline'
+  readonly via: InsertVia
 }
 
-/** Characters ClickHouse's `file()` expands as globs: a segment under such a path is loaded inline. */
-const GLOB = /[*?{}[\]]/
-
 export function segmentHeader(store: Store, table: string, columns: readonly string[], file: string): SegmentHeader {
-  const via = store.insertFile !== undefined && !GLOB.test(file) ? 'file' : 'inline'
-  return { table, columns, dedupToken: `${table}:journal:${path.basename(file)}`, via }
+  return { table, columns, dedupToken: `${table}:journal:${path.basename(file)}`, via: insertVia(store, file) }
 }
 
 /** Inserts the rows of one segment file (every line after the header) the way its header says. */
 export async function loadSegment(store: Store, header: SegmentHeader, file: string): Promise<void> {
   const batch = { table: header.table, columns: header.columns, format: 'TSV' as const, dedupToken: header.dedupToken }
-  if (header.via === 'file' && store.insertFile) {
-    await store.insertFile({ ...batch, file, skipLines: 1 })
-    return
-  }
-  const buf = fs.readFileSync(file)
-  await store.insert({ ...batch, data: buf.subarray(buf.indexOf(10) + 1) })
+  await insertKept(store, batch, file, 1, header.via, () => {
+    const buf = fs.readFileSync(file)
+    return buf.subarray(buf.indexOf(10) + 1)
+  })
 }
 
 /** Moves a segment the store refuses to `failed/` beside it (kept for inspection, never loaded again). */
