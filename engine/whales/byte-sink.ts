@@ -9,6 +9,12 @@
  */
 import { escapeTsv } from '../records/tsv.js'
 
+/**
+ * string length (UTF-16 units) from which `raw` hands the string to Buffer#write: the native call costs
+ * ~40 ns whatever the length, the byte loop ~1.1-1.4 ns per unit (Node 20, measured on 4-66 unit strings)
+ */
+const NATIVE_AFTER = 40
+
 export class ByteSink {
   private buf: Buffer
   private len = 0
@@ -32,10 +38,22 @@ export class ByteSink {
     this.buf[this.len++] = c
   }
 
+  /** bytes already encoded (a field or run of fields the caller built once and writes many times) */
+  copy(b: Uint8Array): void {
+    this.room(b.length)
+    this.buf.set(b, this.len)
+    this.len += b.length
+  }
+
   /** `s` as UTF-8, unescaped */
   raw(s: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit; Buffer.write truncates silently when short of room
     this.room(s.length * 3)
+    if (s.length >= NATIVE_AFTER) {
+      // the same bytes as the loop below (which falls back to this call at the first non-ASCII unit)
+      this.len += this.buf.write(s, this.len, 'utf8')
+      return
+    }
     const buf = this.buf
     const start = this.len
     let at = start

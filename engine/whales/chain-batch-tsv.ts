@@ -38,6 +38,38 @@ function nullableText(sink: ByteSink, v: string | null): void {
   else sink.escaped(v)
 }
 
+/**
+ * A line's end after repeat_count for an event without a label: `\t<circular>\t<internal>\t\N<tail>`, indexed
+ * by circular * 2 + internal.
+ */
+function lineEnds(tail: string): Buffer[] {
+  const ends: Buffer[] = []
+  for (const circular of ['false', 'true'])
+    for (const internal of ['false', 'true']) ends.push(Buffer.from(`\t${circular}\t${internal}\t${NULL}${tail}`))
+  return ends
+}
+
+/**
+ * `<block_number>\t<block_hash>\t<ts text>\t` of the last event's block (events of a block come one after
+ * another: built once per block, then copied). block_hash is written unescaped, as before.
+ */
+class BlockText {
+  private number = Number.NaN
+  private hash = ''
+  private ts = Number.NaN
+  private bytes: Buffer = Buffer.alloc(0)
+
+  of(e: ChainWhaleEvent): Buffer {
+    if (e.block_number !== this.number || e.ts !== this.ts || e.block_hash !== this.hash) {
+      this.number = e.block_number
+      this.hash = e.block_hash
+      this.ts = e.ts
+      this.bytes = Buffer.from(`${String(e.block_number)}\t${e.block_hash}\t${sqlTime(e.ts)}\t`, 'utf8')
+    }
+    return this.bytes
+  }
+}
+
 /** the identity of an event (and of its whale_transfers row) */
 export function eventKey(e: { tx_hash: string; log_index: number; address: string }): string {
   return `${e.tx_hash}:${e.log_index}:${e.address}`
@@ -75,13 +107,9 @@ export function encodeChainBatch(
   const skip = flows?.skip ?? null
   const records: WhaleTransferRecord[] = []
   const counted: ChainWhaleEvent[] = []
-  let lastTs = Number.NaN
-  let ts = ''
+  const ends = lineEnds(tail)
+  const block = new BlockText()
   for (const e of events) {
-    if (e.ts !== lastTs) {
-      lastTs = e.ts
-      ts = sqlTime(e.ts)
-    }
     const amount = String(e.amount)
     const usd = e.usd_value === null ? null : String(e.usd_value)
     sink.raw(e.chain)
@@ -92,12 +120,7 @@ export function encodeChainBatch(
     sink.byte(TAB)
     sink.escaped(e.address)
     sink.byte(TAB)
-    sink.num(e.block_number)
-    sink.byte(TAB)
-    sink.raw(e.block_hash)
-    sink.byte(TAB)
-    sink.raw(ts)
-    sink.byte(TAB)
+    sink.copy(block.of(e))
     sink.escaped(e.counterparty)
     sink.byte(TAB)
     sink.raw(e.event_type)
@@ -128,13 +151,13 @@ export function encodeChainBatch(
     sink.byte(CLOSE)
     sink.byte(TAB)
     sink.num(e.repeat_count)
-    sink.byte(TAB)
-    sink.raw(e.circular ? 'true' : 'false')
-    sink.byte(TAB)
-    sink.raw(e.internal ? 'true' : 'false')
-    sink.byte(TAB)
-    nullableText(sink, e.label)
-    sink.raw(tail)
+    if (e.label === null) sink.copy(ends[(e.circular ? 2 : 0) + (e.internal ? 1 : 0)]!)
+    else {
+      sink.raw(e.circular ? '\ttrue\t' : '\tfalse\t')
+      sink.raw(e.internal ? 'true\t' : 'false\t')
+      sink.escaped(e.label)
+      sink.raw(tail)
+    }
     // as transferRecordOf: circular or unpriced events stay out of flows
     if (wt === null || e.circular || usd === null) continue
     if (skip !== null && skip.has(eventKey(e))) continue

@@ -31,12 +31,92 @@ export interface ChainEventDetail {
   readonly internal: boolean
 }
 
-/** a remembered detail with its event's identity (a ChainWhaleEvent is one: stored as it is, no copy) */
+/** a remembered detail with its event's identity (tx_hash is byTx's key) */
 interface Entry extends ChainEventDetail {
   readonly chain: string
-  readonly tx_hash: string
   readonly log_index: number
   readonly address: string
+}
+
+/**
+ * An event's entry: its identity and details only, not the event (whose 22 fields, amount and USD boxes and
+ * counterparty would stay alive for the 7-day window: the old generation the collector marks again and again).
+ */
+class FullEntry implements Entry {
+  constructor(
+    readonly chain: string,
+    readonly log_index: number,
+    readonly address: string,
+    readonly repeat_count: number,
+    readonly hops: number,
+    readonly pools: readonly string[],
+    readonly token_in: string | null,
+    readonly amount_in: number | null,
+    readonly price_source: string | null,
+    readonly label: string | null,
+    readonly internal: boolean
+  ) {}
+}
+
+const NO_POOLS: readonly string[] = Object.freeze([])
+
+/**
+ * The entry of a plain event (no Swap logs, no asset given, no label, not internal: most transfers), five
+ * fields; the constant ones are read from the prototype.
+ */
+class PlainEntry implements Entry {
+  constructor(
+    readonly chain: string,
+    readonly log_index: number,
+    readonly address: string,
+    readonly repeat_count: number,
+    readonly price_source: string | null
+  ) {}
+  get hops(): number {
+    return 0
+  }
+  get pools(): readonly string[] {
+    return NO_POOLS
+  }
+  get token_in(): null {
+    return null
+  }
+  get amount_in(): null {
+    return null
+  }
+  get label(): null {
+    return null
+  }
+  get internal(): false {
+    return false
+  }
+}
+
+type DetailSource = ChainEventDetail & { readonly chain: string; readonly log_index: number; readonly address: string }
+
+function entryOf(e: DetailSource): Entry {
+  if (
+    e.hops === 0 &&
+    e.pools.length === 0 &&
+    e.token_in === null &&
+    e.amount_in === null &&
+    e.label === null &&
+    !e.internal
+  )
+    return new PlainEntry(e.chain, e.log_index, e.address, e.repeat_count, e.price_source)
+  return new FullEntry(
+    e.chain,
+    e.log_index,
+    e.address,
+    e.repeat_count,
+    e.hops,
+    e.pools,
+    e.token_in,
+    e.amount_in,
+    e.price_source,
+    e.label,
+    e.internal
+  )
 }
 
 /**
@@ -60,11 +140,11 @@ const same = (a: Entry, chain: string, logIndex: number, address: string): boole
 /** the newest transaction of byTx (its events usually come one after another: no move needed) */
 let newestTx: string | null = null
 
-function remember(e: Entry): void {
-  const held = byTx.get(e.tx_hash)
+function remember(txHash: string, e: Entry): void {
+  const held = byTx.get(txHash)
   if (held === undefined) {
-    byTx.set(e.tx_hash, e)
-    newestTx = e.tx_hash
+    byTx.set(txHash, e)
+    newestTx = txHash
     size += 1
     return
   }
@@ -85,11 +165,11 @@ function remember(e: Entry): void {
     }
   }
   // the transaction becomes the newest
-  if (newestTx !== e.tx_hash) {
-    byTx.delete(e.tx_hash)
-    newestTx = e.tx_hash
+  if (newestTx !== txHash) {
+    byTx.delete(txHash)
+    newestTx = txHash
   }
-  byTx.set(e.tx_hash, list)
+  byTx.set(txHash, list)
 }
 
 /** drops the oldest transactions' entries while more than MAX_DETAILS are held */
@@ -105,7 +185,25 @@ function bound(): void {
 
 /** Remembers the details of confirmed events (newest last; the oldest transactions go first when full). */
 export function recordChainDetails(events: readonly ChainWhaleEvent[]): void {
-  for (const e of events) remember(e)
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!
+    const next = events[i + 1]
+    // two events of a transaction new to the map (a transfer's sender and receiver): one lookup and one
+    // insert for both, where remembering them one by one takes two of each; the same map after either way
+    if (
+      next !== undefined &&
+      next.tx_hash === e.tx_hash &&
+      !same(e, next.chain, next.log_index, next.address) &&
+      !byTx.has(e.tx_hash)
+    ) {
+      byTx.set(e.tx_hash, [entryOf(e), entryOf(next)])
+      newestTx = e.tx_hash
+      size += 2
+      i++
+      continue
+    }
+    remember(e.tx_hash, entryOf(e))
+  }
   bound()
 }
 
@@ -166,20 +264,22 @@ export async function loadChainDetails(store: Store, chain: string, sinceMs: num
     { chain, since: sinceMs }
   )
   for (const r of rows) {
-    remember({
-      chain: r.chain,
-      tx_hash: r.tx_hash,
-      log_index: Number(r.log_index),
-      address: r.address,
-      repeat_count: Number(r.repeat_count),
-      hops: Number(r.hops),
-      pools: r.pools,
-      token_in: r.token_in,
-      amount_in: r.amount_in,
-      price_source: r.price_source,
-      label: r.label,
-      internal: Boolean(r.internal)
-    })
+    remember(
+      r.tx_hash,
+      entryOf({
+        chain: r.chain,
+        log_index: Number(r.log_index),
+        address: r.address,
+        repeat_count: Number(r.repeat_count),
+        hops: Number(r.hops),
+        pools: r.pools,
+        token_in: r.token_in,
+        amount_in: r.amount_in,
+        price_source: r.price_source,
+        label: r.label,
+        internal: Boolean(r.internal)
+      })
+    )
   }
   bound()
   return rows.length

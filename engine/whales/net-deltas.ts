@@ -31,6 +31,15 @@ export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 /** wallets scanned in order before a Map index is built */
 const INDEX_AFTER = 16
 
+/**
+ * The empty lists a transaction's wallets start with, shared and never written (replaced at the first entry:
+ * an empty `[]` gets room for 16 entries at its first push, ~150 bytes of garbage each; a one-element literal
+ * room for exactly one). Not frozen: a frozen array is another elements kind, and `for...of` over it
+ * allocated an iterator per loop.
+ */
+const NO_WALLETS: WalletDelta[] = []
+const NO_ASSETS: AssetDelta[] = []
+
 /** one wallet's movements of one asset in one transaction */
 export interface AssetDelta {
   readonly asset: string
@@ -49,8 +58,11 @@ export interface AssetDelta {
 
 export interface WalletDelta {
   readonly wallet: string
-  /** every asset the wallet moved, in order of first movement (zero nets included: see `netCount`) */
-  readonly assets: AssetDelta[]
+  /**
+   * every asset the wallet moved, in order of first movement (zero nets included: see `netCount`); starts as
+   * the shared NO_ASSETS, replaced by a one-element literal at the first asset (see `add`)
+   */
+  assets: AssetDelta[]
   /** assets whose net is not zero, once `netDeltas` returns */
   netCount: number
   /** assets sent so far (the next sentOrder) */
@@ -62,7 +74,7 @@ export interface WalletDelta {
 }
 
 class Wallets {
-  readonly list: WalletDelta[] = []
+  list: WalletDelta[] = NO_WALLETS
   private index: Map<string, WalletDelta> | null = null
 
   find(wallet: string): WalletDelta | undefined {
@@ -74,8 +86,9 @@ class Wallets {
   get(wallet: string): WalletDelta {
     let d = this.find(wallet)
     if (d === undefined) {
-      d = { wallet, assets: [], netCount: 0, sends: 0, legs: 0, firstLog: Number.MAX_SAFE_INTEGER }
-      this.list.push(d)
+      d = { wallet, assets: NO_ASSETS, netCount: 0, sends: 0, legs: 0, firstLog: Number.MAX_SAFE_INTEGER }
+      if (this.list.length === 0) this.list = [d]
+      else this.list.push(d)
       if (this.index !== null) this.index.set(wallet, d)
       else if (this.list.length > INDEX_AFTER) this.index = new Map(this.list.map((w) => [w.wallet, w]))
     }
@@ -88,9 +101,9 @@ export function assetOf(d: WalletDelta, asset: string): AssetDelta | undefined {
   return undefined
 }
 
-function add(d: WalletDelta, token: string, amount: bigint, other: string, logIndex: number): void {
+/** `abs` (> 0n) of `token` sent by `d` to `other` (`sent`) or received from it */
+function add(d: WalletDelta, token: string, abs: bigint, sent: boolean, other: string, logIndex: number): void {
   let a = assetOf(d, token)
-  const abs = amount < 0n ? -amount : amount
   if (a === undefined) {
     a = {
       asset: token,
@@ -101,18 +114,28 @@ function add(d: WalletDelta, token: string, amount: bigint, other: string, logIn
       counterparty: other,
       counterpartyAmount: abs
     }
-    d.assets.push(a)
+    if (d.assets.length === 0) d.assets = [a]
+    else d.assets.push(a)
   } else if (abs > a.counterpartyAmount) {
     a.counterparty = other
     a.counterpartyAmount = abs
   }
-  a.net += amount
-  if (amount < 0n) {
+  if (sent) {
+    a.net -= abs
     if (a.sentOrder < 0) a.sentOrder = d.sends++
-    a.sent -= amount
-  } else a.received = true
+    a.sent += abs
+  } else {
+    a.net += abs
+    a.received = true
+  }
   d.legs += 1
   if (logIndex < d.firstLog) d.firstLog = logIndex
+}
+
+/** `address` emitted one of the transaction's Swap logs (a few per transaction: a scan, not a Set) */
+function isPool(swaps: RawTx['swaps'], address: string): boolean {
+  for (const s of swaps) if (s.pool === address) return true
+  return false
 }
 
 /**
@@ -120,7 +143,7 @@ function add(d: WalletDelta, token: string, amount: bigint, other: string, logIn
  * first appearance.
  */
 export function netDeltas(tx: RawTx): WalletDelta[] {
-  const pools = tx.swaps.length === 0 ? null : new Set(tx.swaps.map((s) => s.pool))
+  const swaps = tx.swaps
   const wallets = new Wallets()
   let withdrawals: Array<{ holder: string; amount: bigint; logIndex: number }> | null = null
   // coin the sender paid the wrapped-native contract for its own Deposit: a wrap, not a transfer
@@ -139,10 +162,10 @@ export function netDeltas(tx: RawTx): WalletDelta[] {
       continue
     }
     if (leg.from === leg.to) continue
-    if (leg.from !== ZERO_ADDRESS && (pools === null || !pools.has(leg.from)))
-      add(wallets.get(leg.from), leg.token, -amount, leg.to, leg.logIndex)
-    if (leg.to !== ZERO_ADDRESS && (pools === null || !pools.has(leg.to)))
-      add(wallets.get(leg.to), leg.token, amount, leg.from, leg.logIndex)
+    if (leg.from !== ZERO_ADDRESS && !isPool(swaps, leg.from))
+      add(wallets.get(leg.from), leg.token, amount, true, leg.to, leg.logIndex)
+    if (leg.to !== ZERO_ADDRESS && !isPool(swaps, leg.to))
+      add(wallets.get(leg.to), leg.token, amount, false, leg.from, leg.logIndex)
   }
   if (withdrawals !== null) {
     for (const w of withdrawals) {
@@ -150,8 +173,8 @@ export function netDeltas(tx: RawTx): WalletDelta[] {
       const held = holder === undefined ? 0n : (assetOf(holder, NATIVE)?.net ?? 0n)
       if (holder === undefined || held <= 0n) continue
       const moved = held < w.amount ? held : w.amount
-      add(holder, NATIVE, -moved, tx.sender, w.logIndex)
-      add(wallets.get(tx.sender), NATIVE, moved, w.holder, w.logIndex)
+      add(holder, NATIVE, moved, true, tx.sender, w.logIndex)
+      add(wallets.get(tx.sender), NATIVE, moved, false, w.holder, w.logIndex)
     }
   }
   for (const d of wallets.list) {

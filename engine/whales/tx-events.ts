@@ -118,14 +118,21 @@ function sideOf(asset: string, raw: bigint, ts: number, ctx: TxEventContext): Si
   }
 }
 
+/**
+ * `best` or `s`, whichever is larger: the larger USD value; unpriced only against unpriced (then the larger
+ * raw); on a tie the one seen first (`best`)
+ */
+function larger(best: Side | undefined, s: Side): Side {
+  if (best === undefined) return s
+  if (s.usd !== null && (best.usd === null || s.usd > best.usd)) return s
+  if (s.usd === null && best.usd === null && s.raw > best.raw) return s
+  return best
+}
+
 /** the side with the largest USD value; unpriced sides only when none is priced (then the largest raw) */
 function largest(sides: readonly Side[]): Side | undefined {
   let best: Side | undefined
-  for (const s of sides) {
-    if (best === undefined) best = s
-    else if (s.usd !== null && (best.usd === null || s.usd > best.usd)) best = s
-    else if (s.usd === null && best.usd === null && s.raw > best.raw) best = s
-  }
+  for (const s of sides) best = larger(best, s)
   return best
 }
 
@@ -145,9 +152,15 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShare
   const relevant = watched !== undefined || d.wallet === tx.sender
   const circular = relevant && isCircular(d, tx)
   if (d.netCount === 0 && !circular) return null
-  const gave: Side[] = []
-  const got: Side[] = []
-  for (const a of d.assets) if (a.net !== 0n) (a.net < 0n ? gave : got).push(sideOf(a.asset, a.net, tx.ts, ctx))
+  // the largest side given and received, folded as they come (no list of sides per event)
+  let gave: Side | undefined
+  let got: Side | undefined
+  for (const a of d.assets) {
+    if (a.net === 0n) continue
+    const side = sideOf(a.asset, a.net, tx.ts, ctx)
+    if (a.net < 0n) gave = larger(gave, side)
+    else got = larger(got, side)
+  }
   let main: Side
   let given: Side | undefined
   let type: ChainWhaleEvent['event_type']
@@ -160,13 +173,13 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShare
     main = largest(round)!
     given = main
     type = 'swap'
-  } else if (gave.length > 0 && got.length > 0) {
-    main = largest(got)!
-    given = largest(gave)!
+  } else if (gave !== undefined && got !== undefined) {
+    main = got
+    given = gave
     type = 'swap'
   } else {
-    main = largest(gave.length > 0 ? gave : got)!
-    type = gave.length > 0 ? 'transfer_out' : 'transfer_in'
+    main = (gave ?? got)!
+    type = gave !== undefined ? 'transfer_out' : 'transfer_in'
   }
   // a swap is valued on its priced side (the larger when both are priced)
   const valued =
@@ -205,13 +218,16 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShare
 
 /** The whale events of one transaction, one per reported wallet, in order of the wallets' first legs. */
 export function txEvents(tx: RawTx, ctx: TxEventContext): ChainWhaleEvent[] {
-  const out: ChainWhaleEvent[] = []
+  // a one-element literal at the first event: an empty `[]` gets room for 16 at its first push
+  let out: ChainWhaleEvent[] | null = null
   const shared: TxShared = { pools: null }
   for (const d of netDeltas(tx)) {
     const e = eventOf(d, tx, ctx, shared)
-    if (e !== null) out.push(e)
+    if (e === null) continue
+    if (out === null) out = [e]
+    else out.push(e)
   }
-  return out
+  return out ?? []
 }
 
 export { NATIVE }

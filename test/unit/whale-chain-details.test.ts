@@ -4,10 +4,12 @@
  * replaced when an event is confirmed again, bounded to MAX_DETAILS entries with the oldest transactions
  * dropped first and counted; collapse.ts puts them on the served events.
  */
+import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   chainDetailCount,
   chainDetailOf,
+  chainEventId,
   clearChainDetails,
   droppedDetails,
   MAX_DETAILS,
@@ -101,5 +103,73 @@ describe('chain event details', () => {
     recordChainDetails([rest[0]!, ev(MAX_DETAILS, 1, A), ev(MAX_DETAILS + 1, 1, A)])
     expect(find(rest[0]!)).toBeDefined()
     expect(find(rest[1]!)).toBeUndefined()
+  })
+})
+
+describe('chain event details against a map by event id', () => {
+  const DETAIL_FIELDS = [
+    'repeat_count',
+    'hops',
+    'pools',
+    'token_in',
+    'amount_in',
+    'price_source',
+    'label',
+    'internal'
+  ] as const
+  const pick = (d: object | undefined) =>
+    d === undefined ? undefined : Object.fromEntries(DETAIL_FIELDS.map((k) => [k, (d as Record<string, unknown>)[k]]))
+  // transactions' events one after another (pairs, as a transfer gives), repeats, plain and swap details
+  const drawn = fc.array(
+    fc.record({
+      tx: fc.integer({ min: 0, max: 6 }),
+      logIndex: fc.integer({ min: 0, max: 3 }),
+      address: fc.constantFrom(A, B),
+      chain: fc.constantFrom('ethereum', 'bsc'),
+      plain: fc.boolean(),
+      repeat: fc.integer({ min: 1, max: 5 }),
+      source: fc.option(fc.constantFrom('stablecoin', 'candles_1m:binance')),
+      label: fc.option(fc.constantFrom('Binance 1', 'x')),
+      internal: fc.boolean()
+    }),
+    { maxLength: 30 }
+  )
+  it('finds for every event recorded the details of its last recording, and counts distinct events', () => {
+    fc.assert(
+      fc.property(fc.array(drawn, { minLength: 1, maxLength: 3 }), (batches) => {
+        clearChainDetails()
+        const want = new Map<string, ChainWhaleEvent>()
+        for (const batch of batches) {
+          const events = batch.map((d) =>
+            d.plain
+              ? ev(d.tx, d.logIndex, d.address, {
+                  chain: d.chain,
+                  hops: 0,
+                  pools: [],
+                  token_in: null,
+                  amount_in: null,
+                  label: null,
+                  internal: false,
+                  repeat_count: d.repeat,
+                  price_source: d.source,
+                  event_type: 'transfer_in'
+                })
+              : ev(d.tx, d.logIndex, d.address, {
+                  chain: d.chain,
+                  repeat_count: d.repeat,
+                  price_source: d.source,
+                  label: d.label,
+                  internal: d.internal
+                })
+          )
+          recordChainDetails(events)
+          for (const e of events) want.set(chainEventId(e), e)
+        }
+        expect(chainDetailCount()).toBe(want.size)
+        for (const e of want.values()) expect(pick(find(e))).toEqual(pick(e))
+        expect(chainDetailOf('ethereum', ev(99, 0, A).tx_hash, 0, A)).toBeUndefined()
+      }),
+      { numRuns: 300 }
+    )
   })
 })

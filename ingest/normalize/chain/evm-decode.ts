@@ -42,6 +42,12 @@ function topicAddress(topic: string): string {
 
 /** One log → a leg, a swap, or null (not ours or malformed: `malformed` says which). */
 export function decodeLog(log: EvmLog, wrappedNative: string, onMalformed?: () => void): Decoded {
+  const d = legOrSwap(log, wrappedNative, onMalformed)
+  return d === null ? null : 'kind' in d ? { leg: d } : { swap: d }
+}
+
+/** decodeLog without the wrapper object (decodeTx's per-log path: a RawLeg has `kind`, a RawSwap has not) */
+function legOrSwap(log: EvmLog, wrappedNative: string, onMalformed?: () => void): RawLeg | RawSwap | null {
   const topic0 = log.topics[0]
   const logIndex = log.logIndex ?? 0
   const emitter = log.address.toLowerCase()
@@ -52,14 +58,12 @@ export function decodeLog(log: EvmLog, wrappedNative: string, onMalformed?: () =
       return null
     }
     return {
-      leg: {
-        kind: 'transfer',
-        token: emitter === wrappedNative ? NATIVE : emitter,
-        from: topicAddress(log.topics[1]!),
-        to: topicAddress(log.topics[2]!),
-        amount: BigInt(log.data),
-        logIndex
-      }
+      kind: 'transfer',
+      token: emitter === wrappedNative ? NATIVE : emitter,
+      from: topicAddress(log.topics[1]!),
+      to: topicAddress(log.topics[2]!),
+      amount: BigInt(log.data),
+      logIndex
     }
   }
   if ((topic0 === DEPOSIT || topic0 === WITHDRAWAL) && emitter === wrappedNative) {
@@ -69,17 +73,15 @@ export function decodeLog(log: EvmLog, wrappedNative: string, onMalformed?: () =
     }
     const holder = topicAddress(log.topics[1]!)
     return {
-      leg: {
-        kind: topic0 === DEPOSIT ? 'deposit' : 'withdrawal',
-        token: NATIVE,
-        from: holder,
-        to: holder,
-        amount: BigInt(log.data),
-        logIndex
-      }
+      kind: topic0 === DEPOSIT ? 'deposit' : 'withdrawal',
+      token: NATIVE,
+      from: holder,
+      to: holder,
+      amount: BigInt(log.data),
+      logIndex
     }
   }
-  if (isSwapTopic(topic0)) return { swap: { pool: emitter, logIndex } }
+  if (isSwapTopic(topic0)) return { pool: emitter, logIndex }
   return null
 }
 
@@ -94,28 +96,53 @@ export interface TxInput {
   readonly logs: readonly EvmLog[]
 }
 
-/** One transaction (its receipt's logs and its value) → RawTx. */
+const byLogIndex = (a: EvmLog, b: EvmLog): number => (a.logIndex ?? 0) - (b.logIndex ?? 0)
+
+/** `logs` by log index (a receipt's usually are already: then the list itself, no sorted copy) */
+function inLogOrder(logs: readonly EvmLog[]): readonly EvmLog[] {
+  for (let i = 1; i < logs.length; i++) {
+    if ((logs[i - 1]!.logIndex ?? 0) > (logs[i]!.logIndex ?? 0)) return [...logs].sort(byLogIndex)
+  }
+  return logs
+}
+
+/**
+ * the swaps of a transaction without Swap logs: one empty list for all, never written (readonly); not frozen,
+ * which would make it another elements kind than the lists it stands beside (a `for...of` over a frozen
+ * array allocated its iterator)
+ */
+const NO_SWAPS: readonly RawSwap[] = []
+
+/**
+ * One transaction (its receipt's logs and its value) → RawTx. The lists start as one-element literals: an
+ * empty `[]` gets room for 16 on its first push (~150 bytes of garbage per list, most transactions have one
+ * leg and no swap).
+ */
 export function decodeTx(input: TxInput, wrappedNative: string, onMalformed?: () => void): RawTx {
-  const legs: RawLeg[] = []
-  const swaps: RawSwap[] = []
+  let legs: RawLeg[] | null = null
+  let swaps: RawSwap[] | null = null
   const sender = input.tx.from.toLowerCase()
   if (input.tx.value > 0n && input.tx.to !== null) {
-    legs.push({
-      kind: 'value',
-      token: NATIVE,
-      from: sender,
-      to: input.tx.to.toLowerCase(),
-      amount: input.tx.value,
-      logIndex: -1
-    })
+    legs = [
+      {
+        kind: 'value',
+        token: NATIVE,
+        from: sender,
+        to: input.tx.to.toLowerCase(),
+        amount: input.tx.value,
+        logIndex: -1
+      }
+    ]
   }
-  const logs = [...input.logs].sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0))
-  for (const log of logs) {
+  for (const log of inLogOrder(input.logs)) {
     if (log.removed) continue
-    const d = decodeLog(log, wrappedNative, onMalformed)
+    const d = legOrSwap(log, wrappedNative, onMalformed)
     if (d === null) continue
-    if ('leg' in d) legs.push(d.leg)
-    else swaps.push(d.swap)
+    if ('kind' in d) {
+      if (legs === null) legs = [d]
+      else legs.push(d)
+    } else if (swaps === null) swaps = [d]
+    else swaps.push(d)
   }
   return {
     chain: input.chain,
@@ -125,7 +152,7 @@ export function decodeTx(input: TxInput, wrappedNative: string, onMalformed?: ()
     ts: input.ts,
     sender,
     wrappedNative,
-    legs,
-    swaps
+    legs: legs ?? [],
+    swaps: swaps ?? NO_SWAPS
   }
 }

@@ -1,0 +1,92 @@
+/**
+ * @module
+ * REFERENCE COPY (test only) of ingest/normalize/chain/evm-decode.ts's decodeLog and decodeTx as they were before session 9
+ * (commit 808f470: a sorted copy of the logs, decodeLog's wrapper objects, empty lists pushed to), for
+ * test/unit/chain-evm-decode-equivalence.test.ts.
+ */
+import type { Decoded, EvmLog, TxInput } from '../../../ingest/normalize/chain/evm-decode.js'
+import { DEPOSIT, isSwapTopic, TRANSFER, WITHDRAWAL } from '../../../ingest/normalize/chain/evm-topics.js'
+import { NATIVE, type RawLeg, type RawSwap, type RawTx } from '../../../engine/whales/tx-legs.js'
+
+/** the address held in a 32-byte topic (its last 20 bytes), lower-case */
+function topicAddress(topic: string): string {
+  return `0x${topic.slice(26).toLowerCase()}`
+}
+
+/** One log → a leg, a swap, or null (not ours or malformed: `malformed` says which). */
+function decodeLogReference(log: EvmLog, wrappedNative: string, onMalformed?: () => void): Decoded {
+  const topic0 = log.topics[0]
+  const logIndex = log.logIndex ?? 0
+  const emitter = log.address.toLowerCase()
+  if (topic0 === TRANSFER) {
+    if (log.topics.length !== 3) return null // ERC-721 (4 topics) or a non-standard token
+    if (log.data.length !== 66) {
+      onMalformed?.()
+      return null
+    }
+    return {
+      leg: {
+        kind: 'transfer',
+        token: emitter === wrappedNative ? NATIVE : emitter,
+        from: topicAddress(log.topics[1]!),
+        to: topicAddress(log.topics[2]!),
+        amount: BigInt(log.data),
+        logIndex
+      }
+    }
+  }
+  if ((topic0 === DEPOSIT || topic0 === WITHDRAWAL) && emitter === wrappedNative) {
+    if (log.topics.length !== 2 || log.data.length !== 66) {
+      onMalformed?.()
+      return null
+    }
+    const holder = topicAddress(log.topics[1]!)
+    return {
+      leg: {
+        kind: topic0 === DEPOSIT ? 'deposit' : 'withdrawal',
+        token: NATIVE,
+        from: holder,
+        to: holder,
+        amount: BigInt(log.data),
+        logIndex
+      }
+    }
+  }
+  if (isSwapTopic(topic0)) return { swap: { pool: emitter, logIndex } }
+  return null
+}
+
+export function decodeTxReference(input: TxInput, wrappedNative: string, onMalformed?: () => void): RawTx {
+  const legs: RawLeg[] = []
+  const swaps: RawSwap[] = []
+  const sender = input.tx.from.toLowerCase()
+  if (input.tx.value > 0n && input.tx.to !== null) {
+    legs.push({
+      kind: 'value',
+      token: NATIVE,
+      from: sender,
+      to: input.tx.to.toLowerCase(),
+      amount: input.tx.value,
+      logIndex: -1
+    })
+  }
+  const logs = [...input.logs].sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0))
+  for (const log of logs) {
+    if (log.removed) continue
+    const d = decodeLogReference(log, wrappedNative, onMalformed)
+    if (d === null) continue
+    if ('leg' in d) legs.push(d.leg)
+    else swaps.push(d.swap)
+  }
+  return {
+    chain: input.chain,
+    txHash: input.tx.hash.toLowerCase(),
+    blockNumber: input.blockNumber,
+    blockHash: input.blockHash.toLowerCase(),
+    ts: input.ts,
+    sender,
+    wrappedNative,
+    legs,
+    swaps
+  }
+}
