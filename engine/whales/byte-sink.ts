@@ -45,6 +45,37 @@ export class ByteSink {
     this.len += b.length
   }
 
+  /** bytes [start, end) of `src` (another sink) as they are: a field already written there */
+  copyFrom(src: ByteSink, start: number, end: number): void {
+    this.room(end - start)
+    const from = src.buf
+    const to = this.buf
+    let at = this.len
+    // a loop: ~0.6 ns per byte for a field's few dozen bytes, where subarray + set costs ~75 ns a call
+    for (let i = start; i < end; i++) to[at++] = from[i]!
+    this.len = at
+  }
+
+  /**
+   * bytes [start, end) of `src`, a field written there with `raw`, with the TabSeparated escapes `escaped`
+   * adds: the same bytes as `escaped` of the field's text, since backslash, tab, newline and carriage return
+   * are single bytes in UTF-8 that never occur inside another character's encoding
+   */
+  escapedFrom(src: ByteSink, start: number, end: number): void {
+    this.room((end - start) * 2)
+    const from = src.buf
+    const to = this.buf
+    let at = this.len
+    for (let i = start; i < end; i++) {
+      const c = from[i]!
+      if (c === 92 || c === 9 || c === 10 || c === 13) {
+        to[at++] = 92
+        to[at++] = c === 92 ? 92 : c === 9 ? 116 : c === 10 ? 110 : 114
+      } else to[at++] = c
+    }
+    this.len = at
+  }
+
   /** `s` as UTF-8, unescaped */
   raw(s: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit; Buffer.write truncates silently when short of room

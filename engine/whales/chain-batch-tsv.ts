@@ -112,15 +112,23 @@ export function encodeChainBatch(
   for (const e of events) {
     const amount = String(e.amount)
     const usd = e.usd_value === null ? null : String(e.usd_value)
+    // where the fields the whale_transfers line repeats are: it copies them from here
+    const chainAt = sink.length
     sink.raw(e.chain)
+    const chainEnd = sink.length
     sink.byte(TAB)
     sink.raw(e.tx_hash)
+    const txEnd = sink.length
     sink.byte(TAB)
     sink.num(e.log_index)
     sink.byte(TAB)
+    const addressAt = sink.length
     sink.escaped(e.address)
+    const addressEnd = sink.length
     sink.byte(TAB)
     sink.copy(block.of(e))
+    // counterparty, event_type, token, amount: the same text, in the same order, on both lines
+    const sharedAt = sink.length
     sink.escaped(e.counterparty)
     sink.byte(TAB)
     sink.raw(e.event_type)
@@ -128,6 +136,7 @@ export function encodeChainBatch(
     sink.escaped(e.token)
     sink.byte(TAB)
     sink.raw(amount)
+    const sharedEnd = sink.length
     sink.byte(TAB)
     nullableText(sink, e.token_in)
     sink.byte(TAB)
@@ -162,25 +171,20 @@ export function encodeChainBatch(
     if (wt === null || e.circular || usd === null) continue
     if (skip !== null && skip.has(eventKey(e))) continue
     // encodeTsv's whale_transfer line: ts as epoch ms, string fields escaped, numbers as String(n)
+    // chain and tx_hash went into the events line unescaped: escaped here, byte for byte
     wt.num(e.ts)
     wt.byte(TAB)
-    wt.escaped(e.chain)
+    wt.escapedFrom(sink, chainAt, chainEnd)
     wt.byte(TAB)
-    wt.escaped(e.tx_hash)
+    wt.escapedFrom(sink, chainEnd + 1, txEnd)
     wt.byte(TAB)
     wt.num(e.log_index)
     wt.byte(TAB)
     wt.num(e.block_number)
     wt.byte(TAB)
-    wt.escaped(e.address)
+    wt.copyFrom(sink, addressAt, addressEnd)
     wt.byte(TAB)
-    wt.escaped(e.counterparty)
-    wt.byte(TAB)
-    wt.raw(e.event_type)
-    wt.byte(TAB)
-    wt.escaped(e.token)
-    wt.byte(TAB)
-    wt.raw(amount)
+    wt.copyFrom(sink, sharedAt, sharedEnd)
     wt.byte(TAB)
     wt.raw(usd)
     wt.byte(NEWLINE)

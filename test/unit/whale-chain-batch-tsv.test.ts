@@ -34,8 +34,9 @@ const money = fc.oneof(
 )
 
 const event: fc.Arbitrary<ChainWhaleEvent> = fc.record({
-  chain: fc.constantFrom('ethereum', 'bsc', 'solana'),
-  tx_hash: fc.oneof(hex(64), fc.constantFrom('0x' + 'a'.repeat(64))),
+  // hostile chain and hash texts too: the whale_transfers line escapes them, copied from the events line
+  chain: fc.constantFrom('ethereum', 'bsc', 'solana', 'e\tvil\\chain\n', 'ché'),
+  tx_hash: fc.oneof(hex(64), fc.constantFrom('0x' + 'a'.repeat(64)), text),
   log_index: fc.integer({ min: 0, max: 100_000 }),
   block_number: fc.oneof(fc.integer({ min: 0, max: 30_000_000 }), fc.constantFrom(0, 9, 10, 99, 100, 2 ** 53 - 1)),
   block_hash: hex(64),
