@@ -35,9 +35,14 @@ export interface EvmTx {
 
 export type Decoded = { readonly leg: RawLeg } | { readonly swap: RawSwap } | null
 
-/** the address held in a 32-byte topic (its last 20 bytes), lower-case */
+/**
+ * the address held in a 32-byte topic (its last 20 bytes), lower-case. Lower-cased after the concatenation:
+ * toLowerCase returns the joined text as one flat string, where `0x` + a lower-cased slice stayed a two-part
+ * string, flattened (a second copy) at its first read and kept with it: 72 instead of ~104 bytes per address,
+ * which the read API's details keep for days.
+ */
 function topicAddress(topic: string): string {
-  return `0x${topic.slice(26).toLowerCase()}`
+  return `0x${topic.slice(26)}`.toLowerCase()
 }
 
 /** One log → a leg, a swap, or null (not ours or malformed: `malformed` says which). */
