@@ -3,9 +3,10 @@
  * A growing byte buffer that TSV fields are written into one by one, so a batch's TSV is never built as JS
  * strings: a line assembled with a template literal is a tree of ~45 cons strings flattened again by
  * Buffer.write, ~3 KB of garbage per chain event, and that garbage drove the collector in the chain decode
- * benchmark. ASCII goes in byte by byte; a string holding any other character is written by Buffer.write
- * (UTF-8, lone surrogates as U+FFFD), so the bytes are always those of `Buffer.from(text, 'utf8')`.
- * Used by the chain batch encoder (chain-batch-tsv.ts).
+ * benchmark. Short ASCII strings go in byte by byte; long ones, and any string holding another character, are
+ * written by Buffer.write (UTF-8, lone surrogates as U+FFFD), so the bytes are always those of
+ * `Buffer.from(text, 'utf8')`. A field already written to one sink can be copied to another, as it is or with
+ * TabSeparated escapes. Used by the chain batch encoder (chain-batch-tsv.ts).
  */
 import { escapeTsv } from '../records/tsv.js'
 
