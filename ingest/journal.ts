@@ -31,6 +31,8 @@ interface Header {
    * ids of a token differ between that and the inline insert. Absent in entries of older versions: inline.
    */
   readonly via?: 'file'
+  /** the batch was sent with `foldKeys` (store.ts), and is replayed so. Absent: `optimize_on_insert=0`. */
+  readonly foldKeys?: true
 }
 
 /**
@@ -96,7 +98,8 @@ export class BatchJournal {
       format: batch.format,
       dedupToken: batch.dedupToken,
       bytes: parts.reduce((n, part) => n + part.byteLength, 0),
-      ...(viaFile && { via: 'file' as const })
+      ...(viaFile && { via: 'file' as const }),
+      ...(batch.foldKeys && { foldKeys: true as const })
     }
     const written = fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), ...parts])
     const entry: Entry = { file, header, written }

@@ -65,6 +65,8 @@ interface Batch {
   whole: Buffer | undefined
   readonly token: string
   readonly columns: readonly string[]
+  /** every chunk was bulk: inserted with `foldKeys` (one row per key in each aggregate part, store.ts) */
+  readonly bulk: boolean
 }
 
 export class TableBatcher {
@@ -138,6 +140,7 @@ export class TableBatcher {
     this.timer = undefined
     if (this.open.length === 0) return
     const chunks = this.open
+    const bulk = !this.openLive
     this.open = []
     this.openRows = 0
     this.openLive = false
@@ -150,7 +153,8 @@ export class TableBatcher {
       parts: chunks.map((c) => c.data),
       whole: undefined,
       token: `${this.table}:${rows}:${digest.digest('hex')}`,
-      columns: chunks[0]!.columns
+      columns: chunks[0]!.columns,
+      bulk
     }
     this.sealed.push(batch)
     this.prepare?.(this.insertBatch(batch))
@@ -168,6 +172,7 @@ export class TableBatcher {
       columns: batch.columns,
       format: 'TSV',
       dedupToken: batch.token,
+      ...(batch.bulk && { foldKeys: true }),
       parts,
       get data(): Buffer {
         return (batch.whole ??= Buffer.concat(parts))

@@ -172,11 +172,13 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   supervisor.every('keys-reload', KEY_RELOAD_MS, () => keys.load())
   supervisor.every('quota-flush', QUOTA_FLUSH_MS, () => quota.flush())
   // after bulk loads, the candle partitions they split are merged (the tables bulk exports read with FINAL)
+  const exportSlots = new ExportSlots(config.exportMaxConcurrent)
   const compactor = new Compactor(
     store,
     CANDLE_COMPACTION,
     log.child({ mod: 'compact' }),
-    supervisor.track('compaction')
+    supervisor.track('compaction'),
+    () => exportSlots.inUse > 0 // merges wait for streaming exports (engine/store/compact.ts)
   )
   pipeline.onBulkEnd = (range) => compactor.request(range)
   // --- signals (docs/signals.md): the bus, the engine and the event writer, built before the stream hub
@@ -215,7 +217,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     live,
     markets: new MarketDirectory(store),
     log,
-    exports: new ExportSlots(config.exportMaxConcurrent),
+    exports: exportSlots,
     synthetic,
     readiness,
     supervisor,

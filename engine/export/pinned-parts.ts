@@ -6,7 +6,12 @@
  * month) that merge over the live month's big part was ~40% of the export's engine CPU (docs/benchmarks.md).
  *
  * The rule. A part of level > 0 has each sorting key once (a merge folded equal keys, or the insert did:
- * level-1 parts come from `optimize_on_insert`; the ingest path's `optimize_on_insert=0` writes level 0).
+ * level-1 parts come from `optimize_on_insert`, which ClickHouse applies to each block it writes as a part).
+ * The exchange feeds insert with `optimize_on_insert=0` (level 0, a key may repeat); bulk batches (the
+ * demo market, full-speed replays, admin NDJSON loads) with it (`foldKeys`, engine/store/store.ts), so
+ * their parts are candidates from the moment they are written. A key may still be in several level-1 parts
+ * (two inserts, or one insert cut into blocks): only parts with disjoint bucket ranges are candidates
+ * together.
  * Per partition, such parts become candidates, largest first, as long as their bucket ranges (`min_time`
  * to `max_time`, the partition key's column) do not intersect a candidate's already taken: candidates
  * hold disjoint keys. `cut` is the earliest `min_time` of every other part in the range, in any partition.
@@ -15,8 +20,9 @@
  * filtered by `PREWHERE bucket >= cut` before the merge (bucket is a sorting-key column, so every row of
  * a key passes or none does). After a compaction `cut` is where live ingest began adding parts: only the
  * last minutes are merged. A month that is one merged part is the case with no other part. Right after a
- * bulk load, before its compaction, background merges have folded most of a month into merged parts of
- * consecutive time ranges; those are candidates too, and the cut is the first part still unmerged.
+ * bulk load, before its compaction, the month is the load's parts (the demo backfill's 12 h windows,
+ * minute-aligned: disjoint ranges) and what background merges made of them: candidates, with the cut where
+ * live ingest began.
  *
  * Naming parts, not partitions, keeps the pinned rows as they were at the pin (a late insert below `cut`
  * is not read, as for a pinned month before). The one race is a pinned part being replaced (merged with a

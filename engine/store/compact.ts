@@ -24,6 +24,20 @@ const PARTITION_ID = /^[A-Za-z0-9_-]{1,64}$/
 /** A plain unquoted table name: the names go into the OPTIMIZE statement's text. */
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/
 
+/**
+ * Longest one compaction run waits for exports, ms (summed over its partitions): past it the run merges
+ * anyway, so a steady stream of exports cannot keep a bulk load's partitions split for long.
+ */
+const YIELD_BUDGET_MS = 30_000
+/**
+ * Quiet time after the last export before a merge starts, ms: exports a client runs back to back (one per
+ * range or format) are not interleaved with merges. A run's first merge waits as long after the bulk load
+ * ended, so that exports started as soon as the load's data is served begin before it.
+ */
+const YIELD_GRACE_MS = 1_000
+/** How often a waiting compaction looks at `busy`, ms. */
+const YIELD_POLL_MS = 100
+
 /** The time range a bulk load wrote, epoch ms (inclusive). */
 export interface TimeRange {
   readonly fromMs: number
@@ -62,6 +76,8 @@ export interface CompactResult {
   /** partitions merged into one part */
   readonly partitions: number
   readonly ms: number
+  /** of `ms`, the time spent waiting for exports (`CompactOptions.busy`) */
+  readonly yieldedMs: number
 }
 
 export interface CompactOptions {
@@ -71,6 +87,37 @@ export interface CompactOptions {
   readonly signal?: AbortSignal | undefined
   /** told after each partition's merge (the compactor's debug log), `ms` its wall time */
   readonly onPartition?: ((p: { table: string; partition: string; ms: number }) => void) | undefined
+  /**
+   * whether exports are streaming (the server's export slots): each partition's merge then waits until none
+   * has for `YIELD_GRACE_MS` (the run's first merge waits that long in any case), within `yieldBudgetMs` per
+   * run. Exports do not need the merge: a bulk load's parts are level 1 and read without FINAL
+   * (engine/export/pinned-parts.ts), and the merge would take one of the export's cores. Unset: no waiting.
+   */
+  readonly busy?: (() => boolean) | undefined
+  /** @default YIELD_BUDGET_MS (30 s) */
+  readonly yieldBudgetMs?: number | undefined
+}
+
+/**
+ * Waits while `busy()` holds, until it has been false for `YIELD_GRACE_MS` in a row, `budgetMs` ran out or
+ * `signal` aborted; returns the ms waited. Not busy when called (and not `first`): returns 0 at once.
+ */
+async function quietSpell(
+  busy: () => boolean,
+  budgetMs: number,
+  signal: AbortSignal | undefined,
+  first: boolean
+): Promise<number> {
+  const t0 = performance.now()
+  if (!first && !busy()) return 0
+  let quietSince: number | null = null
+  while (!signal?.aborted && performance.now() - t0 < budgetMs) {
+    await new Promise((r) => setTimeout(r, YIELD_POLL_MS))
+    const now = performance.now()
+    if (busy()) quietSince = null
+    else if ((quietSince ??= now) <= now - YIELD_GRACE_MS) break
+  }
+  return performance.now() - t0
 }
 
 /**
@@ -85,10 +132,10 @@ export async function compactPartitions(
   const t0 = performance.now()
   const { tables } = target
   for (const t of tables) if (!TABLE_NAME.test(t)) throw new TypeError(`compaction: not a plain table name: ${t}`)
-  if (store.kind !== 'chdb') return { partitions: 0, ms: 0 }
+  if (store.kind !== 'chdb') return { partitions: 0, ms: 0, yieldedMs: 0 }
   // with a range: only its partitions (none: nothing to do); without: every split partition
   const partitions = opts.range ? [...target.partitionsOf(opts.range)] : []
-  if (opts.range && partitions.length === 0) return { partitions: 0, ms: 0 }
+  if (opts.range && partitions.length === 0) return { partitions: 0, ms: 0, yieldedMs: 0 }
   const split = await store.query<{ table: string; partition_id: string }>(
     `SELECT table, partition_id FROM system.parts
      WHERE database = currentDatabase() AND active AND table IN {tables:Array(String)}
@@ -103,7 +150,10 @@ export async function compactPartitions(
   const rank = (t: string) => tables.indexOf(t)
   split.sort((a, b) => rank(a.table) - rank(b.table) || (a.partition_id < b.partition_id ? 1 : -1))
   let merged = 0
+  let yielded = 0
+  const budgetMs = opts.yieldBudgetMs ?? YIELD_BUDGET_MS
   for (const { table, partition_id: id } of split) {
+    if (opts.busy) yielded += await quietSpell(opts.busy, budgetMs - yielded, opts.signal, merged === 0)
     if (opts.signal?.aborted) break
     // both come from the caller's table list and system.parts; checked anyway, as they go into the SQL text
     if (!tables.includes(table) || !PARTITION_ID.test(id)) throw new Error(`unexpected partition ${table}/${id}`)
@@ -112,7 +162,7 @@ export async function compactPartitions(
     merged++
     opts.onPartition?.({ table, partition: id, ms: Math.round(performance.now() - m0) })
   }
-  return { partitions: merged, ms: Math.round(performance.now() - t0) }
+  return { partitions: merged, ms: Math.round(performance.now() - t0), yieldedMs: Math.round(yielded) }
 }
 
 /**
@@ -135,7 +185,9 @@ export class Compactor {
     private readonly target: CompactionTarget,
     private readonly log: Logger,
     /** counts a failed run (the server's supervisor); the next request runs again */
-    private readonly onError: (err: unknown) => void = () => undefined
+    private readonly onError: (err: unknown) => void = () => undefined,
+    /** whether exports are streaming: merges wait for them (`CompactOptions.busy`) */
+    private readonly busy?: () => boolean
   ) {}
 
   /** Asks for a compaction of the partitions `range` touches (unset: every split partition). */
@@ -166,6 +218,7 @@ export class Compactor {
           const r = await compactPartitions(this.store, this.target, {
             range,
             signal: this.stopping.signal,
+            busy: this.busy,
             onPartition: (p) => this.log.debug(p, `${this.target.name} partition merged`)
           })
           this.runs++

@@ -22,6 +22,14 @@ export interface InsertBatch {
    * raw table and in every materialized view (dedup windows on each table, see schemas/).
    */
   readonly dedupToken: string
+  /**
+   * Bulk batches (the demo market, full-speed replays, admin NDJSON loads): insert with
+   * `optimize_on_insert=1`, so each part the insert writes into an aggregating target (the candle tables)
+   * folds its equal keys and is level 1, which exports read without `FINAL` (engine/export/pinned-parts.ts).
+   * Stored answers are the same either way (the reads' `FINAL`/`GROUP BY` fold equal keys).
+   * @default false (`optimize_on_insert=0`)
+   */
+  readonly foldKeys?: boolean | undefined
 }
 
 /** An insert whose payload is in a file: `file` holds `skipLines` header lines, then the payload. */
@@ -70,3 +78,14 @@ export const FAST_INSERT_SETTINGS = {
   parallel_view_processing: 1,
   optimize_on_insert: 0
 } as const
+
+/**
+ * `FAST_INSERT_SETTINGS` for one batch: a `foldKeys` batch is inserted with `optimize_on_insert=1` (measured
+ * on the demo backfill: docs/benchmarks.md, "Exports during the compaction, 2026-11-24 session 9").
+ */
+export function insertSettings(batch: Pick<InsertBatch, 'foldKeys'>): {
+  readonly parallel_view_processing: 1
+  readonly optimize_on_insert: 0 | 1
+} {
+  return batch.foldKeys ? { ...FAST_INSERT_SETTINGS, optimize_on_insert: 1 } : FAST_INSERT_SETTINGS
+}

@@ -128,6 +128,35 @@ describe('candle compaction after bulk loads', () => {
     expect((await partsPerPartition('candles_1m')).every((n) => n === 1)).toBe(true)
   })
 
+  it('waits while exports stream before each partition; merges once they stopped, or when its budget ran out', async () => {
+    /** two overlapping bulk loads of `base`: split partitions in every candle table */
+    const load = async (base: string) => {
+      const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
+      for (let round = 0; round < 2; round++) {
+        for (const c of encodeRecords(trades(base, T0 + round * 3_000, 200), true)) await p.write(c)
+        await p.barrier()
+      }
+      await p.close(Date.now() + 5000)
+    }
+    await load('YLD')
+    let exporting = true
+    const merged: string[] = []
+    const run = compactCandles(store, { busy: () => exporting, onPartition: (m) => merged.push(m.table) })
+    await new Promise((r) => setTimeout(r, 500))
+    expect(merged).toEqual([]) // nothing merged while an export streams
+    expect(await splitPartitions()).toBeGreaterThan(0)
+    exporting = false
+    const r = await run
+    expect(r.partitions).toBeGreaterThan(0)
+    expect(r.yieldedMs).toBeGreaterThan(0)
+    expect(await splitPartitions()).toBe(0)
+    // exports that never stop hold the run back for its budget only
+    await load('YLB')
+    const always = await compactCandles(store, { busy: () => true, yieldBudgetMs: 200 })
+    expect(always.partitions).toBeGreaterThan(0)
+    expect(await splitPartitions()).toBe(0)
+  })
+
   it('starts nothing once stopped (shutdown)', async () => {
     const compactor = new Compactor(store, CANDLE_COMPACTION, silentLogger())
     await compactor.stop()

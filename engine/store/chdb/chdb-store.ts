@@ -9,7 +9,7 @@ import { Session } from 'chdb'
 import { Semaphore } from '../semaphore.js'
 import {
   DEDUP_INSERT_SETTINGS,
-  FAST_INSERT_SETTINGS,
+  insertSettings,
   type FileInsert,
   type InsertBatch,
   type Params,
@@ -81,7 +81,7 @@ export class ChdbStore implements Store {
         columns: batch.columns,
         format: batch.format,
         values: batch.data,
-        settings: { ...DEDUP_INSERT_SETTINGS, ...FAST_INSERT_SETTINGS, insert_deduplication_token: batch.dedupToken }
+        settings: { ...DEDUP_INSERT_SETTINGS, ...insertSettings(batch), insert_deduplication_token: batch.dedupToken }
       })
     )
   }
@@ -104,7 +104,7 @@ export class ChdbStore implements Store {
       .join(', ')
     const settings = {
       ...DEDUP_INSERT_SETTINGS,
-      ...FAST_INSERT_SETTINGS,
+      ...insertSettings(batch),
       insert_deduplication_token: batch.dedupToken,
       input_format_tsv_skip_first_lines: batch.skipLines
     }

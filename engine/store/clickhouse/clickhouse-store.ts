@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
-import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS, type InsertBatch, type Params, type Store } from '../store.js'
+import { DEDUP_INSERT_SETTINGS, insertSettings, type InsertBatch, type Params, type Store } from '../store.js'
 import { toStoreError } from '../store-error.js'
 import { parseJsonEachRow } from '../json-rows.js'
 
@@ -65,7 +65,7 @@ export class ClickhouseStore implements Store {
           values: Readable.from([batch.data]),
           clickhouse_settings: {
             ...DEDUP_INSERT_SETTINGS,
-            ...FAST_INSERT_SETTINGS,
+            ...insertSettings(batch),
             insert_deduplication_token: batch.dedupToken
           }
         })
