@@ -9,6 +9,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { insertKept, insertVia } from '../store/file-insert.js'
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'
 import { encodeChainBatch, eventKey, type ChainEventStatus } from './chain-batch-tsv.js'
@@ -51,12 +52,9 @@ export function chainEventsTsv(events: readonly ChainWhaleEvent[], status: Chain
   return encodeChainBatch(events, status, version, null).events
 }
 
-/** Characters ClickHouse's `file()` expands as globs: a directory holding one is not used for file inserts. */
-const GLOB = /[*?{}[\]]/
-
 /**
  * One directory under the OS temp dir for event batches the engine reads itself; files are named by process
- * id and removed after their insert (only a crash mid-insert leaves one). null: inline only.
+ * id and removed after their insert (only a crash mid-insert leaves one). null: not made.
  */
 let fileDir: string | null | undefined
 let fileSeq = 0
@@ -66,7 +64,7 @@ function eventsFileDir(): string | null {
     const dir = path.join(os.tmpdir(), 'tidewatch-chain-events')
     try {
       fs.mkdirSync(dir, { recursive: true })
-      fileDir = GLOB.test(dir) ? null : dir
+      fileDir = dir
     } catch {
       fileDir = null
     }
@@ -76,10 +74,11 @@ function eventsFileDir(): string | null {
 
 /**
  * Inserts one batch of chainEventsTsv bytes, under a dedup token derived from the bytes. On chDB the engine
- * reads the batch from a short-lived file (`Store.insertFile`): measured on the chain benchmark's 360,000
- * events (bench/chain/store-probe.ts, docs/sources.md), 1.2 s against 2.0 s for the inline insert, half of
- * which was chDB's handling of inline bytes. A file that cannot be written falls back to the inline insert
- * (the dedup block ids of a token differ between the two paths; the rows stay idempotent by key under FINAL).
+ * reads the batch from a short-lived file (`Store.insertFile`, engine/store/file-insert.ts): measured on the
+ * chain benchmark's 360,000 events (bench/chain/store-probe.ts, docs/sources.md), 1.2 s against 2.0 s for
+ * the inline insert, half of which was chDB's handling of inline bytes. A file that cannot be written (or a
+ * temp dir whose path file() would read as a glob) falls back to the inline insert (the dedup block ids of a
+ * token differ between the two paths; the rows stay idempotent by key under FINAL).
  */
 export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<void> {
   const batch = {
@@ -89,11 +88,11 @@ export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<
     dedupToken: `chain_whale_events:${crypto.createHash('sha1').update(data).digest('hex')}`
   }
   const dir = store.insertFile ? eventsFileDir() : null
-  if (dir === null || !store.insertFile) {
+  const file = dir === null ? null : path.join(dir, `${process.pid}-${fileSeq++}.tsv`)
+  if (file === null || insertVia(store, file) === 'inline') {
     await store.insert({ ...batch, data })
     return
   }
-  const file = path.join(dir, `${process.pid}-${fileSeq++}.tsv`)
   try {
     await fs.promises.writeFile(file, data)
   } catch {
@@ -102,7 +101,7 @@ export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<
     return
   }
   try {
-    await store.insertFile({ ...batch, file, skipLines: 0 })
+    await insertKept(store, batch, file, 0, 'file', () => data)
   } finally {
     await fs.promises.unlink(file).catch(() => undefined)
   }
