@@ -27,8 +27,7 @@ import { CHAIN_EVENT_COLUMNS, insertChainEventsTsv } from '../../engine/whales/c
 import { BatchJournal } from '../../ingest/journal.js'
 import type { TxInput } from '../../ingest/normalize/chain/evm-decode.js'
 import { chainDataset } from './dataset.js'
-import type { ConfirmedPayload } from '../../ingest/sources/chain/flow-records.js'
-import { BATCH, batchPayload } from './rows.js'
+import { BATCH, batchPayload, transfersOf } from './rows.js'
 
 type Mode = 'file' | 'inline'
 /** ms: wall time; cpuMs: the process's user + system CPU over the same span (all threads: JS and chDB) */
@@ -67,12 +66,6 @@ function inserter(
       }),
       store.insert(transfers(t, n))
     ])
-}
-
-/** the whale_transfers chunk's bytes (the first chunk: this dataset has no exchange wallets, so no readings) */
-function transfersOf(p: ConfirmedPayload): Buffer {
-  const c = p.chunks[0]!
-  return Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength)
 }
 
 function cpuMsSince(c0: NodeJS.CpuUsage): number {

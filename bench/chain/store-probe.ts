@@ -16,7 +16,7 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { CHAIN_EVENT_COLUMNS } from '../../engine/whales/chain-event-store.js'
 import { chainDataset } from './dataset.js'
-import { BATCH, batchPayload } from './rows.js'
+import { BATCH, batchPayload, transfersOf } from './rows.js'
 
 interface Step {
   readonly table: string
@@ -32,12 +32,11 @@ async function main(): Promise<void> {
   const batches: Array<{ events: Buffer; transfers: Buffer; nEvents: number; nTransfers: number }> = []
   for (let i = 0; i < inputs.length; i += BATCH) {
     const { events, payload } = batchPayload(inputs.slice(i, i + BATCH))
-    const t = payload.chunks[0]!
     batches.push({
       events: payload.eventsTsv,
-      transfers: Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength),
+      transfers: transfersOf(payload),
       nEvents: events,
-      nTransfers: t.rows
+      nTransfers: payload.chunks[0]!.rows
     })
   }
   // fresh copies so every step starts from an empty table (the views stay on whale_transfers only)
