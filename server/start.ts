@@ -370,7 +370,10 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       await pipeline.close(deadline)
       await compactor.stop()
       await webhooks.stop(deadline) // outbound webhooks: in-flight attempts end, results stored
-      await ctx.chains.close() // chain nodes' kept-alive connections (the honeypot probe's pools)
+      // chain nodes' kept-alive connections (the honeypot probe's pools); a failure must not stop the shutdown
+      await ctx.chains
+        .close()
+        .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'chain node connections not closed'))
       const totals = pipeline.totals()
       log.info({ written: totals.written, failed: totals.failed, queued: totals.queued }, 'ingest flushed')
       storeProbe.stop()

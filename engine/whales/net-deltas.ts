@@ -182,5 +182,6 @@ export function netDeltas(tx: RawTx): WalletDelta[] {
     for (const a of d.assets) if (a.net !== 0n) n++
     d.netCount = n
   }
-  return wallets.list
+  // the shared empty list stays inside: a caller's push must not reach the next transaction's
+  return wallets.list === NO_WALLETS ? [] : wallets.list
 }

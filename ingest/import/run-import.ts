@@ -98,7 +98,7 @@ async function readOne(file: string, opts: ImportOptions, report: Report, signal
     scanning.catch(() => undefined) // awaited below, or stopped when the checksum fails
     let sum: Awaited<ReturnType<typeof verifyChecksum>>
     try {
-      sum = await verifyChecksum(file, label)
+      sum = await verifyChecksum(file, label, signal)
     } catch (err) {
       stopScan.abort()
       await scanning.catch(() => undefined)
@@ -190,6 +190,7 @@ export async function importFiles(store: Store, files: readonly string[], opts: 
     read.catch(() => undefined) // its error is thrown when the file's turn comes
     return { reports, read }
   }
+  opts.signal?.throwIfAborted()
   let next = files.length > 0 ? start(0) : null
   try {
     for (let index = 0; index < files.length; index++) {

@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Store } from '../../engine/store/store.js'
+import { sha256File } from '../../ingest/import/checksum.js'
 import { ImportError } from '../../ingest/import/import-error.js'
 import { importFiles, type ImportProgress } from '../../ingest/import/run-import.js'
 import { useImportStore } from '../helpers/import-store.js'
@@ -81,8 +82,9 @@ describe('several files: the next is read while the current one is written', () 
       aggTradesCsv(DAY + 86_400_000, 2, 2).replace(/,true\n/, ',true,extra\n')
     )
     const { tmpDir, journalDir } = dirs('bad-next')
-    const { store } = watchingStore(tmpDir)
+    const { store, sawAhead } = watchingStore(tmpDir)
     const err = await importFiles(store, [good, bad], { tmpDir, journalDir }).catch((e: unknown) => e)
+    expect(sawAhead()).toBe(true) // the bad file was being read while the good one was written
     expect(err).toBeInstanceOf(ImportError)
     expect((err as ImportError).file).toBe(bad)
     expect(await trades('QQQ')).toBe(8)
@@ -99,5 +101,11 @@ describe('several files: the next is read while the current one is written', () 
     expect(sawAhead()).toBe(true)
     expect(await trades('RRR')).toBe(0)
     expect(readDirs(tmpDir)).toEqual([])
+  })
+
+  it("the read ahead's checksum stops with the run: sha256File honours its signal", async () => {
+    const file = writeCsv(env.filesDir, 'SSSUSDT-aggTrades-2024-01-01.csv', aggTradesCsv(DAY, 2, 2))
+    expect(await sha256File(file)).toMatch(/^[0-9a-f]{64}$/)
+    await expect(sha256File(file, AbortSignal.abort())).rejects.toThrow(/abort/i)
   })
 })
