@@ -66,7 +66,8 @@ async function ceiling(dir: string, store: ChdbStore, capture: string): Promise<
     batches.push(Buffer.from(encodeTsv('trade', trades.slice(i, i + BATCH_ROWS))))
   }
   trades.length = 0
-  // the replay's own insert path: each batch journaled, then inserted (by the engine reading the entry)
+  // the replay's own insert path: each batch journaled, then inserted (by the engine reading the entry) with
+  // the settings of the replay's bulk batches (`foldKeys`: optimize_on_insert=1, ingest/table-batcher.ts)
   const journal = new BatchJournal(path.join(dir, 'journal'))
   const t0 = performance.now()
   const cpu0 = process.cpuUsage()
@@ -77,7 +78,8 @@ async function ceiling(dir: string, store: ChdbStore, capture: string): Promise<
       columns: columnsOf('trade'),
       format: 'TSV',
       data,
-      dedupToken: `ceiling:${n++}`
+      dedupToken: `ceiling:${n++}`,
+      foldKeys: true
     })
   }
   const ms = performance.now() - t0
