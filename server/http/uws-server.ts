@@ -148,6 +148,32 @@ function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, he
   return done
 }
 
+/**
+ * The answer when a request failed outside the application's own error handling (`handle` settles with an
+ * error response and never rejects, so this is a bug): the error catalogue's answer (a 500) if the response
+ * can still take one, else the connection is closed. Never throws: an unhandled rejection would end the
+ * process, and with it every other connection.
+ */
+function answerFailure(
+  res: uWS.HttpResponse,
+  state: Aborted,
+  app: App,
+  err: unknown,
+  where: Pick<HttpRequest, 'method' | 'path'>,
+  head: boolean
+): void {
+  if (state.aborted) return
+  try {
+    res.cork(() => writePlain(res, state, app.errorResponse(err, where), head))
+  } catch {
+    try {
+      res.close()
+    } catch {
+      // already gone
+    }
+  }
+}
+
 function readBody(res: uWS.HttpResponse, limit: number, state: Aborted): Promise<Buffer | ApiError> {
   return new Promise((resolve) => {
     const parts: Buffer[] = []
@@ -297,7 +323,10 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
       const out = app.handle(request, matched)
       if (out instanceof Promise) {
         watchAbort(res, request)
-        void out.then((o) => send(res, request, o, head))
+        out.then(
+          (o) => send(res, request, o, head),
+          (err: unknown) => answerFailure(res, request, app, err, { method, path }, head)
+        )
         return
       }
       // uWS' rule: end the response or hook onAborted before the handler returns. A plain body is hooked
@@ -313,11 +342,13 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
       send(res, request, app.errorResponse(tooLarge(limit), { method, path }), head)
       return
     }
-    void readBody(res, limit, request).then(async (body) => {
-      if (body instanceof ApiError) return send(res, request, app.errorResponse(body, { method, path }), head)
-      request.body = body
-      send(res, request, await app.handle(request, matched), head)
-    })
+    readBody(res, limit, request)
+      .then(async (body) => {
+        if (body instanceof ApiError) return send(res, request, app.errorResponse(body, { method, path }), head)
+        request.body = body
+        send(res, request, await app.handle(request, matched), head)
+      })
+      .catch((err: unknown) => answerFailure(res, request, app, err, { method, path }, head))
   })
   return new Promise((resolve, reject) => {
     // exclusive: without it uWS sets SO_REUSEPORT and a second instance on the same port silently shares
