@@ -16,7 +16,8 @@ import type { Store } from '../../engine/store/store.js'
 import { verifyChecksum } from './checksum.js'
 import { scanInWorker } from './import-scan.js'
 import { ImportJournal } from './import-journal.js'
-import { planFile } from './plan-file.js'
+import { planFile, type FilePlan } from './plan-file.js'
+import type { ScanResult } from './scan-file.js'
 import { writeSlices } from './writer.js'
 
 export type ImportPhase = 'checksum' | 'reading' | 'writing' | 'done'
@@ -70,8 +71,8 @@ interface ReadFile {
   readonly file: string
   /** the file's own temporary directory (its slices); removed once the file is written or given up */
   readonly dir: string
-  readonly plan: ReturnType<typeof planFile>
-  readonly scan: Awaited<ReturnType<typeof scanInWorker>>
+  readonly plan: FilePlan
+  readonly scan: ScanResult
   readonly sha256: string
   readonly checked: boolean
 }
@@ -96,14 +97,11 @@ async function readOne(file: string, opts: ImportOptions, report: Report, signal
       scanSignal
     )
     scanning.catch(() => undefined) // awaited below, or stopped when the checksum fails
-    let sum: Awaited<ReturnType<typeof verifyChecksum>>
-    try {
-      sum = await verifyChecksum(file, label, signal)
-    } catch (err) {
+    const sum = await verifyChecksum(file, label, signal).catch(async (err: unknown) => {
       stopScan.abort()
       await scanning.catch(() => undefined)
       throw err
-    }
+    })
     const scan = await scanning
     const plan = planFile(label, file, scan.firstLine, opts.market)
     return { file, dir, plan, scan, sha256: sum.sha256, checked: sum.checked }
