@@ -44,25 +44,22 @@ export class ReplayChunks {
   }
 
   /**
-   * Handles the lines of `b` from `i` until a chunk's worth of rows is gathered (`full`) or `b` ends;
-   * returns the index to go on from. The caller takes the chunks when `full` (the in-thread path's cut:
-   * every CHUNK_RECORDS records).
+   * Handles the lines of `b` from `i` until a chunk's worth of rows is gathered (`full`: take the chunks
+   * before handling more lines; the in-thread path's cut, every CHUNK_RECORDS records) or `b` ends; returns
+   * the index to go on from.
    */
   fill(b: Buffer, i: number): number {
-    while (i < b.length) {
-      i = this.line(b, i)
-      if (this.rows >= CHUNK_RECORDS) break
-    }
+    while (i < b.length && !this.full) i = this.line(b, i)
     return i
   }
 
-  /** Whether the rows gathered make a chunk: `take` them before handling more lines. */
+  /** Whether the rows gathered make a chunk. */
   get full(): boolean {
     return this.rows >= CHUNK_RECORDS
   }
 
   /** Handles the line at `b[i..]` (up to its newline or the end of `b`); returns the index after it. */
-  line(b: Buffer, i: number): number {
+  private line(b: Buffer, i: number): number {
     const fast = this.fast
     if (fast !== null) {
       const nl = fast.take(b, i, this.trades)
@@ -83,7 +80,7 @@ export class ReplayChunks {
   }
 
   /** Handles one line of text through the general path. */
-  text(line: string): void {
+  private text(line: string): void {
     const lines = this.lines
     if (Number.isNaN(lines.read(line))) return
     const out = this.out

@@ -162,9 +162,8 @@ function answerFailure(
   where: Pick<HttpRequest, 'method' | 'path'>,
   head: boolean
 ): void {
-  if (state.aborted) return
   try {
-    res.cork(() => writePlain(res, state, app.errorResponse(err, where), head))
+    send(res, state, app.errorResponse(err, where), head)
   } catch {
     try {
       res.close()
