@@ -223,6 +223,7 @@ export function chainDetailOf(
 
 /** test seam: forget everything */
 export function clearChainDetails(): void {
+  loaded = new WeakMap()
   byTx.clear()
   newestTx = null
   size = 0
@@ -249,12 +250,18 @@ interface DetailRow {
   readonly internal: boolean
 }
 
+/** the chains whose details were loaded from each store (loadChainDetails runs once per store and chain) */
+let loaded = new WeakMap<Store, Set<string>>()
+
 /**
- * Loads the confirmed events of `chain` since `sinceMs` that count in flows (a chain source calls it once,
- * at its first start): details are looked up from whale_transfers rows only, which circular and unpriced
- * events never become.
+ * Loads the confirmed events of `chain` since `sinceMs` that count in flows, once per store and chain (a
+ * chain source calls it at each start; a restart after an error keeps what the process remembered, and a
+ * second load would only repeat the rows): details are looked up from whale_transfers rows only, which
+ * circular and unpriced events never become. Returns the rows loaded (0 when already loaded).
  */
 export async function loadChainDetails(store: Store, chain: string, sinceMs: number): Promise<number> {
+  const chains = loaded.get(store) ?? new Set<string>()
+  if (chains.has(chain)) return 0
   const rows = await store.query<DetailRow>(
     `SELECT chain, tx_hash, log_index, address, repeat_count, hops, pools, token_in, amount_in, price_source, label, internal
      FROM chain_whale_events FINAL
@@ -282,5 +289,7 @@ export async function loadChainDetails(store: Store, chain: string, sinceMs: num
     )
   }
   bound()
+  chains.add(chain)
+  loaded.set(store, chains)
   return rows.length
 }

@@ -9,7 +9,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { insertKept, insertVia } from '../store/file-insert.js'
+import { insertVia } from '../store/file-insert.js'
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'
 import { encodeChainBatch, eventKey, type ChainEventStatus } from './chain-batch-tsv.js'
@@ -54,7 +54,7 @@ export function chainEventsTsv(events: readonly ChainWhaleEvent[], status: Chain
 
 /**
  * One directory under the OS temp dir for event batches the engine reads itself; files are named by process
- * id and removed after their insert (only a crash mid-insert leaves one). null: not made.
+ * id and removed after their insert (only a crash mid-insert leaves one). null: it could not be made.
  */
 let fileDir: string | null | undefined
 let fileSeq = 0
@@ -76,9 +76,9 @@ function eventsFileDir(): string | null {
  * Inserts one batch of chainEventsTsv bytes, under a dedup token derived from the bytes. On chDB the engine
  * reads the batch from a short-lived file (`Store.insertFile`, engine/store/file-insert.ts): measured on the
  * chain benchmark's 360,000 events (bench/chain/store-probe.ts, docs/sources.md), 1.2 s against 2.0 s for
- * the inline insert, half of which was chDB's handling of inline bytes. A file that cannot be written (or a
- * temp dir whose path file() would read as a glob) falls back to the inline insert (the dedup block ids of a
- * token differ between the two paths; the rows stay idempotent by key under FINAL).
+ * the inline insert, half of which was chDB's handling of inline bytes. A file that cannot be written falls
+ * back to the inline insert (the dedup block ids of a token differ between the two paths; the rows stay
+ * idempotent by key under FINAL).
  */
 export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<void> {
   const batch = {
@@ -87,12 +87,13 @@ export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<
     format: 'TSV' as const,
     dedupToken: `chain_whale_events:${crypto.createHash('sha1').update(data).digest('hex')}`
   }
-  const dir = store.insertFile ? eventsFileDir() : null
-  const file = dir === null ? null : path.join(dir, `${process.pid}-${fileSeq++}.tsv`)
-  if (file === null || insertVia(store, file) === 'inline') {
+  // the engine reads the file unless the store reads no files or the directory's path is a file() glob
+  const dir = eventsFileDir()
+  if (dir === null || insertVia(store, dir) === 'inline' || !store.insertFile) {
     await store.insert({ ...batch, data })
     return
   }
+  const file = path.join(dir, `${process.pid}-${fileSeq++}.tsv`)
   try {
     await fs.promises.writeFile(file, data)
   } catch {
@@ -101,7 +102,7 @@ export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<
     return
   }
   try {
-    await insertKept(store, batch, file, 0, 'file', () => data)
+    await store.insertFile({ ...batch, file, skipLines: 0 })
   } finally {
     await fs.promises.unlink(file).catch(() => undefined)
   }
@@ -167,8 +168,6 @@ export async function confirmedKeys(store: Store, chain: string, from: number, t
   )
   return new Set(rows.map((r) => eventKey({ ...r, log_index: Number(r.log_index) })))
 }
-
-export { transferRecordOf } from './chain-batch-tsv.js'
 
 export interface Checkpoint {
   /** last block whose confirmed events are written */

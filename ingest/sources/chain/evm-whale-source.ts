@@ -102,7 +102,6 @@ export class EvmWhaleSource implements Source {
   private readonly spec
   private connected = false
   /** the read API's details of the last 7 days loaded (once per process, engine/whales/chain-details.ts) */
-  private detailsLoaded = false
   private phase = 'starting'
   private head: number | null = null
   private lastProcessed: number | null = null
@@ -261,11 +260,8 @@ export class EvmWhaleSource implements Source {
       throw err
     }
     this.connected = true
-    // once per process: a restart of the source after an error keeps what it remembered
-    if (!this.detailsLoaded) {
-      await loadChainDetails(store, this.opts.chain, Date.now() - WHALE_WINDOW_MS)
-      this.detailsLoaded = true
-    }
+    // once per store and chain (chain-details.ts): a restart of the source after an error keeps what it remembered
+    await loadChainDetails(store, this.opts.chain, Date.now() - WHALE_WINDOW_MS)
     this.subscribe(signal)
     let head = await rpc.blockNumber()
     let { next, checkpoint } = await this.resumeFrom(head)

@@ -66,7 +66,6 @@ export class SolanaWhaleSource implements Source {
   readonly synthetic = false
   private connected = false
   /** the read API's details of the last 7 days loaded (once per process, engine/whales/chain-details.ts) */
-  private detailsLoaded = false
   private phase = 'starting'
   private rows = 0
   private lastEventTs: number | null = null
@@ -209,11 +208,8 @@ export class SolanaWhaleSource implements Source {
     this.phase = 'connecting'
     await this.rpc<number>('getSlot', [{ commitment: 'finalized' }])
     this.connected = true
-    // once per process: a restart of the source after an error keeps what it remembered
-    if (!this.detailsLoaded) {
-      await loadChainDetails(store, 'solana', Date.now() - WHALE_WINDOW_MS)
-      this.detailsLoaded = true
-    }
+    // once per store and chain (chain-details.ts): a restart of the source after an error keeps what it remembered
+    await loadChainDetails(store, 'solana', Date.now() - WHALE_WINDOW_MS)
     this.phase = 'live'
     while (!signal.aborted) {
       const wallets = this.opts.watchlists.current.walletsOn('solana')
