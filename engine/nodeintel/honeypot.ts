@@ -177,11 +177,18 @@ function undetermined(base: ReportBase, method: HoneypotReport['method'], reason
   }
 }
 
-/** A JSON-RPC error object's reason: the decoded revert data when it carries some, else its message. */
-function probeError(err: unknown): string {
-  const e = err as { data?: unknown; message?: unknown } | null
-  if (typeof e?.data === 'string' && e.data.startsWith('0x')) return revertReason(e.data as Hex)
-  return typeof e?.message === 'string' ? e.message : errorText(err)
+/**
+ * A JSON-RPC error object's reason: the decoded revert data when it carries some (`data` as 0x-hex, or nested
+ * under `data.data` as some nodes send it, as viem's error walk finds it), else its message.
+ */
+export function probeError(err: unknown): string {
+  let data = (err as { data?: unknown } | null)?.data
+  for (let depth = 0; depth < 3 && data !== null && typeof data === 'object'; depth++) {
+    data = (data as { data?: unknown }).data
+  }
+  if (typeof data === 'string' && data.startsWith('0x')) return revertReason(data as Hex)
+  const message = (err as { message?: unknown } | null)?.message
+  return typeof message === 'string' ? message : errorText(err)
 }
 
 function liquidity(

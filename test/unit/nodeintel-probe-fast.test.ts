@@ -14,11 +14,19 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { createPublicClient, encodeAbiParameters, getAddress, http as viemHttp, type Hex } from 'viem'
+import {
+  createPublicClient,
+  encodeAbiParameters,
+  encodeErrorResult,
+  getAddress,
+  http as viemHttp,
+  type Hex
+} from 'viem'
 import { ChainClient } from '../../engine/chain/chain-client.js'
 import { MAX_ANSWER_BYTES } from '../../engine/chain/raw-rpc.js'
 import { ApiError } from '../../engine/errors.js'
 import { PROBE_ABI } from '../../engine/nodeintel/probe-artifact.js'
+import { probeError } from '../../engine/nodeintel/honeypot.js'
 import { probeBodyBytes, probeTemplate } from '../../engine/nodeintel/probe-body.js'
 import { decodeProbeFast } from '../../engine/nodeintel/probe-decode.js'
 import { decodeProbe, decodeProbeViem, probeCall, type ProbeResult } from '../../engine/nodeintel/probe.js'
@@ -164,6 +172,24 @@ describe('fixed-layout probe decoder', () => {
     const bool2 = `0x${data.slice(2, 2 + 64 * 9)}${'0'.repeat(63)}2${data.slice(2 + 64 * 10)}`
     expect(decodeProbeFast(bool2)).toBeNull()
     expect(() => decodeProbe(bool2 as Hex)).toThrow()
+  })
+})
+
+describe('probeError: the reason of a JSON-RPC error answer to the probe', () => {
+  const revert = encodeErrorResult({
+    abi: [{ type: 'error', name: 'Error', inputs: [{ name: 'message', type: 'string' }] }],
+    errorName: 'Error',
+    args: ['TRANSFER_FROM_FAILED']
+  })
+
+  it('decodes revert data at the top or nested under data.data; else the message', () => {
+    expect(probeError({ code: 3, message: 'execution reverted', data: revert })).toBe('TRANSFER_FROM_FAILED')
+    expect(probeError({ code: -32000, message: 'execution reverted', data: { data: revert } })).toBe(
+      'TRANSFER_FROM_FAILED'
+    )
+    expect(probeError({ code: 3, message: 'execution reverted', data: '0x' })).toBe('reverted without a reason')
+    expect(probeError({ code: -32602, message: 'state overrides not supported' })).toBe('state overrides not supported')
+    expect(probeError({ code: -32602, message: 'no', data: 'not hex' })).toBe('no')
   })
 })
 
