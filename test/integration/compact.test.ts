@@ -142,18 +142,22 @@ describe('candle compaction after bulk loads', () => {
     let exporting = true
     const merged: string[] = []
     const run = compactCandles(store, { busy: () => exporting, onPartition: (m) => merged.push(m.table) })
-    await new Promise((r) => setTimeout(r, 500))
+    // past the run's first 1 s grace: only the export holds the merge back now
+    await new Promise((r) => setTimeout(r, 2_000))
     expect(merged).toEqual([]) // nothing merged while an export streams
     expect(await splitPartitions()).toBeGreaterThan(0)
     exporting = false
     const r = await run
     expect(r.partitions).toBeGreaterThan(0)
-    expect(r.yieldedMs).toBeGreaterThan(0)
+    // ~2 s while busy, then 1 s of quiet before the first merge (the grace alone would be ~1 s)
+    expect(r.yieldedMs).toBeGreaterThanOrEqual(1_500)
     expect(await splitPartitions()).toBe(0)
     // exports that never stop hold the run back for its budget only
     await load('YLB')
     const always = await compactCandles(store, { busy: () => true, yieldBudgetMs: 200 })
     expect(always.partitions).toBeGreaterThan(0)
+    expect(always.yieldedMs).toBeGreaterThanOrEqual(200)
+    expect(always.yieldedMs).toBeLessThan(1_000) // the budget, not the grace, ended the wait
     expect(await splitPartitions()).toBe(0)
   })
 
