@@ -2,14 +2,14 @@
  * @module
  * A row object as one TabSeparated line, the format of the outbox's journal segments (TSV: cheap to write
  * here and to parse in the engine, which reads the segment files itself). `tsvEncoder` is the journal's
- * hot path: one encoder per column list, generated once, reading each column as a named property (the
- * generic `tsvLine` looks each up by a key that changes per column); both give the same text for every row
- * (test/unit/webhook-fast-paths.test.ts).
+ * hot path: one encoder per column list, generated once, reading each column as a named property (a generic
+ * loop looks each up by a key that changes per column); the tests check it against that loop
+ * (test/helpers/webhooks/tsv-line.ts, test/unit/webhook-fast-paths.test.ts).
  */
 import { escapeTsv } from '../records/tsv.js'
 
 /** One value as TSV text: null is `\N`, numbers as JS writes them (ClickHouse reads them back exactly). */
-function tsvValue(v: unknown): string {
+export function tsvValue(v: unknown): string {
   if (v === null || v === undefined) return '\\N'
   if (typeof v === 'number') return String(v)
   if (typeof v === 'boolean') return v ? '1' : '0'
@@ -17,16 +17,9 @@ function tsvValue(v: unknown): string {
 }
 
 /**
- * `row`'s values in `columns` order, tab-separated, without the line end: the plain form `tsvEncoder` is
- * checked against (tests).
+ * `row`'s values in `columns` order (each as `tsvValue`), tab-separated, without the line end, as a function
+ * of `row` compiled for these columns.
  */
-export function tsvLine(row: Readonly<Record<string, unknown>>, columns: readonly string[]): string {
-  let line = tsvValue(row[columns[0]!])
-  for (let i = 1; i < columns.length; i++) line += '\t' + tsvValue(row[columns[i]!])
-  return line
-}
-
-/** What `tsvLine(row, columns)` returns, as a function of `row` compiled for these columns. */
 export type TsvEncoder = (row: Readonly<Record<string, unknown>>) => string
 
 export function tsvEncoder(columns: readonly string[]): TsvEncoder {

@@ -19,7 +19,7 @@ import { ATTEMPT_COLUMNS } from '../../engine/webhooks/delivery.js'
 import { StoreError } from '../../engine/store/store-error.js'
 import { REFUSED_ATTEMPTS, TableJournal } from '../../engine/webhooks/journal.js'
 import { recoverSegments, segmentHeader } from '../../engine/webhooks/journal-recovery.js'
-import { tsvLine } from '../../engine/webhooks/tsv-row.js'
+import { tsvLine } from '../helpers/webhooks/tsv-line.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
 const CHILD = path.join(projectRoot(), 'test', 'helpers', 'webhook-journal-child.mjs')
