@@ -2,7 +2,7 @@
  * @module
  * The EVM source's JavaScript cost for confirmed ranges, without the store (issue 15, docs/sources.md
  * "Benchmarks"): `node dist/bench/chain/path-probe.js [transactions] [passes]`. The decode benchmark's
- * recorded transactions (bench/chain/dataset.ts, kept alive as in decode-variant.ts) go through
+ * recorded transactions (bench/chain/dataset.ts, kept alive for the repeated passes, where decode-variant.ts drops each batch once decoded) go through
  * bench/chain/rows.ts's batchPayload (decodeTx, txEvents, confirmedPayload: both tables' TSV, the read API's
  * details, the net-flow readings, the whale_transfers chunk's hash) in batches of BATCH transactions, `passes`
  * times in one process (the first pass runs cold code; the read API's details are dropped between passes).

@@ -60,9 +60,10 @@ export interface WalletDelta {
   readonly wallet: string
   /**
    * every asset the wallet moved, in order of first movement (zero nets included: see `netCount`); starts as
-   * the shared NO_ASSETS, replaced by a one-element literal at the first asset (see `add`)
+   * the shared NO_ASSETS, replaced by a one-element literal at the first asset (see `add`); read-only to
+   * callers, so nothing outside `add` can push into the shared empty list
    */
-  assets: AssetDelta[]
+  assets: readonly AssetDelta[]
   /** assets whose net is not zero, once `netDeltas` returns */
   netCount: number
   /** assets sent so far (the next sentOrder) */
@@ -115,7 +116,7 @@ function add(d: WalletDelta, token: string, abs: bigint, sent: boolean, other: s
       counterpartyAmount: abs
     }
     if (d.assets.length === 0) d.assets = [a]
-    else d.assets.push(a)
+    else (d.assets as AssetDelta[]).push(a) // not empty: the wallet's own list
   } else if (abs > a.counterpartyAmount) {
     a.counterparty = other
     a.counterpartyAmount = abs
