@@ -59,14 +59,8 @@ export interface TableCounters {
 interface Batch {
   readonly seq: number
   readonly rows: number
-  /** the payload: the chunks' bytes in order */
-  readonly parts: readonly Uint8Array[]
-  /** the parts as one buffer, made the first time an insert reads `data` (inline inserts only) */
-  whole: Buffer | undefined
-  readonly token: string
-  readonly columns: readonly string[]
-  /** every chunk was bulk: inserted with `foldKeys` (one row per key in each aggregate part, store.ts) */
-  readonly bulk: boolean
+  /** what the store (through the journal) is given, the same object on every attempt (`insertOf`) */
+  readonly insert: PartedBatch
 }
 
 export class TableBatcher {
@@ -147,37 +141,17 @@ export class TableBatcher {
     const rows = chunks.reduce((n, c) => n + c.rows, 0)
     const digest = crypto.createHash('sha1')
     for (const c of chunks) digest.update(c.hash)
-    const batch: Batch = {
-      seq: this.nextSeq++,
-      rows,
-      parts: chunks.map((c) => c.data),
-      whole: undefined,
-      token: `${this.table}:${rows}:${digest.digest('hex')}`,
-      columns: chunks[0]!.columns,
+    const insert = insertOf(
+      this.table,
+      chunks[0]!.columns,
+      `${this.table}:${rows}:${digest.digest('hex')}`,
+      chunks.map((c) => c.data),
       bulk
-    }
+    )
+    const batch: Batch = { seq: this.nextSeq++, rows, insert }
     this.sealed.push(batch)
-    this.prepare?.(this.insertBatch(batch))
+    this.prepare?.(insert)
     this.wakeWriter?.()
-  }
-
-  /**
-   * What the store (through the journal) is given for `batch`: its parts, and `data` joined from them only
-   * when read (the journal writes the parts; a store without file inserts reads `data`).
-   */
-  private insertBatch(batch: Batch): PartedBatch {
-    const parts = batch.parts
-    return {
-      table: this.table,
-      columns: batch.columns,
-      format: 'TSV',
-      dedupToken: batch.token,
-      ...(batch.bulk && { foldKeys: true }),
-      parts,
-      get data(): Buffer {
-        return (batch.whole ??= Buffer.concat(parts))
-      }
-    }
   }
 
   /** Seals and resolves when every batch sealed so far is written or failed. */
@@ -246,7 +220,7 @@ export class TableBatcher {
   private async writeWithRetry(batch: Batch): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.insert(this.insertBatch(batch))
+        await this.insert(batch.insert)
         this.counters.written += batch.rows
         return
       } catch (err) {
@@ -259,13 +233,40 @@ export class TableBatcher {
             'batch failed'
           )
           // out of time at shutdown with a retryable error: the entry stays for the next start to replay
-          if (!e.retryable) await this.abandon?.(batch.token).catch(() => undefined)
+          if (!e.retryable) await this.abandon?.(batch.insert.dedupToken).catch(() => undefined)
           return
         }
         this.counters.retries++
         this.log.warn({ table: this.table, attempt, delay, code: e.clickhouseCode }, 'batch write failed, retrying')
         await sleep(delay)
       }
+    }
+  }
+}
+
+/**
+ * A sealed batch as the store (through the journal) is given it: the chunks' bytes as parts, and `data`
+ * joined from them only when read, once (the journal writes the parts; a store without file inserts reads
+ * `data`). `bulk` (every chunk bulk): inserted with `foldKeys`, one row per key in each aggregate part
+ * (store.ts).
+ */
+function insertOf(
+  table: string,
+  columns: readonly string[],
+  dedupToken: string,
+  parts: readonly Uint8Array[],
+  bulk: boolean
+): PartedBatch {
+  let whole: Buffer | undefined
+  return {
+    table,
+    columns,
+    format: 'TSV',
+    dedupToken,
+    ...(bulk && { foldKeys: true }),
+    parts,
+    get data(): Buffer {
+      return (whole ??= Buffer.concat(parts))
     }
   }
 }
