@@ -55,16 +55,26 @@ interface HoneypotRound {
 }
 
 /** Starts bench/node/forwarder.ts on `port`, forwarding `body` to `nodeUrl`. */
-async function startForwarder(nodeUrl: string, port: number, body: Buffer): Promise<{ stop(): void }> {
+async function startForwarder(
+  nodeUrl: string,
+  port: number,
+  body: Buffer
+): Promise<{ readonly pid: number; stop(): void }> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-fwd-')), 'body.json')
   fs.writeFileSync(file, body)
   const script = fileURLToPath(new URL('./forwarder.js', import.meta.url))
   const child: ChildProcess = fork(script, [nodeUrl, String(port), file], { stdio: 'ignore' })
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve())
-    child.once('exit', (code) => reject(new Error(`forwarder exited ${code}`)))
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve())
+      child.once('exit', (code) => reject(new Error(`forwarder exited ${code}`)))
+    })
+  } catch (err) {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true })
+    throw err
+  }
   return {
+    pid: child.pid!,
     stop: () => {
       child.kill()
       fs.rmSync(path.dirname(file), { recursive: true, force: true })
@@ -76,7 +86,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
   const anvil = await startAnvil({ chainId: 56 })
   let server: Awaited<ReturnType<typeof startBenchServer>> | undefined
   const clients: { close(): Promise<void> }[] = []
-  let forwarder: { stop(): void } | undefined
+  let forwarder: { readonly pid: number; stop(): void } | undefined
   try {
     const fx = await deployNodeIntelFixtures(anvil.url, EVM_CHAINS.bsc.wrappedNative)
     const plain = fx.compiled['PlainToken']!
@@ -139,7 +149,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       api: () => timed(ROUND_CALLS, apiCall, { ...pids, server: server!.pid }),
       bare: () => timed(ROUND_CALLS, bareCall, pids),
       bare_viem: () => timed(ROUND_CALLS, viemCall, pids),
-      floor: () => timed(ROUND_CALLS, floorCall, pids)
+      floor: () => timed(ROUND_CALLS, floorCall, { ...pids, server: forwarder!.pid })
     }
     for (const fn of [apiCall, bareCall, viemCall, floorCall]) await timed(WARMUP_CALLS, fn, pids)
     const honeypot: HoneypotRound[] = []
