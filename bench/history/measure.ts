@@ -5,17 +5,13 @@
  */
 import fs from 'node:fs'
 import http from 'node:http'
-
-/** clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux) */
-const CLOCK_TICKS = 100
+import { statCpuMs } from '../http/cpu.js'
 
 export const round = (x: number): number => Math.round(x * 100) / 100
 
 /** User + system CPU seconds the process has used so far. */
 export function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS // utime, stime (fields 14, 15)
+  return statCpuMs(`/proc/${pid}/stat`) / 1000
 }
 
 export function rssMb(pid: number): number {

@@ -22,13 +22,18 @@ function hz(): number {
   return ticksPerSecond
 }
 
+/** User + system CPU in a /proc `stat` file (a process's or one thread's), ms. */
+export function statCpuMs(file: string): number {
+  const stat = fs.readFileSync(file, 'utf8')
+  // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return ((Number(rest[11]) + Number(rest[12])) * 1000) / hz()
+}
+
 /** User + system CPU of the main thread of `pid`, ms; NaN where /proc is not available. */
 export function mainThreadCpuMs(pid: number): number {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')
-    // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return ((Number(rest[11]) + Number(rest[12])) * 1000) / hz()
+    return statCpuMs(`/proc/${pid}/task/${pid}/stat`)
   } catch {
     return Number.NaN
   }
