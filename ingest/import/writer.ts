@@ -13,6 +13,11 @@
  * run again (a journal replay) is a no-op for what it already wrote. What the store already holds is skipped (coverage.ts), so importing the same file again
  * writes nothing. Each statement is journaled before it runs (import-journal.ts): a process killed while
  * ClickHouse wrote the raw part and some view parts has the statement completed at the next start.
+ *
+ * Statements run with `optimize_on_insert=0` (FAST_INSERT_SETTINGS), not the folding of the pipeline's bulk
+ * batches (`InsertBatch.foldKeys`): the import's candle parts are level 0, read through FINAL by exports
+ * until the compaction after the import merges them (server/routes/admin-import.ts). Folding was measured
+ * for the pipeline's inserts only; the import benchmark's ceiling uses these settings too.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
