@@ -140,12 +140,17 @@ const same = (a: Entry, chain: string, logIndex: number, address: string): boole
 /** the newest transaction of byTx (its events usually come one after another: no move needed) */
 let newestTx: string | null = null
 
+/** A transaction not in the map yet, with its entries: it becomes the newest. */
+function addNewTx(txHash: string, held: Entry | Entry[]): void {
+  byTx.set(txHash, held)
+  newestTx = txHash
+  size += Array.isArray(held) ? held.length : 1
+}
+
 function remember(txHash: string, e: Entry): void {
   const held = byTx.get(txHash)
   if (held === undefined) {
-    byTx.set(txHash, e)
-    newestTx = txHash
-    size += 1
+    addNewTx(txHash, e)
     return
   }
   let list: Entry | Entry[] = held
@@ -196,9 +201,7 @@ export function recordChainDetails(events: readonly ChainWhaleEvent[]): void {
       !same(e, next.chain, next.log_index, next.address) &&
       !byTx.has(e.tx_hash)
     ) {
-      byTx.set(e.tx_hash, [entryOf(e), entryOf(next)])
-      newestTx = e.tx_hash
-      size += 2
+      addNewTx(e.tx_hash, [entryOf(e), entryOf(next)])
       i++
       continue
     }
