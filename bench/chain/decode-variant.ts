@@ -8,8 +8,9 @@
  *   per-transaction collapse (engine/whales/tx-events.ts) -> the EVM source's confirmedPayload
  *   (ingest/sources/chain/flow-records.ts: chain_whale_events and whale_transfers TSV in one pass, the read
  *   API's details, the net-flow readings; bench/chain/rows.ts), in batches of BATCH transactions, one batch's
- *   inserts in flight while the next is decoded; timed from the first log decoded to the last insert
- *   acknowledged.
+ *   inserts in flight while the next is decoded; each batch's buffers go back to the sink pool once its
+ *   inserts settle, as the source does with a range's (engine/whales/sink-pool.ts); timed from the first log
+ *   decoded to the last insert acknowledged.
  * - ceiling: the same rows built before the clock starts, inserted in the same batches through the same
  *   store calls: the store's own limit for these rows.
  * Insert path (`file`, the default, is the service's; `inline` the one before): see `inserter`.
@@ -24,6 +25,7 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { Store } from '../../engine/store/store.js'
 import { CHAIN_EVENT_COLUMNS, insertChainEventsTsv } from '../../engine/whales/chain-event-store.js'
+import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
 import { BatchJournal } from '../../ingest/journal.js'
 import type { TxInput } from '../../ingest/normalize/chain/evm-decode.js'
 import { chainDataset } from './dataset.js'
@@ -97,7 +99,13 @@ async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise
     const out = batchPayload(batch)
     events += out.events
     await inflight
-    inflight = insert(out.payload.eventsTsv, transfersOf(out.payload), n)
+    const eventsTsv = out.payload.eventsTsv
+    const transfers = transfersOf(out.payload)
+    // stored: both buffers serve the next batches' encoders, as the source hands back a range's (sink-pool.ts)
+    inflight = insert(eventsTsv, transfers, n).then(() => {
+      releaseSinkBytes(eventsTsv)
+      releaseSinkBytes(transfers)
+    })
   }
   await inflight
   return { logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }

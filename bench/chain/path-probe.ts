@@ -10,6 +10,7 @@
  * A diagnostic, not a registered benchmark.
  */
 import { clearChainDetails } from '../../engine/whales/chain-details.js'
+import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
 import { chainDataset } from './dataset.js'
 import { BATCH, batchPayload } from './rows.js'
 
@@ -31,6 +32,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < inputs.length; i += BATCH) {
       const { payload } = batchPayload(inputs.slice(i, i + BATCH))
       bytes += payload.eventsTsv.length + (payload.chunks[0]?.data.length ?? 0)
+      // as the source once a range is stored (engine/whales/sink-pool.ts)
+      releaseSinkBytes(payload.eventsTsv)
+      if (payload.chunks[0]) releaseSinkBytes(payload.chunks[0].data)
     }
     cpu.push(Math.round(cpuMs() - c0))
   }

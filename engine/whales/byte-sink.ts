@@ -6,9 +6,11 @@
  * benchmark. Short ASCII strings go in byte by byte; long ones, and any string holding another character, are
  * written by Buffer.write (UTF-8, lone surrogates as U+FFFD), so the bytes are always those of
  * `Buffer.from(text, 'utf8')`. A field already written to one sink can be copied to another, as it is or with
- * TabSeparated escapes. Used by the chain batch encoder (chain-batch-tsv.ts).
+ * TabSeparated escapes. Used by the chain batch encoder (chain-batch-tsv.ts). Buffers come from sink-pool.ts:
+ * a caller that hands the bytes back once they are stored (`releaseSinkBytes`) lets the next sink reuse them.
  */
 import { escapeTsv } from '../records/tsv.js'
+import { allocSinkBuffer, releaseSinkBytes } from './sink-pool.js'
 
 /**
  * string length (UTF-16 units) from which `raw` hands the string to Buffer#write: the native call costs
@@ -19,17 +21,21 @@ const NATIVE_AFTER = 40
 export class ByteSink {
   private buf: Buffer
   private len = 0
+  /** `bytes()` was called: the buffer is shared with the caller, so a growth must not recycle it */
+  private handed = false
   /** `bytes`: first capacity guess (grows by doubling) */
   constructor(bytes: number) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(bytes, 1024))
+    this.buf = allocSinkBuffer(Math.max(bytes, 1024))
   }
 
   /** room for `n` more bytes */
   private room(n: number): void {
     const need = this.len + n
     if (need <= this.buf.length) return
-    const next = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2))
+    const next = allocSinkBuffer(Math.max(need, this.buf.length * 2))
     this.buf.copy(next, 0, 0, this.len)
+    // nobody else holds the outgrown buffer unless bytes() handed out a view of it
+    if (!this.handed) releaseSinkBytes(this.buf)
     this.buf = next
   }
 
@@ -151,8 +157,12 @@ export class ByteSink {
     return this.len
   }
 
-  /** the bytes written so far (a view of the sink's buffer, which owns its ArrayBuffer: never Node's pool) */
+  /**
+   * the bytes written so far (a view of the sink's buffer, which owns its ArrayBuffer: never Node's pool);
+   * hand them to `releaseSinkBytes` once they are stored, not before
+   */
   bytes(): Buffer {
+    this.handed = true
     return this.buf.subarray(0, this.len)
   }
 }

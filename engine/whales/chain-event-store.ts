@@ -13,6 +13,7 @@ import { insertVia } from '../store/file-insert.js'
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'
 import { encodeChainBatch, eventKey, type ChainEventStatus } from './chain-batch-tsv.js'
+import { releaseSinkBytes } from './sink-pool.js'
 
 export type { ChainEventStatus }
 export { eventKey }
@@ -116,7 +117,10 @@ export async function writeChainEvents(
   version: number
 ): Promise<void> {
   if (events.length === 0) return
-  await insertChainEventsTsv(store, chainEventsTsv(events, status, version))
+  const data = chainEventsTsv(events, status, version)
+  await insertChainEventsTsv(store, data)
+  // stored: the sink's buffer goes back for the next batch (sink-pool.ts); after a failure it is left to the GC
+  releaseSinkBytes(data)
 }
 
 interface EventRow extends Omit<ChainWhaleEvent, 'ts' | 'pools'> {

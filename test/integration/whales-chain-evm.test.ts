@@ -11,6 +11,7 @@ import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 import { BEHIND, seedPrice } from '../fixtures/evm/whales/harness.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { sinkPoolStats } from '../../engine/whales/sink-pool.js'
 import {
   ACCOUNTS,
   deployScenario,
@@ -216,6 +217,22 @@ describe('evm whale source on anvil (chain id 1)', () => {
     expect(src.chain).toMatchObject({ chain_id: 1, chain_id_ok: true, reorgs: 0, lag_blocks: 0 })
     expect(src.chain.logs).toBeGreaterThan(0)
     expect(src.rows).toBeGreaterThan(0)
+  })
+
+  it('each stored range hands its payload buffers back to the sink pool, and the next range reuses them', async () => {
+    // engine/whales/sink-pool.ts: the events' bytes once their insert settled, the whale_transfers chunk's
+    // once the range's barrier saw it written; without the release every range allocates afresh
+    expect(sinkPoolStats.released).toBeGreaterThanOrEqual(2)
+    const before = { ...sinkPoolStats }
+    await anvil.rpc('evm_mine', [])
+    const mined = Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
+    await until('the source to store the mined block', async () => {
+      const h = await jsonBody(await fetch(`${server.base}/v1/health`))
+      return h.sources.find((x: any) => x.name === 'evm:ethereum')?.chain?.last_processed >= mined
+    })
+    // the new range's two sinks took released buffers instead of new ones
+    expect(sinkPoolStats.reused - before.reused).toBeGreaterThanOrEqual(2)
+    expect(sinkPoolStats.allocated).toBe(before.allocated)
   })
 
   it('the watch lists are listed and reloaded through the admin API; a bad file is a 400 naming it', async () => {

@@ -53,6 +53,7 @@ import { RangeChunker } from './range-chunker.js'
 import { ClientRpc, RecordingRpc, ReplayRpc, type EvmRpc } from './evm-rpc.js'
 import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
 import { confirmedPayload } from './flow-records.js'
+import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'
 import type { EvmSourceSettings } from './chain-settings.js'
 
 /** health fields of a chain source (sources[].chain in /v1/health) */
@@ -281,12 +282,14 @@ export class EvmWhaleSource implements Source {
           if (checkpoint !== null) await this.checkParent(next, checkpoint)
           const { events, toHash, toTs } = await this.eventsOf(next, to)
           const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, next, to) : null
-          yield* this.confirm(next, to, events, stored)
+          const queued = yield* this.confirm(next, to, events, stored)
           firstBatch = false
           const cp = { block: to, hash: toHash }
           yield {
             barrier: true,
             onDone: async () => {
+              // the pipeline wrote (or failed) every chunk before the barrier: their buffers can be reused
+              for (const bytes of queued) releaseSinkBytes(bytes)
               await saveCheckpoint(store, this.opts.chain, cp)
               this.lastProcessed = to
               this.lastProcessedTs = toTs
@@ -326,13 +329,16 @@ export class EvmWhaleSource implements Source {
     }
   }
 
-  /** Confirmed events of [from, to]: retract pending ones that did not survive, store, hand rows to ingest. */
+  /**
+   * Confirmed events of [from, to]: retract pending ones that did not survive, store, hand rows to ingest.
+   * Returns the bytes of the chunks it queued, for sink-pool.ts once the next barrier has seen them written.
+   */
   private async *confirm(
     from: number,
     to: number,
     events: readonly ChainWhaleEvent[],
     stored: ReadonlySet<string> | null
-  ): AsyncIterable<IngestItem> {
+  ): AsyncGenerator<IngestItem, readonly Uint8Array[]> {
     const store = this.opts.store
     if (this.opts.settings.confirmations > 1) {
       // a pending event missing from the confirmed read was in a block that left the canonical chain
@@ -359,6 +365,9 @@ export class EvmWhaleSource implements Source {
       this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
     }
     await detail
+    // stored: its buffer serves the next range's encoder (after a failure, the throw above leaves it to the GC)
+    releaseSinkBytes(payload.eventsTsv)
+    return records.length > 0 ? [payload.chunks[0]!.data] : []
   }
 
   /** Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. */
