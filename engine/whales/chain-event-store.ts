@@ -74,14 +74,44 @@ function eventsFileDir(): string | null {
 }
 
 /**
- * Inserts one batch of chainEventsTsv bytes, under a dedup token derived from the bytes. On chDB the engine
- * reads the batch from a short-lived file (`Store.insertFile`, engine/store/file-insert.ts): measured on the
- * chain benchmark's 360,000 events (bench/chain/store-probe.ts, docs/sources.md), 1.2 s against 2.0 s for
- * the inline insert, half of which was chDB's handling of inline bytes. A file that cannot be written falls
- * back to the inline insert (the dedup block ids of a token differ between the two paths; the rows stay
- * idempotent by key under FINAL).
+ * Payloads from this size on are inserted as two halves at once, bytes. One insert of a range's events
+ * (~13 MB per 20,000 busy transactions) parses in parallel but sorts, compresses and writes its part on one
+ * thread, so while the source waits for it the second core idles; two halves in flight measured ~5% more
+ * logs/s on the chain decode benchmark (docs/sources.md, "Decode path, 2026-11-24 session 10"). Smaller
+ * payloads (live blocks, pending events) go in whole: two parts would cost merges for nothing.
  */
-export async function insertChainEventsTsv(store: Store, data: Buffer): Promise<void> {
+export const CHAIN_EVENTS_SPLIT_BYTES = 8 * 1024 * 1024
+
+/**
+ * Inserts one batch of chainEventsTsv bytes: from `splitFrom` bytes on as two inserts at once, each half
+ * ending at a line's end (TabSeparated escapes newlines inside fields, so a newline byte only ends a line).
+ * Resolves once every insert settled; rejects with the first failure. The rows are idempotent by key under
+ * FINAL, so a retry after a failure of either half writes nothing twice.
+ */
+export async function insertChainEventsTsv(
+  store: Store,
+  data: Buffer,
+  splitFrom = CHAIN_EVENTS_SPLIT_BYTES
+): Promise<void> {
+  const cut = data.length >= splitFrom ? data.indexOf(NEWLINE, data.length >> 1) + 1 : 0
+  if (cut <= 0 || cut >= data.length) return insertPart(store, data)
+  const settled = await Promise.allSettled([
+    insertPart(store, data.subarray(0, cut)),
+    insertPart(store, data.subarray(cut))
+  ])
+  for (const r of settled) if (r.status === 'rejected') throw r.reason
+}
+
+const NEWLINE = 10
+
+/**
+ * One insert under a dedup token derived from its bytes. On chDB the engine reads the bytes from a
+ * short-lived file (`Store.insertFile`, engine/store/file-insert.ts): measured on the chain benchmark's 360,000
+ * events (bench/chain/store-probe.ts, docs/sources.md), 1.2 s against 2.0 s for the inline insert, half of
+ * which was chDB's handling of inline bytes. A file that cannot be written falls back to the inline insert
+ * (the dedup block ids of a token differ between the two paths; the rows stay idempotent by key under FINAL).
+ */
+async function insertPart(store: Store, data: Buffer): Promise<void> {
   const batch = {
     table: 'chain_whale_events',
     columns: CHAIN_EVENT_COLUMNS,

@@ -2,14 +2,20 @@
  * chain_whale_events writes on chDB (engine/whales/chain-event-store.ts): writeChainEvents sends the batch
  * through the engine reading a short-lived file (Store.insertFile) and removes the file; the rows read back
  * equal the events; the same batch written again is deduplicated; a newer retracted version hides the event
- * under FINAL; a store without insertFile gets the same rows inline.
+ * under FINAL; a store without insertFile gets the same rows inline; a payload from the split size on goes in
+ * as two inserts at once, cut at a line's end, and a failed half rejects only once both settled.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Store } from '../../engine/store/store.js'
-import { chainEventsIn, writeChainEvents } from '../../engine/whales/chain-event-store.js'
+import {
+  chainEventsIn,
+  chainEventsTsv,
+  insertChainEventsTsv,
+  writeChainEvents
+} from '../../engine/whales/chain-event-store.js'
 import type { ChainWhaleEvent } from '../../engine/whales/tx-events.js'
 import { useMigratedStore } from '../helpers/migrated-store.js'
 
@@ -68,6 +74,68 @@ describe('chain_whale_events writes', () => {
     expect(Number(n!.n)).toBe(50)
     await writeChainEvents(env.store, events.slice(0, 10), 'retracted', 2)
     expect(await chainEventsIn(env.store, 'ethereum', 0, 10_000, 'confirmed')).toHaveLength(40)
+  })
+
+  it('a large payload goes in as two inserts at once, cut at a line end; a repeat writes nothing twice', async () => {
+    // labels with escaped tabs and newlines and a multi-byte character: the cut must fall on a real line end
+    const events = Array.from({ length: 31 }, (_, i) => ({
+      ...event(i, 'polygon'),
+      label: i % 2 ? `desk ï\n${i}\tx` : null
+    }))
+    const data = chainEventsTsv(events, 'confirmed', 1)
+    const parts: Buffer[] = []
+    let inFlight = 0
+    let most = 0
+    const spy: Store = Object.assign(Object.create(env.store) as Store, {
+      insertFile: async (b: Parameters<NonNullable<Store['insertFile']>>[0]) => {
+        parts.push(fs.readFileSync(b.file))
+        most = Math.max(most, ++inFlight)
+        try {
+          await env.store.insertFile(b)
+        } finally {
+          inFlight--
+        }
+      }
+    })
+    await insertChainEventsTsv(spy, data, 1)
+    expect(parts).toHaveLength(2)
+    expect(most).toBe(2)
+    for (const p of parts) expect(p.at(-1)).toBe(10)
+    expect(Buffer.concat(parts).equals(data)).toBe(true)
+    expect(Math.abs(parts[0]!.length - parts[1]!.length)).toBeLessThan(data.length / 4)
+    await insertChainEventsTsv(spy, data, 1)
+    const [n] = await env.store.query<{ n: number }>(
+      "SELECT count() AS n FROM chain_whale_events WHERE chain = 'polygon'"
+    )
+    expect(Number(n!.n)).toBe(31)
+    expect(await chainEventsIn(env.store, 'polygon', 0, 10_000, 'confirmed')).toEqual(expect.arrayContaining(events))
+    // below the split size: one insert
+    parts.length = 0
+    await insertChainEventsTsv(spy, data)
+    expect(parts).toHaveLength(1)
+  })
+
+  it('a failed half rejects once the other half has settled', async () => {
+    const data = chainEventsTsv(
+      Array.from({ length: 12 }, (_, i) => event(i, 'base')),
+      'confirmed',
+      1
+    )
+    const order: string[] = []
+    let call = 0
+    const failing: Store = Object.assign(Object.create(env.store) as Store, {
+      insertFile: async (b: Parameters<NonNullable<Store['insertFile']>>[0]) => {
+        if (call++ === 1) {
+          order.push('failed')
+          throw new Error('disk full')
+        }
+        await new Promise((r) => setTimeout(r, 50))
+        await env.store.insertFile(b)
+        order.push('stored')
+      }
+    })
+    await expect(insertChainEventsTsv(failing, data, 1)).rejects.toThrow('disk full')
+    expect(order).toEqual(['failed', 'stored'])
   })
 
   it('a store without insertFile gets the same rows inline', async () => {
