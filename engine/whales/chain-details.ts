@@ -210,7 +210,12 @@ export function recordChainDetails(events: readonly ChainWhaleEvent[]): void {
   bound()
 }
 
-/** the details of the event `chain`:`tx_hash`:`log_index`:`address` (chainEventId), if remembered */
+/**
+ * The details of the event `chain`:`tx_hash`:`log_index`:`address` (chainEventId), if remembered: a plain
+ * object with the eight fields as its own properties (a PlainEntry reads its constant ones from the
+ * prototype, which a spread or JSON.stringify of the entry itself would drop). One small object per event
+ * served, on the read path only.
+ */
 export function chainDetailOf(
   chain: string,
   txHash: string,
@@ -220,8 +225,25 @@ export function chainDetailOf(
   if (size === 0) return undefined
   const held = byTx.get(txHash)
   if (held === undefined) return undefined
-  if (!Array.isArray(held)) return same(held, chain, logIndex, address) ? held : undefined
-  return held.find((h) => same(h, chain, logIndex, address))
+  const entry = !Array.isArray(held)
+    ? same(held, chain, logIndex, address)
+      ? held
+      : undefined
+    : held.find((h) => same(h, chain, logIndex, address))
+  return entry === undefined ? undefined : detailOf(entry)
+}
+
+function detailOf(e: Entry): ChainEventDetail {
+  return {
+    repeat_count: e.repeat_count,
+    hops: e.hops,
+    pools: e.pools,
+    token_in: e.token_in,
+    amount_in: e.amount_in,
+    price_source: e.price_source,
+    label: e.label,
+    internal: e.internal
+  }
 }
 
 /** test seam: forget everything */

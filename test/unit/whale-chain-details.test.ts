@@ -65,6 +65,36 @@ describe('chain event details', () => {
     expect(find(a)).toMatchObject({ label: 'again' })
   })
 
+  it('hands out the eight detail fields as own properties, also for a plain transfer', () => {
+    // a plain transfer's compact entry reads its constant fields from the prototype: a spread or
+    // JSON.stringify of the entry itself would drop them
+    const plain = ev(9, 1, A, {
+      event_type: 'transfer_in',
+      token: 'USDC',
+      token_in: null,
+      amount_in: null,
+      hops: 0,
+      pools: [],
+      repeat_count: 1,
+      price_source: 'stablecoin'
+    })
+    const swap = ev(9, 4, B)
+    recordChainDetails([plain, swap])
+    const want = {
+      repeat_count: 1,
+      hops: 0,
+      pools: [],
+      token_in: null,
+      amount_in: null,
+      price_source: 'stablecoin',
+      label: null,
+      internal: false
+    }
+    expect({ ...find(plain) }).toStrictEqual(want)
+    expect(JSON.parse(JSON.stringify(find(plain)))).toStrictEqual(want)
+    expect(Object.keys(find(swap)!).sort()).toEqual(Object.keys(want).sort())
+  })
+
   it('puts the details on the served event (collapse.ts)', () => {
     const a = ev(7, 2, A)
     recordChainDetails([a])
