@@ -282,14 +282,17 @@ export class EvmWhaleSource implements Source {
           if (checkpoint !== null) await this.checkParent(next, checkpoint)
           const { events, toHash, toTs } = await this.eventsOf(next, to)
           const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, next, to) : null
-          const queued = yield* this.confirm(next, to, events, stored)
+          const written = yield* this.confirm(next, to, events, stored)
           firstBatch = false
           const cp = { block: to, hash: toHash }
+          // the barrier writes the range's whale_transfers rows while its detail rows are still being inserted;
+          // the checkpoint waits for both (a failed detail insert ends the run here, before the checkpoint)
           yield {
             barrier: true,
             onDone: async () => {
-              // the pipeline wrote (or failed) every chunk before the barrier: their buffers can be reused
-              for (const bytes of queued) releaseSinkBytes(bytes)
+              await written.detail
+              // both inserts are done with the bytes: the next range's encoder reuses the buffers
+              for (const bytes of written.bytes) releaseSinkBytes(bytes)
               await saveCheckpoint(store, this.opts.chain, cp)
               this.lastProcessed = to
               this.lastProcessedTs = toTs
@@ -330,15 +333,17 @@ export class EvmWhaleSource implements Source {
   }
 
   /**
-   * Confirmed events of [from, to]: retract pending ones that did not survive, store, hand rows to ingest.
-   * Returns the bytes of the chunks it queued, for sink-pool.ts once the next barrier has seen them written.
+   * Confirmed events of [from, to]: retract pending ones that did not survive, start the detail rows' insert,
+   * hand the flow rows to ingest. Returns that insert (the caller's barrier awaits it before the checkpoint,
+   * so the pipeline writes the flow rows meanwhile) and the bytes both writes read, for sink-pool.ts once
+   * they are done.
    */
   private async *confirm(
     from: number,
     to: number,
     events: readonly ChainWhaleEvent[],
     stored: ReadonlySet<string> | null
-  ): AsyncGenerator<IngestItem, readonly Uint8Array[]> {
+  ): AsyncGenerator<IngestItem, { readonly detail: Promise<void>; readonly bytes: readonly Uint8Array[] }> {
     const store = this.opts.store
     if (this.opts.settings.confirmations > 1) {
       // a pending event missing from the confirmed read was in a block that left the canonical chain
@@ -355,7 +360,7 @@ export class EvmWhaleSource implements Source {
     const payload = confirmedPayload(events, this.nextVersion(), stored, this.opts.chain, this.opts.watchlists.current)
     // the detail rows are written while the flow rows go to the pipeline; both before the checkpoint
     const detail = events.length === 0 ? Promise.resolve() : insertChainEventsTsv(store, payload.eventsTsv)
-    detail.catch(() => undefined) // awaited below; a failure ends the run there
+    detail.catch(() => undefined) // awaited by the range's barrier; a failure ends the run there
     for (let n = from; n <= to; n++) this.pendingHashes.delete(n)
     const { records, transfers, lastTs } = payload
     if (records.length > 0) {
@@ -364,10 +369,7 @@ export class EvmWhaleSource implements Source {
       this.rows += transfers
       this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
     }
-    await detail
-    // stored: its buffer serves the next range's encoder (after a failure, the throw above leaves it to the GC)
-    releaseSinkBytes(payload.eventsTsv)
-    return records.length > 0 ? [payload.chunks[0]!.data] : []
+    return { detail, bytes: records.length > 0 ? [payload.eventsTsv, payload.chunks[0]!.data] : [payload.eventsTsv] }
   }
 
   /** Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. */
