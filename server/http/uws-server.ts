@@ -4,6 +4,8 @@
  * `onAborted` before any await; never touch `res` after an abort; write status, headers and body inside
  * `cork`; send large bodies with `tryEnd` + `onWritable` so a slow client does not make memory grow.
  * Request bodies are read only for routes that take one, up to the route's limit (413 beyond it).
+ * `tryEndBackpressure()` counts large plain bodies that had to wait on `onWritable` (tests read it to know
+ * the backpressure path was taken).
  */
 import uWS from 'uWebSockets.js'
 import { ApiError } from '../../engine/errors.js'
@@ -22,6 +24,17 @@ const EMPTY_QUERY = new URLSearchParams()
 
 /** Bodies above this are sent in backpressured pieces (tryEnd/onWritable) instead of one end(). */
 const STREAM_THRESHOLD = 256 * 1024
+
+/**
+ * Process-wide, never reset. `waited`: large plain bodies whose first `tryEnd` could not write everything
+ * and so waited on `onWritable`; `resumed`: `onWritable` calls that wrote more of such a body.
+ */
+const backpressure = { waited: 0, resumed: 0 }
+
+/** A copy of the tryEnd/onWritable counts (see `backpressure`). */
+export function tryEndBackpressure(): { readonly waited: number; readonly resumed: number } {
+  return { ...backpressure }
+}
 
 export interface HttpServer {
   readonly port: number
@@ -139,8 +152,10 @@ function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, he
   const start = res.getWriteOffset()
   const [ok, done] = res.tryEnd(body, body.length)
   if (!ok && !done) {
+    backpressure.waited++
     res.onWritable((offset) => {
       if (state.aborted) return true
+      backpressure.resumed++
       const [sent] = res.tryEnd(body.subarray(offset - start), body.length)
       return sent
     })
