@@ -213,8 +213,8 @@ export function recordChainDetails(events: readonly ChainWhaleEvent[]): void {
 /**
  * The details of the event `chain`:`tx_hash`:`log_index`:`address` (chainEventId), if remembered: a plain
  * object with the eight fields as its own properties (a PlainEntry reads its constant ones from the
- * prototype, which a spread or JSON.stringify of the entry itself would drop). One small object per event
- * served, on the read path only.
+ * prototype, which a spread or JSON.stringify of the entry itself would drop). One small object per row
+ * looked up (collapse.ts, on the read path only).
  */
 export function chainDetailOf(
   chain: string,

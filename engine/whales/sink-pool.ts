@@ -12,8 +12,9 @@
  * - only buffers this module allocated (`alloc`) are ever pooled; a foreign buffer, or one of Node's shared
  *   8 KB slabs, given to `release` is ignored;
  * - a buffer is in the free list at most once (a second release is ignored);
- * - the free list holds at most MAX_FREE buffers and MAX_FREE_BYTES bytes: beyond that a released buffer is
- *   left to the garbage collector.
+ * - the free list holds at most MAX_FREE buffers and MAX_FREE_BYTES bytes: a release beyond that drops the
+ *   buffers released longest ago (left to the garbage collector), so buffers of sizes no range asks for any
+ *   more do not block the list; a buffer larger than MAX_FREE_BYTES is never kept.
  *
  * The caller's contract: release bytes only once nothing reads them any more (their insert settled, their
  * ingest batch written or failed). A buffer released early may be overwritten by the next range's encoder.
@@ -26,12 +27,12 @@ const MAX_FREE_BYTES = 256 * 1024 * 1024
 
 /** every ArrayBuffer this module allocated (weak: a buffer never released is collected as usual) */
 const owned = new WeakSet<ArrayBufferLike>()
-/** free buffers, any order */
+/** free buffers, oldest release first */
 const free: Buffer[] = []
 let freeBytes = 0
 
 /** counters for tests and diagnostics */
-export const sinkPoolStats = { allocated: 0, reused: 0, released: 0, ignored: 0 }
+export const sinkPoolStats = { allocated: 0, reused: 0, released: 0, ignored: 0, evicted: 0 }
 
 /** a free buffer larger than this many times the request (and than 1 MiB) is kept for a larger one */
 const MAX_OVERSIZE = 4
@@ -50,8 +51,7 @@ export function allocSinkBuffer(bytes: number): Buffer {
   }
   if (best >= 0) {
     const buf = free[best]!
-    free[best] = free[free.length - 1]!
-    free.pop()
+    free.splice(best, 1)
     freeBytes -= buf.length
     sinkPoolStats.reused++
     return buf
@@ -73,9 +73,14 @@ export function releaseSinkBytes(bytes: Uint8Array): void {
     return
   }
   const buf = Buffer.from(ab, 0, ab.byteLength)
-  if (free.length >= MAX_FREE || freeBytes + buf.length > MAX_FREE_BYTES) {
+  if (buf.length > MAX_FREE_BYTES) {
     sinkPoolStats.ignored++
     return
+  }
+  // full: the buffers released longest ago go first, so the list follows the sizes ranges have now
+  while (free.length >= MAX_FREE || freeBytes + buf.length > MAX_FREE_BYTES) {
+    freeBytes -= free.shift()!.length
+    sinkPoolStats.evicted++
   }
   free.push(buf)
   freeBytes += buf.length

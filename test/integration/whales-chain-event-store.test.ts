@@ -45,6 +45,19 @@ const event = (i: number, chain: string): ChainWhaleEvent => ({
   label: i % 4 === 0 ? 'Exchange ï\thot' : null
 })
 
+/** `p`, or a rejection naming `what` after `ms` */
+async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)
+  })
+  try {
+    return await Promise.race([p, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 const tempFiles = (): string[] =>
   fs.readdirSync(path.join(os.tmpdir(), 'tidewatch-chain-events')).filter((f) => f.startsWith(`${process.pid}-`))
 
@@ -83,26 +96,27 @@ describe('chain_whale_events writes', () => {
       label: i % 2 ? `desk ï\n${i}\tx` : null
     }))
     const data = chainEventsTsv(events, 'confirmed', 1)
-    const parts: Buffer[] = []
-    let inFlight = 0
-    let most = 0
+    const parts: Array<{ seq: number; bytes: Buffer }> = []
+    // the first insert to arrive waits for the second: both are in flight at once, or this times out
+    let arrived = 0
+    let second!: () => void
+    const bothIn = new Promise<void>((r) => (second = r))
     const spy: Store = Object.assign(Object.create(env.store) as Store, {
       insertFile: async (b: Parameters<NonNullable<Store['insertFile']>>[0]) => {
-        parts.push(fs.readFileSync(b.file))
-        most = Math.max(most, ++inFlight)
-        try {
-          await env.store.insertFile(b)
-        } finally {
-          inFlight--
-        }
+        // files are numbered in call order (`<pid>-<seq>.tsv`): the first half has the lower number
+        parts.push({ seq: Number(/-(\d+)\.tsv$/.exec(b.file)![1]), bytes: fs.readFileSync(b.file) })
+        if (++arrived === 2) second()
+        else if (arrived === 1) await within(bothIn, 10_000, 'the second half to be inserted alongside the first')
+        await env.store.insertFile(b)
       }
     })
     await insertChainEventsTsv(spy, data, 1)
     expect(parts).toHaveLength(2)
-    expect(most).toBe(2)
-    for (const p of parts) expect(p.at(-1)).toBe(10)
-    expect(Buffer.concat(parts).equals(data)).toBe(true)
-    expect(Math.abs(parts[0]!.length - parts[1]!.length)).toBeLessThan(data.length / 4)
+    const halves = parts.sort((x, y) => x.seq - y.seq).map((p) => p.bytes)
+    for (const h of halves) expect(h.at(-1)).toBe(10)
+    expect(Buffer.concat(halves).equals(data)).toBe(true)
+    expect(Math.abs(halves[0]!.length - halves[1]!.length)).toBeLessThan(data.length / 4)
+    arrived = -10 // the repeat need not pair up
     await insertChainEventsTsv(spy, data, 1)
     const [n] = await env.store.query<{ n: number }>(
       "SELECT count() AS n FROM chain_whale_events WHERE chain = 'polygon'"
@@ -123,13 +137,19 @@ describe('chain_whale_events writes', () => {
     )
     const order: string[] = []
     let call = 0
+    let failed!: () => void
+    const hasFailed = new Promise<void>((r) => (failed = r))
     const failing: Store = Object.assign(Object.create(env.store) as Store, {
       insertFile: async (b: Parameters<NonNullable<Store['insertFile']>>[0]) => {
         if (call++ === 1) {
           order.push('failed')
+          failed()
           throw new Error('disk full')
         }
-        await new Promise((r) => setTimeout(r, 50))
+        // the good half ends only after the other half's failure had every chance to be reported: a
+        // Promise.all would have rejected by then
+        await within(hasFailed, 10_000, 'the other half to fail')
+        await new Promise((r) => setImmediate(r))
         await env.store.insertFile(b)
         order.push('stored')
       }

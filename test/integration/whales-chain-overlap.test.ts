@@ -22,6 +22,7 @@ import { IngestPipeline } from '../../ingest/pipeline.js'
 import { runSource } from '../../ingest/run-source.js'
 import { chainSourcesConfig } from '../../ingest/sources/chain/chain-settings.js'
 import { EvmWhaleSource } from '../../ingest/sources/chain/evm-whale-source.js'
+import { until } from '../fixtures/evm/whales/harness.js'
 import { ACCOUNTS, deployScenario, E18, transfer, writeWatchlist } from '../fixtures/evm/whales/scenario.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { useMigratedStore } from '../helpers/migrated-store.js'
@@ -59,16 +60,6 @@ function gatedStore(store: Store) {
     }
   })
   return { gated, gate, checkpointWrites }
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 const count = async (table: string, tx: string): Promise<number> => {
@@ -125,7 +116,7 @@ beforeAll(async () => {
     if ((pipeline.totals().tables.whale_transfers?.written ?? 0) > 0) flowBarrier()
   }
   running = runSource(source, pipeline, stop.signal, log)
-  await until('the source to start', async () => source.status().connected)
+  await until('the source to start', async () => source.status().connected, 20_000)
 }, 60_000)
 
 afterAll(async () => {
@@ -148,7 +139,8 @@ describe('evm whale source: flow rows and detail rows of a range overlap', () =>
     // the pipeline writes the flow rows although the detail insert has started and cannot finish
     await until(
       'whale_transfers rows of the transfer while the detail insert is held',
-      async () => (await count('whale_transfers', tx)) > 0
+      async () => (await count('whale_transfers', tx)) > 0,
+      20_000
     )
     await flowBarrierDone
     // every step the lane takes after the barrier's flush (the onDone up to its first real wait) has run
@@ -162,10 +154,14 @@ describe('evm whale source: flow rows and detail rows of a range overlap', () =>
 
     // the detail insert finishes: then, and only then, the checkpoint reaches the range's block
     gate.open()
-    const cp = await until('the checkpoint to reach the transfer block', async () => {
-      const c = await loadCheckpoint(env.store, 'ethereum')
-      return c !== null && c.block >= block && c
-    })
+    const cp = await until(
+      'the checkpoint to reach the transfer block',
+      async () => {
+        const c = await loadCheckpoint(env.store, 'ethereum')
+        return c !== null && c.block >= block && c
+      },
+      20_000
+    )
     expect(cp.block).toBe(block)
     expect(await count('chain_whale_events', tx)).toBe(2)
     expect(await count('whale_transfers', tx)).toBeGreaterThan(0)

@@ -76,14 +76,29 @@ describe('sink pool', () => {
     expect(sinkPoolFree().buffers).toBe(1)
     expect(sinkPoolStats.ignored - ignored).toBe(4)
     clearSinkPool()
+    // 8 buffers at most: the ones released longest ago go first
     const many = Array.from({ length: 10 }, () => allocSinkBuffer(MiB))
     for (const b of many) releaseSinkBytes(b)
     expect(sinkPoolFree().buffers).toBe(8)
+    const held = new Set<ArrayBufferLike>()
+    for (let i = 0; i < 8; i++) held.add(allocSinkBuffer(MiB).buffer)
+    expect(held.has(many[0]!.buffer) || held.has(many[1]!.buffer)).toBe(false)
+    expect(held.has(many[9]!.buffer) && held.has(many[2]!.buffer)).toBe(true)
     clearSinkPool()
-    // 256 MiB of free bytes at most
+    // 256 MiB of free bytes at most: a newer large buffer displaces the older ones
     const huge = Array.from({ length: 3 }, () => allocSinkBuffer(100 * MiB))
     for (const b of huge) releaseSinkBytes(b)
     expect(sinkPoolFree()).toEqual({ buffers: 2, bytes: 200 * MiB })
+    expect(allocSinkBuffer(100 * MiB).buffer).not.toBe(huge[0]!.buffer)
+    clearSinkPool()
+    // eight small buffers no range asks for any more do not keep a range's buffer out
+    for (let i = 0; i < 8; i++) releaseSinkBytes(allocSinkBuffer(1024))
+    const range = allocSinkBuffer(16 * MiB)
+    releaseSinkBytes(range)
+    expect(allocSinkBuffer(15 * MiB).buffer).toBe(range.buffer)
+    // larger than all the pool may hold: never kept
+    releaseSinkBytes(allocSinkBuffer(300 * MiB))
+    expect(sinkPoolFree().bytes).toBeLessThanOrEqual(256 * MiB)
   })
 
   it('does not give a small request a far larger buffer', () => {

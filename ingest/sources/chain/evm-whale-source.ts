@@ -286,7 +286,8 @@ export class EvmWhaleSource implements Source {
           firstBatch = false
           const cp = { block: to, hash: toHash }
           // the barrier writes the range's whale_transfers rows while its detail rows are still being inserted;
-          // the checkpoint waits for both (a failed detail insert ends the run here, before the checkpoint)
+          // the checkpoint waits for both to settle (a flow batch failed for good is counted by the pipeline;
+          // a failed detail insert ends the run here, before the checkpoint)
           yield {
             barrier: true,
             onDone: async () => {

@@ -16,6 +16,7 @@ import type { WatchlistIndex } from '../../../engine/watchlist/registry.js'
 import { transferRecordOf } from '../../../engine/whales/chain-batch-tsv.js'
 import { encodeChainBatch } from '../../../engine/whales/chain-batch-tsv.js'
 import { recordChainDetails } from '../../../engine/whales/chain-details.js'
+import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'
 import type { ChainWhaleEvent } from '../../../engine/whales/tx-events.js'
 import { exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
 import type { EncodedChunk } from '../../encoded-chunk.js'
@@ -98,6 +99,9 @@ export function confirmedPayload(
       bulk: false
     })
     chunks.push(...encodeRecords(flow.records.slice(batch.records.length), false))
+  } else if (batch.transfers !== null) {
+    // no flow rows: nothing will read the whale_transfers sink, its buffer serves the next batch now
+    releaseSinkBytes(batch.transfers)
   }
   return { ...flow, eventsTsv: batch.events, chunks }
 }
