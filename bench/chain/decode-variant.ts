@@ -29,7 +29,7 @@ import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
 import { BatchJournal } from '../../ingest/journal.js'
 import type { TxInput } from '../../ingest/normalize/chain/evm-decode.js'
 import { chainDataset } from './dataset.js'
-import { BATCH, batchPayload, transfersOf } from './rows.js'
+import { BATCH, batchPayload } from './rows.js'
 
 type Mode = 'file' | 'inline'
 /** ms: wall time; cpuMs: the process's user + system CPU over the same span (all threads: JS and chDB) */
@@ -100,7 +100,7 @@ async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise
     events += out.events
     await inflight
     const eventsTsv = out.payload.eventsTsv
-    const transfers = transfersOf(out.payload)
+    const transfers = out.payload.transfersTsv
     // stored: both buffers serve the next batches' encoders, as the source hands back a range's (sink-pool.ts)
     inflight = insert(eventsTsv, transfers, n).then(() => {
       releaseSinkBytes(eventsTsv)
@@ -119,7 +119,7 @@ async function ceiling(store: Store, dir: string, mode: Mode, txs: number): Prom
   for (let i = 0; i < inputs.length; i += BATCH) {
     const out = batchPayload(inputs.slice(i, i + BATCH))
     events += out.events
-    batches.push({ events: out.payload.eventsTsv, transfers: transfersOf(out.payload) })
+    batches.push({ events: out.payload.eventsTsv, transfers: out.payload.transfersTsv })
   }
   const t0 = performance.now()
   const c0 = process.cpuUsage()

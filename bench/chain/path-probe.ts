@@ -31,10 +31,10 @@ async function main(): Promise<void> {
     const c0 = cpuMs()
     for (let i = 0; i < inputs.length; i += BATCH) {
       const { payload } = batchPayload(inputs.slice(i, i + BATCH))
-      bytes += payload.eventsTsv.length + (payload.chunks[0]?.data.length ?? 0)
+      bytes += payload.eventsTsv.length + payload.transfersTsv.length
       // as the source once a range is stored (engine/whales/sink-pool.ts)
       releaseSinkBytes(payload.eventsTsv)
-      if (payload.chunks[0]) releaseSinkBytes(payload.chunks[0].data)
+      releaseSinkBytes(payload.transfersTsv)
     }
     cpu.push(Math.round(cpuMs() - c0))
   }

@@ -42,9 +42,3 @@ export function batchPayload(batch: Inputs): { events: number; payload: Confirme
   const events = batchEvents(batch)
   return { events: events.length, payload: confirmedPayload(events, 1, null, 'ethereum', WATCHLIST) }
 }
-
-/** the whale_transfers chunk's bytes of a payload (its first chunk: this dataset has no exchange wallets, so no readings) */
-export function transfersOf(p: ConfirmedPayload): Buffer {
-  const c = p.chunks[0]!
-  return Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength)
-}

@@ -16,7 +16,7 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { CHAIN_EVENT_COLUMNS } from '../../engine/whales/chain-event-store.js'
 import { chainDataset } from './dataset.js'
-import { BATCH, batchPayload, transfersOf } from './rows.js'
+import { BATCH, batchPayload } from './rows.js'
 
 interface Step {
   readonly table: string
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     const { events, payload } = batchPayload(inputs.slice(i, i + BATCH))
     batches.push({
       events: payload.eventsTsv,
-      transfers: transfersOf(payload),
+      transfers: payload.transfersTsv,
       nEvents: events,
       nTransfers: payload.chunks[0]!.rows
     })

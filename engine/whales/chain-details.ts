@@ -225,12 +225,8 @@ export function chainDetailOf(
   if (size === 0) return undefined
   const held = byTx.get(txHash)
   if (held === undefined) return undefined
-  const entry = !Array.isArray(held)
-    ? same(held, chain, logIndex, address)
-      ? held
-      : undefined
-    : held.find((h) => same(h, chain, logIndex, address))
-  return entry === undefined ? undefined : detailOf(entry)
+  const entry = Array.isArray(held) ? held.find((h) => same(h, chain, logIndex, address)) : held
+  return entry !== undefined && same(entry, chain, logIndex, address) ? detailOf(entry) : undefined
 }
 
 function detailOf(e: Entry): ChainEventDetail {

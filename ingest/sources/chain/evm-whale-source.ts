@@ -370,7 +370,7 @@ export class EvmWhaleSource implements Source {
       this.rows += transfers
       this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
     }
-    return { detail, bytes: records.length > 0 ? [payload.eventsTsv, payload.chunks[0]!.data] : [payload.eventsTsv] }
+    return { detail, bytes: [payload.eventsTsv, payload.transfersTsv] }
   }
 
   /** Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. */

@@ -16,7 +16,6 @@ import type { WatchlistIndex } from '../../../engine/watchlist/registry.js'
 import { transferRecordOf } from '../../../engine/whales/chain-batch-tsv.js'
 import { encodeChainBatch } from '../../../engine/whales/chain-batch-tsv.js'
 import { recordChainDetails } from '../../../engine/whales/chain-details.js'
-import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'
 import type { ChainWhaleEvent } from '../../../engine/whales/tx-events.js'
 import { exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
 import type { EncodedChunk } from '../../encoded-chunk.js'
@@ -70,6 +69,11 @@ export function flowBatch(events: readonly ChainWhaleEvent[], chain: string, wat
 export interface ConfirmedPayload extends FlowBatch {
   /** chain_whale_events TSV of every event, `confirmed` at the version given */
   readonly eventsTsv: Buffer
+  /**
+   * whale_transfers TSV of the flow rows (the first chunk's bytes when there are any; empty otherwise). Both
+   * payloads' buffers go back to engine/whales/sink-pool.ts once their writes are done.
+   */
+  readonly transfersTsv: Buffer
   /** what `encodeRecords(records, false)` gives: the whale_transfers chunk, then the readings' */
   readonly chunks: EncodedChunk[]
 }
@@ -86,22 +90,20 @@ export function confirmedPayload(
   watchlist: WatchlistIndex
 ): ConfirmedPayload {
   const batch = encodeChainBatch(events, 'confirmed', version, { skip: stored })
+  // flows were asked for: never null
+  const transfersTsv = batch.transfers!
   const flow = withReadings(batch.records, batch.counted, chain, watchlist)
   const chunks: EncodedChunk[] = []
   if (batch.records.length > 0) {
-    const data = batch.transfers!
     chunks.push({
       table: KIND_SPECS.whale_transfer.table,
       columns: columnsOf('whale_transfer'),
       rows: batch.records.length,
-      data,
-      hash: crypto.createHash('sha1').update(data).digest('hex'),
+      data: transfersTsv,
+      hash: crypto.createHash('sha1').update(transfersTsv).digest('hex'),
       bulk: false
     })
     chunks.push(...encodeRecords(flow.records.slice(batch.records.length), false))
-  } else if (batch.transfers !== null) {
-    // no flow rows: nothing will read the whale_transfers sink, its buffer serves the next batch now
-    releaseSinkBytes(batch.transfers)
   }
-  return { ...flow, eventsTsv: batch.events, chunks }
+  return { ...flow, eventsTsv: batch.events, transfersTsv, chunks }
 }
