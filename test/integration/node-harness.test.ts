@@ -3,6 +3,8 @@
  * Uniswap V2 artifacts deployed with WETH9 at the chain's canonical wrapped-native address, liquidity added,
  * a swap quoted through the router; solc compiling a contract (cached) that then runs on the node.
  */
+import fs from 'node:fs'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
@@ -33,6 +35,20 @@ describe('EVM test harness', () => {
   it('runs anvil with the chain id asked for', async () => {
     expect(await anvil.rpc('eth_chainId')).toBe('0xa86a')
     expect(anvil.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  })
+
+  it('keeps the states anvil persists past its in-memory window in a private HOME, removed after stop', async () => {
+    // anvil writes each older block's state to $HOME/.foundry/anvil/tmp once the chain outgrows its memory
+    // window and never deletes it (4.5 GB per 10,000-block benchmark run filled the disk)
+    const long = await startAnvil({ chainId: 1 })
+    const states = path.join(long.home, '.foundry', 'anvil', 'tmp')
+    try {
+      await long.rpc('anvil_mine', ['0xbb8']) // 3,000 blocks
+      expect(fs.readdirSync(states).length).toBeGreaterThan(0)
+    } finally {
+      await long.stop()
+    }
+    expect(fs.existsSync(long.home)).toBe(false)
   })
 
   it('deploys Uniswap V2 around the canonical wrapped native and quotes a swap after adding liquidity', async () => {

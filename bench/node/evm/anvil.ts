@@ -3,9 +3,17 @@
  * A real local EVM node for tests and benchmarks: anvil from npm `@foundry-rs/anvil` (the platform binary, no install
  * script needed), on 127.0.0.1 with `--port 0`; the port is read from its "Listening on" line. The process
  * is killed by `stop()` and, as a safety net, when the test process exits.
+ *
+ * Disk: once a chain outgrows anvil's in-memory state window (a few thousand blocks), anvil writes every older
+ * block's state as JSON under `$HOME/.foundry/anvil/tmp/` (~450 KB per block: 4.5 GB for the 10,000-block
+ * backfill benchmark) and never removes it, not even on SIGTERM. Each anvil therefore runs with its own
+ * `HOME` in a fresh directory under the OS temp dir, removed once the process has exited (`stop()`) and
+ * again when this process exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import os from 'node:os'
 import path from 'node:path'
 
 const require = createRequire(import.meta.url)
@@ -21,6 +29,8 @@ export interface Anvil {
   readonly port: number
   /** the anvil process (benchmarks read its CPU time) */
   readonly pid: number
+  /** the private HOME anvil runs with (its persisted states go below it); removed once anvil has exited */
+  readonly home: string
   /** one JSON-RPC call; throws with the node's error message */
   rpc<T = unknown>(method: string, params?: readonly unknown[]): Promise<T>
   stop(): Promise<void>
@@ -34,16 +44,27 @@ export interface AnvilOptions {
 }
 
 const running = new Set<ChildProcess>()
+/** private HOME directories of anvils not yet cleaned up */
+const homes = new Set<string>()
 process.once('exit', () => {
   for (const p of running) p.kill('SIGKILL')
+  for (const home of homes) removeHome(home)
 })
+
+function removeHome(home: string): void {
+  fs.rmSync(home, { recursive: true, force: true })
+  homes.delete(home)
+}
 
 export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(opts.chainId)]
   if (opts.blockTimeSec !== undefined) args.push('--block-time', String(opts.blockTimeSec))
   args.push(...(opts.args ?? []))
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tidewatch-anvil-'))
+  homes.add(home)
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: home } })
   running.add(child)
+  child.once('exit', () => removeHome(home))
   const port = await new Promise<number>((resolve, reject) => {
     let out = ''
     const timer = setTimeout(() => reject(new Error(`anvil did not start in 15 s:\n${out}`)), 15_000)
@@ -70,6 +91,7 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
     url,
     port,
     pid: child.pid!,
+    home,
     async rpc<T>(method: string, params: readonly unknown[] = []): Promise<T> {
       const res = await fetch(url, {
         method: 'POST',
