@@ -7,11 +7,12 @@
  * - ours: recorded receipts (bench/chain/dataset.ts) -> decodeTx (ingest/normalize/chain/evm-decode.ts) ->
  *   per-transaction collapse (engine/whales/tx-events.ts) -> the EVM source's confirmedPayload
  *   (ingest/sources/chain/flow-records.ts: chain_whale_events and whale_transfers TSV in one pass, the read
- *   API's details, the net-flow readings; bench/chain/rows.ts), in batches of BATCH transactions, one batch's
- *   inserts in flight while the next is decoded; each batch's buffers go back to the sink pool once its
- *   inserts settle, as the source does with a range's (engine/whales/sink-pool.ts); timed from the first log
- *   decoded to the last insert acknowledged.
- * - ceiling: the same rows built before the clock starts, inserted in the same batches through the same
+ *   API's details, the net-flow readings; bench/chain/rows.ts), decoded in ranges of BATCH transactions and
+ *   written in the source's backfill write groups (WRITE_EVENTS events, 2 ranges), one group's inserts in
+ *   flight while the next is decoded; each group's buffers go back to the sink pool once its inserts settle,
+ *   as the source does (engine/whales/sink-pool.ts); timed from the first log decoded to the last insert
+ *   acknowledged.
+ * - ceiling: the same rows built before the clock starts, inserted in the same groups through the same
  *   store calls: the store's own limit for these rows.
  * Insert path (`file`, the default, is the service's; `inline` the one before): see `inserter`.
  * Both report logs/s (logs of the dataset over the run's time). Prices are a fixed table (the source prepares
@@ -27,9 +28,8 @@ import type { Store } from '../../engine/store/store.js'
 import { CHAIN_EVENT_COLUMNS, insertChainEventsTsv } from '../../engine/whales/chain-event-store.js'
 import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
 import { BatchJournal } from '../../ingest/journal.js'
-import type { TxInput } from '../../ingest/normalize/chain/evm-decode.js'
 import { chainDataset } from './dataset.js'
-import { BATCH, batchPayload } from './rows.js'
+import { groupPayloads, rangesOf } from './rows.js'
 
 type Mode = 'file' | 'inline'
 /** ms: wall time; cpuMs: the process's user + system CPU over the same span (all threads: JS and chDB) */
@@ -75,34 +75,30 @@ function cpuMsSince(c0: NodeJS.CpuUsage): number {
   return (d.user + d.system) / 1000
 }
 
-/** the dataset in batches of BATCH transactions (no reference to the whole list is kept) */
-function batchedDataset(txs: number): { batches: Array<TxInput[] | null>; logs: number } {
+/** the dataset in ranges (no reference to the whole list is kept: each range goes once decoded) */
+function rangedDataset(txs: number): { ranges: ReturnType<typeof rangesOf>; logs: number } {
   const { inputs, logs } = chainDataset(txs)
-  const batches: Array<TxInput[] | null> = []
-  for (let i = 0; i < inputs.length; i += BATCH) batches.push(inputs.slice(i, i + BATCH))
-  return { batches, logs }
+  return { ranges: rangesOf(inputs), logs }
 }
 
 async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise<Run> {
-  const { batches, logs } = batchedDataset(txs)
+  const { ranges, logs } = rangedDataset(txs)
   const insert = inserter(store, dir, mode)
   let events = 0
+  let n = 0
   const t0 = performance.now()
   const c0 = process.cpuUsage()
-  // one batch's inserts in flight while the next is decoded and encoded. The EVM source itself waits for a
-  // range's writes (its checkpoint barrier) before the next range: measured ~5% slower than this overlap
-  // (docs/sources.md, "Decode path, 2026-11-24 session 9")
+  // one group's inserts in flight while the next group's ranges are decoded and encoded. The EVM source itself
+  // waits for a group's writes (its checkpoint barrier) before the next range: measured ~5% slower than this
+  // overlap (docs/sources.md, "Decode path, 2026-11-24 session 9")
   let inflight: Promise<unknown> = Promise.resolve()
-  for (let n = 0; n < batches.length; n++) {
-    const batch = batches[n]!
-    batches[n] = null // the source holds one range's receipts at a time
-    const out = batchPayload(batch)
-    events += out.events
+  for (const group of groupPayloads(ranges)) {
+    events += group.events
     await inflight
-    const eventsTsv = out.payload.eventsTsv
-    const transfers = out.payload.transfersTsv
-    // stored: both buffers serve the next batches' encoders, as the source hands back a range's (sink-pool.ts)
-    inflight = insert(eventsTsv, transfers, n).then(() => {
+    const eventsTsv = group.payload.eventsTsv
+    const transfers = group.payload.transfersTsv
+    // stored: both buffers serve the next groups' encoders, as the source hands back a group's (sink-pool.ts)
+    inflight = insert(eventsTsv, transfers, n++).then(() => {
       releaseSinkBytes(eventsTsv)
       releaseSinkBytes(transfers)
     })
@@ -114,19 +110,18 @@ async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise
 async function ceiling(store: Store, dir: string, mode: Mode, txs: number): Promise<Run> {
   const { inputs, logs } = chainDataset(txs)
   const insert = inserter(store, dir, mode)
-  const batches: Array<{ events: Buffer; transfers: Buffer }> = []
+  const groups: Array<{ events: Buffer; transfers: Buffer }> = []
   let events = 0
-  for (let i = 0; i < inputs.length; i += BATCH) {
-    const out = batchPayload(inputs.slice(i, i + BATCH))
-    events += out.events
-    batches.push({ events: out.payload.eventsTsv, transfers: out.payload.transfersTsv })
+  for (const group of groupPayloads(rangesOf(inputs))) {
+    events += group.events
+    groups.push({ events: group.payload.eventsTsv, transfers: group.payload.transfersTsv })
   }
   const t0 = performance.now()
   const c0 = process.cpuUsage()
   let inflight: Promise<unknown> = Promise.resolve()
-  for (let n = 0; n < batches.length; n++) {
+  for (let n = 0; n < groups.length; n++) {
     await inflight
-    inflight = insert(batches[n]!.events, batches[n]!.transfers, n)
+    inflight = insert(groups[n]!.events, groups[n]!.transfers, n)
   }
   await inflight
   return { logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }

@@ -85,6 +85,10 @@ async function serve(dir: string, env: Record<string, string>) {
     DATA_DIR: path.join(dir, 'data'),
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
     CHDB_POOL_SIZE: '4',
+    // the backfill write groups as set for the benchmark (docs/sources.md; unset: the service's defaults)
+    ...Object.fromEntries(
+      ['CHAIN_WRITE_EVENTS', 'CHAIN_WRITE_HOLD_MS'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : []))
+    ),
     ...env
   })
   const running = await start(config, silentLogger())

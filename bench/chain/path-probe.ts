@@ -3,8 +3,8 @@
  * The EVM source's JavaScript cost for confirmed ranges, without the store (issue 15, docs/sources.md
  * "Benchmarks"): `node dist/bench/chain/path-probe.js [transactions] [passes]`. The decode benchmark's
  * recorded transactions (bench/chain/dataset.ts, kept alive for the repeated passes, where decode-variant.ts drops each batch once decoded) go through
- * bench/chain/rows.ts's batchPayload (decodeTx, txEvents, confirmedPayload: both tables' TSV, the read API's
- * details, the net-flow readings, the whale_transfers chunk's hash) in batches of BATCH transactions, `passes`
+ * bench/chain/rows.ts's groupPayloads (decodeTx, txEvents, confirmedPayload: both tables' TSV, the read API's
+ * details, the net-flow readings, the whale_transfers chunk's hash) in the source's write groups, `passes`
  * times in one process (the first pass runs cold code; the read API's details are dropped between passes).
  * Prints one JSON line: main-thread CPU ms per pass (process.cpuUsage: nothing else runs) and bytes encoded.
  * A diagnostic, not a registered benchmark.
@@ -12,7 +12,7 @@
 import { clearChainDetails } from '../../engine/whales/chain-details.js'
 import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
 import { chainDataset } from './dataset.js'
-import { BATCH, batchPayload } from './rows.js'
+import { groupPayloads, rangesOf } from './rows.js'
 
 function cpuMs(): number {
   const c = process.cpuUsage()
@@ -29,8 +29,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setImmediate(r))
     clearChainDetails()
     const c0 = cpuMs()
-    for (let i = 0; i < inputs.length; i += BATCH) {
-      const { payload } = batchPayload(inputs.slice(i, i + BATCH))
+    for (const { payload } of groupPayloads(rangesOf(inputs))) {
       bytes += payload.eventsTsv.length + payload.transfersTsv.length
       // as the source once a range is stored (engine/whales/sink-pool.ts)
       releaseSinkBytes(payload.eventsTsv)

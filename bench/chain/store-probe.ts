@@ -2,7 +2,7 @@
  * @module
  * Where the chain store ceiling's time goes (issue 15, docs/sources.md "Benchmark"): one process, one data
  * directory, `node dist/bench/chain/store-probe.js <dataDir> <transactions>`. Builds the decode benchmark's
- * rows (bench/chain/dataset.ts, same batches), then times, per step, every batch inserted into a fresh copy
+ * rows (bench/chain/dataset.ts, same write groups), then times, per step, every batch inserted into a fresh copy
  * of one table: chain_whale_events alone, whale_transfers (with its two flow views) alone, a plain
  * MergeTree with the events' columns, the same without codecs, a Null table (parsing only), whale_transfers
  * without its views, each through the inline insert (bytes handed to chDB) and through
@@ -16,7 +16,7 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { CHAIN_EVENT_COLUMNS } from '../../engine/whales/chain-event-store.js'
 import { chainDataset } from './dataset.js'
-import { BATCH, batchPayload } from './rows.js'
+import { groupPayloads, rangesOf } from './rows.js'
 
 interface Step {
   readonly table: string
@@ -30,8 +30,7 @@ async function main(): Promise<void> {
   await migrate(store, {})
   const { inputs, logs } = chainDataset(Number(count))
   const batches: Array<{ events: Buffer; transfers: Buffer; nEvents: number; nTransfers: number }> = []
-  for (let i = 0; i < inputs.length; i += BATCH) {
-    const { events, payload } = batchPayload(inputs.slice(i, i + BATCH))
+  for (const { events, payload } of groupPayloads(rangesOf(inputs))) {
     batches.push({
       events: payload.eventsTsv,
       transfers: payload.transfersTsv,

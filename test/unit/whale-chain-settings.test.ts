@@ -43,4 +43,15 @@ describe('chain source settings', () => {
     expect(() => loadConfig({ ...base, WHALE_MIN_USD: '-5' })).toThrow(/^WHALE_MIN_USD must be a number/)
     expect(() => loadConfig({ ...base, SOLANA_RPC_URL: 'ftp://x' })).toThrow(/^SOLANA_RPC_URL must use http or https/)
   })
+
+  it('backfill write groups: defaults, overrides and limits', () => {
+    expect(loadConfig({ ...base }).chainSources.evm.bsc).toMatchObject({ writeEvents: 50_000, writeHoldMs: 5_000 })
+    const c = loadConfig({ ...base, CHAIN_WRITE_EVENTS: '1', CHAIN_WRITE_HOLD_MS: '0' })
+    expect(c.chainSources.evm.ethereum).toMatchObject({ writeEvents: 1, writeHoldMs: 0 })
+    expect(() => loadConfig({ ...base, CHAIN_WRITE_EVENTS: '0' })).toThrow(ConfigError)
+    expect(() => loadConfig({ ...base, CHAIN_WRITE_EVENTS: '0' })).toThrow(
+      "CHAIN_WRITE_EVENTS must be an integer from 1 to 1000000 (got '0')"
+    )
+    expect(() => loadConfig({ ...base, CHAIN_WRITE_HOLD_MS: '-1' })).toThrow(/^CHAIN_WRITE_HOLD_MS must be an integer/)
+  })
 })

@@ -18,7 +18,9 @@
  *
  * Shared: `WHALE_MIN_USD` (an unwatched wallet is reported from this USD size; @default 100000, the `low`
  * significance threshold), `WATCHLIST_DIR` (@default the shipped `watchlists/`), `CHAIN_BATCH_BLOCKS`
- * (confirmed blocks per batch and checkpoint; @default 500). Solana: `SOLANA_RPC_URL` (http(s)),
+ * (confirmed blocks per batch; @default 500), `CHAIN_WRITE_EVENTS` and `CHAIN_WRITE_HOLD_MS` (backfill batches are
+ * written together until they hold this many events or were held this long; @default 50000 events, 5000 ms;
+ * either at 1 / 0 writes every batch). Solana: `SOLANA_RPC_URL` (http(s)),
  * `SOLANA_POLL_MS` (@default 2000), `SOLANA_SIGNATURES_LIMIT` (per wallet and poll, 1–1000; @default 100).
  */
 import path from 'node:path'
@@ -40,6 +42,10 @@ export interface EvmSourceSettings {
   readonly maxSpan: number
   readonly pollMs: number
   readonly batchBlocks: number
+  /** backfill: events of consecutive batches written together up to this many (evm-whale-source.ts) */
+  readonly writeEvents: number
+  /** backfill: longest a write group is held, ms */
+  readonly writeHoldMs: number
   readonly minUsd: number
   readonly wsUrl: string | undefined
   /** CHAIN_RECORD_DIR: record every RPC answer (rpc-tape.ts) */
@@ -94,7 +100,16 @@ function dir(env: Env, name: string): string | undefined {
   return v === undefined ? undefined : path.resolve(v)
 }
 
-function evmSettings(env: Env, chain: EvmChainName, minUsd: number, batchBlocks: number): EvmSourceSettings {
+/** events of a backfill write group (CHAIN_WRITE_EVENTS; bench/chain/rows.ts writes the same groups) */
+export const DEFAULT_WRITE_EVENTS = 50_000
+
+function evmSettings(
+  env: Env,
+  chain: EvmChainName,
+  minUsd: number,
+  batchBlocks: number,
+  writes: { readonly writeEvents: number; readonly writeHoldMs: number }
+): EvmSourceSettings {
   const spec = EVM_CHAINS[chain]
   const p = spec.envName
   const start = raw(env, `${p}_START_BLOCK`)
@@ -106,6 +121,7 @@ function evmSettings(env: Env, chain: EvmChainName, minUsd: number, batchBlocks:
     maxSpan: int(env, `${p}_LOGS_MAX_RANGE`, 2_000, 1, 1_000_000),
     pollMs: int(env, `${p}_POLL_MS`, Math.max(250, spec.blockTimeMs), 10, 600_000),
     batchBlocks,
+    ...writes,
     minUsd,
     wsUrl: wsUrlFor(env, chain),
     recordDir: dir(env, 'CHAIN_RECORD_DIR'),
@@ -132,10 +148,13 @@ function solanaUrl(env: Env): string | undefined {
 export function chainSourcesConfig(env: Env): ChainSourcesConfig {
   const minUsd = num(env, 'WHALE_MIN_USD', 100_000, 0, 1e12)
   const batchBlocks = int(env, 'CHAIN_BATCH_BLOCKS', 500, 1, 100_000)
-  const evm = Object.fromEntries(EVM_CHAIN_NAMES.map((c) => [c, evmSettings(env, c, minUsd, batchBlocks)])) as Record<
-    EvmChainName,
-    EvmSourceSettings
-  >
+  const writes = {
+    writeEvents: int(env, 'CHAIN_WRITE_EVENTS', DEFAULT_WRITE_EVENTS, 1, 1_000_000),
+    writeHoldMs: int(env, 'CHAIN_WRITE_HOLD_MS', 5_000, 0, 600_000)
+  }
+  const evm = Object.fromEntries(
+    EVM_CHAIN_NAMES.map((c) => [c, evmSettings(env, c, minUsd, batchBlocks, writes)])
+  ) as Record<EvmChainName, EvmSourceSettings>
   return Object.freeze({
     watchlistDir: path.resolve(raw(env, 'WATCHLIST_DIR') ?? path.join(projectRoot(), 'watchlists')),
     minUsd,

@@ -10,6 +10,12 @@
  *   (last block and its hash), so a restart resumes after the last acknowledged batch. Rows of a batch already
  *   in whale_transfers (written before a crash, checkpoint not yet stored) are skipped: writes are idempotent
  *   by (chain, tx_hash, log_index, address).
+ * - Backfill writes in groups: the events of consecutive backfill batches are held (their receipts are not)
+ *   and written as one batch once they number `writeEvents`, once `writeHoldMs` has passed since the group's
+ *   first batch was read (so on a chain with few whale events the checkpoint and health's last processed block
+ *   still move), or when the backfill ends. Every insert costs a fixed ~35 ms of CPU for whale_transfers and
+ *   its two flow views, whatever its size (docs/sources.md, "Decode path, sessions 11 and 12"); a crash before the
+ *   group's checkpoint re-reads the whole group.
  * - Blocks inside the confirmation depth are read on every new head and their events stored as `pending`.
  *   When a block hash changes, or a pending event is missing from a later read, that event is retracted
  *   (is_deleted row) and `reorgs` counts it. Aggregates are fed only from confirmed blocks, so they never
@@ -55,6 +61,14 @@ import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
 import { confirmedPayload } from './flow-records.js'
 import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'
 import type { EvmSourceSettings } from './chain-settings.js'
+
+/** Consecutive backfill batches whose events are written together (see the module's "writes in groups"). */
+interface WriteGroup {
+  readonly from: number
+  readonly events: ChainWhaleEvent[]
+  /** performance.now() when its first batch was read */
+  readonly since: number
+}
 
 /** health fields of a chain source (sources[].chain in /v1/health) */
 export interface ChainHealth {
@@ -270,6 +284,8 @@ export class EvmWhaleSource implements Source {
     // first one included): that batch is checked against whale_transfers, later ones need not be
     let firstBatch = true
     let pendingHead = -1
+    // backfill batches read but not written yet (their checkpoint is not stored: a restart reads them again)
+    let group: WriteGroup | null = null
     try {
       while (!signal.aborted) {
         head = await rpc.blockNumber()
@@ -277,14 +293,32 @@ export class EvmWhaleSource implements Source {
         this.connected = true
         const safe = head - this.opts.settings.confirmations + 1
         if (next <= safe) {
-          this.phase = safe - next > this.opts.settings.batchBlocks ? 'backfill' : 'live'
+          const backfill = safe - next > this.opts.settings.batchBlocks
+          this.phase = backfill ? 'backfill' : 'live'
           const to = Math.min(safe, next + this.opts.settings.batchBlocks - 1)
           if (checkpoint !== null) await this.checkParent(next, checkpoint)
-          const { events, toHash, toTs } = await this.eventsOf(next, to)
-          const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, next, to) : null
-          const written = yield* this.confirm(next, to, events, stored)
-          firstBatch = false
+          const read = await this.eventsOf(next, to)
+          const { toHash, toTs } = read
           const cp = { block: to, hash: toHash }
+          if (group === null) group = { from: next, events: read.events, since: performance.now() }
+          else for (const e of read.events) group.events.push(e)
+          const { from, events } = group
+          // more backfill follows: hold the events (not the receipts) until the group is worth an insert
+          if (
+            backfill &&
+            to < safe &&
+            events.length < this.opts.settings.writeEvents &&
+            performance.now() - group.since < this.opts.settings.writeHoldMs
+          ) {
+            // the next batch checks its parent against this one's last block (checkParent)
+            checkpoint = cp
+            next = to + 1
+            continue
+          }
+          group = null
+          const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, from, to) : null
+          const written = yield* this.confirm(from, to, events, stored)
+          firstBatch = false
           // the barrier writes the range's whale_transfers rows while its detail rows are still being inserted;
           // the checkpoint waits for both to settle (a flow batch failed for good is counted by the pipeline;
           // a failed detail insert ends the run here, before the checkpoint)

@@ -1,0 +1,174 @@
+/**
+ * The evm:<chain> whale source writes backfill batches in groups (ingest/sources/chain/evm-whale-source.ts,
+ * "Backfill writes in groups"): the events of consecutive backfill batches are held and written with one
+ * detail insert, one whale_transfers batch and one checkpoint once they number CHAIN_WRITE_EVENTS (or were held
+ * CHAIN_WRITE_HOLD_MS, or the backfill ends). With the hold at 0 every batch is written on its own.
+ *
+ * Real parts: anvil (chain ids 1 and 56) with the whale scenario, the chain client, a migrated chDB store, the
+ * watch list, a real IngestPipeline with its BatchJournal driven by runSource. The store is wrapped only to
+ * count the chain_whale_events inserts and the checkpoint writes it receives.
+ *
+ * Shape: 6 blocks with one 2,000,000 USDC transfer each (2 events per transfer: the sender's transfer_out and
+ * the receiver's transfer_in), then 10 empty blocks; CHAIN_BATCH_BLOCKS=2, one confirmation. Batches:
+ * [s+1,s+2] 4 events, [s+3,s+4] 8 events (group full at CHAIN_WRITE_EVENTS=8), [s+5,s+6] .. [s+13,s+14] held
+ * (4 events), [s+15,s+16] the last batch (not backfill any more: written with the group).
+ */
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ChainClients } from '../../engine/chain/chain-clients.js'
+import type { EvmChainName } from '../../engine/chain/chains.js'
+import { silentLogger } from '../../engine/log.js'
+import type { FileInsert, InsertBatch, Store } from '../../engine/store/store.js'
+import { WatchlistRegistry } from '../../engine/watchlist/registry.js'
+import { loadCheckpoint, type Checkpoint } from '../../engine/whales/chain-event-store.js'
+import { BatchJournal } from '../../ingest/journal.js'
+import { IngestPipeline } from '../../ingest/pipeline.js'
+import { runSource } from '../../ingest/run-source.js'
+import { chainSourcesConfig } from '../../ingest/sources/chain/chain-settings.js'
+import { EvmWhaleSource } from '../../ingest/sources/chain/evm-whale-source.js'
+import { until } from '../fixtures/evm/whales/harness.js'
+import { ACCOUNTS, deployScenario, E18, transfer, writeWatchlist } from '../fixtures/evm/whales/scenario.js'
+import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
+import { useMigratedStore } from '../helpers/migrated-store.js'
+
+const env = useMigratedStore()
+const log = silentLogger()
+
+const TRANSFERS = 6
+const EMPTY_BLOCKS = 10
+const RECEIVERS = [ACCOUNTS.exchange1, ACCOUNTS.whale, ACCOUNTS.friend] as const
+
+/** The store as the source sees it, counting its chain_whale_events inserts and checkpoint writes. */
+function countingStore(store: Store) {
+  const seen = { detailInserts: 0, checkpoints: [] as Checkpoint[] }
+  const counted: Store = Object.assign(Object.create(store) as Store, {
+    insertFile: async (b: FileInsert) => {
+      if (b.table === 'chain_whale_events') seen.detailInserts++
+      return store.insertFile!(b)
+    },
+    insert: async (b: InsertBatch) => {
+      if (b.table === 'chain_whale_events') seen.detailInserts++
+      return store.insert(b)
+    },
+    command: (sql: string, params?: Parameters<Store['command']>[1]) => {
+      if (sql.includes('engine_state')) seen.checkpoints.push(JSON.parse(String(params!.value)) as Checkpoint)
+      return store.command(sql, params)
+    }
+  })
+  return { counted, seen }
+}
+
+const anvils: Anvil[] = []
+afterAll(async () => {
+  await Promise.all(anvils.map((a) => a.stop()))
+})
+
+/**
+ * Transfers on a fresh anvil, then the source reads them from the block after the deployment until its
+ * checkpoint reaches the head. Returns the first block read, the transfers and what the store received.
+ */
+async function backfill(chain: EvmChainName, chainId: number, vars: Record<string, string>) {
+  const anvil = await startAnvil({ chainId })
+  anvils.push(anvil)
+  const scenario = await deployScenario(anvil.url, chain)
+  const lists = path.join(env.dir, `watchlists-${chain}`)
+  writeWatchlist(lists, chain, scenario)
+  const start = Number(BigInt(await anvil.rpc<string>('eth_blockNumber'))) + 1
+  const txs: string[] = []
+  for (let i = 0; i < TRANSFERS; i++) {
+    const to = RECEIVERS[i % RECEIVERS.length]!
+    txs.push(await transfer(scenario, scenario.usdc, scenario.deployer, to, 2_000_000n * E18))
+  }
+  await anvil.rpc('anvil_mine', [`0x${EMPTY_BLOCKS.toString(16)}`])
+  const head = Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
+  expect(head).toBe(start + TRANSFERS + EMPTY_BLOCKS - 1)
+
+  const p = chain.toUpperCase()
+  const all = {
+    [`${p}_RPC_URL`]: anvil.url,
+    [`${p}_CONFIRMATIONS`]: '1',
+    [`${p}_START_BLOCK`]: String(start),
+    [`${p}_POLL_MS`]: '50',
+    CHAIN_BATCH_BLOCKS: '2',
+    WATCHLIST_DIR: lists,
+    ...vars
+  }
+  const clients = ChainClients.fromEnv(all)
+  const { counted, seen } = countingStore(env.store)
+  const settings = chainSourcesConfig(all)
+  const source = new EvmWhaleSource({
+    chain,
+    client: () => clients.get(chain)!,
+    store: counted,
+    watchlists: new WatchlistRegistry(settings.watchlistDir),
+    settings: settings.evm[chain],
+    log
+  })
+  const pipeline = new IngestPipeline(
+    env.store,
+    { batchRows: 50_000, flushMs: 50, queueRows: 500_000 },
+    log,
+    new BatchJournal(path.join(env.dir, `journal-${chain}`))
+  )
+  const stop = new AbortController()
+  const running = runSource(source, pipeline, stop.signal, log)
+  try {
+    await until(
+      'the checkpoint to reach the head',
+      async () => {
+        const cp = await loadCheckpoint(env.store, chain)
+        return cp !== null && cp.block >= head
+      },
+      30_000
+    )
+  } finally {
+    stop.abort()
+    await running.catch(() => undefined)
+    await pipeline.close(Date.now() + 5_000)
+    await clients.close()
+  }
+  return { start, head, txs, seen }
+}
+
+const countOf = async (sql: string, chain: string, txs: readonly string[]): Promise<number> => {
+  const rows = await env.store.query<{ n: number }>(sql, { chain, txs: txs.map((t) => t.toLowerCase()) })
+  return Number(rows[0]!.n)
+}
+const WHERE = 'WHERE chain = {chain:String} AND tx_hash IN {txs:Array(String)}'
+
+/** every transfer's two events stored once, in the detail table and in whale_transfers */
+async function expectEachOnce(chain: string, txs: readonly string[]): Promise<void> {
+  expect(await countOf(`SELECT count() AS n FROM chain_whale_events FINAL ${WHERE}`, chain, txs)).toBe(2 * txs.length)
+  expect(await countOf(`SELECT count() AS n FROM chain_whale_events ${WHERE}`, chain, txs)).toBe(2 * txs.length)
+  // whale_transfers is a plain MergeTree: a row written twice would stay twice
+  const rows = await countOf(`SELECT count() AS n FROM whale_transfers ${WHERE}`, chain, txs)
+  const distinct = await countOf(
+    `SELECT uniqExact(tx_hash, log_index, address) AS n FROM whale_transfers ${WHERE}`,
+    chain,
+    txs
+  )
+  expect(rows).toBeGreaterThanOrEqual(txs.length)
+  expect(rows).toBe(distinct)
+}
+
+describe('evm whale source: backfill batches are written in groups', () => {
+  it('holds batches until the group has CHAIN_WRITE_EVENTS events, and writes the rest with the last batch', async () => {
+    const { start, head, txs, seen } = await backfill('ethereum', 1, {
+      CHAIN_WRITE_EVENTS: '8',
+      CHAIN_WRITE_HOLD_MS: '600000'
+    })
+    // 8 batches of 2 blocks, 2 writes: the group that reached 8 events and the group the backfill's end closed
+    expect(seen.checkpoints.map((c) => c.block)).toEqual([start + 3, head])
+    expect(seen.detailInserts).toBe(2)
+    await expectEachOnce('ethereum', txs)
+  }, 120_000)
+
+  it('writes every batch on its own when the hold is 0', async () => {
+    const { start, head, txs, seen } = await backfill('bsc', 56, { CHAIN_WRITE_EVENTS: '8', CHAIN_WRITE_HOLD_MS: '0' })
+    const batches = Array.from({ length: (head - start + 1) / 2 }, (_, i) => start + 2 * i + 1)
+    expect(seen.checkpoints.map((c) => c.block)).toEqual(batches)
+    // one detail insert per batch with events: [s+1,s+2], [s+3,s+4], [s+5,s+6]
+    expect(seen.detailInserts).toBe(3)
+    await expectEachOnce('bsc', txs)
+  }, 120_000)
+})
