@@ -8,10 +8,11 @@
  *   per-transaction collapse (engine/whales/tx-events.ts) -> the EVM source's confirmedPayload
  *   (ingest/sources/chain/flow-records.ts: chain_whale_events and whale_transfers TSV in one pass, the read
  *   API's details, the net-flow readings; bench/chain/rows.ts), decoded in ranges of BATCH transactions and
- *   written in the source's backfill write groups (WRITE_EVENTS events, 2 ranges), one group's inserts in
- *   flight while the next is decoded; each group's buffers go back to the sink pool once its inserts settle,
- *   as the source does (engine/whales/sink-pool.ts); timed from the first log decoded to the last insert
- *   acknowledged.
+ *   written in the source's backfill write groups (bench/chain/rows.ts: one range each at the default
+ *   CHAIN_WRITE_EVENTS), each group's inserts
+ *   awaited before the next range is decoded, as the source's barrier does; each group's buffers go back to
+ *   the sink pool once its inserts settle, as the source does (engine/whales/sink-pool.ts); timed from the
+ *   first log decoded to the last insert acknowledged.
  * - ceiling: the same rows built before the clock starts, inserted in the same groups through the same
  *   store calls: the store's own limit for these rows.
  * Insert path (`file`, the default, is the service's; `inline` the one before): see `inserter`.
@@ -88,22 +89,19 @@ async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise
   let n = 0
   const t0 = performance.now()
   const c0 = process.cpuUsage()
-  // one group's inserts in flight while the next group's ranges are decoded and encoded. The EVM source itself
-  // waits for a group's writes (its checkpoint barrier) before the next range: measured ~5% slower than this
-  // overlap (docs/sources.md, "Decode path, 2026-11-24 session 9")
-  let inflight: Promise<unknown> = Promise.resolve()
+  // in the source's order: a group's inserts are awaited (its checkpoint barrier) before the next range is
+  // decoded. Until session 12 one batch's inserts stayed in flight while the next was decoded (as fast then);
+  // with two-range write groups that kept two groups' buffers alive and V8 answered with a full mark-compact:
+  // 161,497 against 167,491 logs/s in alternating runs (docs/sources.md, "Decode path, sessions 11 and 12")
   for (const group of groupPayloads(ranges)) {
     events += group.events
-    await inflight
     const eventsTsv = group.payload.eventsTsv
     const transfers = group.payload.transfersTsv
+    await insert(eventsTsv, transfers, n++)
     // stored: both buffers serve the next groups' encoders, as the source hands back a group's (sink-pool.ts)
-    inflight = insert(eventsTsv, transfers, n++).then(() => {
-      releaseSinkBytes(eventsTsv)
-      releaseSinkBytes(transfers)
-    })
+    releaseSinkBytes(eventsTsv)
+    releaseSinkBytes(transfers)
   }
-  await inflight
   return { logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
 }
 

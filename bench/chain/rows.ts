@@ -3,17 +3,18 @@
  * The chain decode benchmark's rows (bench/chain/decode-variant.ts, store-probe.ts, path-probe.ts): the range
  * size, the token table and fixed prices, and recorded transactions through the EVM source's own path, shaped
  * as its backfill writes them: ranges of BATCH transactions are decoded one at a time with decodeTx (what
- * EvmRangeFetcher does with a receipt) and txEvents (EvmWhaleSource.eventsOf), their events held until the
- * group numbers WRITE_EVENTS (the source's CHAIN_WRITE_EVENTS default) or the data ends, and each group goes
- * through confirmedPayload (EvmWhaleSource.confirm: both tables' TSV, the details for the read API, the
- * net-flow readings). 20,000 transactions of this dataset give ~36,000 events, so a group is 2 ranges.
+ * EvmRangeFetcher does with a receipt) and txEvents (EvmWhaleSource.eventsOf), each range's events added to
+ * the open write group (flow-records.ts ConfirmedGroup: both tables' TSV, the details for the read API, the
+ * net-flow sums) until it holds WRITE_EVENTS events (CHAIN_WRITE_EVENTS, as the service reads it) or the data
+ * ends. 20,000 transactions of this dataset give ~36,000 events: at the default (10,000) a group is one range;
+ * CHAIN_WRITE_EVENTS=50000 makes it two.
  */
 import { WatchlistIndex } from '../../engine/watchlist/registry.js'
 import { txEvents, type ChainWhaleEvent, type TokenInfo, type TxEventContext } from '../../engine/whales/tx-events.js'
 import { NATIVE } from '../../engine/whales/tx-legs.js'
 import { decodeTx } from '../../ingest/normalize/chain/evm-decode.js'
 import { chainSourcesConfig } from '../../ingest/sources/chain/chain-settings.js'
-import { confirmedPayload, type ConfirmedPayload } from '../../ingest/sources/chain/flow-records.js'
+import { ConfirmedGroup, groupSizeHint, type ConfirmedPayload } from '../../ingest/sources/chain/flow-records.js'
 import { BBB, chainDataset, USDC, WETH } from './dataset.js'
 
 /** transactions per decoded range (the source's CHAIN_BATCH_BLOCKS of busy blocks) */
@@ -50,17 +51,21 @@ export interface GroupPayload {
 }
 
 /**
- * Decodes the ranges in order, each dropped (set to null) once its events are taken, as the source lets go of
- * a range's receipts; yields a group's payload once it holds WRITE_EVENTS events, and the rest at the end.
+ * Decodes the ranges in order, each dropped (set to null) once decoded, as the source lets go of a range's
+ * receipts, and adds its events to the open write group (flow-records.ts ConfirmedGroup, as the source does);
+ * yields a group's payload once it holds WRITE_EVENTS events, and the rest at the end.
  */
 export function* groupPayloads(ranges: Array<Inputs | null>): Generator<GroupPayload> {
-  let held: ChainWhaleEvent[] = []
+  let group: ConfirmedGroup | null = null
   for (let n = 0; n < ranges.length; n++) {
     const range = ranges[n]!
     ranges[n] = null
-    for (const input of range) for (const e of txEvents(decodeTx(input, WETH), CTX)) held.push(e)
-    if (held.length < WRITE_EVENTS && n < ranges.length - 1) continue
-    yield { events: held.length, payload: confirmedPayload(held, 1, null, 'ethereum', WATCHLIST) }
-    held = []
+    const events: ChainWhaleEvent[] = []
+    for (const input of range) for (const e of txEvents(decodeTx(input, WETH), CTX)) events.push(e)
+    group ??= new ConfirmedGroup(1, 'ethereum', WATCHLIST, groupSizeHint(events.length, WRITE_EVENTS))
+    group.add(events, null)
+    if (group.events < WRITE_EVENTS && n < ranges.length - 1) continue
+    yield { events: group.events, payload: group.finish() }
+    group = null
   }
 }

@@ -92,6 +92,131 @@ export interface FlowOptions {
   readonly skip?: ReadonlySet<string> | null
 }
 
+/** what one `ChainBatchEncoder.add` put into flows: its whale_transfers records and the events behind them */
+export interface ChainBatchPart {
+  readonly records: WhaleTransferRecord[]
+  readonly counted: ChainWhaleEvent[]
+}
+
+/**
+ * Encodes batches of events with `status` at `version` (retracted rows are deletions), and with `flows` their
+ * whale_transfers rows too, appended to the same two sinks: a write group of several ranges (the EVM
+ * source's backfill) holds their bytes, not their event objects. `finish` hands out the bytes once.
+ */
+export class ChainBatchEncoder {
+  private readonly tail: string
+  private readonly ends: Buffer[]
+  private readonly block = new BlockText()
+  private readonly sink: ByteSink
+  private readonly wt: ByteSink | null
+  /** events encoded so far */
+  count = 0
+
+  /** `expectedEvents`: the sinks' first size (they grow by doubling) */
+  constructor(status: ChainEventStatus, version: number, flows: boolean, expectedEvents: number) {
+    this.tail = `\t${status}\t${version}\t${status === 'retracted' ? 1 : 0}\n`
+    this.ends = lineEnds(this.tail)
+    this.sink = new ByteSink(expectedEvents * EVENT_LINE_BYTES)
+    this.wt = flows ? new ByteSink(expectedEvents * TRANSFER_LINE_BYTES) : null
+  }
+
+  /** appends `events`; the flow side leaves out events whose eventKey is in `skip` (rows already stored) */
+  add(events: readonly ChainWhaleEvent[], skip: ReadonlySet<string> | null): ChainBatchPart {
+    const { sink, wt, ends, tail, block } = this
+    const records: WhaleTransferRecord[] = []
+    const counted: ChainWhaleEvent[] = []
+    this.count += events.length
+    for (const e of events) {
+      const amount = String(e.amount)
+      const usd = e.usd_value === null ? null : String(e.usd_value)
+      // where the fields the whale_transfers line repeats are: it copies them from here
+      const chainAt = sink.length
+      sink.raw(e.chain)
+      const chainEnd = sink.length
+      sink.byte(TAB)
+      sink.raw(e.tx_hash)
+      const txEnd = sink.length
+      sink.byte(TAB)
+      sink.num(e.log_index)
+      sink.byte(TAB)
+      const addressAt = sink.length
+      sink.escaped(e.address)
+      const addressEnd = sink.length
+      sink.byte(TAB)
+      sink.copy(block.of(e))
+      // counterparty, event_type, token, amount: the same text, in the same order, on both lines
+      const sharedAt = sink.length
+      sink.escaped(e.counterparty)
+      sink.byte(TAB)
+      sink.raw(e.event_type)
+      sink.byte(TAB)
+      sink.escaped(e.token)
+      sink.byte(TAB)
+      sink.raw(amount)
+      const sharedEnd = sink.length
+      sink.byte(TAB)
+      nullableText(sink, e.token_in)
+      sink.byte(TAB)
+      if (e.amount_in === null) sink.raw(NULL)
+      else sink.num(e.amount_in)
+      sink.byte(TAB)
+      sink.raw(usd ?? NULL)
+      sink.byte(TAB)
+      nullableText(sink, e.price_source)
+      sink.byte(TAB)
+      sink.num(e.hops)
+      sink.byte(TAB)
+      // addresses in pools are hex or base58: no quote or backslash to escape inside the array literal
+      sink.byte(OPEN)
+      for (let i = 0; i < e.pools.length; i++) {
+        if (i > 0) sink.byte(COMMA)
+        sink.byte(QUOTE)
+        sink.raw(e.pools[i]!)
+        sink.byte(QUOTE)
+      }
+      sink.byte(CLOSE)
+      sink.byte(TAB)
+      sink.num(e.repeat_count)
+      if (e.label === null) sink.copy(ends[(e.circular ? 2 : 0) + (e.internal ? 1 : 0)]!)
+      else {
+        sink.raw(e.circular ? '\ttrue\t' : '\tfalse\t')
+        sink.raw(e.internal ? 'true\t' : 'false\t')
+        sink.escaped(e.label)
+        sink.raw(tail)
+      }
+      // as transferRecordOf: circular or unpriced events stay out of flows
+      if (wt === null || e.circular || usd === null) continue
+      if (skip !== null && skip.has(eventKey(e))) continue
+      // encodeTsv's whale_transfer line: ts as epoch ms, string fields escaped, numbers as String(n)
+      // chain and tx_hash went into the events line unescaped: escaped here, byte for byte
+      wt.num(e.ts)
+      wt.byte(TAB)
+      wt.escapedFrom(sink, chainAt, chainEnd)
+      wt.byte(TAB)
+      wt.escapedFrom(sink, chainEnd + 1, txEnd)
+      wt.byte(TAB)
+      wt.num(e.log_index)
+      wt.byte(TAB)
+      wt.num(e.block_number)
+      wt.byte(TAB)
+      wt.copyFrom(sink, addressAt, addressEnd)
+      wt.byte(TAB)
+      wt.copyFrom(sink, sharedAt, sharedEnd)
+      wt.byte(TAB)
+      wt.raw(usd)
+      wt.byte(NEWLINE)
+      records.push(transferRecordOf(e)!)
+      counted.push(e)
+    }
+    return { records, counted }
+  }
+
+  /** the encoded bytes (views of the sinks' buffers: hand them to releaseSinkBytes once stored) */
+  finish(): { readonly events: Buffer; readonly transfers: Buffer | null } {
+    return { events: this.sink.bytes(), transfers: this.wt === null ? null : this.wt.bytes() }
+  }
+}
+
 /**
  * Encodes `events` with `status` at `version` (retracted rows are deletions), and with `flows` their
  * whale_transfers rows too.
@@ -102,97 +227,9 @@ export function encodeChainBatch(
   version: number,
   flows: FlowOptions | null
 ): ChainBatchTsv {
-  const tail = `\t${status}\t${version}\t${status === 'retracted' ? 1 : 0}\n`
-  const sink = new ByteSink(events.length * EVENT_LINE_BYTES)
-  const wt = flows === null ? null : new ByteSink(events.length * TRANSFER_LINE_BYTES)
-  const skip = flows?.skip ?? null
-  const records: WhaleTransferRecord[] = []
-  const counted: ChainWhaleEvent[] = []
-  const ends = lineEnds(tail)
-  const block = new BlockText()
-  for (const e of events) {
-    const amount = String(e.amount)
-    const usd = e.usd_value === null ? null : String(e.usd_value)
-    // where the fields the whale_transfers line repeats are: it copies them from here
-    const chainAt = sink.length
-    sink.raw(e.chain)
-    const chainEnd = sink.length
-    sink.byte(TAB)
-    sink.raw(e.tx_hash)
-    const txEnd = sink.length
-    sink.byte(TAB)
-    sink.num(e.log_index)
-    sink.byte(TAB)
-    const addressAt = sink.length
-    sink.escaped(e.address)
-    const addressEnd = sink.length
-    sink.byte(TAB)
-    sink.copy(block.of(e))
-    // counterparty, event_type, token, amount: the same text, in the same order, on both lines
-    const sharedAt = sink.length
-    sink.escaped(e.counterparty)
-    sink.byte(TAB)
-    sink.raw(e.event_type)
-    sink.byte(TAB)
-    sink.escaped(e.token)
-    sink.byte(TAB)
-    sink.raw(amount)
-    const sharedEnd = sink.length
-    sink.byte(TAB)
-    nullableText(sink, e.token_in)
-    sink.byte(TAB)
-    if (e.amount_in === null) sink.raw(NULL)
-    else sink.num(e.amount_in)
-    sink.byte(TAB)
-    sink.raw(usd ?? NULL)
-    sink.byte(TAB)
-    nullableText(sink, e.price_source)
-    sink.byte(TAB)
-    sink.num(e.hops)
-    sink.byte(TAB)
-    // addresses in pools are hex or base58: no quote or backslash to escape inside the array literal
-    sink.byte(OPEN)
-    for (let i = 0; i < e.pools.length; i++) {
-      if (i > 0) sink.byte(COMMA)
-      sink.byte(QUOTE)
-      sink.raw(e.pools[i]!)
-      sink.byte(QUOTE)
-    }
-    sink.byte(CLOSE)
-    sink.byte(TAB)
-    sink.num(e.repeat_count)
-    if (e.label === null) sink.copy(ends[(e.circular ? 2 : 0) + (e.internal ? 1 : 0)]!)
-    else {
-      sink.raw(e.circular ? '\ttrue\t' : '\tfalse\t')
-      sink.raw(e.internal ? 'true\t' : 'false\t')
-      sink.escaped(e.label)
-      sink.raw(tail)
-    }
-    // as transferRecordOf: circular or unpriced events stay out of flows
-    if (wt === null || e.circular || usd === null) continue
-    if (skip !== null && skip.has(eventKey(e))) continue
-    // encodeTsv's whale_transfer line: ts as epoch ms, string fields escaped, numbers as String(n)
-    // chain and tx_hash went into the events line unescaped: escaped here, byte for byte
-    wt.num(e.ts)
-    wt.byte(TAB)
-    wt.escapedFrom(sink, chainAt, chainEnd)
-    wt.byte(TAB)
-    wt.escapedFrom(sink, chainEnd + 1, txEnd)
-    wt.byte(TAB)
-    wt.num(e.log_index)
-    wt.byte(TAB)
-    wt.num(e.block_number)
-    wt.byte(TAB)
-    wt.copyFrom(sink, addressAt, addressEnd)
-    wt.byte(TAB)
-    wt.copyFrom(sink, sharedAt, sharedEnd)
-    wt.byte(TAB)
-    wt.raw(usd)
-    wt.byte(NEWLINE)
-    records.push(transferRecordOf(e)!)
-    counted.push(e)
-  }
-  return { events: sink.bytes(), transfers: wt === null ? null : wt.bytes(), records, counted }
+  const encoder = new ChainBatchEncoder(status, version, flows !== null, events.length)
+  const { records, counted } = encoder.add(events, flows?.skip ?? null)
+  return { ...encoder.finish(), records, counted }
 }
 
 /**

@@ -16,7 +16,7 @@ import { transferRecordOf } from '../../engine/whales/chain-batch-tsv.js'
 import { chainEventsTsv } from '../../engine/whales/chain-event-store.js'
 import type { ChainWhaleEvent } from '../../engine/whales/tx-events.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
-import { confirmedPayload, flowBatch } from '../../ingest/sources/chain/flow-records.js'
+import { ConfirmedGroup, confirmedPayload, flowBatch } from '../../ingest/sources/chain/flow-records.js'
 import type { WatchedWallet } from '../../engine/watchlist/types.js'
 
 const hex = (n: number): fc.Arbitrary<string> =>
@@ -169,5 +169,81 @@ describe('confirmedPayload', () => {
       ['onchain_metrics', 1]
     ])
     expect(got.records[1]).toMatchObject({ kind: 'onchain_metric', metric: 'exchange_netflow_usd', value: 5e6 })
+  })
+})
+
+describe('ConfirmedGroup', () => {
+  it('ranges added one by one give the payload of all their events at once (bytes, chunks, readings, details)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(event, { maxLength: 15 }), { minLength: 1, maxLength: 5 }),
+        fc.boolean(),
+        (parts, withStored) => {
+          // one hour for every event, so readings of different parts fall on the same (asset, hour) sum
+          const ranges = parts.map((p) =>
+            p.map((e) => ({ ...e, chain: 'ethereum', ts: Date.UTC(2026, 0, 1, 10) + (e.ts % 3_600_000) }))
+          )
+          const all = ranges.flat()
+          // the first range only is checked against stored rows, as the source's first batch after a start
+          // (keys that a later range repeats are left out: confirmedPayload of all would skip those there too)
+          const later = new Set(ranges.slice(1).flat().map(eventKey))
+          const firstKeys = ranges[0]!.filter((_, i) => i % 2 === 0).map(eventKey)
+          const stored = withStored ? new Set(firstKeys.filter((k) => !later.has(k))) : null
+          clearChainDetails()
+          const want = confirmedPayload(all, 4, stored, 'ethereum', WATCH)
+          const wantDetails = all.map((e) => detailOf(e))
+          clearChainDetails()
+          const group = new ConfirmedGroup(4, 'ethereum', WATCH, 1)
+          ranges.forEach((r, i) => group.add(r, i === 0 ? stored : null))
+          expect(group.events).toBe(all.length)
+          const got = group.finish()
+          expect(got.records).toEqual(want.records)
+          expect(got.transfers).toBe(want.transfers)
+          expect(got.lastTs).toBe(want.lastTs)
+          expect(got.eventsTsv.equals(want.eventsTsv)).toBe(true)
+          expect(got.transfersTsv.equals(want.transfersTsv)).toBe(true)
+          expect(got.chunks.map((c) => ({ ...c, data: Buffer.from(c.data).toString('hex') }))).toEqual(
+            want.chunks.map((c) => ({ ...c, data: Buffer.from(c.data).toString('hex') }))
+          )
+          expect(all.map((e) => detailOf(e))).toEqual(wantDetails)
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+
+  it('sums the net flow of one hour across its ranges into one reading', () => {
+    const transfer = (tx: string, usd: number): ChainWhaleEvent => ({
+      chain: 'ethereum',
+      tx_hash: tx,
+      log_index: 1,
+      block_number: 1,
+      block_hash: '0x' + '6'.repeat(64),
+      ts: Date.UTC(2026, 0, 1, 10, 5),
+      address: ADDRS[0]!,
+      counterparty: ADDRS[2]!,
+      event_type: 'transfer_out',
+      token: 'USDC',
+      amount: usd,
+      token_in: null,
+      amount_in: null,
+      usd_value: usd,
+      price_source: 'stablecoin',
+      hops: 0,
+      pools: [],
+      repeat_count: 1,
+      circular: false,
+      internal: false,
+      label: null
+    })
+    const got = new ConfirmedGroup(1, 'ethereum', WATCH, 1)
+      .add([transfer('0x' + '1'.repeat(64), 2e6)], null)
+      .add([transfer('0x' + '2'.repeat(64), 3e6)], null)
+      .finish()
+    expect(got.chunks.map((c) => [c.table, c.rows])).toEqual([
+      ['whale_transfers', 2],
+      ['onchain_metrics', 1]
+    ])
+    expect(got.records[2]).toMatchObject({ kind: 'onchain_metric', metric: 'exchange_netflow_usd', value: 5e6 })
   })
 })

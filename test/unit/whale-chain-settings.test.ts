@@ -45,7 +45,7 @@ describe('chain source settings', () => {
   })
 
   it('backfill write groups: defaults, overrides and limits', () => {
-    expect(loadConfig({ ...base }).chainSources.evm.bsc).toMatchObject({ writeEvents: 50_000, writeHoldMs: 5_000 })
+    expect(loadConfig({ ...base }).chainSources.evm.bsc).toMatchObject({ writeEvents: 10_000, writeHoldMs: 5_000 })
     const c = loadConfig({ ...base, CHAIN_WRITE_EVENTS: '1', CHAIN_WRITE_HOLD_MS: '0' })
     expect(c.chainSources.evm.ethereum).toMatchObject({ writeEvents: 1, writeHoldMs: 0 })
     expect(() => loadConfig({ ...base, CHAIN_WRITE_EVENTS: '0' })).toThrow(ConfigError)

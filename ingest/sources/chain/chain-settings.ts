@@ -19,7 +19,7 @@
  * Shared: `WHALE_MIN_USD` (an unwatched wallet is reported from this USD size; @default 100000, the `low`
  * significance threshold), `WATCHLIST_DIR` (@default the shipped `watchlists/`), `CHAIN_BATCH_BLOCKS`
  * (confirmed blocks per batch; @default 500), `CHAIN_WRITE_EVENTS` and `CHAIN_WRITE_HOLD_MS` (backfill batches are
- * written together until they hold this many events or were held this long; @default 50000 events, 5000 ms;
+ * written together until they hold this many events or were held this long; @default 10000 events, 5000 ms;
  * either at 1 / 0 writes every batch). Solana: `SOLANA_RPC_URL` (http(s)),
  * `SOLANA_POLL_MS` (@default 2000), `SOLANA_SIGNATURES_LIMIT` (per wallet and poll, 1–1000; @default 100).
  */
@@ -101,7 +101,7 @@ function dir(env: Env, name: string): string | undefined {
 }
 
 /** events of a backfill write group (CHAIN_WRITE_EVENTS; bench/chain/rows.ts writes the same groups) */
-export const DEFAULT_WRITE_EVENTS = 50_000
+export const DEFAULT_WRITE_EVENTS = 10_000
 
 function evmSettings(
   env: Env,

@@ -10,12 +10,14 @@
  *   (last block and its hash), so a restart resumes after the last acknowledged batch. Rows of a batch already
  *   in whale_transfers (written before a crash, checkpoint not yet stored) are skipped: writes are idempotent
  *   by (chain, tx_hash, log_index, address).
- * - Backfill writes in groups: the events of consecutive backfill batches are held (their receipts are not)
- *   and written as one batch once they number `writeEvents`, once `writeHoldMs` has passed since the group's
- *   first batch was read (so on a chain with few whale events the checkpoint and health's last processed block
- *   still move), or when the backfill ends. Every insert costs a fixed ~35 ms of CPU for whale_transfers and
- *   its two flow views, whatever its size (docs/sources.md, "Decode path, sessions 11 and 12"); a crash before the
- *   group's checkpoint re-reads the whole group.
+ * - Backfill writes in groups: consecutive backfill batches are encoded as they are read into one payload
+ *   (flow-records.ts ConfirmedGroup: the group holds bytes, the whale_transfers records and per-hour sums, not
+ *   the events or receipts) and written as one batch with one checkpoint once they number `writeEvents`
+ *   events, once `writeHoldMs` has passed since the group's first batch was read (so on a chain with few whale
+ *   events the checkpoint and health's last processed block still move), or when the backfill ends. Every
+ *   insert costs a fixed ~35 ms of CPU for whale_transfers and its two flow views, whatever its size
+ *   (docs/sources.md, "Decode path, sessions 11 and 12"); a crash before the group's checkpoint re-reads the
+ *   whole group.
  * - Blocks inside the confirmation depth are read on every new head and their events stored as `pending`.
  *   When a block hash changes, or a pending event is missing from a later read, that event is retracted
  *   (is_deleted row) and `reorgs` counts it. Aggregates are fed only from confirmed blocks, so they never
@@ -58,14 +60,15 @@ import { EvmRangeFetcher } from './evm-fetch.js'
 import { RangeChunker } from './range-chunker.js'
 import { ClientRpc, RecordingRpc, ReplayRpc, type EvmRpc } from './evm-rpc.js'
 import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
-import { confirmedPayload } from './flow-records.js'
+import { ConfirmedGroup, groupSizeHint } from './flow-records.js'
 import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'
 import type { EvmSourceSettings } from './chain-settings.js'
 
-/** Consecutive backfill batches whose events are written together (see the module's "writes in groups"). */
+/** Consecutive backfill batches written together (see the module's "writes in groups"). */
 interface WriteGroup {
   readonly from: number
-  readonly events: ChainWhaleEvent[]
+  /** the batches' events, encoded as they are read (the group holds their bytes, not the events) */
+  readonly payload: ConfirmedGroup
   /** performance.now() when its first batch was read */
   readonly since: number
 }
@@ -300,14 +303,24 @@ export class EvmWhaleSource implements Source {
           const read = await this.eventsOf(next, to)
           const { toHash, toTs } = read
           const cp = { block: to, hash: toHash }
-          if (group === null) group = { from: next, events: read.events, since: performance.now() }
-          else for (const e of read.events) group.events.push(e)
-          const { from, events } = group
-          // more backfill follows: hold the events (not the receipts) until the group is worth an insert
+          await this.retractDropped(next, to, read.events)
+          const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, next, to) : null
+          group ??= {
+            from: next,
+            payload: new ConfirmedGroup(
+              this.nextVersion(),
+              this.opts.chain,
+              this.opts.watchlists.current,
+              backfill ? groupSizeHint(read.events.length, this.opts.settings.writeEvents) : read.events.length
+            ),
+            since: performance.now()
+          }
+          group.payload.add(read.events, stored)
+          // more backfill follows: hold the group's bytes (not the receipts) until it is worth an insert
           if (
             backfill &&
             to < safe &&
-            events.length < this.opts.settings.writeEvents &&
+            group.payload.events < this.opts.settings.writeEvents &&
             performance.now() - group.since < this.opts.settings.writeHoldMs
           ) {
             // the next batch checks its parent against this one's last block (checkParent)
@@ -315,9 +328,9 @@ export class EvmWhaleSource implements Source {
             next = to + 1
             continue
           }
+          const { from, payload } = group
           group = null
-          const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, from, to) : null
-          const written = yield* this.confirm(from, to, events, stored)
+          const written = yield* this.confirm(from, to, payload)
           firstBatch = false
           // the barrier writes the range's whale_transfers rows while its detail rows are still being inserted;
           // the checkpoint waits for both to settle (a flow batch failed for good is counted by the pipeline;
@@ -368,33 +381,36 @@ export class EvmWhaleSource implements Source {
   }
 
   /**
-   * Confirmed events of [from, to]: retract pending ones that did not survive, start the detail rows' insert,
-   * hand the flow rows to ingest. Returns that insert (the caller's barrier awaits it before the checkpoint,
-   * so the pipeline writes the flow rows meanwhile) and the bytes both writes read, for sink-pool.ts once
-   * they are done.
+   * A confirmed range's events: pending ones of [from, to] they do not include were in blocks that left the
+   * canonical chain, and are retracted.
+   */
+  private async retractDropped(from: number, to: number, events: readonly ChainWhaleEvent[]): Promise<void> {
+    if (this.opts.settings.confirmations <= 1) return
+    const keep = new Set(events.map(eventKey))
+    const pending = await chainEventsIn(this.opts.store, this.opts.chain, from, to, 'pending')
+    const dropped = pending.filter((p) => !keep.has(eventKey(p)))
+    if (dropped.length > 0) {
+      await writeChainEvents(this.opts.store, dropped, 'retracted', this.nextVersion())
+      this.retracted += dropped.length
+      this.reorgs += 1
+    }
+  }
+
+  /**
+   * Confirmed events of [from, to], added to `group` batch by batch: start the detail rows' insert, hand the
+   * flow rows to ingest. Returns that insert (the caller's barrier awaits it before the checkpoint, so the
+   * pipeline writes the flow rows meanwhile) and the bytes both writes read, for sink-pool.ts once they are
+   * done.
    */
   private async *confirm(
     from: number,
     to: number,
-    events: readonly ChainWhaleEvent[],
-    stored: ReadonlySet<string> | null
+    group: ConfirmedGroup
   ): AsyncGenerator<IngestItem, { readonly detail: Promise<void>; readonly bytes: readonly Uint8Array[] }> {
-    const store = this.opts.store
-    if (this.opts.settings.confirmations > 1) {
-      // a pending event missing from the confirmed read was in a block that left the canonical chain
-      const keep = new Set(events.map(eventKey))
-      const pending = await chainEventsIn(store, this.opts.chain, from, to, 'pending')
-      const dropped = pending.filter((p) => !keep.has(eventKey(p)))
-      if (dropped.length > 0) {
-        await writeChainEvents(store, dropped, 'retracted', this.nextVersion())
-        this.retracted += dropped.length
-        this.reorgs += 1
-      }
-    }
     // both tables' rows in one pass (flow-records.ts); rows already in whale_transfers stay out of the flows
-    const payload = confirmedPayload(events, this.nextVersion(), stored, this.opts.chain, this.opts.watchlists.current)
+    const payload = group.finish()
     // the detail rows are written while the flow rows go to the pipeline; both before the checkpoint
-    const detail = events.length === 0 ? Promise.resolve() : insertChainEventsTsv(store, payload.eventsTsv)
+    const detail = group.events === 0 ? Promise.resolve() : insertChainEventsTsv(this.opts.store, payload.eventsTsv)
     detail.catch(() => undefined) // awaited by the range's barrier; a failure ends the run there
     for (let n = from; n <= to; n++) this.pendingHashes.delete(n)
     const { records, transfers, lastTs } = payload

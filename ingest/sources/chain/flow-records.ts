@@ -13,11 +13,10 @@ import crypto from 'node:crypto'
 import { columnsOf, KIND_SPECS } from '../../../engine/records/fields.js'
 import type { NormalizedRecord, WhaleTransferRecord } from '../../../engine/records/types.js'
 import type { WatchlistIndex } from '../../../engine/watchlist/registry.js'
-import { transferRecordOf } from '../../../engine/whales/chain-batch-tsv.js'
-import { encodeChainBatch } from '../../../engine/whales/chain-batch-tsv.js'
+import { ChainBatchEncoder, transferRecordOf } from '../../../engine/whales/chain-batch-tsv.js'
 import { recordChainDetails } from '../../../engine/whales/chain-details.js'
 import type { ChainWhaleEvent } from '../../../engine/whales/tx-events.js'
-import { exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
+import { ExchangeNetflow, exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
 import type { EncodedChunk } from '../../encoded-chunk.js'
 import { encodeRecords } from '../../encode-records.js'
 
@@ -30,23 +29,17 @@ export interface FlowBatch {
   readonly lastTs: number | null
 }
 
-/**
- * The flow side of `counted` (the events behind `transfers`, same order): their details remembered, the
- * batch's net-flow readings appended.
- */
-function withReadings(
-  transfers: readonly WhaleTransferRecord[],
-  counted: readonly ChainWhaleEvent[],
-  chain: string,
-  watchlist: WatchlistIndex
-): FlowBatch {
-  const records: NormalizedRecord[] = [...transfers]
-  recordChainDetails(counted)
-  // circular, internal, unpriced events and swaps never make a reading: the counted events are enough
-  const readings = exchangeNetflowReadings(counted, (a) => {
+/** `exchangeOf` of a watch list: the owner of a labelled exchange wallet on `chain` */
+function exchangesOf(chain: string, watchlist: WatchlistIndex): (address: string) => string | undefined {
+  return (a) => {
     const w = watchlist.wallet(chain, a)
     return w?.entity === 'exchange' ? w.owner : undefined
-  })
+  }
+}
+
+/** records = the transfers, then the readings; lastTs their newest time */
+function flowOf(transfers: readonly WhaleTransferRecord[], readings: readonly NormalizedRecord[]): FlowBatch {
+  const records: NormalizedRecord[] = [...transfers]
   for (const r of readings) records.push(r)
   // a loop, not Math.max(...records): a large batch would overflow the argument list
   let lastTs: number | null = null
@@ -63,7 +56,8 @@ export function flowBatch(events: readonly ChainWhaleEvent[], chain: string, wat
     transfers.push(r)
     counted.push(e)
   }
-  return withReadings(transfers, counted, chain, watchlist)
+  recordChainDetails(counted)
+  return flowOf(transfers, exchangeNetflowReadings(counted, exchangesOf(chain, watchlist)))
 }
 
 export interface ConfirmedPayload extends FlowBatch {
@@ -79,6 +73,73 @@ export interface ConfirmedPayload extends FlowBatch {
 }
 
 /**
+ * The events a write group's byte buffers start with room for, from its first range's `events` and the group's
+ * size `writeEvents` (CHAIN_WRITE_EVENTS): two ranges' worth when two or more fit in the group, else one; the
+ * buffers grow by doubling beyond that. Room for exactly what comes avoids outgrown buffers: V8 counts every
+ * buffer allocated outside its heap (~640 bytes per event for both payloads) toward a full mark-compact every
+ * ~64 MB, and a cold start that allocated one range's buffers and then their doubled copies paid one
+ * (docs/sources.md, "Decode path, sessions 11 and 12").
+ */
+export function groupSizeHint(events: number, writeEvents: number): number {
+  return events > 0 && events * 2 <= writeEvents ? events * 2 : events
+}
+
+/**
+ * The confirmed events of one or more consecutive ranges (the EVM source's write group), added range by range
+ * and written as one payload: each range's events are encoded into the group's two byte buffers, their
+ * details remembered for the read API and their net flow summed as they are added, so the group holds bytes,
+ * the whale_transfers records (the live state's) and per-hour sums, not the events. The same payload as
+ * `confirmedPayload` of all the events at once.
+ */
+export class ConfirmedGroup {
+  private readonly encoder: ChainBatchEncoder
+  private readonly netflow: ExchangeNetflow
+  private readonly transfers: WhaleTransferRecord[] = []
+
+  /** `expectedEvents`: the first size of the byte buffers (they grow as needed) */
+  constructor(version: number, chain: string, watchlist: WatchlistIndex, expectedEvents: number) {
+    this.encoder = new ChainBatchEncoder('confirmed', version, true, expectedEvents)
+    this.netflow = new ExchangeNetflow(exchangesOf(chain, watchlist))
+  }
+
+  /** events added so far */
+  get events(): number {
+    return this.encoder.count
+  }
+
+  /** Rows whose eventKey is in `stored` (written before a restart) stay out of the flows. */
+  add(events: readonly ChainWhaleEvent[], stored: ReadonlySet<string> | null): this {
+    const part = this.encoder.add(events, stored)
+    for (const r of part.records) this.transfers.push(r)
+    recordChainDetails(part.counted)
+    // circular, internal, unpriced events and swaps never make a reading: the counted events are enough
+    this.netflow.add(part.counted)
+    return this
+  }
+
+  /** the payload; call once */
+  finish(): ConfirmedPayload {
+    const batch = this.encoder.finish()
+    // flows were asked for: never null
+    const transfersTsv = batch.transfers!
+    const flow = flowOf(this.transfers, this.netflow.readings())
+    const chunks: EncodedChunk[] = []
+    if (flow.transfers > 0) {
+      chunks.push({
+        table: KIND_SPECS.whale_transfer.table,
+        columns: columnsOf('whale_transfer'),
+        rows: flow.transfers,
+        data: transfersTsv,
+        hash: crypto.createHash('sha1').update(transfersTsv).digest('hex'),
+        bulk: false
+      })
+      chunks.push(...encodeRecords(flow.records.slice(flow.transfers), false))
+    }
+    return { ...flow, eventsTsv: batch.events, transfersTsv, chunks }
+  }
+}
+
+/**
  * A confirmed range's events → the detail table's bytes and the pipeline's chunks. Rows whose eventKey is in
  * `stored` (written before a restart) stay out of the flows, as `flowBatch` over the other events.
  */
@@ -89,21 +150,5 @@ export function confirmedPayload(
   chain: string,
   watchlist: WatchlistIndex
 ): ConfirmedPayload {
-  const batch = encodeChainBatch(events, 'confirmed', version, { skip: stored })
-  // flows were asked for: never null
-  const transfersTsv = batch.transfers!
-  const flow = withReadings(batch.records, batch.counted, chain, watchlist)
-  const chunks: EncodedChunk[] = []
-  if (batch.records.length > 0) {
-    chunks.push({
-      table: KIND_SPECS.whale_transfer.table,
-      columns: columnsOf('whale_transfer'),
-      rows: batch.records.length,
-      data: transfersTsv,
-      hash: crypto.createHash('sha1').update(transfersTsv).digest('hex'),
-      bulk: false
-    })
-    chunks.push(...encodeRecords(flow.records.slice(batch.records.length), false))
-  }
-  return { ...flow, eventsTsv: batch.events, transfersTsv, chunks }
+  return new ConfirmedGroup(version, chain, watchlist, events.length).add(events, stored).finish()
 }
