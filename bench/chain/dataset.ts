@@ -100,3 +100,58 @@ export function chainDataset(txs: number, seed = 42): { inputs: TxInput[]; logs:
   }
   return { inputs, logs }
 }
+
+/** tracked token contracts of the benchmark (bench/chain/rows.ts TOKENS), the wrapped native included */
+export const TRACKED = new Set([USDC, WETH, BBB])
+
+export interface MixedDataset {
+  /** the eth_getLogs answer over TRACKED, block by block: whale transactions' tracked logs among small transfers */
+  readonly logs: EvmLog[]
+  /** receipt of each whale transaction (its TxInput), by tx hash */
+  readonly receipts: Map<string, TxInput>
+  /** whale transactions, in order (their inputs' hashes) */
+  readonly whales: number
+  /** receipt logs of the whale transactions */
+  readonly receiptLogs: number
+}
+
+/**
+ * A realistic mix for the decode benchmark: the tracked-token logs an eth_getLogs over the same blocks would
+ * answer, where `fillerPerWhale` small USDC transfers (10 to 20,000 USD, each its own transaction, below the
+ * source's candidate size `WHALE_MIN_USD / 2`) come with every whale transaction of `chainDataset(whaleTxs)`.
+ * The share is an assumption (1 whale-sized transaction in 20 at 19), not a measurement of any chain.
+ */
+export function mixedDataset(whaleTxs: number, fillerPerWhale: number, seed = 7): MixedDataset {
+  const rnd = mulberry32(seed)
+  const { inputs } = chainDataset(whaleTxs)
+  const logs: EvmLog[] = []
+  const receipts = new Map<string, TxInput>()
+  let receiptLogs = 0
+  let filler = 0
+  for (const input of inputs) {
+    receipts.set(input.tx.hash, input)
+    receiptLogs += input.logs.length
+    const small: EvmLog[] = []
+    for (let k = 0; k < fillerPerWhale; k++) {
+      const hash = `0x${(0xf0000000 + filler++).toString(16).padStart(64, '0')}`
+      const amount = BigInt(Math.floor((10 + rnd() * 19_990) * 1e6))
+      const wallet = (): string =>
+        `0x${Math.floor(rnd() * 2 ** 32)
+          .toString(16)
+          .padStart(8, '0')}${'cd'.repeat(16)}`
+      small.push({
+        address: USDC,
+        topics: [TRANSFER, word(wallet()), word(wallet())],
+        data: amountWord(amount),
+        logIndex: 1_000 + k,
+        transactionHash: hash,
+        blockNumber: BigInt(input.blockNumber),
+        blockHash: input.blockHash
+      })
+    }
+    const tracked = input.logs.filter((l) => TRACKED.has(l.address))
+    // through the tape's JSON as the node's answer: flat strings (see the module's note)
+    for (const l of JSON.parse(JSON.stringify([...tracked, ...small], replacer), reviver) as EvmLog[]) logs.push(l)
+  }
+  return { logs, receipts, whales: inputs.length, receiptLogs }
+}

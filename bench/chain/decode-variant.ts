@@ -1,7 +1,8 @@
 /**
  * @module
  * One chain decode benchmark run in its own process and data directory (chDB binds one directory per
- * process): `node dist/bench/chain/decode-variant.js <ours|ceiling> <dataDir> <transactions> [file|inline]`.
+ * process): `node dist/bench/chain/decode-variant.js <ours|ceiling|mixed|mixedceiling> <dataDir> <transactions>
+ * [file|inline]` (mixed: `transactions` = whale transactions of the mix).
  * One JSON line.
  *
  * - ours: recorded receipts (bench/chain/dataset.ts) -> decodeTx (ingest/normalize/chain/evm-decode.ts) ->
@@ -15,6 +16,10 @@
  *   first log decoded to the last insert acknowledged.
  * - ceiling: the same rows built before the clock starts, inserted in the same groups through the same
  *   store calls: the store's own limit for these rows.
+ * - mixed / mixedceiling: the same two on a realistic mix (dataset.ts mixedDataset: 19 small USDC transfers
+ *   per whale transaction): ours reads each range's eth_getLogs answer through the fetcher's candidate filter
+ *   (ingest/sources/chain/evm-fetch.ts candidatesOf), then decodes the candidates' receipts; logs counted are
+ *   the getLogs logs plus the receipts' logs.
  * Insert path (`file`, the default, is the service's; `inline` the one before): see `inserter`.
  * Both report logs/s (logs of the dataset over the run's time). Prices are a fixed table (the source prepares
  * them with one store query per batch, outside this loop). Ours lets go of each batch of receipts once it is
@@ -23,14 +28,15 @@
  */
 import path from 'node:path'
 import { columnsOf } from '../../engine/records/fields.js'
+import type { TxInput } from '../../ingest/normalize/chain/evm-decode.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { Store } from '../../engine/store/store.js'
 import { CHAIN_EVENT_COLUMNS, insertChainEventsTsv } from '../../engine/whales/chain-event-store.js'
 import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
 import { BatchJournal } from '../../ingest/journal.js'
-import { chainDataset } from './dataset.js'
-import { groupPayloads, rangesOf } from './rows.js'
+import { chainDataset, mixedDataset } from './dataset.js'
+import { drain, groupPayloads, mixedRanges, rangesOf } from './rows.js'
 
 type Mode = 'file' | 'inline'
 /** ms: wall time; cpuMs: the process's user + system CPU over the same span (all threads: JS and chDB) */
@@ -76,14 +82,32 @@ function cpuMsSince(c0: NodeJS.CpuUsage): number {
   return (d.user + d.system) / 1000
 }
 
-/** the dataset in ranges (no reference to the whole list is kept: each range goes once decoded) */
-function rangedDataset(txs: number): { ranges: ReturnType<typeof rangesOf>; logs: number } {
-  const { inputs, logs } = chainDataset(txs)
-  return { ranges: rangesOf(inputs), logs }
+/** the realistic mix: small transfers per whale transaction (bench/chain/dataset.ts mixedDataset) */
+const FILLER_PER_WHALE = 19
+
+/** what a variant reads: its ranges (each let go once decoded) and the logs they hold */
+interface Workload {
+  readonly ranges: Iterable<TxInput[]>
+  readonly logs: number
 }
 
-async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise<Run> {
-  const { ranges, logs } = rangedDataset(txs)
+/**
+ * `ours`/`ceiling`: the worst case, every log whale-sized, `count` transactions in ranges of BATCH;
+ * `mixed`/`mixedceiling`: the realistic mix around `count` whale transactions, read as the source reads it
+ * (eth_getLogs answer through the candidate filter, then the candidates' receipts). No reference to the whole
+ * dataset is kept: each range goes once decoded.
+ */
+function workload(variant: string, count: number): Workload {
+  if (variant.startsWith('mixed')) {
+    const data = mixedDataset(count, FILLER_PER_WHALE)
+    const logs = data.logs.length + data.receiptLogs
+    return { ranges: mixedRanges(data, { candidates: 0 }), logs }
+  }
+  const { inputs, logs } = chainDataset(count)
+  return { ranges: drain(rangesOf(inputs)), logs }
+}
+
+async function ours(store: Store, dir: string, mode: Mode, work: Workload): Promise<Run> {
   const insert = inserter(store, dir, mode)
   let events = 0
   let n = 0
@@ -93,7 +117,7 @@ async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise
   // decoded. Until session 12 one batch's inserts stayed in flight while the next was decoded (as fast then);
   // with two-range write groups that kept two groups' buffers alive and V8 answered with a full mark-compact:
   // 161,497 against 167,491 logs/s in alternating runs (docs/sources.md, "Decode path, sessions 11 and 12")
-  for (const group of groupPayloads(ranges)) {
+  for (const group of groupPayloads(work.ranges)) {
     events += group.events
     const eventsTsv = group.payload.eventsTsv
     const transfers = group.payload.transfersTsv
@@ -102,15 +126,14 @@ async function ours(store: Store, dir: string, mode: Mode, txs: number): Promise
     releaseSinkBytes(eventsTsv)
     releaseSinkBytes(transfers)
   }
-  return { logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
+  return { logs: work.logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
 }
 
-async function ceiling(store: Store, dir: string, mode: Mode, txs: number): Promise<Run> {
-  const { inputs, logs } = chainDataset(txs)
+async function ceiling(store: Store, dir: string, mode: Mode, work: Workload): Promise<Run> {
   const insert = inserter(store, dir, mode)
   const groups: Array<{ events: Buffer; transfers: Buffer }> = []
   let events = 0
-  for (const group of groupPayloads(rangesOf(inputs))) {
+  for (const group of groupPayloads(work.ranges)) {
     events += group.events
     groups.push({ events: group.payload.eventsTsv, transfers: group.payload.transfersTsv })
   }
@@ -122,7 +145,7 @@ async function ceiling(store: Store, dir: string, mode: Mode, txs: number): Prom
     inflight = insert(groups[n]!.events, groups[n]!.transfers, n)
   }
   await inflight
-  return { logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
+  return { logs: work.logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
 }
 
 async function main(): Promise<void> {
@@ -130,7 +153,8 @@ async function main(): Promise<void> {
   const mode: Mode = modeArg === 'inline' ? 'inline' : 'file'
   const store = new ChdbStore({ path: path.join(dir, 'db'), poolSize: 4 })
   await migrate(store, {})
-  const r = await (variant === 'ours' ? ours : ceiling)(store, dir, mode, Number(count))
+  const work = workload(variant, Number(count))
+  const r = await (variant === 'ours' || variant === 'mixed' ? ours : ceiling)(store, dir, mode, work)
   const [check] = await store.query<{ n: number; t: number }>(
     'SELECT (SELECT count() FROM chain_whale_events) AS n, (SELECT count() FROM whale_transfers) AS t'
   )

@@ -12,7 +12,7 @@
 import { clearChainDetails } from '../../engine/whales/chain-details.js'
 import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
 import { chainDataset } from './dataset.js'
-import { groupPayloads, rangesOf } from './rows.js'
+import { drain, groupPayloads, rangesOf } from './rows.js'
 
 function cpuMs(): number {
   const c = process.cpuUsage()
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setImmediate(r))
     clearChainDetails()
     const c0 = cpuMs()
-    for (const { payload } of groupPayloads(rangesOf(inputs))) {
+    for (const { payload } of groupPayloads(drain(rangesOf(inputs)))) {
       bytes += payload.eventsTsv.length + payload.transfersTsv.length
       // as the source once a range is stored (engine/whales/sink-pool.ts)
       releaseSinkBytes(payload.eventsTsv)

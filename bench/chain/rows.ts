@@ -12,7 +12,8 @@
 import { WatchlistIndex } from '../../engine/watchlist/registry.js'
 import { txEvents, type ChainWhaleEvent, type TokenInfo, type TxEventContext } from '../../engine/whales/tx-events.js'
 import { NATIVE } from '../../engine/whales/tx-legs.js'
-import { decodeTx } from '../../ingest/normalize/chain/evm-decode.js'
+import { decodeTx, type EvmLog } from '../../ingest/normalize/chain/evm-decode.js'
+import { candidatesOf, type CandidateContext } from '../../ingest/sources/chain/evm-fetch.js'
 import { chainSourcesConfig } from '../../ingest/sources/chain/chain-settings.js'
 import { ConfirmedGroup, groupSizeHint, type ConfirmedPayload } from '../../ingest/sources/chain/flow-records.js'
 import { BBB, chainDataset, USDC, WETH } from './dataset.js'
@@ -37,11 +38,61 @@ const WATCHLIST = new WatchlistIndex({ wallets: [], tokens: [], files: [], loade
 
 type Inputs = ReturnType<typeof chainDataset>['inputs']
 
-/** the dataset in ranges of BATCH transactions (the list itself is not kept: a range is dropped once decoded) */
+/** the dataset in ranges of BATCH transactions */
 export function rangesOf(inputs: Inputs): Array<Inputs | null> {
   const ranges: Array<Inputs | null> = []
   for (let i = 0; i < inputs.length; i += BATCH) ranges.push(inputs.slice(i, i + BATCH))
   return ranges
+}
+
+/** the ranges in order, each let go (set to null) once handed out, as the source lets go of a range's receipts */
+export function* drain(ranges: Array<Inputs | null>): Generator<Inputs> {
+  for (let n = 0; n < ranges.length; n++) {
+    const range = ranges[n]!
+    ranges[n] = null
+    yield range
+  }
+}
+
+/** blocks per range of the realistic mix (2,000 whale transactions and their small transfers) */
+export const MIXED_RANGE_BLOCKS = 20
+const CANDIDATES: CandidateContext = {
+  wrappedNative: WETH,
+  token: CTX.token,
+  wallets: new Set(),
+  pricer: CTX.pricer,
+  minUsd: CTX.minUsd
+}
+
+/**
+ * The realistic mix (dataset.ts mixedDataset) as the source reads it, range by range: the range's
+ * eth_getLogs answer through the fetcher's candidate filter (ingest/sources/chain/evm-fetch.ts candidatesOf),
+ * then the candidates' receipts (looked up, where the source asks the node). Each range's logs are let go once
+ * filtered. Counts the candidates and logs read in `seen`.
+ */
+export function* mixedRanges(
+  data: { logs: EvmLog[] | null; receipts: ReadonlyMap<string, Inputs[number]> },
+  seen: { candidates: number }
+): Generator<Inputs> {
+  const logs = data.logs!
+  data.logs = null
+  let at = 0
+  while (at < logs.length) {
+    const first = Number(logs[at]!.blockNumber)
+    let end = at
+    while (end < logs.length && Number(logs[end]!.blockNumber) < first + MIXED_RANGE_BLOCKS) end++
+    const range = logs.slice(at, end)
+    logs.fill(null as unknown as EvmLog, at, end)
+    at = end
+    const approxTs = data.receipts.get(range[0]!.transactionHash!)?.ts ?? 0
+    const inputs: Inputs = []
+    for (const hash of candidatesOf(range, CANDIDATES, approxTs, () => undefined).keys()) {
+      const input = data.receipts.get(hash)
+      if (input !== undefined) inputs.push(input)
+    }
+    seen.candidates += inputs.length
+    yield inputs
+  }
 }
 
 /** one write group as the source stores it: chain_whale_events bytes and the pipeline's chunks */
@@ -51,21 +102,20 @@ export interface GroupPayload {
 }
 
 /**
- * Decodes the ranges in order, each dropped (set to null) once decoded, as the source lets go of a range's
- * receipts, and adds its events to the open write group (flow-records.ts ConfirmedGroup, as the source does);
- * yields a group's payload once it holds WRITE_EVENTS events, and the rest at the end.
+ * Decodes the ranges in order and adds each range's events to the open write group (flow-records.ts
+ * ConfirmedGroup, as the source does); yields a group's payload once it holds WRITE_EVENTS events, and the
+ * rest when the ranges end.
  */
-export function* groupPayloads(ranges: Array<Inputs | null>): Generator<GroupPayload> {
+export function* groupPayloads(ranges: Iterable<Inputs>): Generator<GroupPayload> {
   let group: ConfirmedGroup | null = null
-  for (let n = 0; n < ranges.length; n++) {
-    const range = ranges[n]!
-    ranges[n] = null
+  for (const range of ranges) {
     const events: ChainWhaleEvent[] = []
     for (const input of range) for (const e of txEvents(decodeTx(input, WETH), CTX)) events.push(e)
     group ??= new ConfirmedGroup(1, 'ethereum', WATCHLIST, groupSizeHint(events.length, WRITE_EVENTS))
     group.add(events, null)
-    if (group.events < WRITE_EVENTS && n < ranges.length - 1) continue
+    if (group.events < WRITE_EVENTS) continue
     yield { events: group.events, payload: group.finish() }
     group = null
   }
+  if (group !== null) yield { events: group.events, payload: group.finish() }
 }

@@ -16,7 +16,7 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { CHAIN_EVENT_COLUMNS } from '../../engine/whales/chain-event-store.js'
 import { chainDataset } from './dataset.js'
-import { groupPayloads, rangesOf } from './rows.js'
+import { drain, groupPayloads, rangesOf } from './rows.js'
 
 interface Step {
   readonly table: string
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   await migrate(store, {})
   const { inputs, logs } = chainDataset(Number(count))
   const batches: Array<{ events: Buffer; transfers: Buffer; nEvents: number; nTransfers: number }> = []
-  for (const { events, payload } of groupPayloads(rangesOf(inputs))) {
+  for (const { events, payload } of groupPayloads(drain(rangesOf(inputs)))) {
     batches.push({
       events: payload.eventsTsv,
       transfers: payload.transfersTsv,

@@ -60,6 +60,46 @@ async function pooled<T, R>(items: readonly T[], limit: number, fn: (t: T) => Pr
   return out
 }
 
+/** USD of one tracked leg at `ts`, or null when unpriced */
+function legUsd(ctx: CandidateContext, token: string, amount: bigint, ts: number): number | null {
+  const info = ctx.token(token)
+  if (info === undefined) return null
+  const units = Number(amount) / 10 ** info.decimals
+  if (info.priceAsset === 'USD') return units
+  const p = ctx.pricer.price(info.priceAsset, ts)
+  return p === null ? null : units * p.usd
+}
+
+export type CandidateContext = Pick<FetchContext, 'wrappedNative' | 'token' | 'wallets' | 'pricer' | 'minUsd'>
+
+/**
+ * Step 2's log side: the transactions among `logs` (eth_getLogs over the tracked tokens) whose receipts are
+ * worth reading: a tracked leg worth at least `minUsd / 2` at `approxTs`, or unpriced, or touching a watched
+ * wallet. tx hash (lower-case) → block number, in first-seen order. Removed logs and logs without a
+ * transaction are skipped; a malformed one calls `onMalformed`. Also run by the decode benchmark's
+ * realistic mix (bench/chain/decode-variant.ts).
+ */
+export function candidatesOf(
+  logs: readonly EvmLog[],
+  ctx: CandidateContext,
+  approxTs: number,
+  onMalformed: () => void
+): Map<string, number> {
+  const candidates = new Map<string, number>()
+  const half = ctx.minUsd / 2
+  for (const log of logs) {
+    if (log.transactionHash === null || log.removed) continue
+    const d = decodeLog(log, ctx.wrappedNative, onMalformed)
+    if (d === null || !('leg' in d)) continue
+    const { leg } = d
+    const usd = legUsd(ctx, leg.token, leg.amount, approxTs)
+    if (usd === null || usd >= half || ctx.wallets.has(leg.from) || ctx.wallets.has(leg.to)) {
+      candidates.set(log.transactionHash.toLowerCase(), Number(log.blockNumber))
+    }
+  }
+  return candidates
+}
+
 export class EvmRangeFetcher {
   readonly counters: FetchCounters = { rpc_calls: 0, logs: 0, malformed_logs: 0, receipts: 0, blocks: 0 }
 
@@ -67,16 +107,6 @@ export class EvmRangeFetcher {
     private readonly ctx: FetchContext,
     readonly chunker: RangeChunker
   ) {}
-
-  /** USD of one tracked leg at `ts`, or null when unpriced */
-  private legUsd(token: string, amount: bigint, ts: number): number | null {
-    const info = this.ctx.token(token)
-    if (info === undefined) return null
-    const units = Number(amount) / 10 ** info.decimals
-    if (info.priceAsset === 'USD') return units
-    const p = this.ctx.pricer.price(info.priceAsset, ts)
-    return p === null ? null : units * p.usd
-  }
 
   async header(n: number): Promise<{ number: number; hash: string; parentHash: string; ts: number }> {
     this.counters.rpc_calls += 1
@@ -103,18 +133,7 @@ export class EvmRangeFetcher {
       )
     }
     this.counters.logs += logs.length
-    const candidates = new Map<string, number>() // tx hash → block number
-    const half = ctx.minUsd / 2
-    for (const log of logs) {
-      if (log.transactionHash === null || log.removed) continue
-      const d = decodeLog(log, ctx.wrappedNative, () => (this.counters.malformed_logs += 1))
-      if (d === null || !('leg' in d)) continue
-      const { leg } = d
-      const usd = this.legUsd(leg.token, leg.amount, approxTs)
-      if (usd === null || usd >= half || ctx.wallets.has(leg.from) || ctx.wallets.has(leg.to)) {
-        candidates.set(log.transactionHash.toLowerCase(), Number(log.blockNumber))
-      }
-    }
+    const candidates = candidatesOf(logs, ctx, approxTs, () => (this.counters.malformed_logs += 1))
     const headers = new Map<number, { hash: string; ts: number }>()
     const txs = new Map<string, EvmTx>()
     if (ctx.wallets.size > 0) {
