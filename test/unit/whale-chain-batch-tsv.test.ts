@@ -113,6 +113,31 @@ describe('encodeChainBatch', () => {
   })
 })
 
+/** a priced USDC transfer from a wallet to the watched exchange wallet at 10:00 UTC (one net-flow reading) */
+const exchangeOut = (tx: string, usd: number): ChainWhaleEvent => ({
+  chain: 'ethereum',
+  tx_hash: tx,
+  log_index: 1,
+  block_number: 1,
+  block_hash: '0x' + '6'.repeat(64),
+  ts: Date.UTC(2026, 0, 1, 10),
+  address: ADDRS[0]!,
+  counterparty: ADDRS[2]!,
+  event_type: 'transfer_out',
+  token: 'USDC',
+  amount: usd,
+  token_in: null,
+  amount_in: null,
+  usd_value: usd,
+  price_source: 'stablecoin',
+  hops: 0,
+  pools: [],
+  repeat_count: 1,
+  circular: false,
+  internal: false,
+  label: null
+})
+
 describe('confirmedPayload', () => {
   it('gives the chunks, records and details of flowBatch + encodeRecords over the events not yet stored', () => {
     fc.assert(
@@ -140,29 +165,7 @@ describe('confirmedPayload', () => {
   })
 
   it('reports exchange net flow readings after the transfers, as the pipeline path did', () => {
-    const base: ChainWhaleEvent = {
-      chain: 'ethereum',
-      tx_hash: '0x' + '5'.repeat(64),
-      log_index: 1,
-      block_number: 1,
-      block_hash: '0x' + '6'.repeat(64),
-      ts: Date.UTC(2026, 0, 1, 10),
-      address: ADDRS[0]!,
-      counterparty: ADDRS[2]!,
-      event_type: 'transfer_out',
-      token: 'USDC',
-      amount: 5e6,
-      token_in: null,
-      amount_in: null,
-      usd_value: 5e6,
-      price_source: 'stablecoin',
-      hops: 0,
-      pools: [],
-      repeat_count: 1,
-      circular: false,
-      internal: false,
-      label: null
-    }
+    const base = exchangeOut('0x' + '5'.repeat(64), 5e6)
     const got = confirmedPayload([base], 1, null, 'ethereum', WATCH)
     expect(got.chunks.map((c) => [c.table, c.rows])).toEqual([
       ['whale_transfers', 1],
@@ -213,32 +216,9 @@ describe('ConfirmedGroup', () => {
   })
 
   it('sums the net flow of one hour across its ranges into one reading', () => {
-    const transfer = (tx: string, usd: number): ChainWhaleEvent => ({
-      chain: 'ethereum',
-      tx_hash: tx,
-      log_index: 1,
-      block_number: 1,
-      block_hash: '0x' + '6'.repeat(64),
-      ts: Date.UTC(2026, 0, 1, 10, 5),
-      address: ADDRS[0]!,
-      counterparty: ADDRS[2]!,
-      event_type: 'transfer_out',
-      token: 'USDC',
-      amount: usd,
-      token_in: null,
-      amount_in: null,
-      usd_value: usd,
-      price_source: 'stablecoin',
-      hops: 0,
-      pools: [],
-      repeat_count: 1,
-      circular: false,
-      internal: false,
-      label: null
-    })
     const got = new ConfirmedGroup(1, 'ethereum', WATCH, 1)
-      .add([transfer('0x' + '1'.repeat(64), 2e6)], null)
-      .add([transfer('0x' + '2'.repeat(64), 3e6)], null)
+      .add([exchangeOut('0x' + '1'.repeat(64), 2e6)], null)
+      .add([exchangeOut('0x' + '2'.repeat(64), 3e6)], null)
       .finish()
     expect(got.chunks.map((c) => [c.table, c.rows])).toEqual([
       ['whale_transfers', 2],
