@@ -4,7 +4,7 @@
  * detail insert, one whale_transfers batch and one checkpoint once they number CHAIN_WRITE_EVENTS (or were held
  * CHAIN_WRITE_HOLD_MS, or the backfill ends). With the hold at 0 every batch is written on its own.
  *
- * Real parts: anvil (chain ids 1 and 56) with the whale scenario, the chain client, a migrated chDB store, the
+ * Real parts: anvil (chain ids 1, 56 and 43114) with the whale scenario, the chain client, a migrated chDB store, the
  * watch list, a real IngestPipeline with its BatchJournal driven by runSource. The store is wrapped only to
  * count the chain_whale_events inserts and the checkpoint writes it receives.
  *
@@ -12,6 +12,10 @@
  * the receiver's transfer_in), then 10 empty blocks; CHAIN_BATCH_BLOCKS=2, one confirmation. Batches:
  * [s+1,s+2] 4 events, [s+3,s+4] 8 events (group full at CHAIN_WRITE_EVENTS=8), [s+5,s+6] .. [s+13,s+14] held
  * (4 events), [s+15,s+16] the last batch (not backfill any more: written with the group).
+ *
+ * A third case (chain id 43114, depth 3) reorganises a transfer from block B into B + 1 while the source is
+ * down, after it stored the transfer as pending: the group that retracts it at B and confirms it at B + 1
+ * keeps it confirmed (the group's retractions rank below its confirmed rows).
  */
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -63,6 +67,48 @@ afterAll(async () => {
   await Promise.all(anvils.map((a) => a.stop()))
 })
 
+let runs = 0
+
+/**
+ * The source of `chain` under `vars`, with its own ingest pipeline and journal on the file's store, until
+ * `done` holds; then stopped. Returns what the store received from it.
+ */
+async function runUntil(
+  chain: EvmChainName,
+  vars: Record<string, string>,
+  what: string,
+  done: () => Promise<boolean>
+): Promise<ReturnType<typeof countingStore>['seen']> {
+  const clients = ChainClients.fromEnv(vars)
+  const { counted, seen } = countingStore(env.store)
+  const settings = chainSourcesConfig(vars)
+  const source = new EvmWhaleSource({
+    chain,
+    client: () => clients.get(chain)!,
+    store: counted,
+    watchlists: new WatchlistRegistry(settings.watchlistDir),
+    settings: settings.evm[chain],
+    log
+  })
+  const pipeline = new IngestPipeline(
+    env.store,
+    { batchRows: 50_000, flushMs: 50, queueRows: 500_000 },
+    log,
+    new BatchJournal(path.join(env.dir, `journal-${chain}-${runs++}`))
+  )
+  const stop = new AbortController()
+  const running = runSource(source, pipeline, stop.signal, log)
+  try {
+    await until(what, done, 30_000)
+  } finally {
+    stop.abort()
+    await running.catch(() => undefined)
+    await pipeline.close(Date.now() + 5_000)
+    await clients.close()
+  }
+  return seen
+}
+
 /**
  * Transfers on a fresh anvil, then the source reads them from the block after the deployment until its
  * checkpoint reaches the head. Returns the first block read, the transfers and what the store received.
@@ -93,40 +139,10 @@ async function backfill(chain: EvmChainName, chainId: number, vars: Record<strin
     WATCHLIST_DIR: lists,
     ...vars
   }
-  const clients = ChainClients.fromEnv(all)
-  const { counted, seen } = countingStore(env.store)
-  const settings = chainSourcesConfig(all)
-  const source = new EvmWhaleSource({
-    chain,
-    client: () => clients.get(chain)!,
-    store: counted,
-    watchlists: new WatchlistRegistry(settings.watchlistDir),
-    settings: settings.evm[chain],
-    log
+  const seen = await runUntil(chain, all, 'the checkpoint to reach the head', async () => {
+    const cp = await loadCheckpoint(env.store, chain)
+    return cp !== null && cp.block >= head
   })
-  const pipeline = new IngestPipeline(
-    env.store,
-    { batchRows: 50_000, flushMs: 50, queueRows: 500_000 },
-    log,
-    new BatchJournal(path.join(env.dir, `journal-${chain}`))
-  )
-  const stop = new AbortController()
-  const running = runSource(source, pipeline, stop.signal, log)
-  try {
-    await until(
-      'the checkpoint to reach the head',
-      async () => {
-        const cp = await loadCheckpoint(env.store, chain)
-        return cp !== null && cp.block >= head
-      },
-      30_000
-    )
-  } finally {
-    stop.abort()
-    await running.catch(() => undefined)
-    await pipeline.close(Date.now() + 5_000)
-    await clients.close()
-  }
   return { start, head, txs, seen }
 }
 
@@ -170,5 +186,70 @@ describe('evm whale source: backfill batches are written in groups', () => {
     // one detail insert per batch with events: [s+1,s+2], [s+3,s+4], [s+5,s+6]
     expect(seen.detailInserts).toBe(3)
     await expectEachOnce('bsc', txs)
+  }, 120_000)
+
+  it('a pending event retracted in one batch of a group and confirmed in a later one stays confirmed', async () => {
+    // confirmation depth 3: the source, live, stores the transfer as pending at block B. Then the chain is
+    // reorganised while the source is down: B is empty and the same signed transaction lands in B + 1. The
+    // restarted source backfills both blocks in one group, one block a batch: batch B retracts the pending
+    // rows (their block no longer holds them), batch B + 1 confirms the same keys. The retraction must rank
+    // below the group's confirmed rows, or the event would be lost.
+    const chain = 'avalanche'
+    const anvil = await startAnvil({ chainId: 43114 })
+    anvils.push(anvil)
+    const scenario = await deployScenario(anvil.url, chain)
+    const lists = path.join(env.dir, `watchlists-${chain}`)
+    writeWatchlist(lists, chain, scenario)
+    const blockNumber = async (): Promise<number> => Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
+    const vars = {
+      AVALANCHE_RPC_URL: anvil.url,
+      AVALANCHE_CONFIRMATIONS: '3',
+      AVALANCHE_START_BLOCK: String((await blockNumber()) + 1),
+      AVALANCHE_POLL_MS: '50',
+      CHAIN_BATCH_BLOCKS: '1',
+      CHAIN_WRITE_EVENTS: '1000',
+      CHAIN_WRITE_HOLD_MS: '600000',
+      WATCHLIST_DIR: lists
+    }
+    const statuses = async (tx: string): Promise<string[]> =>
+      (
+        await env.store.query<{ status: string }>(
+          'SELECT status FROM chain_whale_events FINAL WHERE chain = {chain:String} AND tx_hash = {tx:String}',
+          { chain, tx }
+        )
+      ).map((r) => r.status)
+
+    const snapshot = await anvil.rpc<string>('evm_snapshot')
+    const tx = (
+      await transfer(scenario, scenario.usdc, scenario.deployer, ACCOUNTS.exchange1, 2_000_000n * E18)
+    ).toLowerCase()
+    const raw = await anvil.rpc<string>('eth_getRawTransactionByHash', [tx])
+    const pendingAt = await blockNumber()
+    await runUntil(chain, vars, 'the transfer stored as pending', async () => {
+      const s = await statuses(tx)
+      return s.length === 2 && s.every((x) => x === 'pending')
+    })
+
+    await anvil.rpc('evm_revert', [snapshot])
+    await anvil.rpc('anvil_mine', ['0x1'])
+    expect(await anvil.rpc<string>('eth_sendRawTransaction', [raw])).toBe(tx)
+    const receipt = await anvil.rpc<{ blockNumber: string }>('eth_getTransactionReceipt', [tx])
+    expect(Number(BigInt(receipt.blockNumber))).toBe(pendingAt + 1)
+    await anvil.rpc('anvil_mine', ['0xa'])
+    const head = await blockNumber()
+
+    const seen = await runUntil(chain, vars, 'the checkpoint to reach the confirmed head', async () => {
+      const cp = await loadCheckpoint(env.store, chain)
+      return cp !== null && cp.block >= head - 2
+    })
+    // blocks B and B + 1 were written in one group: its first write ends after B + 1 (the backfill's last
+    // batches, no longer behind by more than a batch, are written one by one)
+    expect(seen.checkpoints[0]!.block).toBeGreaterThan(pendingAt + 1)
+    expect(await statuses(tx)).toEqual(['confirmed', 'confirmed'])
+    const flows = await env.store.query<{ n: number }>(
+      'SELECT count() AS n FROM whale_transfers WHERE chain = {chain:String} AND tx_hash = {tx:String}',
+      { chain, tx }
+    )
+    expect(Number(flows[0]!.n)).toBe(2)
   }, 120_000)
 })

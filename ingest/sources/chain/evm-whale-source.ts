@@ -67,10 +67,14 @@ import type { EvmSourceSettings } from './chain-settings.js'
 /** Consecutive backfill batches written together (see the module's "writes in groups"). */
 interface WriteGroup {
   readonly from: number
+  /** version of the pending events its batches retract: below the payload's, above every pending row's */
+  readonly retractVersion: number
   /** the batches' events, encoded as they are read (the group holds their bytes, not the events) */
   readonly payload: ConfirmedGroup
   /** performance.now() when its first batch was read */
   readonly since: number
+  /** its last batch read so far: last block, the checkpoint it stores, that block's time (epoch ms) */
+  end: { readonly to: number; readonly checkpoint: Checkpoint; readonly ts: number }
 }
 
 /** health fields of a chain source (sources[].chain in /v1/health) */
@@ -301,54 +305,50 @@ export class EvmWhaleSource implements Source {
           const to = Math.min(safe, next + this.opts.settings.batchBlocks - 1)
           if (checkpoint !== null) await this.checkParent(next, checkpoint)
           const read = await this.eventsOf(next, to)
-          const { toHash, toTs } = read
-          const cp = { block: to, hash: toHash }
-          await this.retractDropped(next, to, read.events)
+          const cp = { block: to, hash: read.toHash }
+          const end = { to, checkpoint: cp, ts: read.toTs }
           const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, next, to) : null
-          group ??= {
-            from: next,
-            payload: new ConfirmedGroup(
-              this.nextVersion(),
-              this.opts.chain,
-              this.opts.watchlists.current,
-              backfill ? groupSizeHint(read.events.length, this.opts.settings.writeEvents) : read.events.length
-            ),
-            since: performance.now()
+          if (group === null) {
+            // retractions of any batch of the group rank below its confirmed rows: a pending event retracted in
+            // one batch and confirmed in a later one (its transaction moved to a later block) stays confirmed
+            const retractVersion = this.nextVersion()
+            group = {
+              from: next,
+              retractVersion,
+              payload: new ConfirmedGroup(
+                this.nextVersion(),
+                this.opts.chain,
+                this.opts.watchlists.current,
+                backfill ? groupSizeHint(read.events.length, this.opts.settings.writeEvents) : read.events.length
+              ),
+              since: performance.now(),
+              end
+            }
           }
+          await this.retractDropped(next, to, read.events, group.retractVersion)
           group.payload.add(read.events, stored)
+          group.end = end
+          // the next batch checks its parent against this one's last block (checkParent)
+          checkpoint = cp
+          next = to + 1
           // more backfill follows: hold the group's bytes (not the receipts) until it is worth an insert
           if (
             backfill &&
             to < safe &&
             group.payload.events < this.opts.settings.writeEvents &&
             performance.now() - group.since < this.opts.settings.writeHoldMs
-          ) {
-            // the next batch checks its parent against this one's last block (checkParent)
-            checkpoint = cp
-            next = to + 1
+          )
             continue
-          }
-          const { from, payload } = group
+          yield* this.write(group)
           group = null
-          const written = yield* this.confirm(from, to, payload)
           firstBatch = false
-          // the barrier writes the range's whale_transfers rows while its detail rows are still being inserted;
-          // the checkpoint waits for both to settle (a flow batch failed for good is counted by the pipeline;
-          // a failed detail insert ends the run here, before the checkpoint)
-          yield {
-            barrier: true,
-            onDone: async () => {
-              await written.detail
-              // both inserts are done with the bytes: the next range's encoder reuses the buffers
-              for (const bytes of written.bytes) releaseSinkBytes(bytes)
-              await saveCheckpoint(store, this.opts.chain, cp)
-              this.lastProcessed = to
-              this.lastProcessedTs = toTs
-            }
-          }
-          checkpoint = cp
-          next = to + 1
           continue
+        }
+        // the head went back (a failover to a node behind the last one) with a group held: written now
+        if (group !== null) {
+          yield* this.write(group)
+          group = null
+          firstBatch = false
         }
         this.phase = 'live'
         if (head !== pendingHead && this.opts.settings.confirmations > 1) {
@@ -381,16 +381,43 @@ export class EvmWhaleSource implements Source {
   }
 
   /**
+   * Writes a group: its detail insert starts and its flow rows go to the pipeline (confirm), then a barrier
+   * writes the flow rows while the detail insert is still running; the checkpoint waits for both to settle (a
+   * flow batch failed for good is counted by the pipeline; a failed detail insert ends the run there, before
+   * the checkpoint).
+   */
+  private async *write(group: WriteGroup): AsyncGenerator<IngestItem, void> {
+    const { to, checkpoint, ts } = group.end
+    const written = yield* this.confirm(group.from, to, group.payload)
+    yield {
+      barrier: true,
+      onDone: async () => {
+        await written.detail
+        // both inserts are done with the bytes: the next group's encoder reuses the buffers
+        for (const bytes of written.bytes) releaseSinkBytes(bytes)
+        await saveCheckpoint(this.opts.store, this.opts.chain, checkpoint)
+        this.lastProcessed = to
+        this.lastProcessedTs = ts
+      }
+    }
+  }
+
+  /**
    * A confirmed range's events: pending ones of [from, to] they do not include were in blocks that left the
    * canonical chain, and are retracted.
    */
-  private async retractDropped(from: number, to: number, events: readonly ChainWhaleEvent[]): Promise<void> {
+  private async retractDropped(
+    from: number,
+    to: number,
+    events: readonly ChainWhaleEvent[],
+    version: number
+  ): Promise<void> {
     if (this.opts.settings.confirmations <= 1) return
     const keep = new Set(events.map(eventKey))
     const pending = await chainEventsIn(this.opts.store, this.opts.chain, from, to, 'pending')
     const dropped = pending.filter((p) => !keep.has(eventKey(p)))
     if (dropped.length > 0) {
-      await writeChainEvents(this.opts.store, dropped, 'retracted', this.nextVersion())
+      await writeChainEvents(this.opts.store, dropped, 'retracted', version)
       this.retracted += dropped.length
       this.reorgs += 1
     }
