@@ -203,6 +203,21 @@ export async function confirmedKeys(store: Store, chain: string, from: number, t
   return new Set(rows.map((r) => eventKey({ ...r, log_index: Number(r.log_index) })))
 }
 
+/**
+ * The highest block from `from` on with whale_transfers rows of `chain`, or null. At a start, rows up to it may
+ * come from a write group whose checkpoint was never saved (its detail insert failed, or the process died, after
+ * the pipeline wrote its flow rows): every range up to it is checked with `confirmedKeys`, since the next
+ * groups need not end where that one did.
+ */
+export async function writtenUpTo(store: Store, chain: string, from: number): Promise<number | null> {
+  const rows = await store.query<{ n: number; b: number }>(
+    `SELECT count() AS n, max(block_number) AS b FROM whale_transfers
+     WHERE chain = {chain:String} AND block_number >= {from:UInt64}`,
+    { chain, from }
+  )
+  return rows[0] !== undefined && Number(rows[0].n) > 0 ? Number(rows[0].b) : null
+}
+
 export interface Checkpoint {
   /** last block whose confirmed events are written */
   readonly block: number

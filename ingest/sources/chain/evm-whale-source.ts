@@ -7,9 +7,10 @@
  * - Confirmed blocks (at least `confirmations` deep: head − confirmations + 1) are read in batches of up to
  *   `batchBlocks`: events become `confirmed` rows of chain_whale_events and, when they count in flows (not
  *   circular, priced), whale_transfers rows through the ingest pipeline; a barrier then stores the checkpoint
- *   (last block and its hash), so a restart resumes after the last acknowledged batch. Rows of a batch already
- *   in whale_transfers (written before a crash, checkpoint not yet stored) are skipped: writes are idempotent
- *   by (chain, tx_hash, log_index, address).
+ *   (last block and its hash), so a restart resumes after the last acknowledged batch or group. Rows already in
+ *   whale_transfers after the checkpoint (a group's flow rows written before a crash or a failed detail insert,
+ *   checkpoint not yet stored) are skipped in every range up to the highest such block (`writtenUpTo`): writes
+ *   are idempotent by (chain, tx_hash, log_index, address).
  * - Backfill writes in groups: consecutive backfill batches are encoded as they are read into one payload
  *   (flow-records.ts ConfirmedGroup: the group holds bytes, the whale_transfers records and per-hour sums, not
  *   the events or receipts) and written as one batch with one checkpoint once they number `writeEvents`
@@ -42,6 +43,7 @@ import {
   loadCheckpoint,
   saveCheckpoint,
   writeChainEvents,
+  writtenUpTo,
   type Checkpoint
 } from '../../../engine/whales/chain-event-store.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
@@ -287,9 +289,10 @@ export class EvmWhaleSource implements Source {
     this.subscribe(signal)
     let head = await rpc.blockNumber()
     let { next, checkpoint } = await this.resumeFrom(head)
-    // rows of the first batch after a start may already be stored (a crash before its checkpoint, the very
-    // first one included): that batch is checked against whale_transfers, later ones need not be
-    let firstBatch = true
+    // rows of ranges after the checkpoint may already be stored (a crash, or a failed detail insert, after a
+    // group's flow rows were written but before its checkpoint): ranges up to the highest such block are
+    // checked against whale_transfers, later ones need not be
+    const recheckTo = await writtenUpTo(store, this.opts.chain, next)
     let pendingHead = -1
     // backfill batches read but not written yet (their checkpoint is not stored: a restart reads them again)
     let group: WriteGroup | null = null
@@ -307,7 +310,8 @@ export class EvmWhaleSource implements Source {
           const read = await this.eventsOf(next, to)
           const cp = { block: to, hash: read.toHash }
           const end = { to, checkpoint: cp, ts: read.toTs }
-          const stored = firstBatch ? await confirmedKeys(store, this.opts.chain, next, to) : null
+          const stored =
+            recheckTo !== null && next <= recheckTo ? await confirmedKeys(store, this.opts.chain, next, to) : null
           if (group === null) {
             // retractions of any batch of the group rank below its confirmed rows: a pending event retracted in
             // one batch and confirmed in a later one (its transaction moved to a later block) stays confirmed
@@ -341,14 +345,12 @@ export class EvmWhaleSource implements Source {
             continue
           yield* this.write(group)
           group = null
-          firstBatch = false
           continue
         }
         // the head went back (a failover to a node behind the last one) with a group held: written now
         if (group !== null) {
           yield* this.write(group)
           group = null
-          firstBatch = false
         }
         this.phase = 'live'
         if (head !== pendingHead && this.opts.settings.confirmations > 1) {
@@ -424,8 +426,8 @@ export class EvmWhaleSource implements Source {
   }
 
   /**
-   * Confirmed events of [from, to], added to `group` batch by batch: start the detail rows' insert, hand the
-   * flow rows to ingest. Returns that insert (the caller's barrier awaits it before the checkpoint, so the
+   * The confirmed events of [from, to], encoded in `group` by `items()`: start the detail rows' insert, hand
+   * the flow rows to ingest. Returns that insert (the caller's barrier awaits it before the checkpoint, so the
    * pipeline writes the flow rows meanwhile) and the bytes both writes read, for sink-pool.ts once they are
    * done.
    */
@@ -434,7 +436,7 @@ export class EvmWhaleSource implements Source {
     to: number,
     group: ConfirmedGroup
   ): AsyncGenerator<IngestItem, { readonly detail: Promise<void>; readonly bytes: readonly Uint8Array[] }> {
-    // both tables' rows in one pass (flow-records.ts); rows already in whale_transfers stay out of the flows
+    // both tables' bytes (flow-records.ts); rows already in whale_transfers were left out of the flows
     const payload = group.finish()
     // the detail rows are written while the flow rows go to the pipeline; both before the checkpoint
     const detail = group.events === 0 ? Promise.resolve() : insertChainEventsTsv(this.opts.store, payload.eventsTsv)
