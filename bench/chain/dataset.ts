@@ -102,15 +102,13 @@ export function chainDataset(txs: number, seed = 42): { inputs: TxInput[]; logs:
 }
 
 /** tracked token contracts of the benchmark (bench/chain/rows.ts TOKENS), the wrapped native included */
-export const TRACKED = new Set([USDC, WETH, BBB])
+const TRACKED = new Set([USDC, WETH, BBB])
 
 export interface MixedDataset {
   /** the eth_getLogs answer over TRACKED, block by block: whale transactions' tracked logs among small transfers */
   readonly logs: EvmLog[]
   /** receipt of each whale transaction (its TxInput), by tx hash */
   readonly receipts: Map<string, TxInput>
-  /** whale transactions, in order (their inputs' hashes) */
-  readonly whales: number
   /** receipt logs of the whale transactions */
   readonly receiptLogs: number
 }
@@ -123,6 +121,10 @@ export interface MixedDataset {
  */
 export function mixedDataset(whaleTxs: number, fillerPerWhale: number, seed = 7): MixedDataset {
   const rnd = mulberry32(seed)
+  const wallet = (): string =>
+    `0x${Math.floor(rnd() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0')}${'cd'.repeat(16)}`
   const { inputs } = chainDataset(whaleTxs)
   const logs: EvmLog[] = []
   const receipts = new Map<string, TxInput>()
@@ -135,10 +137,6 @@ export function mixedDataset(whaleTxs: number, fillerPerWhale: number, seed = 7)
     for (let k = 0; k < fillerPerWhale; k++) {
       const hash = `0x${(0xf0000000 + filler++).toString(16).padStart(64, '0')}`
       const amount = BigInt(Math.floor((10 + rnd() * 19_990) * 1e6))
-      const wallet = (): string =>
-        `0x${Math.floor(rnd() * 2 ** 32)
-          .toString(16)
-          .padStart(8, '0')}${'cd'.repeat(16)}`
       small.push({
         address: USDC,
         topics: [TRANSFER, word(wallet()), word(wallet())],
@@ -153,5 +151,5 @@ export function mixedDataset(whaleTxs: number, fillerPerWhale: number, seed = 7)
     // through the tape's JSON as the node's answer: flat strings (see the module's note)
     for (const l of JSON.parse(JSON.stringify([...tracked, ...small], replacer), reviver) as EvmLog[]) logs.push(l)
   }
-  return { logs, receipts, whales: inputs.length, receiptLogs }
+  return { logs, receipts, receiptLogs }
 }

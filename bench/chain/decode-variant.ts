@@ -6,7 +6,7 @@
  * One JSON line.
  *
  * - ours: recorded receipts (bench/chain/dataset.ts) -> decodeTx (ingest/normalize/chain/evm-decode.ts) ->
- *   per-transaction collapse (engine/whales/tx-events.ts) -> the EVM source's confirmedPayload
+ *   per-transaction collapse (engine/whales/tx-events.ts) -> the EVM source's ConfirmedGroup
  *   (ingest/sources/chain/flow-records.ts: chain_whale_events and whale_transfers TSV in one pass, the read
  *   API's details, the net-flow readings; bench/chain/rows.ts), decoded in ranges of BATCH transactions and
  *   written in the source's backfill write groups (bench/chain/rows.ts: one range each at the default
@@ -101,7 +101,7 @@ function workload(variant: string, count: number): Workload {
   if (variant.startsWith('mixed')) {
     const data = mixedDataset(count, FILLER_PER_WHALE)
     const logs = data.logs.length + data.receiptLogs
-    return { ranges: mixedRanges(data, { candidates: 0 }), logs }
+    return { ranges: mixedRanges(data), logs }
   }
   const { inputs, logs } = chainDataset(count)
   return { ranges: drain(rangesOf(inputs)), logs }

@@ -68,12 +68,12 @@ const CANDIDATES: CandidateContext = {
  * The realistic mix (dataset.ts mixedDataset) as the source reads it, range by range: the range's
  * eth_getLogs answer through the fetcher's candidate filter (ingest/sources/chain/evm-fetch.ts candidatesOf),
  * then the candidates' receipts (looked up, where the source asks the node). Each range's logs are let go once
- * filtered. Counts the candidates and logs read in `seen`.
+ * filtered.
  */
-export function* mixedRanges(
-  data: { logs: EvmLog[] | null; receipts: ReadonlyMap<string, Inputs[number]> },
-  seen: { candidates: number }
-): Generator<Inputs> {
+export function* mixedRanges(data: {
+  logs: EvmLog[] | null
+  receipts: ReadonlyMap<string, Inputs[number]>
+}): Generator<Inputs> {
   const logs = data.logs!
   data.logs = null
   let at = 0
@@ -90,7 +90,6 @@ export function* mixedRanges(
       const input = data.receipts.get(hash)
       if (input !== undefined) inputs.push(input)
     }
-    seen.candidates += inputs.length
     yield inputs
   }
 }

@@ -76,26 +76,24 @@ export function eventKey(e: { tx_hash: string; log_index: number; address: strin
   return `${e.tx_hash}:${e.log_index}:${e.address}`
 }
 
-export interface ChainBatchTsv {
-  /** chain_whale_events TSV of every event */
-  readonly events: Buffer
-  /** whale_transfers TSV of `records`; null when flows were not asked for */
-  readonly transfers: Buffer | null
+/** what a `ChainBatchEncoder.add` put into flows */
+export interface ChainBatchPart {
   /** the whale_transfers records written, in event order */
   readonly records: WhaleTransferRecord[]
   /** the events behind `records`, same order */
   readonly counted: ChainWhaleEvent[]
 }
 
+export interface ChainBatchTsv extends ChainBatchPart {
+  /** chain_whale_events TSV of every event */
+  readonly events: Buffer
+  /** whale_transfers TSV of `records`; null when flows were not asked for */
+  readonly transfers: Buffer | null
+}
+
 export interface FlowOptions {
   /** eventKey of rows already in whale_transfers: left out of `transfers` */
   readonly skip?: ReadonlySet<string> | null
-}
-
-/** what one `ChainBatchEncoder.add` put into flows: its whale_transfers records and the events behind them */
-export interface ChainBatchPart {
-  readonly records: WhaleTransferRecord[]
-  readonly counted: ChainWhaleEvent[]
 }
 
 /**

@@ -210,12 +210,13 @@ export async function confirmedKeys(store: Store, chain: string, from: number, t
  * groups need not end where that one did.
  */
 export async function writtenUpTo(store: Store, chain: string, from: number): Promise<number | null> {
-  const rows = await store.query<{ n: number; b: number }>(
-    `SELECT count() AS n, max(block_number) AS b FROM whale_transfers
+  const rows = await store.query<{ b: number | null }>(
+    `SELECT maxOrNull(block_number) AS b FROM whale_transfers
      WHERE chain = {chain:String} AND block_number >= {from:UInt64}`,
     { chain, from }
   )
-  return rows[0] !== undefined && Number(rows[0].n) > 0 ? Number(rows[0].b) : null
+  const b = rows[0]?.b ?? null
+  return b === null ? null : Number(b)
 }
 
 export interface Checkpoint {

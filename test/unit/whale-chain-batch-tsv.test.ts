@@ -1,6 +1,6 @@
 /**
  * The chain sources' one-pass batch encoder (engine/whales/chain-batch-tsv.ts) and the EVM source's confirmed
- * payload (ingest/sources/chain/flow-records.ts, confirmedPayload) against the path they replace: for random
+ * payload (ingest/sources/chain/flow-records.ts, ConfirmedGroup) against the path they replace: for random
  * batches (escapes, UTF-8, null and fractional USD, circular routes, several chains, rows already stored)
  * the whale_transfers bytes equal `encodeTsv('whale_transfer', records)` of the `transferRecordOf` records,
  * the chunks equal `encodeRecords(flowBatch(fresh).records)` (table, columns, rows, bytes, hash: the same
@@ -16,7 +16,8 @@ import { transferRecordOf } from '../../engine/whales/chain-batch-tsv.js'
 import { chainEventsTsv } from '../../engine/whales/chain-event-store.js'
 import type { ChainWhaleEvent } from '../../engine/whales/tx-events.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
-import { ConfirmedGroup, confirmedPayload, flowBatch } from '../../ingest/sources/chain/flow-records.js'
+import { ConfirmedGroup, flowBatch } from '../../ingest/sources/chain/flow-records.js'
+import { CHAIN_TRANSFER } from '../fixtures/evm/whales/chain-event.js'
 import type { WatchedWallet } from '../../engine/watchlist/types.js'
 
 const hex = (n: number): fc.Arbitrary<string> =>
@@ -115,30 +116,22 @@ describe('encodeChainBatch', () => {
 
 /** a priced USDC transfer from a wallet to the watched exchange wallet at 10:00 UTC (one net-flow reading) */
 const exchangeOut = (tx: string, usd: number): ChainWhaleEvent => ({
-  chain: 'ethereum',
+  ...CHAIN_TRANSFER,
   tx_hash: tx,
   log_index: 1,
   block_number: 1,
-  block_hash: '0x' + '6'.repeat(64),
   ts: Date.UTC(2026, 0, 1, 10),
   address: ADDRS[0]!,
   counterparty: ADDRS[2]!,
-  event_type: 'transfer_out',
-  token: 'USDC',
   amount: usd,
-  token_in: null,
-  amount_in: null,
-  usd_value: usd,
-  price_source: 'stablecoin',
-  hops: 0,
-  pools: [],
-  repeat_count: 1,
-  circular: false,
-  internal: false,
-  label: null
+  usd_value: usd
 })
 
-describe('confirmedPayload', () => {
+/** one range's payload: a group with a single add */
+const payloadOf = (events: readonly ChainWhaleEvent[], version: number, stored: ReadonlySet<string> | null) =>
+  new ConfirmedGroup(version, 'ethereum', WATCH, events.length).add(events, stored).finish()
+
+describe('ConfirmedGroup, one range', () => {
   it('gives the chunks, records and details of flowBatch + encodeRecords over the events not yet stored', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 40 }), fc.boolean(), (drawn, withStored) => {
@@ -150,7 +143,7 @@ describe('confirmedPayload', () => {
         const wantChunks = before.records.length > 0 ? encodeRecords(before.records, false) : []
         const wantDetails = fresh.map((e) => detailOf(e))
         clearChainDetails()
-        const got = confirmedPayload(events, 7, stored, 'ethereum', WATCH)
+        const got = payloadOf(events, 7, stored)
         expect(got.records).toEqual(before.records)
         expect(got.transfers).toBe(before.transfers)
         expect(got.lastTs).toBe(before.lastTs)
@@ -166,7 +159,7 @@ describe('confirmedPayload', () => {
 
   it('reports exchange net flow readings after the transfers, as the pipeline path did', () => {
     const base = exchangeOut('0x' + '5'.repeat(64), 5e6)
-    const got = confirmedPayload([base], 1, null, 'ethereum', WATCH)
+    const got = payloadOf([base], 1, null)
     expect(got.chunks.map((c) => [c.table, c.rows])).toEqual([
       ['whale_transfers', 1],
       ['onchain_metrics', 1]
@@ -188,12 +181,12 @@ describe('ConfirmedGroup', () => {
           )
           const all = ranges.flat()
           // the first range only is checked against stored rows, as the source's first batch after a start
-          // (keys that a later range repeats are left out: confirmedPayload of all would skip those there too)
+          // (keys that a later range repeats are left out: one add of all would skip those there too)
           const later = new Set(ranges.slice(1).flat().map(eventKey))
           const firstKeys = ranges[0]!.filter((_, i) => i % 2 === 0).map(eventKey)
           const stored = withStored ? new Set(firstKeys.filter((k) => !later.has(k))) : null
           clearChainDetails()
-          const want = confirmedPayload(all, 4, stored, 'ethereum', WATCH)
+          const want = payloadOf(all, 4, stored)
           const wantDetails = all.map((e) => detailOf(e))
           clearChainDetails()
           const group = new ConfirmedGroup(4, 'ethereum', WATCH, 1)

@@ -7,30 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import { CHAIN_EVENT_COLUMNS, chainEventsTsv } from '../../engine/whales/chain-event-store.js'
 import type { ChainWhaleEvent } from '../../engine/whales/tx-events.js'
+import { CHAIN_TRANSFER } from '../fixtures/evm/whales/chain-event.js'
 
-const base: ChainWhaleEvent = {
-  chain: 'ethereum',
-  tx_hash: `0x${'1'.repeat(64)}`,
-  log_index: 3,
-  block_number: 20_000_000,
-  block_hash: `0x${'b'.repeat(64)}`,
-  ts: Date.UTC(2026, 10, 1, 0, 0, 12, 7),
-  address: `0x${'a'.repeat(40)}`,
-  counterparty: `0x${'c'.repeat(40)}`,
-  event_type: 'transfer_out',
-  token: 'USDC',
-  amount: 2441452.5,
-  token_in: null,
-  amount_in: null,
-  usd_value: 2441452.5,
-  price_source: 'stablecoin',
-  hops: 0,
-  pools: [],
-  repeat_count: 1,
-  circular: false,
-  internal: false,
-  label: null
-}
+const base = CHAIN_TRANSFER
 
 const line = (...cells: Array<string | number>): string => cells.join('\t') + '\n'
 

@@ -100,8 +100,8 @@ function dir(env: Env, name: string): string | undefined {
   return v === undefined ? undefined : path.resolve(v)
 }
 
-/** events of a backfill write group (CHAIN_WRITE_EVENTS; bench/chain/rows.ts writes the same groups) */
-export const DEFAULT_WRITE_EVENTS = 10_000
+/** events of a backfill write group (CHAIN_WRITE_EVENTS; bench/chain/rows.ts reads the same setting) */
+const DEFAULT_WRITE_EVENTS = 10_000
 
 function evmSettings(
   env: Env,

@@ -75,8 +75,8 @@ interface WriteGroup {
   readonly payload: ConfirmedGroup
   /** performance.now() when its first batch was read */
   readonly since: number
-  /** its last batch read so far: last block, the checkpoint it stores, that block's time (epoch ms) */
-  end: { readonly to: number; readonly checkpoint: Checkpoint; readonly ts: number }
+  /** its last batch read so far: the checkpoint it stores (last block and hash) and that block's time, epoch ms */
+  end: { readonly checkpoint: Checkpoint; readonly ts: number }
 }
 
 /** health fields of a chain source (sources[].chain in /v1/health) */
@@ -309,7 +309,7 @@ export class EvmWhaleSource implements Source {
           if (checkpoint !== null) await this.checkParent(next, checkpoint)
           const read = await this.eventsOf(next, to)
           const cp = { block: to, hash: read.toHash }
-          const end = { to, checkpoint: cp, ts: read.toTs }
+          const end = { checkpoint: cp, ts: read.toTs }
           const stored =
             recheckTo !== null && next <= recheckTo ? await confirmedKeys(store, this.opts.chain, next, to) : null
           if (group === null) {
@@ -383,22 +383,34 @@ export class EvmWhaleSource implements Source {
   }
 
   /**
-   * Writes a group: its detail insert starts and its flow rows go to the pipeline (confirm), then a barrier
-   * writes the flow rows while the detail insert is still running; the checkpoint waits for both to settle (a
-   * flow batch failed for good is counted by the pipeline; a failed detail insert ends the run there, before
-   * the checkpoint).
+   * Writes a group: its detail insert starts and its flow rows go to the pipeline, then a barrier writes the
+   * flow rows while the detail insert is still running; the checkpoint waits for both to settle (a flow batch
+   * failed for good is counted by the pipeline; a failed detail insert ends the run there, before the
+   * checkpoint). Both writes done, their bytes go back to sink-pool.ts for the next group's encoder.
    */
   private async *write(group: WriteGroup): AsyncGenerator<IngestItem, void> {
-    const { to, checkpoint, ts } = group.end
-    const written = yield* this.confirm(group.from, to, group.payload)
+    const { checkpoint, ts } = group.end
+    // rows already in whale_transfers were left out of the flows when the group was encoded
+    const payload = group.payload.finish()
+    const detail =
+      group.payload.events === 0 ? Promise.resolve() : insertChainEventsTsv(this.opts.store, payload.eventsTsv)
+    detail.catch(() => undefined) // awaited by the barrier below; a failure ends the run there
+    for (let n = group.from; n <= checkpoint.block; n++) this.pendingHashes.delete(n)
+    const { records, transfers, lastTs } = payload
+    if (records.length > 0) {
+      yield* payload.chunks
+      yield { live: true, records }
+      this.rows += transfers
+      this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
+    }
     yield {
       barrier: true,
       onDone: async () => {
-        await written.detail
-        // both inserts are done with the bytes: the next group's encoder reuses the buffers
-        for (const bytes of written.bytes) releaseSinkBytes(bytes)
+        await detail
+        releaseSinkBytes(payload.eventsTsv)
+        releaseSinkBytes(payload.transfersTsv)
         await saveCheckpoint(this.opts.store, this.opts.chain, checkpoint)
-        this.lastProcessed = to
+        this.lastProcessed = checkpoint.block
         this.lastProcessedTs = ts
       }
     }
@@ -423,33 +435,6 @@ export class EvmWhaleSource implements Source {
       this.retracted += dropped.length
       this.reorgs += 1
     }
-  }
-
-  /**
-   * The confirmed events of [from, to], encoded in `group` by `items()`: start the detail rows' insert, hand
-   * the flow rows to ingest. Returns that insert (the caller's barrier awaits it before the checkpoint, so the
-   * pipeline writes the flow rows meanwhile) and the bytes both writes read, for sink-pool.ts once they are
-   * done.
-   */
-  private async *confirm(
-    from: number,
-    to: number,
-    group: ConfirmedGroup
-  ): AsyncGenerator<IngestItem, { readonly detail: Promise<void>; readonly bytes: readonly Uint8Array[] }> {
-    // both tables' bytes (flow-records.ts); rows already in whale_transfers were left out of the flows
-    const payload = group.finish()
-    // the detail rows are written while the flow rows go to the pipeline; both before the checkpoint
-    const detail = group.events === 0 ? Promise.resolve() : insertChainEventsTsv(this.opts.store, payload.eventsTsv)
-    detail.catch(() => undefined) // awaited by the range's barrier; a failure ends the run there
-    for (let n = from; n <= to; n++) this.pendingHashes.delete(n)
-    const { records, transfers, lastTs } = payload
-    if (records.length > 0) {
-      yield* payload.chunks
-      yield { live: true, records }
-      this.rows += transfers
-      this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
-    }
-    return { detail, bytes: [payload.eventsTsv, payload.transfersTsv] }
   }
 
   /** Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. */

@@ -5,7 +5,7 @@
  * of schemas/004 sum them), those events' details for the read API (hops, pools, price source), and the
  * batch's exchange net-flow readings per asset and hour (/v1/onchain/metrics, the confirmation model).
  *
- * `confirmedPayload` is the EVM source's path for a confirmed range (and the decode benchmark's,
+ * `ConfirmedGroup` is the EVM source's path for confirmed ranges (and the decode benchmark's,
  * bench/chain/decode-variant.ts): both tables' TSV in one pass (engine/whales/chain-batch-tsv.ts), the
  * whale_transfers chunk built from those bytes, so the records are not encoded a second time.
  */
@@ -88,8 +88,9 @@ export function groupSizeHint(events: number, writeEvents: number): number {
  * The confirmed events of one or more consecutive ranges (the EVM source's write group), added range by range
  * and written as one payload: each range's events are encoded into the group's two byte buffers, their
  * details remembered for the read API and their net flow summed as they are added, so the group holds bytes,
- * the whale_transfers records (the live state's) and per-hour sums, not the events. The same payload as
- * `confirmedPayload` of all the events at once.
+ * the whale_transfers records (the live state's) and per-hour sums, not the events. The same payload as one
+ * `add` of all the events at once. Rows whose eventKey is in `stored` (written before a restart) stay out of
+ * the flows, as `flowBatch` over the other events.
  */
 export class ConfirmedGroup {
   private readonly encoder: ChainBatchEncoder
@@ -137,18 +138,4 @@ export class ConfirmedGroup {
     }
     return { ...flow, eventsTsv: batch.events, transfersTsv, chunks }
   }
-}
-
-/**
- * A confirmed range's events → the detail table's bytes and the pipeline's chunks. Rows whose eventKey is in
- * `stored` (written before a restart) stay out of the flows, as `flowBatch` over the other events.
- */
-export function confirmedPayload(
-  events: readonly ChainWhaleEvent[],
-  version: number,
-  stored: ReadonlySet<string> | null,
-  chain: string,
-  watchlist: WatchlistIndex
-): ConfirmedPayload {
-  return new ConfirmedGroup(version, chain, watchlist, events.length).add(events, stored).finish()
 }
