@@ -261,7 +261,9 @@ describe('dashboard in headless Chromium', () => {
     receiver.answer = () => ({ status: 500, body: 'receiver down' })
     await card.locator('button:has-text("Send test")').click()
     await expect.poll(() => card.locator('[data-testid=test-result]').textContent(), POLL).toContain('test failed: 500')
-    const failedRow = log.locator('tbody tr', { hasText: 'failed' })
+    // only the TEST deliveries: the demo market's own signals may reach the same webhook (it takes every event)
+    const testRows = log.locator('tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: /^TEST$/ }) })
+    const failedRow = testRows.filter({ hasText: 'failed' })
     await expect.poll(() => failedRow.count(), POLL).toBe(1)
     expect(await failedRow.textContent()).toContain('receiver down')
     receiver.answer = () => ({ status: 200, body: 'ok again' })
@@ -270,7 +272,7 @@ describe('dashboard in headless Chromium', () => {
       .poll(
         async () => {
           await card.locator('button:has-text("Refresh")').click()
-          return log.locator('tbody tr .state.delivered').count()
+          return testRows.locator('.state.delivered').count()
         },
         { timeout: 30_000 }
       )
