@@ -16,6 +16,10 @@
  * A third case (chain id 43114, depth 3) reorganises a transfer from block B into B + 1 while the source is
  * down, after it stored the transfer as pending: the group that retracts it at B and confirms it at B + 1
  * keeps it confirmed (the group's retractions rank below its confirmed rows).
+ *
+ * Three more cases put a JSON-RPC proxy (test/helpers/evm/rpc-proxy.ts) between the source and anvil: eth_getLogs
+ * answered late, so the hold closes groups; eth_blockNumber answered with an older block (the head went back),
+ * so the held group is written at once; a late answer during which the source is stopped with a group held.
  */
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -33,6 +37,7 @@ import { EvmWhaleSource } from '../../ingest/sources/chain/evm-whale-source.js'
 import { until } from '../fixtures/evm/whales/harness.js'
 import { ACCOUNTS, deployScenario, E18, transfer, writeWatchlist } from '../fixtures/evm/whales/scenario.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
+import { startRpcProxy, type RpcProxy, type RpcRequest } from '../helpers/evm/rpc-proxy.js'
 import { useMigratedStore } from '../helpers/migrated-store.js'
 
 const env = useMigratedStore()
@@ -47,7 +52,8 @@ const RECEIVERS = [ACCOUNTS.exchange1, ACCOUNTS.whale, ACCOUNTS.friend] as const
  * `failDetails` every chain_whale_events insert fails.
  */
 function countingStore(store: Store, failDetails = false) {
-  const seen = { detailInserts: 0, checkpoints: [] as Checkpoint[] }
+  // checkpointAt: performance.now() of each checkpoint write, same order as checkpoints
+  const seen = { detailInserts: 0, checkpoints: [] as Checkpoint[], checkpointAt: [] as number[] }
   const detail = (table: string): void => {
     if (table !== 'chain_whale_events') return
     seen.detailInserts++
@@ -63,7 +69,10 @@ function countingStore(store: Store, failDetails = false) {
       return store.insert(b)
     },
     command: (sql: string, params?: Parameters<Store['command']>[1]) => {
-      if (sql.includes('engine_state')) seen.checkpoints.push(JSON.parse(String(params!.value)) as Checkpoint)
+      if (sql.includes('engine_state')) {
+        seen.checkpoints.push(JSON.parse(String(params!.value)) as Checkpoint)
+        seen.checkpointAt.push(performance.now())
+      }
       return store.command(sql, params)
     }
   })
@@ -71,9 +80,20 @@ function countingStore(store: Store, failDetails = false) {
 }
 
 const anvils: Anvil[] = []
+const proxies: RpcProxy[] = []
 afterAll(async () => {
+  await Promise.all(proxies.map((p) => p.close()))
   await Promise.all(anvils.map((a) => a.stop()))
 })
+
+/** the last block of an eth_getLogs request, or null for any other request */
+function logsTo(r: RpcRequest): number | null {
+  if (r.method !== 'eth_getLogs') return null
+  const f = (r.params?.[0] ?? {}) as { toBlock?: string }
+  return f.toBlock === undefined ? null : Number(BigInt(f.toBlock))
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 let runs = 0
 
@@ -299,5 +319,95 @@ describe('evm whale source: backfill batches are written in groups', () => {
     )
     expect(second.checkpoints.map((c) => c.block).slice(0, 3)).toEqual([h.start + 1, h.start + 3, h.start + 5])
     await expectEachOnce('polygon', h.txs)
+  }, 120_000)
+  it('closes a group once CHAIN_WRITE_HOLD_MS has passed since its first batch was read', async () => {
+    // every eth_getLogs answers after DELAY_MS: 16 one-block batches take >= 1.6 s, longer than the hold, so
+    // the hold (not the event count, 1,000, nor the backfill's end) closes the first group
+    const DELAY_MS = 100
+    const HOLD_MS = 1_200
+    const h = await history('arbitrum', 42161, {
+      CHAIN_BATCH_BLOCKS: '1',
+      CHAIN_WRITE_EVENTS: '1000',
+      CHAIN_WRITE_HOLD_MS: String(HOLD_MS)
+    })
+    let firstAnswer: number | null = null
+    const proxy = await startRpcProxy(h.vars['ARBITRUM_RPC_URL']!, async (r) => {
+      if (logsTo(r) === null) return undefined
+      await sleep(DELAY_MS)
+      firstAnswer ??= performance.now()
+      return undefined
+    })
+    proxies.push(proxy)
+    const seen = await runUntil(
+      'arbitrum',
+      { ...h.vars, ARBITRUM_RPC_URL: proxy.url },
+      'the checkpoint to reach the head',
+      reachedHead('arbitrum', h.head)
+    )
+    const blocks = seen.checkpoints.map((c) => c.block)
+    // the last two batches are no longer backfill (the second to last closes the group it joins, the last is
+    // written alone): with the hold ignored, [head - 1, head]; with no hold, one checkpoint per batch (16)
+    expect(blocks.slice(-2)).toEqual([h.head - 1, h.head])
+    expect(blocks.length).toBeGreaterThanOrEqual(3)
+    expect(blocks.length).toBeLessThan(h.head - h.start + 1)
+    // a group is written no sooner than the hold after its first batch was read (and that batch's logs came)
+    expect(seen.checkpointAt[0]! - firstAnswer!).toBeGreaterThanOrEqual(HOLD_MS)
+    await expectEachOnce('arbitrum', h.txs)
+  }, 120_000)
+
+  it("writes a held group when the node's head goes back behind the next block", async () => {
+    // a failover to a node behind the last one, played by a proxy: once the batch ending at BACK has been
+    // asked for, eth_blockNumber answers BACK. The backfill cannot go on, and the group it holds (1,000 events
+    // and a 10-minute hold are never reached) is written at once, with its checkpoint at BACK.
+    const h = await history('base', 8453, { CHAIN_WRITE_EVENTS: '1000', CHAIN_WRITE_HOLD_MS: '600000' })
+    // batches of 2 blocks from start: [s, s+1], [s+2, s+3], [s+4, s+5]; the transfers are in s .. s+5
+    const back = h.start + 5
+    let wentBack = false
+    const proxy = await startRpcProxy(h.vars['BASE_RPC_URL']!, (r) => {
+      if ((logsTo(r) ?? -1) >= back) wentBack = true
+      if (!wentBack || r.method !== 'eth_blockNumber') return undefined
+      return { jsonrpc: '2.0', id: r.id, result: `0x${back.toString(16)}` }
+    })
+    proxies.push(proxy)
+    const seen = await runUntil(
+      'base',
+      { ...h.vars, BASE_RPC_URL: proxy.url },
+      'a checkpoint at the head gone back',
+      async () => {
+        const cp = await loadCheckpoint(env.store, 'base')
+        return cp !== null && cp.block >= back
+      }
+    )
+    expect(seen.checkpoints.map((c) => c.block)).toEqual([back])
+    expect(seen.detailInserts).toBe(1)
+    await expectEachOnce('base', h.txs)
+  }, 120_000)
+
+  it('a stop with a group held writes none of it, and the next start writes it once', async () => {
+    // the batch after [s, s+3] is answered late: the source is stopped while it holds the group of [s, s+3]
+    const h = await history('optimism', 10, { CHAIN_WRITE_EVENTS: '1000', CHAIN_WRITE_HOLD_MS: '600000' })
+    const held = h.start + 3
+    let asked = false
+    const proxy = await startRpcProxy(h.vars['OPTIMISM_RPC_URL']!, async (r) => {
+      if ((logsTo(r) ?? -1) <= held) return undefined
+      asked = true
+      await sleep(2_000)
+      return undefined
+    })
+    proxies.push(proxy)
+    const first = await runUntil(
+      'optimism',
+      { ...h.vars, OPTIMISM_RPC_URL: proxy.url },
+      'the batch after the group asked for',
+      async () => asked
+    )
+    expect(first.checkpoints).toEqual([])
+    expect(first.detailInserts).toBe(0)
+    expect(await loadCheckpoint(env.store, 'optimism')).toBeNull()
+    expect(await countOf(`SELECT count() AS n FROM chain_whale_events ${WHERE}`, 'optimism', h.txs)).toBe(0)
+    expect(await countOf(`SELECT count() AS n FROM whale_transfers ${WHERE}`, 'optimism', h.txs)).toBe(0)
+    // the next start reads the dropped group again, straight from the node
+    await runUntil('optimism', h.vars, 'the checkpoint to reach the head', reachedHead('optimism', h.head))
+    await expectEachOnce('optimism', h.txs)
   }, 120_000)
 })

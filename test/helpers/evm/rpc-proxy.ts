@@ -1,7 +1,8 @@
 /**
- * JSON-RPC proxies in front of a test node that refuse what some production nodes refuse; everything else
- * (batches included) is forwarded as is. `startRpcProxy` takes the rule: it answers a request itself
- * (an error object) or returns undefined to forward it.
+ * JSON-RPC proxies in front of a test node that refuse what some production nodes refuse, or answer late or
+ * differently; everything else (batches included) is forwarded as is. `startRpcProxy` takes the rule: it
+ * answers a request itself (an error object, or a result) or returns undefined to forward it, at once or
+ * through a promise (a delay).
  * - `startOverrideRefusingProxy`: `eth_call` with a state override (third parameter) answers -32602, as
  *   nodes started without override support do.
  * - `rangeLimitProxy` (test/fixtures/evm/whales/range-limit-proxy.ts): eth_getLogs over too many blocks.
@@ -15,7 +16,7 @@ export interface RpcRequest {
   readonly params?: unknown[]
 }
 
-/** The proxy's own answer to `r`, or undefined to forward it to the node. */
+/** The proxy's own answer to `r`, or undefined to forward it to the node (either may come later: a promise). */
 export type RpcRule = (r: RpcRequest) => unknown
 
 export interface RpcProxy {
@@ -36,7 +37,7 @@ export async function startRpcProxy(target: string, rule: RpcRule): Promise<RpcP
     return res.json()
   }
   const one = async (r: RpcRequest): Promise<unknown> => {
-    const own = rule(r)
+    const own: unknown = await rule(r)
     if (own === undefined) return forward(r)
     state.refused++
     return own
