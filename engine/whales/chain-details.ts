@@ -188,10 +188,16 @@ function bound(): void {
   }
 }
 
-/** Remembers the details of confirmed events (newest last; the oldest transactions go first when full). */
-export function recordChainDetails(events: readonly ChainWhaleEvent[]): void {
+/**
+ * Remembers the details of confirmed events (newest last; the oldest transactions go first when full), except
+ * events older than `sinceMs` (epoch ms; the chain sources pass the start of the 7-day whale window): no read
+ * path serves them, and a backfill of old blocks would otherwise fill the map with entries only to drop them.
+ */
+export function recordChainDetails(events: readonly ChainWhaleEvent[], sinceMs: number): void {
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!
+    // a transaction's events share its time: a skipped event's partner is skipped too
+    if (e.ts < sinceMs) continue
     const next = events[i + 1]
     // two events of a transaction new to the map (a transfer's sender and receiver): one lookup and one
     // insert for both, where remembering them one by one takes two of each; the same map after either way

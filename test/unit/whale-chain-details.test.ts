@@ -44,6 +44,8 @@ const ev = (tx: number, logIndex: number, address: string, extra: Partial<ChainW
 })
 const A = '0x' + 'a'.repeat(40)
 const B = '0x' + 'd'.repeat(40)
+/** every event remembered, whatever its time (the window's own test sets `sinceMs`) */
+const record = (events: readonly ChainWhaleEvent[]): void => recordChainDetails(events, 0)
 const find = (e: ChainWhaleEvent) => chainDetailOf(e.chain, e.tx_hash, e.log_index, e.address)
 
 afterEach(() => clearChainDetails())
@@ -53,14 +55,14 @@ describe('chain event details', () => {
     const a = ev(1, 3, A)
     const b = ev(1, 5, B, { hops: 0, pools: [], event_type: 'transfer_in' })
     const c = ev(1, 3, A, { chain: 'bsc', label: 'other chain' })
-    recordChainDetails([a, b, c])
+    record([a, b, c])
     expect(chainDetailCount()).toBe(3)
     expect(find(a)).toMatchObject({ hops: 2, pools: ['0xp1', '0xp2'], repeat_count: 4, token_in: 'ETH' })
     expect(find(b)).toMatchObject({ hops: 0, pools: [] })
     expect(find(c)).toMatchObject({ label: 'other chain' })
     expect(chainDetailOf('ethereum', a.tx_hash, 4, A)).toBeUndefined()
     expect(chainDetailOf('ethereum', a.tx_hash, 3, B)).toBeUndefined()
-    recordChainDetails([{ ...a, label: 'again' }])
+    record([{ ...a, label: 'again' }])
     expect(chainDetailCount()).toBe(3)
     expect(find(a)).toMatchObject({ label: 'again' })
   })
@@ -79,7 +81,7 @@ describe('chain event details', () => {
       price_source: 'stablecoin'
     })
     const swap = ev(9, 4, B)
-    recordChainDetails([plain, swap])
+    record([plain, swap])
     const want = {
       repeat_count: 1,
       hops: 0,
@@ -97,7 +99,7 @@ describe('chain event details', () => {
 
   it('puts the details on the served event (collapse.ts)', () => {
     const a = ev(7, 2, A)
-    recordChainDetails([a])
+    record([a])
     const [served] = collapseEvents([
       {
         kind: 'whale_transfer',
@@ -119,10 +121,10 @@ describe('chain event details', () => {
 
   it('keeps at most MAX_DETAILS entries, dropping the oldest transactions first', () => {
     const first = [ev(0, 1, A), ev(0, 2, B)]
-    recordChainDetails(first)
+    record(first)
     const rest: ChainWhaleEvent[] = []
     for (let i = 1; i < MAX_DETAILS; i++) rest.push(ev(i, 1, A))
-    recordChainDetails(rest)
+    record(rest)
     // MAX_DETAILS + 1 entries: the oldest transaction goes, both of its entries counted
     expect(chainDetailCount()).toBe(MAX_DETAILS - 1)
     expect(droppedDetails).toBe(2)
@@ -130,7 +132,7 @@ describe('chain event details', () => {
     expect(find(rest[0]!)).toBeDefined()
     expect(find(rest.at(-1)!)).toBeDefined()
     // a transaction confirmed again becomes the newest: the next drop takes the one after it
-    recordChainDetails([rest[0]!, ev(MAX_DETAILS, 1, A), ev(MAX_DETAILS + 1, 1, A)])
+    record([rest[0]!, ev(MAX_DETAILS, 1, A), ev(MAX_DETAILS + 1, 1, A)])
     expect(find(rest[0]!)).toBeDefined()
     expect(find(rest[1]!)).toBeUndefined()
   })
@@ -192,7 +194,7 @@ describe('chain event details against a map by event id', () => {
                   internal: d.internal
                 })
           )
-          recordChainDetails(events)
+          record(events)
           for (const e of events) want.set(chainEventId(e), e)
         }
         expect(chainDetailCount()).toBe(want.size)
@@ -201,5 +203,15 @@ describe('chain event details against a map by event id', () => {
       }),
       { numRuns: 300 }
     )
+  })
+  it("leaves out events older than sinceMs, a transaction's pair of events included", () => {
+    // tx 1 and 2 are before the window's start, tx 3 at it, tx 4 after it; tx 2 and 3 have two events each
+    const since = ev(3, 0, A).ts
+    const old = [ev(1, 1, A), ev(2, 1, A), ev(2, 2, B)]
+    const kept = [ev(3, 1, A), ev(3, 2, B), ev(4, 1, A)]
+    recordChainDetails([...old, ...kept], since)
+    expect(chainDetailCount()).toBe(3)
+    for (const e of old) expect(find(e)).toBeUndefined()
+    for (const e of kept) expect(find(e)).toMatchObject({ hops: 2, repeat_count: 4 })
   })
 })

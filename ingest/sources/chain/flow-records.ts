@@ -2,8 +2,9 @@
  * @module
  * What one batch of chain whale events sends down the ingest pipeline, for both chain sources (EVM and
  * Solana): a whale_transfer record per event that counts in flows (not circular, priced: the flow views
- * of schemas/004 sum them), those events' details for the read API (hops, pools, price source), and the
- * batch's exchange net-flow readings per asset and hour (/v1/onchain/metrics, the confirmation model).
+ * of schemas/004 sum them), those events' details for the read API (hops, pools, price source; events
+ * inside the 7-day whale window only), and the batch's exchange net-flow readings per asset and hour
+ * (/v1/onchain/metrics, the confirmation model).
  *
  * `ConfirmedGroup` is the EVM source's path for confirmed ranges (and the decode benchmark's,
  * bench/chain/decode-variant.ts): both tables' TSV in one pass (engine/whales/chain-batch-tsv.ts), the
@@ -14,6 +15,7 @@ import { columnsOf, KIND_SPECS } from '../../../engine/records/fields.js'
 import type { NormalizedRecord, WhaleTransferRecord } from '../../../engine/records/types.js'
 import type { WatchlistIndex } from '../../../engine/watchlist/registry.js'
 import { ChainBatchEncoder, transferRecordOf } from '../../../engine/whales/chain-batch-tsv.js'
+import { WHALE_WINDOW_MS } from '../../../engine/live/whale-window.js'
 import { recordChainDetails } from '../../../engine/whales/chain-details.js'
 import type { ChainWhaleEvent } from '../../../engine/whales/tx-events.js'
 import { ExchangeNetflow, exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
@@ -56,7 +58,7 @@ export function flowBatch(events: readonly ChainWhaleEvent[], chain: string, wat
     transfers.push(r)
     counted.push(e)
   }
-  recordChainDetails(counted)
+  recordChainDetails(counted, Date.now() - WHALE_WINDOW_MS)
   return flowOf(transfers, exchangeNetflowReadings(counted, exchangesOf(chain, watchlist)))
 }
 
@@ -112,7 +114,7 @@ export class ConfirmedGroup {
   add(events: readonly ChainWhaleEvent[], stored: ReadonlySet<string> | null): this {
     const part = this.encoder.add(events, stored)
     for (const r of part.records) this.transfers.push(r)
-    recordChainDetails(part.counted)
+    recordChainDetails(part.counted, Date.now() - WHALE_WINDOW_MS)
     // circular, internal, unpriced events and swaps never make a reading: the counted events are enough
     this.netflow.add(part.counted)
     return this
