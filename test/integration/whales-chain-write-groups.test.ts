@@ -95,6 +95,18 @@ function logsTo(r: RpcRequest): number | null {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+/** `vars` with the chain's RPC URL pointing at a proxy under `rule` in front of its node (closed after all) */
+async function behindProxy(
+  chain: EvmChainName,
+  vars: Record<string, string>,
+  rule: Parameters<typeof startRpcProxy>[1]
+): Promise<Record<string, string>> {
+  const key = `${chain.toUpperCase()}_RPC_URL`
+  const proxy = await startRpcProxy(vars[key]!, rule)
+  proxies.push(proxy)
+  return { ...vars, [key]: proxy.url }
+}
+
 let runs = 0
 
 /**
@@ -172,6 +184,9 @@ async function history(chain: EvmChainName, chainId: number, vars: Record<string
   }
   return { start, head, txs, vars: all }
 }
+
+/** a group that neither its size (1,000 events) nor its hold (10 minutes) closes in these tests */
+const HELD = { CHAIN_WRITE_EVENTS: '1000', CHAIN_WRITE_HOLD_MS: '600000' }
 
 const reachedHead = (chain: EvmChainName, head: number) => async (): Promise<boolean> => {
   const cp = await loadCheckpoint(env.store, chain)
@@ -299,7 +314,7 @@ describe('evm whale source: backfill batches are written in groups', () => {
   it('after a group whose flow rows were written without its checkpoint, a restart with other groups writes none twice', async () => {
     // first run: one group for the whole backfill; the pipeline writes its whale_transfers rows, its detail
     // insert fails, so its checkpoint is never saved
-    const h = await history('polygon', 137, { CHAIN_WRITE_EVENTS: '1000', CHAIN_WRITE_HOLD_MS: '600000' })
+    const h = await history('polygon', 137, HELD)
     const first = await runUntil(
       'polygon',
       h.vars,
@@ -320,6 +335,7 @@ describe('evm whale source: backfill batches are written in groups', () => {
     expect(second.checkpoints.map((c) => c.block).slice(0, 3)).toEqual([h.start + 1, h.start + 3, h.start + 5])
     await expectEachOnce('polygon', h.txs)
   }, 120_000)
+
   it('closes a group once CHAIN_WRITE_HOLD_MS has passed since its first batch was read', async () => {
     // every eth_getLogs answers after DELAY_MS: 16 one-block batches take >= 1.6 s, longer than the hold, so
     // the hold (not the event count, 1,000, nor the backfill's end) closes the first group
@@ -331,19 +347,13 @@ describe('evm whale source: backfill batches are written in groups', () => {
       CHAIN_WRITE_HOLD_MS: String(HOLD_MS)
     })
     let firstAnswer: number | null = null
-    const proxy = await startRpcProxy(h.vars['ARBITRUM_RPC_URL']!, async (r) => {
+    const vars = await behindProxy('arbitrum', h.vars, async (r) => {
       if (logsTo(r) === null) return undefined
       await sleep(DELAY_MS)
       firstAnswer ??= performance.now()
       return undefined
     })
-    proxies.push(proxy)
-    const seen = await runUntil(
-      'arbitrum',
-      { ...h.vars, ARBITRUM_RPC_URL: proxy.url },
-      'the checkpoint to reach the head',
-      reachedHead('arbitrum', h.head)
-    )
+    const seen = await runUntil('arbitrum', vars, 'the checkpoint to reach the head', reachedHead('arbitrum', h.head))
     const blocks = seen.checkpoints.map((c) => c.block)
     // the last two batches are no longer backfill (the second to last closes the group it joins, the last is
     // written alone): with the hold ignored, [head - 1, head]; with no hold, one checkpoint per batch (16)
@@ -359,25 +369,19 @@ describe('evm whale source: backfill batches are written in groups', () => {
     // a failover to a node behind the last one, played by a proxy: once the batch ending at BACK has been
     // asked for, eth_blockNumber answers BACK. The backfill cannot go on, and the group it holds (1,000 events
     // and a 10-minute hold are never reached) is written at once, with its checkpoint at BACK.
-    const h = await history('base', 8453, { CHAIN_WRITE_EVENTS: '1000', CHAIN_WRITE_HOLD_MS: '600000' })
+    const h = await history('base', 8453, HELD)
     // batches of 2 blocks from start: [s, s+1], [s+2, s+3], [s+4, s+5]; the transfers are in s .. s+5
     const back = h.start + 5
     let wentBack = false
-    const proxy = await startRpcProxy(h.vars['BASE_RPC_URL']!, (r) => {
+    const vars = await behindProxy('base', h.vars, (r) => {
       if ((logsTo(r) ?? -1) >= back) wentBack = true
       if (!wentBack || r.method !== 'eth_blockNumber') return undefined
       return { jsonrpc: '2.0', id: r.id, result: `0x${back.toString(16)}` }
     })
-    proxies.push(proxy)
-    const seen = await runUntil(
-      'base',
-      { ...h.vars, BASE_RPC_URL: proxy.url },
-      'a checkpoint at the head gone back',
-      async () => {
-        const cp = await loadCheckpoint(env.store, 'base')
-        return cp !== null && cp.block >= back
-      }
-    )
+    const seen = await runUntil('base', vars, 'a checkpoint at the head gone back', async () => {
+      const cp = await loadCheckpoint(env.store, 'base')
+      return cp !== null && cp.block >= back
+    })
     expect(seen.checkpoints.map((c) => c.block)).toEqual([back])
     expect(seen.detailInserts).toBe(1)
     await expectEachOnce('base', h.txs)
@@ -385,22 +389,16 @@ describe('evm whale source: backfill batches are written in groups', () => {
 
   it('a stop with a group held writes none of it, and the next start writes it once', async () => {
     // the batch after [s, s+3] is answered late: the source is stopped while it holds the group of [s, s+3]
-    const h = await history('optimism', 10, { CHAIN_WRITE_EVENTS: '1000', CHAIN_WRITE_HOLD_MS: '600000' })
+    const h = await history('optimism', 10, HELD)
     const held = h.start + 3
     let asked = false
-    const proxy = await startRpcProxy(h.vars['OPTIMISM_RPC_URL']!, async (r) => {
+    const vars = await behindProxy('optimism', h.vars, async (r) => {
       if ((logsTo(r) ?? -1) <= held) return undefined
       asked = true
       await sleep(2_000)
       return undefined
     })
-    proxies.push(proxy)
-    const first = await runUntil(
-      'optimism',
-      { ...h.vars, OPTIMISM_RPC_URL: proxy.url },
-      'the batch after the group asked for',
-      async () => asked
-    )
+    const first = await runUntil('optimism', vars, 'the batch after the group asked for', async () => asked)
     expect(first.checkpoints).toEqual([])
     expect(first.detailInserts).toBe(0)
     expect(await loadCheckpoint(env.store, 'optimism')).toBeNull()
