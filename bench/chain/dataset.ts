@@ -4,7 +4,7 @@
  * them (logs with hex topics and data, the transaction's sender and value). Mix per 10 transactions: 7 USDC
  * transfers between whale wallets (1 log), 1 WETH transfer (1 log), 2 two-hop swaps ETH -> AAA -> BBB through
  * a router (value, Deposit, 3 Transfers, 2 Swap logs: 6 logs). Seeded (mulberry32), so every run decodes the
- * same logs; only their times move with the clock (they start a day before the run).
+ * same logs; only their times move with the clock (they start at 00:00 UTC of the day before the run).
  *
  * Each transaction goes through the RPC tape's JSON (ingest/sources/chain/rpc-tape.ts: written, then read
  * back) before it is handed out, so its strings are what a JSON parser yields, as the node's answers or a
@@ -45,9 +45,10 @@ export function chainDataset(txs: number, seed = 42): { inputs: TxInput[]; logs:
       .padStart(8, '0')}${'ab'.repeat(16)}`
   const inputs: TxInput[] = []
   let logs = 0
-  // a day ago, on the hour: the dataset's ~7 hours of blocks stay inside the 7-day whale window, so their events'
-  // details are remembered for the read API as a recent backfill's are (chain-details.ts leaves older events out)
-  const t0 = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 86_400_000
+  // yesterday, 00:00 UTC: the dataset's ~7 hours of blocks stay inside the 7-day whale window, so their events'
+  // details are remembered for the read API as a recent backfill's are (chain-details.ts leaves older events
+  // out), and inside one day, so never across a week's or a month's partition (schemas/001, 004, 018)
+  const t0 = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000
   for (let i = 0; i < txs; i++) {
     const block = 20_000_000 + Math.floor(i / 100)
     const hash = `0x${i.toString(16).padStart(64, '0')}`

@@ -196,13 +196,13 @@ function bound(): void {
 export function recordChainDetails(events: readonly ChainWhaleEvent[], sinceMs: number): void {
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!
-    // a transaction's events share its time: a skipped event's partner is skipped too
     if (e.ts < sinceMs) continue
     const next = events[i + 1]
     // two events of a transaction new to the map (a transfer's sender and receiver): one lookup and one
     // insert for both, where remembering them one by one takes two of each; the same map after either way
     if (
       next !== undefined &&
+      next.ts >= sinceMs &&
       next.tx_hash === e.tx_hash &&
       !same(e, next.chain, next.log_index, next.address) &&
       !byTx.has(e.tx_hash)

@@ -4,14 +4,16 @@
  * detail insert, one whale_transfers batch and one checkpoint once they number CHAIN_WRITE_EVENTS (or were held
  * CHAIN_WRITE_HOLD_MS, or the backfill ends). With the hold at 0 every batch is written on its own.
  *
- * Real parts: anvil (chain ids 1, 56 and 43114) with the whale scenario, the chain client, a migrated chDB store, the
- * watch list, a real IngestPipeline with its BatchJournal driven by runSource. The store is wrapped only to
- * count the chain_whale_events inserts and the checkpoint writes it receives.
+ * Real parts: anvil (one per case, each with its chain's id: 1, 56, 43114, 137, 42161, 8453, 10) with the whale
+ * scenario, the chain client, a migrated chDB store, the watch list, a real IngestPipeline with its BatchJournal
+ * driven by runSource. The store is wrapped only to count the chain_whale_events inserts and the checkpoint
+ * writes it receives.
  *
- * Shape: 6 blocks with one 2,000,000 USDC transfer each (2 events per transfer: the sender's transfer_out and
- * the receiver's transfer_in), then 10 empty blocks; CHAIN_BATCH_BLOCKS=2, one confirmation. Batches:
- * [s+1,s+2] 4 events, [s+3,s+4] 8 events (group full at CHAIN_WRITE_EVENTS=8), [s+5,s+6] .. [s+13,s+14] held
- * (4 events), [s+15,s+16] the last batch (not backfill any more: written with the group).
+ * Shape: 6 blocks s .. s+5 with one 2,000,000 USDC transfer each (2 events per transfer: the sender's
+ * transfer_out and the receiver's transfer_in), then 10 empty blocks up to the head s+15; CHAIN_BATCH_BLOCKS=2,
+ * one confirmation. Batches: [s,s+1] 4 events, [s+2,s+3] 8 events (group full at CHAIN_WRITE_EVENTS=8),
+ * [s+4,s+5] .. [s+12,s+13] held (4 events), [s+14,s+15] the last batch (not backfill any more: written with the
+ * group).
  *
  * A third case (chain id 43114, depth 3) reorganises a transfer from block B into B + 1 while the source is
  * down, after it stored the transfer as pending: the group that retracts it at B and confirms it at B + 1

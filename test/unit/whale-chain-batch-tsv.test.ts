@@ -229,4 +229,17 @@ describe('ConfirmedGroup', () => {
     ])
     expect(got.records[2]).toMatchObject({ kind: 'onchain_metric', metric: 'exchange_netflow_usd', value: 5e6 })
   })
+  it('remembers the details of events inside the 7-day whale window only, on both paths', () => {
+    const day = 86_400_000
+    const recent = { ...exchangeOut('0x' + '3'.repeat(64), 2e6), ts: RECENT_HOUR }
+    const old = { ...exchangeOut('0x' + '4'.repeat(64), 2e6), ts: RECENT_HOUR - 8 * day }
+    clearChainDetails()
+    new ConfirmedGroup(1, 'ethereum', WATCH, 2).add([old, recent], null).finish()
+    expect(detailOf(recent)).toBeDefined()
+    expect(detailOf(old)).toBeUndefined()
+    clearChainDetails()
+    flowBatch([old, recent], 'ethereum', WATCH)
+    expect(detailOf(recent)).toBeDefined()
+    expect(detailOf(old)).toBeUndefined()
+  })
 })

@@ -214,4 +214,14 @@ describe('chain event details against a map by event id', () => {
     for (const e of old) expect(find(e)).toBeUndefined()
     for (const e of kept) expect(find(e)).toMatchObject({ hops: 2, repeat_count: 4 })
   })
+
+  it('checks both events of a pair against sinceMs (a pair that straddles it keeps its newer event only)', () => {
+    const since = ev(5, 0, A).ts
+    const before = { ...ev(5, 1, A), ts: since - 1 }
+    const after = ev(5, 2, B)
+    recordChainDetails([after, before], since)
+    expect(find(after)).toBeDefined()
+    expect(find(before)).toBeUndefined()
+    expect(chainDetailCount()).toBe(1)
+  })
 })
