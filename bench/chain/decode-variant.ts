@@ -10,8 +10,8 @@
  *   (ingest/sources/chain/flow-records.ts: chain_whale_events and whale_transfers TSV in one pass, the read
  *   API's details, the net-flow readings; bench/chain/rows.ts), decoded in ranges of BATCH transactions and
  *   written in the source's backfill write groups (bench/chain/rows.ts: one range each at the default
- *   CHAIN_WRITE_EVENTS), each group's inserts
- *   awaited before the next range is decoded, as the source's barrier does; each group's buffers go back to
+ *   CHAIN_WRITE_EVENTS), each group's inserts awaited before the next range is decoded, as the source's
+ *   barrier does; each group's buffers go back to
  *   the sink pool once its inserts settle, as the source does (engine/whales/sink-pool.ts); timed from the
  *   first log decoded to the last insert acknowledged.
  * - ceiling: the same rows built before the clock starts, inserted in the same groups through the same

@@ -2,8 +2,8 @@
  * @module
  * The EVM source's JavaScript cost for confirmed ranges, without the store (issue 15, docs/sources.md
  * "Benchmarks"): `node dist/bench/chain/path-probe.js [transactions] [passes]`. The decode benchmark's
- * recorded transactions (bench/chain/dataset.ts, kept alive for the repeated passes, where decode-variant.ts drops each batch once decoded) go through
- * bench/chain/rows.ts's groupPayloads (decodeTx, txEvents, ConfirmedGroup: both tables' TSV, the read API's
+ * recorded transactions (bench/chain/dataset.ts, kept alive for the repeated passes, where decode-variant.ts
+ * drops each range once decoded) go through bench/chain/rows.ts's groupPayloads (decodeTx, txEvents, ConfirmedGroup: both tables' TSV, the read API's
  * details, the net-flow readings, the whale_transfers chunk's hash) in the source's write groups, `passes`
  * times in one process (the first pass runs cold code; the read API's details are dropped between passes).
  * Prints one JSON line: main-thread CPU ms per pass (process.cpuUsage: nothing else runs) and bytes encoded.

@@ -8,6 +8,11 @@ import type { WhaleTransferRecord } from '../records/types.js'
 import { isExchangeWallet } from '../whales/exchange-wallets.js'
 
 export const WHALE_WINDOW_MS = 7 * 86_400_000
+
+/** the window's first moment at `nowMs`, epoch ms: rows (and chain event details) older than this are not served */
+export function whaleWindowStart(nowMs = Date.now()): number {
+  return nowMs - WHALE_WINDOW_MS
+}
 /** Rows kept at most (a few hundred a day per chain in practice; this is a safety bound). */
 const MAX_ROWS = 500_000
 
@@ -64,7 +69,7 @@ export class WhaleWindow {
    */
   since(sinceMs: number, nowMs: number, maxSeq = Infinity): readonly WhaleTransferRecord[] {
     this.sort()
-    const cutoff = Date.now() - WHALE_WINDOW_MS
+    const cutoff = whaleWindowStart()
     let drop = 0
     while (drop < this.rows.length && this.rows[drop]!.r.ts < cutoff) drop++
     if (drop > 0) this.rows = this.rows.slice(drop)

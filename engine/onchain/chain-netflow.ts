@@ -3,8 +3,8 @@
  * Exchange net flow measured from chain events (issue 15, item 6): per asset and hour, USD that watched or
  * whale wallets sent to labelled exchange wallets minus USD they received from them. Internal transfers
  * (both sides owned by one exchange), circular routes, swaps and unpriced events are left out. The readings
- * are `exchange_netflow_usd` on-chain metric records (one per asset and hour of a batch or write group, `ts` = the newest
- * event of that hour), summed by the confirmation model over 24 h like any other reading.
+ * are `exchange_netflow_usd` on-chain metric records (one per asset and hour of a batch or write group,
+ * `ts` = the newest event of that hour), summed by the confirmation model over 24 h like any other reading.
  * Only the sender's side of a transfer is counted (its `transfer_out` to an exchange, its `transfer_in`
  * from one), so a transfer seen from both of its wallets is counted once.
  */

@@ -10,8 +10,9 @@
  * Fields go one by one into byte buffers (byte-sink.ts): no line string, no batch string. The float texts
  * both lines share (amount, USD) are formatted once per event, a block's number, hash and time text once per
  * block (its events come one after another), and the whale_transfers line copies the fields it shares with
- * the chain_whale_events line from that line's bytes instead of encoding them again. Escaping and number text follow each encoder's rules exactly (TabSeparated
- * escapes where the encoders escape, `String(n)` for numbers, `\N` for null);
+ * the chain_whale_events line from that line's bytes instead of encoding them again. Escaping and number
+ * text follow each encoder's rules exactly (TabSeparated escapes where the encoders escape, `String(n)` for
+ * numbers, `\N` for null);
  * test/unit/whale-chain-batch-tsv.test.ts checks the bytes against both previous encoders.
  */
 import type { WhaleTransferRecord } from '../records/types.js'

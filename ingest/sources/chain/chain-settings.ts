@@ -18,9 +18,9 @@
  *
  * Shared: `WHALE_MIN_USD` (an unwatched wallet is reported from this USD size; @default 100000, the `low`
  * significance threshold), `WATCHLIST_DIR` (@default the shipped `watchlists/`), `CHAIN_BATCH_BLOCKS`
- * (confirmed blocks per batch; @default 500), `CHAIN_WRITE_EVENTS` and `CHAIN_WRITE_HOLD_MS` (backfill batches are
- * written together until they hold this many events or were held this long; @default 10000 events, 5000 ms;
- * `CHAIN_WRITE_HOLD_MS=0` writes every batch). Solana: `SOLANA_RPC_URL` (http(s)),
+ * (confirmed blocks per batch; @default 500), `CHAIN_WRITE_EVENTS` and `CHAIN_WRITE_HOLD_MS` (backfill
+ * batches are written together until they hold this many events or were held this long; @default 10000
+ * events, 5000 ms; `CHAIN_WRITE_HOLD_MS=0` writes every batch). Solana: `SOLANA_RPC_URL` (http(s)),
  * `SOLANA_POLL_MS` (@default 2000), `SOLANA_SIGNATURES_LIMIT` (per wallet and poll, 1–1000; @default 100).
  */
 import path from 'node:path'

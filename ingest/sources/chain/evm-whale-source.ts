@@ -48,7 +48,7 @@ import {
 } from '../../../engine/whales/chain-event-store.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
 import { loadChainDetails } from '../../../engine/whales/chain-details.js'
-import { WHALE_WINDOW_MS } from '../../../engine/live/whale-window.js'
+import { whaleWindowStart } from '../../../engine/live/whale-window.js'
 import {
   txEvents,
   type ChainWhaleEvent,
@@ -285,7 +285,7 @@ export class EvmWhaleSource implements Source {
     }
     this.connected = true
     // once per store and chain (chain-details.ts): a restart of the source after an error keeps what it remembered
-    await loadChainDetails(store, this.opts.chain, Date.now() - WHALE_WINDOW_MS)
+    await loadChainDetails(store, this.opts.chain, whaleWindowStart())
     this.subscribe(signal)
     let head = await rpc.blockNumber()
     let { next, checkpoint } = await this.resumeFrom(head)
@@ -335,10 +335,10 @@ export class EvmWhaleSource implements Source {
           // the next batch checks its parent against this one's last block (checkParent)
           checkpoint = cp
           next = to + 1
-          // more backfill follows: hold the group's bytes (not the receipts) until it is worth an insert
+          // more backfill follows (backfill: `to` is more than a batch behind safe): hold the group's bytes (not
+          // the receipts) until it is worth an insert
           if (
             backfill &&
-            to < safe &&
             group.payload.events < this.opts.settings.writeEvents &&
             performance.now() - group.since < this.opts.settings.writeHoldMs
           )

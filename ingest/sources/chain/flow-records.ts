@@ -10,16 +10,15 @@
  * bench/chain/decode-variant.ts): both tables' TSV in one pass (engine/whales/chain-batch-tsv.ts), the
  * whale_transfers chunk built from those bytes, so the records are not encoded a second time.
  */
-import crypto from 'node:crypto'
 import { columnsOf, KIND_SPECS } from '../../../engine/records/fields.js'
 import type { NormalizedRecord, WhaleTransferRecord } from '../../../engine/records/types.js'
 import type { WatchlistIndex } from '../../../engine/watchlist/registry.js'
 import { ChainBatchEncoder, transferRecordOf } from '../../../engine/whales/chain-batch-tsv.js'
-import { WHALE_WINDOW_MS } from '../../../engine/live/whale-window.js'
+import { whaleWindowStart } from '../../../engine/live/whale-window.js'
 import { recordChainDetails } from '../../../engine/whales/chain-details.js'
 import type { ChainWhaleEvent } from '../../../engine/whales/tx-events.js'
 import { ExchangeNetflow, exchangeNetflowReadings } from '../../../engine/onchain/chain-netflow.js'
-import type { EncodedChunk } from '../../encoded-chunk.js'
+import { chunkOf, type EncodedChunk } from '../../encoded-chunk.js'
 import { encodeRecords } from '../../encode-records.js'
 
 export interface FlowBatch {
@@ -58,7 +57,7 @@ export function flowBatch(events: readonly ChainWhaleEvent[], chain: string, wat
     transfers.push(r)
     counted.push(e)
   }
-  recordChainDetails(counted, Date.now() - WHALE_WINDOW_MS)
+  recordChainDetails(counted, whaleWindowStart())
   return flowOf(transfers, exchangeNetflowReadings(counted, exchangesOf(chain, watchlist)))
 }
 
@@ -114,7 +113,7 @@ export class ConfirmedGroup {
   add(events: readonly ChainWhaleEvent[], stored: ReadonlySet<string> | null): this {
     const part = this.encoder.add(events, stored)
     for (const r of part.records) this.transfers.push(r)
-    recordChainDetails(part.counted, Date.now() - WHALE_WINDOW_MS)
+    recordChainDetails(part.counted, whaleWindowStart())
     // circular, internal, unpriced events and swaps never make a reading: the counted events are enough
     this.netflow.add(part.counted)
     return this
@@ -128,14 +127,9 @@ export class ConfirmedGroup {
     const flow = flowOf(this.transfers, this.netflow.readings())
     const chunks: EncodedChunk[] = []
     if (flow.transfers > 0) {
-      chunks.push({
-        table: KIND_SPECS.whale_transfer.table,
-        columns: columnsOf('whale_transfer'),
-        rows: flow.transfers,
-        data: transfersTsv,
-        hash: crypto.createHash('sha1').update(transfersTsv).digest('hex'),
-        bulk: false
-      })
+      chunks.push(
+        chunkOf(KIND_SPECS.whale_transfer.table, columnsOf('whale_transfer'), flow.transfers, transfersTsv, false)
+      )
       chunks.push(...encodeRecords(flow.records.slice(flow.transfers), false))
     }
     return { ...flow, eventsTsv: batch.events, transfersTsv, chunks }

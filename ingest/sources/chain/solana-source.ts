@@ -17,7 +17,7 @@ import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
 import { eventKey, writeChainEvents } from '../../../engine/whales/chain-event-store.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
 import { loadChainDetails } from '../../../engine/whales/chain-details.js'
-import { WHALE_WINDOW_MS } from '../../../engine/live/whale-window.js'
+import { whaleWindowStart } from '../../../engine/live/whale-window.js'
 import {
   txEvents,
   type TokenInfo,
@@ -209,7 +209,7 @@ export class SolanaWhaleSource implements Source {
     await this.rpc<number>('getSlot', [{ commitment: 'finalized' }])
     this.connected = true
     // once per store and chain (chain-details.ts): a restart of the source after an error keeps what it remembered
-    await loadChainDetails(store, 'solana', Date.now() - WHALE_WINDOW_MS)
+    await loadChainDetails(store, 'solana', whaleWindowStart())
     this.phase = 'live'
     while (!signal.aborted) {
       const wallets = this.opts.watchlists.current.walletsOn('solana')
