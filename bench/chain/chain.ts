@@ -17,6 +17,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { distPath, projectRoot } from '../../engine/paths.js'
 import { median } from '../stats.js'
+import type { ThreadCpu } from './thread-cpu.js'
 
 const TXS = Number(process.env['BENCH_CHAIN_TXS'] ?? 200_000)
 /** whale transactions of the realistic mix (each with 19 small transfers: ~448,000 logs read) */
@@ -25,6 +26,19 @@ const MIXED_WHALES = 20_000
 const ONLY = process.env['BENCH_CHAIN_ONLY']
 const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100
+
+/** a decode run's CPU per kind of thread (decode-variant.ts `cpu_threads_s`; null off Linux) */
+function threadsOf(res: Record<string, number>): ThreadCpu | null {
+  return ((res as Record<string, unknown>)['cpu_threads_s'] as ThreadCpu | null | undefined) ?? null
+}
+
+/** the median of each kind of thread's CPU over runs; null when no run measured it */
+function medianThreads(runs: Array<ThreadCpu | null>): ThreadCpu | null {
+  const measured = runs.filter((r): r is ThreadCpu => r !== null)
+  if (measured.length === 0) return null
+  const m = (k: keyof ThreadCpu): number => median(measured.map((r) => r[k]))
+  return { main: m('main'), store: m('store'), merges: m('merges'), node_threads: m('node_threads') }
+}
 
 function run(script: string, args: string[]): Record<string, number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-chain-'))
@@ -45,6 +59,7 @@ export async function chainBench(rounds: number): Promise<Record<string, unknown
   const keys = ['ours', 'ceiling', 'ours_inline', 'ceiling_inline', 'mixed', 'mixedceiling']
   const decode: Record<string, number[]> = Object.fromEntries(keys.map((k) => [k, []]))
   const cpu: Record<string, number[]> = Object.fromEntries(keys.map((k) => [k, []]))
+  const threads: Record<string, Array<ThreadCpu | null>> = Object.fromEntries(keys.map((k) => [k, []]))
   let mixedLogs = 0
   const backfill: Record<string, Array<Record<string, number>>> = { backfill: [], bare: [] }
   const live: Array<Record<string, number>> = []
@@ -59,7 +74,10 @@ export async function chainBench(rounds: number): Promise<Record<string, unknown
       else logs = res['logs']!
       decode[key]!.push(res['logs_per_s']!)
       cpu[key]!.push(res['cpu_s']!)
-      console.log(`chain decode round ${r + 1} ${key}: ${res['logs_per_s']} logs/s, ${res['cpu_s']} CPU-s`)
+      const t = threadsOf(res)
+      threads[key]!.push(t)
+      const split = t === null ? '' : ` (main ${t.main}, store ${t.store}, merges ${t.merges}, node ${t.node_threads})`
+      console.log(`chain decode round ${r + 1} ${key}: ${res['logs_per_s']} logs/s, ${res['cpu_s']} CPU-s${split}`)
     }
     if (ONLY === 'decode') continue
     for (const v of r % 2 ? ['bare', 'backfill'] : ['backfill', 'bare']) {
@@ -92,6 +110,9 @@ export async function chainBench(rounds: number): Promise<Record<string, unknown
     runs_cpu_s: cpu,
     median_cpu_s: { ours: cpuOf('ours'), ceiling: cpuOf('ceiling') },
     median_logs_per_cpu_s: { ours: Math.round(logs / cpuOf('ours')), ceiling: Math.round(logs / cpuOf('ceiling')) },
+    // the same CPU per kind of thread (bench/chain/thread-cpu.ts): which side a change moved
+    runs_cpu_threads_s: threads,
+    median_cpu_threads_s: { ours: medianThreads(threads['ours']!), ceiling: medianThreads(threads['ceiling']!) },
     target_logs_per_s: 200_000,
     realistic_mix: {
       dataset: `${MIXED_WHALES} whale transactions of the dataset above, each among 19 small USDC transfers (an assumed share, 1 in 20), read as the source reads a range: the eth_getLogs answer through the candidate filter, then the candidates' receipts`,

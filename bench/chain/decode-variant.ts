@@ -21,8 +21,9 @@
  *   (ingest/sources/chain/evm-fetch.ts candidatesOf), then decodes the candidates' receipts; logs counted are
  *   the getLogs logs plus the receipts' logs.
  * Insert path (`file`, the default, is the service's; `inline` the one before): see `inserter`.
- * Both report logs/s (logs of the dataset over the run's time). Prices are a fixed table (the source prepares
- * them with one store query per batch, outside this loop). Ours lets go of each batch of receipts once it is
+ * Both report logs/s (logs of the dataset over the run's time), the process's CPU-seconds and the same CPU per
+ * kind of thread (`cpu_threads_s`: main thread, chDB's store threads, its merges, the other node threads).
+ * Prices are a fixed table (the source prepares them with one store query per batch, outside this loop). Ours lets go of each batch of receipts once it is
  * decoded, as the source does with a range's (since session 9: before, the whole dataset, ~430 MB of heap,
  * stayed alive to the end and every major GC of the timed run marked it; the ceiling never decodes).
  */
@@ -37,10 +38,14 @@ import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
 import { BatchJournal } from '../../ingest/journal.js'
 import { chainDataset, mixedDataset } from './dataset.js'
 import { drain, groupPayloads, mixedRanges, rangesOf } from './rows.js'
+import { threadCpuBetween, threadSnapshot, type ThreadCpu } from './thread-cpu.js'
 
 type Mode = 'file' | 'inline'
-/** ms: wall time; cpuMs: the process's user + system CPU over the same span (all threads: JS and chDB) */
-type Run = { logs: number; events: number; ms: number; cpuMs: number }
+/**
+ * ms: wall time; cpuMs: the process's user + system CPU over the same span (all threads: JS and chDB); threads:
+ * the same CPU per kind of thread (thread-cpu.ts; null off Linux)
+ */
+type Run = { logs: number; events: number; ms: number; cpuMs: number; threads: ThreadCpu | null }
 
 /**
  * The two inserts of batch `n`. `file` is the service's path: chain_whale_events through insertChainEventsTsv
@@ -113,6 +118,7 @@ async function ours(store: Store, dir: string, mode: Mode, work: Workload): Prom
   let n = 0
   const t0 = performance.now()
   const c0 = process.cpuUsage()
+  const s0 = threadSnapshot()
   // in the source's order: a group's inserts are awaited (its checkpoint barrier) before the next range is
   // decoded. Until session 12 one batch's inserts stayed in flight while the next was decoded (as fast then);
   // with two-range write groups that kept two groups' buffers alive and V8 answered with a full mark-compact:
@@ -126,7 +132,9 @@ async function ours(store: Store, dir: string, mode: Mode, work: Workload): Prom
     releaseSinkBytes(eventsTsv)
     releaseSinkBytes(transfers)
   }
-  return { logs: work.logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
+  const ms = performance.now() - t0
+  const cpuMs = cpuMsSince(c0)
+  return { logs: work.logs, events, ms, cpuMs, threads: threadCpuBetween(s0, threadSnapshot()) }
 }
 
 async function ceiling(store: Store, dir: string, mode: Mode, work: Workload): Promise<Run> {
@@ -139,13 +147,16 @@ async function ceiling(store: Store, dir: string, mode: Mode, work: Workload): P
   }
   const t0 = performance.now()
   const c0 = process.cpuUsage()
+  const s0 = threadSnapshot()
   let inflight: Promise<unknown> = Promise.resolve()
   for (let n = 0; n < groups.length; n++) {
     await inflight
     inflight = insert(groups[n]!.events, groups[n]!.transfers, n)
   }
   await inflight
-  return { logs: work.logs, events, ms: performance.now() - t0, cpuMs: cpuMsSince(c0) }
+  const ms = performance.now() - t0
+  const cpuMs = cpuMsSince(c0)
+  return { logs: work.logs, events, ms, cpuMs, threads: threadCpuBetween(s0, threadSnapshot()) }
 }
 
 async function main(): Promise<void> {
@@ -169,7 +180,8 @@ async function main(): Promise<void> {
       ms: Math.round(r.ms),
       logs_per_s: Math.round(r.logs / (r.ms / 1000)),
       cpu_s: Math.round(r.cpuMs) / 1000,
-      logs_per_cpu_s: Math.round(r.logs / (r.cpuMs / 1000))
+      logs_per_cpu_s: Math.round(r.logs / (r.cpuMs / 1000)),
+      cpu_threads_s: r.threads
     }) + '\n'
   )
   process.exit(0)
