@@ -8,7 +8,9 @@
  *   reuse the names for other meanings).
  * - Swap logs of any family in evm-topics.ts: one hop each, the emitter is the pool.
  * - the transaction's own value: a `value` leg from its sender to its recipient (contract creations: none).
- * Malformed logs (wrong topic count or data length) are counted by the caller and skipped.
+ * Malformed logs are counted by the caller and skipped, never thrown: a log the node's answer did not give as one
+ * (`malformed`: no topic list, no address), a Transfer, Deposit or Withdrawal whose data is not one 32-byte hex
+ * word, or whose address topics are not a 12-zero-byte padded address.
  */
 import { NATIVE, type RawLeg, type RawSwap, type RawTx } from '../../../engine/whales/tx-legs.js'
 import { DEPOSIT, isSwapTopic, TRANSFER, WITHDRAWAL } from './evm-topics.js'
@@ -23,6 +25,8 @@ export interface EvmLog {
   readonly blockNumber: bigint | null
   readonly blockHash: string | null
   readonly removed?: boolean
+  /** the node's answer for this log had no topic list, address or data of the right type: counted, skipped */
+  readonly malformed?: boolean
 }
 
 /** The fields of a transaction the decoder reads. */
@@ -45,6 +49,11 @@ function topicAddress(topic: string): string {
   return `0x${topic.slice(26)}`.toLowerCase()
 }
 
+/** a 32-byte word as a node sends it: `0x` and 64 hex digits */
+const WORD = /^0x[0-9a-fA-F]{64}$/
+/** a topic holding an address: 12 zero bytes, then the 20 bytes of the address */
+const ADDRESS_TOPIC = /^0x0{24}[0-9a-fA-F]{40}$/
+
 /** One log → a leg, a swap, or null (not ours or malformed: `malformed` says which). */
 export function decodeLog(log: EvmLog, wrappedNative: string, onMalformed?: () => void): Decoded {
   const d = legOrSwap(log, wrappedNative, onMalformed)
@@ -53,12 +62,16 @@ export function decodeLog(log: EvmLog, wrappedNative: string, onMalformed?: () =
 
 /** decodeLog without the wrapper object (decodeTx's per-log path: a RawLeg has `kind`, a RawSwap has not) */
 function legOrSwap(log: EvmLog, wrappedNative: string, onMalformed?: () => void): RawLeg | RawSwap | null {
+  if (log.malformed === true) {
+    onMalformed?.()
+    return null
+  }
   const topic0 = log.topics[0]
   const logIndex = log.logIndex ?? 0
   const emitter = log.address.toLowerCase()
   if (topic0 === TRANSFER) {
     if (log.topics.length !== 3) return null // ERC-721 (4 topics) or a non-standard token
-    if (log.data.length !== 66) {
+    if (!WORD.test(log.data) || !ADDRESS_TOPIC.test(log.topics[1]!) || !ADDRESS_TOPIC.test(log.topics[2]!)) {
       onMalformed?.()
       return null
     }
@@ -72,7 +85,7 @@ function legOrSwap(log: EvmLog, wrappedNative: string, onMalformed?: () => void)
     }
   }
   if ((topic0 === DEPOSIT || topic0 === WITHDRAWAL) && emitter === wrappedNative) {
-    if (log.topics.length !== 2 || log.data.length !== 66) {
+    if (log.topics.length !== 2 || !WORD.test(log.data) || !ADDRESS_TOPIC.test(log.topics[1]!)) {
       onMalformed?.()
       return null
     }

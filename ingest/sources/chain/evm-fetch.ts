@@ -76,8 +76,8 @@ export type CandidateContext = Pick<FetchContext, 'wrappedNative' | 'token' | 'w
  * Step 2's log side: the transactions among `logs` (eth_getLogs over the tracked tokens) whose receipts are
  * worth reading: a tracked leg worth at least `minUsd / 2` at `approxTs`, or unpriced, or touching a watched
  * wallet. tx hash (lower-case) → block number, in first-seen order. Removed logs and logs without a
- * transaction are skipped; a malformed one calls `onMalformed`. Also run by the decode benchmark's
- * realistic mix (bench/chain/decode-variant.ts).
+ * transaction are skipped; a malformed one (evm-decode.ts, or without a block number) calls `onMalformed`.
+ * Also run by the decode benchmark's realistic mix (bench/chain/decode-variant.ts).
  */
 export function candidatesOf(
   logs: readonly EvmLog[],
@@ -89,6 +89,10 @@ export function candidatesOf(
   const half = ctx.minUsd / 2
   for (const log of logs) {
     if (log.transactionHash === null || log.removed) continue
+    if (log.blockNumber === null) {
+      onMalformed() // a mined log always names its block: without it, the transaction has no block to read
+      continue
+    }
     const d = decodeLog(log, ctx.wrappedNative, onMalformed)
     if (d === null || !('leg' in d)) continue
     const { leg } = d

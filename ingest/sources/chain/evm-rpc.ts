@@ -39,7 +39,23 @@ export interface EvmRpc {
 
 const hex = (n: number): Hex => `0x${n.toString(16)}`
 
-function plainLog(l: {
+/** a block number or log index as a node may send it (hex or decimal text, number, bigint), null when not one */
+function bigIntOrNull(v: unknown): bigint | null {
+  if (typeof v === 'bigint') return v
+  if ((typeof v !== 'number' || !Number.isSafeInteger(v)) && (typeof v !== 'string' || v === '')) return null
+  try {
+    return BigInt(v)
+  } catch {
+    return null // text that is not a number
+  }
+}
+
+/**
+ * One log of a node's answer as the decoder reads it. Never throws on a messy answer: a log without a topic list,
+ * an address or data of the right type comes out `malformed` (counted and skipped by the decoder), a block number
+ * or log index that is not a number comes out null.
+ */
+export function plainLog(l: {
   address: string
   topics: readonly string[]
   data: string
@@ -49,15 +65,24 @@ function plainLog(l: {
   blockHash: string | null
   removed?: boolean
 }): EvmLog {
+  // the declared types are what a node should send; a node may send anything, so each field is checked
+  const topics: unknown = l.topics
+  const address: unknown = l.address
+  const data: unknown = l.data
+  const malformed = !Array.isArray(topics) || typeof address !== 'string' || typeof data !== 'string'
+  const logIndex = bigIntOrNull(l.logIndex)
+  const txHash: unknown = l.transactionHash
+  const blockHash: unknown = l.blockHash
   return {
-    address: l.address,
-    topics: [...l.topics],
-    data: l.data,
-    logIndex: l.logIndex === null ? null : Number(l.logIndex),
-    transactionHash: l.transactionHash,
-    blockNumber: l.blockNumber === null ? null : BigInt(l.blockNumber),
-    blockHash: l.blockHash,
-    removed: l.removed ?? false
+    address: typeof address === 'string' ? address : '',
+    topics: Array.isArray(topics) ? [...(topics as string[])] : [],
+    data: typeof data === 'string' ? data : '',
+    logIndex: logIndex === null ? null : Number(logIndex),
+    transactionHash: typeof txHash === 'string' ? txHash : null,
+    blockNumber: bigIntOrNull(l.blockNumber),
+    blockHash: typeof blockHash === 'string' ? blockHash : null,
+    removed: l.removed === true,
+    ...(malformed ? { malformed } : {})
   }
 }
 

@@ -2,7 +2,9 @@
  * @module
  * REFERENCE COPY (test only) of ingest/normalize/chain/evm-decode.ts's decodeLog and decodeTx as they were before session 9
  * (commit 808f470: a sorted copy of the logs, decodeLog's wrapper objects, empty lists pushed to), for
- * test/unit/chain-evm-decode-equivalence.test.ts.
+ * test/unit/chain-evm-decode-equivalence.test.ts. With one later change applied to both, so the comparison stays
+ * about the session 9 rewrite: session 14's rule for malformed logs (`wellFormed`: data one hex word, address
+ * topics zero-padded; test/unit/chain-evm-decode-malformed.test.ts tests that rule itself).
  */
 import type { Decoded, EvmLog, TxInput } from '../../../ingest/normalize/chain/evm-decode.js'
 import { DEPOSIT, isSwapTopic, TRANSFER, WITHDRAWAL } from '../../../ingest/normalize/chain/evm-topics.js'
@@ -13,6 +15,11 @@ function topicAddress(topic: string): string {
   return `0x${topic.slice(26).toLowerCase()}`
 }
 
+/** session 14's rule: data is one 32-byte hex word, and each address topic is an address padded with zeros */
+function wellFormed(data: string, addressTopics: readonly string[]): boolean {
+  return /^0x[0-9a-fA-F]{64}$/.test(data) && addressTopics.every((t) => /^0x0{24}[0-9a-fA-F]{40}$/.test(t))
+}
+
 /** One log → a leg, a swap, or null (not ours or malformed: `malformed` says which). */
 function decodeLogReference(log: EvmLog, wrappedNative: string, onMalformed?: () => void): Decoded {
   const topic0 = log.topics[0]
@@ -20,7 +27,7 @@ function decodeLogReference(log: EvmLog, wrappedNative: string, onMalformed?: ()
   const emitter = log.address.toLowerCase()
   if (topic0 === TRANSFER) {
     if (log.topics.length !== 3) return null // ERC-721 (4 topics) or a non-standard token
-    if (log.data.length !== 66) {
+    if (!wellFormed(log.data, log.topics.slice(1))) {
       onMalformed?.()
       return null
     }
@@ -36,7 +43,7 @@ function decodeLogReference(log: EvmLog, wrappedNative: string, onMalformed?: ()
     }
   }
   if ((topic0 === DEPOSIT || topic0 === WITHDRAWAL) && emitter === wrappedNative) {
-    if (log.topics.length !== 2 || log.data.length !== 66) {
+    if (log.topics.length !== 2 || !wellFormed(log.data, log.topics.slice(1))) {
       onMalformed?.()
       return null
     }
