@@ -121,7 +121,8 @@ export function decodeSolanaTx(tx: SolanaTransaction): RawTx {
     wrappedNative: WSOL_MINT
   }
   const meta = tx.meta
-  if (meta === null || meta.err !== null) return { ...base, legs: [], swaps: [] }
+  // a failed transaction moves nothing but its fee; a missing `err` (a node that leaves it out) is a success
+  if (meta === null || meta.err != null) return { ...base, legs: [], swaps: [] }
   const d: Deltas = new Map()
   const tokenAccounts = new Set<number>()
   const balances = new Map<string, { owner: string; mint: string; pre: bigint; post: bigint }>()

@@ -2,12 +2,23 @@
  * @module
  * `solana`: whale events of the watch list's Solana wallets from the operator's node (`SOLANA_RPC_URL`),
  * docs/sources.md "Chain sources". Every `SOLANA_POLL_MS`, per watched wallet: `getSignaturesForAddress`
- * (newest first, at most `SOLANA_SIGNATURES_LIMIT`, `until` the last signature seen), then `getTransaction`
- * (jsonParsed, maxSupportedTransactionVersion 0, commitment finalized) of each new one, oldest first. The
- * balance deltas (ingest/normalize/chain/solana-decode.ts) go through the same per-transaction collapse as
- * EVM chains; events are reported for watched wallets and the fee payer (pool vaults are neither).
- * Finalized transactions do not reorg: events are stored `confirmed` at once. The last signature per wallet
- * is the checkpoint (engine_state `chain:solana:<wallet>`), stored after the rows are acknowledged.
+ * (newest first, pages of `SOLANA_SIGNATURES_LIMIT`, `until` the last signature seen, paged back with `before`
+ * until the page reaches it: every signature since the checkpoint, the oldest MAX_NEW_SIGNATURES of them when
+ * more wait, the rest in later polls; without a checkpoint, one page: the wallet is followed from now), then
+ * `getTransaction` (jsonParsed, maxSupportedTransactionVersion 0, commitment finalized) of each new one, oldest
+ * first, in chunks of the page size, each chunk written and checkpointed before the next. The balance deltas
+ * (ingest/normalize/chain/solana-decode.ts) go through the same per-transaction collapse as EVM chains; events
+ * are reported for watched wallets and the fee payer (pool vaults are neither). Finalized transactions do not
+ * reorg: events are stored `confirmed` at once. The last signature per wallet is the checkpoint (engine_state
+ * `chain:solana:<wallet>`), stored after the rows are acknowledged.
+ *
+ * Messy answers: a transaction the node answers null for (not there yet, or pruned) stops its wallet's chunk
+ * there, to be asked again next poll; after MISSING_TX_POLLS polls it is skipped and counted
+ * (`transactions_unavailable`). A transaction that cannot become correct events (no fee, no balances, a token
+ * balance without an amount, no block time anywhere) is skipped and counted (`malformed_transactions`); a
+ * missing `meta.err` is a success. Flow rows are written for the events whose whale_transfers row is not
+ * stored yet (idempotent by chain, tx_hash, log_index, address), checked against whale_transfers itself, so a
+ * stop between the detail insert and the flow rows loses neither.
  * Plain JSON-RPC over fetch (undici): Solana has no viem client; requests are bounded by a timeout.
  */
 import type { Logger } from '../../../engine/log.js'
@@ -35,12 +46,22 @@ import { flowBatch } from './flow-records.js'
 
 /** one JSON-RPC request's time to answer, ms */
 const REQUEST_TIMEOUT_MS = 10_000
+/** signatures held per wallet and poll (~200 bytes each): the oldest ones after the checkpoint when more wait */
+const MAX_NEW_SIGNATURES = 100_000
+/** polls a transaction the node answers null for is asked again before it is skipped (and counted) */
+const MISSING_TX_POLLS = 3
+/** transactions remembered as answered null (their polls so far), at most: the oldest go first */
+const MAX_MISSING = 10_000
 
 export interface SolanaHealth {
   readonly wallets: number
   readonly signatures: number
   readonly transactions: number
   readonly failed_transactions: number
+  /** transactions skipped because the node answered null for MISSING_TX_POLLS polls */
+  readonly transactions_unavailable: number
+  /** transactions skipped because their answer could not become correct events */
+  readonly malformed_transactions: number
   readonly rpc_calls: number
   readonly rpc_errors: number
   readonly last_slot: number | null
@@ -59,6 +80,8 @@ interface Signature {
   readonly signature: string
   readonly slot: number
   readonly err: unknown
+  /** epoch seconds, or null/absent when the node does not know it */
+  readonly blockTime?: number | null
 }
 
 export class SolanaWhaleSource implements Source {
@@ -71,7 +94,20 @@ export class SolanaWhaleSource implements Source {
   private lastEventTs: number | null = null
   private lastSlot: number | null = null
   private lastBlockTs: number | null = null
-  private counts = { signatures: 0, transactions: 0, failed_transactions: 0, rpc_calls: 0, rpc_errors: 0, unpriced: 0 }
+  private counts = {
+    signatures: 0,
+    transactions: 0,
+    failed_transactions: 0,
+    transactions_unavailable: 0,
+    malformed_transactions: 0,
+    rpc_calls: 0,
+    rpc_errors: 0,
+    unpriced: 0
+  }
+  /** signature -> polls its transaction was answered null so far (bounded: MAX_MISSING) */
+  private readonly missing = new Map<string, number>()
+  /** answers counted as malformed (a transaction of two watched wallets is decoded for each: counted once) */
+  private readonly malformedSeen = new WeakSet<object>()
   private nextId = 1
 
   constructor(private readonly opts: SolanaWhaleSourceOptions) {}
@@ -143,64 +179,145 @@ export class SolanaWhaleSource implements Source {
     }
   }
 
-  /** New signatures of `wallet` after `until`, oldest first (one page of at most the limit). */
-  private async newSignatures(wallet: string, until: string | null): Promise<Signature[]> {
+  /** one page of `wallet`'s signatures, newest first: entries without a signature text are left out */
+  private async signaturePage(wallet: string, until: string | null, before: string | null): Promise<Signature[]> {
     const opts: Record<string, unknown> = { limit: this.opts.settings.signaturesLimit, commitment: 'finalized' }
     if (until !== null) opts['until'] = until
-    const sigs = await this.rpc<Signature[]>('getSignaturesForAddress', [wallet, opts])
-    this.counts.signatures += sigs.length
-    return [...sigs].reverse()
-  }
-
-  /** events whose whale_transfers row is not stored yet (idempotent by chain, tx_hash, log_index, address) */
-  private async unstored(events: readonly ChainWhaleEvent[]): Promise<ChainWhaleEvent[]> {
-    if (events.length === 0) return []
-    const rows = await this.opts.store.query<{ tx_hash: string; log_index: number; address: string }>(
-      `SELECT tx_hash, log_index, address FROM chain_whale_events FINAL
-       WHERE chain = 'solana' AND tx_hash IN {hashes:Array(String)}`,
-      { hashes: [...new Set(events.map((e) => e.tx_hash))] }
+    if (before !== null) opts['before'] = before
+    const page = await this.rpc<unknown>('getSignaturesForAddress', [wallet, opts])
+    if (!Array.isArray(page)) {
+      this.counts.rpc_errors += 1
+      throw new Error('getSignaturesForAddress: the answer is not a list of signatures')
+    }
+    return page.filter(
+      (x): x is Signature => typeof x === 'object' && x !== null && typeof (x as Signature).signature === 'string'
     )
-    const stored = new Set(rows.map((r) => eventKey({ ...r, log_index: Number(r.log_index) })))
-    return events.filter((e) => !stored.has(eventKey(e)))
   }
 
-  /** `round`: transactions already fetched in this poll (a transaction of two watched wallets is read once) */
+  /**
+   * Signatures of `wallet` after `until`, oldest first. With a checkpoint, every page back to it (`before` the
+   * oldest signature of the page before), keeping the oldest MAX_NEW_SIGNATURES when more wait (the next polls
+   * read the rest: the checkpoint moves up to the newest one kept); without one, the newest page.
+   */
+  private async newSignatures(wallet: string, until: string | null): Promise<Signature[]> {
+    const limit = this.opts.settings.signaturesLimit
+    let newestFirst: Signature[] = []
+    let before: string | null = null
+    for (;;) {
+      const page = await this.signaturePage(wallet, until, before)
+      for (const sig of page) newestFirst.push(sig)
+      // keep the oldest: the newest beyond the bound wait for a later poll
+      if (newestFirst.length > MAX_NEW_SIGNATURES) newestFirst = newestFirst.slice(-MAX_NEW_SIGNATURES)
+      if (until === null || page.length < limit || page.length === 0) break
+      const oldest = page[page.length - 1]!.signature
+      if (oldest === before) break // a node that ignores `before` answers the same page again: no progress
+      before = oldest
+    }
+    this.counts.signatures += newestFirst.length
+    return newestFirst.reverse()
+  }
+
+  /** eventKey of `events` whose whale_transfers row is stored already (idempotent by chain, tx_hash, log_index, address) */
+  private async storedFlowKeys(events: readonly ChainWhaleEvent[]): Promise<Set<string>> {
+    if (events.length === 0) return new Set()
+    let from = Infinity
+    let to = -Infinity
+    for (const e of events) {
+      from = Math.min(from, e.ts)
+      to = Math.max(to, e.ts)
+    }
+    const rows = await this.opts.store.query<{ tx_hash: string; log_index: number; address: string }>(
+      `SELECT DISTINCT tx_hash, log_index, address FROM whale_transfers
+       WHERE chain = 'solana' AND ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts <= fromUnixTimestamp64Milli({to:Int64})
+         AND tx_hash IN {hashes:Array(String)}`,
+      { from, to, hashes: [...new Set(events.map((e) => e.tx_hash))] }
+    )
+    return new Set(rows.map((r) => eventKey({ ...r, log_index: Number(r.log_index) })))
+  }
+
+  /**
+   * The transaction of `sig`, fetched once per poll (`round`); null when the node answered null this poll and
+   * it is to be asked again, 'skip' once it was answered null for MISSING_TX_POLLS polls (counted).
+   */
+  private async transactionOf(
+    sig: Signature,
+    round: Map<string, SolanaTransaction | null>
+  ): Promise<SolanaTransaction | null | 'skip'> {
+    let tx = round.get(sig.signature)
+    if (tx === undefined) {
+      tx = await this.rpc<SolanaTransaction | null>('getTransaction', [
+        sig.signature,
+        { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0, commitment: 'finalized' }
+      ])
+      tx = typeof tx === 'object' && tx !== null ? tx : null
+      round.set(sig.signature, tx)
+      if (tx !== null) {
+        this.counts.transactions += 1
+        this.missing.delete(sig.signature)
+        if (tx.meta?.err != null) this.counts.failed_transactions += 1
+      } else {
+        const polls = (this.missing.get(sig.signature) ?? 0) + 1
+        this.missing.delete(sig.signature) // re-inserted last: the map drops its oldest entries first
+        if (polls >= MISSING_TX_POLLS) {
+          this.counts.transactions_unavailable += 1
+          return 'skip'
+        }
+        this.missing.set(sig.signature, polls)
+        if (this.missing.size > MAX_MISSING) this.missing.delete(this.missing.keys().next().value!)
+      }
+    }
+    if (tx === null && !this.missing.has(sig.signature)) return 'skip' // skipped earlier in this poll
+    return tx
+  }
+
+  /**
+   * The events of `sigs`' transactions, oldest first, and how many of `sigs` they cover: all of them, or those
+   * before the first transaction the node answered null for (asked again next poll). `round`: transactions
+   * already fetched in this poll (a transaction of two watched wallets is read once).
+   */
   private async eventsOf(
     sigs: readonly Signature[],
     round: Map<string, SolanaTransaction | null>
-  ): Promise<ChainWhaleEvent[]> {
-    const txs: SolanaTransaction[] = []
+  ): Promise<{ events: ChainWhaleEvent[]; covered: number }> {
+    // the node's answer (what `malformed` counts once) and the transaction as decoded
+    const txs: Array<{ readonly answer: SolanaTransaction; readonly tx: SolanaTransaction }> = []
+    let covered = 0
     for (const s of sigs) {
-      let tx = round.get(s.signature)
-      if (tx === undefined) {
-        tx = await this.rpc<SolanaTransaction | null>('getTransaction', [
-          s.signature,
-          { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0, commitment: 'finalized' }
-        ])
-        round.set(s.signature, tx)
-        if (tx !== null) {
-          this.counts.transactions += 1
-          if (tx.meta?.err) this.counts.failed_transactions += 1
-        }
+      const tx = await this.transactionOf(s, round)
+      if (tx === null) break // not there yet: this signature and the ones after it wait for the next poll
+      covered++
+      if (tx === 'skip') continue
+      // the signature list's block time stands in for a transaction answer without one
+      const blockTime = typeof tx.blockTime === 'number' ? tx.blockTime : (s.blockTime ?? null)
+      if (blockTime === null) {
+        this.malformed(tx)
+        continue
       }
-      if (tx !== null) txs.push(tx)
+      txs.push({ answer: tx, tx: blockTime === tx.blockTime ? tx : { ...tx, blockTime } })
     }
-    if (txs.length === 0) return []
+    const decoded: ReturnType<typeof decodeSolanaTx>[] = []
+    for (const { answer, tx } of txs) {
+      try {
+        decoded.push(decodeSolanaTx(tx))
+      } catch {
+        this.malformed(answer) // no fee, no balances, a token balance without an amount, ...
+      }
+    }
+    if (decoded.length === 0) return { events: [], covered }
     const pricer = new StorePricer(this.opts.store)
-    const times = txs.map((t) => (t.blockTime ?? 0) * 1000)
+    const times = decoded.map((t) => t.ts)
     const assets = [...new Set(this.opts.watchlists.current.tokensOn('solana').map((t) => t.priceAsset)), 'SOL']
     await pricer.prepare(assets, Math.min(...times), Math.max(...times))
     const ctx = this.context(pricer)
     const events: ChainWhaleEvent[] = []
-    for (const tx of txs) {
-      const raw = decodeSolanaTx(tx)
+    for (const raw of decoded) {
       // the watched wallet and the fee payer: pool vaults and program accounts are counterparties
       for (const e of txEvents(raw, ctx)) if (e.address === raw.sender || ctx.wallet(e.address)) events.push(e)
-      this.lastSlot = Math.max(this.lastSlot ?? 0, tx.slot)
-      this.lastBlockTs = Math.max(this.lastBlockTs ?? 0, (tx.blockTime ?? 0) * 1000)
+      this.lastSlot = Math.max(this.lastSlot ?? 0, raw.blockNumber)
+      this.lastBlockTs = Math.max(this.lastBlockTs ?? 0, raw.ts)
     }
     this.counts.unpriced += events.filter((e) => e.usd_value === null).length
-    return events
+    return { events, covered }
   }
 
   async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
@@ -219,32 +336,48 @@ export class SolanaWhaleSource implements Source {
         const since = await this.lastSignature(w.address)
         const sigs = await this.newSignatures(w.address, since)
         this.connected = true
-        if (sigs.length === 0) continue
-        // a transaction of two watched wallets is read for each; its rows are written once
-        const events = await this.unstored(await this.eventsOf(sigs, round))
-        await writeChainEvents(store, events, 'confirmed', Date.now())
-        const { records, transfers, lastTs } = flowBatch(events, 'solana', this.opts.watchlists.current)
-        if (records.length > 0) {
-          yield* encodeRecords(records, false)
-          yield { live: true, records }
-          this.rows += transfers
-          this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
-        }
-        const last = sigs[sigs.length - 1]!.signature
-        const key = this.checkpointKey(w.address)
-        yield {
-          barrier: true,
-          onDone: () =>
-            store.command(
-              'INSERT INTO engine_state (key, value, updated) VALUES ({key:String}, {value:String}, now64(3))',
-              {
-                key,
-                value: last
-              }
-            )
+        const chunkSize = this.opts.settings.signaturesLimit
+        for (let at = 0; at < sigs.length && !signal.aborted; at += chunkSize) {
+          const chunk = sigs.slice(at, at + chunkSize)
+          const { events, covered } = await this.eventsOf(chunk, round)
+          if (covered === 0) break // the oldest new transaction is not there yet: next poll
+          // rewritten rows of a transaction of two watched wallets replace themselves (ReplacingMergeTree)
+          await writeChainEvents(store, events, 'confirmed', Date.now())
+          const stored = await this.storedFlowKeys(events)
+          const fresh = events.filter((e) => !stored.has(eventKey(e)))
+          const { records, transfers, lastTs } = flowBatch(fresh, 'solana', this.opts.watchlists.current)
+          if (records.length > 0) {
+            yield* encodeRecords(records, false)
+            yield { live: true, records }
+            this.rows += transfers
+            this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
+          }
+          // the barrier writes the flow rows before the checkpoint moves past their signatures
+          yield this.checkpoint(w.address, chunk[covered - 1]!.signature)
+          if (covered < chunk.length) break // a transaction not there yet: the rest waits for the next poll
         }
       }
       await sleep(this.opts.settings.pollMs, signal)
+    }
+  }
+
+  /** counts `tx` as malformed, once per answer */
+  private malformed(tx: object): void {
+    if (this.malformedSeen.has(tx)) return
+    this.malformedSeen.add(tx)
+    this.counts.malformed_transactions += 1
+  }
+
+  /** a barrier whose onDone stores `signature` as `wallet`'s checkpoint (after the rows before it are written) */
+  private checkpoint(wallet: string, signature: string): IngestItem {
+    const key = this.checkpointKey(wallet)
+    return {
+      barrier: true,
+      onDone: () =>
+        this.opts.store.command(
+          'INSERT INTO engine_state (key, value, updated) VALUES ({key:String}, {value:String}, now64(3))',
+          { key, value: signature }
+        )
     }
   }
 
@@ -261,6 +394,8 @@ export class SolanaWhaleSource implements Source {
         signatures: this.counts.signatures,
         transactions: this.counts.transactions,
         failed_transactions: this.counts.failed_transactions,
+        transactions_unavailable: this.counts.transactions_unavailable,
+        malformed_transactions: this.counts.malformed_transactions,
         rpc_calls: this.counts.rpc_calls,
         rpc_errors: this.counts.rpc_errors,
         last_slot: this.lastSlot,

@@ -1,0 +1,293 @@
+/**
+ * The solana source against a local JSON-RPC node that answers like a busy or messy mainnet node (issue 15;
+ * ingest/sources/chain/solana-source.ts, "Messy answers"):
+ *
+ * - more new signatures than one page (`SOLANA_SIGNATURES_LIMIT=3`, 7 new): every one is read, by paging back
+ *   with `before` to the checkpoint; before session 14 only the newest page was read and the checkpoint moved
+ *   past the rest;
+ * - a transaction answered null twice (not there yet): read on a later poll, not skipped;
+ * - a transaction without its fee (cannot become correct events): skipped and counted once, the rest goes on;
+ * - a transaction without `meta.err`: a success;
+ * - a stop after the detail rows of a transaction were stored and before its flow rows were: the next run still
+ *   writes the flow rows (before, it found the detail rows and left the events out of the flows for good).
+ *
+ * Real parts: a local HTTP JSON-RPC server on 127.0.0.1, a migrated chDB store, the watch list from files, and
+ * the source driven by runSource through a real IngestPipeline with its journal. USDC transfers of 5,000,000
+ * between two watched wallets (priced at 1: no trades needed), two events each.
+ */
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { silentLogger } from '../../engine/log.js'
+import type { FileInsert, InsertBatch, Store } from '../../engine/store/store.js'
+import { WatchlistRegistry } from '../../engine/watchlist/registry.js'
+import { BatchJournal } from '../../ingest/journal.js'
+import { IngestPipeline } from '../../ingest/pipeline.js'
+import { runSource } from '../../ingest/run-source.js'
+import { chainSourcesConfig } from '../../ingest/sources/chain/chain-settings.js'
+import { SolanaWhaleSource } from '../../ingest/sources/chain/solana-source.js'
+import { until } from '../fixtures/evm/whales/harness.js'
+import { useMigratedStore } from '../helpers/migrated-store.js'
+
+const env = useMigratedStore()
+const log = silentLogger()
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'
+const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGqPFXCWuBSf4VbVTBbzzmSD'
+/** 5,000,000 USDC (6 decimals) */
+const AMOUNT = 5_000_000_000_000n
+const T0 = Math.floor(Date.now() / 1000) - 3_600
+
+/** a base58-looking text of 88 characters, distinct per `tag` (signatures are only compared, never decoded) */
+const sig = (tag: string): string => `Sig${tag}`.padEnd(88, 'x')
+const key = (tag: string): string => `Key${tag}`.padEnd(44, 'z')
+
+interface TxPlan {
+  readonly signature: string
+  readonly slot: number
+  /** null answers before the transaction itself */
+  nulls: number
+  readonly shape: 'ok' | 'no-fee' | 'no-err'
+}
+
+/** a USDC transfer of AMOUNT from `from` to `to`, as getTransaction (jsonParsed, v0) answers it */
+function transaction(p: TxPlan, from: string, to: string): unknown {
+  const meta: Record<string, unknown> = {
+    err: null,
+    fee: 5000,
+    preBalances: [1_000_000_000, 1_000_000_000, 1, 2_039_280, 2_039_280],
+    postBalances: [999_995_000, 1_000_000_000, 1, 2_039_280, 2_039_280],
+    preTokenBalances: [
+      { accountIndex: 3, mint: USDC, owner: from, uiTokenAmount: { amount: String(AMOUNT * 2n), decimals: 6 } },
+      { accountIndex: 4, mint: USDC, owner: to, uiTokenAmount: { amount: '0', decimals: 6 } }
+    ],
+    postTokenBalances: [
+      { accountIndex: 3, mint: USDC, owner: from, uiTokenAmount: { amount: String(AMOUNT), decimals: 6 } },
+      { accountIndex: 4, mint: USDC, owner: to, uiTokenAmount: { amount: String(AMOUNT), decimals: 6 } }
+    ],
+    innerInstructions: []
+  }
+  if (p.shape === 'no-fee') delete meta['fee']
+  if (p.shape === 'no-err') delete meta['err']
+  return {
+    slot: p.slot,
+    blockTime: T0 + (p.slot % 1_000),
+    meta,
+    transaction: {
+      signatures: [p.signature],
+      message: {
+        accountKeys: [from, to, TOKEN_PROGRAM, key(`${p.slot}a`), key(`${p.slot}b`)].map((pubkey) => ({ pubkey })),
+        instructions: []
+      }
+    }
+  }
+}
+
+/**
+ * A Solana node holding `plans` (oldest first) of which the newest `visible` are not yet shown: signature pages
+ * newest first with `limit`, `before` and `until` as mainnet applies them; getTransaction with the plan's nulls.
+ */
+async function solanaNode(plans: TxPlan[], from: string, to: string) {
+  const state = { visible: 0, calls: new Map<string, number>() }
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown; method: string; params: unknown[] }
+      state.calls.set(body.method, (state.calls.get(body.method) ?? 0) + 1)
+      let result: unknown = null
+      if (body.method === 'getSlot') result = 400_000_000
+      else if (body.method === 'getSignaturesForAddress') {
+        const o = body.params[1] as { limit: number; before?: string; until?: string }
+        const newestFirst = plans.slice(0, state.visible).reverse()
+        let at = o.before === undefined ? 0 : newestFirst.findIndex((p) => p.signature === o.before) + 1
+        const page: unknown[] = []
+        for (; at < newestFirst.length && page.length < o.limit; at++) {
+          const p = newestFirst[at]!
+          if (p.signature === o.until) break
+          page.push({ signature: p.signature, slot: p.slot, err: null, blockTime: T0 + (p.slot % 1_000) })
+        }
+        result = page
+      } else if (body.method === 'getTransaction') {
+        const p = plans.find((x) => x.signature === body.params[0])
+        if (p !== undefined && p.nulls > 0) p.nulls--
+        else if (p !== undefined) result = transaction(p, from, to)
+      }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }))
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    state,
+    close: () => new Promise<void>((r) => server.close(() => r()))
+  }
+}
+
+const nodes: Array<{ close(): Promise<void> }> = []
+afterAll(async () => {
+  await Promise.all(nodes.map((n) => n.close()))
+})
+
+/** watch lists of two whales of one pair and USDC in their own directory */
+function watchlist(name: string, a: string, b: string): string {
+  const dir = path.join(env.dir, `lists-${name}`)
+  fs.mkdirSync(dir, { recursive: true })
+  const src = 'https://example.test/solana'
+  fs.writeFileSync(
+    path.join(dir, 'sol.wallets.csv'),
+    `chain,address,label,entity,owner,source\nsolana,${a},Whale ${name} A,whale,A,${src}\nsolana,${b},Whale ${name} B,whale,B,${src}\n`
+  )
+  fs.writeFileSync(
+    path.join(dir, 'sol.tokens.csv'),
+    `chain,address,symbol,decimals,price_asset,source\nsolana,${USDC},USDC,6,USD,${src}\n`
+  )
+  return dir
+}
+
+let runs = 0
+
+/** the source on `url` with `lists`, its own pipeline and journal, until `done` holds; then stopped */
+async function runUntil(
+  url: string,
+  lists: string,
+  done: (s: SolanaWhaleSource) => Promise<boolean>,
+  store: Store = env.store
+): Promise<{ source: SolanaWhaleSource; error: unknown }> {
+  const settings = chainSourcesConfig({
+    SOLANA_RPC_URL: url,
+    SOLANA_POLL_MS: '30',
+    SOLANA_SIGNATURES_LIMIT: '3',
+    WATCHLIST_DIR: lists
+  })
+  const source = new SolanaWhaleSource({
+    settings: settings.solana,
+    store,
+    watchlists: new WatchlistRegistry(settings.watchlistDir),
+    log
+  })
+  const pipeline = new IngestPipeline(
+    env.store,
+    { batchRows: 50_000, flushMs: 50, queueRows: 500_000 },
+    log,
+    new BatchJournal(path.join(env.dir, `journal-solana-${runs++}`))
+  )
+  const stop = new AbortController()
+  let error: unknown = null
+  let ended = false
+  const running = runSource(source, pipeline, stop.signal, log)
+    .catch((err: unknown) => (error = err))
+    .finally(() => (ended = true))
+  try {
+    await until('the source', async () => ended || (await done(source)), 30_000)
+  } finally {
+    stop.abort()
+    await running
+    await pipeline.close(Date.now() + 5_000)
+  }
+  return { source, error }
+}
+
+async function flowRows(hashes: string[]): Promise<Array<{ tx_hash: string; address: string; n: number }>> {
+  return env.store.query(
+    `SELECT tx_hash, address, count() AS n FROM whale_transfers
+     WHERE chain = 'solana' AND tx_hash IN {h:Array(String)} GROUP BY tx_hash, address ORDER BY tx_hash, address`,
+    { h: hashes }
+  )
+}
+
+async function checkpointOf(wallet: string): Promise<string | null> {
+  const rows = await env.store.query<{ v: string }>(
+    `SELECT argMax(value, updated) AS v FROM engine_state WHERE key = {k:String} GROUP BY key`,
+    { k: `chain:solana:${wallet}` }
+  )
+  return rows[0]?.v ?? null
+}
+
+describe('solana source on a busy, messy node', () => {
+  const A = key('busyA')
+  const B = key('busyB')
+  const plans: TxPlan[] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({
+    signature: sig(`busy${i}`),
+    slot: 300_000_000 + i,
+    nulls: i === 4 ? 2 : 0,
+    shape: i === 6 ? 'no-fee' : i === 7 ? 'no-err' : 'ok'
+  }))
+  let node: Awaited<ReturnType<typeof solanaNode>>
+
+  beforeAll(async () => {
+    node = await solanaNode(plans, A, B)
+    nodes.push(node)
+  })
+
+  it('reads every signature since the checkpoint, waits for a missing transaction, skips a malformed one', async () => {
+    const lists = watchlist('busy', A, B)
+    // first start: no checkpoint, one signature on the node: the wallets are followed from it
+    node.state.visible = 1
+    await runUntil(node.url, lists, async () => (await checkpointOf(A)) === plans[0]!.signature)
+    // seven more than a page of three arrive while the source is down
+    node.state.visible = 8
+    const { source, error } = await runUntil(
+      node.url,
+      lists,
+      async () => (await checkpointOf(A)) === plans[7]!.signature && (await checkpointOf(B)) === plans[7]!.signature
+    )
+    expect(error).toBeNull()
+    const stored = plans.filter((p) => p.shape !== 'no-fee').map((p) => p.signature)
+    const rows = await flowRows(plans.map((p) => p.signature))
+    // every transaction but the malformed one: both wallets' events, once each
+    expect(rows.map((r) => [r.tx_hash, r.address, Number(r.n)])).toEqual(
+      stored.flatMap((s) => [A, B].sort().map((w) => [s, w, 1]))
+    )
+    const health = source.status().chain
+    expect(health.malformed_transactions).toBe(1)
+    expect(health.transactions_unavailable).toBe(0)
+    // the transaction answered null twice was asked a third time, on a later poll
+    expect(plans[3]!.nulls).toBe(0)
+  })
+})
+
+describe('solana source stopped between the detail rows and the flow rows', () => {
+  const A = key('stopA')
+  const B = key('stopB')
+  const plans: TxPlan[] = [{ signature: sig('stop1'), slot: 300_100_001, nulls: 0, shape: 'ok' }]
+
+  it('writes the flow rows on the next run', async () => {
+    const node = await solanaNode(plans, A, B)
+    nodes.push(node)
+    const lists = watchlist('stop', A, B)
+    // a checkpoint before the transaction, so the first run reads it
+    node.state.visible = 0
+    await env.store.command(
+      `INSERT INTO engine_state (key, value, updated) VALUES ({k:String}, {v:String}, now64(3))`,
+      { k: `chain:solana:${A}`, v: sig('stop0') }
+    )
+    node.state.visible = 1
+    // the store acknowledges the detail insert and then the process "dies": the run ends with that error
+    let details = 0
+    const dying: Store = Object.assign(Object.create(env.store) as Store, {
+      insertFile: async (b: FileInsert) => {
+        await env.store.insertFile!(b)
+        if (b.table === 'chain_whale_events' && details++ === 0) throw new Error('process stopped (test)')
+      },
+      insert: async (b: InsertBatch) => {
+        await env.store.insert(b)
+        if (b.table === 'chain_whale_events' && details++ === 0) throw new Error('process stopped (test)')
+      }
+    })
+    const first = await runUntil(node.url, lists, async () => details > 0, dying)
+    expect(String(first.error)).toContain('process stopped (test)')
+    const detailRows = await env.store.query<{ n: number }>(
+      `SELECT count() AS n FROM chain_whale_events FINAL WHERE chain = 'solana' AND tx_hash = {h:String}`,
+      { h: plans[0]!.signature }
+    )
+    expect(Number(detailRows[0]!.n)).toBe(2)
+    expect(await flowRows([plans[0]!.signature])).toEqual([])
+    // the next run: the rows are there once, and the checkpoint moves
+    await runUntil(node.url, lists, async () => (await checkpointOf(A)) === plans[0]!.signature)
+    const rows = await flowRows([plans[0]!.signature])
+    expect(rows.map((r) => [r.address, Number(r.n)])).toEqual([A, B].sort().map((w) => [w, 1]))
+  })
+})
