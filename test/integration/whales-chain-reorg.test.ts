@@ -2,7 +2,8 @@
  * Reorgs and restarts of the evm:bsc source on anvil (chain id 56), confirmation depth 3: an event seen
  * inside the depth is stored pending, retracted when its block leaves the chain (evm_snapshot/evm_revert),
  * and never reaches whale_transfers or the flow aggregates; a restart resumes after the checkpoint with no
- * gap and no duplicate row.
+ * gap and no duplicate row; a reorg deeper than the depth while the service is down (the checkpoint's block
+ * replaced) is counted in `deep_reorgs` by the first batch after the restart.
  */
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -126,5 +127,22 @@ describe('evm:bsc on anvil (chain id 56): reorgs and restarts', () => {
     const total = await rows(`SELECT count() AS n FROM whale_transfers WHERE chain = 'bsc'`)
     const flows = await rows(`SELECT sum(events) AS n FROM whale_flows_1h WHERE chain = 'bsc'`)
     expect(Number(flows[0].n)).toBe(Number(total[0].n))
+  })
+
+  it('a reorg deeper than the depth while the service is down is counted by the first batch after the restart', async () => {
+    const snapshot = await anvil.rpc<string>('evm_snapshot')
+    await mine(4)
+    const checkpointBlock = (await head()) - 2
+    await processed(checkpointBlock)
+    await server!.running.stop()
+    server = null
+    // the chain the checkpoint was taken on is replaced: another history from the snapshot on, longer than it
+    await anvil.rpc('evm_revert', [snapshot])
+    await transfer(s, s.usdc, s.deployer, ACCOUNTS.other, 10n * E18)
+    await mine(6)
+    server = await startOn(path.join(dirs.dir, 'data'), env)
+    await processed((await head()) - 2)
+    const h = await sourceHealth(server!.base, 'evm:bsc')
+    expect(h.chain.deep_reorgs).toBe(1)
   })
 })

@@ -20,6 +20,21 @@ describe('range chunker', () => {
     expect(isRangeError(new Error('connection refused'))).toBe(false)
   })
 
+  it('halves a span the node did not answer in time, but not on a rate limit', () => {
+    // the chain client's own timeout, wrapped as the source sees it, and viem's
+    const wrapped = new Error('the ethereum node (http://127.0.0.1:8545) did not answer eth_getLogs within 5000 ms', {
+      cause: new Error('no answer within 5000 ms')
+    })
+    expect(isRangeError(wrapped)).toBe(true)
+    expect(isRangeError(new Error('The request took too long to respond.'))).toBe(true)
+    // the same wrapper around a refused connection is not a size problem
+    expect(isRangeError(new Error('the ethereum node did not answer eth_getLogs within 5000 ms: fetch failed'))).toBe(
+      false
+    )
+    expect(isRangeError(new Error('HTTP request failed. Status: 429 Too Many Requests'))).toBe(false)
+    expect(isRangeError({ message: 'x', cause: { message: 'rate limit exceeded' } })).toBe(false)
+  })
+
   it('halves until the node accepts, grows back, and covers every block once', async () => {
     const chunker = new RangeChunker(64)
     const seen: Array<[number, number]> = []

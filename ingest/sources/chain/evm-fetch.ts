@@ -46,17 +46,29 @@ export interface FetchCounters {
   blocks: number
 }
 
-/** runs `fn` over `items` with at most `limit` in flight, results in input order */
-async function pooled<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+/**
+ * runs `fn` over `items` with at most `limit` in flight, results in input order. After the first failure no
+ * further item starts (the calls in flight end on their own) and the failure is thrown once they have: a failed
+ * range is read again from its start, so fetching the rest would only spend the node's rate budget.
+ */
+export async function pooled<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length)
   let next = 0
+  let failed = false
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const i = next++
-      out[i] = await fn(items[i]!)
+      try {
+        out[i] = await fn(items[i]!)
+      } catch (err) {
+        failed = true
+        throw err
+      }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker))
+  const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (rejected !== undefined) throw rejected.reason
   return out
 }
 

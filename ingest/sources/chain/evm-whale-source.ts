@@ -225,7 +225,6 @@ export class EvmWhaleSource implements Source {
     await pricer.prepare([...assets, this.spec.nativeSymbol], first.ts, last.ts)
     const txs = await fetcher.range(from, to, last.ts)
     const events = txs.flatMap((tx) => txEvents(tx, ctx))
-    this.unpriced += events.filter((e) => e.usd_value === null).length
     return { events, toHash: last.hash, toTs: last.ts }
   }
 
@@ -237,9 +236,14 @@ export class EvmWhaleSource implements Source {
     return { next, checkpoint: null }
   }
 
-  private subscribe(signal: AbortSignal): void {
+  /**
+   * Subscribes to new heads over `<ENV>_WS_URL` (they wake `idle`). Returns the unsubscribe, which the run calls
+   * when it ends (an error the supervisor retries, or the stop): each run subscribes once, so restarts never
+   * stack subscriptions on the socket. Safe to call twice.
+   */
+  private subscribe(signal: AbortSignal): () => void {
     const url = this.opts.settings.wsUrl
-    if (url === undefined) return
+    if (url === undefined) return () => undefined
     try {
       const client = createPublicClient({ transport: webSocket(url, { retryCount: 0 }) })
       const unwatch = client.watchBlockNumber({
@@ -248,15 +252,22 @@ export class EvmWhaleSource implements Source {
         onError: () => (this.ws = 'failed')
       })
       this.ws = 'subscribed'
-      signal.addEventListener('abort', () => {
+      let open = true
+      const close = (): void => {
+        if (!open) return
+        open = false
+        signal.removeEventListener('abort', close)
         unwatch()
         void client.transport
           .getRpcClient?.()
           .then((c: { close(): void }) => c.close())
           .catch(() => undefined)
-      })
+      }
+      signal.addEventListener('abort', close, { once: true })
+      return close
     } catch {
       this.ws = 'failed'
+      return () => undefined
     }
   }
 
@@ -286,7 +297,6 @@ export class EvmWhaleSource implements Source {
     this.connected = true
     // once per store and chain (chain-details.ts): a restart of the source after an error keeps what it remembered
     await loadChainDetails(store, this.opts.chain, whaleWindowStart())
-    this.subscribe(signal)
     let head = await rpc.blockNumber()
     let { next, checkpoint } = await this.resumeFrom(head)
     // rows of ranges after the checkpoint may already be stored (a crash, or a failed detail insert, after a
@@ -296,6 +306,7 @@ export class EvmWhaleSource implements Source {
     let pendingHead = -1
     // backfill batches read but not written yet (their checkpoint is not stored: a restart reads them again)
     let group: WriteGroup | null = null
+    const unsubscribe = this.subscribe(signal)
     try {
       while (!signal.aborted) {
         head = await rpc.blockNumber()
@@ -308,6 +319,8 @@ export class EvmWhaleSource implements Source {
           const to = Math.min(safe, next + this.opts.settings.batchBlocks - 1)
           if (checkpoint !== null) await this.checkParent(next, checkpoint)
           const read = await this.eventsOf(next, to)
+          // counted once, when confirmed: the pending reads see the same events again at every new head
+          for (const e of read.events) if (e.usd_value === null) this.unpriced += 1
           const cp = { block: to, hash: read.toHash }
           const end = { checkpoint: cp, ts: read.toTs }
           const stored =
@@ -366,13 +379,17 @@ export class EvmWhaleSource implements Source {
         log.warn({ chain: this.opts.chain, err: (err as Error).message }, 'chain source failed; the supervisor retries')
       }
       throw err
+    } finally {
+      unsubscribe()
     }
   }
 
   /** A reorg deeper than the confirmation depth: the stored checkpoint's block is no longer canonical. */
   private async checkParent(next: number, checkpoint: Checkpoint): Promise<void> {
-    if (checkpoint.block !== next - 1 || this.fetcher === null) return
-    const header = await this.fetcher.header(checkpoint.block)
+    if (checkpoint.block !== next - 1) return
+    // the first batch after a start has no fetcher yet: that is when a reorg while the service was down shows
+    const fetcher = this.fetcher ?? this.context(new StorePricer(this.opts.store)).fetcher
+    const header = await fetcher.header(checkpoint.block)
     if (header.hash !== checkpoint.hash) {
       this.deepReorgs += 1
       this.opts.log.error(
@@ -430,10 +447,18 @@ export class EvmWhaleSource implements Source {
     const keep = new Set(events.map(eventKey))
     const pending = await chainEventsIn(this.opts.store, this.opts.chain, from, to, 'pending')
     const dropped = pending.filter((p) => !keep.has(eventKey(p)))
-    if (dropped.length > 0) {
-      await writeChainEvents(this.opts.store, dropped, 'retracted', version)
-      this.retracted += dropped.length
-      this.reorgs += 1
+    if (dropped.length === 0) return
+    await writeChainEvents(this.opts.store, dropped, 'retracted', version)
+    this.retracted += dropped.length
+    // a reorg only when a dropped event's block is no longer canonical; an event gone from its canonical block
+    // (a watch list reloaded, a price that moved it under the size) is retracted without being one
+    const canonical = new Map(events.map((e) => [e.block_number, e.block_hash]))
+    for (const n of new Set(dropped.map((d) => d.block_number))) {
+      const hash = canonical.get(n) ?? (await this.fetcher!.header(n)).hash
+      if (dropped.some((d) => d.block_number === n && d.block_hash !== hash)) {
+        this.reorgs += 1
+        return
+      }
     }
   }
 

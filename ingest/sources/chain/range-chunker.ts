@@ -2,8 +2,10 @@
  * @module
  * The block span of the next eth_getLogs call. Providers refuse large spans or large answers with messages
  * of their own ("query returned more than 10000 results", "block range is too wide", "range too large",
- * "limit exceeded", -32005). On such an error the span halves (down to 1 block); after GROW_AFTER calls in a
- * row without one it doubles again, up to `max`. Any other error is not a size problem and is rethrown.
+ * "limit exceeded", -32005), and a node asked for too much may simply not answer in time (the chain client's
+ * "no answer within", viem's "took too long"). On such an error the span halves (down to 1 block); after
+ * GROW_AFTER calls in a row without one it doubles again, up to `max`. Any other error is not a size problem
+ * and is rethrown, as is a rate limit (HTTP 429, "too many requests": asking for less would only ask more often).
  */
 
 /** spans that succeed in a row before the span doubles */
@@ -20,14 +22,22 @@ const SIZE_ERRORS = [
   'exceed',
   'response size',
   'query timeout',
-  '-32005'
+  '-32005',
+  // a span the node could not answer in time: the chain client's timeout, viem's, a provider's
+  'no answer within',
+  'took too long',
+  'timed out'
 ]
 
-/** True when the error (or a cause) says the span or the answer was too large. */
+/** texts of a rate limit: never a size problem, even where they say "too many" or "exceeded" */
+const RATE_LIMITS = ['429', 'too many requests', 'rate limit', 'request budget']
+
+/** True when the error (or a cause) says the span or the answer was too large, false when one is a rate limit. */
 export function isRangeError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
     const text =
       `${(e as { message?: string }).message ?? ''} ${(e as { details?: string }).details ?? ''} ${String((e as { code?: unknown }).code ?? '')}`.toLowerCase()
+    if (RATE_LIMITS.some((s) => text.includes(s))) return false
     if (SIZE_ERRORS.some((s) => text.includes(s))) return true
     e = (e as { cause?: unknown }).cause
   }
