@@ -104,6 +104,8 @@ export class SolanaWhaleSource implements Source {
     rpc_errors: 0,
     unpriced: 0
   }
+  /** the current run's stop signal (set by `items`) */
+  private stopped: AbortSignal = new AbortController().signal
   /** signature -> polls its transaction was answered null so far (bounded: MAX_MISSING) */
   private readonly missing = new Map<string, number>()
   /** answers counted as malformed (a transaction of two watched wallets is decoded for each: counted once) */
@@ -138,13 +140,15 @@ export class SolanaWhaleSource implements Source {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+        // the run's stop ends a request in flight at once: a stop never waits for a slow node
+        signal: AbortSignal.any([this.stopped, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
       })
       if (!res.ok) throw new Error(`${method}: HTTP ${res.status}`)
       const body = (await res.json()) as { result?: T; error?: { code: number; message: string } }
       if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`)
       return body.result as T
     } catch (err) {
+      if (this.stopped.aborted) throw err // the stop, not the node
       this.counts.rpc_errors += 1
       this.connected = false
       throw err
@@ -322,6 +326,7 @@ export class SolanaWhaleSource implements Source {
 
   async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
     const { store } = this.opts
+    this.stopped = signal
     this.phase = 'connecting'
     await this.rpc<number>('getSlot', [{ commitment: 'finalized' }])
     this.connected = true
