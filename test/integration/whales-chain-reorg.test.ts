@@ -5,6 +5,7 @@
  * gap and no duplicate row; a reorg deeper than the depth while the service is down (the checkpoint's block
  * replaced) is counted in `deep_reorgs` by the first batch after the restart.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
@@ -18,7 +19,7 @@ import {
   writeWatchlist,
   type Scenario
 } from '../fixtures/evm/whales/scenario.js'
-import { BEHIND, seedPrice, sourceHealth, startOn, until } from '../fixtures/evm/whales/harness.js'
+import { ADMIN, BEHIND, seedPrice, sourceHealth, startOn, until } from '../fixtures/evm/whales/harness.js'
 
 let anvil: Anvil
 let s: Scenario
@@ -89,6 +90,41 @@ describe('evm:bsc on anvil (chain id 56): reorgs and restarts', () => {
     const h = await sourceHealth(server!.base, 'evm:bsc')
     expect(h.chain.reorgs).toBeGreaterThanOrEqual(1)
     expect(h.chain.retracted).toBe(2)
+  })
+
+  it('a pending event gone from a block that stays canonical is retracted without counting a reorg', async () => {
+    const before = await sourceHealth(server!.base, 'evm:bsc')
+    const tx = (await transfer(s, s.bbb, s.deployer, ACCOUNTS.exchange1, 3_000_000n * E18)).toLowerCase()
+    // BBB has no price: the watched exchange's side is an event (an unpriced event of an unwatched sender is not)
+    const pending = await until('the pending BBB event', async () => {
+      const r = await rows(`SELECT status FROM chain_whale_events FINAL WHERE tx_hash = {tx:String}`, { tx })
+      return r.length > 0 && r.every((x) => x.status === 'pending') ? r.length : null
+    })
+    // BBB leaves the watch list: the next read of the pending blocks no longer finds the transfer's events
+    const tokens = path.join(dirs.dir, 'lists', 'test.tokens.csv')
+    const kept = fs.readFileSync(tokens, 'utf8')
+    fs.writeFileSync(
+      tokens,
+      kept
+        .split('\n')
+        .filter((l) => !l.includes(',BBB,'))
+        .join('\n')
+    )
+    try {
+      const reload = await fetch(`${server!.base}/v1/admin/watchlists/reload`, { method: 'POST', headers: ADMIN })
+      expect(reload.status).toBe(200)
+      await mine(1)
+      await until('the BBB events retracted', async () => {
+        const r = await rows(`SELECT count() AS n FROM chain_whale_events FINAL WHERE tx_hash = {tx:String}`, { tx })
+        return Number(r[0].n) === 0
+      })
+    } finally {
+      fs.writeFileSync(tokens, kept)
+      await fetch(`${server!.base}/v1/admin/watchlists/reload`, { method: 'POST', headers: ADMIN })
+    }
+    const after = await sourceHealth(server!.base, 'evm:bsc')
+    expect(after.chain.retracted).toBe(before.chain.retracted + pending)
+    expect(after.chain.reorgs).toBe(before.chain.reorgs)
   })
 
   it('a confirmed event enters whale_transfers and the aggregates once', async () => {

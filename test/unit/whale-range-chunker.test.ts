@@ -33,6 +33,14 @@ describe('range chunker', () => {
     )
     expect(isRangeError(new Error('HTTP request failed. Status: 429 Too Many Requests'))).toBe(false)
     expect(isRangeError({ message: 'x', cause: { message: 'rate limit exceeded' } })).toBe(false)
+    expect(isRangeError({ message: 'HTTP request failed.', status: 429 })).toBe(false)
+  })
+
+  it('reads a size error as one whatever digits the quoted request holds', () => {
+    // viem quotes the request body in its message: a block number or id with the digits 429 is no rate limit
+    const body = 'Request body: {"id":1429,"method":"eth_getLogs","params":[{"fromBlock":"0x3429000"}]}'
+    expect(isRangeError(new Error(`Log response size exceeded. ${body}`))).toBe(true)
+    expect(isRangeError({ message: `query returned more than 10000 results ${body}`, code: -32005 })).toBe(true)
   })
 
   it('halves until the node accepts, grows back, and covers every block once', async () => {

@@ -65,6 +65,8 @@ export function plainLog(l: {
   blockHash: string | null
   removed?: boolean
 }): EvmLog {
+  // a list entry that is not a log at all (null, a number): malformed
+  if (typeof l !== 'object' || l === null) return plainLog({} as Parameters<typeof plainLog>[0])
   // the declared types are what a node should send; a node may send anything, so each field is checked
   const topics: unknown = l.topics
   const address: unknown = l.address
@@ -133,15 +135,22 @@ export class ClientRpc implements EvmRpc {
         params: [{ fromBlock: hex(from), toBlock: hex(to), address: addresses as Hex[], topics: [topics as Hex[]] }]
       })
     )
-    return found.map(plainLog)
+    if (!Array.isArray(found)) throw new Error('eth_getLogs: the answer is not a list of logs')
+    return found.map((l) => plainLog(l))
   }
 
   async receipt(hash: string): Promise<RpcReceipt> {
     this.calls += 1
-    const r = await this.client.request('eth_getTransactionReceipt', (c) =>
-      c.getTransactionReceipt({ hash: hash as Hex })
-    )
-    return { transactionIndex: r.transactionIndex, logs: r.logs.map(plainLog) }
+    // the node's answer as sent (viem's formatter would throw on a messy log before plainLog could skip it)
+    const r = (await this.client.request('eth_getTransactionReceipt', (c) =>
+      c.request({ method: 'eth_getTransactionReceipt', params: [hash as Hex] })
+    )) as { transactionIndex?: unknown; logs?: unknown } | null
+    if (r === null || typeof r !== 'object') throw new Error(`eth_getTransactionReceipt: no receipt for ${hash}`)
+    const index = bigIntOrNull(r.transactionIndex)
+    return {
+      transactionIndex: index === null ? 0 : Number(index),
+      logs: Array.isArray(r.logs) ? r.logs.map(plainLog) : []
+    }
   }
 
   async transaction(hash: string): Promise<EvmTx> {

@@ -450,16 +450,27 @@ export class EvmWhaleSource implements Source {
     if (dropped.length === 0) return
     await writeChainEvents(this.opts.store, dropped, 'retracted', version)
     this.retracted += dropped.length
-    // a reorg only when a dropped event's block is no longer canonical; an event gone from its canonical block
-    // (a watch list reloaded, a price that moved it under the size) is retracted without being one
+    // an event gone from its canonical block (a watch list reloaded, a price that moved it under the size) is
+    // retracted without being a reorg
     const canonical = new Map(events.map((e) => [e.block_number, e.block_hash]))
+    if (await this.offCanonical(dropped, canonical, to)) this.reorgs += 1
+  }
+
+  /**
+   * True when one of `dropped`'s blocks is past `head` or has another hash than the canonical one (`known` block
+   * hashes as just read; others asked for): the events left because their block did, a reorg.
+   */
+  private async offCanonical(
+    dropped: readonly ChainWhaleEvent[],
+    known: ReadonlyMap<number, string>,
+    head: number
+  ): Promise<boolean> {
     for (const n of new Set(dropped.map((d) => d.block_number))) {
-      const hash = canonical.get(n) ?? (await this.fetcher!.header(n)).hash
-      if (dropped.some((d) => d.block_number === n && d.block_hash !== hash)) {
-        this.reorgs += 1
-        return
-      }
+      if (n > head) return true
+      const hash = known.get(n) ?? (await this.fetcher!.header(n)).hash
+      if (dropped.some((d) => d.block_number === n && d.block_hash !== hash)) return true
     }
+    return false
   }
 
   /** Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. */
@@ -482,7 +493,9 @@ export class EvmWhaleSource implements Source {
     if (dropped.length > 0) {
       await writeChainEvents(store, dropped, 'retracted', this.nextVersion())
       this.retracted += dropped.length
-      reorged = true
+      // a reorg when a dropped event's block is gone or no longer canonical; not when the event left a
+      // canonical block (a watch list reloaded, a price that moved it under the size)
+      if (!reorged) reorged = await this.offCanonical(dropped, hashes, head)
     }
     if (reorged) this.reorgs += 1
     await writeChainEvents(store, fresh, 'pending', this.nextVersion())

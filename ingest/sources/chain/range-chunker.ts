@@ -29,14 +29,20 @@ const SIZE_ERRORS = [
   'timed out'
 ]
 
-/** texts of a rate limit: never a size problem, even where they say "too many" or "exceeded" */
-const RATE_LIMITS = ['429', 'too many requests', 'rate limit', 'request budget']
+/**
+ * phrases of a rate limit: never a size problem, even where they say "too many" or "exceeded". The status 429
+ * is read from the error's `status` or `code`, never from its text: viem's message quotes the request body,
+ * whose block numbers and id may hold the digits 429
+ */
+const RATE_LIMITS = ['too many requests', 'rate limit', 'request budget']
 
 /** True when the error (or a cause) says the span or the answer was too large, false when one is a rate limit. */
 export function isRangeError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
     const text =
       `${(e as { message?: string }).message ?? ''} ${(e as { details?: string }).details ?? ''} ${String((e as { code?: unknown }).code ?? '')}`.toLowerCase()
+    const status = (e as { status?: unknown }).status
+    if (status === 429 || (e as { code?: unknown }).code === 429) return false
     if (RATE_LIMITS.some((s) => text.includes(s))) return false
     if (SIZE_ERRORS.some((s) => text.includes(s))) return true
     e = (e as { cause?: unknown }).cause
