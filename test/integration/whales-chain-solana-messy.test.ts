@@ -2,11 +2,12 @@
  * The solana source against a local JSON-RPC node that answers like a busy or messy mainnet node (issue 15;
  * ingest/sources/chain/solana-source.ts, "Messy answers"):
  *
- * - more new signatures than one page (`SOLANA_SIGNATURES_LIMIT=3`, 7 new): every one is read, by paging back
+ * - more new signatures than one page (`SOLANA_SIGNATURES_LIMIT=3`, 8 new): every one is read, by paging back
  *   with `before` to the checkpoint; before session 14 only the newest page was read and the checkpoint moved
  *   past the rest;
- * - a transaction answered null twice (not there yet): read on a later poll, not skipped;
- * - a transaction without its fee (cannot become correct events): skipped and counted once, the rest goes on;
+ * - a transaction answered null twice (not there yet), one answered a JSON-RPC error once: read on a later poll;
+ * - a transaction without its fee, one whose post balances miss accounts (neither can become correct events):
+ *   skipped and counted once each, the rest goes on;
  * - a transaction without `meta.err`: a success;
  * - a stop after the detail rows of a transaction were stored and before its flow rows were: the next run still
  *   writes the flow rows (before, it found the detail rows and left the events out of the flows for good).
@@ -48,7 +49,9 @@ interface TxPlan {
   readonly slot: number
   /** null answers before the transaction itself */
   nulls: number
-  readonly shape: 'ok' | 'no-fee' | 'no-err'
+  /** JSON-RPC error answers (as for a version the node cannot give) before the transaction itself */
+  errors?: number
+  readonly shape: 'ok' | 'no-fee' | 'no-err' | 'short-post'
 }
 
 /** a USDC transfer of AMOUNT from `from` to `to`, as getTransaction (jsonParsed, v0) answers it */
@@ -69,6 +72,7 @@ function transaction(p: TxPlan, from: string, to: string): unknown {
     innerInstructions: []
   }
   if (p.shape === 'no-fee') delete meta['fee']
+  if (p.shape === 'short-post') meta['postBalances'] = [999_995_000]
   if (p.shape === 'no-err') delete meta['err']
   return {
     slot: p.slot,
@@ -97,6 +101,7 @@ async function solanaNode(plans: TxPlan[], from: string, to: string) {
       const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown; method: string; params: unknown[] }
       state.calls.set(body.method, (state.calls.get(body.method) ?? 0) + 1)
       let result: unknown = null
+      let error: unknown
       if (body.method === 'getSlot') result = 400_000_000
       else if (body.method === 'getSignaturesForAddress') {
         const o = body.params[1] as { limit: number; before?: string; until?: string }
@@ -111,11 +116,18 @@ async function solanaNode(plans: TxPlan[], from: string, to: string) {
         result = page
       } else if (body.method === 'getTransaction') {
         const p = plans.find((x) => x.signature === body.params[0])
-        if (p !== undefined && p.nulls > 0) p.nulls--
+        if (p !== undefined && (p.errors ?? 0) > 0) {
+          p.errors!--
+          error = { code: -32015, message: 'Transaction version (1) is not supported' }
+        } else if (p !== undefined && p.nulls > 0) p.nulls--
         else if (p !== undefined) result = transaction(p, from, to)
       }
       res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }))
+      res.end(
+        JSON.stringify(
+          error === undefined ? { jsonrpc: '2.0', id: body.id, result } : { jsonrpc: '2.0', id: body.id, error }
+        )
+      )
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -209,11 +221,12 @@ async function checkpointOf(wallet: string): Promise<string | null> {
 describe('solana source on a busy, messy node', () => {
   const A = key('busyA')
   const B = key('busyB')
-  const plans: TxPlan[] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({
+  const plans: TxPlan[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => ({
     signature: sig(`busy${i}`),
     slot: 300_000_000 + i,
     nulls: i === 4 ? 2 : 0,
-    shape: i === 6 ? 'no-fee' : i === 7 ? 'no-err' : 'ok'
+    errors: i === 2 ? 1 : 0,
+    shape: i === 6 ? 'no-fee' : i === 7 ? 'no-err' : i === 8 ? 'short-post' : 'ok'
   }))
   let node: Awaited<ReturnType<typeof solanaNode>>
 
@@ -227,25 +240,27 @@ describe('solana source on a busy, messy node', () => {
     // first start: no checkpoint, one signature on the node: the wallets are followed from it
     node.state.visible = 1
     await runUntil(node.url, lists, async () => (await checkpointOf(A)) === plans[0]!.signature)
-    // seven more than a page of three arrive while the source is down
-    node.state.visible = 8
+    // eight more than a page of three arrive while the source is down
+    node.state.visible = 9
     const { source, error } = await runUntil(
       node.url,
       lists,
-      async () => (await checkpointOf(A)) === plans[7]!.signature && (await checkpointOf(B)) === plans[7]!.signature
+      async () => (await checkpointOf(A)) === plans[8]!.signature && (await checkpointOf(B)) === plans[8]!.signature
     )
     expect(error).toBeNull()
-    const stored = plans.filter((p) => p.shape !== 'no-fee').map((p) => p.signature)
+    const malformed = new Set(['no-fee', 'short-post'])
+    const stored = plans.filter((p) => !malformed.has(p.shape)).map((p) => p.signature)
     const rows = await flowRows(plans.map((p) => p.signature))
     // every transaction but the malformed one: both wallets' events, once each
     expect(rows.map((r) => [r.tx_hash, r.address, Number(r.n)])).toEqual(
       stored.flatMap((s) => [A, B].sort().map((w) => [s, w, 1]))
     )
     const health = source.status().chain
-    expect(health.malformed_transactions).toBe(1)
+    expect(health.malformed_transactions).toBe(2)
     expect(health.transactions_unavailable).toBe(0)
-    // the transaction answered null twice was asked a third time, on a later poll
+    // the transaction answered null twice, and the one answered an error once, were asked again on later polls
     expect(plans[3]!.nulls).toBe(0)
+    expect(plans[1]!.errors).toBe(0)
   })
 })
 

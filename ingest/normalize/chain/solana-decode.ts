@@ -123,6 +123,17 @@ export function decodeSolanaTx(tx: SolanaTransaction): RawTx {
   const meta = tx.meta
   // a failed transaction moves nothing but its fee; a missing `err` (a node that leaves it out) is a success
   if (meta === null || meta.err != null) return { ...base, legs: [], swaps: [] }
+  // balances that cannot give every account's delta would invent flows (a missing post balance reads as the
+  // whole balance sent away): such an answer is malformed, thrown for the source to count and skip
+  const pre: unknown = meta.preBalances
+  const post: unknown = meta.postBalances
+  if (!Array.isArray(pre) || !Array.isArray(post) || pre.length !== keys.length || post.length !== keys.length) {
+    throw new Error('malformed transaction: pre and post balances do not cover every account')
+  }
+  if ((meta.preTokenBalances == null) !== (meta.postTokenBalances == null)) {
+    throw new Error('malformed transaction: token balances before without after, or after without before')
+  }
+  if (typeof meta.fee !== 'number') throw new Error('malformed transaction: no fee')
   const d: Deltas = new Map()
   const tokenAccounts = new Set<number>()
   const balances = new Map<string, { owner: string; mint: string; pre: bigint; post: bigint }>()

@@ -12,9 +12,10 @@
  * reorg: events are stored `confirmed` at once. The last signature per wallet is the checkpoint (engine_state
  * `chain:solana:<wallet>`), stored after the rows are acknowledged.
  *
- * Messy answers: a transaction the node answers null for (not there yet, or pruned) stops its wallet's chunk
- * there, to be asked again next poll; after MISSING_TX_POLLS polls it is skipped and counted
- * (`transactions_unavailable`). A transaction that cannot become correct events (no fee, no balances, a token
+ * Messy answers: a transaction the node answers null or an error for (not there yet, pruned, a version it
+ * cannot give) stops its wallet's chunk there, to be asked again next poll; once missing at MISSING_TX_POLLS
+ * polls over MISSING_TX_MS it is skipped and counted (`transactions_unavailable`). A signature page that is not
+ * a list of signatures, or the same page again for `before`, is an RPC error (retried with backoff). A transaction that cannot become correct events (no fee, no balances, a token
  * balance without an amount, no block time anywhere) is skipped and counted (`malformed_transactions`); a
  * missing `meta.err` is a success. Flow rows are written for the events whose whale_transfers row is not
  * stored yet (idempotent by chain, tx_hash, log_index, address), checked against whale_transfers itself, so a
@@ -48,8 +49,13 @@ import { flowBatch } from './flow-records.js'
 const REQUEST_TIMEOUT_MS = 10_000
 /** signatures held per wallet and poll (~200 bytes each): the oldest ones after the checkpoint when more wait */
 const MAX_NEW_SIGNATURES = 100_000
-/** polls a transaction the node answers null for is asked again before it is skipped (and counted) */
+/**
+ * a transaction the node answers null for (or with an error) is asked again at later polls; it is skipped (and
+ * counted) once it was missing at MISSING_TX_POLLS polls over at least MISSING_TX_MS: a load-balanced provider
+ * whose backend lags answers null for a while, a pruned one for good
+ */
 const MISSING_TX_POLLS = 3
+const MISSING_TX_MS = 5 * 60_000
 /** transactions remembered as answered null (their polls so far), at most: the oldest go first */
 const MAX_MISSING = 10_000
 
@@ -75,6 +81,9 @@ export interface SolanaWhaleSourceOptions {
   readonly watchlists: WatchlistRegistry
   readonly log: Logger
 }
+
+/** the node answered the call with a JSON-RPC error object (it is reachable; the call's subject is at fault) */
+class RpcAnswerError extends Error {}
 
 interface Signature {
   readonly signature: string
@@ -106,8 +115,8 @@ export class SolanaWhaleSource implements Source {
   }
   /** the current run's stop signal (set by `items`) */
   private stopped: AbortSignal = new AbortController().signal
-  /** signature -> polls its transaction was answered null so far (bounded: MAX_MISSING) */
-  private readonly missing = new Map<string, number>()
+  /** signature -> polls its transaction was missing so far and when it was first (bounded: MAX_MISSING) */
+  private readonly missing = new Map<string, { polls: number; since: number }>()
   /** answers counted as malformed (a transaction of two watched wallets is decoded for each: counted once) */
   private readonly malformedSeen = new WeakSet<object>()
   private nextId = 1
@@ -145,7 +154,7 @@ export class SolanaWhaleSource implements Source {
       })
       if (!res.ok) throw new Error(`${method}: HTTP ${res.status}`)
       const body = (await res.json()) as { result?: T; error?: { code: number; message: string } }
-      if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`)
+      if (body.error) throw new RpcAnswerError(`${method}: ${body.error.code} ${body.error.message}`)
       return body.result as T
     } catch (err) {
       if (this.stopped.aborted) throw err // the stop, not the node
@@ -183,19 +192,24 @@ export class SolanaWhaleSource implements Source {
     }
   }
 
-  /** one page of `wallet`'s signatures, newest first: entries without a signature text are left out */
+  /**
+   * One page of `wallet`'s signatures, newest first. A page that is not a list of signatures is an RPC error
+   * (thrown: the source retries with its backoff). Leaving a bad entry out instead would make a full page look
+   * short and end the paging early, and the checkpoint would then move past the signatures never read.
+   */
   private async signaturePage(wallet: string, until: string | null, before: string | null): Promise<Signature[]> {
     const opts: Record<string, unknown> = { limit: this.opts.settings.signaturesLimit, commitment: 'finalized' }
     if (until !== null) opts['until'] = until
     if (before !== null) opts['before'] = before
     const page = await this.rpc<unknown>('getSignaturesForAddress', [wallet, opts])
-    if (!Array.isArray(page)) {
+    const ok =
+      Array.isArray(page) &&
+      page.every((x) => typeof x === 'object' && x !== null && typeof (x as Signature).signature === 'string')
+    if (!ok) {
       this.counts.rpc_errors += 1
       throw new Error('getSignaturesForAddress: the answer is not a list of signatures')
     }
-    return page.filter(
-      (x): x is Signature => typeof x === 'object' && x !== null && typeof (x as Signature).signature === 'string'
-    )
+    return page as Signature[]
   }
 
   /**
@@ -214,7 +228,12 @@ export class SolanaWhaleSource implements Source {
       if (newestFirst.length > MAX_NEW_SIGNATURES) newestFirst = newestFirst.slice(-MAX_NEW_SIGNATURES)
       if (until === null || page.length < limit || page.length === 0) break
       const oldest = page[page.length - 1]!.signature
-      if (oldest === before) break // a node that ignores `before` answers the same page again: no progress
+      if (oldest === before) {
+        // a node that ignores `before` answers the same page again: the signatures between it and the
+        // checkpoint cannot be read, and moving on would skip them
+        this.counts.rpc_errors += 1
+        throw new Error('getSignaturesForAddress: the node ignores `before` (the same page twice)')
+      }
       before = oldest
     }
     this.counts.signatures += newestFirst.length
@@ -249,10 +268,17 @@ export class SolanaWhaleSource implements Source {
   ): Promise<SolanaTransaction | null | 'skip'> {
     let tx = round.get(sig.signature)
     if (tx === undefined) {
-      tx = await this.rpc<SolanaTransaction | null>('getTransaction', [
-        sig.signature,
-        { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0, commitment: 'finalized' }
-      ])
+      try {
+        tx = await this.rpc<SolanaTransaction | null>('getTransaction', [
+          sig.signature,
+          { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0, commitment: 'finalized' }
+        ])
+      } catch (err) {
+        // an error answer about this transaction (-32015 an unsupported version, pruned history, ...) is treated
+        // as a missing one; a stop or an unreachable node ends the run as before
+        if (!(err instanceof RpcAnswerError)) throw err
+        tx = null
+      }
       tx = typeof tx === 'object' && tx !== null ? tx : null
       round.set(sig.signature, tx)
       if (tx !== null) {
@@ -260,13 +286,14 @@ export class SolanaWhaleSource implements Source {
         this.missing.delete(sig.signature)
         if (tx.meta?.err != null) this.counts.failed_transactions += 1
       } else {
-        const polls = (this.missing.get(sig.signature) ?? 0) + 1
+        const now = Date.now()
+        const seen = this.missing.get(sig.signature) ?? { polls: 0, since: now }
         this.missing.delete(sig.signature) // re-inserted last: the map drops its oldest entries first
-        if (polls >= MISSING_TX_POLLS) {
+        if (seen.polls + 1 >= MISSING_TX_POLLS && now - seen.since >= MISSING_TX_MS) {
           this.counts.transactions_unavailable += 1
           return 'skip'
         }
-        this.missing.set(sig.signature, polls)
+        this.missing.set(sig.signature, { polls: seen.polls + 1, since: seen.since })
         if (this.missing.size > MAX_MISSING) this.missing.delete(this.missing.keys().next().value!)
       }
     }
