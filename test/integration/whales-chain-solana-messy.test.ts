@@ -10,7 +10,9 @@
  *   skipped and counted once each, the rest goes on;
  * - a transaction without `meta.err`: a success;
  * - a stop after the detail rows of a transaction were stored and before its flow rows were: the next run still
- *   writes the flow rows (before, it found the detail rows and left the events out of the flows for good).
+ *   writes the flow rows (before, it found the detail rows and left the events out of the flows for good);
+ * - a transaction the node never gives: waited for while polls come within seconds, skipped (and counted) once
+ *   it was missing at 3 polls over 5 minutes of the source's clock, and the signatures after it are read.
  *
  * Real parts: a local HTTP JSON-RPC server on 127.0.0.1, a migrated chDB store, the watch list from files, and
  * the source driven by runSource through a real IngestPipeline with its journal. USDC transfers of 5,000,000
@@ -51,6 +53,8 @@ interface TxPlan {
   nulls: number
   /** JSON-RPC error answers (as for a version the node cannot give) before the transaction itself */
   errors?: number
+  /** getTransaction calls for it so far */
+  asked?: number
   readonly shape: 'ok' | 'no-fee' | 'no-err' | 'short-post'
 }
 
@@ -116,6 +120,7 @@ async function solanaNode(plans: TxPlan[], from: string, to: string) {
         result = page
       } else if (body.method === 'getTransaction') {
         const p = plans.find((x) => x.signature === body.params[0])
+        if (p !== undefined) p.asked = (p.asked ?? 0) + 1
         if (p !== undefined && (p.errors ?? 0) > 0) {
           p.errors!--
           error = { code: -32015, message: 'Transaction version (1) is not supported' }
@@ -166,7 +171,8 @@ async function runUntil(
   url: string,
   lists: string,
   done: (s: SolanaWhaleSource) => Promise<boolean>,
-  store: Store = env.store
+  store: Store = env.store,
+  now?: () => number
 ): Promise<{ source: SolanaWhaleSource; error: unknown }> {
   const settings = chainSourcesConfig({
     SOLANA_RPC_URL: url,
@@ -178,7 +184,8 @@ async function runUntil(
     settings: settings.solana,
     store,
     watchlists: new WatchlistRegistry(settings.watchlistDir),
-    log
+    log,
+    ...(now === undefined ? {} : { now })
   })
   const pipeline = new IngestPipeline(
     env.store,
@@ -304,5 +311,49 @@ describe('solana source stopped between the detail rows and the flow rows', () =
     await runUntil(node.url, lists, async () => (await checkpointOf(A)) === plans[0]!.signature)
     const rows = await flowRows([plans[0]!.signature])
     expect(rows.map((r) => [r.address, Number(r.n)])).toEqual([A, B].sort().map((w) => [w, 1]))
+  })
+})
+
+describe('solana source and a transaction the node never gives', () => {
+  const A = key('goneA')
+  const B = key('goneB')
+  const plans: TxPlan[] = [1, 2, 3].map((i) => ({
+    signature: sig(`gone${i}`),
+    slot: 300_200_000 + i,
+    nulls: i === 2 ? Number.MAX_SAFE_INTEGER : 0,
+    shape: 'ok'
+  }))
+
+  it('waits for it for 3 polls over 5 minutes, then skips it, counted, and reads on', async () => {
+    const node = await solanaNode(plans, A, B)
+    nodes.push(node)
+    const lists = watchlist('gone', A, B)
+    await env.store.command(
+      `INSERT INTO engine_state (key, value, updated) VALUES ({k:String}, {v:String}, now64(3))`,
+      { k: `chain:solana:${A}`, v: sig('gone0') }
+    )
+    node.state.visible = 3
+    // the source's clock: ten minutes pass once the transaction was asked for at 4 polls within seconds
+    let offset = 0
+    const { source } = await runUntil(
+      node.url,
+      lists,
+      async (s) => {
+        if ((plans[1]!.asked ?? 0) >= 4 && offset === 0) {
+          // still waited for: the checkpoint stays before it
+          expect(await checkpointOf(A)).toBe(plans[0]!.signature)
+          expect(s.status().chain.transactions_unavailable).toBe(0)
+          offset = 10 * 60_000
+        }
+        return (await checkpointOf(A)) === plans[2]!.signature
+      },
+      env.store,
+      () => Date.now() + offset
+    )
+    expect(source.status().chain.transactions_unavailable).toBe(1)
+    const rows = await flowRows(plans.map((p) => p.signature))
+    expect(rows.map((r) => r.tx_hash)).toEqual(
+      [plans[0]!.signature, plans[0]!.signature, plans[2]!.signature, plans[2]!.signature].sort()
+    )
   })
 })

@@ -80,6 +80,8 @@ export interface SolanaWhaleSourceOptions {
   readonly store: Store
   readonly watchlists: WatchlistRegistry
   readonly log: Logger
+  /** epoch ms, for how long a transaction has been missing (tests move it on). @default Date.now */
+  readonly now?: () => number
 }
 
 /** the node answered the call with a JSON-RPC error object (it is reachable; the call's subject is at fault) */
@@ -117,8 +119,11 @@ export class SolanaWhaleSource implements Source {
   private stopped: AbortSignal = new AbortController().signal
   /** signature -> polls its transaction was missing so far and when it was first (bounded: MAX_MISSING) */
   private readonly missing = new Map<string, { polls: number; since: number }>()
-  /** answers counted as malformed (a transaction of two watched wallets is decoded for each: counted once) */
-  private readonly malformedSeen = new WeakSet<object>()
+  /**
+   * signatures counted as malformed (a transaction of two watched wallets is decoded for each, maybe in different
+   * polls: counted once), the newest MAX_MISSING
+   */
+  private readonly malformedSeen = new Set<string>()
   private nextId = 1
 
   constructor(private readonly opts: SolanaWhaleSourceOptions) {}
@@ -286,7 +291,7 @@ export class SolanaWhaleSource implements Source {
         this.missing.delete(sig.signature)
         if (tx.meta?.err != null) this.counts.failed_transactions += 1
       } else {
-        const now = Date.now()
+        const now = (this.opts.now ?? Date.now)()
         const seen = this.missing.get(sig.signature) ?? { polls: 0, since: now }
         this.missing.delete(sig.signature) // re-inserted last: the map drops its oldest entries first
         if (seen.polls + 1 >= MISSING_TX_POLLS && now - seen.since >= MISSING_TX_MS) {
@@ -310,8 +315,8 @@ export class SolanaWhaleSource implements Source {
     sigs: readonly Signature[],
     round: Map<string, SolanaTransaction | null>
   ): Promise<{ events: ChainWhaleEvent[]; covered: number }> {
-    // the node's answer (what `malformed` counts once) and the transaction as decoded
-    const txs: Array<{ readonly answer: SolanaTransaction; readonly tx: SolanaTransaction }> = []
+    // each transaction as decoded, with its signature (what `malformed` counts once)
+    const txs: Array<{ readonly signature: string; readonly tx: SolanaTransaction }> = []
     let covered = 0
     for (const s of sigs) {
       const tx = await this.transactionOf(s, round)
@@ -321,17 +326,17 @@ export class SolanaWhaleSource implements Source {
       // the signature list's block time stands in for a transaction answer without one
       const blockTime = typeof tx.blockTime === 'number' ? tx.blockTime : (s.blockTime ?? null)
       if (blockTime === null) {
-        this.malformed(tx)
+        this.malformed(s.signature)
         continue
       }
-      txs.push({ answer: tx, tx: blockTime === tx.blockTime ? tx : { ...tx, blockTime } })
+      txs.push({ signature: s.signature, tx: blockTime === tx.blockTime ? tx : { ...tx, blockTime } })
     }
     const decoded: ReturnType<typeof decodeSolanaTx>[] = []
-    for (const { answer, tx } of txs) {
+    for (const { signature, tx } of txs) {
       try {
         decoded.push(decodeSolanaTx(tx))
       } catch {
-        this.malformed(answer) // no fee, no balances, a token balance without an amount, ...
+        this.malformed(signature) // no fee, no balances, a token balance without an amount, ...
       }
     }
     if (decoded.length === 0) return { events: [], covered }
@@ -393,10 +398,11 @@ export class SolanaWhaleSource implements Source {
     }
   }
 
-  /** counts `tx` as malformed, once per answer */
-  private malformed(tx: object): void {
-    if (this.malformedSeen.has(tx)) return
-    this.malformedSeen.add(tx)
+  /** counts the transaction of `signature` as malformed, once */
+  private malformed(signature: string): void {
+    if (this.malformedSeen.has(signature)) return
+    this.malformedSeen.add(signature)
+    if (this.malformedSeen.size > MAX_MISSING) this.malformedSeen.delete(this.malformedSeen.values().next().value!)
     this.counts.malformed_transactions += 1
   }
 
