@@ -12,7 +12,8 @@
  * - a stop after the detail rows of a transaction were stored and before its flow rows were: the next run still
  *   writes the flow rows (before, it found the detail rows and left the events out of the flows for good);
  * - a transaction the node never gives: waited for while polls come within seconds, skipped (and counted) once
- *   it was missing at 3 polls over 5 minutes of the source's clock, and the signatures after it are read.
+ *   it was missing at 3 polls over 5 minutes of the source's clock, and the signatures after it are read;
+ * - a stop while the node holds a request open ends the run at once, not after the request's 10 s timeout.
  *
  * Real parts: a local HTTP JSON-RPC server on 127.0.0.1, a migrated chDB store, the watch list from files, and
  * the source driven by runSource through a real IngestPipeline with its journal. USDC transfers of 5,000,000
@@ -55,6 +56,8 @@ interface TxPlan {
   errors?: number
   /** getTransaction calls for it so far */
   asked?: number
+  /** getTransaction for it is never answered */
+  readonly hang?: boolean
   readonly shape: 'ok' | 'no-fee' | 'no-err' | 'short-post'
 }
 
@@ -121,6 +124,7 @@ async function solanaNode(plans: TxPlan[], from: string, to: string) {
       } else if (body.method === 'getTransaction') {
         const p = plans.find((x) => x.signature === body.params[0])
         if (p !== undefined) p.asked = (p.asked ?? 0) + 1
+        if (p?.hang === true) return // never answered: the request stays open
         if (p !== undefined && (p.errors ?? 0) > 0) {
           p.errors!--
           error = { code: -32015, message: 'Transaction version (1) is not supported' }
@@ -139,7 +143,11 @@ async function solanaNode(plans: TxPlan[], from: string, to: string) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     state,
-    close: () => new Promise<void>((r) => server.close(() => r()))
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections() // a request held open (`hang`) would keep the server from closing
+        server.close(() => r())
+      })
   }
 }
 
@@ -355,5 +363,30 @@ describe('solana source and a transaction the node never gives', () => {
     expect(rows.map((r) => r.tx_hash)).toEqual(
       [plans[0]!.signature, plans[0]!.signature, plans[2]!.signature, plans[2]!.signature].sort()
     )
+  })
+})
+
+describe('solana source stopped while the node holds a request', () => {
+  it('ends at once instead of waiting for the request timeout (10 s)', async () => {
+    const A = key('hangA')
+    const B = key('hangB')
+    const plans: TxPlan[] = [{ signature: sig('hang1'), slot: 300_300_001, nulls: 0, shape: 'ok', hang: true }]
+    const node = await solanaNode(plans, A, B)
+    nodes.push(node)
+    const lists = watchlist('hang', A, B)
+    await env.store.command(
+      `INSERT INTO engine_state (key, value, updated) VALUES ({k:String}, {v:String}, now64(3))`,
+      { k: `chain:solana:${A}`, v: sig('hang0') }
+    )
+    node.state.visible = 1
+    let stoppedAt = 0
+    const { error } = await runUntil(node.url, lists, async () => {
+      if ((plans[0]!.asked ?? 0) === 0) return false
+      stoppedAt = performance.now()
+      return true // runUntil stops the source now, with the getTransaction call in flight
+    })
+    // before, the stop waited for the call's 10 s timeout; a bound far from both sides
+    expect(performance.now() - stoppedAt).toBeLessThan(5_000)
+    expect(error).toBeNull()
   })
 })
