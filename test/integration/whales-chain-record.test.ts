@@ -1,7 +1,10 @@
 /**
  * Record and replay of RPC answers (CHAIN_RECORD_DIR / CHAIN_REPLAY_DIR): a run of evm:ethereum against
  * anvil (chain id 1) is recorded; with the node gone, a fresh service replaying the recording derives the
- * same whale events, so a bug report from a user's node can be reproduced offline.
+ * same whale events, so a bug report from a user's node can be reproduced offline. The recorded node refuses
+ * eth_getLogs over more than one block (test/fixtures/evm/whales/range-limit-proxy.ts), as many providers refuse
+ * wide spans: the refusals are on the tape too, so the replay halves its spans as the recorded run did (before
+ * session 14 only answers were recorded, and the replay failed on its first, unrecorded, wide span forever).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -11,9 +14,11 @@ import { tmpDir } from '../helpers/tmp-dir.js'
 import type { Running } from '../../server/start.js'
 import { ACCOUNTS, deployScenario, E18, swapEth, transfer, writeWatchlist } from '../fixtures/evm/whales/scenario.js'
 import { BEHIND, seedPrice, sourceHealth, startOn, until } from '../fixtures/evm/whales/harness.js'
+import { rangeLimitProxy, type RangeLimitProxy } from '../fixtures/evm/whales/range-limit-proxy.js'
 
 const dirs = tmpDir()
 let anvil: Anvil | null = null
+let proxy: RangeLimitProxy | null = null
 let server: { running: Running; base: string } | null = null
 let last = 0
 let first = 0
@@ -45,9 +50,10 @@ beforeAll(async () => {
     ETHEREUM_POLL_MS: '50',
     WATCHLIST_DIR: lists
   }
+  proxy = await rangeLimitProxy(anvil.url, 1)
   server = await startOn(path.join(dirs.dir, 'a'), {
     ...env,
-    ETHEREUM_RPC_URL: anvil.url,
+    ETHEREUM_RPC_URL: proxy.url,
     CHAIN_RECORD_DIR: path.join(dirs.dir, 'tape')
   })
   await until(
@@ -58,6 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.running.stop()
+  await proxy?.close()
   await anvil?.stop()
   dirs.cleanup()
 })
@@ -71,7 +78,13 @@ describe('RPC record and replay', () => {
     await anvil!.stop()
     anvil = null
     const tape = path.join(dirs.dir, 'tape', 'evm-ethereum.ndjson')
-    expect(fs.readFileSync(tape, 'utf8').split('\n').filter(Boolean).length).toBeGreaterThan(5)
+    const lines = fs.readFileSync(tape, 'utf8').split('\n').filter(Boolean)
+    expect(lines.length).toBeGreaterThan(5)
+    // the node's refusals of wide spans are recorded with their answers
+    const refusals = lines.map((l) => JSON.parse(l) as { method: string; error?: { text: string } })
+    expect(
+      refusals.filter((l) => l.method === 'logs' && l.error?.text.includes('max block range')).length
+    ).toBeGreaterThan(0)
     server = await startOn(path.join(dirs.dir, 'b'), {
       SOURCES: 'evm:ethereum',
       ETHEREUM_RPC_URL: 'http://127.0.0.1:9', // nothing listens: every answer comes from the tape

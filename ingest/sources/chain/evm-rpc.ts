@@ -171,8 +171,15 @@ export class RecordingRpc implements EvmRpc {
     return this.inner.calls
   }
 
+  /** records the answer, or the failure (a refused span replays as the same refusal: the span halves again) */
   private async rec<T>(method: string, params: unknown[], p: Promise<T>): Promise<T> {
-    const result = await p
+    let result: T
+    try {
+      result = await p
+    } catch (err) {
+      this.tape.recordError(method, params, err)
+      throw err
+    }
     this.tape.record(method, params, result ?? null)
     return result
   }

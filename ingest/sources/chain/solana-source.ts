@@ -42,7 +42,7 @@ import { encodeRecords } from '../../encode-records.js'
 import { decodeSolanaTx, WSOL_MINT, type SolanaTransaction } from '../../normalize/chain/solana-decode.js'
 import type { Source, SourceStatus } from '../source.js'
 import type { SolanaSettings } from './chain-settings.js'
-import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
+import { RecordedError, TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
 import { flowBatch } from './flow-records.js'
 
 /** one JSON-RPC request's time to answer, ms */
@@ -135,13 +135,29 @@ export class SolanaWhaleSource implements Source {
     if (replayDir !== undefined) {
       if (!(this.tape instanceof TapePlayer)) this.tape = new TapePlayer(tapeFile(replayDir, this.name))
       this.counts.rpc_calls += 1
-      return this.tape.answer<T>(method, params)
+      try {
+        return this.tape.answer<T>(method, params)
+      } catch (err) {
+        // a recorded error answer replays as one (a transaction the node could not give is waited for again)
+        this.counts.rpc_errors += 1
+        if (err instanceof RecordedError && err.answer) throw new RpcAnswerError(err.message)
+        this.connected = false
+        throw err
+      }
     }
-    const result = await this.node<T>(method, params)
-    if (recordDir !== undefined) {
-      if (!(this.tape instanceof TapeRecorder)) this.tape = new TapeRecorder(tapeFile(recordDir, this.name))
-      this.tape.record(method, params, result)
+    if (recordDir !== undefined && !(this.tape instanceof TapeRecorder)) {
+      this.tape = new TapeRecorder(tapeFile(recordDir, this.name))
     }
+    const tape = this.tape instanceof TapeRecorder ? this.tape : null
+    let result: T
+    try {
+      result = await this.node<T>(method, params)
+    } catch (err) {
+      // the node's failures are recorded too; a stop is not the node's
+      if (!this.stopped.aborted) tape?.recordError(method, params, err, err instanceof RpcAnswerError)
+      throw err
+    }
+    tape?.record(method, params, result)
     return result
   }
 
@@ -164,7 +180,8 @@ export class SolanaWhaleSource implements Source {
     } catch (err) {
       if (this.stopped.aborted) throw err // the stop, not the node
       this.counts.rpc_errors += 1
-      this.connected = false
+      // an error answer means the node is there (a transaction it cannot give is not an outage)
+      if (!(err instanceof RpcAnswerError)) this.connected = false
       throw err
     }
   }
