@@ -128,6 +128,11 @@ export class ChainClient {
   private readonly bucket: TokenBucket
   private readonly latencies: number[] = []
   private counts = { calls: 0, errors: 0, rpc_errors: 0, failovers: 0 }
+  /**
+   * set once verifyChainId ran: from then on a node not checked yet (it did not answer then) is checked before
+   * its first use, and a node on another chain is never used (failover skips it)
+   */
+  private checkNodes = false
   private lastError: string | null = null
   private lastErrorAt: number | null = null
 
@@ -199,7 +204,8 @@ export class ChainClient {
       const left = deadline - performance.now()
       if (left <= 0) break
       try {
-        return await this.onNode(node, () => start(node), Math.min(this.timeoutMs, left))
+        if (!(await this.onRightChain(node, Math.min(this.timeoutMs, left)))) continue
+        return await this.onNode(node, () => start(node), Math.min(this.timeoutMs, deadline - performance.now()))
       } catch (err) {
         if (!isTransportError(err)) throw err
         last = err
@@ -207,6 +213,20 @@ export class ChainClient {
       }
     }
     throw this.unavailable(label, budget, last)
+  }
+
+  /**
+   * False for a node known to be on another chain. Once verifyChainId ran, a node that was not checked then
+   * (it did not answer) is checked now, before its first use: a node that comes back on another chain is
+   * skipped, never asked (its answers would be another chain's data). Transport errors of the check propagate.
+   */
+  private async onRightChain(node: Node, ms: number): Promise<boolean> {
+    if (node.chainIdOk === false) return false
+    if (node.chainIdOk === true || !this.checkNodes) return true
+    const id = await this.onNode(node, () => node.direct.getChainId(), ms)
+    node.chainIdOk = id === this.spec.chainId
+    if (!node.chainIdOk) this.noteError(`${node.label}: chain id ${id}, expected ${this.spec.chainId}: not used`)
+    return node.chainIdOk
   }
 
   /**
@@ -285,6 +305,7 @@ export class ChainClient {
    * `chain_mismatch` naming expected and actual; when no node answers, `chain_unavailable`.
    */
   async verifyChainId(): Promise<void> {
+    this.checkNodes = true
     let answered = 0
     let last: unknown
     for (let i = 0; i < this.nodes.length; i++) {
@@ -312,6 +333,13 @@ export class ChainClient {
   /** the last chain id check of node `index` (undefined: not checked yet) */
   chainIdOk(index: number): boolean | undefined {
     return this.nodes[index]?.chainIdOk
+  }
+
+  /** every node checked so far: false when one is on another chain, true when all checked are right, null when none was */
+  chainIdsOk(): boolean | null {
+    const checked = this.nodes.filter((n) => n.chainIdOk !== undefined)
+    if (checked.length === 0) return null
+    return checked.every((n) => n.chainIdOk === true)
   }
 
   private latency(ms: number): void {

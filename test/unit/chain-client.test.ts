@@ -146,6 +146,34 @@ describe('ChainClient', () => {
     expect(down.code).toBe('chain_unavailable')
   })
 
+  it('checks a node that was down at verifyChainId before its first use, and never uses it on another chain', async () => {
+    // node A is down while the chain id is verified; B answers for chain 56
+    const spareA = net.createServer()
+    const portA = await listen(spareA)
+    await new Promise((r) => spareA.close(r))
+    const bCalls: string[] = []
+    const b = rpcServer(56, bCalls)
+    const urlB = `http://127.0.0.1:${await listen(b)}`
+    const c = new ChainClient({ chain: 'bsc', urls: [`http://127.0.0.1:${portA}`, urlB], timeoutMs: 2_000 })
+    await c.verifyChainId()
+    expect(c.chainIdOk(0)).toBeUndefined()
+    expect(c.chainIdsOk()).toBe(true)
+    // A comes back on chain 1, and B goes away: the failover reaches A, which must not answer for bsc
+    const aCalls: string[] = []
+    const a = rpcServer(1, aCalls)
+    await new Promise<void>((r) => a.listen(portA, '127.0.0.1', () => r()))
+    await new Promise((r) => b.close(r))
+    try {
+      const err = await rejection(c.request('eth_blockNumber', (x) => x.getBlockNumber({ cacheTime: 0 })))
+      expect(err.code).toBe('chain_unavailable')
+      expect(aCalls).toEqual(['eth_chainId']) // checked, never asked for the block number
+      expect(c.chainIdOk(0)).toBe(false)
+      expect(c.chainIdsOk()).toBe(false)
+    } finally {
+      await new Promise((r) => a.close(r))
+    }
+  })
+
   it('batches concurrent calls into one HTTP request per node', async () => {
     const c = new ChainClient({ chain: 'bsc', urls: [goodUrl] })
     const before = goodCalls.length

@@ -524,7 +524,7 @@ export class EvmWhaleSource implements Source {
       phase: this.phase,
       chain: {
         chain_id: this.spec.chainId,
-        chain_id_ok: this.clientOrNull()?.chainIdOk(0) ?? null,
+        chain_id_ok: this.clientOrNull()?.chainIdsOk() ?? null,
         head: this.head,
         last_processed: this.lastProcessed,
         lag_blocks: lagBlocks,
