@@ -513,8 +513,11 @@ export class EvmWhaleSource implements Source {
 
   status(): ChainSourceStatus {
     const f = this.fetcher?.counters
+    // unknown while the node is unreachable: the last head seen would freeze the lag at its last value
     const lagBlocks =
-      this.head !== null && this.lastProcessed !== null ? Math.max(0, this.head - this.lastProcessed) : null
+      this.connected && this.head !== null && this.lastProcessed !== null
+        ? Math.max(0, this.head - this.lastProcessed)
+        : null
     return {
       name: this.name,
       synthetic: false,
