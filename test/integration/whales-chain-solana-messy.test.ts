@@ -6,8 +6,8 @@
  *   with `before` to the checkpoint; before session 14 only the newest page was read and the checkpoint moved
  *   past the rest;
  * - a transaction answered null twice (not there yet), one answered a JSON-RPC error once: read on a later poll;
- * - a transaction without its fee, one whose post balances miss accounts (neither can become correct events):
- *   skipped and counted once each, the rest goes on;
+ * - a transaction without its fee, one whose post balances miss accounts, one with a token balance of "" units
+ *   (none can become correct events): skipped and counted once each, the rest goes on;
  * - a transaction without `meta.err`: a success;
  * - a stop after the detail rows of a transaction were stored and before its flow rows were: the next run still
  *   writes the flow rows (before, it found the detail rows and left the events out of the flows for good);
@@ -58,7 +58,7 @@ interface TxPlan {
   asked?: number
   /** getTransaction for it is never answered */
   readonly hang?: boolean
-  readonly shape: 'ok' | 'no-fee' | 'no-err' | 'short-post'
+  readonly shape: 'ok' | 'no-fee' | 'no-err' | 'short-post' | 'empty-amount'
 }
 
 /** a USDC transfer of AMOUNT from `from` to `to`, as getTransaction (jsonParsed, v0) answers it */
@@ -80,6 +80,8 @@ function transaction(p: TxPlan, from: string, to: string): unknown {
   }
   if (p.shape === 'no-fee') delete meta['fee']
   if (p.shape === 'short-post') meta['postBalances'] = [999_995_000]
+  if (p.shape === 'empty-amount')
+    (meta['postTokenBalances'] as Array<{ uiTokenAmount: { amount: string } }>)[1]!.uiTokenAmount.amount = ''
   if (p.shape === 'no-err') delete meta['err']
   return {
     slot: p.slot,
@@ -236,12 +238,13 @@ async function checkpointOf(wallet: string): Promise<string | null> {
 describe('solana source on a busy, messy node', () => {
   const A = key('busyA')
   const B = key('busyB')
+  const shapes: Record<number, TxPlan['shape']> = { 5: 'empty-amount', 6: 'no-fee', 7: 'no-err', 8: 'short-post' }
   const plans: TxPlan[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => ({
     signature: sig(`busy${i}`),
     slot: 300_000_000 + i,
     nulls: i === 4 ? 2 : 0,
     errors: i === 2 ? 1 : 0,
-    shape: i === 6 ? 'no-fee' : i === 7 ? 'no-err' : i === 8 ? 'short-post' : 'ok'
+    shape: shapes[i] ?? 'ok'
   }))
   let node: Awaited<ReturnType<typeof solanaNode>>
 
@@ -263,7 +266,7 @@ describe('solana source on a busy, messy node', () => {
       async () => (await checkpointOf(A)) === plans[8]!.signature && (await checkpointOf(B)) === plans[8]!.signature
     )
     expect(error).toBeNull()
-    const malformed = new Set(['no-fee', 'short-post'])
+    const malformed = new Set(['no-fee', 'short-post', 'empty-amount'])
     const stored = plans.filter((p) => !malformed.has(p.shape)).map((p) => p.signature)
     const rows = await flowRows(plans.map((p) => p.signature))
     // every transaction but the malformed one: both wallets' events, once each
@@ -271,7 +274,7 @@ describe('solana source on a busy, messy node', () => {
       stored.flatMap((s) => [A, B].sort().map((w) => [s, w, 1]))
     )
     const health = source.status().chain
-    expect(health.malformed_transactions).toBe(2)
+    expect(health.malformed_transactions).toBe(3)
     expect(health.transactions_unavailable).toBe(0)
     // the transaction answered null twice, and the one answered an error once, were asked again on later polls
     expect(plans[3]!.nulls).toBe(0)

@@ -146,7 +146,12 @@ export function decodeSolanaTx(tx: SolanaTransaction): RawTx {
       const owner = b.owner ?? keys[b.accountIndex] ?? ''
       const key = `${b.accountIndex}:${b.mint}`
       const entry = balances.get(key) ?? { owner, mint: b.mint, pre: 0n, post: 0n }
-      entry[side] = BigInt(b.uiTokenAmount.amount)
+      // raw token units as decimal digits; anything else ("", null, "1.5") would read as a wrong amount
+      const units: unknown = b.uiTokenAmount?.amount
+      if (typeof units !== 'string' || !/^\d+$/.test(units)) {
+        throw new Error('malformed transaction: a token balance without an amount in units')
+      }
+      entry[side] = BigInt(units)
       balances.set(key, entry)
     }
   }
