@@ -42,7 +42,8 @@ const hex = (n: number): Hex => `0x${n.toString(16)}`
 /** a block number or log index as a node may send it (hex or decimal text, number, bigint), null when not one */
 function bigIntOrNull(v: unknown): bigint | null {
   if (typeof v === 'bigint') return v
-  if ((typeof v !== 'number' || !Number.isSafeInteger(v)) && (typeof v !== 'string' || v === '')) return null
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : null
+  if (typeof v !== 'string' || v === '') return null
   try {
     return BigInt(v)
   } catch {
@@ -51,39 +52,24 @@ function bigIntOrNull(v: unknown): bigint | null {
 }
 
 /**
- * One log of a node's answer as the decoder reads it. Never throws on a messy answer: a log without a topic list,
- * an address or data of the right type comes out `malformed` (counted and skipped by the decoder), a block number
- * or log index that is not a number comes out null.
+ * One log of a node's answer as the decoder reads it. Never throws on a messy answer: an entry that is not a log,
+ * or a log without a topic list, an address or data of the right type comes out `malformed` (counted and skipped
+ * by the decoder); a block number or log index that is not a number comes out null.
  */
-export function plainLog(l: {
-  address: string
-  topics: readonly string[]
-  data: string
-  logIndex: number | bigint | string | null
-  transactionHash: string | null
-  blockNumber: bigint | number | string | null
-  blockHash: string | null
-  removed?: boolean
-}): EvmLog {
-  // a list entry that is not a log at all (null, a number): malformed
-  if (typeof l !== 'object' || l === null) return plainLog({} as Parameters<typeof plainLog>[0])
-  // the declared types are what a node should send; a node may send anything, so each field is checked
-  const topics: unknown = l.topics
-  const address: unknown = l.address
-  const data: unknown = l.data
+export function plainLog(answer: unknown): EvmLog {
+  const l = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>
+  const { topics, address, data, transactionHash, blockHash } = l
   const malformed = !Array.isArray(topics) || typeof address !== 'string' || typeof data !== 'string'
-  const logIndex = bigIntOrNull(l.logIndex)
-  const txHash: unknown = l.transactionHash
-  const blockHash: unknown = l.blockHash
+  const logIndex = bigIntOrNull(l['logIndex'])
   return {
     address: typeof address === 'string' ? address : '',
     topics: Array.isArray(topics) ? [...(topics as string[])] : [],
     data: typeof data === 'string' ? data : '',
     logIndex: logIndex === null ? null : Number(logIndex),
-    transactionHash: typeof txHash === 'string' ? txHash : null,
-    blockNumber: bigIntOrNull(l.blockNumber),
+    transactionHash: typeof transactionHash === 'string' ? transactionHash : null,
+    blockNumber: bigIntOrNull(l['blockNumber']),
     blockHash: typeof blockHash === 'string' ? blockHash : null,
-    removed: l.removed === true,
+    removed: l['removed'] === true,
     ...(malformed ? { malformed } : {})
   }
 }
@@ -136,7 +122,7 @@ export class ClientRpc implements EvmRpc {
       })
     )
     if (!Array.isArray(found)) throw new Error('eth_getLogs: the answer is not a list of logs')
-    return found.map((l) => plainLog(l))
+    return found.map(plainLog)
   }
 
   async receipt(hash: string): Promise<RpcReceipt> {

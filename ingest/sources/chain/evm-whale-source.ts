@@ -384,12 +384,18 @@ export class EvmWhaleSource implements Source {
     }
   }
 
+  /**
+   * Block `n`'s header through the range fetcher (its counters). The first batch after a start has no fetcher
+   * yet, and that is where a reorg while the service was down shows (checkParent): one is made then.
+   */
+  private header(n: number): ReturnType<EvmRangeFetcher['header']> {
+    return (this.fetcher ?? this.context(new StorePricer(this.opts.store)).fetcher).header(n)
+  }
+
   /** A reorg deeper than the confirmation depth: the stored checkpoint's block is no longer canonical. */
   private async checkParent(next: number, checkpoint: Checkpoint): Promise<void> {
     if (checkpoint.block !== next - 1) return
-    // the first batch after a start has no fetcher yet: that is when a reorg while the service was down shows
-    const fetcher = this.fetcher ?? this.context(new StorePricer(this.opts.store)).fetcher
-    const header = await fetcher.header(checkpoint.block)
+    const header = await this.header(checkpoint.block)
     if (header.hash !== checkpoint.hash) {
       this.deepReorgs += 1
       this.opts.log.error(
@@ -467,7 +473,7 @@ export class EvmWhaleSource implements Source {
   ): Promise<boolean> {
     for (const n of new Set(dropped.map((d) => d.block_number))) {
       if (n > head) return true
-      const hash = known.get(n) ?? (await this.fetcher!.header(n)).hash
+      const hash = known.get(n) ?? (await this.header(n)).hash
       if (dropped.some((d) => d.block_number === n && d.block_hash !== hash)) return true
     }
     return false

@@ -26,7 +26,7 @@ import type { Logger } from '../../../engine/log.js'
 import type { Store } from '../../../engine/store/store.js'
 import { sleep } from '../../../engine/runtime/retry.js'
 import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
-import { eventKey, writeChainEvents } from '../../../engine/whales/chain-event-store.js'
+import { confirmedKeys, eventKey, writeChainEvents } from '../../../engine/whales/chain-event-store.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
 import { loadChainDetails } from '../../../engine/whales/chain-details.js'
 import { whaleWindowStart } from '../../../engine/live/whale-window.js'
@@ -86,6 +86,17 @@ export interface SolanaWhaleSourceOptions {
 
 /** the node answered the call with a JSON-RPC error object (it is reachable; the call's subject is at fault) */
 class RpcAnswerError extends Error {}
+
+/** the lowest and highest slot (the events' block_number) of `events`, not empty */
+function slotRange(events: readonly ChainWhaleEvent[]): [number, number] {
+  let from = Infinity
+  let to = -Infinity
+  for (const e of events) {
+    from = Math.min(from, e.block_number)
+    to = Math.max(to, e.block_number)
+  }
+  return [from, to]
+}
 
 interface Signature {
   readonly signature: string
@@ -262,24 +273,6 @@ export class SolanaWhaleSource implements Source {
     return newestFirst.reverse()
   }
 
-  /** eventKey of `events` whose whale_transfers row is stored already (idempotent by chain, tx_hash, log_index, address) */
-  private async storedFlowKeys(events: readonly ChainWhaleEvent[]): Promise<Set<string>> {
-    if (events.length === 0) return new Set()
-    let from = Infinity
-    let to = -Infinity
-    for (const e of events) {
-      from = Math.min(from, e.ts)
-      to = Math.max(to, e.ts)
-    }
-    const rows = await this.opts.store.query<{ tx_hash: string; log_index: number; address: string }>(
-      `SELECT DISTINCT tx_hash, log_index, address FROM whale_transfers
-       WHERE chain = 'solana' AND ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts <= fromUnixTimestamp64Milli({to:Int64})
-         AND tx_hash IN {hashes:Array(String)}`,
-      { from, to, hashes: [...new Set(events.map((e) => e.tx_hash))] }
-    )
-    return new Set(rows.map((r) => eventKey({ ...r, log_index: Number(r.log_index) })))
-  }
-
   /**
    * The transaction of `sig`, fetched once per poll (`round`); null when the node answered null this poll and
    * it is to be asked again, 'skip' once it was answered null for MISSING_TX_POLLS polls (counted).
@@ -397,8 +390,9 @@ export class SolanaWhaleSource implements Source {
           if (covered === 0) break // the oldest new transaction is not there yet: next poll
           // rewritten rows of a transaction of two watched wallets replace themselves (ReplacingMergeTree)
           await writeChainEvents(store, events, 'confirmed', Date.now())
-          const stored = await this.storedFlowKeys(events)
-          const fresh = events.filter((e) => !stored.has(eventKey(e)))
+          // whale_transfers rows already stored (a stop between the detail insert and the flow rows), by slot
+          const stored = events.length === 0 ? null : await confirmedKeys(store, 'solana', ...slotRange(events))
+          const fresh = stored === null ? events : events.filter((e) => !stored.has(eventKey(e)))
           const { records, transfers, lastTs } = flowBatch(fresh, 'solana', this.opts.watchlists.current)
           if (records.length > 0) {
             yield* encodeRecords(records, false)
