@@ -58,11 +58,14 @@ interface TxPlan {
   asked?: number
   /** getTransaction for it is never answered */
   readonly hang?: boolean
+  /** the receiver, when not the pair's second wallet (that wallet's signature list then leaves it out) */
+  readonly to?: string
   readonly shape: 'ok' | 'no-fee' | 'no-err' | 'short-post' | 'empty-amount'
 }
 
 /** a USDC transfer of AMOUNT from `from` to `to`, as getTransaction (jsonParsed, v0) answers it */
-function transaction(p: TxPlan, from: string, to: string): unknown {
+function transaction(p: TxPlan, from: string, pairTo: string): unknown {
+  const to = p.to ?? pairTo
   const meta: Record<string, unknown> = {
     err: null,
     fee: 5000,
@@ -99,7 +102,8 @@ function transaction(p: TxPlan, from: string, to: string): unknown {
 
 /**
  * A Solana node holding `plans` (oldest first) of which the newest `visible` are not yet shown: signature pages
- * newest first with `limit`, `before` and `until` as mainnet applies them; getTransaction with the plan's nulls.
+ * newest first with `limit`, `before` and `until` as mainnet applies them, per wallet (a transaction is listed
+ * for its sender and its receiver); getTransaction with the plan's nulls.
  */
 async function solanaNode(plans: TxPlan[], from: string, to: string) {
   const state = { visible: 0, calls: new Map<string, number>() }
@@ -114,7 +118,12 @@ async function solanaNode(plans: TxPlan[], from: string, to: string) {
       if (body.method === 'getSlot') result = 400_000_000
       else if (body.method === 'getSignaturesForAddress') {
         const o = body.params[1] as { limit: number; before?: string; until?: string }
-        const newestFirst = plans.slice(0, state.visible).reverse()
+        // the wallet's own transactions: the sender's all, the pair's second wallet's those it receives
+        const wallet = body.params[0]
+        const newestFirst = plans
+          .slice(0, state.visible)
+          .filter((p) => wallet === from || wallet === (p.to ?? to))
+          .reverse()
         let at = o.before === undefined ? 0 : newestFirst.findIndex((p) => p.signature === o.before) + 1
         const page: unknown[] = []
         for (; at < newestFirst.length && page.length < o.limit; at++) {
@@ -235,6 +244,24 @@ async function checkpointOf(wallet: string): Promise<string | null> {
   return rows[0]?.v ?? null
 }
 
+/**
+ * A node holding `plans` for the wallet pair `name`A/`name`B, its watch list, and wallet A's checkpoint at the
+ * signature before the first plan (`<name>0`), so a first run reads the plans the node shows (`visible`)
+ */
+async function resumedPair(name: string, plans: TxPlan[], visible: number) {
+  const A = key(`${name}A`)
+  const B = key(`${name}B`)
+  const node = await solanaNode(plans, A, B)
+  nodes.push(node)
+  const lists = watchlist(name, A, B)
+  await env.store.command(`INSERT INTO engine_state (key, value, updated) VALUES ({k:String}, {v:String}, now64(3))`, {
+    k: `chain:solana:${A}`,
+    v: sig(`${name}0`)
+  })
+  node.state.visible = visible
+  return { A, B, node, lists }
+}
+
 describe('solana source on a busy, messy node', () => {
   const A = key('busyA')
   const B = key('busyB')
@@ -244,7 +271,10 @@ describe('solana source on a busy, messy node', () => {
     slot: 300_000_000 + i,
     nulls: i === 4 ? 2 : 0,
     errors: i === 2 ? 1 : 0,
-    shape: shapes[i] ?? 'ok'
+    shape: shapes[i] ?? 'ok',
+    // one transfer to an unwatched wallet: B's signature list lacks it, so A's and B's chunks hold different
+    // transactions, and only the lookup of stored flow rows keeps the shared ones from being written twice
+    ...(i === 3 ? { to: key('busyX') } : {})
   }))
   let node: Awaited<ReturnType<typeof solanaNode>>
 
@@ -267,11 +297,12 @@ describe('solana source on a busy, messy node', () => {
     )
     expect(error).toBeNull()
     const malformed = new Set(['no-fee', 'short-post', 'empty-amount'])
-    const stored = plans.filter((p) => !malformed.has(p.shape)).map((p) => p.signature)
+    const stored = plans.filter((p) => !malformed.has(p.shape))
     const rows = await flowRows(plans.map((p) => p.signature))
-    // every transaction but the malformed one: both wallets' events, once each
+    // every transaction but the malformed ones: both watched wallets' events, once each (A's alone when the
+    // receiver is not watched)
     expect(rows.map((r) => [r.tx_hash, r.address, Number(r.n)])).toEqual(
-      stored.flatMap((s) => [A, B].sort().map((w) => [s, w, 1]))
+      stored.flatMap((p) => (p.to === undefined ? [A, B].sort() : [A]).map((w) => [p.signature, w, 1]))
     )
     const health = source.status().chain
     expect(health.malformed_transactions).toBe(3)
@@ -283,21 +314,11 @@ describe('solana source on a busy, messy node', () => {
 })
 
 describe('solana source stopped between the detail rows and the flow rows', () => {
-  const A = key('stopA')
-  const B = key('stopB')
   const plans: TxPlan[] = [{ signature: sig('stop1'), slot: 300_100_001, nulls: 0, shape: 'ok' }]
 
   it('writes the flow rows on the next run', async () => {
-    const node = await solanaNode(plans, A, B)
-    nodes.push(node)
-    const lists = watchlist('stop', A, B)
     // a checkpoint before the transaction, so the first run reads it
-    node.state.visible = 0
-    await env.store.command(
-      `INSERT INTO engine_state (key, value, updated) VALUES ({k:String}, {v:String}, now64(3))`,
-      { k: `chain:solana:${A}`, v: sig('stop0') }
-    )
-    node.state.visible = 1
+    const { A, B, node, lists } = await resumedPair('stop', plans, 1)
     // the store acknowledges the detail insert and then the process "dies": the run ends with that error
     let details = 0
     const dying: Store = Object.assign(Object.create(env.store) as Store, {
@@ -326,8 +347,6 @@ describe('solana source stopped between the detail rows and the flow rows', () =
 })
 
 describe('solana source and a transaction the node never gives', () => {
-  const A = key('goneA')
-  const B = key('goneB')
   const plans: TxPlan[] = [1, 2, 3].map((i) => ({
     signature: sig(`gone${i}`),
     slot: 300_200_000 + i,
@@ -336,14 +355,7 @@ describe('solana source and a transaction the node never gives', () => {
   }))
 
   it('waits for it for 3 polls over 5 minutes, then skips it, counted, and reads on', async () => {
-    const node = await solanaNode(plans, A, B)
-    nodes.push(node)
-    const lists = watchlist('gone', A, B)
-    await env.store.command(
-      `INSERT INTO engine_state (key, value, updated) VALUES ({k:String}, {v:String}, now64(3))`,
-      { k: `chain:solana:${A}`, v: sig('gone0') }
-    )
-    node.state.visible = 3
+    const { A, node, lists } = await resumedPair('gone', plans, 3)
     // the source's clock: ten minutes pass once the transaction was asked for at 4 polls within seconds
     let offset = 0
     const { source } = await runUntil(
@@ -371,17 +383,8 @@ describe('solana source and a transaction the node never gives', () => {
 
 describe('solana source stopped while the node holds a request', () => {
   it('ends at once instead of waiting for the request timeout (10 s)', async () => {
-    const A = key('hangA')
-    const B = key('hangB')
     const plans: TxPlan[] = [{ signature: sig('hang1'), slot: 300_300_001, nulls: 0, shape: 'ok', hang: true }]
-    const node = await solanaNode(plans, A, B)
-    nodes.push(node)
-    const lists = watchlist('hang', A, B)
-    await env.store.command(
-      `INSERT INTO engine_state (key, value, updated) VALUES ({k:String}, {v:String}, now64(3))`,
-      { k: `chain:solana:${A}`, v: sig('hang0') }
-    )
-    node.state.visible = 1
+    const { node, lists } = await resumedPair('hang', plans, 1)
     let stoppedAt = 0
     const { error } = await runUntil(node.url, lists, async () => {
       if ((plans[0]!.asked ?? 0) === 0) return false

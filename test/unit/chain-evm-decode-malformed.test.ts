@@ -19,7 +19,7 @@ const topic = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2
 const word = (n: bigint): string => `0x${n.toString(16).padStart(64, '0')}`
 
 /** a node's answer for one Transfer log, as JSON-RPC gives it */
-function answer(over: Record<string, unknown> = {}): Parameters<typeof plainLog>[0] {
+function answer(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     address: USDC,
     topics: [TRANSFER, topic(A), topic(B)],
@@ -30,7 +30,7 @@ function answer(over: Record<string, unknown> = {}): Parameters<typeof plainLog>
     blockHash: '0x' + 'b'.repeat(64),
     removed: false,
     ...over
-  } as Parameters<typeof plainLog>[0]
+  }
 }
 
 function decode(logs: EvmLog[]): { legs: number; malformed: number } {
