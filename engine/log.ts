@@ -15,3 +15,16 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
 export function silentLogger(): Logger {
   return pino({ level: 'silent' })
 }
+
+/**
+ * Writes out what `log` has buffered, synchronously (pino's stdout stream writes asynchronously): for a
+ * process about to end without an exit handler (SIGKILL to itself). Best effort: a write that fails is lost.
+ */
+export function flushLogSync(log: Logger): void {
+  const stream = (log as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym]
+  try {
+    stream?.flushSync?.()
+  } catch {
+    // stdout closed or full: nothing more can be written
+  }
+}
