@@ -364,6 +364,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     (stopping ??= (async () => {
       onStop()
       const deadline = Date.now() + SHUTDOWN_DEADLINE_MS
+      app.stop() // kept-alive connections outlive the listen socket: their requests answer 503 from here
       http.close()
       stream.closeAll()
       await Promise.race([supervisor.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
