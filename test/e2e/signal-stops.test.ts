@@ -177,6 +177,9 @@ let receiver: WebhookReceiver
 const data = tmpDir('tw-signal-stops-')
 const lists = tmpDir('tw-signal-stops-lists-')
 let env: Record<string, string>
+/** the API key and webhook the first start creates */
+let key = ''
+let webhookId = 0
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 1, args: BEHIND() })
@@ -214,8 +217,6 @@ describe('group SIGINT/SIGTERM through npm start', () => {
   it(`${STOPS} stops at random moments of live work: each one clean stop, nothing acknowledged lost`, async () => {
     console.log(`signal-stops seed ${SEED} (STOP_SEED=${SEED} repeats the run)`)
     const rnd = random(SEED)
-    let key = ''
-    let webhookId = 0
     let repeatsSeen = 0
     /** the log of the run stopped last (what a count missing after its restart points at) */
     let lastLog = ''
@@ -280,19 +281,77 @@ describe('group SIGINT/SIGTERM through npm start', () => {
       `signal-stops: ${STOPS} stops, ${repeatsSeen} with npm's repeat logged; acknowledged ${acked.batches.size} batches, ${acked.calls} calls, ${acked.events.size} webhook events`
     )
 
-    // every batch answered 201 is stored whole, once
-    const store = new ChdbStore({ path: data.dir, poolSize: 1 })
-    try {
-      const rows = await store.query<{ b: string; n: number }>(
-        "SELECT splitByChar('-', trade_id)[1] AS b, count() AS n FROM trades GROUP BY b"
-      )
-      const found = new Map(rows.map((r) => [Number(r.b.slice(1)), Number(r.n)]))
-      for (const i of acked.batches) expect(found.get(i), `seed ${SEED}, batch ${i}`).toBe(ROWS)
-    } finally {
-      await store.close()
-    }
+    await verifyBatches()
   }, 600_000)
+
+  it('a distinct second signal forces: exit status 137 (SIGKILL, no native crash), logged with what it left', async () => {
+    const s = npmStart(env, await freePort())
+    try {
+      await poll(
+        'ready',
+        async () => ((await fetch(`${s.base}/v1/ready`)).status === 200 ? true : undefined),
+        90_000,
+        s
+      )
+      // webhook answers held 5 s: the stop waits for the attempts in flight, so the second signal finds it under way
+      receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 5_000 })
+      const seen = receiver.received.length
+      const work = workloads(s, key, chain)
+      await poll('a delivery in flight', async () => (receiver.received.length > seen ? true : undefined), 30_000, s)
+      process.kill(-s.child.pid!, 'SIGINT')
+      await poll('stop under way', async () => (s.out.includes('shutting down') ? true : undefined), 30_000, s)
+      process.kill(-s.child.pid!, 'SIGTERM') // a different signal: forces
+      const ended = await s.exited
+      // the server killed itself with SIGKILL; npm re-raises its child's signal on itself
+      expect(ended, s.out.slice(-3000)).toEqual({ code: null, signal: 'SIGKILL' })
+      expect(s.out).not.toContain('stopped cleanly')
+      const line = s.out.split('\n').find((l) => l.includes('forced exit'))
+      expect(line, s.out.slice(-3000)).toBeDefined()
+      const forced = JSON.parse(line!)
+      expect(forced).toMatchObject({ reason: 'SIGTERM during the stop', exit_status: 137 })
+      expect(forced.left_unwritten).toMatchObject({ queued_rows: expect.any(Number), usage_calls: expect.any(Number) })
+      expect(forced.left_unwritten.webhooks.in_flight).toBeGreaterThan(0)
+      await work
+      receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 100 })
+
+      // the restart: everything acknowledged is there but the usage counts the log says were left unwritten
+      const again = npmStart(env, await freePort())
+      try {
+        await poll(
+          'ready',
+          async () => ((await fetch(`${again.base}/v1/ready`)).status === 200 ? true : undefined),
+          90_000,
+          again
+        )
+        const usage = await body(call(again.base, 'GET', '/v1/usage', undefined, key))
+        expect(usage.calls_today).toBeGreaterThanOrEqual(acked.calls - forced.left_unwritten.usage_calls)
+        expect(usage.calls_today).toBeLessThanOrEqual(callsSent)
+        await verifyOutbox(again, key, webhookId)
+        again.child.kill('SIGTERM')
+        expect(await again.exited).toEqual({ code: 0, signal: null })
+      } finally {
+        if (again.child.exitCode === null) process.kill(-again.child.pid!, 'SIGKILL')
+      }
+      await verifyBatches()
+    } finally {
+      if (s.child.exitCode === null && s.child.signalCode === null) process.kill(-s.child.pid!, 'SIGKILL')
+    }
+  }, 300_000)
 })
+
+/** Every batch answered 201 is stored whole, once (read with the server stopped). */
+async function verifyBatches(): Promise<void> {
+  const store = new ChdbStore({ path: data.dir, poolSize: 1 })
+  try {
+    const rows = await store.query<{ b: string; n: number }>(
+      "SELECT splitByChar('-', trade_id)[1] AS b, count() AS n FROM trades GROUP BY b"
+    )
+    const found = new Map(rows.map((r) => [Number(r.b.slice(1)), Number(r.n)]))
+    for (const i of acked.batches) expect(found.get(i), `seed ${SEED}, batch ${i}`).toBe(ROWS)
+  } finally {
+    await store.close()
+  }
+}
 
 /** Every webhook event answered 202 has its delivery in the log, and each ends delivered. */
 async function verifyOutbox(s: Npm, key: string, webhookId: number): Promise<void> {
