@@ -15,6 +15,7 @@ const { MigrationError } = await import('../engine/schema/migrate.js')
 const { ListenError } = await import('./http/uws-server.js')
 const { createLogger } = await import('../engine/log.js')
 const { forceExit, HARD_STOP_MS, REPEAT_WINDOW_MS, StopSignals } = await import('./stop-signals.js')
+const { recordStop } = await import('./last-stop.js')
 
 let config
 try {
@@ -48,13 +49,21 @@ const unwritten = () => {
   }
 }
 
+/** Forced exit, recorded for the next start's /v1/health first (server/last-stop.ts). */
+const force = (reason: string): never => {
+  const left = unwritten()
+  recordStop(config.dataDir, { kind: 'forced', reason, left_unwritten: left })
+  return forceExit(log, reason, left)
+}
+
 const stopService = (r: Running): void => {
   r.stop().then(
     () => {
       log.info({ ms: Date.now() - stopAt! }, 'stopped cleanly')
+      recordStop(config.dataDir, { kind: 'clean' })
       process.exit(0)
     },
-    (err: unknown) => forceExit(log, `shutdown failed: ${(err as Error).message}`, unwritten())
+    (err: unknown) => force(`shutdown failed: ${(err as Error).message}`)
   )
 }
 
@@ -65,10 +74,10 @@ const onSignal = (sig: NodeJS.Signals): void => {
     log.info({ sig }, `${sig} again: the same stop (${sig} after ${REPEAT_WINDOW_MS} ms, or another signal, forces)`)
     return
   }
-  if (verdict === 'force') forceExit(log, `${sig} during the stop`, unwritten())
+  if (verdict === 'force') force(`${sig} during the stop`)
   stopAt = Date.now()
   log.info({ sig, deadline_ms: HARD_STOP_MS }, 'shutting down: flushing queued batches')
-  setTimeout(() => forceExit(log, `the stop took longer than ${HARD_STOP_MS} ms`, unwritten()), HARD_STOP_MS)
+  setTimeout(() => force(`the stop took longer than ${HARD_STOP_MS} ms`), HARD_STOP_MS)
   if (running) stopService(running)
 }
 process.on('SIGINT', onSignal)

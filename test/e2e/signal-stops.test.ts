@@ -241,7 +241,12 @@ describe('group SIGINT/SIGTERM through npm start', () => {
           acked.calls++ // the registration is a counted call of the key
           callsSent++
         }
-        // after each restart: every call answered before the stops is counted (no more than were sent)
+        // after each restart: the previous run's end is on /v1/health
+        const health = await body(fetch(`${s.base}/v1/health`))
+        expect(health.last_stop, `seed ${SEED}, start ${stop}`).toEqual(
+          stop === 0 ? null : { kind: 'clean', at: expect.any(String) }
+        )
+        // every call answered before the stops is counted (no more than were sent)
         const usage = await body(call(s.base, 'GET', '/v1/usage', undefined, key))
         expect(usage.calls_today, `seed ${SEED}, start ${stop}\n${lastLog}`).toBeGreaterThanOrEqual(acked.calls)
         expect(usage.calls_today, `seed ${SEED}, start ${stop}`).toBeLessThanOrEqual(callsSent)
@@ -323,6 +328,14 @@ describe('group SIGINT/SIGTERM through npm start', () => {
           90_000,
           again
         )
+        // /v1/health keeps what the forced exit left unwritten
+        const health = await body(fetch(`${again.base}/v1/health`))
+        expect(health.last_stop).toEqual({
+          kind: 'forced',
+          at: expect.any(String),
+          reason: 'SIGTERM during the stop',
+          left_unwritten: forced.left_unwritten
+        })
         const usage = await body(call(again.base, 'GET', '/v1/usage', undefined, key))
         expect(usage.calls_today).toBeGreaterThanOrEqual(acked.calls - forced.left_unwritten.usage_calls)
         expect(usage.calls_today).toBeLessThanOrEqual(callsSent)
