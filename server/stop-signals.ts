@@ -15,7 +15,7 @@
  * status 139) or hung it. It sends itself SIGKILL instead, after logging what it leaves unwritten: the
  * kernel ends every thread at once, nothing is unloaded, and what survives is what survives `kill -9`.
  */
-import { flushLogSync, type Logger } from '../engine/log.js'
+import { createSyncLogger, flushLogSync, type Logger } from '../engine/log.js'
 
 /**
  * Repeats of the stop's signal closer than this to the previous one are the same stop, ms. npm forwards
@@ -63,15 +63,15 @@ export class StopSignals {
 export type Unwritten = Record<string, number | Record<string, number>>
 
 /**
- * Ends the process without unloading the embedded engine: logs the reason and what is left unwritten
- * (written out synchronously first), then SIGKILL to itself.
+ * Ends the process without unloading the embedded engine: logs the reason and what is left unwritten with
+ * a blocking write, then SIGKILL to itself.
  */
 export function forceExit(log: Logger, reason: string, unwritten: Unwritten | null): never {
-  log.error(
+  flushLogSync(log) // lines still queued in the root logger's stream (one already being written may be lost)
+  createSyncLogger(log.level).error(
     { reason, exit_status: FORCED_EXIT_STATUS, left_unwritten: unwritten ?? 'not started' },
     'forced exit: not waiting for the stop to end'
   )
-  flushLogSync(log)
   process.kill(process.pid, 'SIGKILL')
   // SIGKILL to oneself is delivered before kill(2) returns; nothing below runs
   throw new Error('unreachable: SIGKILL did not end the process')
