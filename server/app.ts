@@ -33,6 +33,11 @@ const STORE_RETRY_AFTER_S = 5
 /** Statuses of refusals, never counted against a quota (docs/access.md). */
 const UNCOUNTED_STATUS: ReadonlySet<number> = new Set([401, 403, 429, 503])
 
+/** The answer to a request that arrives once the stop began. */
+const STOPPING = new ApiError('unavailable', 'the service is stopping; retry once it has restarted', {
+  headers: { 'retry-after': '5' }
+})
+
 /** Whether a route serves market data (labelled synthetic on a demo deployment, gated by readiness). */
 export function isDataRoute(route: Route): boolean {
   return route.data ?? (route.access === 'public' || route.access === 'key')
@@ -141,6 +146,8 @@ export class App {
    * that fails validation is never kept (it throws each time, with the same message).
    */
   private readonly queryCache = new Map<Route, Map<string, Readonly<Record<string, unknown>>>>()
+  /** set by `stop`: every later request (a kept-alive connection outlives the listen socket) answers 503 */
+  private stopping = false
 
   constructor(
     readonly routes: readonly Route[],
@@ -163,6 +170,14 @@ export class App {
     // --- web dashboard: any query (?invite=...) is the page's own business ---
     if (opts.web) this.validators.set(opts.web, () => ({}))
     // --- end web dashboard ---
+  }
+
+  /**
+   * The service is stopping: requests from now on answer 503 `unavailable` without being counted, so the
+   * stop's last flush of usage counts holds every call answered. Requests already under way complete.
+   */
+  stop(): void {
+    this.stopping = true
   }
 
   /** Route lookup before the body is read (the adapter needs the route's body limit). */
@@ -241,6 +256,8 @@ export class App {
    * promise per request on the hot path); asynchronous ones return a promise.
    */
   handle(req: HttpRequest, matched?: Match | ApiError): HttpResponse | Promise<HttpResponse> {
+    // once the stop began, nothing new is served or counted: the final flush holds every counted call
+    if (this.stopping) return this.errorResponse(STOPPING, req)
     const m = matched ?? this.match(req.method, req.path)
     if (m instanceof ApiError) return this.errorResponse(m, req)
     // the rate-limit headers of the answer once counted (or refused after counting); until then a refusal

@@ -3,6 +3,7 @@
  * What route handlers may use: the store, the ingest pipeline, source statuses and process facts. Built
  * once at start (server/start.ts) or by tests.
  */
+import type { LastStop } from './last-stop.js'
 import type { Config } from '../engine/config.js'
 import type { Logger } from '../engine/log.js'
 import type { Store } from '../engine/store/store.js'
@@ -57,6 +58,8 @@ export interface ServerContext {
   // --- end chain nodes ---
   /** the push stream (null until the server wires it; unit tests of routes run without) */
   stream: StreamService | null
+  /** how the previous run of the data directory ended (null: first start); set once listening */
+  lastStop?: LastStop | null
   // --- signals (docs/signals.md) ---
   /** the signal bus, engine and event writer; set by server/start.ts (absent in route unit tests) */
   signals?: SignalService

@@ -3,7 +3,8 @@
  * Process entry (`npm start`). Sets TZ=UTC (chDB renders DateTime in the process zone) and a larger libuv
  * pool (chDB's async queries run there; with the default 4 they starve file I/O) before anything else
  * loads, then starts the service. Exit codes: 0 after a clean shutdown, 2 on bad configuration or data
- * directory (one line naming the variable or file), 1 on any other failure.
+ * directory (one line naming the variable or file), 1 on any other failure; a forced stop ends killed by
+ * SIGKILL (status 137, server/stop-signals.ts).
  */
 process.env['TZ'] = 'UTC'
 process.env['UV_THREADPOOL_SIZE'] ??= '16'
@@ -13,6 +14,8 @@ const { DataDirError } = await import('../engine/store/chdb/data-dir.js')
 const { MigrationError } = await import('../engine/schema/migrate.js')
 const { ListenError } = await import('./http/uws-server.js')
 const { createLogger } = await import('../engine/log.js')
+const { forceExit, HARD_STOP_MS, REPEAT_WINDOW_MS, StopSignals } = await import('./stop-signals.js')
+const { recordStop } = await import('./last-stop.js')
 
 let config
 try {
@@ -27,8 +30,59 @@ try {
 
 const log = createLogger(config.logLevel)
 const { start } = await import('./start.js')
+type Running = Awaited<ReturnType<typeof start>>
 
-let running
+let running: Running | undefined
+/** epoch ms of the signal that started the stop, once one did */
+let stopAt: number | undefined
+const verdicts = new StopSignals()
+
+/** What a forced exit leaves unwritten (null before the service started). */
+const unwritten = () => {
+  if (!running) return null
+  const { pipeline, quota, webhooks } = running.ctx
+  const w = webhooks?.outbox.stats()
+  return {
+    queued_rows: pipeline.totals().queued,
+    usage_calls: quota.unflushed(),
+    ...(w && { webhooks: { pending: w.pending, in_flight: w.in_flight, writer_queued: w.writer_queued } })
+  }
+}
+
+/** Forced exit, recorded for the next start's /v1/health first (server/last-stop.ts). */
+const force = (reason: string): never => {
+  const left = unwritten()
+  recordStop(config.dataDir, { kind: 'forced', reason, left_unwritten: left })
+  return forceExit(log, reason, left)
+}
+
+const stopService = (r: Running): void => {
+  r.stop().then(
+    () => {
+      log.info({ ms: Date.now() - stopAt! }, 'stopped cleanly')
+      recordStop(config.dataDir, { kind: 'clean' })
+      process.exit(0)
+    },
+    (err: unknown) => force(`shutdown failed: ${(err as Error).message}`)
+  )
+}
+
+// Installed before the start: a signal while the service starts stops it as soon as it runs.
+const onSignal = (sig: NodeJS.Signals): void => {
+  const verdict = verdicts.classify(sig)
+  if (verdict === 'repeat') {
+    log.info({ sig }, `${sig} again: the same stop (${sig} after ${REPEAT_WINDOW_MS} ms, or another signal, forces)`)
+    return
+  }
+  if (verdict === 'force') force(`${sig} during the stop`)
+  stopAt = Date.now()
+  log.info({ sig, deadline_ms: HARD_STOP_MS }, 'shutting down: flushing queued batches')
+  setTimeout(() => force(`the stop took longer than ${HARD_STOP_MS} ms`), HARD_STOP_MS)
+  if (running) stopService(running)
+}
+process.on('SIGINT', onSignal)
+process.on('SIGTERM', onSignal)
+
 try {
   running = await start(config, log)
 } catch (err) {
@@ -39,21 +93,4 @@ try {
   process.stderr.write(`tidewatch: failed to start: ${(err as Error).message}\n`)
   process.exit(1)
 }
-
-let signals = 0
-const onSignal = (sig: NodeJS.Signals): void => {
-  if (++signals > 1) {
-    log.warn({ sig }, 'second signal: exiting without waiting')
-    process.exit(1)
-  }
-  log.info({ sig }, 'shutting down: flushing queued batches')
-  running.stop().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      log.error({ err: (err as Error).message }, 'shutdown failed')
-      process.exit(1)
-    }
-  )
-}
-process.on('SIGINT', onSignal)
-process.on('SIGTERM', onSignal)
+if (stopAt !== undefined) stopService(running)

@@ -20,6 +20,7 @@ import { ImportJournal, importJournalDir } from '../ingest/import/import-journal
 import { runSource } from '../ingest/run-source.js'
 import { Supervisor } from '../engine/runtime/supervisor.js'
 import { Readiness } from './readiness.js'
+import { takeLastStop } from './last-stop.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
 import { createVenueSource, isVenueName } from '../ingest/sources/venues.js'
 import { ReplaySource } from '../ingest/sources/replay-source.js'
@@ -336,6 +337,9 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     throw err
   }
   log.info({ host: config.host, port: http.port, store: store.kind, sources: config.sources }, 'listening')
+  ctx.lastStop = takeLastStop(config.dataDir) // marks this run `running` until its stop records how it ended
+  if (ctx.lastStop && ctx.lastStop.kind !== 'clean')
+    log.warn({ last_stop: ctx.lastStop }, 'the last run did not stop cleanly')
 
   // Warm-up: build the live state (retried under the supervisor while the store fails), then start the hub
   // and the sources. Sources start only after the build, so no live record is applied to books a rebuild
@@ -364,6 +368,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     (stopping ??= (async () => {
       onStop()
       const deadline = Date.now() + SHUTDOWN_DEADLINE_MS
+      app.stop() // kept-alive connections outlive the listen socket: their requests answer 503 from here
       http.close()
       stream.closeAll()
       await Promise.race([supervisor.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])

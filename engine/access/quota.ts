@@ -233,6 +233,14 @@ export class QuotaCounter {
     for (const [c, used] of marks) c.persisted = used
   }
 
+  /** Calls counted but not yet persisted (what a stop without the final flush would lose). */
+  unflushed(): number {
+    let n = 0
+    for (const r of this.pendingOld) n += r.delta
+    for (const c of this.counters.values()) n += c.used - c.persisted
+    return n
+  }
+
   async stop(): Promise<void> {
     await this.flush()
   }

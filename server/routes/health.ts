@@ -133,6 +133,28 @@ const HEALTH_RESPONSE = Type.Object({
         'outbound webhooks: events, deliveries, attempts, delivered, failed, retries, dropped_queue_full, dropped_unstored, webhooks_disabled, store_errors, pending, in_flight, writer_queued (docs/webhooks.md)'
     })
   ),
+  last_stop: Type.Optional(
+    Type.Union(
+      [
+        Type.Null(),
+        Type.Object({
+          kind: Type.Union([Type.Literal('clean'), Type.Literal('forced'), Type.Literal('killed')]),
+          at: Type.String({ description: 'when it ended (ISO 8601 UTC); for killed, when that run had started' }),
+          reason: Type.Optional(Type.String()),
+          left_unwritten: Type.Optional(
+            Type.Union([
+              Type.Null(),
+              Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Record(Type.String(), Type.Integer())]))
+            ])
+          )
+        })
+      ],
+      {
+        description:
+          'how the previous run ended: clean, forced (with reason and left_unwritten: queued_rows, usage_calls, webhooks) or killed (no word: kill -9, OOM, crash); null on a first start (docs/deployment.md, "Stopping it")'
+      }
+    )
+  ),
   accounts: Type.Optional(
     Type.Record(Type.String(), Type.Integer(), {
       description:
@@ -245,6 +267,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
             queued: ctx.live.queued,
             ...ctx.live.counters
           },
+          ...(ctx.lastStop !== undefined && { last_stop: ctx.lastStop }),
           ...(ctx.accounts && { accounts: ctx.accounts.counters() }),
           ...(ctx.alerts && { alerts: { ...ctx.alerts.counters } }),
           ...(ctx.webhooks && { webhooks: { ...ctx.webhooks.outbox.stats() } }),
