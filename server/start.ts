@@ -323,7 +323,10 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   })
   let http: Awaited<ReturnType<typeof startHttpServer>>
   try {
-    http = await startHttpServer(app, config.host, config.port, stream)
+    http = await startHttpServer(app, config.host, config.port, stream, {
+      bodyMemoryBytes: config.bodyMemoryBytes,
+      spoolDir: path.join(config.dataDir, 'tmp', 'bodies')
+    })
   } catch (err) {
     // the port is taken: end what already runs and close the store before the caller exits (an embedded
     // store left open could keep the process from exiting: seen under load, the exit 2 never came)

@@ -3,16 +3,36 @@
  * The uWebSockets.js adapter: the only file that knows uWS. Rules it follows (uWS examples): attach
  * `onAborted` before any await; never touch `res` after an abort; write status, headers and body inside
  * `cork`; send large bodies with `tryEnd` + `onWritable` so a slow client does not make memory grow.
- * Request bodies are read only for routes that take one, up to the route's limit (413 beyond it).
+ * Request bodies are read only for routes that take one, and only once the body's framing, its declared
+ * length (413 at once beyond the route's limit) and the caller's access (401/403/429 from the headers) have
+ * passed; a refusal before the body closes the connection, so the body is never read. Bodies in flight are
+ * bounded across connections (body-budget.ts): buffered ones share a byte budget, large admin bodies are
+ * spooled to temp files (uws-body.ts).
  * `tryEndBackpressure()` counts large plain bodies that had to wait on `onWritable` (tests read it to know
  * the backpressure path was taken).
  */
+import fs from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import uWS from 'uWebSockets.js'
 import { ApiError } from '../../engine/errors.js'
 import type { App } from '../app.js'
 import type { StreamService } from '../stream/stream-service.js'
 import { attachStream } from './uws-stream.js'
 import { statusLine } from './status-line.js'
+import { BodyBudget } from './body-budget.js'
+import { declaredLength } from './framing.js'
+import {
+  bodiesBusy,
+  readBuffered,
+  removeSpool,
+  spoolBody,
+  tooLarge,
+  type Aborted,
+  type Reservation,
+  type SpooledBody
+} from './uws-body.js'
+import type { Match } from '../router.js'
 import { isStreamBody, type HttpRequest, type HttpResponse, type StreamBody } from './types.js'
 import { ACCOUNT_REQUEST_HEADERS } from '../accounts/session-gate.js' // accounts
 // --- web dashboard ---
@@ -40,12 +60,6 @@ export interface HttpServer {
   readonly port: number
   /** stops accepting connections; in-flight responses complete */
   close(): void
-}
-
-interface Aborted {
-  aborted: boolean
-  /** called once when the client goes away (stops a streamed body) */
-  onAbort?: () => void
 }
 
 /**
@@ -131,21 +145,22 @@ function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: bo
  */
 function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): boolean {
   const plain = out.body as string | Buffer
+  const close = state.closeAfter === true
   res.writeStatus(statusLine(out.status))
   for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
   if (typeof plain === 'string' && plain.length <= STREAM_THRESHOLD / 4) {
     // small text bodies go to uWS as strings: no intermediate Buffer
-    if (head) res.endWithoutBody(Buffer.byteLength(plain))
-    else res.end(plain)
+    if (head) res.endWithoutBody(Buffer.byteLength(plain), close)
+    else res.end(plain, close)
     return !head
   }
   const body = typeof plain === 'string' ? Buffer.from(plain) : plain
   if (head) {
-    res.endWithoutBody(body.length)
+    res.endWithoutBody(body.length, close)
     return false
   }
   if (body.length <= STREAM_THRESHOLD) {
-    res.end(body)
+    res.end(body, close)
     return true
   }
   // offsets from onWritable are global write offsets; the body starts at `start`
@@ -188,30 +203,6 @@ function answerFailure(
   }
 }
 
-function readBody(res: uWS.HttpResponse, limit: number, state: Aborted): Promise<Buffer | ApiError> {
-  return new Promise((resolve) => {
-    const parts: Buffer[] = []
-    let size = 0
-    let over = false
-    res.onData((chunk, isLast) => {
-      if (state.aborted) return
-      if (!over) {
-        size += chunk.byteLength
-        if (size > limit) over = true
-        // uWS reuses the chunk's memory after the callback returns: copy it
-        else parts.push(Buffer.from(chunk.slice(0)))
-      }
-      if (isLast) {
-        resolve(over ? tooLarge(limit) : Buffer.concat(parts, size))
-      }
-    })
-  })
-}
-
-function tooLarge(limit: number): ApiError {
-  return new ApiError('payload_too_large', `the body is larger than ${limit} bytes`)
-}
-
 /**
  * The request headers the application reads. Reading only these is cheaper than copying every header of
  * every request, and the body framing headers are read only for routes that take a body; the forwarded
@@ -238,10 +229,8 @@ function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean): Record<string, s
   }
   // --- end accounts ---
   if (bodyRoute) {
-    for (const name of ['content-length', 'content-type']) {
-      const v = req.getHeader(name)
-      if (v !== '') headers[name] = v
-    }
+    const v = req.getHeader('content-type')
+    if (v !== '') headers['content-type'] = v
   }
   return headers
 }
@@ -257,6 +246,10 @@ class UwsRequest implements HttpRequest, Aborted {
   private parsed: URLSearchParams | undefined
   aborted = false
   onAbort?: () => void
+  /** the answer closes the connection (a body was refused unread, or its framing is ambiguous) */
+  closeAfter = false
+  /** set once spooled (routes with `spoolBody`) */
+  bodyFile: SpooledBody | null = null
 
   constructor(
     private readonly res: uWS.HttpResponse,
@@ -311,9 +304,114 @@ function listenExclusive(server: uWS.TemplatedApp, host: string, port: number, c
   )
 }
 
-export function startHttpServer(app: App, host: string, port: number, stream?: StreamService): Promise<HttpServer> {
+/** Every Content-Length of a request that has one (uWS frames by the first): its length or a 400. */
+function framingOf(req: uWS.HttpRequest): number | ApiError {
+  const values: string[] = []
+  let transferEncoding = false
+  req.forEach((name, value) => {
+    if (name === 'content-length') values.push(value)
+    else if (name === 'transfer-encoding') transferEncoding = true
+  })
+  return declaredLength(values, transferEncoding)
+}
+
+/** Answers and closes the connection: what is left of the request (its body) is never read. */
+function refuse(res: uWS.HttpResponse, state: UwsRequest, out: HttpResponse, head: boolean): void {
+  state.closeAfter = true
+  send(res, state, out, head)
+}
+
+/** Spooled (SpooledBody) bodies at once when not configured: admin bulk loads, a few at a time. */
+const DEFAULT_SPOOLS = 4
+/** Buffered body bytes at once when not configured (engine/config.ts BODY_MEMORY_MB has the default). */
+const DEFAULT_BODY_MEMORY_BYTES = 64 * 1024 * 1024
+
+export interface HttpServerOptions {
+  /** bytes of buffered request bodies at once, across connections. @default 64 MiB */
+  readonly bodyMemoryBytes?: number
+  /** spooled request bodies at once. @default 4 */
+  readonly bodySpools?: number
+  /** directory of spooled bodies, emptied at start. @default a fresh directory under the OS temp dir */
+  readonly spoolDir?: string
+}
+
+/** The spool directory, emptied (a crash leaves files behind) and created with mode 0700. */
+function prepareSpoolDir(dir: string | undefined): string {
+  if (dir === undefined) return fs.mkdtempSync(join(tmpdir(), 'tidewatch-bodies-'))
+  fs.rmSync(dir, { recursive: true, force: true })
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return dir
+}
+
+/**
+ * A request to a route that takes a body: the declared length (413), access from the headers (app.admit),
+ * then the body within the budget (buffered or spooled), then the application. Every refusal before the
+ * body closes the connection.
+ */
+function receiveBody(
+  res: uWS.HttpResponse,
+  request: UwsRequest,
+  app: App,
+  matched: Match,
+  length: number | null,
+  head: boolean,
+  budget: BodyBudget,
+  spoolDir: string
+): void {
+  const where = { method: request.method, path: request.path }
+  const limit = matched.route.maxBodyBytes ?? 0
+  watchAbort(res, request)
+  if (length !== null && length > limit) return refuse(res, request, app.errorResponse(tooLarge(limit), where), head)
+  const refusal = app.admit(request, matched)
+  if (refusal) return refuse(res, request, refusal, head)
+  const answer = async (body: Buffer | SpooledBody | ApiError): Promise<void> => {
+    if (body instanceof ApiError) return refuse(res, request, app.errorResponse(body, where), head)
+    if (Buffer.isBuffer(body)) request.body = body
+    else request.bodyFile = body
+    send(res, request, await app.handle(request, matched), head)
+  }
+  const failed = (err: unknown): void => answerFailure(res, request, app, err, where, head)
+  if (matched.route.spoolBody) {
+    if (!budget.startSpool()) return refuse(res, request, app.errorResponse(bodiesBusy(), where), head)
+    spoolBody(res, request, limit, budget, spoolDir)
+      .then(answer)
+      .catch(failed)
+      .finally(() => {
+        budget.endSpool()
+        if (request.bodyFile) removeSpool(request.bodyFile.path)
+      })
+    return
+  }
+  const hold: Reservation = { held: 0 }
+  if (length !== null) {
+    if (!budget.reserve(length)) return refuse(res, request, app.errorResponse(bodiesBusy(), where), head)
+    hold.held = length
+  }
+  readBuffered(res, request, limit, budget, hold)
+    .then(answer)
+    .catch(failed)
+    .finally(() => budget.release(hold.held))
+}
+
+/** The process's body budget counters of the last server started (tests and /v1/health read them). */
+let lastBudget: BodyBudget | null = null
+
+export function bodyCounters(): ReturnType<BodyBudget['counters']> | null {
+  return lastBudget?.counters() ?? null
+}
+
+export function startHttpServer(
+  app: App,
+  host: string,
+  port: number,
+  stream?: StreamService,
+  opts: HttpServerOptions = {}
+): Promise<HttpServer> {
   const server = uWS.App()
   const transport = stream ? attachStream(server, stream) : null
+  const budget = new BodyBudget(opts.bodyMemoryBytes ?? DEFAULT_BODY_MEMORY_BYTES, opts.bodySpools ?? DEFAULT_SPOOLS)
+  lastBudget = budget
+  const spoolDir = prepareSpoolDir(opts.spoolDir)
   server.any('/*', (res, req) => {
     // Only the nine methods uWS 20.30 routes reach this handler, upper-case as sent: it closes the connection
     // on any other (QUERY, or `get`) before JavaScript runs, with no hook to answer (docs/uws-parser-repro.md)
@@ -323,6 +421,9 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
     const head = method === 'HEAD'
     const matched = app.match(method, path)
     const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
+    // uWS frames a body by the first Content-Length: every one is checked (framing.ts)
+    const length = req.getHeader('content-length') === '' ? null : framingOf(req)
+    const chunked = length === null && req.getHeader('transfer-encoding') !== ''
     const headers = readHeaders(req, limit > 0)
     // --- web dashboard: its caching and encoding headers, read only outside /v1 (charCode 118 = 'v') ---
     if (path.charCodeAt(1) !== 118) {
@@ -333,36 +434,30 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
     }
     // --- end web dashboard ---
     const request = new UwsRequest(res, method, path, rawQuery, headers, null)
-    if (limit === 0) {
-      const out = app.handle(request, matched)
-      if (out instanceof Promise) {
-        watchAbort(res, request)
-        out.then(
-          (o) => send(res, request, o, head),
-          (err: unknown) => answerFailure(res, request, app, err, { method, path }, head)
-        )
-        return
-      }
-      // uWS' rule: end the response or hook onAborted before the handler returns. A plain body is hooked
-      // only when send did not end it (a large body still being written); HEAD (endWithoutBody is no answer
-      // to uWS) and streams (sendStream writes before its first await) are hooked before sending
-      const early = head || isStreamBody(out.body)
-      if (early) watchAbort(res, request)
-      if (!send(res, request, out, head, true) && !early) watchAbort(res, request)
+    if (length instanceof ApiError) {
+      watchAbort(res, request)
+      return refuse(res, request, app.errorResponse(length, { method, path }), head)
+    }
+    if (limit > 0) {
+      return receiveBody(res, request, app, matched as Match, length, head, budget, spoolDir)
+    }
+    // a body sent where none is taken is not read: the answer closes the connection
+    if (chunked || (length !== null && length > 0)) request.closeAfter = true
+    const out = app.handle(request, matched)
+    if (out instanceof Promise) {
+      watchAbort(res, request)
+      out.then(
+        (o) => send(res, request, o, head),
+        (err: unknown) => answerFailure(res, request, app, err, { method, path }, head)
+      )
       return
     }
-    watchAbort(res, request)
-    if (Number(headers['content-length'] ?? '0') > limit) {
-      send(res, request, app.errorResponse(tooLarge(limit), { method, path }), head)
-      return
-    }
-    readBody(res, limit, request)
-      .then(async (body) => {
-        if (body instanceof ApiError) return send(res, request, app.errorResponse(body, { method, path }), head)
-        request.body = body
-        send(res, request, await app.handle(request, matched), head)
-      })
-      .catch((err: unknown) => answerFailure(res, request, app, err, { method, path }, head))
+    // uWS' rule: end the response or hook onAborted before the handler returns. A plain body is hooked
+    // only when send did not end it (a large body still being written); HEAD (endWithoutBody is no answer
+    // to uWS) and streams (sendStream writes before its first await) are hooked before sending
+    const early = head || isStreamBody(out.body)
+    if (early) watchAbort(res, request)
+    if (!send(res, request, out, head, true) && !early) watchAbort(res, request)
   })
   return new Promise((resolve, reject) => {
     // exclusive: without it uWS sets SO_REUSEPORT and a second instance on the same port silently shares
@@ -381,6 +476,7 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
         close: () => {
           transport?.close()
           uWS.us_listen_socket_close(token)
+          if (opts.spoolDir === undefined) fs.rmSync(spoolDir, { recursive: true, force: true })
         }
       })
     })
