@@ -29,6 +29,7 @@ import { ensureAdminToken } from './admin-token.js'
 import { App } from './app.js'
 import type { ServerContext } from './context.js'
 import { startHttpServer } from './http/uws-server.js'
+import type { BodyCounters } from './http/body-budget.js'
 import { adminRoutes } from './routes/admin.js'
 import { healthRoutes } from './routes/health.js'
 import { ExportSlots } from './export-slots.js'
@@ -86,6 +87,8 @@ export interface Running {
   readonly port: number
   readonly ctx: ServerContext
   readonly app: App
+  /** request body counters: bytes read, buffered bodies, spools, refusals (server/http/body-budget.ts) */
+  bodies(): BodyCounters
   /** graceful stop: stop accepting, stop sources, flush every queued batch, close the store */
   stop(): Promise<void>
   /** resolves once the service is ready (live state built, sources warmed up), or when it stops */
@@ -386,5 +389,5 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       await store.close()
       releaseLock()
     })())
-  return { port: http.port, ctx, app, stop, ready: Promise.race([warm, stopped]) }
+  return { port: http.port, ctx, app, bodies: () => http.bodies(), stop, ready: Promise.race([warm, stopped]) }
 }

@@ -7,7 +7,8 @@
  * - authenticated, a body that is not NDJSON records (each should be refused 400 or 503, never buffered
  *   whole in memory).
  * Figures: the server's RSS (VmRSS of its process, MB) before, the peak sampled every RSS_SAMPLE_MS during,
- * and after each phase; per request the status and how many bytes the client had sent when it was answered.
+ * and after each phase; per request the status and how many bytes the client had sent when it was answered
+ * (status 0: the connection ended without an answer the client read, e.g. reset while it was still writing).
  * The reference is the same server's RSS before the phase, in the same run.
  */
 import fs from 'node:fs'
@@ -21,6 +22,8 @@ const BODY_MB = Number(process.env['BENCH_BODY_MB'] ?? 250)
 const RSS_SAMPLE_MS = 50
 /** Wait after a phase before the "after" reading, ms (lets freed buffers go back). */
 const SETTLE_MS = 3_000
+/** How long a request may take to be answered before the bench gives up on it, ms. */
+const ANSWER_WAIT_MS = 180_000
 /** Bytes a client writes at a time. */
 const CHUNK = Buffer.alloc(256 * 1024, 'x')
 
@@ -52,7 +55,13 @@ function post(port: number, headers: readonly string[], bytes: number): Promise<
       answer += d
     })
     s.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message))
+    // a server that never answers: given up on after ANSWER_WAIT_MS (reported as status 0, error timeout)
+    const timer = setTimeout(() => {
+      error = 'timeout'
+      s.destroy()
+    }, ANSWER_WAIT_MS)
     s.on('close', () => {
+      clearTimeout(timer)
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)
       const at = answeredAt < 0 ? sent : answeredAt
       resolve({ status, sent_mb_at_answer: Math.round(at / 2 ** 20), ...(error ? { error } : {}) })
@@ -63,6 +72,7 @@ function post(port: number, headers: readonly string[], bytes: number): Promise<
         'Host: 127.0.0.1',
         `Content-Length: ${bytes}`,
         'Content-Type: application/x-ndjson',
+        'Connection: close',
         ...headers,
         '',
         ''
@@ -74,8 +84,7 @@ function post(port: number, headers: readonly string[], bytes: number): Promise<
         sent += n
         if (!s.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) return void s.once('drain', pump)
       }
-      // answered (or everything sent): stop writing; the server ends the connection or the reply does
-      if (answeredAt >= 0 || sent >= bytes) s.end()
+      // answered or all sent: wait for the server to close (a half-close would make uWS drop the request)
     }
     pump()
   })

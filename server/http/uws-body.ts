@@ -24,6 +24,8 @@ export interface Aborted {
   onAbort?: () => void
   /** the answer ends with Connection: close (uws-server.ts) */
   closeAfter?: boolean
+  /** the answer must reach the socket before the handler returns (uws-server.ts, writtenThrough) */
+  writeThrough?: boolean
 }
 
 /** A body written to a temp file; the file is removed when the request ends. */

@@ -20,7 +20,7 @@ import type { App } from '../app.js'
 import type { StreamService } from '../stream/stream-service.js'
 import { attachStream } from './uws-stream.js'
 import { statusLine } from './status-line.js'
-import { BodyBudget } from './body-budget.js'
+import { BodyBudget, type BodyCounters } from './body-budget.js'
 import { declaredLength } from './framing.js'
 import {
   bodiesBusy,
@@ -60,6 +60,8 @@ export interface HttpServer {
   readonly port: number
   /** stops accepting connections; in-flight responses complete */
   close(): void
+  /** the request body counters (body-budget.ts) */
+  bodies(): BodyCounters
 }
 
 /**
@@ -144,7 +146,7 @@ function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: bo
  * (`end`, or a tryEnd that wrote everything), false for HEAD and for a body still being written.
  */
 function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): boolean {
-  const plain = out.body as string | Buffer
+  const plain = state.writeThrough === true && !head ? writtenThrough(out) : (out.body as string | Buffer)
   const close = state.closeAfter === true
   res.writeStatus(statusLine(out.status))
   for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
@@ -176,6 +178,28 @@ function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, he
     })
   }
   return done
+}
+
+/**
+ * uWS' cork buffer, bytes (LoopData CORK_BUFFER_SIZE in uWS 20.30): a response larger than this is written
+ * to the socket at once instead of when the handler returns.
+ */
+const CORK_BUFFER_BYTES = 16 * 1024
+
+/** A Content-Length uWS 20.30 can frame a body by: 1 to 9 digits. Other values (a 1 GiB length has 10) make
+ * it close the connection once the handler returns, dropping whatever the handler wrote while corked. */
+const UWS_LENGTH = /^[0-9]{1,9}$/
+
+/**
+ * A JSON answer padded with trailing spaces (still the same JSON) past CORK_BUFFER_BYTES, so that uWS writes
+ * it before the handler returns: for requests whose Content-Length uWS will not take (UWS_LENGTH), which
+ * would otherwise be closed without the 413 or 400 that explains why.
+ */
+function writtenThrough(out: HttpResponse): string | Buffer {
+  const body = out.body as string | Buffer
+  if (!(out.headers['content-type'] ?? '').startsWith('application/json')) return body
+  const text = typeof body === 'string' ? body : body.toString('utf8')
+  return text.length > CORK_BUFFER_BYTES ? text : text.padEnd(CORK_BUFFER_BYTES + 1, ' ')
 }
 
 /**
@@ -248,6 +272,8 @@ class UwsRequest implements HttpRequest, Aborted {
   onAbort?: () => void
   /** the answer closes the connection (a body was refused unread, or its framing is ambiguous) */
   closeAfter = false
+  /** uWS closes the connection after the handler (a Content-Length it cannot take): see writtenThrough */
+  writeThrough = false
   /** set once spooled (routes with `spoolBody`) */
   bodyFile: SpooledBody | null = null
 
@@ -393,13 +419,6 @@ function receiveBody(
     .finally(() => budget.release(hold.held))
 }
 
-/** The process's body budget counters of the last server started (tests and /v1/health read them). */
-let lastBudget: BodyBudget | null = null
-
-export function bodyCounters(): ReturnType<BodyBudget['counters']> | null {
-  return lastBudget?.counters() ?? null
-}
-
 export function startHttpServer(
   app: App,
   host: string,
@@ -410,7 +429,6 @@ export function startHttpServer(
   const server = uWS.App()
   const transport = stream ? attachStream(server, stream) : null
   const budget = new BodyBudget(opts.bodyMemoryBytes ?? DEFAULT_BODY_MEMORY_BYTES, opts.bodySpools ?? DEFAULT_SPOOLS)
-  lastBudget = budget
   const spoolDir = prepareSpoolDir(opts.spoolDir)
   server.any('/*', (res, req) => {
     // Only the nine methods uWS 20.30 routes reach this handler, upper-case as sent: it closes the connection
@@ -422,7 +440,8 @@ export function startHttpServer(
     const matched = app.match(method, path)
     const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
     // uWS frames a body by the first Content-Length: every one is checked (framing.ts)
-    const length = req.getHeader('content-length') === '' ? null : framingOf(req)
+    const declared = req.getHeader('content-length')
+    const length = declared === '' ? null : framingOf(req)
     const chunked = length === null && req.getHeader('transfer-encoding') !== ''
     const headers = readHeaders(req, limit > 0)
     // --- web dashboard: its caching and encoding headers, read only outside /v1 (charCode 118 = 'v') ---
@@ -434,9 +453,16 @@ export function startHttpServer(
     }
     // --- end web dashboard ---
     const request = new UwsRequest(res, method, path, rawQuery, headers, null)
+    if (declared !== '' && !UWS_LENGTH.test(declared)) request.writeThrough = true
     if (length instanceof ApiError) {
       watchAbort(res, request)
-      return refuse(res, request, app.errorResponse(length, { method, path }), head)
+      const answer = (): void => refuse(res, request, app.errorResponse(length, { method, path }), head)
+      // uWS stops parsing this connection after the handler: answer now (written through)
+      if (request.writeThrough) return answer()
+      // answered once uWS has parsed what it already holds: a request smuggled behind the ambiguous length
+      // then arrives while this one is pending, and uWS closes the connection instead of serving it
+      setImmediate(answer)
+      return
     }
     if (limit > 0) {
       return receiveBody(res, request, app, matched as Match, length, head, budget, spoolDir)
@@ -473,6 +499,7 @@ export function startHttpServer(
       }
       resolve({
         port: uWS.us_socket_local_port(token),
+        bodies: () => budget.counters(),
         close: () => {
           transport?.close()
           uWS.us_listen_socket_close(token)
