@@ -3,8 +3,8 @@
  * The bound on request bodies in flight, across every connection (docs/access.md, "Bodies"):
  * - buffered bodies (every route that takes a body, except spooled ones) share `memoryBytes`: a body with a
  *   declared length reserves it before its first byte is read, a chunked body reserves each piece as it
- *   arrives; a body that does not fit is refused at once (503 `unavailable`, the connection closed, the
- *   body unread) and its reservation is given back when its request ends;
+ *   arrives; a body that does not fit is refused at once (503 `unavailable`, the body not read further)
+ *   and its reservation is given back when its request ends;
  * - spooled bodies (admin NDJSON ingest) go to a temp file, never whole into memory: at most `spools` at once
  *   (each holds about SPOOL_BUFFER_BYTES of memory while it is written), others get the same 503.
  * Counters are process totals since start (read by /v1/health and tests).

@@ -7,7 +7,7 @@
  *   more than SPOOL_BUFFER_BYTES wait to be written, so memory stays flat however fast the client sends;
  *   the body's SHA-1 is computed on the way (the ingest dedup token).
  * Both resolve with an ApiError instead of a body when the body is over the limit or does not fit; the
- * caller then answers and closes the connection (uWS would otherwise go on reading the rest).
+ * caller then answers and stops reading (uws-server.ts `refuse`; uWS would otherwise go on reading the rest).
  * uWS reuses a chunk's memory after the callback returns: every kept chunk is copied.
  */
 import crypto from 'node:crypto'

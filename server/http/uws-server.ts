@@ -5,7 +5,7 @@
  * `cork`; send large bodies with `tryEnd` + `onWritable` so a slow client does not make memory grow.
  * Request bodies are read only for routes that take one, and only once the body's framing, its declared
  * length (413 at once beyond the route's limit) and the caller's access (401/403/429 from the headers) have
- * passed; a refusal before the body closes the connection, so the body is never read. Bodies in flight are
+ * passed; a refusal before the body stops reading it (see `refuse`), so the body is never read. Bodies in flight are
  * bounded across connections (body-budget.ts): buffered ones share a byte budget, large admin bodies are
  * spooled to temp files (uws-body.ts).
  * `tryEndBackpressure()` counts large plain bodies that had to wait on `onWritable` (tests read it to know
@@ -270,7 +270,7 @@ class UwsRequest implements HttpRequest, Aborted {
   private parsed: URLSearchParams | undefined
   aborted = false
   onAbort?: () => void
-  /** the answer closes the connection (a body was refused unread, or its framing is ambiguous) */
+  /** the answer closes the connection (the request's framing is ambiguous) */
   closeAfter = false
   /** uWS closes the connection after the handler (a Content-Length it cannot take): see writtenThrough */
   writeThrough = false
@@ -341,8 +341,22 @@ function framingOf(req: uWS.HttpRequest): number | ApiError {
   return declaredLength(values, transferEncoding)
 }
 
-/** Answers and closes the connection: what is left of the request (its body) is never read. */
+/**
+ * Answers a request whose body is refused unread: reading stops (`pause`; the client's writes stall once the
+ * socket buffers are full), the answer says `Connection: close`, and uWS' idle timeout (10 s) ends the
+ * connection unless the client does first. Closing at once instead would make the kernel reset the
+ * connection over the unread bytes, and a client still writing its body (undici, most HTTP libraries) would
+ * see the reset instead of the answer. A request that itself asks for `Connection: close` is closed by uWS
+ * right after the answer.
+ */
 function refuse(res: uWS.HttpResponse, state: UwsRequest, out: HttpResponse, head: boolean): void {
+  if (state.aborted) return
+  res.pause()
+  send(res, state, { status: out.status, headers: { ...out.headers, connection: 'close' }, body: out.body }, head)
+}
+
+/** Answers a request whose body length is ambiguous and closes the connection at once (it cannot be reused). */
+function refuseFraming(res: uWS.HttpResponse, state: UwsRequest, out: HttpResponse, head: boolean): void {
   state.closeAfter = true
   send(res, state, out, head)
 }
@@ -442,7 +456,6 @@ export function startHttpServer(
     // uWS frames a body by the first Content-Length: every one is checked (framing.ts)
     const declared = req.getHeader('content-length')
     const length = declared === '' ? null : framingOf(req)
-    const chunked = length === null && req.getHeader('transfer-encoding') !== ''
     const headers = readHeaders(req, limit > 0)
     // --- web dashboard: its caching and encoding headers, read only outside /v1 (charCode 118 = 'v') ---
     if (path.charCodeAt(1) !== 118) {
@@ -456,7 +469,7 @@ export function startHttpServer(
     if (declared !== '' && !UWS_LENGTH.test(declared)) request.writeThrough = true
     if (length instanceof ApiError) {
       watchAbort(res, request)
-      const answer = (): void => refuse(res, request, app.errorResponse(length, { method, path }), head)
+      const answer = (): void => refuseFraming(res, request, app.errorResponse(length, { method, path }), head)
       // uWS stops parsing this connection after the handler: answer now (written through)
       if (request.writeThrough) return answer()
       // answered once uWS has parsed what it already holds: a request smuggled behind the ambiguous length
@@ -467,8 +480,6 @@ export function startHttpServer(
     if (limit > 0) {
       return receiveBody(res, request, app, matched as Match, length, head, budget, spoolDir)
     }
-    // a body sent where none is taken is not read: the answer closes the connection
-    if (chunked || (length !== null && length > 0)) request.closeAfter = true
     const out = app.handle(request, matched)
     if (out instanceof Promise) {
       watchAbort(res, request)

@@ -11,7 +11,7 @@ export interface RawAnswer {
   readonly text: string
   /** body bytes the client had written when the first byte of the answer arrived (-1: no answer) */
   readonly sentAtAnswer: number
-  /** the server closed the connection */
+  /** the server had closed the connection when the request settled */
   readonly closed: boolean
 }
 
@@ -23,9 +23,19 @@ export interface RawRequest {
   readonly bodyBytes?: number
   /** written right after the head (e.g. a small body, or a second request) */
   readonly raw?: string | Buffer
+  /** settle only when the server closes the connection, not once a whole answer has arrived */
+  readonly untilClose?: boolean
 }
 
-/** One request on a fresh connection; settles when the server closes it (send `Connection: close` for an answer that would keep it open). */
+/** Whether `text` holds a whole answer: its head and Content-Length bytes of body. */
+function complete(text: string): boolean {
+  const end = text.indexOf('\r\n\r\n')
+  if (end < 0) return false
+  const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))
+  return length !== null && text.length - end - 4 >= Number(length[1])
+}
+
+/** One request on a fresh connection; settles once a whole answer has arrived, or when the server closes it. */
 export function rawRequest(req: RawRequest): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = net.connect(req.port, '127.0.0.1')
@@ -44,6 +54,7 @@ export function rawRequest(req: RawRequest): Promise<RawAnswer> {
     socket.on('data', (d: string) => {
       if (sentAtAnswer < 0) sentAtAnswer = sent
       text += d
+      if (!req.untilClose && complete(text)) finish(false)
     })
     socket.on('error', () => undefined)
     socket.on('close', () => finish(true))

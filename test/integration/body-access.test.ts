@@ -1,8 +1,8 @@
 /**
  * No work before access (docs/access.md, "Bodies"), over raw sockets against the real server: a request to
- * a route that takes a body is refused from its headers (401, 413, 400 for ambiguous framing) without a
- * byte of its body read, and the connection is closed; buffered bodies share one byte budget across
- * connections (503 past it); admin NDJSON bodies are spooled to a temp file, at most a few at once.
+ * a route that takes a body is refused from its headers (401, 413) without a byte of its body read, and the
+ * answer says Connection: close; an ambiguous length answers 400 and closes at once; admin NDJSON bodies are
+ * spooled to a temp file, at most a few at once (503 past that).
  * "Not read" is shown two ways: the answer arrives while the client has sent none (or not all) of the
  * body, and the server's body counter (`bodies().read_bytes`) does not move.
  */
@@ -44,8 +44,7 @@ describe('access is checked before a body is read', () => {
     const seen = await rawRequest({ port, head: ingestHead(250_000_000) })
     expect(seen.status).toBe(401)
     expect(seen.sentAtAnswer).toBe(0)
-    expect(seen.closed).toBe(true)
-    expect(seen.text).toMatch(/\r\nConnection: close\r\n/i)
+    expect(seen.text).toMatch(/\r\nconnection: close\r\n/i)
     expect(errorOf(seen.text).code).toBe('unauthorized')
     expect(srv.running.bodies().read_bytes).toBe(before)
   })
@@ -61,7 +60,7 @@ describe('access is checked before a body is read', () => {
     )
     for (const s of seen) {
       expect(s.status).toBe(401)
-      expect(s.closed).toBe(true)
+      expect(s.text).toMatch(/\r\nconnection: close\r\n/i)
       expect(s.sentAtAnswer).toBeLessThanOrEqual(MiB)
     }
     expect(srv.running.bodies().read_bytes).toBe(before)
@@ -75,7 +74,19 @@ describe('access is checked before a body is read', () => {
     })
     expect(seen.status).toBe(401)
     expect(seen.sentAtAnswer).toBe(0)
-    expect(seen.closed).toBe(true)
+    expect(seen.text).toMatch(/\r\nconnection: close\r\n/i)
+    expect(srv.running.bodies().read_bytes).toBe(before)
+  })
+
+  it('lets a client still uploading (fetch) read the 401 instead of a reset', async () => {
+    const before = srv.running.bodies().read_bytes
+    const res = await fetch(`${srv.base}/v1/admin/ingest/trade`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer wrong-token' },
+      body: Buffer.alloc(64 * MiB, 'x')
+    })
+    expect(res.status).toBe(401)
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized')
     expect(srv.running.bodies().read_bytes).toBe(before)
   })
 
@@ -110,7 +121,7 @@ describe('declared lengths and framing', () => {
     const seen = await rawRequest({ port, head: ingestHead(2 ** 30, `Authorization: Bearer ${TEST_ADMIN_TOKEN}`) })
     expect(seen.status).toBe(413)
     expect(seen.sentAtAnswer).toBe(0)
-    expect(seen.closed).toBe(true)
+    expect(seen.text).toMatch(/\r\nconnection: close\r\n/i)
     expect(errorOf(seen.text)).toMatchObject({ code: 'payload_too_large' })
     expect(srv.running.bodies().read_bytes).toBe(before)
   })
@@ -125,7 +136,8 @@ describe('declared lengths and framing', () => {
         'Content-Length: 16',
         'Content-Length: 17'
       ],
-      raw: '{"plan":"free"} '
+      raw: '{"plan":"free"} ',
+      untilClose: true
     })
     expect(seen.status).toBe(400)
     expect(seen.closed).toBe(true)
@@ -136,7 +148,8 @@ describe('declared lengths and framing', () => {
   it('refuses them on a route that takes no body too', async () => {
     const seen = await rawRequest({
       port,
-      head: ['GET /v1/health HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 0', 'Content-Length: 40']
+      head: ['GET /v1/health HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 0', 'Content-Length: 40'],
+      untilClose: true
     })
     expect(seen.status).toBe(400)
     expect(errorOf(seen.text).code).toBe('invalid_request')
@@ -148,7 +161,8 @@ describe('declared lengths and framing', () => {
     const seen = await rawRequest({
       port,
       head: ['GET /v1/health HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 0', 'Content-Length: 40'],
-      raw: 'GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'
+      raw: 'GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n',
+      untilClose: true
     })
     expect(seen.closed).toBe(true)
     expect(seen.text).not.toMatch(/HTTP\/1\.1 200 /)
@@ -163,7 +177,8 @@ describe('declared lengths and framing', () => {
         'Host: 127.0.0.1',
         `Authorization: Bearer ${TEST_ADMIN_TOKEN}`,
         'Content-Length: 5x'
-      ]
+      ],
+      untilClose: true
     })
     expect(seen.status).toBe(400)
     expect(errorOf(seen.text).code).toBe('invalid_request')
@@ -181,7 +196,8 @@ describe('declared lengths and framing', () => {
         'Content-Length: 5',
         'Transfer-Encoding: chunked'
       ],
-      raw: '0\r\n\r\n'
+      raw: '0\r\n\r\n',
+      untilClose: true
     })
     expect(seen).toMatchObject({ status: 0, text: '', closed: true })
   })
@@ -236,7 +252,6 @@ describe('spooled admin bodies', () => {
     expect(refused.status).toBe(503)
     expect(refused.text).toMatch(/\r\nretry-after: 1\r\n/i)
     expect(errorOf(refused.text).code).toBe('unavailable')
-    expect(refused.closed).toBe(true)
     for (const s of open) s.destroy()
     await expect.poll(() => srv.running.bodies().spooling, { timeout: 10_000 }).toBe(0)
     await expect.poll(() => fs.readdirSync(path.join(srv.dataDir, 'tmp', 'bodies'))).toEqual([])
