@@ -53,6 +53,10 @@ function post(port: number, headers: readonly string[], bytes: number): Promise<
     s.on('data', (d: string) => {
       if (answeredAt < 0) answeredAt = sent
       answer += d
+      // a whole answer (head and Content-Length bytes): done, whether or not the server has closed yet
+      const end = answer.indexOf('\r\n\r\n')
+      const length = end < 0 ? null : /\r\ncontent-length: *(\d+)/i.exec(answer.slice(0, end))
+      if (length && answer.length - end - 4 >= Number(length[1])) s.destroy()
     })
     s.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message))
     // a server that never answers: given up on after ANSWER_WAIT_MS (reported as status 0, error timeout)
@@ -72,7 +76,6 @@ function post(port: number, headers: readonly string[], bytes: number): Promise<
         'Host: 127.0.0.1',
         `Content-Length: ${bytes}`,
         'Content-Type: application/x-ndjson',
-        'Connection: close',
         ...headers,
         '',
         ''
@@ -84,7 +87,7 @@ function post(port: number, headers: readonly string[], bytes: number): Promise<
         sent += n
         if (!s.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) return void s.once('drain', pump)
       }
-      // answered or all sent: wait for the server to close (a half-close would make uWS drop the request)
+      // answered or all sent: wait for the answer (a half-close would make uWS drop the request)
     }
     pump()
   })
