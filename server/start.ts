@@ -29,7 +29,7 @@ import { ensureAdminToken } from './admin-token.js'
 import { App } from './app.js'
 import type { ServerContext } from './context.js'
 import { startHttpServer } from './http/uws-server.js'
-import type { BodyCounters } from './http/body-budget.js'
+import { BodyBudget, SPOOLED_BODIES, type BodyCounters } from './http/body-budget.js'
 import { adminRoutes } from './routes/admin.js'
 import { healthRoutes } from './routes/health.js'
 import { ExportSlots } from './export-slots.js'
@@ -206,6 +206,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   // --- end chain sources ---
   const sources = createSources(config, { store, log }, chainSources)
   const readiness = new Readiness(() => sources)
+  const bodies = new BodyBudget(config.bodyMemoryBytes, SPOOLED_BODIES)
   const ctx: ServerContext = {
     config,
     version: version(),
@@ -221,6 +222,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     markets: new MarketDirectory(store),
     log,
     exports: exportSlots,
+    bodies,
     synthetic,
     readiness,
     supervisor,
@@ -327,7 +329,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   let http: Awaited<ReturnType<typeof startHttpServer>>
   try {
     http = await startHttpServer(app, config.host, config.port, stream, {
-      bodyMemoryBytes: config.bodyMemoryBytes,
+      budget: bodies,
       spoolDir: path.join(config.dataDir, 'tmp', 'bodies')
     })
   } catch (err) {
@@ -389,5 +391,5 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       await store.close()
       releaseLock()
     })())
-  return { port: http.port, ctx, app, bodies: () => http.bodies(), stop, ready: Promise.race([warm, stopped]) }
+  return { port: http.port, ctx, app, bodies: () => bodies.counters(), stop, ready: Promise.race([warm, stopped]) }
 }

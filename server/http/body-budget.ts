@@ -7,8 +7,11 @@
  *   and its reservation is given back when its request ends;
  * - spooled bodies (admin NDJSON ingest) go to a temp file, never whole into memory: at most `spools` at once
  *   (each holds about SPOOL_BUFFER_BYTES of memory while it is written), others get the same 503.
- * Counters are process totals since start (read by /v1/health and tests).
+ * Counters are totals since start, shown in /v1/health as `bodies`.
  */
+
+/** Spooled bodies received at once: admin bulk loads, a few at a time (at most 1 GiB of temp files at 256 MiB). */
+export const SPOOLED_BODIES = 4
 
 /** Bytes a spooled body may hold in memory before the socket is paused until the file write drains. */
 export const SPOOL_BUFFER_BYTES = 1024 * 1024

@@ -20,7 +20,7 @@ import type { App } from '../app.js'
 import type { StreamService } from '../stream/stream-service.js'
 import { attachStream } from './uws-stream.js'
 import { statusLine } from './status-line.js'
-import { BodyBudget, type BodyCounters } from './body-budget.js'
+import { BodyBudget, SPOOLED_BODIES, type BodyCounters } from './body-budget.js'
 import { declaredLength } from './framing.js'
 import {
   bodiesBusy,
@@ -361,16 +361,12 @@ function refuseFraming(res: uWS.HttpResponse, state: UwsRequest, out: HttpRespon
   send(res, state, out, head)
 }
 
-/** Spooled (SpooledBody) bodies at once when not configured: admin bulk loads, a few at a time. */
-const DEFAULT_SPOOLS = 4
-/** Buffered body bytes at once when not configured (engine/config.ts BODY_MEMORY_MB has the default). */
+/** Buffered body bytes at once when no budget is given (engine/config.ts BODY_MEMORY_MB has the default). */
 const DEFAULT_BODY_MEMORY_BYTES = 64 * 1024 * 1024
 
 export interface HttpServerOptions {
-  /** bytes of buffered request bodies at once, across connections. @default 64 MiB */
-  readonly bodyMemoryBytes?: number
-  /** spooled request bodies at once. @default 4 */
-  readonly bodySpools?: number
+  /** the bound on request bodies in flight. @default 64 MiB buffered, SPOOLED_BODIES spooled */
+  readonly budget?: BodyBudget
   /** directory of spooled bodies, emptied at start. @default a fresh directory under the OS temp dir */
   readonly spoolDir?: string
 }
@@ -442,7 +438,7 @@ export function startHttpServer(
 ): Promise<HttpServer> {
   const server = uWS.App()
   const transport = stream ? attachStream(server, stream) : null
-  const budget = new BodyBudget(opts.bodyMemoryBytes ?? DEFAULT_BODY_MEMORY_BYTES, opts.bodySpools ?? DEFAULT_SPOOLS)
+  const budget = opts.budget ?? new BodyBudget(DEFAULT_BODY_MEMORY_BYTES, SPOOLED_BODIES)
   const spoolDir = prepareSpoolDir(opts.spoolDir)
   server.any('/*', (res, req) => {
     // Only the nine methods uWS 20.30 routes reach this handler, upper-case as sent: it closes the connection

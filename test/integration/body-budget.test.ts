@@ -50,6 +50,10 @@ describe('the budget of buffered bodies (BODY_MEMORY_MB=1)', () => {
     expect(second.text).toMatch(/\r\nconnection: close\r\n/i)
     expect(errorOf(second.text).message).toContain('too many request bodies')
     expect(small.running.bodies().refused_busy).toBe(refusedBefore + 1)
+    const health = (await (await fetch(`http://127.0.0.1:${small.running.port}/v1/health`)).json()) as {
+      bodies: { refused_busy: number; buffered_bytes: number }
+    }
+    expect(health.bodies).toMatchObject({ refused_busy: refusedBefore + 1, buffered_bytes: length })
 
     // the first body completes and is answered; its reservation is given back
     first.end(padded(length).subarray(json.length))
