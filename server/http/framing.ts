@@ -5,7 +5,8 @@
  * request-smuggling risk, RFC 9112 section 6.3). Copies of one value, repeated or as a comma list
  * (`5, 5`), are that value; differing values, a value that is not a decimal number, or `Content-Length`
  * beside `Transfer-Encoding` answer 400 `invalid_request`, and the adapter closes the connection (where
- * the next request starts is not known).
+ * the next request starts is not known). uWS 20.30 already closes the last case unanswered before any
+ * handler runs; the check stays so that a build that lets it through is still refused.
  */
 import { ApiError } from '../../engine/errors.js'
 
