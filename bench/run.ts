@@ -280,6 +280,9 @@ async function main(): Promise<void> {
     return console.log(
       JSON.stringify(await (await import('./accounts/accounts.js')).accountsBench(ROUNDS, HTTP_SECONDS), null, 2)
     )
+  // access before bodies (docs/access.md): server RSS under concurrent large unauthenticated/authenticated bodies
+  if (only === 'bodies')
+    return console.log(JSON.stringify(await (await import('./http/hostile-bodies.js')).hostileBodiesBench(), null, 2))
   if (only === 'auth') {
     console.log(JSON.stringify(await authOverhead(ROUNDS, HTTP_SECONDS), null, 2))
     return

@@ -72,6 +72,12 @@ export interface Config {
   readonly exportMaxConcurrent: number
   /** read candle partitions that are one merged part without FINAL in exports (chDB; docs/export-formats.md) */
   readonly exportPinMerged: boolean
+  /**
+   * Bytes of request bodies held in memory at once across connections (BODY_MEMORY_MB); past it a body is
+   * refused 503 before it is read. Admin NDJSON bodies are spooled to disk and not counted here.
+   * @default 64 MiB
+   */
+  readonly bodyMemoryBytes: number
   /** public endpoints without a key: requests per minute per client IP (token bucket). @default 60 */
   readonly publicRatePerMinute: number
   /** reverse proxies in front whose X-Forwarded-For is trusted; 0 ignores the header. @default 0 */
@@ -367,6 +373,7 @@ export function loadConfig(env: Env = process.env): Config {
     chdbPoolSize,
     exportMaxConcurrent: exportMaxConcurrent(env, chdbPoolSize),
     exportPinMerged: oneOf(env, 'EXPORT_PIN_MERGED', '1', ['0', '1']) === '1',
+    bodyMemoryBytes: int(env, 'BODY_MEMORY_MB', 64, 1, 65_536) * 1024 * 1024,
     publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10),
     alertSources: alertSources(env),

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   invalid_record: 400,
   invalid_body: 400,
   unknown_symbol: 400,
+  /** the body's length is ambiguous (differing Content-Length headers, or one beside Transfer-Encoding) */
+  invalid_request: 400,
   unauthorized: 401,
   /** accounts: wrong email or password (the same answer whether the email exists or not) */
   invalid_credentials: 401,

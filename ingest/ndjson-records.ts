@@ -35,36 +35,73 @@ export type NdjsonResult =
     }
   | { readonly ok: false; readonly problem: NdjsonProblem }
 
-export function parseNdjsonRecords(kind: RecordKind, text: string): NdjsonResult {
-  const records: NormalizedRecord[] = []
-  let line = 0
-  let start = 0
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start)
-    if (end === -1) end = text.length
-    line++
-    const raw = text.slice(start, end).trim()
-    start = end + 1
-    if (raw === '') continue
-    if (records.length >= MAX_NDJSON_RECORDS) {
-      return {
-        ok: false,
-        problem: { line, field: null, message: `more than ${MAX_NDJSON_RECORDS} records; split the body` }
-      }
+/**
+ * The records of an NDJSON body, one line at a time (a body read in pieces never needs to be whole in
+ * memory): `add` each line without its newline until it returns false (a problem stops the read), then
+ * `finish`.
+ */
+export class NdjsonRecordReader {
+  private readonly records: NormalizedRecord[] = []
+  private line = 0
+  private problem: NdjsonProblem | null = null
+
+  constructor(private readonly kind: RecordKind) {}
+
+  /** the 1-based number of the line `add` will read next */
+  get nextLine(): number {
+    return this.line + 1
+  }
+
+  /** Stops the read at the next line with `message` (e.g. a line too long to take). */
+  fail(message: string): void {
+    this.problem ??= { line: this.line + 1, field: null, message }
+  }
+
+  add(text: string): boolean {
+    if (this.problem) return false
+    this.line++
+    const raw = text.trim()
+    if (raw === '') return true
+    const line = this.line
+    if (this.records.length >= MAX_NDJSON_RECORDS) {
+      this.problem = { line, field: null, message: `more than ${MAX_NDJSON_RECORDS} records; split the body` }
+      return false
     }
     let value: unknown
     try {
       value = JSON.parse(raw)
     } catch {
-      return { ok: false, problem: { line, field: null, message: 'is not valid JSON' } }
+      this.problem = { line, field: null, message: 'is not valid JSON' }
+      return false
     }
-    const v = validateRecord(kind, value)
-    if (!v.ok) return { ok: false, problem: { line, field: v.problem.field, message: v.problem.message } }
-    records.push(v.record)
+    const v = validateRecord(this.kind, value)
+    if (!v.ok) {
+      this.problem = { line, field: v.problem.field, message: v.problem.message }
+      return false
+    }
+    this.records.push(v.record)
+    return true
   }
-  if (records.length === 0)
-    return { ok: false, problem: { line: 0, field: null, message: 'the body holds no records' } }
-  const chunks = encodeRecords(records, true)
-  if (kind === 'option_quote') chunks.push(...deriveOptionsMetrics(records as OptionQuoteRecord[], true))
-  return { ok: true, rows: records.length, chunks, records: records.length <= LIVE_RECORDS_MAX ? records : null }
+
+  finish(): NdjsonResult {
+    if (this.problem) return { ok: false, problem: this.problem }
+    const records = this.records
+    if (records.length === 0)
+      return { ok: false, problem: { line: 0, field: null, message: 'the body holds no records' } }
+    const chunks = encodeRecords(records, true)
+    if (this.kind === 'option_quote') chunks.push(...deriveOptionsMetrics(records as OptionQuoteRecord[], true))
+    return { ok: true, rows: records.length, chunks, records: records.length <= LIVE_RECORDS_MAX ? records : null }
+  }
+}
+
+export function parseNdjsonRecords(kind: RecordKind, text: string): NdjsonResult {
+  const reader = new NdjsonRecordReader(kind)
+  let start = 0
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start)
+    if (end === -1) end = text.length
+    if (!reader.add(text.slice(start, end))) break
+    start = end + 1
+  }
+  return reader.finish()
 }

@@ -98,6 +98,7 @@ class RoutedRequest implements RouteRequest {
   readonly path: string
   readonly headers: Readonly<Record<string, string>>
   readonly body: Buffer | null
+  readonly bodyFile: HttpRequest['bodyFile']
 
   constructor(
     private readonly req: HttpRequest,
@@ -111,6 +112,7 @@ class RoutedRequest implements RouteRequest {
     this.path = req.path
     this.headers = req.headers
     this.body = req.body
+    this.bodyFile = req.bodyFile ?? null
   }
 
   /** parsed only when a handler reads it (the transport's `query` is lazy) */
@@ -187,6 +189,23 @@ export class App {
     if (web && web.serves(method, path)) return { route: web, params: {} }
     // --- end web dashboard ---
     return this.router.match(method, path)
+  }
+
+  /**
+   * The access check alone, from the headers, before a body is read (the adapter calls it on routes that
+   * take a body): the refusal's answer (401, 403, 429), or null. Nothing is counted here: `handle` checks
+   * again once the body is in (so check and count stay one step) and counts. A public route without a key
+   * takes its throttle token in `handle` only.
+   */
+  admit(req: HttpRequest, m: Match): HttpResponse | null {
+    if (m.route.access === 'none') return null
+    try {
+      if (!this.access) throw new Error(`no access control for ${m.route.path}`)
+      this.access.admit(m.route, req)
+      return null
+    } catch (err) {
+      return this.errorResponse(err, req)
+    }
   }
 
   errorResponse(

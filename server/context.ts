@@ -17,6 +17,7 @@ import type { LiveState } from '../engine/live/live-state.js'
 import type { MarketDirectory } from '../engine/history/markets.js'
 import type { StreamService } from './stream/stream-service.js'
 import type { ExportSlots } from './export-slots.js'
+import type { BodyBudget } from './http/body-budget.js'
 import type { Readiness } from './readiness.js'
 import type { Supervisor } from '../engine/runtime/supervisor.js'
 import type { AlertService } from '../engine/alerts/alert-service.js'
@@ -41,6 +42,8 @@ export interface ServerContext {
   readonly log: Logger
   /** the cap on bulk exports streaming at once, and their counters */
   readonly exports: ExportSlots
+  /** the bound on request bodies in flight and its counters (server/http/body-budget.ts); absent in route tests */
+  readonly bodies?: BodyBudget
   /**
    * true when the data this service holds is (or includes) the synthetic demo market: `SOURCES` has `sim`,
    * or the data directory was ever filled by it (engine_state has a `sim:*` key). Every data response

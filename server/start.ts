@@ -30,6 +30,7 @@ import { ensureAdminToken } from './admin-token.js'
 import { App } from './app.js'
 import type { ServerContext } from './context.js'
 import { startHttpServer } from './http/uws-server.js'
+import { BodyBudget, SPOOLED_BODIES, type BodyCounters } from './http/body-budget.js'
 import { adminRoutes } from './routes/admin.js'
 import { healthRoutes } from './routes/health.js'
 import { ExportSlots } from './export-slots.js'
@@ -87,6 +88,8 @@ export interface Running {
   readonly port: number
   readonly ctx: ServerContext
   readonly app: App
+  /** request body counters: bytes read, buffered bodies, spools, refusals (server/http/body-budget.ts) */
+  bodies(): BodyCounters
   /** graceful stop: stop accepting, stop sources, flush every queued batch, close the store */
   stop(): Promise<void>
   /** resolves once the service is ready (live state built, sources warmed up), or when it stops */
@@ -204,6 +207,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   // --- end chain sources ---
   const sources = createSources(config, { store, log }, chainSources)
   const readiness = new Readiness(() => sources)
+  const bodies = new BodyBudget(config.bodyMemoryBytes, SPOOLED_BODIES)
   const ctx: ServerContext = {
     config,
     version: version(),
@@ -219,6 +223,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     markets: new MarketDirectory(store),
     log,
     exports: exportSlots,
+    bodies,
     synthetic,
     readiness,
     supervisor,
@@ -324,7 +329,10 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   })
   let http: Awaited<ReturnType<typeof startHttpServer>>
   try {
-    http = await startHttpServer(app, config.host, config.port, stream)
+    http = await startHttpServer(app, config.host, config.port, stream, {
+      budget: bodies,
+      spoolDir: path.join(config.dataDir, 'tmp', 'bodies')
+    })
   } catch (err) {
     // the port is taken: end what already runs and close the store before the caller exits (an embedded
     // store left open could keep the process from exiting: seen under load, the exit 2 never came)
@@ -388,5 +396,5 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       await store.close()
       releaseLock()
     })())
-  return { port: http.port, ctx, app, stop, ready: Promise.race([warm, stopped]) }
+  return { port: http.port, ctx, app, bodies: () => bodies.counters(), stop, ready: Promise.race([warm, stopped]) }
 }

@@ -21,6 +21,22 @@ function bad(param: string, message: string): ApiError {
   return new ApiError('invalid_parameter', message, { param })
 }
 
+/** Longest part of a client-chosen name (an unknown parameter or field) an error repeats, code units. */
+export const MAX_ECHOED_NAME = 64
+
+/** A client-chosen name as an error repeats it: cut at MAX_ECHOED_NAME, with how long it was. */
+export function echoName(name: string): string {
+  if (name.length <= MAX_ECHOED_NAME) return name
+  // a cut between the halves of a surrogate pair would leave a lone surrogate
+  const end = /[\uD800-\uDBFF]/.test(name.charAt(MAX_ECHOED_NAME - 1)) ? MAX_ECHOED_NAME - 1 : MAX_ECHOED_NAME
+  return `${name.slice(0, end)}... (${name.length} characters)`
+}
+
+function unknownName(name: string, message: (shown: string) => string): ApiError {
+  const shown = echoName(name)
+  return bad(shown, message(shown))
+}
+
 /** Code points of `s`; UTF-16 length is an upper bound, so only long strings are counted. */
 function codePoints(s: string, atMost: number): number {
   if (s.length <= atMost) return s.length
@@ -195,7 +211,7 @@ export function compileQuery(schema: TObject | undefined): QueryValidator {
     const out: Json = {}
     for (const [name, raw] of query) {
       const coerce = coercers.get(name)
-      if (!coerce) throw bad(name, `unknown parameter '${name}'; ${takes}`)
+      if (!coerce) throw unknownName(name, (n) => `unknown parameter '${n}'; ${takes}`)
       if (Object.hasOwn(out, name)) throw bad(name, `parameter ${name} is given more than once`)
       out[name] = coerce(raw)
     }
@@ -260,7 +276,7 @@ export function parseJsonBody(schema: TObject, body: Buffer | null): Json {
   const props = schema.properties as Record<string, TSchema>
   for (const key of Object.keys(obj)) {
     if (!Object.hasOwn(props, key))
-      throw bad(key, `unknown field '${key}'; the body takes ${Object.keys(props).join(', ')}`)
+      throw unknownName(key, (n) => `unknown field '${n}'; the body takes ${Object.keys(props).join(', ')}`)
   }
   const required = new Set((schema.required as string[] | undefined) ?? [])
   const out: Json = {}

@@ -19,12 +19,13 @@ export class NdjsonParser {
   constructor() {
     this.worker = new Worker(distPath('ingest', 'workers', 'ndjson-worker.js'))
     this.worker.unref()
-    this.worker.on('message', (msg: { id: number; result: NdjsonResult }) => {
+    this.worker.on('message', (msg: { id: number; result?: NdjsonResult; error?: string }) => {
       const w = this.waiting.get(msg.id)
       this.waiting.delete(msg.id)
       if (!w) return
+      if (msg.error !== undefined) return w.reject(new Error(`ndjson worker: ${msg.error}`))
       // chunk payloads arrive as Uint8Arrays over transferred buffers (structured clone keeps the type)
-      w.resolve(msg.result)
+      w.resolve(msg.result!)
     })
     this.worker.on('error', (err) => {
       for (const w of this.waiting.values()) w.reject(err)
@@ -42,6 +43,15 @@ export class NdjsonParser {
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
       this.worker.postMessage({ id, kind, body: copy }, [copy])
+    })
+  }
+
+  /** Parses a body spooled to `file`, read by the worker in pieces (ingest/ndjson-file.ts). */
+  parseFile(kind: RecordKind, file: string): Promise<NdjsonResult> {
+    const id = this.nextId++
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject })
+      this.worker.postMessage({ id, kind, file })
     })
   }
 

@@ -113,6 +113,15 @@ export class AccessControl {
     }
   }
 
+  /**
+   * `check` before a body is read (server/app.ts `admit`): throws the same refusals, except on a public
+   * route called without a key, which is checked (throttle token, session) once, when it is handled.
+   */
+  admit(route: Route, req: HttpRequest): void {
+    if (route.access === 'public' && req.headers['x-api-key'] === undefined) return
+    this.check(route, req)
+  }
+
   private throttled(req: HttpRequest): Caller {
     const ip = clientIp(req.ip, req.headers['x-forwarded-for'], this.o.trustedProxyHops)
     const d = this.o.throttle.take(ip)

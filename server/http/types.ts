@@ -6,6 +6,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import type { KeyRecord } from '../../engine/access/key-registry.js'
 import type { Feature, Plan } from '../../engine/access/plans.js'
+import type { SpooledBody } from './uws-body.js'
 
 export interface HttpRequest {
   /** upper case, e.g. GET */
@@ -21,6 +22,8 @@ export interface HttpRequest {
   /** header names in lower case */
   readonly headers: Readonly<Record<string, string>>
   readonly body: Buffer | null
+  /** the body as a temp file, on routes with `spoolBody` (removed once the request ends) */
+  readonly bodyFile?: SpooledBody | null
   /** client address as the socket saw it */
   readonly ip: string
 }
@@ -116,6 +119,12 @@ export interface Route {
   readonly counted?: boolean
   /** largest accepted body, bytes; 0 means the route takes no body. @default 0 */
   readonly maxBodyBytes?: number
+  /**
+   * The body is written to a temp file as it arrives (`bodyFile`), never held whole in memory: for bodies
+   * up to hundreds of MiB (admin NDJSON). Otherwise it is buffered (`body`) within the server's budget of
+   * buffered bodies (docs/access.md, "Bodies"). @default false
+   */
+  readonly spoolBody?: boolean
   readonly summary: string
   readonly description?: string
   readonly tags: readonly string[]

@@ -3,16 +3,36 @@
  * The uWebSockets.js adapter: the only file that knows uWS. Rules it follows (uWS examples): attach
  * `onAborted` before any await; never touch `res` after an abort; write status, headers and body inside
  * `cork`; send large bodies with `tryEnd` + `onWritable` so a slow client does not make memory grow.
- * Request bodies are read only for routes that take one, up to the route's limit (413 beyond it).
+ * Request bodies are read only for routes that take one, and only once the body's framing, its declared
+ * length (413 at once beyond the route's limit) and the caller's access (401/403/429 from the headers) have
+ * passed; a refusal before the body stops reading it (see `refuse`), so the body is never read. Bodies in flight are
+ * bounded across connections (body-budget.ts): buffered ones share a byte budget, large admin bodies are
+ * spooled to temp files (uws-body.ts).
  * `tryEndBackpressure()` counts large plain bodies that had to wait on `onWritable` (tests read it to know
  * the backpressure path was taken).
  */
+import fs from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import uWS from 'uWebSockets.js'
 import { ApiError } from '../../engine/errors.js'
 import type { App } from '../app.js'
 import type { StreamService } from '../stream/stream-service.js'
 import { attachStream } from './uws-stream.js'
 import { statusLine } from './status-line.js'
+import { BodyBudget, SPOOLED_BODIES, type BodyCounters } from './body-budget.js'
+import { declaredLength } from './framing.js'
+import {
+  bodiesBusy,
+  readBuffered,
+  removeSpool,
+  spoolBody,
+  tooLarge,
+  type Aborted,
+  type Reservation,
+  type SpooledBody
+} from './uws-body.js'
+import type { Match } from '../router.js'
 import { isStreamBody, type HttpRequest, type HttpResponse, type StreamBody } from './types.js'
 import { ACCOUNT_REQUEST_HEADERS } from '../accounts/session-gate.js' // accounts
 // --- web dashboard ---
@@ -40,12 +60,8 @@ export interface HttpServer {
   readonly port: number
   /** stops accepting connections; in-flight responses complete */
   close(): void
-}
-
-interface Aborted {
-  aborted: boolean
-  /** called once when the client goes away (stops a streamed body) */
-  onAbort?: () => void
+  /** the request body counters (body-budget.ts) */
+  bodies(): BodyCounters
 }
 
 /**
@@ -130,22 +146,23 @@ function send(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: bo
  * (`end`, or a tryEnd that wrote everything), false for HEAD and for a body still being written.
  */
 function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): boolean {
-  const plain = out.body as string | Buffer
+  const plain = state.writeThrough === true && !head ? writtenThrough(out) : (out.body as string | Buffer)
+  const close = state.closeAfter === true
   res.writeStatus(statusLine(out.status))
   for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
   if (typeof plain === 'string' && plain.length <= STREAM_THRESHOLD / 4) {
     // small text bodies go to uWS as strings: no intermediate Buffer
-    if (head) res.endWithoutBody(Buffer.byteLength(plain))
-    else res.end(plain)
+    if (head) res.endWithoutBody(Buffer.byteLength(plain), close)
+    else res.end(plain, close)
     return !head
   }
   const body = typeof plain === 'string' ? Buffer.from(plain) : plain
   if (head) {
-    res.endWithoutBody(body.length)
+    res.endWithoutBody(body.length, close)
     return false
   }
   if (body.length <= STREAM_THRESHOLD) {
-    res.end(body)
+    res.end(body, close)
     return true
   }
   // offsets from onWritable are global write offsets; the body starts at `start`
@@ -161,6 +178,28 @@ function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, he
     })
   }
   return done
+}
+
+/**
+ * uWS' cork buffer, bytes (LoopData CORK_BUFFER_SIZE in uWS 20.30): a response larger than this is written
+ * to the socket at once instead of when the handler returns.
+ */
+const CORK_BUFFER_BYTES = 16 * 1024
+
+/** A Content-Length uWS 20.30 can frame a body by: 1 to 9 digits. Other values (a 1 GiB length has 10) make
+ * it close the connection once the handler returns, dropping whatever the handler wrote while corked. */
+const UWS_LENGTH = /^[0-9]{1,9}$/
+
+/**
+ * A JSON answer padded with trailing spaces (still the same JSON) past CORK_BUFFER_BYTES, so that uWS writes
+ * it before the handler returns: for requests whose Content-Length uWS will not take (UWS_LENGTH), which
+ * would otherwise be closed without the 413 or 400 that explains why.
+ */
+function writtenThrough(out: HttpResponse): string | Buffer {
+  const body = out.body as string | Buffer
+  if (!(out.headers['content-type'] ?? '').startsWith('application/json')) return body
+  const text = typeof body === 'string' ? body : body.toString('utf8')
+  return text.length > CORK_BUFFER_BYTES ? text : text.padEnd(CORK_BUFFER_BYTES + 1, ' ')
 }
 
 /**
@@ -186,30 +225,6 @@ function answerFailure(
       // already gone
     }
   }
-}
-
-function readBody(res: uWS.HttpResponse, limit: number, state: Aborted): Promise<Buffer | ApiError> {
-  return new Promise((resolve) => {
-    const parts: Buffer[] = []
-    let size = 0
-    let over = false
-    res.onData((chunk, isLast) => {
-      if (state.aborted) return
-      if (!over) {
-        size += chunk.byteLength
-        if (size > limit) over = true
-        // uWS reuses the chunk's memory after the callback returns: copy it
-        else parts.push(Buffer.from(chunk.slice(0)))
-      }
-      if (isLast) {
-        resolve(over ? tooLarge(limit) : Buffer.concat(parts, size))
-      }
-    })
-  })
-}
-
-function tooLarge(limit: number): ApiError {
-  return new ApiError('payload_too_large', `the body is larger than ${limit} bytes`)
 }
 
 /**
@@ -238,10 +253,8 @@ function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean): Record<string, s
   }
   // --- end accounts ---
   if (bodyRoute) {
-    for (const name of ['content-length', 'content-type']) {
-      const v = req.getHeader(name)
-      if (v !== '') headers[name] = v
-    }
+    const v = req.getHeader('content-type')
+    if (v !== '') headers['content-type'] = v
   }
   return headers
 }
@@ -257,6 +270,12 @@ class UwsRequest implements HttpRequest, Aborted {
   private parsed: URLSearchParams | undefined
   aborted = false
   onAbort?: () => void
+  /** the answer closes the connection (the request's framing is ambiguous) */
+  closeAfter = false
+  /** uWS closes the connection after the handler (a Content-Length it cannot take): see writtenThrough */
+  writeThrough = false
+  /** set once spooled (routes with `spoolBody`) */
+  bodyFile: SpooledBody | null = null
 
   constructor(
     private readonly res: uWS.HttpResponse,
@@ -311,9 +330,116 @@ function listenExclusive(server: uWS.TemplatedApp, host: string, port: number, c
   )
 }
 
-export function startHttpServer(app: App, host: string, port: number, stream?: StreamService): Promise<HttpServer> {
+/** Every Content-Length of a request that has one (uWS frames by the first): its length or a 400. */
+function framingOf(req: uWS.HttpRequest): number | ApiError {
+  const values: string[] = []
+  let transferEncoding = false
+  req.forEach((name, value) => {
+    if (name === 'content-length') values.push(value)
+    else if (name === 'transfer-encoding') transferEncoding = true
+  })
+  return declaredLength(values, transferEncoding)
+}
+
+/**
+ * Answers a request whose body is refused unread: reading stops (`pause`; the client's writes stall once the
+ * socket buffers are full), the answer says `Connection: close`, and uWS' idle timeout (10 s) ends the
+ * connection unless the client does first. Closing at once instead would make the kernel reset the
+ * connection over the unread bytes, and a client still writing its body (undici, most HTTP libraries) would
+ * see the reset instead of the answer. A request that itself asks for `Connection: close` is closed by uWS
+ * right after the answer.
+ */
+function refuse(res: uWS.HttpResponse, state: UwsRequest, out: HttpResponse, head: boolean): void {
+  if (state.aborted) return
+  res.pause()
+  send(res, state, { status: out.status, headers: { ...out.headers, connection: 'close' }, body: out.body }, head)
+}
+
+/** Answers a request whose body length is ambiguous and closes the connection at once (it cannot be reused). */
+function refuseFraming(res: uWS.HttpResponse, state: UwsRequest, out: HttpResponse, head: boolean): void {
+  state.closeAfter = true
+  send(res, state, out, head)
+}
+
+/** Buffered body bytes at once when no budget is given (engine/config.ts BODY_MEMORY_MB has the default). */
+const DEFAULT_BODY_MEMORY_BYTES = 64 * 1024 * 1024
+
+export interface HttpServerOptions {
+  /** the bound on request bodies in flight. @default 64 MiB buffered, SPOOLED_BODIES spooled */
+  readonly budget?: BodyBudget
+  /** directory of spooled bodies, emptied at start. @default a fresh directory under the OS temp dir */
+  readonly spoolDir?: string
+}
+
+/** The spool directory, emptied (a crash leaves files behind) and created with mode 0700. */
+function prepareSpoolDir(dir: string | undefined): string {
+  if (dir === undefined) return fs.mkdtempSync(join(tmpdir(), 'tidewatch-bodies-'))
+  fs.rmSync(dir, { recursive: true, force: true })
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return dir
+}
+
+/**
+ * A request to a route that takes a body: the declared length (413), access from the headers (app.admit),
+ * then the body within the budget (buffered or spooled), then the application. Every refusal before the
+ * body closes the connection.
+ */
+function receiveBody(
+  res: uWS.HttpResponse,
+  request: UwsRequest,
+  app: App,
+  matched: Match,
+  length: number | null,
+  head: boolean,
+  budget: BodyBudget,
+  spoolDir: string
+): void {
+  const where = { method: request.method, path: request.path }
+  const limit = matched.route.maxBodyBytes ?? 0
+  watchAbort(res, request)
+  if (length !== null && length > limit) return refuse(res, request, app.errorResponse(tooLarge(limit), where), head)
+  const refusal = app.admit(request, matched)
+  if (refusal) return refuse(res, request, refusal, head)
+  const answer = async (body: Buffer | SpooledBody | ApiError): Promise<void> => {
+    if (body instanceof ApiError) return refuse(res, request, app.errorResponse(body, where), head)
+    if (Buffer.isBuffer(body)) request.body = body
+    else request.bodyFile = body
+    send(res, request, await app.handle(request, matched), head)
+  }
+  const failed = (err: unknown): void => answerFailure(res, request, app, err, where, head)
+  if (matched.route.spoolBody) {
+    if (!budget.startSpool()) return refuse(res, request, app.errorResponse(bodiesBusy(), where), head)
+    spoolBody(res, request, limit, budget, spoolDir)
+      .then(answer)
+      .catch(failed)
+      .finally(() => {
+        budget.endSpool()
+        if (request.bodyFile) removeSpool(request.bodyFile.path)
+      })
+    return
+  }
+  const hold: Reservation = { held: 0 }
+  if (length !== null) {
+    if (!budget.reserve(length)) return refuse(res, request, app.errorResponse(bodiesBusy(), where), head)
+    hold.held = length
+  }
+  readBuffered(res, request, limit, budget, hold)
+    .then(answer)
+    .catch(failed)
+    .finally(() => budget.release(hold.held))
+}
+
+export function startHttpServer(
+  app: App,
+  host: string,
+  port: number,
+  stream?: StreamService,
+  opts: HttpServerOptions = {}
+): Promise<HttpServer> {
   const server = uWS.App()
   const transport = stream ? attachStream(server, stream) : null
+  const budget = opts.budget ?? new BodyBudget(DEFAULT_BODY_MEMORY_BYTES, SPOOLED_BODIES)
+  const spoolDir = prepareSpoolDir(opts.spoolDir)
   server.any('/*', (res, req) => {
     // Only the nine methods uWS 20.30 routes reach this handler, upper-case as sent: it closes the connection
     // on any other (QUERY, or `get`) before JavaScript runs, with no hook to answer (docs/uws-parser-repro.md)
@@ -323,6 +449,9 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
     const head = method === 'HEAD'
     const matched = app.match(method, path)
     const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
+    // uWS frames a body by the first Content-Length: every one is checked (framing.ts)
+    const declared = req.getHeader('content-length')
+    const length = declared === '' ? null : framingOf(req)
     const headers = readHeaders(req, limit > 0)
     // --- web dashboard: its caching and encoding headers, read only outside /v1 (charCode 118 = 'v') ---
     if (path.charCodeAt(1) !== 118) {
@@ -333,36 +462,35 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
     }
     // --- end web dashboard ---
     const request = new UwsRequest(res, method, path, rawQuery, headers, null)
-    if (limit === 0) {
-      const out = app.handle(request, matched)
-      if (out instanceof Promise) {
-        watchAbort(res, request)
-        out.then(
-          (o) => send(res, request, o, head),
-          (err: unknown) => answerFailure(res, request, app, err, { method, path }, head)
-        )
-        return
-      }
-      // uWS' rule: end the response or hook onAborted before the handler returns. A plain body is hooked
-      // only when send did not end it (a large body still being written); HEAD (endWithoutBody is no answer
-      // to uWS) and streams (sendStream writes before its first await) are hooked before sending
-      const early = head || isStreamBody(out.body)
-      if (early) watchAbort(res, request)
-      if (!send(res, request, out, head, true) && !early) watchAbort(res, request)
+    if (declared !== '' && !UWS_LENGTH.test(declared)) request.writeThrough = true
+    if (length instanceof ApiError) {
+      watchAbort(res, request)
+      const answer = (): void => refuseFraming(res, request, app.errorResponse(length, { method, path }), head)
+      // uWS stops parsing this connection after the handler: answer now (written through)
+      if (request.writeThrough) return answer()
+      // answered once uWS has parsed what it already holds: a request smuggled behind the ambiguous length
+      // then arrives while this one is pending, and uWS closes the connection instead of serving it
+      setImmediate(answer)
       return
     }
-    watchAbort(res, request)
-    if (Number(headers['content-length'] ?? '0') > limit) {
-      send(res, request, app.errorResponse(tooLarge(limit), { method, path }), head)
+    if (limit > 0) {
+      return receiveBody(res, request, app, matched as Match, length, head, budget, spoolDir)
+    }
+    const out = app.handle(request, matched)
+    if (out instanceof Promise) {
+      watchAbort(res, request)
+      out.then(
+        (o) => send(res, request, o, head),
+        (err: unknown) => answerFailure(res, request, app, err, { method, path }, head)
+      )
       return
     }
-    readBody(res, limit, request)
-      .then(async (body) => {
-        if (body instanceof ApiError) return send(res, request, app.errorResponse(body, { method, path }), head)
-        request.body = body
-        send(res, request, await app.handle(request, matched), head)
-      })
-      .catch((err: unknown) => answerFailure(res, request, app, err, { method, path }, head))
+    // uWS' rule: end the response or hook onAborted before the handler returns. A plain body is hooked
+    // only when send did not end it (a large body still being written); HEAD (endWithoutBody is no answer
+    // to uWS) and streams (sendStream writes before its first await) are hooked before sending
+    const early = head || isStreamBody(out.body)
+    if (early) watchAbort(res, request)
+    if (!send(res, request, out, head, true) && !early) watchAbort(res, request)
   })
   return new Promise((resolve, reject) => {
     // exclusive: without it uWS sets SO_REUSEPORT and a second instance on the same port silently shares
@@ -378,9 +506,11 @@ export function startHttpServer(app: App, host: string, port: number, stream?: S
       }
       resolve({
         port: uWS.us_socket_local_port(token),
+        bodies: () => budget.counters(),
         close: () => {
           transport?.close()
           uWS.us_listen_socket_close(token)
+          if (opts.spoolDir === undefined) fs.rmSync(spoolDir, { recursive: true, force: true })
         }
       })
     })

@@ -2,7 +2,8 @@
  * @module
  * Admin API (bearer ADMIN_TOKEN). `POST /v1/admin/ingest/{kind}` takes NDJSON of normalized records of
  * that kind, all or nothing: a bad line answers 400 naming the line and field and nothing is written.
- * A 201 means the store acknowledged every row. The write is idempotent (dedup token from the body's
+ * The body is spooled to a temp file as it arrives and parsed from there in pieces (never whole in
+ * memory). A 201 means the store acknowledged every row. The write is idempotent (dedup token from the body's
  * content), so retrying a request after a 5xx or a lost response never duplicates rows.
  */
 import crypto from 'node:crypto'
@@ -32,6 +33,7 @@ export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
       path: '/v1/admin/ingest/:kind',
       access: 'admin',
       maxBodyBytes: MAX_INGEST_BODY_BYTES,
+      spoolBody: true,
       status: 201,
       summary: 'Load normalized records of one kind (NDJSON), all or nothing',
       description: `Kinds: ${RECORD_KINDS.join(', ')}. A bad line answers 400 naming the line and field; nothing is written. Idempotent: the same body posted again writes nothing twice. At most ${MAX_INGEST_BODY_BYTES} bytes and 1,000,000 records.`,
@@ -48,13 +50,18 @@ export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
         if (!isRecordKind(kind)) {
           throw new ApiError('not_found', `unknown record kind '${kind}'; kinds are ${RECORD_KINDS.join(', ')}`)
         }
-        if (!req.body || req.body.length === 0) throw new ApiError('invalid_body', 'the body must be NDJSON records')
+        // over a socket the body arrives spooled to a file; in-process callers may pass it in memory
+        const file = req.bodyFile ?? null
+        const body = req.body
+        if (file ? file.bytes === 0 : !body || body.length === 0) {
+          throw new ApiError('invalid_body', 'the body must be NDJSON records')
+        }
         if (parser.busy) {
           throw new ApiError('unavailable', 'too many ingest requests in progress; retry shortly', {
             headers: { 'retry-after': '1' }
           })
         }
-        const parsed = await parser.parse(kind, req.body)
+        const parsed = file ? await parser.parseFile(kind, file.path) : await parser.parse(kind, body!)
         if (!parsed.ok) {
           const { line, field, message } = parsed.problem
           const where = line > 0 ? `line ${line}${field ? `, field ${field}` : ''}: ` : 'body: '
@@ -63,7 +70,7 @@ export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
             details: { line }
           })
         }
-        const bodyHash = crypto.createHash('sha1').update(req.body).digest('hex')
+        const bodyHash = file ? file.sha1 : crypto.createHash('sha1').update(body!).digest('hex')
         const gen = await ctx.pipeline.writeDirect(parsed.chunks, (chunk) => `admin:${chunk.table}:${bodyHash}`)
         // written: now the hot endpoints reflect it before the answer (bulk loads reload the live state)
         if (parsed.records) await ctx.live.offer(parsed.records, gen)

@@ -205,6 +205,17 @@ const HEALTH_RESPONSE = Type.Object({
         'bulk exports streaming now, the cap (EXPORT_MAX_CONCURRENT), exports refused with 503 at the cap, exports restarted with FINAL because a pinned part was replaced'
     }
   ),
+  bodies: Type.Optional(
+    Type.Object(
+      {
+        buffered_bytes: Type.Integer({ description: 'bytes of request bodies held in memory now (BODY_MEMORY_MB)' }),
+        spooling: Type.Integer({ description: 'admin bodies being written to temp files now (at most 4)' }),
+        read_bytes: Type.Integer({ description: 'request body bytes read since start' }),
+        refused_busy: Type.Integer({ description: 'requests refused 503 because bodies in flight were at their bound' })
+      },
+      { description: 'request bodies in flight (docs/access.md, "Bodies")' }
+    )
+  ),
   process: Type.Object({
     rss_mb: Type.Integer(),
     heap_used_mb: Type.Integer(),
@@ -274,6 +285,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
           ...(ctx.stream && { stream: ctx.stream.stats() }),
           ...(ctx.signals && { signals: ctx.signals.stats() }),
           exports: ctx.exports.stats(),
+          ...(ctx.bodies && { bodies: ctx.bodies.counters() }),
           ingest: {
             queued: totals.queued,
             written: totals.written,

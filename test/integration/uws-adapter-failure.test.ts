@@ -2,7 +2,7 @@
  * The uWS adapter when the application fails outside its own error handling (server/http/uws-server.ts
  * `answerFailure`): a handler promise that rejects, with and without a request body, is answered with the
  * application's error answer, and the server (the process) keeps serving. The app here is a stand-in with
- * the three methods the adapter calls, so the failure can be provoked; the sockets are real.
+ * the four methods the adapter calls, so the failure can be provoked; the sockets are real.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../server/app.js'
@@ -16,6 +16,10 @@ let base: string
 const app = {
   match(method: string, path: string) {
     return { route: { path, method, maxBodyBytes: method === 'POST' ? 1024 : 0 }, params: {} }
+  },
+  /** access before the body: every caller admitted */
+  admit(): HttpResponse | null {
+    return null
   },
   handle(req: { path: string }): HttpResponse | Promise<HttpResponse> {
     if (req.path === '/ok') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' }
