@@ -86,7 +86,7 @@ export class ViewRepairs implements PartialWrites {
     this.counters.pending++
     this.log.warn(
       { table, from: new Date(range.fromMs).toISOString(), to: new Date(range.toMs).toISOString() },
-      'batch written after a failed attempt; its views are repaired from the raw rows'
+      'batch written after a failed attempt, or replayed: its views are repaired from the raw rows'
     )
     if (this.hold) this.schedule()
   }
