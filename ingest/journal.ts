@@ -11,6 +11,16 @@
  * seals a batch while the previous one is still being inserted), so the entry's write overlaps that insert
  * instead of delaying the next; the rules stay the same: one entry per dedup token, written completely
  * before the insert that reads it starts, removed only once that insert is acknowledged.
+ *
+ * A batch whose insert failed may have been applied in part (a full disk refuses one view's part after the
+ * raw part and other views' parts were written), and a replay with the same token completes only what the
+ * dedup windows let through. So once such a batch is written (a retry after a failed attempt, or a replay at
+ * start), the time range of its rows is handed to `PartialWrites` before its entry is removed, and the views
+ * derived from that range are rebuilt from the raw rows (ingest/view-repairs.ts).
+ *
+ * A batch that fails for good (bad data: not retryable) is moved to `failed/` and never replayed by itself:
+ * an operator who fixed the cause moves the file back into the journal directory, and the next start
+ * replays it (docs/deployment.md).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -18,6 +28,7 @@ import type { Logger } from '../engine/log.js'
 import type { InsertBatch, Store } from '../engine/store/store.js'
 import { insertKept, insertVia } from '../engine/store/file-insert.js'
 import { toStoreError } from '../engine/store/store-error.js'
+import type { TimeRange } from '../engine/store/compact.js'
 
 interface Header {
   readonly table: string
@@ -49,7 +60,20 @@ interface Entry {
   readonly file: string
   readonly header: Header
   readonly written: Promise<void>
+  /** an insert of this entry failed: it may have been applied in part */
+  attempted?: true
 }
+
+/** Where the time ranges of batches that may have been applied in part go (ingest/view-repairs.ts). */
+export interface PartialWrites {
+  /** whether views derived from `table` need a repair after a partial insert (else nothing is noted) */
+  covers(table: string): boolean
+  /** keeps (durably, before resolving) that rows of `table` in `range` may be missing from its views */
+  note(table: string, range: TimeRange): Promise<void>
+}
+
+/** The directory (under the journal's) of entries that failed for good; see the module comment. */
+export const FAILED_DIR = 'failed'
 
 export class BatchJournal {
   private seq = 0
@@ -57,9 +81,22 @@ export class BatchJournal {
   /** entries of batches not yet acknowledged, by dedup token: a retry reuses its entry */
   private readonly unacknowledged = new Map<string, Entry>()
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    /** receives the ranges of batches written after a failed attempt or replayed (none: not tracked) */
+    private readonly partial?: PartialWrites
+  ) {
     this.dir = path.resolve(dir) // the store may read entries itself (insertFile): absolute paths
     fs.mkdirSync(this.dir, { recursive: true })
+  }
+
+  /** Entries set aside in `failed/` (never replayed by themselves), e.g. for `/v1/health`. */
+  failedEntries(): number {
+    try {
+      return fs.readdirSync(path.join(this.dir, FAILED_DIR)).filter((f) => f.endsWith('.batch')).length
+    } catch {
+      return 0
+    }
   }
 
   /**
@@ -72,9 +109,24 @@ export class BatchJournal {
     const entry = this.unacknowledged.get(batch.dedupToken) ?? this.write(store, batch)
     // a failed write has left the map: this insert fails, and the caller's retry writes the entry again
     await entry.written
-    await insertEntry(store, entry.header, entry.file, () => batch.data)
+    try {
+      await insertEntry(store, entry.header, entry.file, () => batch.data)
+    } catch (err) {
+      entry.attempted = true
+      throw err
+    }
+    // noted before the entry goes: a crash in between replays the entry, which notes the range again
+    if (entry.attempted)
+      await this.notePartial(entry.header, async () => payloadOf(await fs.promises.readFile(entry.file)))
     this.unacknowledged.delete(batch.dedupToken)
     await fs.promises.unlink(entry.file)
+  }
+
+  /** Hands the rows' time range of a batch that may have been applied in part to `partial`. */
+  private async notePartial(header: Header, data: () => Promise<Buffer>): Promise<void> {
+    if (!this.partial?.covers(header.table)) return
+    const range = rowsRange(header.columns, await data())
+    if (range) await this.partial.note(header.table, range)
   }
 
   /**
@@ -106,25 +158,30 @@ export class BatchJournal {
     this.unacknowledged.set(batch.dedupToken, entry)
     written.catch(() => {
       if (this.unacknowledged.get(batch.dedupToken) === entry) this.unacknowledged.delete(batch.dedupToken)
+      // a write cut short (a full disk) leaves part of a file that nothing would send: it goes, freeing its room
+      fs.promises.unlink(file).catch(() => undefined)
     })
     return entry
   }
 
   /**
    * The batch of `token` will not be retried (it failed with a non-retryable error; its rows are counted
-   * as failed): its entry moves to `failed/` (kept for inspection, never replayed).
+   * as failed): its entry moves to `failed/` (kept for inspection and a replay by hand, see the module
+   * comment). Resolves with the entry's new path (undefined: the batch had no entry).
    */
-  async abandon(token: string): Promise<void> {
+  async abandon(token: string): Promise<string | undefined> {
     const entry = this.unacknowledged.get(token)
-    if (!entry) return
+    if (!entry) return undefined
     this.unacknowledged.delete(token)
-    await this.setAside(entry.file)
+    return this.setAside(entry.file)
   }
 
-  private async setAside(file: string): Promise<void> {
-    const failed = path.join(this.dir, 'failed')
+  private async setAside(file: string): Promise<string> {
+    const failed = path.join(this.dir, FAILED_DIR)
     await fs.promises.mkdir(failed, { recursive: true })
-    await fs.promises.rename(file, path.join(failed, path.basename(file)))
+    const to = path.join(failed, path.basename(file))
+    await fs.promises.rename(file, to)
+    return to
   }
 
   /** Replays every entry a previous process left behind; returns the number of batches replayed. */
@@ -154,15 +211,46 @@ export class BatchJournal {
       } catch (err) {
         // a store that is down keeps the entry for the next start; bad data would fail every start
         if (toStoreError(err).retryable) throw err
-        await this.setAside(file)
-        log.error({ file, err: (err as Error).message }, 'journal entry failed to replay; moved to journal/failed')
+        const to = await this.setAside(file)
+        log.error({ file: to, err: (err as Error).message }, REPLAY_BY_HAND)
         continue
       }
+      // a crash may have left it applied in part, like a failed attempt
+      await this.notePartial(header, () => Promise.resolve(data))
       fs.unlinkSync(file)
       log.warn({ table: header.table, token: header.dedupToken }, 'replayed an interrupted batch from the journal')
     }
     return files.length
   }
+}
+
+/** What an operator reads when a batch is set aside (docs/deployment.md, "A full disk"). */
+export const REPLAY_BY_HAND =
+  'batch not written and set aside in journal/failed; once its cause is fixed, move the file back into ' +
+  'journal/ and restart: entries there are replayed at start'
+
+/** An entry's payload: what follows its header line. */
+function payloadOf(entry: Buffer): Buffer {
+  return entry.subarray(entry.indexOf(10) + 1)
+}
+
+/**
+ * The time range of a TSV payload's rows, from its `ts` column (epoch ms, as the row encoder writes it);
+ * null when the payload has no such column or no row.
+ */
+export function rowsRange(columns: readonly string[], data: Buffer): TimeRange | null {
+  const col = columns.indexOf('ts')
+  if (col < 0) return null
+  let fromMs = Infinity
+  let toMs = -Infinity
+  // a rare path (a batch after a failed attempt): plain string splitting
+  for (const line of data.toString('latin1').split('\n')) {
+    const ts = Number(line.split('\t', col + 1)[col])
+    if (line === '' || !Number.isFinite(ts)) continue
+    if (ts < fromMs) fromMs = ts
+    if (ts > toMs) toMs = ts
+  }
+  return fromMs <= toMs ? { fromMs, toMs } : null
 }
 
 /**

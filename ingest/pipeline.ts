@@ -45,6 +45,10 @@ export interface IngestTotals {
   readonly failed: number
   readonly batches: number
   readonly retries: number
+  /** tries refused for a full disk (held and retried) */
+  readonly disk_full_retries: number
+  /** a batch is held because the data directory's disk is full */
+  readonly waiting_for_disk: boolean
   readonly tables: Readonly<Record<string, Readonly<TableCounters>>>
 }
 
@@ -63,7 +67,9 @@ export class Lane {
     if (isLiveRecords(item)) {
       for (const [gen, records] of this.byGeneration(item.records)) void p.live?.offer(records, gen)
     } else if (isBarrier(item)) {
-      await p.barrier()
+      // a batch that failed (the shutdown's deadline, bad data) must not be checkpointed past: the source's
+      // run ends here, and its restart redoes the window from its last checkpoint (deduplicated)
+      if (!(await p.barrier())) throw new Error('ingest rows failed before this barrier; progress not checkpointed')
       await item.onDone?.()
       if (item.rebuildLive) await p.live?.requestRebuild()
       if (item.bulkEnd) p.onBulkEnd?.()
@@ -102,7 +108,7 @@ export class IngestPipeline {
   private readonly direct = new Set<Promise<void>>()
 
   private readonly insert: (batch: PartedBatch) => Promise<void>
-  private readonly abandon: ((token: string) => Promise<void>) | undefined
+  private readonly abandon: ((token: string) => Promise<string | undefined>) | undefined
   /** writes a sealed batch's journal entry while the batch before it is inserted (journal.ts `prepare`) */
   private readonly prepare: ((batch: PartedBatch) => void) | undefined
   /** set by the server: receives live records and rebuild requests */
@@ -166,9 +172,14 @@ export class IngestPipeline {
     return this.gen
   }
 
-  /** Seals every open batch and waits until all of them are written (or failed). */
-  async barrier(): Promise<void> {
+  /**
+   * Seals every open batch and waits until all of them are written (or failed); resolves with whether no
+   * row failed meanwhile (in any table).
+   */
+  async barrier(): Promise<boolean> {
+    const failed = this.totals().failed
     await Promise.all([...this.batchers.values()].map((b) => b.flush()))
+    return this.totals().failed === failed
   }
 
   /**
@@ -237,7 +248,8 @@ export class IngestPipeline {
   }
 
   totals(): IngestTotals {
-    const t = { queued: 0, written: 0, failed: 0, batches: 0, retries: 0 }
+    const t = { queued: 0, written: 0, failed: 0, batches: 0, retries: 0, disk_full_retries: 0 }
+    let waiting = false
     const tables: Record<string, TableCounters> = {}
     for (const [name, b] of this.batchers) {
       const c = b.counters
@@ -246,9 +258,11 @@ export class IngestPipeline {
       t.failed += c.failed
       t.batches += c.batches
       t.retries += c.retries
+      t.disk_full_retries += c.disk_full_retries
+      waiting ||= c.waiting_for_disk > 0
       tables[name] = { ...c }
     }
-    return { ...t, tables }
+    return { ...t, waiting_for_disk: waiting, tables }
   }
 
   /** Stops accepting, flushes every queued batch; retries end at `deadline` (epoch ms). */

@@ -3,7 +3,9 @@
  * One batcher per table. Chunks join the open batch; the batch is sealed when it reaches `batchRows`, when
  * it has been open `flushMs` (live chunks only), or at a barrier. Sealed batches wait in order and one
  * writer per table inserts them, each with a deterministic dedup token, retrying transient store failures
- * with backoff. A batch that cannot be written is counted as failed, never dropped silently.
+ * with backoff. A full disk is such a failure: the batch is held and tried again until there is room (the
+ * queue's bound stops the producers meanwhile). A batch that cannot be written is counted as failed, never
+ * dropped silently.
  *
  * Bound: `queued` (rows accepted and not yet written or failed: the open batch, sealed batches and the one
  * being written) never exceeds `queueRows`, except that one chunk larger than the whole bound is admitted
@@ -21,7 +23,7 @@ import crypto from 'node:crypto'
 import type { Logger } from '../engine/log.js'
 import { toStoreError } from '../engine/store/store-error.js'
 import type { EncodedChunk } from './encoded-chunk.js'
-import type { PartedBatch } from './journal.js'
+import { REPLAY_BY_HAND, type PartedBatch } from './journal.js'
 import { backoffMs, sleep } from '../engine/runtime/retry.js'
 
 /**
@@ -54,6 +56,10 @@ export interface TableCounters {
   retries: number
   /** most rows ever queued at once (the bound is `queueRows`) */
   queued_max: number
+  /** tries that failed because the data directory's disk is full (the batch is held and tried again) */
+  disk_full_retries: number
+  /** 1 while the batch being written last failed for a full disk, else 0 */
+  waiting_for_disk: number
 }
 
 interface Batch {
@@ -64,7 +70,16 @@ interface Batch {
 }
 
 export class TableBatcher {
-  readonly counters: TableCounters = { queued: 0, written: 0, failed: 0, batches: 0, retries: 0, queued_max: 0 }
+  readonly counters: TableCounters = {
+    queued: 0,
+    written: 0,
+    failed: 0,
+    batches: 0,
+    retries: 0,
+    queued_max: 0,
+    disk_full_retries: 0,
+    waiting_for_disk: 0
+  }
   private open: EncodedChunk[] = []
   private openRows = 0
   /** whether a live chunk is in the open batch (then it seals at batchRows) */
@@ -91,8 +106,11 @@ export class TableBatcher {
     private readonly insert: (batch: PartedBatch) => Promise<void>,
     private readonly opts: BatcherOptions,
     private readonly log: Logger,
-    /** a batch that failed for good (not retryable): its journal entry is set aside (see journal.ts) */
-    private readonly abandon?: (token: string) => Promise<void>,
+    /**
+     * a batch that failed for good (not retryable): its journal entry is set aside (see journal.ts); resolves
+     * with where it went
+     */
+    private readonly abandon?: (token: string) => Promise<string | undefined>,
     /** called with each batch as it is sealed, before its insert; must not throw (journal.ts `prepare`) */
     private readonly prepare?: (batch: PartedBatch) => void
   ) {
@@ -222,22 +240,34 @@ export class TableBatcher {
       try {
         await this.insert(batch.insert)
         this.counters.written += batch.rows
+        this.counters.waiting_for_disk = 0
         return
       } catch (err) {
         const e = toStoreError(err)
+        const diskFull = e.errorClass === 'disk_full'
+        this.counters.waiting_for_disk = diskFull ? 1 : 0
         const delay = backoffMs(attempt, Math.random, WRITE_RETRY_MAX_MS)
         if (!e.retryable || Date.now() + delay > this.giveUpAt) {
           this.counters.failed += batch.rows
+          this.counters.waiting_for_disk = 0
           this.log.error(
             { table: this.table, rows: batch.rows, code: e.clickhouseCode, err: e.message },
             'batch failed'
           )
           // out of time at shutdown with a retryable error: the entry stays for the next start to replay
-          if (!e.retryable) await this.abandon?.(batch.insert.dedupToken).catch(() => undefined)
+          if (!e.retryable) {
+            const file = await this.abandon?.(batch.insert.dedupToken).catch(() => undefined)
+            if (file) this.log.error({ table: this.table, rows: batch.rows, file }, REPLAY_BY_HAND)
+          }
           return
         }
         this.counters.retries++
-        this.log.warn({ table: this.table, attempt, delay, code: e.clickhouseCode }, 'batch write failed, retrying')
+        if (diskFull) this.counters.disk_full_retries++
+        // a full disk is held and retried like an outage: the queue's bound stops the sources meanwhile
+        this.log.warn(
+          { table: this.table, attempt, delay, code: e.clickhouseCode, disk_full: diskFull, err: e.message },
+          diskFull ? 'data directory disk full; holding the batch until there is room' : 'batch write failed, retrying'
+        )
         await sleep(delay)
       }
     }

@@ -8,6 +8,7 @@ import type { Config } from '../engine/config.js'
 import type { Logger } from '../engine/log.js'
 import type { Store } from '../engine/store/store.js'
 import type { IngestPipeline } from '../ingest/pipeline.js'
+import type { RepairCounters } from '../ingest/view-repairs.js'
 import type { Source } from '../ingest/sources/source.js'
 import type { StoreProbe } from './store-probe.js'
 import type { ProcessMonitor } from './process-stats.js'
@@ -32,6 +33,10 @@ export interface ServerContext {
   readonly storeProbe: StoreProbe
   readonly processMonitor: ProcessMonitor
   readonly pipeline: IngestPipeline
+  /** repairs of views after partial inserts (ingest/view-repairs.ts); absent in route unit tests */
+  readonly repairs?: { readonly counters: Readonly<RepairCounters> }
+  /** the ingest journal: its entries set aside in `failed/` (absent in route unit tests) */
+  readonly journal?: { failedEntries(): number }
   readonly sources: readonly Source[]
   readonly adminToken: string
   readonly keys: KeyRegistry

@@ -15,7 +15,9 @@ import type { Store } from '../engine/store/store.js'
 import { IngestPipeline } from '../ingest/pipeline.js'
 import { Compactor } from '../engine/store/compact.js'
 import { CANDLE_COMPACTION } from '../engine/history/candle-compaction.js'
-import { BatchJournal } from '../ingest/journal.js'
+import { BatchJournal, REPLAY_BY_HAND } from '../ingest/journal.js'
+import { ViewRepairs } from '../ingest/view-repairs.js'
+import { candleRepair } from '../engine/history/candle-repair.js'
 import { ImportJournal, importJournalDir } from '../ingest/import/import-journal.js'
 import { runSource } from '../ingest/run-source.js'
 import { Supervisor } from '../engine/runtime/supervisor.js'
@@ -144,9 +146,14 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   }
   const admin = ensureAdminToken(config.adminToken, config.dataDir)
   if (admin.generated) log.warn({ file: admin.file, admin_token: admin.token }, 'generated ADMIN_TOKEN (shown once)')
-  const journal = new BatchJournal(path.join(config.dataDir, 'journal'))
+  const journalDir = path.join(config.dataDir, 'journal')
+  // views of raw rows that may have been inserted in part (a full disk, a crash) are repaired from the rows
+  const repairs = new ViewRepairs(journalDir, { trades: candleRepair(store) }, log.child({ mod: 'repair' }))
+  const journal = new BatchJournal(journalDir, repairs)
   const replayed = await journal.recover(store, log)
   if (replayed > 0) log.warn({ batches: replayed }, 'completed batches interrupted by the last stop')
+  const setAside = journal.failedEntries()
+  if (setAside > 0) log.error({ batches: setAside, dir: path.join(journalDir, 'failed') }, REPLAY_BY_HAND)
   const imports = await new ImportJournal(importJournalDir(config.dataDir)).recover(store, log)
   if (imports > 0) log.warn({ statements: imports }, 'completed import statements interrupted by the last stop')
   const pipeline = new IngestPipeline(
@@ -160,6 +167,7 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     log.child({ mod: 'ingest' }),
     journal
   )
+  repairs.attach(() => pipeline.hold())
   const keys = new KeyRegistry(store)
   const quota = new QuotaCounter(store)
   const live = new LiveState(store)
@@ -215,6 +223,8 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
     storeProbe,
     processMonitor: new ProcessMonitor(),
     pipeline,
+    repairs,
+    journal,
     sources,
     adminToken: admin.token,
     keys,
@@ -380,6 +390,8 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       http.close()
       stream.closeAll()
       await Promise.race([supervisor.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
+      // a repair in flight ends before the last batches are flushed without a hold (notes left: next start)
+      await Promise.race([repairs.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 4))])
       await pipeline.close(deadline)
       await compactor.stop()
       await webhooks.stop(deadline) // outbound webhooks: in-flight attempts end, results stored

@@ -2,7 +2,8 @@
  * @module
  * `GET /v1/health` (no key): status, version, store kind, per-source status and ingest counters
  * (DESIGN.md runtime contract). `degraded` when the store probe fails, a configured source is not
- * connected (unless it has finished: `phase: "done"`), or any ingest row has failed.
+ * connected (unless it has finished: `phase: "done"`), any ingest row has failed, a batch is held for a
+ * full disk, or views wait for a repair after a partial insert.
  */
 import { Type } from '@sinclair/typebox'
 import { json, type Route } from '../http/types.js'
@@ -227,6 +228,24 @@ const HEALTH_RESPONSE = Type.Object({
     failed: Type.Integer(),
     batches: Type.Integer(),
     retries: Type.Integer(),
+    disk_full_retries: Type.Integer({
+      description: 'tries refused because the data directory disk is full (the batch is held and tried again)'
+    }),
+    waiting_for_disk: Type.Boolean({ description: 'a batch is held until the data directory disk has room' }),
+    journal_failed: Type.Integer({
+      description:
+        'batches set aside in DATA_DIR/journal/failed (failed for good, never replayed by themselves: docs/deployment.md)'
+    }),
+    repairs: Type.Object(
+      {
+        pending: Type.Integer({ description: 'time ranges whose views wait for a repair from the raw rows' }),
+        repaired: Type.Integer({ description: 'ranges repaired since start' }),
+        buckets: Type.Integer({ description: 'view buckets (candles) completed by repairs' }),
+        surplus: Type.Integer({ description: 'view buckets holding more than their raw rows (left as they are)' }),
+        errors: Type.Integer({ description: 'repair runs that failed (kept and tried again)' })
+      },
+      { description: 'views rebuilt from raw rows after a partial insert (a full disk, a crash): docs/deployment.md' }
+    ),
     queue_bound_rows: Type.Integer({ description: 'INGEST_QUEUE_ROWS: rows one table may queue before sources wait' }),
     tables: Type.Record(
       Type.String(),
@@ -259,7 +278,9 @@ export function healthRoutes(ctx: ServerContext): Route[] {
         const down = ready && sources.some((s) => !s.connected && s.phase !== 'done')
         const loops = ctx.supervisor.status()
         const failing = loops.some((l) => l.state === 'backoff')
-        const degraded = !ctx.storeProbe.ok || totals.failed > 0 || down || failing
+        const repairs = ctx.repairs?.counters ?? { pending: 0, repaired: 0, buckets: 0, surplus: 0, errors: 0 }
+        const degraded =
+          !ctx.storeProbe.ok || totals.failed > 0 || totals.waiting_for_disk || repairs.pending > 0 || down || failing
         return json(200, {
           status: degraded ? 'degraded' : 'ok',
           version: ctx.version,
@@ -292,6 +313,10 @@ export function healthRoutes(ctx: ServerContext): Route[] {
             failed: totals.failed,
             batches: totals.batches,
             retries: totals.retries,
+            disk_full_retries: totals.disk_full_retries,
+            waiting_for_disk: totals.waiting_for_disk,
+            journal_failed: ctx.journal?.failedEntries() ?? 0,
+            repairs: { ...repairs },
             queue_bound_rows: ctx.config.queueRows,
             tables: Object.fromEntries(
               Object.entries(totals.tables).map(([t, c]) => [

@@ -2,7 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it, expect } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
-import { BatchJournal } from '../../ingest/journal.js'
+import { BatchJournal, type PartialWrites } from '../../ingest/journal.js'
+import type { TimeRange } from '../../engine/store/compact.js'
+import { tradeRows } from '../helpers/journal-batches.js'
 import { FlakyStore } from '../helpers/flaky-store.js'
 import { tradeBatch, tradeCounts } from '../helpers/journal-batches.js'
 import { useMigratedStore } from '../helpers/migrated-store.js'
@@ -130,5 +132,35 @@ describe('batch journal', () => {
     expect(await counts('J8')).toEqual([300, 300])
     expect(await new BatchJournal(dir).recover(env.store, silentLogger())).toBe(1)
     expect(await counts('J8')).toEqual([300, 300])
+  })
+
+  it("a batch written after a failed attempt, and a replayed one, hand their rows' time range for a view repair", async () => {
+    const noted: Array<{ table: string } & TimeRange> = []
+    const partial: PartialWrites = {
+      covers: (table) => table === 'trades',
+      note: async (table, range) => void noted.push({ table, ...range })
+    }
+    const rows = tradeRows('J9')
+    const range = { fromMs: rows[0]!.ts, toMs: rows[rows.length - 1]!.ts }
+    const dir = path.join(env.dir, 'j9')
+    const flaky = new FlakyStore(env.store)
+    const journal = new BatchJournal(dir, partial)
+    await journal.insert(flaky, batch('J9')) // no failed attempt: nothing to repair
+    expect(noted).toEqual([])
+    flaky.failInserts = 1
+    flaky.afterWrite = true
+    await expect(journal.insert(flaky, batch('J10'))).rejects.toThrow()
+    expect(noted).toEqual([])
+    await journal.insert(flaky, batch('J10'))
+    expect(noted).toEqual([{ table: 'trades', ...range }])
+    // an entry left by a crash is replayed and noted too
+    flaky.failInserts = 1
+    await expect(new BatchJournal(dir).insert(flaky, batch('J11'))).rejects.toThrow()
+    expect(await new BatchJournal(dir, partial).recover(env.store, silentLogger())).toBe(1)
+    expect(noted).toEqual([
+      { table: 'trades', ...range },
+      { table: 'trades', ...range }
+    ])
+    expect(fs.readdirSync(dir)).toEqual([])
   })
 })

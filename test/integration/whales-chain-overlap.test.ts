@@ -112,8 +112,9 @@ beforeAll(async () => {
   // the lane awaits this, then runs the barrier's onDone: noted here to look right after it, not on a timer
   const flush = pipeline.barrier.bind(pipeline)
   pipeline.barrier = async () => {
-    await flush()
+    const complete = await flush()
     if ((pipeline.totals().tables.whale_transfers?.written ?? 0) > 0) flowBarrier()
+    return complete
   }
   running = runSource(source, pipeline, stop.signal, log)
   await until('the source to start', async () => source.status().connected, 20_000)
