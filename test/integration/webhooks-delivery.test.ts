@@ -101,8 +101,9 @@ describe('webhook delivery to real HTTPS receivers', () => {
     ]) {
       await w.service.outbox.accept(e)
     }
-    await until(() => r.received.length >= 1, 5_000, 'the matching delivery')
-    await new Promise((res) => setTimeout(res, 300))
+    await until(() => r.received.length >= 1, 30_000, 'the matching delivery')
+    // deliveries are made when an event is accepted: the log holds all there will be
+    expect((await log(id)).deliveries.map((d: { event_id: string }) => d.event_id)).toEqual(['wanted'])
     expect(r.received).toHaveLength(1)
     expect(JSON.parse(r.received[0]!.body.toString())).toMatchObject({ event: 'VETO', symbol: 'ETH' })
     await w.call('DELETE', `/v1/webhooks/${id}`, { key })
@@ -117,10 +118,10 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(r.received).toHaveLength(4)
     expect(r.ids().size).toBe(1) // the same webhook-id in every attempt
     const gaps = [1, 2, 3].map((i) => r.received[i]!.at - r.received[i - 1]!.at)
+    // never sooner than the schedule (jitter -20%, timer slack); a loaded machine only makes gaps longer, so no
+    // upper bound here: the schedule itself is pinned under a fake clock in test/unit/webhook-outbox.test.ts
     for (const [i, base] of [1_000, 4_000, 16_000].entries()) {
-      // jitter ±20%, plus the attempt's own time and timer slack
       expect(gaps[i]!, `gap ${i + 1}: ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(base * 0.8 - 50)
-      expect(gaps[i]!, `gap ${i + 1}: ${gaps.join(', ')} ms`).toBeLessThanOrEqual(base * 1.2 + 500)
     }
     const d = (await log(id)).deliveries[0]
     expect(d.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 500, 500])
@@ -194,8 +195,8 @@ describe('webhook delivery to real HTTPS receivers', () => {
     const slow = (await log(slowId)).deliveries[0].attempt_log
     expect(slow[0].status_code).toBeNull()
     expect(slow[0].error).toMatch(/timeout/)
+    // cut by the timeout (no status, a timeout error), not answered after the receiver's 3 s delay
     expect(slow[0].duration_ms).toBeGreaterThanOrEqual(1_400)
-    expect(slow[0].duration_ms).toBeLessThan(2_500)
     const down = (await log(downId)).deliveries[0].attempt_log
     expect(down[0].error).toMatch(/ECONNREFUSED/)
     await w.call('DELETE', `/v1/webhooks/${downId}`, { key })
@@ -208,10 +209,10 @@ describe('webhook delivery to real HTTPS receivers', () => {
     const fast = await receiver()
     const slowId = await register(slow.url)
     const fastId = await register(fast.url)
-    const t0 = Date.now()
     for (let i = 0; i < 40; i++) await w.service.outbox.accept(event())
-    await until(() => fast.r.received.length === 40, 5_000, 'fast receiver got all')
-    expect(Date.now() - t0).toBeLessThan(2_500)
+    // the fast receiver has all 40 while the slow one, answering one request a second, has not: had the slow
+    // one held the fast one's turns, the fast one would get its last one after the slow one got its last
+    await until(() => fast.r.received.length === 40, 30_000, 'fast receiver got all')
     expect(slow.r.received.length).toBeLessThan(40)
     await w.call('DELETE', `/v1/webhooks/${slowId}`, { key })
     await w.call('DELETE', `/v1/webhooks/${fastId}`, { key })
