@@ -366,7 +366,13 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       const deadline = Date.now() + SHUTDOWN_DEADLINE_MS
       http.close()
       stream.closeAll()
-      await Promise.race([supervisor.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
+      // the timer is cleared: a stopped server leaves none keeping its process (a test runner's) alive
+      let sourcesWait: NodeJS.Timeout | undefined
+      await Promise.race([
+        supervisor.stop(),
+        new Promise((r) => (sourcesWait = setTimeout(r, SHUTDOWN_DEADLINE_MS / 2)))
+      ])
+      clearTimeout(sourcesWait)
       await pipeline.close(deadline)
       await compactor.stop()
       await webhooks.stop(deadline) // outbound webhooks: in-flight attempts end, results stored
