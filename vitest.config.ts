@@ -1,16 +1,44 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Route tests that share one server and store (test/setup/shared-server.ts): each writes only under its
+ * own symbols and makes its own keys, and needs nothing of the server process beyond HTTP.
+ */
+const SHARED_SERVER_FILES = [
+  'test/integration/confirm-api.test.ts',
+  'test/integration/history-aligned.test.ts',
+  'test/integration/history-ohlcv.test.ts',
+  'test/integration/http-parser-limits.test.ts',
+  'test/integration/openapi-ingest-body.test.ts',
+  'test/integration/uws-adapter.test.ts',
+  'test/integration/web-static.test.ts'
+]
+
 // chDB must be driven from one thread per process, so test files run in forked processes
-// (Vitest's `forks` pool), never in worker threads. Each test file gets its own temp data dir.
+// (Vitest's `forks` pool), never in worker threads. Each test file that boots its own server gets its own
+// temp data dir; the shared server runs in Vitest's main process, started only when one of its files runs.
 export default defineConfig({
   test: {
     pool: 'forks',
-    include: ['test/**/*.test.ts'],
     // an unhandled rejection fails the test it happened in (test/setup/unhandled.ts)
     setupFiles: ['test/setup/unhandled.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { TZ: 'UTC' },
-    reporters: ['default']
+    reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'own-server', include: ['test/**/*.test.ts'], exclude: SHARED_SERVER_FILES }
+      },
+      {
+        extends: true,
+        test: {
+          name: 'shared-server',
+          include: SHARED_SERVER_FILES,
+          globalSetup: ['test/setup/shared-server.ts']
+        }
+      }
+    ]
   }
 })

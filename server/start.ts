@@ -21,6 +21,7 @@ import { candleRepair } from '../engine/history/candle-repair.js'
 import { ImportJournal, importJournalDir } from '../ingest/import/import-journal.js'
 import { runSource } from '../ingest/run-source.js'
 import { Supervisor } from '../engine/runtime/supervisor.js'
+import { sleep } from '../engine/runtime/retry.js'
 import { Readiness } from './readiness.js'
 import { takeLastStop } from './last-stop.js'
 import { SimSource } from '../ingest/sources/sim-source.js'
@@ -130,6 +131,19 @@ function createSources(
 export interface StartHooks {
   /** wraps the opened store, e.g. to make every call fail for a while (test/helpers/flaky-store.ts, `down`) */
   readonly wrapStore?: (store: Store) => Store
+}
+
+/**
+ * Waits for `work` at most `ms`; the timer is cleared either way, so a stopped server leaves none keeping its
+ * process (a test runner's) alive.
+ */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  const done = new AbortController()
+  try {
+    await Promise.race([work, sleep(ms, done.signal)])
+  } finally {
+    done.abort()
+  }
 }
 
 export async function start(config: Config, log: Logger, hooks: StartHooks = {}): Promise<Running> {
@@ -389,9 +403,9 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
       app.stop() // kept-alive connections outlive the listen socket: their requests answer 503 from here
       http.close()
       stream.closeAll()
-      await Promise.race([supervisor.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 2))])
+      await within(supervisor.stop(), SHUTDOWN_DEADLINE_MS / 2)
       // a repair in flight ends before the last batches are flushed without a hold (notes left: next start)
-      await Promise.race([repairs.stop(), new Promise((r) => setTimeout(r, SHUTDOWN_DEADLINE_MS / 4))])
+      await within(repairs.stop(), SHUTDOWN_DEADLINE_MS / 4)
       await pipeline.close(deadline)
       await compactor.stop()
       await webhooks.stop(deadline) // outbound webhooks: in-flight attempts end, results stored

@@ -1,7 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
+import { describe, it, expect, beforeAll } from 'vitest'
+import { jsonBody, ingestRecords } from '../helpers/server.js'
+import { createKey, sharedServer } from '../helpers/shared-server.js'
 
-let srv: Awaited<ReturnType<typeof startTestServer>>
+const srv = sharedServer()
 let pro = ''
 let free = ''
 const HOUR = 3_600_000
@@ -11,9 +12,8 @@ const post = (kind: string, rows: object[]): Promise<void> => ingestRecords(srv.
 const confirmCall = (q: string, key = pro) => fetch(`${srv.base}/v1/confirm?${q}`, { headers: { 'x-api-key': key } })
 
 beforeAll(async () => {
-  srv = await startTestServer()
-  pro = (await srv.running.ctx.keys.create('pro', 'p')).key
-  free = (await srv.running.ctx.keys.create('free', 'f')).key
+  pro = await createKey(srv.base, 'pro', 'p')
+  free = await createKey(srv.base, 'free', 'f')
   const m = { exchange: 'binance', symbol: 'DOGEUSDT', base: 'DOGE' }
   await post('funding', [{ ...m, ts: now - 60_000, funding_rate: 0.0004, interval_hours: 8 }])
   await post('long_short', [{ ...m, ts: now - 60_000, long_short_ratio: 2.5 }])
@@ -21,9 +21,6 @@ beforeAll(async () => {
     { ...m, ts: now - 25 * HOUR, market: 'perp', quote: 'USDT', side: 'buy', price: 0.1, qty: 1000, trade_id: '1' },
     { ...m, ts: now - 60_000, market: 'perp', quote: 'USDT', side: 'buy', price: 0.11, qty: 1000, trade_id: '2' }
   ])
-})
-afterAll(async () => {
-  await srv.stop()
 })
 
 describe('GET /v1/confirm', () => {

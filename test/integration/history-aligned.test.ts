@@ -1,8 +1,9 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
+import { describe, it, expect, beforeAll } from 'vitest'
+import { jsonBody, ingestRecords } from '../helpers/server.js'
+import { createKey, sharedServer } from '../helpers/shared-server.js'
 import { whaleRow } from '../helpers/whale-row.js'
 
-let srv: Awaited<ReturnType<typeof startTestServer>>
+const srv = sharedServer()
 let key = ''
 const MIN = 60_000
 const HOUR = 3_600_000
@@ -25,8 +26,7 @@ const trade = (ts: number, price: number, qty: number, id: string, exchange = 'b
 const get = (path: string) => fetch(`${srv.base}${path}`, { headers: { 'x-api-key': key } })
 
 beforeAll(async () => {
-  srv = await startTestServer()
-  key = (await srv.running.ctx.keys.create('enterprise', 'e')).key
+  key = await createKey(srv.base, 'enterprise', 'e')
   await ingestRecords(srv.base, 'trade', [
     trade(D0 + 10 * MIN, 100, 1, 'a'),
     trade(D0 + 20 * MIN, 104, 2, 'b'),
@@ -53,9 +53,6 @@ beforeAll(async () => {
     whaleRow({ ts: D0 + 40 * MIN, token: 'ALN', event_type: 'transfer_out', usd_value: 2_000_000, tx_hash: '0xa2' }),
     whaleRow({ ts: D0 + 40 * MIN, token: 'USDC', event_type: 'transfer_in', usd_value: 9_000_000, tx_hash: '0xa3' })
   ])
-})
-afterAll(async () => {
-  await srv.stop()
 })
 
 describe('GET /v1/backtest/data', () => {

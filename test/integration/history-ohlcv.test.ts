@@ -1,8 +1,9 @@
 import fc from 'fast-check'
-import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
+import { describe, it, expect, beforeAll } from 'vitest'
+import { jsonBody, ingestRecords } from '../helpers/server.js'
+import { createKey, sharedServer } from '../helpers/shared-server.js'
 
-let srv: Awaited<ReturnType<typeof startTestServer>>
+const srv = sharedServer()
 let enterprise = ''
 let free = ''
 let trader = ''
@@ -79,15 +80,11 @@ const tradeRecord = (base: string, t: Trade, i: number) => ({
 const get = (path: string, key = enterprise) => fetch(`${srv.base}${path}`, { headers: { 'x-api-key': key } })
 
 beforeAll(async () => {
-  srv = await startTestServer()
-  enterprise = (await srv.running.ctx.keys.create('enterprise', 'e')).key
-  free = (await srv.running.ctx.keys.create('free', 'f')).key
-  trader = (await srv.running.ctx.keys.create('trader', 't')).key
+  enterprise = await createKey(srv.base, 'enterprise', 'e')
+  free = await createKey(srv.base, 'free', 'f')
+  trader = await createKey(srv.base, 'trader', 't')
   // a free-plan symbol for the plan-depth cases
   await ingestRecords(srv.base, 'trade', [tradeRecord('BTC', { ts: Date.now() - 2 * DAY, price: 90_000, qty: 1 }, 0)])
-})
-afterAll(async () => {
-  await srv.stop()
 })
 
 /** Random trades in the last `spanMs` before the current hour (so every candle is closed), unique times. */

@@ -12,22 +12,13 @@
  * It waits OBSERVE_MS for each silent case, not the whole timeout.
  */
 import net from 'node:net'
-import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer } from '../helpers/server.js'
+import { describe, it, expect } from 'vitest'
+import { sharedServer } from '../helpers/shared-server.js'
 
 /** How long a silent connection is watched: far past any answer (milliseconds), far short of the timeout. */
 const OBSERVE_MS = 1_500
 
-let srv: Awaited<ReturnType<typeof startTestServer>>
-let port = 0
-
-beforeAll(async () => {
-  srv = await startTestServer()
-  port = srv.running.port
-})
-afterAll(async () => {
-  await srv.stop()
-})
+const { port } = sharedServer()
 
 interface Seen {
   /** bytes the server sent */

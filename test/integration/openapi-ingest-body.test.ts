@@ -4,13 +4,14 @@
  */
 import { describe, it, expect } from 'vitest'
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import { startTestServer, jsonBody } from '../helpers/server.js'
+import { jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { sharedServer } from '../helpers/shared-server.js'
 import { RECORD_KINDS } from '../../engine/records/fields.js'
 
 describe('OpenAPI: the admin ingest body', () => {
   it('lists a line schema per record kind, and an accepted record validates against its own kind only', async () => {
-    const srv = await startTestServer()
-    try {
+    const srv = sharedServer()
+    {
       const doc = await jsonBody(await fetch(`${srv.base}/v1/openapi.json`))
       const media = doc.paths['/v1/admin/ingest/{kind}'].post.requestBody.content['application/x-ndjson']
       const schemas = media['x-item-schema'].oneOf as { title?: string; properties: Record<string, unknown> }[]
@@ -21,8 +22,8 @@ describe('OpenAPI: the admin ingest body', () => {
         ts: Date.now(),
         exchange: 'binance',
         market: 'perp',
-        symbol: 'BTCUSDT',
-        base: 'BTC',
+        symbol: 'OIBUSDT',
+        base: 'OIB',
         quote: 'USDT',
         side: 'buy',
         price: 97000.5,
@@ -34,12 +35,10 @@ describe('OpenAPI: the admin ingest body', () => {
       expect(passing[0]!.properties).toHaveProperty('trade_id')
       const res = await fetch(`${srv.base}/v1/admin/ingest/trade`, {
         method: 'POST',
-        headers: { authorization: 'Bearer test-admin-token-0123456789' },
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
         body: JSON.stringify(trade) + '\n'
       })
       expect(res.status).toBe(201)
-    } finally {
-      await srv.stop()
     }
   })
 })

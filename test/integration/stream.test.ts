@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Packr } from 'msgpackr'
 import { ingestRecords, jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 import { StreamClient, updatesOf, type Frame } from '../helpers/stream-client.js'
+import { until } from '../helpers/until.js'
 import type { TradeRecord } from '../../engine/records/types.js'
 import { ResilientStream, type StreamEvent } from '../../examples/stream-client.js'
 
@@ -325,13 +326,11 @@ describe('bad input and limits', () => {
     open.pop()!.close()
     // a slot frees up once the server has seen the close (polled: no fixed sleep)
     let again: StreamClient | null = null
-    for (let i = 0; i < 50 && !again; i++) {
+    await until('a slot after the close', async () => {
       const c = await StreamClient.connect(`${url}?key=${key}`)
-      const first = await c.next(() => true)
-      if (first.type === 'welcome') again = c
-      else await new Promise((r) => setTimeout(r, 100))
-    }
-    expect(again).not.toBeNull()
+      if ((await c.next(() => true)).type === 'welcome') again = c
+      return again !== null
+    })
     again!.close()
     for (const o of open) o.close()
   })
@@ -391,11 +390,10 @@ describe('health', () => {
     expect(h.messages).toBeGreaterThanOrEqual(before.messages + c.frames.length)
     expect(h).toHaveProperty('dropped_frames')
     c.close()
-    const end = Date.now() + 5_000
-    while ((await streamHealth()).connections !== before.connections) {
-      if (Date.now() > end) throw new Error('the closed connection is still counted')
-      await new Promise((r) => setTimeout(r, 20))
-    }
+    await until(
+      'the closed connection no longer counted',
+      async () => (await streamHealth()).connections === before.connections
+    )
     expect((await streamHealth()).subscriptions).toBe(before.subscriptions)
   })
 })
@@ -549,19 +547,15 @@ describe('the example client (examples/stream-client.ts)', () => {
     const now = Date.now()
     await post([trade(now, 150, 1, 'binance', 'SOL')])
     client.start()
-    const until = async (pred: () => boolean) => {
-      for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 50))
-      expect(pred()).toBe(true)
-    }
-    await until(() => events.some((e) => e.kind === 'snapshot'))
+    await until('the snapshot', () => events.some((e) => e.kind === 'snapshot'))
     await post([trade(now + 1, 151, 1, 'binance', 'SOL')])
-    await until(() => events.length === 2)
+    await until('the first update', () => events.length === 2)
     ;(client as unknown as { ws: { terminate(): void } }).ws.terminate()
     await post([trade(now + 2, 152, 1, 'binance', 'SOL')])
     await post([trade(now + 3, 153, 1, 'binance', 'SOL')])
-    await until(() => events.length === 4)
+    await until('the updates sent while down', () => events.length === 4)
     await post([trade(now + 4, 154, 1, 'binance', 'SOL')])
-    await until(() => events.length === 5)
+    await until('the update after the resume', () => events.length === 5)
     client.stop()
     const [snap, ...updates] = events
     expect(gaps).toEqual(['trades:SOL'])
@@ -581,8 +575,9 @@ describe('the example client (examples/stream-client.ts)', () => {
       onRefused: (...r) => refusals.push(r)
     })
     client.start()
-    for (let i = 0; i < 100 && refusals.length === 0; i++) await new Promise((r) => setTimeout(r, 20))
-    await new Promise((r) => setTimeout(r, 300)) // time for retries, had it not stopped
+    await until('the refusal', () => refusals.length > 0)
+    // absence of a retry (due 50 ms after the refusal): a slow machine can only hide one, never invent one
+    await new Promise((r) => setTimeout(r, 300))
     client.stop()
     expect(refusals).toEqual([[401, expect.stringContaining('?key='), false]])
   })
@@ -607,9 +602,8 @@ describe('the example client (examples/stream-client.ts)', () => {
       onError: (err) => errors.push(err.message)
     })
     client.start()
-    for (let i = 0; i < 100 && errors.length < 2; i++) await new Promise((r) => setTimeout(r, 20))
+    await until('two failed connections', () => errors.length >= 2)
     client.stop()
-    expect(errors.length).toBeGreaterThanOrEqual(2)
     expect(errors[0]).toContain('ECONNREFUSED')
   })
 })

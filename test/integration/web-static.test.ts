@@ -19,7 +19,7 @@ import { json } from '../../server/http/types.js'
 import { loadStaticFiles } from '../../server/web/static-files.js'
 import { APP_ROUTES, webRoute } from '../../server/web/web-route.js'
 import { webDistDir } from '../../server/web/wiring.js'
-import { startTestServer } from '../helpers/server.js'
+import { sharedServer } from '../helpers/shared-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
 interface Raw {
@@ -183,13 +183,7 @@ describe('the app routes', () => {
 })
 
 describe('the real server serves the built dashboard (npm run build)', () => {
-  let s: Awaited<ReturnType<typeof startTestServer>>
-  beforeAll(async () => {
-    s = await startTestServer({}, { waitReady: false })
-  })
-  afterAll(async () => {
-    await s?.stop()
-  })
+  const s = sharedServer()
 
   it('answers / with the built index.html, whose script and stylesheet are served brotli-compressed', async () => {
     expect(fs.existsSync(path.join(webDistDir(), 'index.html')), 'run npm run build first').toBe(true)

@@ -53,8 +53,8 @@ const RECEIVERS = [ACCOUNTS.exchange1, ACCOUNTS.whale, ACCOUNTS.friend] as const
  * The store as the source sees it, counting its chain_whale_events inserts and checkpoint writes; with
  * `failDetails` every chain_whale_events insert fails.
  */
-function countingStore(store: Store, failDetails = false) {
-  // checkpointAt: performance.now() of each checkpoint write, same order as checkpoints
+function countingStore(store: Store, failDetails = false, now: () => number = () => performance.now()) {
+  // checkpointAt: `now()` at each checkpoint write, same order as checkpoints
   const seen = { detailInserts: 0, checkpoints: [] as Checkpoint[], checkpointAt: [] as number[] }
   const detail = (table: string): void => {
     if (table !== 'chain_whale_events') return
@@ -73,7 +73,7 @@ function countingStore(store: Store, failDetails = false) {
     command: (sql: string, params?: Parameters<Store['command']>[1]) => {
       if (sql.includes('engine_state')) {
         seen.checkpoints.push(JSON.parse(String(params!.value)) as Checkpoint)
-        seen.checkpointAt.push(performance.now())
+        seen.checkpointAt.push(now())
       }
       return store.command(sql, params)
     }
@@ -94,8 +94,6 @@ function logsTo(r: RpcRequest): number | null {
   const f = (r.params?.[0] ?? {}) as { toBlock?: string }
   return f.toBlock === undefined ? null : Number(BigInt(f.toBlock))
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 /** `vars` with the chain's RPC URL pointing at a proxy under `rule` in front of its node (closed after all) */
 async function behindProxy(
@@ -120,10 +118,18 @@ async function runUntil(
   vars: Record<string, string>,
   what: string,
   done: () => Promise<boolean>,
-  failDetails = false
+  opts: {
+    /** every chain_whale_events insert fails */
+    readonly failDetails?: boolean
+    /** the source's clock for the write hold, ms. @default performance.now */
+    readonly now?: () => number
+    /** called right after the source was told to stop, before its run has ended */
+    readonly onStop?: () => void
+  } = {}
 ): Promise<ReturnType<typeof countingStore>['seen']> {
+  const { failDetails = false, now, onStop } = opts
   const clients = ChainClients.fromEnv(vars)
-  const { counted, seen } = countingStore(env.store, failDetails)
+  const { counted, seen } = countingStore(env.store, failDetails, now)
   const settings = chainSourcesConfig(vars)
   const source = new EvmWhaleSource({
     chain,
@@ -131,7 +137,8 @@ async function runUntil(
     store: counted,
     watchlists: new WatchlistRegistry(settings.watchlistDir),
     settings: settings.evm[chain],
-    log
+    log,
+    ...(now === undefined ? {} : { now })
   })
   const pipeline = new IngestPipeline(
     env.store,
@@ -147,6 +154,7 @@ async function runUntil(
     await until(what, done, 30_000)
   } finally {
     stop.abort()
+    onStop?.()
     await running
     await pipeline.close(Date.now() + 5_000)
     await clients.close()
@@ -322,7 +330,7 @@ describe('evm whale source: backfill batches are written in groups', () => {
       h.vars,
       "the group's flow rows without its detail rows",
       async () => (await countOf(`SELECT count() AS n FROM whale_transfers ${WHERE}`, 'polygon', h.txs)) === 12,
-      true
+      { failDetails: true }
     )
     expect(first.checkpoints).toEqual([])
     expect(first.detailInserts).toBeGreaterThan(0)
@@ -339,8 +347,9 @@ describe('evm whale source: backfill batches are written in groups', () => {
   }, 120_000)
 
   it('closes a group once CHAIN_WRITE_HOLD_MS has passed since its first batch was read', async () => {
-    // every eth_getLogs answers after DELAY_MS: 16 one-block batches take >= 1.6 s, longer than the hold, so
-    // the hold (not the event count, 1,000, nor the backfill's end) closes the first group
+    // the source's clock moves DELAY_MS on every eth_getLogs answer (and not otherwise): 16 one-block batches
+    // take 1.6 s of it, longer than the hold, so the hold (not the event count, 1,000, nor the backfill's end)
+    // closes the first group, however fast the machine reads them
     const DELAY_MS = 100
     const HOLD_MS = 1_200
     const h = await history('arbitrum', 42161, {
@@ -348,14 +357,17 @@ describe('evm whale source: backfill batches are written in groups', () => {
       CHAIN_WRITE_EVENTS: '1000',
       CHAIN_WRITE_HOLD_MS: String(HOLD_MS)
     })
+    let clockMs = 0
     let firstAnswer: number | null = null
-    const vars = await behindProxy('arbitrum', h.vars, async (r) => {
+    const vars = await behindProxy('arbitrum', h.vars, (r) => {
       if (logsTo(r) === null) return undefined
-      await sleep(DELAY_MS)
-      firstAnswer ??= performance.now()
+      clockMs += DELAY_MS
+      firstAnswer ??= clockMs
       return undefined
     })
-    const seen = await runUntil('arbitrum', vars, 'the checkpoint to reach the head', reachedHead('arbitrum', h.head))
+    const seen = await runUntil('arbitrum', vars, 'the checkpoint to reach the head', reachedHead('arbitrum', h.head), {
+      now: () => clockMs
+    })
     const blocks = seen.checkpoints.map((c) => c.block)
     // the last two batches are no longer backfill (the second to last closes the group it joins, the last is
     // written alone): with the hold ignored, [head - 1, head]; with no hold, one checkpoint per batch (16)
@@ -390,17 +402,22 @@ describe('evm whale source: backfill batches are written in groups', () => {
   }, 120_000)
 
   it('a stop with a group held writes none of it, and the next start writes it once', async () => {
-    // the batch after [s, s+3] is answered late: the source is stopped while it holds the group of [s, s+3]
+    // the batch after [s, s+3] is answered only once the source was told to stop: the stop comes while it
+    // holds the group of [s, s+3], however fast the machine
     const h = await history('optimism', 10, HELD)
     const held = h.start + 3
     let asked = false
+    let release = (): void => undefined
+    const stopped = new Promise<void>((r) => (release = r))
     const vars = await behindProxy('optimism', h.vars, async (r) => {
       if ((logsTo(r) ?? -1) <= held) return undefined
       asked = true
-      await sleep(2_000)
+      await stopped
       return undefined
     })
-    const first = await runUntil('optimism', vars, 'the batch after the group asked for', async () => asked)
+    const first = await runUntil('optimism', vars, 'the batch after the group asked for', async () => asked, {
+      onStop: release
+    })
     expect(first.checkpoints).toEqual([])
     expect(first.detailInserts).toBe(0)
     expect(await loadCheckpoint(env.store, 'optimism')).toBeNull()

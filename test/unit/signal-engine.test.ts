@@ -3,6 +3,7 @@ import { EMPTY_CONFIRM_INPUTS, type ConfirmInputs } from '../../engine/confirm/c
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import { SignalEngine, type SignalInputs } from '../../engine/signals/signal-engine.js'
 import { SignalBus, type SignalEvent } from '../../engine/signals/signal-event.js'
+import { until } from '../helpers/until.js'
 
 const T0 = Date.UTC(2025, 0, 5, 8)
 
@@ -182,19 +183,21 @@ describe('SignalEngine', () => {
     const engine = new SignalEngine(src, new SignalBus(), { tickMs: 5 })
     const abort = new AbortController()
     let ready = false
+    let checks = 0
     let loads = 0
     const running = engine.run(
       abort.signal,
-      () => ready,
+      () => (checks++, ready),
       async () => {
         loads++
         return []
       }
     )
-    await new Promise((r) => setTimeout(r, 150))
+    // it looked at readiness three times, and restored nothing yet
+    await until('three readiness checks', () => checks >= 3)
     expect(loads).toBe(0)
     ready = true
-    await new Promise((r) => setTimeout(r, 250))
+    await until('a tick after the restore', () => src.reads.length >= 1)
     expect(loads).toBe(1)
     expect(engine.restored).toBe(true)
     expect(src.reads.length).toBeGreaterThanOrEqual(1)

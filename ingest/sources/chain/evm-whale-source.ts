@@ -118,6 +118,8 @@ export interface EvmWhaleSourceOptions {
   readonly watchlists: WatchlistRegistry
   readonly settings: EvmSourceSettings
   readonly log: Logger
+  /** monotonic ms, for the write hold (`writeHoldMs`; tests move it on). @default performance.now */
+  readonly now?: () => number
 }
 
 export class EvmWhaleSource implements Source {
@@ -338,7 +340,7 @@ export class EvmWhaleSource implements Source {
                 this.opts.watchlists.current,
                 backfill ? groupSizeHint(read.events.length, this.opts.settings.writeEvents) : read.events.length
               ),
-              since: performance.now(),
+              since: this.opts.now?.() ?? performance.now(),
               end
             }
           }
@@ -353,7 +355,7 @@ export class EvmWhaleSource implements Source {
           if (
             backfill &&
             group.payload.events < this.opts.settings.writeEvents &&
-            performance.now() - group.since < this.opts.settings.writeHoldMs
+            (this.opts.now?.() ?? performance.now()) - group.since < this.opts.settings.writeHoldMs
           )
             continue
           yield* this.write(group)

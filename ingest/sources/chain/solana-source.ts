@@ -82,6 +82,8 @@ export interface SolanaWhaleSourceOptions {
   readonly log: Logger
   /** epoch ms, for how long a transaction has been missing (tests move it on). @default Date.now */
   readonly now?: () => number
+  /** one JSON-RPC request's time to answer, ms. @default REQUEST_TIMEOUT_MS (10 s) */
+  readonly requestTimeoutMs?: number
 }
 
 /** the node answered the call with a JSON-RPC error object (it is reachable; the call's subject is at fault) */
@@ -182,7 +184,7 @@ export class SolanaWhaleSource implements Source {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
         // the run's stop ends a request in flight at once: a stop never waits for a slow node
-        signal: AbortSignal.any([this.stopped, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
+        signal: AbortSignal.any([this.stopped, AbortSignal.timeout(this.opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS)])
       })
       if (!res.ok) throw new Error(`${method}: HTTP ${res.status}`)
       const body = (await res.json()) as { result?: T; error?: { code: number; message: string } }
