@@ -12,14 +12,21 @@ import type { NdjsonResult } from '../ndjson-records.js'
 const MAX_IN_FLIGHT = 64
 
 export class NdjsonParser {
-  private readonly worker: Worker
+  /** the running worker; a worker that failed or exited is dropped and the next request starts a new one */
+  private worker: Worker | undefined
   private nextId = 1
   private readonly waiting = new Map<number, { resolve: (r: NdjsonResult) => void; reject: (e: Error) => void }>()
+  private closed = false
 
-  constructor() {
-    this.worker = new Worker(distPath('ingest', 'workers', 'ndjson-worker.js'))
-    this.worker.unref()
-    this.worker.on('message', (msg: { id: number; result?: NdjsonResult; error?: string }) => {
+  /** @param workerFile the worker's built module (tests name a missing one) */
+  constructor(private readonly workerFile = distPath('ingest', 'workers', 'ndjson-worker.js')) {}
+
+  /** The worker, started on first use and again after one failed (a missing worker file fails each request). */
+  private running(): Worker {
+    if (this.worker) return this.worker
+    const worker = new Worker(this.workerFile)
+    worker.unref()
+    worker.on('message', (msg: { id: number; result?: NdjsonResult; error?: string }) => {
       const w = this.waiting.get(msg.id)
       this.waiting.delete(msg.id)
       if (!w) return
@@ -27,10 +34,18 @@ export class NdjsonParser {
       // chunk payloads arrive as Uint8Arrays over transferred buffers (structured clone keeps the type)
       w.resolve(msg.result!)
     })
-    this.worker.on('error', (err) => {
+    // a worker that fails (or exits unasked) answers none of its requests: they are rejected, never left waiting
+    const fail = (err: Error): void => {
+      if (this.worker === worker) this.worker = undefined
       for (const w of this.waiting.values()) w.reject(err)
       this.waiting.clear()
+    }
+    worker.on('error', fail)
+    worker.on('exit', (code) => {
+      if (!this.closed) fail(new Error(`ndjson worker exited (code ${code})`))
     })
+    this.worker = worker
+    return worker
   }
 
   get busy(): boolean {
@@ -41,8 +56,9 @@ export class NdjsonParser {
     const id = this.nextId++
     const copy = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer
     return new Promise((resolve, reject) => {
+      const worker = this.running()
       this.waiting.set(id, { resolve, reject })
-      this.worker.postMessage({ id, kind, body: copy }, [copy])
+      worker.postMessage({ id, kind, body: copy }, [copy])
     })
   }
 
@@ -50,12 +66,14 @@ export class NdjsonParser {
   parseFile(kind: RecordKind, file: string): Promise<NdjsonResult> {
     const id = this.nextId++
     return new Promise((resolve, reject) => {
+      const worker = this.running()
       this.waiting.set(id, { resolve, reject })
-      this.worker.postMessage({ id, kind, file })
+      worker.postMessage({ id, kind, file })
     })
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate()
+    this.closed = true
+    await this.worker?.terminate()
   }
 }
