@@ -12,6 +12,8 @@
  *   `npm start` (`npm run bench -- start` runs only this one).
  * - webhooks: signed deliveries/s through the durable outbox vs a bare undici POST loop, and memory with
  *   100,000 pending deliveries (`npm run bench -- webhooks`, bench/webhooks/webhooks.ts).
+ * - rebuild: live-state rebuild time at 0.1M, 1M and 5M trades of the day with a producer writing; the
+ *   ratio 5M / 0.1M (`npm run bench -- rebuild`, bench/rebuild/rebuild.ts).
  * - steady demo feed: time to backfill SIM_BACKFILL_DAYS (default 30) on first start, then RSS and
  *   event-loop lag p99 from /v1/health over the first live windows.
  */
@@ -30,6 +32,7 @@ import { importBench } from './import/import-bench.js'
 import { streamBench } from './stream/stream.js'
 import { replayBench } from './replay/replay.js'
 import { webhooksBench } from './webhooks/webhooks.js'
+import { rebuildBench } from './rebuild/rebuild.js'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
@@ -255,6 +258,8 @@ function summary(results: Record<string, any>): string {
     '',
     `Binance aggTrade replay (${results['replay'].trades_per_run} trades, adapter + normalizer + batcher into the store): ${results['replay'].median_trades_per_s.replay} trades/s vs engine ceiling ${results['replay'].median_trades_per_s.ceiling} (pre-built TSV, same insert path) = ${results['replay'].replay_vs_ceiling} (target >= 500000 trades/s)`,
     '',
+    `Live-state rebuild with a producer writing, median ms by trades of the day: ${JSON.stringify(results['rebuild'].ours.median_rebuild_ms)}; largest / smallest = ${results['rebuild'].ours.ratio_largest_vs_smallest} (target <= 2)`,
+    '',
     `Demo market: ${results['steady'].backfill_days}-day backfill (${results['steady'].backfill_rows} rows) live after ${results['steady'].backfill_ms} ms (target 60000);`,
     `then live: max RSS ${results['steady'].max_rss_mb} MB (target 1536), max event-loop lag p99 ${results['steady'].max_loop_p99_ms} ms in steady windows (target 20; ${results['steady'].transition_loop_p99_ms} ms in the window of the switch to live)`,
     ''
@@ -342,6 +347,17 @@ async function main(): Promise<void> {
     )
     return
   }
+  if (only === 'rebuild') {
+    const out = await rebuildBench()
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'rebuild.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
   if (only === 'start') {
     console.log(JSON.stringify(await coldStart(), null, 2))
     return
@@ -364,6 +380,7 @@ async function main(): Promise<void> {
     stream: await streamBench(ROUNDS),
     replay: await replayBench(ROUNDS),
     webhooks: await webhooksBench(ROUNDS),
+    rebuild: await rebuildBench(),
     steady: await steady()
   }
   const dir = path.join(projectRoot(), 'bench', 'results')

@@ -1,16 +1,22 @@
 /**
  * @module
  * One batcher per table. Chunks join the open batch; the batch is sealed when it reaches `batchRows`, when
- * it has been open `flushMs` (live chunks only), or at a barrier. Sealed batches wait in order and one
- * writer per table inserts them, each with a deterministic dedup token, retrying transient store failures
- * with backoff. A full disk is such a failure: the batch is held and tried again until there is room (the
- * queue's bound stops the producers meanwhile). A batch that cannot be written is counted as failed, never
- * dropped silently.
+ * it has been open `flushMs` (live chunks only) and no sealed batch waits for the writer (see Backlog), or
+ * at a barrier or hold. Sealed batches wait in order and one writer per table inserts them, each with a
+ * deterministic dedup token, retrying transient store failures with backoff. A full disk is such a failure:
+ * the batch is held and tried again until there is room (the queue's bound stops the producers meanwhile). A
+ * batch that cannot be written is counted as failed, never dropped silently.
  *
  * Bound: `queued` (rows accepted and not yet written or failed: the open batch, sealed batches and the one
  * being written) never exceeds `queueRows`, except that one chunk larger than the whole bound is admitted
  * into an empty queue. Producers wait in `add` until there is room, whether the batch seals by size, by
  * timer or at a barrier, so a store outage blocks the sources instead of growing memory.
+ *
+ * Backlog: while a sealed batch waits for the writer (a slow store, a hold), the timer does not seal: the
+ * open batch keeps growing (up to `batchRows`) and is sealed as soon as nothing waits before it, when it is
+ * handed to the writer's next turn. Sealing it earlier would not write its rows sooner, and a backlog of
+ * timer-sized batches (one per `flushMs`) costs an insert each: a hold that waits for the backlog
+ * (live-state rebuilds) would wait for many small inserts instead of a few large ones.
  *
  * Ahead of the writer: a sealed batch is handed to `prepare` at once (the journal then writes its entry
  * while the batch before it is still being inserted: journal.ts), the insert itself stays in order.
@@ -85,6 +91,10 @@ export class TableBatcher {
   /** whether a live chunk is in the open batch (then it seals at batchRows) */
   private openLive = false
   private timer: NodeJS.Timeout | undefined
+  /** the open batch's flushMs is over: it is sealed once no sealed batch waits for the writer */
+  private due = false
+  /** whether the writer is inserting `sealed[0]` */
+  private writing = false
   private readonly sealed: Batch[] = []
   /** sequence number of the next sealed batch */
   private nextSeq = 0
@@ -143,13 +153,26 @@ export class TableBatcher {
     if (!chunk.bulk) this.openLive = true
     const limit = this.openLive ? this.opts.batchRows : (this.opts.bulkBatchRows ?? this.opts.batchRows)
     if (this.openRows >= limit) this.seal()
-    else if (!chunk.bulk && !this.timer) this.timer = setTimeout(() => this.seal(), this.opts.flushMs)
+    else if (!chunk.bulk && !this.timer && !this.due) this.timer = setTimeout(() => this.flushDue(), this.opts.flushMs)
+  }
+
+  /** Sealed batches not being written (those of a hold included). */
+  private get waiting(): number {
+    return this.sealed.length - (this.writing ? 1 : 0)
+  }
+
+  /** The open batch's flushMs is over: sealed now, or once the batches waiting before it are taken. */
+  private flushDue(): void {
+    this.timer = undefined
+    this.due = true
+    if (this.waiting === 0) this.seal()
   }
 
   /** Seals the open batch into the write queue (synchronous: the rows are already counted as queued). */
   seal(): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
+    this.due = false
     if (this.open.length === 0) return
     const chunks = this.open
     const bulk = !this.openLive
@@ -216,6 +239,7 @@ export class TableBatcher {
 
   private async writeLoop(): Promise<void> {
     for (;;) {
+      if (this.due && this.waiting === 0) this.seal()
       let batch = this.next()
       while (!batch) {
         if (this.closing && this.sealed.length === 0) return
@@ -223,7 +247,11 @@ export class TableBatcher {
         this.wakeWriter = undefined
         batch = this.next()
       }
+      this.writing = true
+      // the open batch that is due goes behind this one now, so the journal prepares it during this insert
+      if (this.due && this.waiting === 0) this.seal()
       await this.writeWithRetry(batch)
+      this.writing = false
       this.sealed.shift()
       this.counters.queued -= batch.rows
       this.counters.batches++

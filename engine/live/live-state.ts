@@ -13,28 +13,15 @@ import { ScreenerBook } from './screener-book.js'
 import { OnchainBook } from './onchain-book.js'
 import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
 import { FundingHistory } from './confirm-inputs.js'
+import { loadScreener, type ScreenerLoad } from './screener-load.js'
 import type { WriteHold } from '../../ingest/pipeline.js'
 
 /** How far back a rebuild looks for the latest quote of each instrument, hours. */
 const OPTIONS_LOOKBACK_HOURS = 24
-/** Hourly history the screener needs: 48 h for the volume comparison plus the current hour. */
-const SCREENER_HOURS = 49
-
-/** One hour of one market, as the screener's rebuild reads it. */
-interface Hourly {
-  readonly exchange: string
-  readonly symbol: string
-  readonly base: string
-  readonly h: number
-  readonly v: number
-  readonly oi: number | null
-  readonly close: number | null
-}
-
 /** What a rebuild read from the store, applied to the books in one synchronous step. */
 interface Loaded {
   readonly quotes: readonly OptionQuoteRecord[]
-  readonly screener: { readonly hourly: readonly Hourly[]; readonly latest: readonly NormalizedRecord[] }
+  readonly screener: ScreenerLoad
   readonly onchain: readonly OnchainMetricRecord[]
   readonly whales: readonly WhaleTransferRecord[]
 }
@@ -266,7 +253,7 @@ export class LiveState {
     )
     return {
       quotes: quotes.map(({ last_ms, ...q }) => ({ ...q, ts: last_ms })),
-      screener: await this.loadScreener(),
+      screener: await loadScreener(this.store),
       ...(await this.loadOnchainAndWhales())
     }
   }
@@ -275,6 +262,7 @@ export class LiveState {
     this.options.reset(l.quotes)
     this.screener.clear()
     for (const r of l.screener.hourly) this.screener.loadHour(r.exchange, r.symbol, r.base, r.h, r.oi, r.v, r.close)
+    for (const t of l.screener.lastTrades) this.screener.loadLastTrade(t.exchange, t.symbol, t.last_ms)
     this.screener.loadLatest(l.screener.latest)
     this.onchain.clear()
     this.onchain.apply(l.onchain)
@@ -293,41 +281,5 @@ export class LiveState {
       { window: WHALE_WINDOW_MS }
     )
     return { onchain, whales }
-  }
-
-  private async loadScreener(): Promise<Loaded['screener']> {
-    const hourly = await this.store.query<Hourly>(
-      `SELECT exchange, symbol, base, h, sum(v) AS v, max(oi) AS oi, max(c) AS close FROM (
-         SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, sum(volume_quote) AS v,
-                CAST(NULL AS Nullable(Float64)) AS oi, CAST(argMaxMerge(close) AS Nullable(Float64)) AS c
-         FROM candles_1h WHERE bucket >= now() - INTERVAL {hours:UInt32} HOUR GROUP BY exchange, symbol, base, bucket
-         UNION ALL
-         SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, 0 AS v,
-                CAST(argMaxMerge(oi_usd_last) AS Nullable(Float64)) AS oi, CAST(NULL AS Nullable(Float64)) AS c
-         FROM open_interest_1h WHERE bucket >= now() - INTERVAL {hours:UInt32} HOUR GROUP BY exchange, symbol, base, bucket
-       ) GROUP BY exchange, symbol, base, h`,
-      { hours: SCREENER_HOURS }
-    )
-    // newest reading per market; its time is aliased last_ms (an alias named ts would shadow the column)
-    type Latest = Omit<NormalizedRecord, 'ts'> & { last_ms: number }
-    const latest = await this.store.query<Latest>(
-      `SELECT 'funding' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
-              argMax(funding_rate, ts) AS funding_rate, argMax(interval_hours, ts) AS interval_hours
-       FROM funding WHERE ts >= now64(3) - INTERVAL 2 DAY GROUP BY exchange, symbol, base`
-    )
-    const lsr = await this.store.query<Latest>(
-      `SELECT 'long_short' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
-              argMax(long_short_ratio, ts) AS long_short_ratio
-       FROM long_short WHERE ts >= now64(3) - INTERVAL 2 DAY GROUP BY exchange, symbol, base`
-    )
-    const oi = await this.store.query<Latest>(
-      `SELECT 'open_interest' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
-              argMax(oi_base, ts) AS oi_base, argMax(oi_usd, ts) AS oi_usd
-       FROM open_interest WHERE ts >= now64(3) - INTERVAL 2 DAY GROUP BY exchange, symbol, base`
-    )
-    return {
-      hourly,
-      latest: [...latest, ...lsr, ...oi].map(({ last_ms, ...r }) => ({ ...r, ts: last_ms }) as NormalizedRecord)
-    }
   }
 }

@@ -191,6 +191,17 @@ export class ScreenerBook {
     }
   }
 
+  /**
+   * A market's newest trade time from the store (rebuild, after `loadHour`): its `updated`, and the time of
+   * its last price (the close of its newest hour), as the live path keeps them.
+   */
+  loadLastTrade(exchange: string, symbol: string, ts: number): void {
+    const m = this.markets.get(`${exchange}|${symbol}`)
+    if (!m) return
+    if (m.last && ts >= m.last.ts) m.last = { price: m.last.price, ts }
+    this.touch(m, ts)
+  }
+
   /** Whether any market lists this base asset. */
   hasBase(base: string): boolean {
     return this.bases.has(base)

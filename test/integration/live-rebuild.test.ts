@@ -53,8 +53,13 @@ function volume(live: LiveState, symbol: string): number {
   return live.screener.rowOf('binance', `${symbol}USDT`, Date.now())?.volume_24h_usd ?? 0
 }
 
+/**
+ * A pipeline with a small queue bound: a producer that never stops keeps the queue full, and each rebuild
+ * waits for the rows queued before its hold to be written, so the bound (not the machine's speed) sets the
+ * work of each rebuild.
+ */
 function setup(): { pipeline: IngestPipeline; live: LiveState } {
-  const pipeline = new IngestPipeline(chdb, { batchRows: 50_000, flushMs: 30, queueRows: 100_000 }, silentLogger())
+  const pipeline = new IngestPipeline(chdb, { batchRows: 50_000, flushMs: 30, queueRows: 5_000 }, silentLogger())
   const live = new LiveState(chdb)
   pipeline.live = live
   live.writes = pipeline

@@ -201,4 +201,23 @@ describe('ingest pipeline on chDB', () => {
     expect((await counts('HLD')).raw).toBe(120)
     await p.close(Date.now() + 5000)
   })
+
+  it('writes a backlog held behind a hold as one batch, not one batch per flush interval', async () => {
+    const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 20, queueRows: 100_000 }, silentLogger())
+    const hold = await p.hold()
+    await hold.drained
+    // ten groups of live rows, each longer apart than flushMs: the timer of each group's batch fires (a 20 ms
+    // timer set before a 60 ms one fires first, however loaded the machine) while the first group's batch
+    // waits behind the hold, so the later groups join one open batch instead of sealing one batch each
+    for (let g = 0; g < 10; g++) {
+      for (const c of encodeRecords(trades('BKL', 10), false)) await p.write(c)
+      await new Promise((r) => setTimeout(r, 60))
+    }
+    hold.release()
+    await p.barrier()
+    expect((await counts('BKL')).raw).toBe(100)
+    // the first group (sealed by its timer: nothing waited then), and the other nine together
+    expect(p.totals().batches).toBe(2)
+    await p.close(Date.now() + 5000)
+  })
 })

@@ -1,0 +1,128 @@
+/**
+ * @module
+ * What a live-state rebuild reads for the screener book, from aggregates and newest readings only, so its
+ * cost does not grow with the day's trades:
+ * - hourly quote volume and close (`candles_1h`) and hourly open interest (`open_interest_1h`), 49 hours;
+ * - the newest funding, long/short and open-interest reading per market (two days);
+ * - each perpetual market's newest trade time, in milliseconds (the live path's `updated` and the time of
+ *   its last price): the newest hour comes with the hourly rows, the newest minute in it from `candles_1m`,
+ *   and only the trades of that minute are read raw.
+ * The screener's 24-hour figures are hour-aligned (the current hour and the 23 before it), so no window
+ * edge falls inside an aggregated bucket; the live path uses the same buckets (screener-book.ts).
+ */
+import type { NormalizedRecord } from '../records/types.js'
+import type { Store } from '../store/store.js'
+
+/** Hourly history the screener needs: 48 h for the volume comparison plus the current hour. */
+const SCREENER_HOURS = 49
+const MINUTE_S = 60
+
+/** One hour of one market. */
+export interface Hourly {
+  readonly exchange: string
+  readonly symbol: string
+  readonly base: string
+  /** epoch hour */
+  readonly h: number
+  /** quote volume of the hour, USD */
+  readonly v: number
+  readonly oi: number | null
+  readonly close: number | null
+}
+
+/** A market's newest trade, epoch ms. */
+export interface LastTrade {
+  readonly exchange: string
+  readonly symbol: string
+  readonly last_ms: number
+}
+
+export interface ScreenerLoad {
+  readonly hourly: readonly Hourly[]
+  readonly latest: readonly NormalizedRecord[]
+  readonly lastTrades: readonly LastTrade[]
+}
+
+export async function loadScreener(store: Store): Promise<ScreenerLoad> {
+  const hourly = await store.query<Hourly>(
+    `SELECT exchange, symbol, base, h, sum(v) AS v, max(oi) AS oi, max(c) AS close FROM (
+       SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, sum(volume_quote) AS v,
+              CAST(NULL AS Nullable(Float64)) AS oi, CAST(argMaxMerge(close) AS Nullable(Float64)) AS c
+       FROM candles_1h WHERE bucket >= now() - INTERVAL {hours:UInt32} HOUR GROUP BY exchange, symbol, base, bucket
+       UNION ALL
+       SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, 0 AS v,
+              CAST(argMaxMerge(oi_usd_last) AS Nullable(Float64)) AS oi, CAST(NULL AS Nullable(Float64)) AS c
+       FROM open_interest_1h WHERE bucket >= now() - INTERVAL {hours:UInt32} HOUR GROUP BY exchange, symbol, base, bucket
+     ) GROUP BY exchange, symbol, base, h`,
+    { hours: SCREENER_HOURS }
+  )
+  // newest reading per market; its time is aliased last_ms (an alias named ts would shadow the column)
+  type Latest = Omit<NormalizedRecord, 'ts'> & { last_ms: number }
+  const latest = await store.query<Latest>(
+    `SELECT 'funding' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
+            argMax(funding_rate, ts) AS funding_rate, argMax(interval_hours, ts) AS interval_hours
+     FROM funding WHERE ts >= now64(3) - INTERVAL 2 DAY GROUP BY exchange, symbol, base`
+  )
+  const lsr = await store.query<Latest>(
+    `SELECT 'long_short' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
+            argMax(long_short_ratio, ts) AS long_short_ratio
+     FROM long_short WHERE ts >= now64(3) - INTERVAL 2 DAY GROUP BY exchange, symbol, base`
+  )
+  const oi = await store.query<Latest>(
+    `SELECT 'open_interest' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
+            argMax(oi_base, ts) AS oi_base, argMax(oi_usd, ts) AS oi_usd
+     FROM open_interest WHERE ts >= now64(3) - INTERVAL 2 DAY GROUP BY exchange, symbol, base`
+  )
+  return {
+    hourly,
+    latest: [...latest, ...lsr, ...oi].map(({ last_ms, ...r }) => ({ ...r, ts: last_ms }) as NormalizedRecord),
+    lastTrades: await lastTrades(store, hourly)
+  }
+}
+
+const keyOf = (exchange: string, symbol: string, bucketS: number): string => `${exchange}|${symbol}|${bucketS}`
+
+/**
+ * Each market's newest trade time: its newest hour with volume (from `hourly`), the newest minute in that
+ * hour (`candles_1m`), then the newest perpetual trade in that minute, read raw (one minute per market:
+ * the raw read does not grow with the day). Markets sharing a newest minute are read by one range.
+ */
+async function lastTrades(store: Store, hourly: readonly Hourly[]): Promise<LastTrade[]> {
+  const newestHour = new Map<string, { exchange: string; symbol: string; h: number }>()
+  for (const r of hourly) {
+    if (r.close === null) continue // an hour with open interest only
+    const k = `${r.exchange}|${r.symbol}`
+    const n = newestHour.get(k)
+    if (!n || r.h > n.h) newestHour.set(k, { exchange: r.exchange, symbol: r.symbol, h: r.h })
+  }
+  if (newestHour.size === 0) return []
+  const hours = [...newestHour.values()]
+  const minutes = await store.query<{ exchange: string; symbol: string; m: number }>(
+    `SELECT exchange, symbol, toUnixTimestamp(max(bucket)) AS m FROM candles_1m
+     WHERE bucket >= toDateTime({from:UInt32}, 'UTC')
+       AND concat(exchange, '|', symbol, '|', toString(toUnixTimestamp(toStartOfHour(bucket)))) IN {keys:Array(String)}
+     GROUP BY exchange, symbol`,
+    {
+      from: Math.min(...hours.map((x) => x.h)) * 3600,
+      keys: hours.map((x) => keyOf(x.exchange, x.symbol, x.h * 3600))
+    }
+  )
+  if (minutes.length === 0) return []
+  const distinct = [...new Set(minutes.map((x) => x.m))]
+  // one ts range per distinct newest minute (bound as numbered parameters), so only those minutes are read
+  const ranges = distinct.map(
+    (_, i) =>
+      `(ts >= toDateTime64({m${i}:UInt32}, 3, 'UTC') AND ts < toDateTime64({m${i}:UInt32} + ${MINUTE_S}, 3, 'UTC'))`
+  )
+  const params: Record<string, number | string[]> = {
+    keys: minutes.map((x) => keyOf(x.exchange, x.symbol, x.m))
+  }
+  distinct.forEach((m, i) => (params[`m${i}`] = m))
+  return store.query<LastTrade>(
+    `SELECT exchange, symbol, toUnixTimestamp64Milli(max(ts)) AS last_ms FROM trades
+     WHERE (${ranges.join(' OR ')}) AND market = 'perp'
+       AND concat(exchange, '|', symbol, '|', toString(toUnixTimestamp(toStartOfMinute(ts)))) IN {keys:Array(String)}
+     GROUP BY exchange, symbol`,
+    params
+  )
+}
