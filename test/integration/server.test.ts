@@ -46,6 +46,16 @@ describe('GET /v1/health', () => {
       ingest: { queued: 0, written: 0, failed: 0 }
     })
   })
+
+  it("reports the embedded engine's memory as of the last store probe", async () => {
+    await srv.running.ctx.storeProbe.probe()
+    const body = await jsonBody(await fetch(`${srv.base}/v1/health`))
+    const mem = body.store.engine_memory_mb as Record<string, number>
+    // an engine that opened tables tracks memory; every cache is reported, in whole MB
+    expect(mem['tracked']).toBeGreaterThan(0)
+    for (const k of ['mark_cache', 'primary_index_cache', 'uncompressed_cache', 'query_condition_cache'])
+      expect(Number.isInteger(mem[k])).toBe(true)
+  })
 })
 
 describe('POST /v1/admin/ingest/{kind}', () => {
