@@ -1,8 +1,8 @@
 /**
  * @module
  * One memory sample of the soak's server process, read from outside it: resident size and its anonymous
- * part and thread count from /proc/<pid>/status (kB there, MB here), and from `/v1/health` the JS heap, the
- * webhook queue and the embedded engine's own memory figures (tracked memory and cache bytes, MB).
+ * part and thread count from /proc/<pid>/status (kB there, MB here), and from `/v1/health` the JS heap (used and
+ * committed) and memory outside it held by JS, the webhook queue and the embedded engine's own memory figures (tracked memory and cache bytes, MB).
  */
 import fs from 'node:fs'
 
@@ -14,6 +14,10 @@ export interface SoakSample {
   readonly rss_file_mb: number
   readonly threads: number
   readonly heap_used_mb: number
+  /** V8 heap committed, MB */
+  readonly heap_total_mb: number
+  /** ArrayBuffers and other memory outside the V8 heap held by JS, MB */
+  readonly external_mb: number
   readonly webhooks_pending: number
   /** memory chDB tracks (its allocations through its allocator), MB */
   readonly engine_tracked_mb: number
@@ -34,7 +38,7 @@ export function procStatus(pid: number): Record<string, number> {
 export async function sample(pid: number, base: string, t0: number): Promise<SoakSample> {
   const s = procStatus(pid)
   const h = (await (await fetch(`${base}/v1/health`)).json()) as {
-    process: { heap_used_mb: number }
+    process: { heap_used_mb: number; heap_total_mb: number; external_mb: number }
     webhooks?: { pending?: number }
     store: { engine_memory_mb?: Record<string, number> }
   }
@@ -47,6 +51,8 @@ export async function sample(pid: number, base: string, t0: number): Promise<Soa
     rss_file_mb: mb(s['RssFile']),
     threads: s['Threads'] ?? 0,
     heap_used_mb: h.process.heap_used_mb,
+    heap_total_mb: h.process.heap_total_mb,
+    external_mb: h.process.external_mb,
     webhooks_pending: h.webhooks?.pending ?? 0,
     engine_tracked_mb: engine['tracked'] ?? 0,
     engine_caches_mb: Object.entries(engine).reduce((n, [k, v]) => (k === 'tracked' ? n : n + v), 0)

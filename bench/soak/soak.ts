@@ -121,7 +121,7 @@ export async function soakBench(): Promise<Record<string, unknown>> {
       const s = await sample(pid, base, t0)
       samples.push(s)
       console.log(
-        `soak t=${s.t_min.toFixed(1)} min: rss ${s.rss_mb} MB (anon ${s.rss_anon_mb}), heap ${s.heap_used_mb} MB, threads ${s.threads}, chDB tracked ${s.engine_tracked_mb} MB, caches ${s.engine_caches_mb} MB, webhooks pending ${s.webhooks_pending}`
+        `soak t=${s.t_min.toFixed(1)} min: rss ${s.rss_mb} MB (anon ${s.rss_anon_mb}), heap ${s.heap_used_mb} MB (committed ${s.heap_total_mb}, external ${s.external_mb}), threads ${s.threads}, chDB tracked ${s.engine_tracked_mb} MB, caches ${s.engine_caches_mb} MB, webhooks pending ${s.webhooks_pending}`
       )
       if (performance.now() >= end) break
       await new Promise((r) => setTimeout(r, Math.min(SAMPLE_S * 1000, Math.max(0, end - performance.now()))))
@@ -146,6 +146,8 @@ export async function soakBench(): Promise<Record<string, unknown>> {
       },
       rss_mb: { start: first.rss_mb, end: last.rss_mb, max: Math.max(...samples.map((s) => s.rss_mb)) },
       heap_used_mb: { start: first.heap_used_mb, end: last.heap_used_mb },
+      heap_total_mb: { start: first.heap_total_mb, end: last.heap_total_mb },
+      external_mb: { start: first.external_mb, end: last.external_mb },
       engine_tracked_mb: { start: first.engine_tracked_mb, end: last.engine_tracked_mb },
       engine_caches_mb: { start: first.engine_caches_mb, end: last.engine_caches_mb },
       rss_slope_mb_per_min: {
@@ -154,6 +156,7 @@ export async function soakBench(): Promise<Record<string, unknown>> {
       },
       anon_slope_mb_per_min_last: slope(samples, 'rss_anon_mb', lastFrom, MINUTES),
       heap_slope_mb_per_min_last: slope(samples, 'heap_used_mb', lastFrom, MINUTES),
+      heap_total_slope_mb_per_min_last: slope(samples, 'heap_total_mb', lastFrom, MINUTES),
       engine_tracked_slope_mb_per_min_last: slope(samples, 'engine_tracked_mb', lastFrom, MINUTES),
       level_off: { criterion_mb_per_min: LEVEL_OFF_MB_PER_MIN, met: lastSlope <= LEVEL_OFF_MB_PER_MIN },
       counts,

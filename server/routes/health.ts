@@ -195,6 +195,8 @@ const HEALTH_RESPONSE = Type.Object({
   process: Type.Object({
     rss_mb: Type.Integer(),
     heap_used_mb: Type.Integer(),
+    heap_total_mb: Type.Integer({ description: 'V8 heap committed, MB (kept resident after a collection)' }),
+    external_mb: Type.Integer({ description: 'ArrayBuffers and other memory outside the V8 heap held by JS, MB' }),
     event_loop_delay_ms: Type.Object({ p50: Type.Number(), p99: Type.Number(), max: Type.Number() })
   }),
   ingest: Type.Object({

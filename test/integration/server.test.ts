@@ -45,6 +45,10 @@ describe('GET /v1/health', () => {
       live: { whale_window_rows: 0, whale_window_dropped: 0 },
       ingest: { queued: 0, written: 0, failed: 0 }
     })
+    // the V8 heap committed holds at least what is used; memory JS holds outside it is reported apart
+    const proc = (body as { process: Record<string, number> }).process
+    expect(proc['heap_total_mb']).toBeGreaterThanOrEqual(proc['heap_used_mb']!)
+    expect(proc['external_mb']).toBeGreaterThan(0)
   })
 
   it("reports the embedded engine's memory as of the last store probe", async () => {
