@@ -358,6 +358,17 @@ async function main(): Promise<void> {
     )
     return
   }
+  // memory soak (docs/benchmarks.md "Soak"): RSS slope under a steady mixed load; BENCH_SOAK_MINUTES, default 60
+  if (only === 'soak') {
+    const out = await (await import('./soak/soak.js')).soakBench()
+    const { samples, ...rest } = out
+    console.log(JSON.stringify(rest, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    const label = process.env['BENCH_SOAK_LABEL']
+    fs.writeFileSync(path.join(dir, label ? `soak-${label}.json` : 'soak.json'), JSON.stringify(out, null, 2) + '\n')
+    return
+  }
   if (only === 'start') {
     console.log(JSON.stringify(await coldStart(), null, 2))
     return

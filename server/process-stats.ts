@@ -16,6 +16,10 @@ const MEMORY_EVERY = 50
 export interface ProcessStats {
   readonly rss_mb: number
   readonly heap_used_mb: number
+  /** V8 heap committed (used plus free space it keeps), MB: resident even when `heap_used_mb` falls after a collection */
+  readonly heap_total_mb: number
+  /** memory of ArrayBuffers and other objects outside the V8 heap that JS holds, MB */
+  readonly external_mb: number
   /** event-loop lag over the last complete window, ms */
   readonly event_loop_delay_ms: { readonly p50: number; readonly p99: number; readonly max: number }
 }
@@ -30,7 +34,7 @@ export class ProcessMonitor {
   private windowStart = performance.now()
   private expected = performance.now() + SAMPLE_MS
   private last = { p50: 0, p99: 0, max: 0 }
-  private memory = { rss_mb: 0, heap_used_mb: 0 }
+  private memory = { rss_mb: 0, heap_used_mb: 0, heap_total_mb: 0, external_mb: 0 }
   private tick = 0
   private readonly timer: NodeJS.Timeout
 
@@ -42,7 +46,13 @@ export class ProcessMonitor {
 
   private readMemory(): void {
     const mem = process.memoryUsage()
-    this.memory = { rss_mb: Math.round(mem.rss / 1048576), heap_used_mb: Math.round(mem.heapUsed / 1048576) }
+    const mb = (n: number): number => Math.round(n / 1048576)
+    this.memory = {
+      rss_mb: mb(mem.rss),
+      heap_used_mb: mb(mem.heapUsed),
+      heap_total_mb: mb(mem.heapTotal),
+      external_mb: mb(mem.external)
+    }
   }
 
   private sample(): void {

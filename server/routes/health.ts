@@ -74,7 +74,16 @@ const HEALTH_RESPONSE = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   version: Type.String(),
   uptime_s: Type.Integer(),
-  store: Type.Object({ kind: Type.Union([Type.Literal('chdb'), Type.Literal('clickhouse')]), ok: Type.Boolean() }),
+  store: Type.Object({
+    kind: Type.Union([Type.Literal('chdb'), Type.Literal('clickhouse')]),
+    ok: Type.Boolean(),
+    engine_memory_mb: Type.Optional(
+      Type.Record(Type.String(), Type.Integer(), {
+        description:
+          'embedded store only, as of the last probe (5 s), MB: memory the engine tracks (tracked) and its caches (mark_cache, primary_index_cache, uncompressed_cache, query_condition_cache, compiled_expression_cache, query_cache)'
+      })
+    )
+  }),
   sources: Type.Array(
     Type.Object({
       name: Type.String(),
@@ -220,6 +229,8 @@ const HEALTH_RESPONSE = Type.Object({
   process: Type.Object({
     rss_mb: Type.Integer(),
     heap_used_mb: Type.Integer(),
+    heap_total_mb: Type.Integer({ description: 'V8 heap committed, MB (kept resident after a collection)' }),
+    external_mb: Type.Integer({ description: 'ArrayBuffers and other memory outside the V8 heap held by JS, MB' }),
     event_loop_delay_ms: Type.Object({ p50: Type.Number(), p99: Type.Number(), max: Type.Number() })
   }),
   ingest: Type.Object({
@@ -289,7 +300,11 @@ export function healthRoutes(ctx: ServerContext): Route[] {
           waiting_for: ctx.readiness.waitingFor(),
           synthetic: ctx.synthetic,
           loops,
-          store: { kind: ctx.store.kind, ok: ctx.storeProbe.ok },
+          store: {
+            kind: ctx.store.kind,
+            ok: ctx.storeProbe.ok,
+            ...(ctx.storeProbe.engineMemory && { engine_memory_mb: ctx.storeProbe.engineMemory })
+          },
           sources,
           process: ctx.processMonitor.stats(),
           // the in-memory whale window is bounded: rows it had to drop (still in the store) are counted

@@ -45,6 +45,20 @@ describe('GET /v1/health', () => {
       live: { whale_window_rows: 0, whale_window_dropped: 0 },
       ingest: { queued: 0, written: 0, failed: 0 }
     })
+    // the V8 heap committed holds at least what is used; memory JS holds outside it is reported apart
+    const proc = (body as { process: Record<string, number> }).process
+    expect(proc['heap_total_mb']).toBeGreaterThanOrEqual(proc['heap_used_mb']!)
+    expect(proc['external_mb']).toBeGreaterThan(0)
+  })
+
+  it("reports the embedded engine's memory as of the last store probe", async () => {
+    await srv.running.ctx.storeProbe.probe()
+    const body = await jsonBody(await fetch(`${srv.base}/v1/health`))
+    const mem = body.store.engine_memory_mb as Record<string, number>
+    // an engine that opened tables tracks memory; every cache is reported, in whole MB
+    expect(mem['tracked']).toBeGreaterThan(0)
+    for (const k of ['mark_cache', 'primary_index_cache', 'uncompressed_cache', 'query_condition_cache'])
+      expect(Number.isInteger(mem[k])).toBe(true)
   })
 })
 
