@@ -315,7 +315,8 @@ describe('dashboard in headless Chromium', () => {
     it(`${name}: the chart has drawn data (pixels) and the demo data is labelled`, async () => {
       await page.goto(`${server.base}${url}`)
       await expect.poll(() => colouredPixels(page, chart), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
-      expect(await page.textContent('.page-head')).toContain('Demo data (synthetic)')
+      // the label renders from its own request: waited for like the chart, not read once
+      await expect.poll(() => page.textContent('.page-head'), POLL).toContain('Demo data (synthetic)')
       await shot(page, name)
     }, 60_000)
   }
