@@ -5,11 +5,11 @@
  * process (BSC_RPC_URL = anvil, SOURCES=none):
  *
  * - honeypot latency: GET /v1/node/bsc/honeypot/{token}?fresh=1 (cache bypassed: every request runs the
- *   probe) one at a time, against the bare `eth_call` of the same probe: the same JSON-RPC body the server
- *   sends (engine/nodeintel/probe-body.ts, same router, amount and gas price) POSTed straight to anvil.
- *   Both sides use the same client (an undici pool, one kept-alive connection: bench/node/latency.ts).
- *   For continuity the bare call through viem's `call` (the reference before 2026-11-24) is measured too,
- *   and so is the structural floor: the smallest server forwarding the same body (bench/node/forwarder.ts).
+ *   probe) one at a time, against the bare `eth_call` of the same probe: the JSON-RPC body viem writes for
+ *   the server's call (same router, amount and gas price) POSTed straight to anvil. Both sides use the same
+ *   client (an undici pool, one kept-alive connection: bench/node/latency.ts). The bare call through viem's
+ *   `call` (what the server runs per check, over fetch) is measured too, and so is the structural floor: the
+ *   smallest server forwarding the same body (bench/node/forwarder.ts).
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
  *   p50 ratios, and CPU µs per call of the client, the server's main thread and anvil.
  *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99, in every round.
@@ -21,10 +21,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createPublicClient, http, parseEther, type Address, type PublicClient } from 'viem'
+import { createPublicClient, custom, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
-import { probeBodyBytes, probeTemplate } from '../../engine/nodeintel/probe-body.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
@@ -52,6 +51,22 @@ interface HoneypotRound {
   readonly p50_ratio: number
   /** the floor's own p99 against the bare call: what the extra HTTP hop alone costs */
   readonly floor_p99_ratio: number
+}
+
+/** The JSON-RPC body of `call` as viem's http transport writes it (id 1), captured from viem's own `call`. */
+async function viemBody(call: Parameters<PublicClient['call']>[0]): Promise<Buffer> {
+  let sent: { method: string; params: unknown } | undefined
+  const capture = createPublicClient({
+    transport: custom({
+      request: (args: { method: string; params: unknown }) => {
+        sent = args
+        return Promise.resolve('0x')
+      }
+    })
+  })
+  await capture.call(call)
+  if (sent?.method !== 'eth_call') throw new Error('viem sent no eth_call')
+  return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: sent.method, params: sent.params }))
 }
 
 /** Starts bench/node/forwarder.ts on `port`, forwarding `body` to `nodeUrl`. */
@@ -125,21 +140,20 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const gasPrice = await viem.getGasPrice()
     // the server's probe inputs: the configured router and wrapped native, NODEINTEL_PROBE_MAX_IN (1)
     const input = { router: fx.uni.router, wrappedNative: fx.uni.weth, maxIn: parseEther('1'), gasPrice }
-    const template = await probeTemplate(input)
-    let id = 0
+    const call = probeCall({ ...input, token })
+    const body = await viemBody(call)
     const bareCall = async (): Promise<void> => {
-      const res = await toNode.post('/', probeBodyBytes(template, token, ++id))
+      const res = await toNode.post('/', body)
       const r = JSON.parse(res.text) as { result?: string }
       if (res.status !== 200 || !r.result || r.result === '0x') throw new Error('bare probe returned nothing')
     }
-    forwarder = await startForwarder(anvil.url, PORT + 1, probeBodyBytes(template, token, 1))
+    forwarder = await startForwarder(anvil.url, PORT + 1, body)
     const toFloor = benchClient(`http://127.0.0.1:${PORT + 1}`)
     clients.push(toFloor)
     const floorCall = async (): Promise<void> => {
       const res = await toFloor.get('/', {})
       if (res.status !== 200 || !(JSON.parse(res.text) as { ok?: boolean }).ok) throw new Error('floor: no result')
     }
-    const call = probeCall({ ...input, token })
     const viemCall = async (): Promise<void> => {
       const r = await viem.call(call)
       if (!r.data) throw new Error('bare probe (viem) returned nothing')

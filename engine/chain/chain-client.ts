@@ -1,11 +1,14 @@
 /**
  * @module
  * One chain's JSON-RPC client, shared by every feature that reads the chain (whale sources, node
- * intelligence): a viem `PublicClient` per configured node (http, JSON-RPC batching; for bodies the
- * caller serialized itself, `post()` through an undici pool, engine/chain/raw-rpc.ts), failover in the
- * configured order (the first healthy node answers; a node that failed at the transport level sits out
- * `NODE_DOWN_MS` unless no other is left), one token bucket per chain (`<ENV>_RPC_RATE`), a per-node
- * timeout, and counters for /v1/node/health and /v1/health.
+ * intelligence): a viem `PublicClient` per configured node (http, with and without JSON-RPC batching),
+ * failover in the configured order (the first healthy node answers; a node that failed at the transport
+ * level sits out `NODE_DOWN_MS` unless no other is left), one token bucket per chain (`<ENV>_RPC_RATE`), a
+ * per-node timeout, and counters for /v1/node/health and /v1/health.
+ *
+ * Failover is this module's, not viem's `fallback` transport: a call has one deadline across all nodes, a
+ * node's chain id is checked before its first use once `verifyChainId` ran (a node on another chain is never
+ * asked), and each failover is counted; viem's `fallback` transport offers none of the three.
  *
  * Errors: a timeout, refused connection or HTTP failure on every node becomes `ApiError('chain_unavailable')`
  * (503) naming the chain; errors the node itself answered (a revert, an unknown method) reach the caller as
@@ -14,7 +17,6 @@
 import {
   BaseError,
   createPublicClient,
-  fallback,
   http,
   HttpRequestError,
   TimeoutError,
@@ -22,7 +24,6 @@ import {
   type Transport
 } from 'viem'
 import { ApiError } from '../errors.js'
-import { RawRpc } from './raw-rpc.js'
 import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
 import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
 import { TokenBucket } from './token-bucket.js'
@@ -62,8 +63,6 @@ interface Node {
   readonly client: PublicClient
   /** the same node without JSON-RPC batching */
   readonly direct: PublicClient
-  /** the same node for bodies serialized by the caller (post()); created on first use */
-  raw: RawRpc | null
   downUntil: number
   failures: number
   /** last eth_chainId check: true = matches, false = another chain, undefined = not checked */
@@ -120,8 +119,6 @@ export class ChainClient {
   readonly spec: ChainSpec
   readonly urls: readonly string[]
   readonly urlVariable: string
-  /** viem client over every node (fallback transport, first healthy answers); request() adds limits and counters */
-  readonly client: PublicClient
   readonly timeoutMs: number
   readonly ratePerSec: number
   private readonly nodes: Node[]
@@ -145,22 +142,17 @@ export class ChainClient {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS
     this.ratePerSec = opts.ratePerSec ?? DEFAULT_RPC_RATE
     this.bucket = new TokenBucket({ ratePerSec: this.ratePerSec })
-    const transports: Transport[] = this.urls.map((u) => this.transport(u))
-    this.nodes = this.urls.map((u, i) => ({
+    this.nodes = this.urls.map((u) => ({
       label: nodeLabel(u),
       url: u,
-      client: createPublicClient({ transport: transports[i]! }) as PublicClient,
+      client: createPublicClient({ transport: this.transport(u) }) as PublicClient,
       direct: createPublicClient({
         transport: http(u, { batch: false, timeout: this.timeoutMs, retryCount: 0 })
       }) as PublicClient,
-      raw: null,
       downUntil: 0,
       failures: 0,
       chainIdOk: undefined
     }))
-    this.client = createPublicClient({
-      transport: fallback(transports, { rank: false, retryCount: 0 })
-    }) as PublicClient
   }
 
   private transport(url: string): Transport {
@@ -179,17 +171,6 @@ export class ChainClient {
   async request<T>(label: string, fn: (c: PublicClient) => Promise<T>, opts: RequestOptions = {}): Promise<T> {
     const batch = opts.batch !== false
     return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct))
-  }
-
-  /**
-   * One JSON-RPC request whose body the caller serialized (a hot path that skips viem's per-call encoding,
-   * engine/nodeintel/probe-body.ts), POSTed through a kept-alive undici pool to the first healthy node:
-   * failover, rate limit, timeouts and counters as request(). Resolves to the node's parsed JSON answer,
-   * `{ result }` or `{ error }` (an error answer is not counted in `rpc_errors`: the caller decides);
-   * transport failures are viem `HttpRequestError`s, as on the viem path.
-   */
-  post(label: string, body: string | Buffer, opts: Omit<RequestOptions, 'batch'> = {}): Promise<unknown> {
-    return this.failover(label, opts, (node) => (node.raw ??= new RawRpc(node.url, this.timeoutMs)).post(body))
   }
 
   private async failover<T>(label: string, opts: RequestOptions, start: (node: Node) => Promise<T>): Promise<T> {
@@ -365,20 +346,6 @@ export class ChainClient {
       last_error_at: this.lastErrorAt,
       latency_ms_p50: sorted.length === 0 ? null : Math.round(sorted[Math.floor(sorted.length / 2)]! * 100) / 100
     }
-  }
-
-  /**
-   * Closes the kept-alive connections of post() (the raw pools; viem's transports keep none open across
-   * requests). A later post() opens a pool again, so a client closed while a caller still runs keeps working.
-   */
-  async close(): Promise<void> {
-    await Promise.all(
-      this.nodes.map(async (n) => {
-        const raw = n.raw
-        n.raw = null
-        await raw?.close()
-      })
-    )
   }
 }
 

@@ -1,22 +1,20 @@
 /**
  * @module
  * The honeypot check of one token on one chain (GET /v1/node/{chain}/honeypot/{token}): one unbatched
- * eth_call of the probe (engine/nodeintel/probe.ts), which also reports the block, the token's code size and
- * decimals; judged by engine/nodeintel/verdict.ts. The call is the hot path: its body is viem's own,
- * pre-serialized once per gas price with the token spliced in (engine/nodeintel/probe-body.ts), POSTed
- * through the chain client's kept-alive pool (ChainClient.post); an answer that is not a result (an error
- * object, a non-string) is asked again through viem's `call`, so every error reads as before. Without a probe result (a node that refuses or ignores
- * state overrides, or a probe revert) the token's code and the head are read: no code is 404, a node without
- * overrides gets `method: "bytecode_only"` (verdict `unknown` with what the code shows).
+ * eth_call of the probe through viem (engine/nodeintel/probe.ts), which also reports the block, the token's
+ * code size and decimals; judged by engine/nodeintel/verdict.ts. A JSON-RPC error answer is read from the
+ * node's own error object (its revert data decoded, else its message) and the probe is not sent again.
+ * Without a probe result (a node that refuses or ignores state overrides, or a probe revert) the token's
+ * code and the head are read: no code is 404, a node without overrides gets `method: "bytecode_only"`
+ * (verdict `unknown` with what the code shows).
  */
-import { formatEther, formatUnits, type Address, type Hex } from 'viem'
+import { formatEther, formatUnits, RpcRequestError, type Address, type Hex, type PublicClient } from 'viem'
 import { ApiError } from '../errors.js'
-import { errorText, type ChainClient } from '../chain/chain-client.js'
+import { errorText, isTransportError, type ChainClient } from '../chain/chain-client.js'
 import type { NodeIntelChain } from '../chain/chains.js'
 import { scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
-import { decodeProbe, supportsStateOverride } from './probe.js'
-import type { ProbeBodies } from './probe-body.js'
+import { decodeProbe, probeCall, supportsStateOverride } from './probe.js'
 import { revertReason } from './revert-reason.js'
 import { judge, type Simulation, type Thresholds, type Verdict } from './verdict.js'
 
@@ -53,10 +51,10 @@ export interface HoneypotDeps {
   readonly client: ChainClient
   readonly dex: NodeIntelDex
   readonly thresholds: Thresholds
+  /** wei of native the probe may buy with at most (NODEINTEL_PROBE_MAX_IN) */
+  readonly maxIn: bigint
   /** the native coin's USD price (null: not priced) */
   readonly nativeUsd: () => Promise<number | null>
-  /** the probe's pre-serialized request bodies for this chain's router, wrapped native and maxIn */
-  readonly bodies: ProbeBodies
 }
 
 /** How long the node's gas price is reused, ms (the probe only needs a realistic one). */
@@ -112,18 +110,29 @@ export function requireContract(chain: NodeIntelChain, token: Address, code: Hex
 
 type ProbeAnswer = { data: Hex | undefined } | { error: unknown }
 
+/** The probe's eth_call alone, unbatched (latency): its data, or the node's own error (transport errors throw). */
+function probe(d: HoneypotDeps, token: Address, gasPrice: bigint): Promise<ProbeAnswer> {
+  const call = probeCall({ router: d.dex.router, wrappedNative: d.dex.wrappedNative, token, maxIn: d.maxIn, gasPrice })
+  return d.client.request('honeypot_probe', (c) => runProbe(c, call), { batch: false })
+}
+
 /**
- * The probe's eth_call alone (latency): its data (`0x` meaning none, as viem's `call` reads it), or the
- * node's own JSON-RPC error object (transport errors throw). One request, whatever the node answers: the
- * error is only read when no other reason applies (`probeError`).
+ * viem's `call` of the probe: its data (`0x` reads as none), or the node's JSON-RPC error object as the node
+ * sent it (the cause of viem's `RpcRequestError`); transport errors throw. Errors are caught here, inside
+ * the client's request, so a node's refusal is the caller's to judge and not counted as an RPC error.
  */
-async function probe(d: HoneypotDeps, token: Address, gasPrice: bigint): Promise<ProbeAnswer> {
-  const body = await d.bodies.body(token, gasPrice)
-  const answer = (await d.client.post('honeypot_probe', body)) as { result?: unknown; error?: unknown } | null
-  if (answer && !answer.error && typeof answer.result === 'string') {
-    return { data: answer.result === '0x' ? undefined : (answer.result as Hex) }
-  }
-  return { error: answer?.error ?? { message: 'the node answered without a result' } }
+export function runProbe(c: PublicClient, call: Parameters<PublicClient['call']>[0]): Promise<ProbeAnswer> {
+  return c.call(call).then(
+    (r) => ({ data: r.data }),
+    (err: unknown) => {
+      if (isTransportError(err)) throw err
+      const rpc =
+        err instanceof RpcRequestError
+          ? err
+          : (err as { walk?: (f: (e: unknown) => boolean) => unknown }).walk?.((e) => e instanceof RpcRequestError)
+      return { error: rpc instanceof RpcRequestError ? rpc.cause : { message: errorText(err) } }
+    }
+  )
 }
 
 export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Address): Promise<HoneypotReport> {

@@ -4,12 +4,12 @@
  * injected at a fixed throwaway address by state override with enough native coin to buy, and called from
  * a funded throwaway sender with the chain's real gas price (tokens that read `tx.gasprice` to spot
  * simulations see a normal one). Nothing is deployed and no transaction is sent. The probe also returns the
- * block it ran at and the token's code size and decimals, so a check is this one request.
+ * block it ran at and the token's code size and decimals, so a check is this one request. The call data is
+ * viem's `encodeFunctionData` and the answer viem's `decodeFunctionResult`, both with the probe's ABI.
  */
 import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
-import { decodeProbeFast } from './probe-decode.js'
 
 /** where the probe's code is injected (no contract lives there on any chain) */
 export const PROBE_ADDRESS: Address = '0x00000000000000000000000000000000007e57ed'
@@ -59,7 +59,7 @@ export interface ProbeInput {
   readonly gasPrice: bigint
 }
 
-/** The eth_call parameters of one probe (also what the benchmark calls bare). */
+/** The eth_call parameters of one probe (viem's `call` sends them; the benchmark sends them bare). */
 export function probeCall(input: ProbeInput): Parameters<PublicClient['call']>[0] {
   return {
     account: PROBE_SENDER,
@@ -79,18 +79,12 @@ export function probeCall(input: ProbeInput): Parameters<PublicClient['call']>[0
 }
 
 /**
- * Decodes the probe's return data; null when there is none (a node that ignored the override). The
- * probe's own layout is read directly (engine/nodeintel/probe-decode.ts); anything else goes to viem's
- * decoder, which answers the same where both answer.
+ * Decodes the probe's return data; null when there is none (a node that ignored the override). Data that
+ * is not a probe result throws viem's decoding error.
  */
 export function decodeProbe(data: Hex | undefined): ProbeResult | null {
   if (!data || data === '0x') return null
-  return decodeProbeFast(data) ?? decodeProbeViem(data)
-}
-
-/** viem's generic decoding of the probe's return data (the reference of the fast decoder). */
-export function decodeProbeViem(data: Hex): ProbeResult {
-  return decodeFunctionResult({ abi: PROBE_ABI, functionName: 'probe', data }) as ProbeResult
+  return decodeFunctionResult({ abi: PROBE_ABI, functionName: 'probe', data })
 }
 
 /** A tiny contract that returns 42: run under an override, it tells whether the node honours overrides. */

@@ -17,7 +17,6 @@ import { checkHoneypot, NodeFacts, type HoneypotDeps, type HoneypotReport } from
 import { riskFactors, riskLevel, riskScore, type RiskFactor, type RiskLevel } from './risk.js'
 import { pairFacts, tokenFacts, type TokenMetadata } from './token-facts.js'
 import { NativePrice } from './native-price.js'
-import { ProbeBodies } from './probe-body.js'
 import { TtlCache } from './ttl-cache.js'
 
 /** After a chain id mismatch, the check is repeated no sooner than this, ms (an operator may fix the node). */
@@ -76,8 +75,8 @@ export class ChainIntel {
       client,
       dex,
       thresholds: cfg,
-      nativeUsd: () => this.price.usd(),
-      bodies: new ProbeBodies({ router: dex.router, wrappedNative: dex.wrappedNative, maxIn: cfg.probeMaxIn })
+      maxIn: cfg.probeMaxIn,
+      nativeUsd: () => this.price.usd()
     }
   }
 

@@ -181,27 +181,4 @@ describe('ChainClient', () => {
     expect([a, b]).toEqual([42n, 56])
     expect(goodCalls.slice(before).sort()).toEqual(['eth_blockNumber', 'eth_chainId'])
   })
-
-  it('post() keeps its connection open for the next call; close() closes it, and a later post() opens one', async () => {
-    const server = rpcServer(56, [])
-    const url = `http://127.0.0.1:${await listen(server)}`
-    const open = (): Promise<number> => new Promise((r, j) => server.getConnections((e, n) => (e ? j(e) : r(n))))
-    try {
-      const c = new ChainClient({ chain: 'bsc', urls: [url] })
-      const body = '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}'
-      expect(await c.post('block', body)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x2a' })
-      expect(await c.post('block', body)).toMatchObject({ result: '0x2a' })
-      // kept alive (undici may open a second one for a request sent the moment the first answer ends)
-      expect(await open()).toBeGreaterThan(0)
-      await c.close()
-      for (let i = 0; i < 200 && (await open()) > 0; i++) await new Promise((r) => setTimeout(r, 10))
-      expect(await open()).toBe(0)
-      expect(await c.post('block', body)).toMatchObject({ result: '0x2a' })
-      expect(await open()).toBeGreaterThan(0)
-      await c.close()
-    } finally {
-      server.closeAllConnections()
-      await new Promise((r) => server.close(r))
-    }
-  })
 })

@@ -1,13 +1,14 @@
 /**
  * @module
- * One node's JSON-RPC endpoint for bodies the caller serialized itself (the honeypot probe's hot path,
- * engine/nodeintel/probe-body.ts): an undici `Pool` with kept-alive connections, a POST of the given text,
- * the answer parsed as JSON. Everything else goes through viem (engine/chain/chain-client.ts).
+ * The node benchmark's raw JSON-RPC client (bench/node/forwarder.ts, bench/node/latency.ts): an undici
+ * `Pool` with kept-alive connections, a POST of a body serialized beforehand, the answer parsed as JSON.
+ * The smallest client cost, for the bare references the API is measured against; the server itself goes
+ * through viem (engine/chain/chain-client.ts).
  *
- * Failures are classified as viem's http transport classifies them, so `isTransportError` and failover
- * treat both paths alike: no answer, a refused connection, an unreadable or non-JSON body, or an HTTP
- * error status without a JSON-RPC error object → viem `HttpRequestError` (transport); an HTTP error
- * status carrying a JSON-RPC error object is the node's own answer and is returned like any other.
+ * Failures are classified as viem's http transport classifies them: no answer, a refused connection, an
+ * unreadable or non-JSON body, or an HTTP error status without a JSON-RPC error object → viem
+ * `HttpRequestError`; an HTTP error status carrying a JSON-RPC error object is the node's own answer and is
+ * returned like any other.
  */
 import { HttpRequestError } from 'viem'
 import { Pool } from 'undici'
