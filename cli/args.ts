@@ -1,9 +1,11 @@
 /**
  * @module
- * A tiny command-line flag parser (no dependency). Long flags only, plus `-h` for `--help`: `--flag value`,
- * `--flag=value` and boolean `--flag`; `--` ends the flags. Flags may come before or after positionals.
- * Anything it cannot make sense of throws `UsageError` (the CLI prints usage and exits 2).
+ * Command-line flags through `node:util` `parseArgs` (its tokens; the checks and messages are the CLI's).
+ * Long flags only, plus `-h` for `--help`: `--flag value`, `--flag=value` and boolean `--flag`; `--` ends the
+ * flags. Flags may come before or after positionals. Anything it cannot make sense of throws `UsageError`
+ * (the CLI prints usage and exits 2).
  */
+import { parseArgs as parseTokens } from 'node:util'
 
 /** `string` flags take a value; `boolean` flags take none. */
 export type FlagKind = 'string' | 'boolean'
@@ -21,35 +23,35 @@ export class UsageError extends Error {
 }
 
 export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
+  const options = Object.fromEntries(Object.entries(spec).map(([name, type]) => [name, { type }]))
+  // not strict: unknown flags and missing values come back as tokens, for the CLI's own messages
+  const { tokens } = parseTokens({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true })
   const positionals: string[] = []
   const flags = new Map<string, string | true>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1))
-      break
-    }
-    if (arg === '-h') {
+  for (const t of tokens) {
+    if (t.kind === 'positional') positionals.push(t.value)
+    if (t.kind !== 'option') continue
+    if (!t.rawName.startsWith('--')) {
+      // a short flag: `-h` alone is --help; a group such as `-hx` is named as typed
+      if (argv[t.index] !== '-h') throw new UsageError(`unknown flag ${argv[t.index]!}`)
       flags.set('help', true)
       continue
     }
-    if (!arg.startsWith('-') || arg === '-') {
-      positionals.push(arg)
-      continue
-    }
-    if (!arg.startsWith('--')) throw new UsageError(`unknown flag ${arg}`)
-    const eq = arg.indexOf('=')
-    const name = arg.slice(2, eq === -1 ? undefined : eq)
+    // the name as typed, up to a `=`
+    const typed = argv[t.index]!
+    const eq = typed.indexOf('=')
+    const name = typed.slice(2, eq === -1 ? undefined : eq)
     const kind = Object.hasOwn(spec, name) ? spec[name] : undefined
     if (kind === undefined) throw new UsageError(`unknown flag --${name}`)
     if (kind === 'boolean') {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`)
+      if (t.value !== undefined) throw new UsageError(`--${name} takes no value`)
       flags.set(name, true)
       continue
     }
-    const value = eq !== -1 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`)
-    flags.set(name, value)
+    // `--flag --other`: the next flag is not taken as the value
+    if (t.value === undefined || (!t.inlineValue && t.value.startsWith('--')))
+      throw new UsageError(`--${name} needs a value`)
+    flags.set(name, t.value)
   }
   return { positionals, flags }
 }
