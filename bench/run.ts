@@ -26,6 +26,7 @@ import { load, loadTool, type LoadResult } from './http/load.js'
 import { authOverhead } from './http/auth-overhead.js'
 import { readEndpoints } from './http/read-endpoints.js'
 import { optionsMicro } from './micro/options-chain.js'
+import { whalesMicro } from './micro/whales.js'
 import { median } from './stats.js'
 import { historyBench } from './history/history.js'
 import { importBench } from './import/import-bench.js'
@@ -374,7 +375,13 @@ async function main(): Promise<void> {
     return
   }
   if (only === 'read') {
-    console.log(JSON.stringify({ micro: optionsMicro(), http: await readEndpoints(ROUNDS, HTTP_SECONDS) }, null, 2))
+    console.log(
+      JSON.stringify(
+        { micro: optionsMicro(), whales_micro: whalesMicro(), http: await readEndpoints(ROUNDS, HTTP_SECONDS) },
+        null,
+        2
+      )
+    )
     return
   }
   const results: Record<string, unknown> = {
@@ -386,6 +393,7 @@ async function main(): Promise<void> {
     cold_start: await coldStart(),
     auth_overhead: await authOverhead(ROUNDS, HTTP_SECONDS),
     options_micro: optionsMicro(),
+    whales_micro: whalesMicro(),
     read_endpoints: await readEndpoints(ROUNDS, HTTP_SECONDS),
     history: await historyBench(ROUNDS),
     stream: await streamBench(ROUNDS),

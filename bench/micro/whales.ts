@@ -1,14 +1,22 @@
-import { describe, expect, it } from 'vitest'
+/**
+ * @module
+ * Micro-benchmark of the whale read path in memory: collapsing ~20,000 transfer rows of 7 days (2,000
+ * wallets on every chain; ~1 in 5 transactions a 2-4 leg route, ~1 in 10 a round trip) into events, paging
+ * them, and the 7-day summary. Each is reported as a median time and as a ratio to sorting the same rows by
+ * time (the same-run reference: every one of them at least orders the rows once). Seeded, so every run
+ * times the same rows.
+ */
 import { CHAINS, type WhaleTransferRecord } from '../../engine/records/types.js'
 import { collapseEvents } from '../../engine/whales/collapse.js'
 import { pageEvents } from '../../engine/whales/events-page.js'
 import { whaleSummary } from '../../engine/whales/summary.js'
+import { median } from '../stats.js'
 
 const SEED = 20_250_101
 const DAY = 86_400_000
 const NOW = Date.UTC(2025, 0, 8)
 
-/** mulberry32: a seeded generator, so every run times the same rows */
+/** mulberry32: a seeded generator */
 function rng(seed: number): () => number {
   let a = seed >>> 0
   return () => {
@@ -31,25 +39,23 @@ function transfer(
   token: string,
   usd: number
 ): WhaleTransferRecord {
-  const block_number = Math.floor(ts / 12_000)
-  const amount = usd
   return {
     kind: 'whale_transfer',
     ts,
     chain,
     tx_hash,
     log_index,
-    block_number,
+    block_number: Math.floor(ts / 12_000),
     address,
     counterparty: '0xcp',
     event_type,
     token,
-    amount,
+    amount: usd,
     usd_value: usd
   }
 }
 
-/** ~20k rows over 7 days, 2000 wallets on 8 chains; ~1 in 5 txs a 2-4 leg route, ~1 in 10 a round trip */
+/** `n` rows (at least) over 7 days */
 function sevenDays(n: number): WhaleTransferRecord[] {
   const r = rng(SEED)
   const types = ['transfer_in', 'transfer_out', 'swap'] as const
@@ -74,29 +80,32 @@ function sevenDays(n: number): WhaleTransferRecord[] {
   return rows
 }
 
-function median(f: () => void): number {
-  const times: number[] = []
-  for (let i = 0; i < 7; i++) {
-    const t = performance.now()
-    f()
-    times.push(performance.now() - t)
+export function whalesMicro(runs = 15): Record<string, unknown> {
+  const rows = sevenDays(20_000)
+  const events = collapseEvents(rows)
+  const timeOf = (f: () => unknown): number => {
+    f() // warm up
+    const times: number[] = []
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now()
+      f()
+      times.push(performance.now() - t0)
+    }
+    return median(times)
   }
-  return times.sort((a, b) => a - b)[3]!
+  const sort = timeOf(() => [...rows].sort((a, b) => a.ts - b.ts))
+  const ms = {
+    collapse: timeOf(() => collapseEvents(rows)),
+    page: timeOf(() => pageEvents(events, rows, { chains: [], sinceMs: NOW - 7 * DAY }, { limit: 50, offset: 0 })),
+    summary: timeOf(() => whaleSummary(rows, NOW))
+  }
+  const r3 = (n: number): number => Math.round(n * 1000) / 1000
+  return {
+    seed: SEED,
+    rows: rows.length,
+    events: events.length,
+    sort_reference_median_ms: r3(sort),
+    median_ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, r3(v)])),
+    over_sort: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round((v / sort) * 100) / 100]))
+  }
 }
-
-describe('whales timing (printed, not asserted)', () => {
-  it('collapses, pages and summarizes 20k rows', () => {
-    const rows = sevenDays(20_000)
-    const events = collapseEvents(rows)
-    expect(events.length).toBeGreaterThan(0)
-    const collapse = median(() => collapseEvents(rows))
-    const page = median(() =>
-      pageEvents(events, rows, { chains: [], sinceMs: NOW - 7 * DAY }, { limit: 50, offset: 0 })
-    )
-    const summary = median(() => whaleSummary(rows, NOW))
-    console.log(
-      `[whales timing] seed=${SEED} rows=${rows.length} events=${events.length} ` +
-        `collapseEvents=${collapse.toFixed(1)}ms pageEvents=${page.toFixed(1)}ms whaleSummary=${summary.toFixed(1)}ms`
-    )
-  })
-})
