@@ -50,4 +50,9 @@ describe('GET /v1/options/history total_oi', () => {
   it('and in the hourly series', async () => {
     expect(await totals(72)).toEqual({ resolution: '1h', values: [1718.7, 0.3, 2.28] })
   })
+
+  it('48 hours is the last span answered per snapshot; 49 reads the hourly view', async () => {
+    expect(await totals(48)).toEqual({ resolution: 'snapshot', values: [1718.7, 0.3, 2.28] })
+    expect(await totals(49)).toEqual({ resolution: '1h', values: [1718.7, 0.3, 2.28] })
+  })
 })

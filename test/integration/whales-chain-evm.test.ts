@@ -197,7 +197,16 @@ describe('evm whale source on anvil (chain id 1)', () => {
     const metrics = await get('/v1/onchain/metrics?asset=USDC&metrics=exchange_netflow_usd,mvrv')
     expect(metrics.metrics.exchange_netflow_usd.source).toBe('chain:ethereum')
     expect(metrics.metrics.exchange_netflow_usd.points.reduce((a: number, p: any) => a + p.value, 0)).toBe(2_000_000)
-    expect(metrics.metrics.mvrv).toMatchObject({ source: 'stored', latest: null })
+    expect(metrics.metrics.mvrv).toEqual({ source: 'stored', latest: null, points: [] })
+    // without metrics and hours: every metric over 24 hours
+    const all = await get('/v1/onchain/metrics?asset=USDC')
+    expect(all.hours).toBe(24)
+    expect(Object.keys(all.metrics)).toEqual([
+      'exchange_netflow_usd',
+      'exchange_reserve_usd',
+      'mvrv',
+      'active_addresses'
+    ])
   })
 
   it('/v1/confirm reads the chain: exchange net flow and whale flows of the asset', async () => {

@@ -2,8 +2,8 @@
  * `GET|HEAD /v1/backtest/export` in process over a fake store: the parameters bound to the export query,
  * headers (file name, market and row counts, the synthetic label), the body passed through byte for byte,
  * the export slot (taken for GET only, given back at the end, on an error before the first byte and when
- * the client leaves), the 503 when every slot is taken, and the pinning of merged parts with its restart.
- * Real bytes of every format over chDB: test/integration/backtest-export.test.ts.
+ * the client leaves), and the pinning of merged parts with its restart. Real bytes of every format over chDB,
+ * the refusals before the first byte and the 503 when every slot is taken: test/integration/backtest-export.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../engine/config.js'
@@ -169,21 +169,6 @@ describe('GET /v1/backtest/export (fake store)', () => {
     }
   })
 
-  it('every slot taken: 503 unavailable with Retry-After, counted, no query', async () => {
-    const s = await setup()
-    const hold = s.exports.take()
-    const res = await s.api.request(`/v1/backtest/export?symbols=BTC&timeframe=1h&${RANGE}&format=json`, {
-      key: s.key
-    })
-    expect(res.status).toBe(503)
-    expect(res.headers['retry-after']).toBe('5')
-    expect(jsonOf(res).error).toMatchObject({ code: 'unavailable' })
-    expect(jsonOf(res).error.message).toContain('EXPORT_MAX_CONCURRENT')
-    expect(s.exports.stats()).toMatchObject({ active: 1, rejected: 1 })
-    expect(s.streams()).toEqual([])
-    hold()
-  })
-
   it('a query failing before the first byte answers a JSON error and gives the slot back', async () => {
     const store = new FakeStore(answers(), {
       // eslint-disable-next-line require-yield
@@ -213,23 +198,6 @@ describe('GET /v1/backtest/export (fake store)', () => {
     await (res.body.stream as AsyncIterableIterator<Uint8Array>).return!()
     expect(s.store.openStreams).toBe(0)
     expect(s.exports.inUse).toBe(0)
-  })
-
-  it('refused before any work: a plan without export (403), unknown symbol (400), bad format (400)', async () => {
-    const s = await setup()
-    const trader = await s.api.key('trader')
-    const q = `/v1/backtest/export?symbols=BTC&timeframe=1h&${RANGE}`
-    expect((await s.api.request(`${q}&format=json`, { key: trader })).status).toBe(403)
-    const unknown = await s.api.request(`/v1/backtest/export?symbols=NOPE&timeframe=1h&${RANGE}&format=json`, {
-      key: s.key
-    })
-    expect(unknown.status).toBe(400)
-    expect(jsonOf(unknown).error).toMatchObject({ code: 'unknown_symbol', param: 'symbols' })
-    const format = await s.api.request(`${q}&format=xlsx`, { key: s.key })
-    expect(format.status).toBe(400)
-    expect(jsonOf(format).error.param).toBe('format')
-    expect(s.streams()).toEqual([])
-    expect(s.exports.stats()).toMatchObject({ active: 0, rejected: 0 })
   })
 })
 

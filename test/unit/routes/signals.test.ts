@@ -1,12 +1,11 @@
 /**
  * `GET /v1/signals` in process over a fake store: access (trader and up), the parameters bound to the listing
- * query (the symbol through the one resolver, since as epoch ms, the caller's key, the cursor's position),
- * the page and its next_cursor, and the error envelope of each refusal. Real rows over chDB:
- * test/integration/signal-store.test.ts and test/integration/signals-api.test.ts.
+ * query (the symbol through the one resolver, since as epoch ms, the caller's key), and the error envelope of
+ * each refusal. Real rows over chDB (the page, its order and cursor walk, filters): test/integration/signal-store.test.ts
+ * and test/integration/signals-api.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import type { ScreenerBook } from '../../../engine/live/screener-book.js'
-import { encodeCursor } from '../../../engine/signals/signal-store.js'
 import type { ServerContext } from '../../../server/context.js'
 import { parseSince, signalRoutes } from '../../../server/routes/signals.js'
 import { FakeStore } from '../../helpers/fake-store.js'
@@ -19,20 +18,8 @@ const screener = {
   rows: () => [...BASES].map((base) => ({ base }))
 } as unknown as ScreenerBook
 
-const row = (n: number) => ({
-  id: `BTC-long-SIGNAL-${T0 - n}`,
-  event: 'SIGNAL',
-  ts_ms: T0 - n,
-  symbol: 'BTC',
-  direction: 'long',
-  confidence: 'MEDIUM',
-  composite: 0.3,
-  action: 'CONFIRM',
-  source: 'engine'
-})
-
-async function setup(rows: readonly object[] = []) {
-  const store = new FakeStore(() => rows)
+async function setup() {
+  const store = new FakeStore(() => [])
   const ctx = { live: { screener }, store } as unknown as Pick<ServerContext, 'live' | 'store'>
   const api = routeApp(signalRoutes(ctx))
   return { store, api, pro: await api.key('pro') }
@@ -52,18 +39,6 @@ describe('GET /v1/signals', () => {
     expect(typeof q.params!['key_id']).toBe('string')
     expect(q.params!['key_id']).not.toBe('')
     expect(q.sql).not.toContain('BTC')
-  })
-
-  it('answers a page newest first with a next_cursor that continues after its last event', async () => {
-    const { store, api, pro } = await setup([row(0), row(1), row(2)])
-    const body = jsonOf(await api.request('/v1/signals?limit=2', { key: pro }))
-    expect(body.data).toEqual([
-      { ...(({ ts_ms: _t, ...r }) => r)(row(0)), ts: T0 },
-      { ...(({ ts_ms: _t, ...r }) => r)(row(1)), ts: T0 - 1 }
-    ])
-    expect(body.next_cursor).toBe(encodeCursor({ ts: T0 - 1, id: row(1).id }))
-    await api.request(`/v1/signals?limit=2&cursor=${body.next_cursor}`, { key: pro })
-    expect(store.queries[1]!.params).toMatchObject({ after_ts: T0 - 1, after_id: row(1).id })
   })
 
   it('refuses with the error envelope: no key, the free plan, bad parameters', async () => {
