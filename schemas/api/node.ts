@@ -4,6 +4,7 @@
  * health and new pairs, for BSC (`bsc`) and Avalanche C-Chain (`avax`) on the operator's own nodes.
  */
 import { Type, type TSchema } from '@sinclair/typebox'
+import { NODE_INTEL_PATHS } from '../../catalog/chains.js'
 import { EnumParam, IntParam } from './params.js'
 
 const nullable = <T extends TSchema>(t: T, description?: string) =>
@@ -19,7 +20,7 @@ const FRESH = EnumParam(['0', '1'] as const, {
 export const CheckQuery = Type.Object({ fresh: Type.Optional(FRESH) })
 
 export const HealthQuery = Type.Object({
-  chain: Type.Optional(EnumParam(['bsc', 'avax'] as const, { description: 'one chain; default both' }))
+  chain: Type.Optional(EnumParam(NODE_INTEL_PATHS, { description: 'one chain; default both' }))
 })
 
 export const NewPairsQuery = Type.Object({
@@ -64,7 +65,7 @@ export const Liquidity = Type.Object({
 })
 
 export const HoneypotResponse = Type.Object({
-  chain: Type.String({ enum: ['bsc', 'avax'] }),
+  chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
   token: Address('the token, checksummed'),
   block_number: Type.Integer({ description: 'the head block the check ran at' }),
   checked_at: DateTime('when the check ran (a cached answer keeps its time)'),
@@ -84,7 +85,7 @@ const FACTOR = Type.Object({
 })
 
 export const RiskResponse = Type.Object({
-  chain: Type.String({ enum: ['bsc', 'avax'] }),
+  chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
   token: Address('the token, checksummed'),
   block_number: Type.Integer(),
   checked_at: DateTime('when the score was computed'),
@@ -177,7 +178,7 @@ export const HealthResponse = Type.Object({
   }),
   chains: Type.Array(
     Type.Object({
-      chain: Type.String({ enum: ['bsc', 'avax'] }),
+      chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
       status: Type.String({ enum: ['ok', 'degraded', 'down', 'chain_mismatch', 'not_configured'] }),
       rpc_variable: Type.String({ description: 'the variable that sets the node' }),
       expected_chain_id: Type.Integer(),
@@ -188,7 +189,7 @@ export const HealthResponse = Type.Object({
 })
 
 const NEW_PAIR = Type.Object({
-  chain: Type.String({ enum: ['bsc', 'avax'] }),
+  chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
   pair: Address('the new pair'),
   token0: Address('token0'),
   token1: Address('token1'),
@@ -208,7 +209,7 @@ const NEW_PAIR = Type.Object({
 })
 
 export const NewPairsResponse = Type.Object({
-  chain: Type.String({ enum: ['bsc', 'avax'] }),
+  chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
   total: Type.Integer({ description: 'pairs remembered (NODEINTEL_NEW_PAIRS_KEEP at most)' }),
   limit: Type.Integer(),
   offset: Type.Integer(),
