@@ -38,11 +38,11 @@ export const USD_QUOTES: readonly string[] = ['FDUSD', 'USDT', 'USDC', 'BUSD', '
 const CROSS_QUOTES: readonly string[] = ['BTC', 'ETH', 'BNB', 'EUR', 'TRY']
 
 /**
- * TradingView exchange prefixes and the venue each names: the catalog's venues (catalog/venues.ts; its
- * perpetual venues are the ones served), and other exchanges, named so a refusal can say which was meant.
+ * TradingView exchange prefixes and the venue each names: other exchanges, named so a refusal can say which
+ * was meant, then the catalog's venues (catalog/venues.ts; its perpetual venues are the ones served), which
+ * take precedence when a prefix is in both.
  */
 const TRADINGVIEW_VENUES: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(CATALOG_VENUES.flatMap((v) => v.tradingView.map((prefix) => [prefix, v.id]))),
   BINANCEUS: 'binanceus',
   BITFINEX: 'bitfinex',
   BITGET: 'bitget',
@@ -52,7 +52,8 @@ const TRADINGVIEW_VENUES: Readonly<Record<string, string>> = {
   GATEIO: 'gateio',
   KRAKEN: 'kraken',
   KUCOIN: 'kucoin',
-  MEXC: 'mexc'
+  MEXC: 'mexc',
+  ...Object.fromEntries(CATALOG_VENUES.flatMap((v) => v.tradingView.map((prefix) => [prefix, v.id])))
 }
 
 /** Perpetual markers after a pair: TradingView `.P`, OKX `-SWAP`, FTX and Deribit `-PERP` / `-PERPETUAL`. */
