@@ -33,6 +33,11 @@ export interface VenueEntry {
   /** the native name of its BTC USDT market, written with `{BASE}` for the coin (`{BASE}-USDT-SWAP`) */
   readonly usdtMarket?: string
   /**
+   * Tardis (tardis.dev) exchange ids of its markets, for history imports: `perp` stored under the venue's id,
+   * `spot` under its spot id (`binance-spot`)
+   */
+  readonly tardis?: { readonly perp?: string; readonly spot?: string }
+  /**
    * demo market: probability that the venue lists an asset ranked below the always-listed majors
    * (perpetuals; OKX lists fewer small caps than Binance)
    */
@@ -52,6 +57,7 @@ export const VENUES = [
     live: true,
     tradingView: ['BINANCE'],
     usdtMarket: '{BASE}USDT',
+    tardis: { perp: 'binance-futures', spot: 'binance' },
     demoListingProbability: 0.97
   },
   {
@@ -64,6 +70,7 @@ export const VENUES = [
     live: true,
     tradingView: ['BYBIT'],
     usdtMarket: '{BASE}USDT',
+    tardis: { perp: 'bybit', spot: 'bybit-spot' },
     demoListingProbability: 0.93
   },
   {
@@ -77,6 +84,8 @@ export const VENUES = [
     // OKEX: the name TradingView kept from OKX's former name
     tradingView: ['OKX', 'OKEX'],
     usdtMarket: '{BASE}-USDT-SWAP',
+    // okex: Tardis keeps OKX's former name
+    tardis: { perp: 'okex-swap', spot: 'okex' },
     demoListingProbability: 0.74
   },
   {
@@ -87,7 +96,9 @@ export const VENUES = [
     wsUrl: 'wss://www.deribit.com/ws/api/v2',
     restUrl: 'https://www.deribit.com/api/v2',
     live: true,
-    tradingView: ['DERIBIT']
+    tradingView: ['DERIBIT'],
+    // its options are stored as derivatives under the venue's id
+    tardis: { perp: 'deribit' }
   }
 ] as const satisfies readonly VenueEntry[]
 
