@@ -39,7 +39,7 @@ export interface VenueEntry {
   readonly tardis?: { readonly perp?: string; readonly spot?: string }
   /**
    * demo market: probability that the venue lists an asset ranked below the always-listed majors
-   * (perpetuals; OKX lists fewer small caps than Binance)
+   * (perpetuals; OKX lists fewer small caps than Binance); absent: the venue is not in the demo market
    */
   readonly demoListingProbability?: number
 }

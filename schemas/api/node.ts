@@ -4,8 +4,17 @@
  * health and new pairs, for BSC (`bsc`) and Avalanche C-Chain (`avax`) on the operator's own nodes.
  */
 import { Type, type TSchema } from '@sinclair/typebox'
-import { NODE_INTEL_PATHS } from '../../catalog/chains.js'
+import { EVM_SPECS, NODE_INTEL_CHAINS, NODE_INTEL_PATHS } from '../../catalog/chains.js'
+import { listText } from '../../catalog/text.js'
 import { EnumParam, IntParam } from './params.js'
+
+/** `WBNB or WAVAX`: the wrapped native coin of each node-intelligence chain */
+const WRAPPED_SYMBOLS = listText(
+  NODE_INTEL_CHAINS.map((c) => EVM_SPECS[c.chain].nodeIntel!.wrappedSymbol),
+  'or'
+)
+/** `BSC|AVAX`: the variable prefixes of the node-intelligence chains */
+const PATH_PREFIXES = NODE_INTEL_PATHS.map((p) => p.toUpperCase()).join('|')
 
 const nullable = <T extends TSchema>(t: T, description?: string) =>
   Type.Union([t, Type.Null()], description === undefined ? {} : { description })
@@ -56,7 +65,7 @@ export const Simulation = Type.Object({
 })
 
 export const Liquidity = Type.Object({
-  base_symbol: Type.String({ description: 'WBNB or WAVAX' }),
+  base_symbol: Type.String({ description: WRAPPED_SYMBOLS }),
   reserve_base: Type.String({ description: "the pair's wrapped-native reserve, whole coins (decimal string)" }),
   reserve_token: Type.String({
     description: "the pair's token reserve, whole tokens (raw units when decimals are unknown)"
@@ -120,7 +129,7 @@ export const RiskResponse = Type.Object({
     lp_burned_pct: nullable(Type.Number(), 'LP supply at 0x0 (beyond the minimum liquidity) or 0x…dEaD, percent'),
     lp_locked_pct: nullable(
       Type.Number(),
-      'LP supply held by the configured lockers (<BSC|AVAX>_LP_LOCKERS), percent; null when none are configured'
+      `LP supply held by the configured lockers (<${PATH_PREFIXES}>_LP_LOCKERS), percent; null when none are configured`
     )
   }),
   liquidity: nullable(Liquidity),

@@ -1,8 +1,9 @@
 /**
  * @module
- * The simulated universe: base assets with their price dynamics, and the perpetual markets listed on
- * each perpetual venue of the catalog (catalog/venues.ts), named as there (`BTCUSDT`, `BTC-USDT-SWAP`). The universe does not depend on the
- * seed (a demo shows the same symbols whatever the seed); only the data generated over it does.
+ * The simulated universe: base assets with their price dynamics, and the perpetual markets listed on each
+ * perpetual venue of the catalog with a demo listing probability (catalog/venues.ts), named as there
+ * (`BTCUSDT`, `BTC-USDT-SWAP`). The universe does not depend on the seed (a demo shows the same symbols
+ * whatever the seed); only the data generated over it does.
  */
 import { PERP_VENUE_IDS, usdtPerpSymbol, venueOf } from '../../../catalog/venues.js'
 import type { Exchange } from '../../../engine/records/types.js'
@@ -51,10 +52,12 @@ const TOP_OI_USD = [9e9, 5e9, 1.5e9, 1.2e9, 0.5e9, 0.8e9, 0.3e9, 0.25e9, 0.3e9, 
 /** open interest of rank-10 assets, USD; lower ranks fall off as rank^-1.3 (rank 190 ~ $5M) */
 const TAIL_OI_USD = 2.5e8
 
-/** the demo's venues: every perpetual venue, in the default venue order */
-export const VENUES: readonly PerpMarket['exchange'][] = PERP_VENUE_IDS
+/** the demo's venues: the perpetual venues with a `demoListingProbability`, in the default venue order */
+export const VENUES: readonly PerpMarket['exchange'][] = PERP_VENUE_IDS.filter(
+  (v) => venueOf(v).demoListingProbability !== undefined
+)
 /** listing probability of the other assets per venue (the catalog's `demoListingProbability`) */
-const LISTING_PROBABILITY: readonly number[] = VENUES.map((v) => venueOf(v).demoListingProbability ?? 1)
+const LISTING_PROBABILITY: readonly number[] = VENUES.map((v) => venueOf(v).demoListingProbability!)
 
 function dynamicsOf(rank: number): Pick<BaseAsset, 'dailyVol' | 'marketCorr' | 'reversionDays' | 'oiUsd'> {
   const key = hashKey(UNIVERSE_SEED, STREAM_DYNAMICS, rank)
