@@ -1,24 +1,12 @@
 /**
  * @module
- * Plans and what they include (service spec "Limits"; issue 3). Calls per UTC day, symbols, history depth
- * and features. A feature a plan lacks answers 403 naming the cheapest plan that has it.
+ * Plans and what they include, as the access checks read them: the plan data is the catalog's
+ * (catalog/plans.ts); here each plan's features become a set, and a feature a plan lacks answers 403
+ * naming the cheapest plan that has it.
  */
+import { PLAN_NAMES, PLANS as PLAN_ENTRIES, type Feature, type PlanName } from '../../catalog/plans.js'
 
-export type PlanName = 'free' | 'trader' | 'pro' | 'enterprise'
-export const PLAN_NAMES: readonly PlanName[] = ['free', 'trader', 'pro', 'enterprise']
-
-export type Feature =
-  | 'options'
-  | 'whales'
-  | 'confirm'
-  | 'history'
-  | 'usage'
-  | 'screener'
-  | 'onchain'
-  | 'stream'
-  | 'export'
-  | 'webhooks'
-  | 'nodeintel'
+export { PLAN_NAMES, type Feature, type PlanName }
 
 export interface Plan {
   readonly name: PlanName
@@ -33,44 +21,9 @@ export interface Plan {
   readonly stream: { readonly connections: number; readonly subscriptions: number }
 }
 
-const BASIC: Feature[] = ['options', 'whales', 'confirm', 'history', 'usage']
-const TRADER: Feature[] = [...BASIC, 'screener', 'onchain', 'stream']
-const ALL: Feature[] = [...TRADER, 'export', 'webhooks', 'nodeintel']
-
-export const PLANS: Readonly<Record<PlanName, Plan>> = {
-  free: {
-    name: 'free',
-    callsPerDay: 200,
-    symbols: ['BTC', 'ETH', 'SOL'],
-    historyDays: 30,
-    features: new Set(BASIC),
-    stream: { connections: 0, subscriptions: 0 }
-  },
-  trader: {
-    name: 'trader',
-    callsPerDay: 3_000,
-    symbols: null,
-    historyDays: 365,
-    features: new Set(TRADER),
-    stream: { connections: 5, subscriptions: 50 }
-  },
-  pro: {
-    name: 'pro',
-    callsPerDay: 15_000,
-    symbols: null,
-    historyDays: 730,
-    features: new Set(ALL),
-    stream: { connections: 25, subscriptions: 200 }
-  },
-  enterprise: {
-    name: 'enterprise',
-    callsPerDay: null,
-    symbols: null,
-    historyDays: null,
-    features: new Set(ALL),
-    stream: { connections: 1_000, subscriptions: 1_000 }
-  }
-}
+export const PLANS: Readonly<Record<PlanName, Plan>> = Object.fromEntries(
+  PLAN_ENTRIES.map((p): [PlanName, Plan] => [p.name, { ...p, features: new Set<Feature>(p.features) }])
+) as Record<PlanName, Plan>
 
 export function isPlanName(v: unknown): v is PlanName {
   return typeof v === 'string' && (PLAN_NAMES as readonly string[]).includes(v)

@@ -9,14 +9,15 @@
  *   burst equals the rate). @default 50
  * - `<ENV>_RPC_TIMEOUT_MS`: one node's time to answer one request before the next node is tried. @default 5000
  *
- * Avalanche: `AVAX_RPC_URL` / `AVAX_WS_URL` (the names node intelligence documents) are aliases of
- * `AVALANCHE_RPC_URL` / `AVALANCHE_WS_URL`. When both are set, `AVALANCHE_*` wins: it is the chain's own name,
- * and the whale sources and node intelligence then share that node.
+ * A chain's `envAliases` (catalog/chains.ts) are read too: Avalanche's `AVAX_RPC_URL` / `AVAX_WS_URL` (the
+ * names node intelligence documents) are aliases of `AVALANCHE_RPC_URL` / `AVALANCHE_WS_URL`. When both are
+ * set, `AVALANCHE_*` wins: it is the chain's own name, and the whale sources and node intelligence then share
+ * that node.
  *
  * A malformed value throws ConfigError naming the variable (the process exits 2 with that line).
  */
 import { ConfigError } from '../config.js'
-import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from './chains.js'
+import { EVM_CHAIN_NAMES, EVM_CHAINS, envPrefixesOf, type EvmChainName } from './chains.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -40,9 +41,6 @@ export interface ChainRpcConfig {
 
 export type ChainsConfig = Readonly<Partial<Record<EvmChainName, ChainRpcConfig>>>
 
-/** The alias prefixes accepted besides the chain's own `envName` (lower precedence). */
-const ALIASES: Readonly<Partial<Record<EvmChainName, readonly string[]>>> = { avalanche: ['AVAX'] }
-
 function set(env: Env, name: string): string | undefined {
   const raw = env[name]
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim()
@@ -50,7 +48,7 @@ function set(env: Env, name: string): string | undefined {
 
 /** The variable that holds `<suffix>` for `chain` (its own name first, then aliases), or the own name if none is set. */
 export function variableFor(env: Env, chain: EvmChainName, suffix: string): string {
-  const names = [EVM_CHAINS[chain].envName, ...(ALIASES[chain] ?? [])].map((p) => `${p}_${suffix}`)
+  const names = envPrefixesOf(chain).map((p) => `${p}_${suffix}`)
   return names.find((n) => set(env, n) !== undefined) ?? names[0]!
 }
 

@@ -1,14 +1,20 @@
 /**
  * @module
  * Node intelligence settings (docs/node-intel.md, "Configuration"), read once at start. Per chain: the V2
- * DEX the probe trades through and the wrapped native it trades with, defaulting to the mainnet contracts
- * (PancakeSwap V2 + WBNB on BSC, Trader Joe V1 + WAVAX on Avalanche) and overridable for forks, other DEXes
- * and test nodes. Verdict thresholds, the probe's trade size, the cache time and the new-pairs watcher.
+ * DEX the probe trades through and the wrapped native it trades with, defaulting to the mainnet contracts of
+ * the chain's catalog entry (catalog/chains.ts: PancakeSwap V2 + WBNB on BSC, Trader Joe V1 + WAVAX on
+ * Avalanche) and overridable for forks, other DEXes and test nodes. Verdict thresholds, the probe's trade size, the cache time and the new-pairs watcher.
  * The nodes themselves are `BSC_RPC_URL` / `AVAX_RPC_URL` (engine/chain/rpc-config.ts).
  */
 import { getAddress, isAddress, parseEther, type Address } from 'viem'
 import { ConfigError } from '../config.js'
-import { EVM_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
+import {
+  EVM_CHAINS,
+  NODE_INTEL_CHAINS,
+  nodeIntelChain,
+  nodeIntelDefaults,
+  type NodeIntelChain
+} from '../chain/chains.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -40,24 +46,6 @@ export interface NodeIntelConfig {
   readonly newPairsPollMs: number
   /** pairs remembered per chain for GET /v1/node/{chain}/new-pairs (oldest dropped). @default 1000 */
   readonly newPairsKeep: number
-}
-
-/** Mainnet defaults, checked against the deployed contracts' public code. */
-const MAINNET: Readonly<Record<NodeIntelChain, Omit<NodeIntelDex, 'wrappedNative' | 'lpLockers'>>> = {
-  bsc: {
-    dexName: 'PancakeSwap V2',
-    // Binance-Peg BSC-USD (USDT), 18 decimals
-    usdToken: '0x55d398326f99059fF775485246999027B3197955',
-    router: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
-    factory: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73'
-  },
-  avax: {
-    dexName: 'Trader Joe V1',
-    // native USDC on the C-Chain, 6 decimals
-    usdToken: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E',
-    router: '0x60aE616a2155Ee3d9A68541Ba4544862310933d4',
-    factory: '0x9Ad6C38BE94206cA50bb0d90783181662f0Cfa10'
-  }
 }
 
 function address(env: Env, name: string, def: Address): Address {
@@ -97,14 +85,15 @@ function num(env: Env, name: string, def: number, min: number, max: number): num
 
 function dex(env: Env, chain: NodeIntelChain): NodeIntelDex {
   const p = chain.toUpperCase()
-  const m = MAINNET[chain]
+  // mainnet defaults (catalog/chains.ts), checked against the deployed contracts' public code
+  const m = nodeIntelDefaults(chain)
   const custom = Boolean(env[`${p}_DEX_ROUTER`]?.trim())
   return Object.freeze({
     dexName: custom ? 'custom' : m.dexName,
-    router: address(env, `${p}_DEX_ROUTER`, m.router),
-    factory: address(env, `${p}_DEX_FACTORY`, m.factory),
+    router: address(env, `${p}_DEX_ROUTER`, getAddress(m.router)),
+    factory: address(env, `${p}_DEX_FACTORY`, getAddress(m.factory)),
     wrappedNative: address(env, `${p}_WRAPPED_NATIVE`, EVM_CHAINS[nodeIntelChain(chain)].wrappedNative),
-    usdToken: address(env, `${p}_USD_TOKEN`, m.usdToken),
+    usdToken: address(env, `${p}_USD_TOKEN`, getAddress(m.usdToken)),
     lpLockers: addressList(env, `${p}_LP_LOCKERS`)
   })
 }
@@ -124,7 +113,9 @@ export function nodeIntelConfig(env: Env): NodeIntelConfig {
     )
   }
   return Object.freeze({
-    dex: Object.freeze({ bsc: dex(env, 'bsc'), avax: dex(env, 'avax') }),
+    dex: Object.freeze(
+      Object.fromEntries(NODE_INTEL_CHAINS.map((c) => [c, dex(env, c)])) as Record<NodeIntelChain, NodeIntelDex>
+    ),
     highTaxPct,
     honeypotTaxPct,
     probeMaxIn: parseEther(maxIn),

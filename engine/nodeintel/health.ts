@@ -10,7 +10,7 @@
  */
 import type { PublicClient } from 'viem'
 import { errorText, isTransportError, type ChainClient, type ChainClientStats } from '../chain/chain-client.js'
-import { EVM_CHAINS, NODE_INTEL_CHAINS, type NodeIntelChain } from '../chain/chains.js'
+import { EVM_CHAINS, NODE_INTEL_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
 import { supportsStateOverride } from './probe.js'
 import { urlVariableOf, type NodeIntelService } from './service.js'
 
@@ -168,7 +168,7 @@ function status(chain: NodeIntelChain, nodes: readonly NodeHealth[], blockTimeMs
 }
 
 export async function chainHealth(service: NodeIntelService, chain: NodeIntelChain): Promise<ChainHealth> {
-  const spec = EVM_CHAINS[chain === 'avax' ? 'avalanche' : 'bsc']
+  const spec = EVM_CHAINS[nodeIntelChain(chain)]
   if (!service.has(chain)) {
     return {
       chain,

@@ -11,7 +11,7 @@
 import { formatEther, formatUnits, RpcRequestError, type Address, type Hex, type PublicClient } from 'viem'
 import { ApiError } from '../errors.js'
 import { errorText, isTransportError, type ChainClient } from '../chain/chain-client.js'
-import type { NodeIntelChain } from '../chain/chains.js'
+import { nodeIntelDefaults, type NodeIntelChain } from '../chain/chains.js'
 import { scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
 import { decodeProbe, probeCall, supportsStateOverride } from './probe.js'
@@ -209,7 +209,7 @@ function liquidity(
 ): Liquidity {
   const base = Number(formatEther(reserveBase))
   return {
-    base_symbol: d.chain === 'bsc' ? 'WBNB' : 'WAVAX',
+    base_symbol: nodeIntelDefaults(d.chain).wrappedSymbol,
     reserve_base: formatEther(reserveBase),
     reserve_token: decimals === null ? reserveToken.toString() : formatUnits(reserveToken, decimals),
     usd: price === null ? null : Math.round(2 * base * price * 100) / 100

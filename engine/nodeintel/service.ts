@@ -10,7 +10,7 @@ import type { Address } from 'viem'
 import { ApiError } from '../errors.js'
 import type { ChainClient } from '../chain/chain-client.js'
 import type { ChainClients } from '../chain/chain-clients.js'
-import { NODE_INTEL_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
+import { NODE_INTEL_CHAINS, envPrefixesOf, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
 import type { NodeIntelConfig, NodeIntelDex } from './config.js'
 import { contractAge } from './contract-age.js'
 import { checkHoneypot, NodeFacts, type HoneypotDeps, type HoneypotReport } from './honeypot.js'
@@ -159,9 +159,16 @@ export class ChainIntel {
   }
 }
 
-/** The variable that configures a node-intelligence chain's node (for messages). */
+/**
+ * The variable that configures a node-intelligence chain's node (for messages): the one named like its path
+ * first (`AVAX_RPC_URL`), then the chain's other prefixes (`(or AVALANCHE_RPC_URL)`).
+ */
 export function urlVariableOf(chain: NodeIntelChain): string {
-  return chain === 'avax' ? 'AVAX_RPC_URL (or AVALANCHE_RPC_URL)' : 'BSC_RPC_URL'
+  const own = chain.toUpperCase()
+  const prefixes = envPrefixesOf(nodeIntelChain(chain))
+  const others = prefixes.filter((p) => p !== own).map((p) => `${p}_RPC_URL`)
+  const first = prefixes.includes(own) ? `${own}_RPC_URL` : others.shift()!
+  return others.length === 0 ? first : `${first} (or ${others.join(', ')})`
 }
 
 export class NodeIntelService {

@@ -4,24 +4,20 @@
  * Every record is a readonly plain object discriminated by `kind`. Times are integer epoch milliseconds, UTC.
  * Symbols are exchange-native (`BTCUSDT`, `BTC-USDT-SWAP`) with `base`/`quote` beside them.
  */
+import { CHAIN_IDS, type ChainId } from '../../catalog/chains.js'
+import { PERP_VENUE_IDS, type PerpVenueId } from '../../catalog/venues.js'
 
-export type Exchange = 'binance' | 'bybit' | 'okx'
-export type Chain = 'ethereum' | 'bsc' | 'avalanche' | 'polygon' | 'arbitrum' | 'base' | 'optimism' | 'solana'
+/** A perpetual venue's id (catalog/venues.ts). */
+export type Exchange = PerpVenueId
+/** A whale chain's id (catalog/chains.ts). */
+export type Chain = ChainId
 
-export const CHAINS: readonly Chain[] = [
-  'ethereum',
-  'bsc',
-  'avalanche',
-  'polygon',
-  'arbitrum',
-  'base',
-  'optimism',
-  'solana'
-]
-export const PERP_EXCHANGES: readonly Exchange[] = ['binance', 'bybit', 'okx']
+/** The whale chains, in listing order (catalog/chains.ts). */
+export const CHAINS: readonly Chain[] = CHAIN_IDS
+/** The perpetual venues, in the default venue order (catalog/venues.ts). */
+export const PERP_EXCHANGES: readonly Exchange[] = PERP_VENUE_IDS
 
-/** Funding interval (hours) assumed when a venue does not say: the default of Binance, Bybit and OKX. */
-export const DEFAULT_FUNDING_INTERVAL_HOURS = 8
+export { DEFAULT_FUNDING_INTERVAL_HOURS } from '../../catalog/venues.js'
 
 export interface TradeRecord {
   readonly kind: 'trade'

@@ -19,9 +19,16 @@
  * Pure and synchronous (no I/O): each distinct input is read once and remembered (bounded), so a hot route
  * pays a map lookup per request.
  */
+import {
+  VENUES as CATALOG_VENUES,
+  PERP_VENUES,
+  perpTradingViewPrefixes,
+  perpVenueIdList,
+  perpVenueLabels
+} from '../../catalog/venues.js'
 import { ApiError } from '../errors.js'
 import { PERP_EXCHANGES } from '../records/types.js'
-import { bybitBase } from '../../ingest/normalize/bybit-markets.js'
+import { multiplierBase } from './multiplier.js'
 import { nearestBases } from './nearest.js'
 
 /** Quotes read as US dollars, longest first: a concatenated name is split at the longest that ends it. */
@@ -30,23 +37,23 @@ export const USD_QUOTES: readonly string[] = ['FDUSD', 'USDT', 'USDC', 'BUSD', '
 /** Cross quotes refused at the end of a concatenated name (ETHBTC): the usual non-dollar quotes of spot venues. */
 const CROSS_QUOTES: readonly string[] = ['BTC', 'ETH', 'BNB', 'EUR', 'TRY']
 
-/** TradingView exchange prefixes and the venue each names (binance, bybit and okx are the ones served). */
+/**
+ * TradingView exchange prefixes and the venue each names: other exchanges, named so a refusal can say which
+ * was meant, then the catalog's venues (catalog/venues.ts; its perpetual venues are the ones served), which
+ * take precedence when a prefix is in both.
+ */
 const TRADINGVIEW_VENUES: Readonly<Record<string, string>> = {
-  BINANCE: 'binance',
-  BYBIT: 'bybit',
-  OKX: 'okx',
-  OKEX: 'okx',
   BINANCEUS: 'binanceus',
   BITFINEX: 'bitfinex',
   BITGET: 'bitget',
   BITMEX: 'bitmex',
   BITSTAMP: 'bitstamp',
   COINBASE: 'coinbase',
-  DERIBIT: 'deribit',
   GATEIO: 'gateio',
   KRAKEN: 'kraken',
   KUCOIN: 'kucoin',
-  MEXC: 'mexc'
+  MEXC: 'mexc',
+  ...Object.fromEntries(CATALOG_VENUES.flatMap((v) => v.tradingView.map((prefix) => [prefix, v.id])))
 }
 
 /** Perpetual markers after a pair: TradingView `.P`, OKX `-SWAP`, FTX and Deribit `-PERP` / `-PERPETUAL`. */
@@ -70,9 +77,15 @@ export const SYMBOL_FORMS =
 /** JSON-Schema pattern of a symbol parameter: the characters of every form (the grammar is checked here). */
 export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$'
 
+/** The usual TradingView prefix of each perpetual venue (BINANCE, BYBIT, OKX). */
+const PERP_TV: readonly string[] = PERP_VENUES.map((v) => v.tradingView[0])
+/** `BINANCE:BTCUSDT.P (also BYBIT:, OKX:` */
+const TV_EXAMPLE = `${PERP_TV[0]!}:BTCUSDT.P (also ${PERP_TV.slice(1)
+  .map((p) => `${p}:`)
+  .join(', ')}`
+
 /** Description of a symbol parameter, for the OpenAPI document. */
-export const SYMBOL_PARAM_DESCRIPTION =
-  'base asset, case-insensitive: BTC, or a US-dollar pair naming it: BTCUSDT, BTCUSDC, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, TradingView BINANCE:BTCUSDT.P (also BYBIT:, OKX:; the prefix acts as the exchange where the endpoint has one). Multiplier names mean the plain coin (1000PEPEUSDT = PEPE). Other quotes (ETH/BTC, ETHBTC) answer 400 invalid_parameter; an unknown base 400 unknown_symbol with the nearest known bases'
+export const SYMBOL_PARAM_DESCRIPTION = `base asset, case-insensitive: BTC, or a US-dollar pair naming it: BTCUSDT, BTCUSDC, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, TradingView ${TV_EXAMPLE}; the prefix acts as the exchange where the endpoint has one). Multiplier names mean the plain coin (1000PEPEUSDT = PEPE). Other quotes (ETH/BTC, ETHBTC) answer 400 invalid_parameter; an unknown base 400 unknown_symbol with the nearest known bases`
 
 export interface ParsedSymbol {
   /** the plain coin, upper-case: BTC for btc, BTCUSDT and BINANCE:BTCUSDT.P; PEPE for 1000PEPEUSDT */
@@ -101,10 +114,13 @@ interface Reading {
   readonly crossBase: string | null
 }
 
+/** `Binance, Bybit or OKX` */
+const PERP_LABELS = perpVenueLabels('or')
+
 const cache = new Map<string, Reading>()
 
 /** The plain coin of a written base: the multiplier rule of the Binance and Bybit normalizers. */
-const coin = (base: string): string => bybitBase(base).base
+const coin = (base: string): string => multiplierBase(base).base
 
 const shown = (raw: string): string => {
   const t = raw.trim()
@@ -171,7 +187,7 @@ function read(raw: string): Reading {
     venue = TRADINGVIEW_VENUES[prefix] ?? null
     if (venue === null) {
       return refused(
-        `${shown(raw)}: ${prefix} is not an exchange prefix we read (BINANCE:, BYBIT:, OKX:); send ${SYMBOL_FORMS}`
+        `${shown(raw)}: ${prefix} is not an exchange prefix we read (${perpTradingViewPrefixes()}); send ${SYMBOL_FORMS}`
       )
     }
     body = s.slice(colon + 1)
@@ -261,7 +277,7 @@ export function planBase(raw: string): string {
 }
 
 /** `no perpetual market for X on Binance, Bybit or OKX`: the unknown-symbol message of the live routes. */
-export const noPerpetualMarket = (base: string): string => `no perpetual market for ${base} on Binance, Bybit or OKX`
+export const noPerpetualMarket = (base: string): string => `no perpetual market for ${base} on ${PERP_LABELS}`
 
 /** 400 `unknown_symbol` for `base`: `describe(base)`, then the nearest known bases if any is close. */
 export function unknownSymbol(
@@ -312,7 +328,7 @@ export function venueOf(symbol: ParsedSymbol, exchange: string | undefined, para
   if (!(PERP_EXCHANGES as readonly string[]).includes(v)) {
     throw new ApiError(
       'invalid_parameter',
-      `${param} names ${v}, a venue not served (binance, bybit, okx): drop the prefix or use BINANCE:, BYBIT: or OKX:`,
+      `${param} names ${v}, a venue not served (${perpVenueIdList()}): drop the prefix or use ${perpTradingViewPrefixes('or')}`,
       { param }
     )
   }

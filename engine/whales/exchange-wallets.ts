@@ -25,8 +25,11 @@ const labelled = (pairs: readonly HotPair[]): readonly LabelledAddress[] =>
     ])
   )
 
-/** Labelled exchange hot wallets by chain, in label order (Binance 1, Binance 2, Coinbase 1, ...). */
-export const EXCHANGE_HOT_WALLETS: Readonly<Record<Chain, readonly LabelledAddress[]>> = {
+/**
+ * Labelled exchange hot wallets by chain, in label order (Binance 1, Binance 2, Coinbase 1, ...): the chains
+ * the demo market simulates. A chain of the catalog without an entry here has no demo hot wallets.
+ */
+const HOT_WALLETS = {
   ethereum: labelled([
     ['Binance', '0x903df65bfecf74b0cfccc38d1b565b75f5305668', '0xb82d4e1ed27fb1c36334ee2506e88b24f3cfd3ff'],
     ['Coinbase', '0xd927d03fc9fb22014afbd7391c1cb792d1e1ea32', '0x1215ed06299721a97d6a07a1a6ac6b45b568a01e'],
@@ -107,7 +110,12 @@ export const EXCHANGE_HOT_WALLETS: Readonly<Record<Chain, readonly LabelledAddre
     ['KuCoin', 'HAcCFKNU5dpao4JpFbeisVAyL5nVfLYuLvLL3DcBePEP', 'AfxLRzE7MThdh4QSn94k6uazdNQzMn4FpJGY1NZEE4HG'],
     ['Gate', 'J6ib9dRwbjZ67rxY1AbrfLvE329RwPehtWZtM3dZX8SN', 'DgHFAHWMCRbPpvG6fPtxHzCF96rw2P9VbPJnNLN4Ff7T']
   ])
-}
+} satisfies Partial<Record<Chain, readonly LabelledAddress[]>>
+
+/** A chain with demo hot wallets (ingest/sources/sim/whale-wallets.ts simulates these). */
+export type DemoChain = keyof typeof HOT_WALLETS
+
+export const EXCHANGE_HOT_WALLETS: Readonly<Record<DemoChain, readonly LabelledAddress[]>> = HOT_WALLETS
 
 /** Every labelled hot-wallet address on any chain (for `counterparty IN ...` filters). */
 export const EXCHANGE_HOT_WALLET_ADDRESSES: readonly string[] = Object.freeze(

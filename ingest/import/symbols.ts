@@ -7,6 +7,7 @@
  * coins, as the live normalizers store them: `tardisCoin` reuses those normalizers' rules
  * (binance-vision.ts uses `scaledBase` directly).
  */
+import { VENUES as CATALOG_VENUES, SPOT_SUFFIX, type VenueEntry } from '../../catalog/venues.js'
 import { scaledBase } from '../normalize/binance-markets.js'
 import { bybitBase } from '../normalize/bybit-markets.js'
 
@@ -55,16 +56,18 @@ export interface Venue {
   readonly market: 'perp' | 'spot'
 }
 
-/** Tardis exchange ids Tidewatch also ingests live, under the names it uses there. */
-const TARDIS_VENUES: Readonly<Record<string, Venue>> = {
-  'binance-futures': { exchange: 'binance', market: 'perp' },
-  binance: { exchange: 'binance-spot', market: 'spot' },
-  bybit: { exchange: 'bybit', market: 'perp' },
-  'bybit-spot': { exchange: 'bybit-spot', market: 'spot' },
-  'okex-swap': { exchange: 'okx', market: 'perp' },
-  okex: { exchange: 'okx-spot', market: 'spot' },
-  deribit: { exchange: 'deribit', market: 'perp' }
+/** A catalog venue's Tardis ids and where their markets are stored (its id, or its spot id). */
+function tardisIds(v: VenueEntry): [string, Venue][] {
+  const out: [string, Venue][] = []
+  if (v.tardis?.perp !== undefined) out.push([v.tardis.perp, { exchange: v.id, market: 'perp' }])
+  if (v.tardis?.spot !== undefined) out.push([v.tardis.spot, { exchange: `${v.id}${SPOT_SUFFIX}`, market: 'spot' }])
+  return out
 }
+
+/** Tardis exchange ids Tidewatch also ingests live, under the names it uses there (catalog/venues.ts `tardis`). */
+const TARDIS_VENUES: Readonly<Record<string, Venue>> = Object.fromEntries(
+  (CATALOG_VENUES as readonly VenueEntry[]).flatMap(tardisIds)
+)
 
 /** The plain coin of a base asset and its multiplier (coins per unit of the symbol's prices and sizes). */
 export interface Coin {

@@ -7,6 +7,7 @@
  * contracts share the USD-M streams (`!markPrice@arr`, `!forceOrder@arr`) but are not followed: they pay
  * no funding and the screener lists perpetuals only.
  */
+import { scaledBase } from '../../engine/symbols/multiplier.js'
 
 export interface MarketMeta {
   /** exchange-native symbol, e.g. `BTCUSDT`, `1000PEPEUSDT` */
@@ -18,8 +19,6 @@ export interface MarketMeta {
   readonly multiplier: number
 }
 
-/** Binance prefixes low-priced coins with 1000, 10000, 1000000 or 1M ("1MBABYDOGE"); `1INCH` is a real coin. */
-const SCALED_BASE = /^(1000+|1M)([A-Z][A-Z0-9]*)$/
 /** Quote assets recognized when a symbol must be split without exchangeInfo (a replay of a later hour). */
 const QUOTES = ['USDT', 'USDC', 'FDUSD', 'BUSD']
 
@@ -33,12 +32,11 @@ export function isDeliverySymbol(symbol: string): boolean {
   return DELIVERY_SYMBOL.test(symbol)
 }
 
-/** Splits a base asset like `1000PEPE` into the coin and its multiplier. */
-export function scaledBase(baseAsset: string): { base: string; multiplier: number } {
-  const m = SCALED_BASE.exec(baseAsset)
-  if (!m) return { base: baseAsset, multiplier: 1 }
-  return { base: m[2]!, multiplier: m[1] === '1M' ? 1_000_000 : Number(m[1]) }
-}
+/**
+ * Splits a base asset like `1000PEPE` into the coin and its multiplier: Binance prefixes low-priced coins
+ * with 1000, 10000, 1000000 or 1M (engine/symbols/multiplier.ts).
+ */
+export { scaledBase }
 
 /** Market meta from the symbol alone, for symbols that exchangeInfo has not described (yet). */
 export function guessMarket(symbol: string): MarketMeta {

@@ -4,25 +4,20 @@
  * (cursor paging, `nextPageCursor`) lists every linear contract; the adapter follows the perpetuals
  * (`contractType` LinearPerpetual) quoted in USDT with `status` Trading. `fundingInterval` is in minutes
  * (480 = 8 h; 60 and 240 exist). Low-priced coins are quoted per 1,000 or more coins with the multiplier in
- * `baseCoin` (`1000PEPE` for `1000PEPEUSDT`, the Binance convention, converted by the same `scaledBase`),
+ * `baseCoin` (`1000PEPE` for `1000PEPEUSDT`, the Binance convention, converted by the same rule,
+ * engine/symbols/multiplier.ts),
  * and a few put it after the coin (`SHIB1000USDT`, baseCoin `SHIB1000`); both become the plain coin.
  */
 import { DEFAULT_FUNDING_INTERVAL_HOURS } from '../../engine/records/types.js'
-import { scaledBase, type MarketMeta } from './binance-markets.js'
+import { multiplierBase, type ScaledCoin } from '../../engine/symbols/multiplier.js'
+import type { MarketMeta } from './binance-markets.js'
 
 export type { MarketMeta } from './binance-markets.js'
 
-/** `SHIB1000`: a multiplier after the coin. Only powers of ten from 1000 count; letters must come first. */
-const SUFFIX_SCALED = /^([A-Z]{2,})(1000+)$/
 const QUOTE = 'USDT'
 
 /** The plain coin and multiplier of a Bybit `baseCoin` (prefix form as on Binance, or the suffix form). */
-export function bybitBase(baseCoin: string): { base: string; multiplier: number } {
-  const prefixed = scaledBase(baseCoin)
-  if (prefixed.multiplier !== 1) return prefixed
-  const m = SUFFIX_SCALED.exec(baseCoin)
-  return m ? { base: m[1]!, multiplier: Number(m[2]) } : prefixed
-}
+export const bybitBase: (baseCoin: string) => ScaledCoin = multiplierBase
 
 /** Market meta from the symbol alone, for symbols instruments-info has not described (a replay of a later hour). */
 export function guessBybitMarket(symbol: string): MarketMeta {

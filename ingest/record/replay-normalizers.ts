@@ -1,31 +1,25 @@
 /**
  * @module
  * The normalizer of each venue a recording may hold, as a replay makes them (one per venue per replay: it
- * keeps per-market state). Kept apart from the venue registry (sources/venues.ts), which also loads every
- * venue's live Source (sockets, REST clients, the `ws` package): ~35 ms of module loading that the replay
- * worker thread paid before its first line (about half its start-up). test/unit/replay-normalizers.test.ts
- * checks that every venue of the registry has one.
+ * keeps per-market state): each catalog venue's `ingest/sources/<id>/replay.ts` (ingest/sources/venue-module.ts),
+ * found from the id by a dynamic import awaited once when this module loads. Apart from the venues' live
+ * modules, so the replay worker thread does not load the live transports.
  */
-import { BinanceNormalizer } from '../normalize/binance.js'
-import { BybitNormalizer } from '../normalize/bybit.js'
-import { DeribitNormalizer } from '../normalize/deribit.js'
-import type { VenueNormalizer } from '../normalize/normalizer.js'
-import { OkxNormalizer } from '../normalize/okx.js'
+import { VENUE_IDS } from '../../catalog/venues.js'
+import type { ReplayNormalizerFactory } from '../sources/venue-module.js'
 
-/** A fresh normalizer of one venue; `onGap` counts a trade gap or reconnect window found in the recording. */
-export type ReplayNormalizerFactory = (onGap: () => void) => VenueNormalizer
+export type { ReplayNormalizerFactory } from '../sources/venue-module.js'
 
-const binanceReplayNormalizer: ReplayNormalizerFactory = (onGap) => new BinanceNormalizer(onGap)
-// reconnect windows in the recording are counted; the pages the live feed fetched replay as answers
-const bybitReplayNormalizer: ReplayNormalizerFactory = (onGap) =>
-  new BybitNormalizer({ opened: onGap, served: () => {} })
-const okxReplayNormalizer: ReplayNormalizerFactory = (onGap) => new OkxNormalizer({ opened: onGap, served: () => {} })
-const deribitReplayNormalizer: ReplayNormalizerFactory = () => new DeribitNormalizer()
+/** The replay normalizer of venue `id`, by convention `ingest/sources/<id>/replay.js`. */
+async function factoryOf(id: string): Promise<ReplayNormalizerFactory> {
+  const specifier = `../sources/${id}/replay.js`
+  const m = (await import(/* @vite-ignore */ specifier)) as { replayNormalizer?: ReplayNormalizerFactory }
+  if (m.replayNormalizer === undefined)
+    throw new Error(`ingest/sources/${id}/replay.ts exports no \`replayNormalizer\``)
+  return m.replayNormalizer
+}
 
-/** venue name (the registry's, sources/venues.ts) -> its factory */
-export const REPLAY_NORMALIZERS: ReadonlyMap<string, ReplayNormalizerFactory> = new Map([
-  ['binance', binanceReplayNormalizer],
-  ['bybit', bybitReplayNormalizer],
-  ['okx', okxReplayNormalizer],
-  ['deribit', deribitReplayNormalizer]
-])
+/** venue name (the catalog's id) -> its factory, in the catalog's order */
+export const REPLAY_NORMALIZERS: ReadonlyMap<string, ReplayNormalizerFactory> = new Map(
+  await Promise.all(VENUE_IDS.map(async (id) => [id, await factoryOf(id)] as const))
+)

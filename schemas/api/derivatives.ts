@@ -3,10 +3,12 @@
  * Parameter and response schemas of `GET /v1/derivatives/screener`.
  */
 import { Type } from '@sinclair/typebox'
+import { PERP_VENUE_IDS } from '../../catalog/venues.js'
 import { symbolParam } from './history.js'
 import { EnumParam, IntParam } from './params.js'
 
-export const SCREENER_EXCHANGES = ['binance', 'bybit', 'okx'] as const
+/** The venues of the screener: the perpetual venues, in the default venue order. */
+export const SCREENER_EXCHANGES = PERP_VENUE_IDS
 export const SCREENER_METRICS = ['open_interest', 'funding_rate', 'volume'] as const
 export const SCREENER_SORT_FIELDS = [
   'open_interest_change_24h',

@@ -5,6 +5,7 @@
  * (docs/history-funding.md). Rates are decimal fractions per the market's funding interval.
  */
 import { Type } from '@sinclair/typebox'
+import { perpVenueIdList } from '../../catalog/venues.js'
 import { FUNDING_METRICS } from '../../engine/history/funding-stats.js'
 import { Envelope, ExchangeParam, HISTORY_EXCHANGES, IntervalParam, SymbolParam, nullableNumber } from './history.js'
 import { DURATION_RULE, DurationParam, ListParam } from './params.js'
@@ -32,8 +33,7 @@ export const ComparativeQuery = Type.Object({
   symbol: SymbolParam,
   exchanges: Type.Optional(
     ListParam(HISTORY_EXCHANGES, {
-      description:
-        'venues; default: every venue listing the symbol (binance, bybit, okx order). A venue without a market of the symbol answers 400 unknown_symbol'
+      description: `venues; default: every venue listing the symbol (${perpVenueIdList()} order). A venue without a market of the symbol answers 400 unknown_symbol`
     })
   ),
   interval: Type.Optional(interval('4h')),

@@ -4,11 +4,13 @@
  * "Historical and backtest"; envelope in engine/history/envelope.ts, docs/history.md).
  */
 import { Type, type TSchema } from '@sinclair/typebox'
+import { PERP_VENUE_IDS, perpVenueIdList } from '../../catalog/venues.js'
 import { TIMEFRAME_NAMES } from '../../engine/history/timeframes.js'
 import { SYMBOL_PARAM_DESCRIPTION, SYMBOL_PATTERN } from '../../engine/symbols/resolve.js'
 import { CsvParam, DateParam, DurationParam, EnumParam, IntParam, StringParam } from './params.js'
 
-export const HISTORY_EXCHANGES = ['binance', 'bybit', 'okx'] as const
+/** The venues of the historical endpoints: the perpetual venues, in the default venue order. */
+export const HISTORY_EXCHANGES = PERP_VENUE_IDS
 
 /** Most rows one aligned-data call answers (server/routes/history/data.ts MAX_ALIGNED_ROWS), for the text. */
 const MAX_ALIGNED_ROWS = '100,000'
@@ -35,7 +37,7 @@ export const symbolParam = (description?: string, def?: string) =>
 export const SymbolParam = symbolParam()
 
 export const ExchangeParam = EnumParam(HISTORY_EXCHANGES, {
-  description: 'venue; default: the first of binance, bybit, okx listing the symbol'
+  description: `venue; default: the first of ${perpVenueIdList()} listing the symbol`
 })
 
 export const TimeframeParam = EnumParam(TIMEFRAME_NAMES, {

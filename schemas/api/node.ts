@@ -4,7 +4,17 @@
  * health and new pairs, for BSC (`bsc`) and Avalanche C-Chain (`avax`) on the operator's own nodes.
  */
 import { Type, type TSchema } from '@sinclair/typebox'
+import { EVM_SPECS, NODE_INTEL_CHAINS, NODE_INTEL_PATHS } from '../../catalog/chains.js'
+import { listText } from '../../catalog/text.js'
 import { EnumParam, IntParam } from './params.js'
+
+/** `WBNB or WAVAX`: the wrapped native coin of each node-intelligence chain */
+const WRAPPED_SYMBOLS = listText(
+  NODE_INTEL_CHAINS.map((c) => EVM_SPECS[c.chain].nodeIntel!.wrappedSymbol),
+  'or'
+)
+/** `BSC|AVAX`: the variable prefixes of the node-intelligence chains */
+const PATH_PREFIXES = NODE_INTEL_PATHS.map((p) => p.toUpperCase()).join('|')
 
 const nullable = <T extends TSchema>(t: T, description?: string) =>
   Type.Union([t, Type.Null()], description === undefined ? {} : { description })
@@ -19,7 +29,7 @@ const FRESH = EnumParam(['0', '1'] as const, {
 export const CheckQuery = Type.Object({ fresh: Type.Optional(FRESH) })
 
 export const HealthQuery = Type.Object({
-  chain: Type.Optional(EnumParam(['bsc', 'avax'] as const, { description: 'one chain; default both' }))
+  chain: Type.Optional(EnumParam(NODE_INTEL_PATHS, { description: 'one chain; default both' }))
 })
 
 export const NewPairsQuery = Type.Object({
@@ -55,7 +65,7 @@ export const Simulation = Type.Object({
 })
 
 export const Liquidity = Type.Object({
-  base_symbol: Type.String({ description: 'WBNB or WAVAX' }),
+  base_symbol: Type.String({ description: WRAPPED_SYMBOLS }),
   reserve_base: Type.String({ description: "the pair's wrapped-native reserve, whole coins (decimal string)" }),
   reserve_token: Type.String({
     description: "the pair's token reserve, whole tokens (raw units when decimals are unknown)"
@@ -64,7 +74,7 @@ export const Liquidity = Type.Object({
 })
 
 export const HoneypotResponse = Type.Object({
-  chain: Type.String({ enum: ['bsc', 'avax'] }),
+  chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
   token: Address('the token, checksummed'),
   block_number: Type.Integer({ description: 'the head block the check ran at' }),
   checked_at: DateTime('when the check ran (a cached answer keeps its time)'),
@@ -84,7 +94,7 @@ const FACTOR = Type.Object({
 })
 
 export const RiskResponse = Type.Object({
-  chain: Type.String({ enum: ['bsc', 'avax'] }),
+  chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
   token: Address('the token, checksummed'),
   block_number: Type.Integer(),
   checked_at: DateTime('when the score was computed'),
@@ -119,7 +129,7 @@ export const RiskResponse = Type.Object({
     lp_burned_pct: nullable(Type.Number(), 'LP supply at 0x0 (beyond the minimum liquidity) or 0x…dEaD, percent'),
     lp_locked_pct: nullable(
       Type.Number(),
-      'LP supply held by the configured lockers (<BSC|AVAX>_LP_LOCKERS), percent; null when none are configured'
+      `LP supply held by the configured lockers (<${PATH_PREFIXES}>_LP_LOCKERS), percent; null when none are configured`
     )
   }),
   liquidity: nullable(Liquidity),
@@ -177,7 +187,7 @@ export const HealthResponse = Type.Object({
   }),
   chains: Type.Array(
     Type.Object({
-      chain: Type.String({ enum: ['bsc', 'avax'] }),
+      chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
       status: Type.String({ enum: ['ok', 'degraded', 'down', 'chain_mismatch', 'not_configured'] }),
       rpc_variable: Type.String({ description: 'the variable that sets the node' }),
       expected_chain_id: Type.Integer(),
@@ -188,7 +198,7 @@ export const HealthResponse = Type.Object({
 })
 
 const NEW_PAIR = Type.Object({
-  chain: Type.String({ enum: ['bsc', 'avax'] }),
+  chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
   pair: Address('the new pair'),
   token0: Address('token0'),
   token1: Address('token1'),
@@ -208,7 +218,7 @@ const NEW_PAIR = Type.Object({
 })
 
 export const NewPairsResponse = Type.Object({
-  chain: Type.String({ enum: ['bsc', 'avax'] }),
+  chain: Type.String({ enum: [...NODE_INTEL_PATHS] }),
   total: Type.Integer({ description: 'pairs remembered (NODEINTEL_NEW_PAIRS_KEEP at most)' }),
   limit: Type.Integer(),
   offset: Type.Integer(),

@@ -15,6 +15,9 @@ import {
   RECORD_KINDS,
   type FieldSpec
 } from '../../engine/records/fields.js'
+import { CHAIN_IDS } from '../../catalog/chains.js'
+import { listText } from '../../catalog/text.js'
+import { OPTIONS_VENUE_IDS, PERP_VENUES, PERP_VENUE_IDS, spotVenueId, usdtPerpSymbol } from '../../catalog/venues.js'
 import type { RecordKind } from '../../engine/records/types.js'
 
 /** Earliest accepted ts, epoch ms (fields.ts MIN_TS_MS: 2001-09-09, the smallest 13-digit value). */
@@ -31,10 +34,23 @@ export const MAX_RECORD_STRING = MAX_STRING_LENGTH
 const WELL_FORMED = '^(?:[^\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$'
 
 const TS = 'epoch milliseconds, UTC (13 digits; seconds are refused)'
+
+/** `BTCUSDT (Binance, Bybit) or BTC-USDT-SWAP (OKX)`: BTC's market name on each perpetual venue, venues grouped by form. */
+function marketNameExamples(): string {
+  const byName = new Map<string, string[]>()
+  for (const v of PERP_VENUES) {
+    const name = usdtPerpSymbol(v.id, 'BTC')
+    byName.set(name, [...(byName.get(name) ?? []), v.label])
+  }
+  return listText(
+    [...byName].map(([name, labels]) => `${name} (${labels.join(', ')})`),
+    'or'
+  )
+}
 const COMMON: Readonly<Record<string, string>> = {
   ts: `time of the event at its source (exchange or chain), ${TS}`,
-  exchange: 'venue id, lower case: binance, bybit, okx (perpetuals), deribit (options); spot venues as binance-spot',
-  symbol: 'exchange-native market name, e.g. BTCUSDT (Binance, Bybit) or BTC-USDT-SWAP (OKX)',
+  exchange: `venue id, lower case: ${PERP_VENUE_IDS.join(', ')} (perpetuals), ${OPTIONS_VENUE_IDS.join(', ')} (options); spot venues as ${spotVenueId(PERP_VENUE_IDS[0]!)}`,
+  symbol: `exchange-native market name, e.g. ${marketNameExamples()}`,
   base: 'base asset, upper case, e.g. BTC; the read API looks markets up by it'
 }
 
@@ -88,8 +104,7 @@ const DESCRIPTIONS: { readonly [K in RecordKind]: Readonly<Record<string, string
   },
   whale_transfer: {
     ts: `block time, ${TS}`,
-    chain:
-      'ethereum, bsc, avalanche, polygon, arbitrum, base, optimism or solana (other names are stored, never listed)',
+    chain: `${listText(CHAIN_IDS, 'or')} (other names are stored, never listed)`,
     tx_hash: 'transaction hash (signature on Solana)',
     log_index: 'log index within the transaction (at most 4294967295); the legs of one multi-hop route share tx_hash',
     block_number: 'block number (slot on Solana)',

@@ -7,7 +7,7 @@ import { CHAINS } from '../../engine/records/types.js'
 import { EnumParam, IntParam, ListParam, StringParam } from './params.js'
 
 export const EventsQuery = Type.Object({
-  chain: Type.Optional(ListParam(CHAINS, { description: 'chains; default all 8' })),
+  chain: Type.Optional(ListParam(CHAINS, { description: `chains; default all ${CHAINS.length}` })),
   hours: Type.Optional(IntParam(1, 168, { description: 'window, hours back from now', default: 24 })),
   significance: Type.Optional(
     EnumParam(['low', 'medium', 'high', 'critical'] as const, {

@@ -5,6 +5,7 @@
  * symbol resolver (engine/symbols/resolve.ts) against the screener's bases and filters by its base; a
  * TradingView prefix (BINANCE:BTCUSDT.P) acts as `exchange`.
  */
+import { perpVenueLabels } from '../../catalog/venues.js'
 import type { ScreenerRow } from '../../engine/live/screener-book.js'
 import { screenerBases } from '../../engine/symbols/known-bases.js'
 import { resolveSymbol, venueOf } from '../../engine/symbols/resolve.js'
@@ -41,8 +42,7 @@ export function derivativesRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
       access: 'key',
       feature: 'screener',
       summary: 'Derivatives screener: OI change, funding, long/short and volume change per perpetual market',
-      description:
-        'Binance, Bybit and OKX USDT perpetuals. Percent fields are in percent; funding is a decimal fraction per interval. Rows without a metric sort last.',
+      description: `${perpVenueLabels('and')} USDT perpetuals. Percent fields are in percent; funding is a decimal fraction per interval. Rows without a metric sort last.`,
       tags: ['derivatives'],
       query: ScreenerQuery,
       response: ScreenerResponse,

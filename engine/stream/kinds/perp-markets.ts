@@ -4,6 +4,7 @@
  * market in the live screener (on the venue it names, if any); otherwise 400 `unknown_symbol` suggesting
  * the nearest bases that have one (engine/symbols/resolve.ts `unknownSymbol`), as the HTTP routes do.
  */
+import { perpVenueLabels } from '../../../catalog/venues.js'
 import type { LiveState } from '../../live/live-state.js'
 import type { ScreenerBook } from '../../live/screener-book.js'
 import { screenerBases } from '../../symbols/known-bases.js'
@@ -13,6 +14,9 @@ export interface PerpMarket {
   readonly exchange: string
   readonly symbol: string
 }
+
+/** `Binance, Bybit or OKX` */
+const PERP_LABELS = perpVenueLabels('or')
 
 /** `param` of the ApiError (the ack's per-channel error carries code and message only). */
 const PARAM = 'channel'
@@ -29,7 +33,7 @@ export function perpMarkets(live: LiveState, base: string, exchange: string | nu
       base,
       screenerBases(exchange ? onVenue(book, exchange) : book),
       PARAM,
-      (b) => `no perpetual market for ${b}${exchange ? ` on ${exchange}` : ''} (Binance, Bybit or OKX)`
+      (b) => `no perpetual market for ${b}${exchange ? ` on ${exchange}` : ''} (${PERP_LABELS})`
     )
   }
   return markets

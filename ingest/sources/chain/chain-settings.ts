@@ -1,12 +1,11 @@
 /**
  * @module
  * Settings of the chain sources (docs/sources.md, "Chain sources"), read once at start from the environment;
- * node URLs come from engine/chain/rpc-config.ts (`<CHAIN>_RPC_URL`, `<CHAIN>_WS_URL`). Per EVM chain, with
- * `<ENV>` its prefix (ETHEREUM, BSC, AVALANCHE, POLYGON, ARBITRUM, BASE, OPTIMISM):
+ * node URLs come from engine/chain/rpc-config.ts (`<CHAIN>_RPC_URL`, `<CHAIN>_WS_URL`). Per EVM chain of
+ * the catalog (catalog/chains.ts), with `<ENV>` its prefix (ETHEREUM, BSC, AVALANCHE, ...):
  *
- * - `<ENV>_CONFIRMATIONS`: blocks deep a block must be before its events are final. @default the chain
- *   table's depth (engine/chain/chains.ts: ethereum 12, bsc 15, avalanche 1, polygon 32, arbitrum 20, base 3,
- *   optimism 3)
+ * - `<ENV>_CONFIRMATIONS`: blocks deep a block must be before its events are final. @default the chain's
+ *   `confirmations` in the catalog (ethereum 12, bsc 15, avalanche 1, ...)
  * - `<ENV>_START_BLOCK`: first block read when no checkpoint is stored. @default unset (backfill hours)
  * - `<ENV>_BACKFILL_HOURS`: without checkpoint or start block, how far behind the head to begin. @default 1
  * - `<ENV>_LOGS_MAX_RANGE`: largest eth_getLogs span, blocks (halved on the node's size errors). @default 2000

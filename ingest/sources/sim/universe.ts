@@ -1,15 +1,17 @@
 /**
  * @module
- * The simulated universe: base assets with their price dynamics, and the perpetual markets listed on
- * binance (`BTCUSDT`), bybit (`BTCUSDT`) and okx (`BTC-USDT-SWAP`). The universe does not depend on the
- * seed (a demo shows the same symbols whatever the seed); only the data generated over it does.
+ * The simulated universe: base assets with their price dynamics, and the perpetual markets listed on each
+ * perpetual venue of the catalog with a demo listing probability (catalog/venues.ts), named as there
+ * (`BTCUSDT`, `BTC-USDT-SWAP`). The universe does not depend on the seed (a demo shows the same symbols
+ * whatever the seed); only the data generated over it does.
  */
+import { PERP_VENUE_IDS, usdtPerpSymbol, venueOf } from '../../../catalog/venues.js'
 import type { Exchange } from '../../../engine/records/types.js'
 import { BASE_LISTINGS, TOP_BASE_COUNT } from './base-assets.js'
 import { hashKey, mixSeed, streamId, unit } from './hash-rng.js'
 
 export interface PerpMarket {
-  readonly exchange: 'binance' | 'bybit' | 'okx'
+  readonly exchange: Exchange
   readonly symbol: string
   readonly base: string
   readonly quote: 'USDT'
@@ -42,8 +44,6 @@ const STREAM_INTERVAL = 2
 const STREAM_DYNAMICS = 3
 /** assets this high in rank are listed on every venue (all majors are) */
 const LISTED_EVERYWHERE_RANK = 60
-/** listing probability of the other assets per venue: okx lists fewer small caps than binance */
-const LISTING_PROBABILITY: Readonly<Record<Exchange, number>> = { binance: 0.97, bybit: 0.93, okx: 0.74 }
 /** share of markets settling every 1 h and every 4 h; the rest settle every 8 h (venue default) */
 const ONE_HOUR_SHARE = 0.05
 const FOUR_HOUR_SHARE = 0.2
@@ -52,7 +52,12 @@ const TOP_OI_USD = [9e9, 5e9, 1.5e9, 1.2e9, 0.5e9, 0.8e9, 0.3e9, 0.25e9, 0.3e9, 
 /** open interest of rank-10 assets, USD; lower ranks fall off as rank^-1.3 (rank 190 ~ $5M) */
 const TAIL_OI_USD = 2.5e8
 
-export const VENUES: readonly PerpMarket['exchange'][] = ['binance', 'bybit', 'okx']
+/** the demo's venues: the perpetual venues with a `demoListingProbability`, in the default venue order */
+export const VENUES: readonly PerpMarket['exchange'][] = PERP_VENUE_IDS.filter(
+  (v) => venueOf(v).demoListingProbability !== undefined
+)
+/** listing probability of the other assets per venue (the catalog's `demoListingProbability`) */
+const LISTING_PROBABILITY: readonly number[] = VENUES.map((v) => venueOf(v).demoListingProbability!)
 
 function dynamicsOf(rank: number): Pick<BaseAsset, 'dailyVol' | 'marketCorr' | 'reversionDays' | 'oiUsd'> {
   const key = hashKey(UNIVERSE_SEED, STREAM_DYNAMICS, rank)
@@ -75,12 +80,11 @@ function intervalOf(venueIndex: number, rank: number): 1 | 4 | 8 {
 
 function isListed(venueIndex: number, rank: number): boolean {
   if (rank < LISTED_EVERYWHERE_RANK) return true
-  const venue = VENUES[venueIndex]!
-  return unit(hashKey(UNIVERSE_SEED, streamId(STREAM_LISTING, venueIndex), rank), 0) < LISTING_PROBABILITY[venue]
+  return unit(hashKey(UNIVERSE_SEED, streamId(STREAM_LISTING, venueIndex), rank), 0) < LISTING_PROBABILITY[venueIndex]!
 }
 
 export function symbolOf(exchange: PerpMarket['exchange'], base: string): string {
-  return exchange === 'okx' ? `${base}-USDT-SWAP` : `${base}USDT`
+  return usdtPerpSymbol(exchange, base)
 }
 
 export interface Universe {

@@ -6,8 +6,7 @@
  * downstream) and DEX routers/pools. Addresses are hashes shaped like real ones and do not depend on the
  * seed, so a demo's wallet list is stable.
  */
-import type { Chain } from '../../../engine/records/types.js'
-import { EXCHANGE_HOT_WALLETS, type LabelledAddress } from '../../../engine/whales/exchange-wallets.js'
+import { EXCHANGE_HOT_WALLETS, type DemoChain, type LabelledAddress } from '../../../engine/whales/exchange-wallets.js'
 import { base58Id, hexId } from './chain-ids.js'
 import { hashKey, mixSeed, streamId } from './hash-rng.js'
 
@@ -20,7 +19,7 @@ export interface TokenSpec {
 }
 
 export interface ChainSpec {
-  readonly chain: Chain
+  readonly chain: DemoChain
   readonly evm: boolean
   /** average block (or Solana slot) time, ms */
   readonly blockMs: number

@@ -4,6 +4,7 @@
  * (Pearson correlation of whale net flow with the next buckets' price returns, lags 0 to 24). Both serve
  * closed buckets only, in the historical envelope. Choices, units and limits: docs/history-whales.md.
  */
+import { perpVenueIdList } from '../../../catalog/venues.js'
 import { bucketReturns, lagCorrelations, MAX_LAG } from '../../../engine/history/correlation.js'
 import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
 import type { Market } from '../../../engine/history/markets.js'
@@ -135,7 +136,7 @@ export function whaleHistoryRoutes(
   ]
 }
 
-/** The market whose closes price the asset (binance, then bybit, then okx); 400 when it has none. */
+/** The market whose closes price the asset (the first perpetual venue listing it); 400 when it has none. */
 async function priceMarket(ctx: Pick<ServerContext, 'markets'>, asset: string): Promise<Market> {
   try {
     return await ctx.markets.resolve(asset, undefined, 'asset')
@@ -143,7 +144,7 @@ async function priceMarket(ctx: Pick<ServerContext, 'markets'>, asset: string): 
     if (!(err instanceof ApiError)) throw err
     throw new ApiError(
       'unknown_symbol',
-      `no price history for ${asset}: the correlation needs candles of a ${asset} market (binance, bybit or okx)`,
+      `no price history for ${asset}: the correlation needs candles of a ${asset} market (${perpVenueIdList('or')})`,
       { param: 'asset', cause: err }
     )
   }

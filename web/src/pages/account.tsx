@@ -5,13 +5,12 @@
  * session (stored in this browser only).
  */
 import { useState } from 'preact/hooks'
+import { PLAN_NAMES } from '../../../catalog/plans.js'
 import { api, currentAccount, devKey, setDevKey, setSession } from '../lib/api.js'
 import { CopyField } from '../lib/copy.js'
 import { when } from '../lib/format.js'
 import { navigate } from '../lib/router.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-
-const PLANS = ['free', 'trader', 'pro', 'enterprise']
 
 function PasswordForm() {
   const [current, setCurrent] = useState('')
@@ -118,7 +117,7 @@ function OwnerPanel() {
                     }
                   }}
                 >
-                  {PLANS.map((p) => (
+                  {PLAN_NAMES.map((p) => (
                     <option value={p}>{p}</option>
                   ))}
                 </select>

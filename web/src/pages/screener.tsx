@@ -5,6 +5,7 @@
  * replaces rows as markets get new readings (keyed by exchange and symbol).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks'
+import { PERP_VENUES } from '../../../catalog/venues.js'
 import { num, pct, usd } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
@@ -106,9 +107,11 @@ export function ScreenerPage() {
           />
           <select aria-label="Venue" value={venue} onChange={(e) => setVenue(e.currentTarget.value)}>
             <option value="">All venues</option>
-            <option value="binance">Binance</option>
-            <option value="bybit">Bybit</option>
-            <option value="okx">OKX</option>
+            {PERP_VENUES.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.label}
+              </option>
+            ))}
           </select>
         </div>
       }

@@ -1,0 +1,13 @@
+/**
+ * @module
+ * Bybit v5 linear perpetuals as a venue (ingest/sources/venue-module.ts): plain `BYBIT_SYMBOLS`, the
+ * transport of ingest/sources/bybit.ts.
+ */
+import { BybitSource } from '../bybit.js'
+import { venueModule } from '../venue-module.js'
+import { plainSymbols } from '../venue-settings.js'
+
+export const venue = venueModule({
+  settings: (env) => ({ symbols: plainSymbols(env) }),
+  create: (c, ctx) => new BybitSource({ ...c, ...ctx })
+})
