@@ -69,7 +69,8 @@ export class Lane {
     } else if (isBarrier(item)) {
       // a batch that failed (the shutdown's deadline, bad data) must not be checkpointed past: the source's
       // run ends here, and its restart redoes the window from its last checkpoint (deduplicated)
-      if (!(await p.barrier(item.tables))) throw new Error('ingest rows failed before this barrier; progress not checkpointed')
+      if (!(await p.barrier(item.tables)))
+        throw new Error('ingest rows failed before this barrier; progress not checkpointed')
       await item.onDone?.()
       if (item.rebuildLive) await p.live?.requestRebuild()
       if (item.bulkEnd) p.onBulkEnd?.()
