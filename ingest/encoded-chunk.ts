@@ -48,7 +48,11 @@ export function chunkOf(
   return { table, columns, rows, data, hash: crypto.createHash('sha1').update(data).digest('hex'), bulk }
 }
 
-/** A marker from a source: seal every open batch and resolve once all of them are acknowledged. */
+/**
+ * A marker from a source: seal every open batch and resolve once all of them are acknowledged. It is the
+ * pipeline's durable acknowledgement: a source's generator resumes after yielding a barrier only once every row
+ * it handed over before it is written (and `onDone` has run), or not at all (a row failed: its run ends there).
+ */
 export interface Barrier {
   readonly barrier: true
   /** called once everything before the barrier is written (e.g. to checkpoint progress) */
@@ -57,6 +61,12 @@ export interface Barrier {
   readonly rebuildLive?: boolean
   /** a bulk load (backfill, full-speed replay) ends here: its tables may be compacted (engine/store/compact.ts) */
   readonly bulkEnd?: boolean
+  /**
+   * Only these tables are sealed and waited for, and only their failed rows fail the barrier (a source that
+   * must see its own rows in the store before it reads the store again, without sealing other sources'
+   * batches early). @default every table
+   */
+  readonly tables?: readonly string[]
 }
 
 /** Decoded records of live data for the in-memory live state (their rows travel as chunks too). */

@@ -69,7 +69,8 @@ export class Lane {
     } else if (isBarrier(item)) {
       // a batch that failed (the shutdown's deadline, bad data) must not be checkpointed past: the source's
       // run ends here, and its restart redoes the window from its last checkpoint (deduplicated)
-      if (!(await p.barrier())) throw new Error('ingest rows failed before this barrier; progress not checkpointed')
+      if (!(await p.barrier(item.tables)))
+        throw new Error('ingest rows failed before this barrier; progress not checkpointed')
       await item.onDone?.()
       if (item.rebuildLive) await p.live?.requestRebuild()
       if (item.bulkEnd) p.onBulkEnd?.()
@@ -173,13 +174,22 @@ export class IngestPipeline {
   }
 
   /**
-   * Seals every open batch and waits until all of them are written (or failed); resolves with whether no
-   * row failed meanwhile (in any table).
+   * Seals every open batch (of `tables` only, when given) and waits until all of them are written (or failed);
+   * resolves with whether no row of those tables failed meanwhile.
    */
-  async barrier(): Promise<boolean> {
-    const failed = this.totals().failed
-    await Promise.all([...this.batchers.values()].map((b) => b.flush()))
-    return this.totals().failed === failed
+  async barrier(tables?: readonly string[]): Promise<boolean> {
+    const batchers =
+      tables === undefined
+        ? [...this.batchers.values()]
+        : tables.flatMap((t) => {
+            const b = this.batchers.get(t)
+            return b === undefined ? [] : [b]
+          })
+    const failedOf = (): number =>
+      tables === undefined ? this.totals().failed : batchers.reduce((n, b) => n + b.counters.failed, 0)
+    const failed = failedOf()
+    await Promise.all(batchers.map((b) => b.flush()))
+    return failedOf() === failed
   }
 
   /**

@@ -28,16 +28,19 @@
  * stayed alive to the end and every major GC of the timed run marked it; the ceiling never decodes).
  */
 import path from 'node:path'
-import { columnsOf } from '../../engine/records/fields.js'
+import { silentLogger } from '../../engine/log.js'
 import type { TxInput } from '../../ingest/normalize/chain/evm-decode.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { Store } from '../../engine/store/store.js'
-import { CHAIN_EVENT_COLUMNS, insertChainEventsTsv } from '../../engine/whales/chain-event-store.js'
+import { CHAIN_EVENT_COLUMNS } from '../../engine/whales/chain-event-store.js'
 import { releaseSinkBytes } from '../../engine/whales/sink-pool.js'
+import type { EncodedChunk } from '../../ingest/encoded-chunk.js'
 import { BatchJournal } from '../../ingest/journal.js'
+import { IngestPipeline } from '../../ingest/pipeline.js'
+import { chainEventsChunk } from '../../ingest/sources/chain/chain-event-rows.js'
 import { chainDataset, mixedDataset } from './dataset.js'
-import { drain, groupPayloads, mixedRanges, rangesOf } from './rows.js'
+import { drain, groupPayloads, mixedRanges, rangesOf, type GroupPayload } from './rows.js'
 import { threadCpuBetween, threadSnapshot, type ThreadCpu } from './thread-cpu.js'
 
 type Mode = 'file' | 'inline'
@@ -47,39 +50,56 @@ type Mode = 'file' | 'inline'
  */
 type Run = { logs: number; events: number; ms: number; cpuMs: number; threads: ThreadCpu | null }
 
+/** one group's two tables: chain_whale_events bytes and their line count, the whale_transfers chunk */
+interface GroupRows {
+  readonly events: Buffer
+  readonly eventRows: number
+  readonly transfers: EncodedChunk
+}
+
+/** the service's ingest settings (engine/config.ts defaults) */
+const PIPELINE = { batchRows: 50_000, bulkBatchRows: 250_000, flushMs: 1_000, queueRows: 500_000 }
+
 /**
- * The two inserts of batch `n`. `file` is the service's path: chain_whale_events through insertChainEventsTsv
- * (what writeChainEvents does after encoding: the engine reads a short-lived file), whale_transfers through
- * the ingest pipeline's journal (ingest/journal.ts: the entry is written, then read by the engine).
- * `inline`: both as bytes handed to chDB (the path before; kept to measure the difference).
+ * The two inserts of group `n`. `file` is the service's path: both tables through the ingest pipeline with its
+ * journal (ingest/pipeline.ts, ingest/journal.ts: each table's batch entry is written, then read by the engine;
+ * the two tables' batchers write side by side), then a barrier, as the source's checkpoint waits for.
+ * `inline`: both as bytes handed to chDB (kept to measure the difference).
  */
-function inserter(
-  store: Store,
-  dir: string,
-  mode: Mode
-): (events: Buffer, transfers: Buffer, n: number) => Promise<unknown> {
-  const journal = new BatchJournal(path.join(dir, 'journal'))
-  const transfers = (data: Buffer, n: number) => ({
-    table: 'whale_transfers',
-    columns: columnsOf('whale_transfer'),
-    format: 'TSV' as const,
-    data,
-    dedupToken: `bench:wt:${n}`
-  })
+function inserter(store: Store, dir: string, mode: Mode): (rows: GroupRows, n: number) => Promise<unknown> {
   if (mode === 'file') {
-    return (e, t, n) => Promise.all([insertChainEventsTsv(store, e), journal.insert(store, transfers(t, n))])
+    const journal = new BatchJournal(path.join(dir, 'journal'))
+    const pipeline = new IngestPipeline(store, PIPELINE, silentLogger(), journal)
+    return async (g) => {
+      await pipeline.write(chainEventsChunk(g.events, g.eventRows))
+      await pipeline.write(g.transfers)
+      if (!(await pipeline.barrier())) throw new Error('a batch failed')
+    }
   }
-  return (e, t, n) =>
+  return (g, n) =>
     Promise.all([
       store.insert({
         table: 'chain_whale_events',
         columns: CHAIN_EVENT_COLUMNS,
         format: 'TSV',
-        data: e,
+        data: g.events,
         dedupToken: `bench:ce:${n}`
       }),
-      store.insert(transfers(t, n))
+      store.insert({
+        table: g.transfers.table,
+        columns: g.transfers.columns,
+        format: 'TSV',
+        data: Buffer.from(g.transfers.data),
+        dedupToken: `bench:wt:${n}`
+      })
     ])
+}
+
+/** a group's rows (every group of these datasets has flow rows) */
+function rowsOf(group: GroupPayload): GroupRows {
+  const transfers = group.payload.chunks[0]
+  if (transfers === undefined) throw new Error('a group without flow rows')
+  return { events: group.payload.eventsTsv, eventRows: group.events, transfers }
 }
 
 function cpuMsSince(c0: NodeJS.CpuUsage): number {
@@ -125,12 +145,10 @@ async function ours(store: Store, dir: string, mode: Mode, work: Workload): Prom
   // 161,497 against 167,491 logs/s in alternating runs (docs/sources.md, "Decode path, sessions 11 and 12")
   for (const group of groupPayloads(work.ranges)) {
     events += group.events
-    const eventsTsv = group.payload.eventsTsv
-    const transfers = group.payload.transfersTsv
-    await insert(eventsTsv, transfers, n++)
+    await insert(rowsOf(group), n++)
     // stored: both buffers serve the next groups' encoders, as the source hands back a group's (sink-pool.ts)
-    releaseSinkBytes(eventsTsv)
-    releaseSinkBytes(transfers)
+    releaseSinkBytes(group.payload.eventsTsv)
+    releaseSinkBytes(group.payload.transfersTsv)
   }
   const ms = performance.now() - t0
   const cpuMs = cpuMsSince(c0)
@@ -139,11 +157,11 @@ async function ours(store: Store, dir: string, mode: Mode, work: Workload): Prom
 
 async function ceiling(store: Store, dir: string, mode: Mode, work: Workload): Promise<Run> {
   const insert = inserter(store, dir, mode)
-  const groups: Array<{ events: Buffer; transfers: Buffer }> = []
+  const groups: GroupRows[] = []
   let events = 0
   for (const group of groupPayloads(work.ranges)) {
     events += group.events
-    groups.push({ events: group.payload.eventsTsv, transfers: group.payload.transfersTsv })
+    groups.push(rowsOf(group))
   }
   const t0 = performance.now()
   const c0 = process.cpuUsage()
@@ -151,7 +169,7 @@ async function ceiling(store: Store, dir: string, mode: Mode, work: Workload): P
   let inflight: Promise<unknown> = Promise.resolve()
   for (let n = 0; n < groups.length; n++) {
     await inflight
-    inflight = insert(groups[n]!.events, groups[n]!.transfers, n)
+    inflight = insert(groups[n]!, n)
   }
   await inflight
   const ms = performance.now() - t0

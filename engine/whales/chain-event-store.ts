@@ -1,19 +1,14 @@
 /**
  * @module
- * Storage of chain-derived whale events (schemas/018_chain_whale_events.sql) and of each chain source's
- * checkpoint (engine_state, key `chain:<name>`). Writes are idempotent by (chain, tx_hash, log_index,
- * address): the detail table keeps the newest version of a key, and `confirmedKeys` lets a source skip
- * whale_transfers rows it already wrote before a restart. All SQL uses bound parameters.
+ * Chain-derived whale events in the store (schemas/018_chain_whale_events.sql) and each chain source's
+ * checkpoint (engine_state, key `chain:<name>`): the columns and reads. The rows themselves are written through
+ * the ingest pipeline (ingest/sources/chain/chain-event-rows.ts). Writes are idempotent by (chain, tx_hash,
+ * log_index, address): the detail table keeps the newest version of a key, and `confirmedKeys` lets a source
+ * skip whale_transfers rows it already wrote before a restart. All SQL uses bound parameters.
  */
-import crypto from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { insertVia } from '../store/file-insert.js'
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'
 import { encodeChainBatch, eventKey, type ChainEventStatus } from './chain-batch-tsv.js'
-import { releaseSinkBytes } from './sink-pool.js'
 
 export type { ChainEventStatus }
 export { eventKey }
@@ -51,106 +46,6 @@ export const CHAIN_EVENT_COLUMNS = [
  */
 export function chainEventsTsv(events: readonly ChainWhaleEvent[], status: ChainEventStatus, version: number): Buffer {
   return encodeChainBatch(events, status, version, null).events
-}
-
-/**
- * One directory under the OS temp dir for event batches the engine reads itself; files are named by process
- * id and removed after their insert (only a crash mid-insert leaves one). null: it could not be made.
- */
-let fileDir: string | null | undefined
-let fileSeq = 0
-
-function eventsFileDir(): string | null {
-  if (fileDir === undefined) {
-    const dir = path.join(os.tmpdir(), 'tidewatch-chain-events')
-    try {
-      fs.mkdirSync(dir, { recursive: true })
-      fileDir = dir
-    } catch {
-      fileDir = null
-    }
-  }
-  return fileDir
-}
-
-/**
- * Payloads from this size on are inserted as two halves at once, bytes. One insert of a range's events
- * (~13 MB per 20,000 busy transactions) parses in parallel but sorts, compresses and writes its part on one
- * thread, so while the source waits for it the second core idles; two halves in flight measured ~5% more
- * logs/s on the chain decode benchmark (docs/sources.md, "Decode path, 2026-11-24 session 10"). Smaller
- * payloads (live blocks, pending events) go in whole: two parts would cost merges for nothing.
- */
-export const CHAIN_EVENTS_SPLIT_BYTES = 8 * 1024 * 1024
-
-/**
- * Inserts one batch of chainEventsTsv bytes: from `splitFrom` bytes on as two inserts at once, each half
- * ending at a line's end (TabSeparated escapes newlines inside fields, so a newline byte only ends a line).
- * Resolves once every insert settled; rejects with the first failure. The rows are idempotent by key under
- * FINAL, so a retry after a failure of either half writes nothing twice.
- */
-export async function insertChainEventsTsv(
-  store: Store,
-  data: Buffer,
-  splitFrom = CHAIN_EVENTS_SPLIT_BYTES
-): Promise<void> {
-  const cut = data.length >= splitFrom ? data.indexOf(NEWLINE, data.length >> 1) + 1 : 0
-  if (cut <= 0 || cut >= data.length) return insertPart(store, data)
-  const settled = await Promise.allSettled([
-    insertPart(store, data.subarray(0, cut)),
-    insertPart(store, data.subarray(cut))
-  ])
-  for (const r of settled) if (r.status === 'rejected') throw r.reason
-}
-
-const NEWLINE = 10
-
-/**
- * One insert under a dedup token derived from its bytes. On chDB the engine reads the bytes from a
- * short-lived file (`Store.insertFile`, engine/store/file-insert.ts): measured on the chain benchmark's 360,000
- * events (bench/chain/store-probe.ts, docs/sources.md), 1.2 s against 2.0 s for the inline insert, half of
- * which was chDB's handling of inline bytes. A file that cannot be written falls back to the inline insert
- * (the dedup block ids of a token differ between the two paths; the rows stay idempotent by key under FINAL).
- */
-async function insertPart(store: Store, data: Buffer): Promise<void> {
-  const batch = {
-    table: 'chain_whale_events',
-    columns: CHAIN_EVENT_COLUMNS,
-    format: 'TSV' as const,
-    dedupToken: `chain_whale_events:${crypto.createHash('sha1').update(data).digest('hex')}`
-  }
-  // the engine reads the file unless the store reads no files or the directory's path is a file() glob
-  const dir = eventsFileDir()
-  if (dir === null || insertVia(store, dir) === 'inline' || !store.insertFile) {
-    await store.insert({ ...batch, data })
-    return
-  }
-  const file = path.join(dir, `${process.pid}-${fileSeq++}.tsv`)
-  try {
-    await fs.promises.writeFile(file, data)
-  } catch {
-    await fs.promises.unlink(file).catch(() => undefined)
-    await store.insert({ ...batch, data })
-    return
-  }
-  try {
-    await store.insertFile({ ...batch, file, skipLines: 0 })
-  } finally {
-    await fs.promises.unlink(file).catch(() => undefined)
-  }
-}
-
-/** Writes events with `status` at `version` (epoch ms or a counter: newer wins); retracted rows are deletions. */
-export async function writeChainEvents(
-  store: Store,
-  events: readonly ChainWhaleEvent[],
-  status: ChainEventStatus,
-  version: number
-): Promise<void> {
-  if (events.length === 0) return
-  const data = chainEventsTsv(events, status, version)
-  await insertChainEventsTsv(store, data)
-  // stored: the sink's buffer goes back for the next batch (sink-pool.ts); after a failure it is left to the GC
-  releaseSinkBytes(data)
 }
 
 interface EventRow extends Omit<ChainWhaleEvent, 'ts' | 'pools'> {

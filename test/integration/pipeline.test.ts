@@ -89,6 +89,32 @@ describe('ingest pipeline on chDB', () => {
     await mixed.close(Date.now() + 5000)
   })
 
+  it('a barrier naming its tables seals and waits for those only, and fails only for their rows', async () => {
+    const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 60_000, queueRows: 100_000 }, silentLogger())
+    for (const c of encodeRecords(trades('SCP', 10), false)) await p.write(c)
+    const rows = encodeRecords(
+      [{ kind: 'liquidation', ts: T0, exchange: 'okx', symbol: 'SCP', base: 'SCP', side: 'sell', price: 10, qty: 1 }],
+      false
+    )
+    for (const c of rows) await p.write(c)
+    const other = rows[0]!.table
+    expect(await p.barrier([other])).toBe(true)
+    // the trades batch stays open: no insert was made for it
+    expect(p.totals().tables['trades']).toMatchObject({ queued: 10, written: 0 })
+    expect(p.totals().tables[other]).toMatchObject({ queued: 0, written: 1 })
+    // a table this pipeline never wrote is nothing to wait for
+    expect(await p.barrier(['whale_transfers'])).toBe(true)
+    // a rejected trades batch fails a barrier over trades, not one over another table
+    store.failInserts = 1
+    store.afterWrite = false
+    store.code = 27 // not retryable
+    expect(await p.barrier(['trades'])).toBe(false)
+    store.code = 252
+    for (const c of rows) await p.write(c)
+    expect(await p.barrier([other])).toBe(true)
+    await p.close(Date.now() + 5000)
+  })
+
   it('flushes live chunks on the timer without a barrier', async () => {
     const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 50, queueRows: 100_000 }, silentLogger())
     for (const c of encodeRecords(trades('BBB', 10), false)) await p.write(c)

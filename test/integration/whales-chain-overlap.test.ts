@@ -1,20 +1,23 @@
 /**
- * The evm:<chain> whale source overlaps a confirmed range's two writes (ingest/sources/chain/evm-whale-source.ts):
- * the range's whale_transfers rows are written by the ingest pipeline (its barrier) WHILE the range's
- * chain_whale_events ("detail") insert is still running, and the range's checkpoint (engine_state
- * `chain:ethereum`) is saved only once BOTH are done.
+ * The evm:<chain> whale source hands a confirmed range's two tables to the ingest pipeline
+ * (ingest/sources/chain/evm-whale-source.ts): the range's whale_transfers rows are written (the pipeline's
+ * whale_transfers batcher) WHILE its chain_whale_events ("detail") batch is still being inserted (the
+ * chain_whale_events batcher), and the range's checkpoint (engine_state `chain:ethereum`) is saved only once
+ * BOTH are written. A full disk on the detail batch is the pipeline's to hold and retry: its health counters
+ * move for the chain rows, and the checkpoint waits until the rows are in.
  *
  * Real parts: anvil (chain id 1) with the whale scenario, the chain client, a migrated chDB store, the watch
  * list, a real IngestPipeline with its BatchJournal driven by runSource. The only stand-in is a gate on the
- * store's chain_whale_events inserts: while it is closed the detail insert has started but cannot finish.
- * The pipeline's flush timer is set far beyond the test, so only the range's barrier can seal (and write) the
- * whale_transfers batch: rows in the store prove the barrier was reached while the detail insert was held.
+ * store's chain_whale_events inserts (the store the source and the pipeline share): while it is closed the
+ * detail insert has started but cannot finish; set to fail, it answers as a full disk does. The pipeline's
+ * flush timer is set far beyond the test, so only the range's barrier can seal (and write) the batches.
  */
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChainClients } from '../../engine/chain/chain-clients.js'
 import { silentLogger } from '../../engine/log.js'
 import type { FileInsert, InsertBatch, Store } from '../../engine/store/store.js'
+import { StoreError } from '../../engine/store/store-error.js'
 import { WatchlistRegistry } from '../../engine/watchlist/registry.js'
 import { loadCheckpoint } from '../../engine/whales/chain-event-store.js'
 import { BatchJournal } from '../../ingest/journal.js'
@@ -37,13 +40,18 @@ const NO_TIMED_FLUSH_MS = 600_000
 function gatedStore(store: Store) {
   let open!: () => void
   const opened = new Promise<void>((r) => (open = r))
-  const gate = { entered: 0, opened: false, open: () => ((gate.opened = true), open()) }
+  /** `diskFull`: the next chain_whale_events inserts that fail as a full disk does */
+  const gate = { entered: 0, opened: false, diskFull: 0, open: () => ((gate.opened = true), open()) }
   /** engine_state writes the source made (its checkpoints), recorded when issued */
   const checkpointWrites: unknown[] = []
   const held = async (table: string): Promise<void> => {
     if (table !== 'chain_whale_events') return
     gate.entered++
     await opened
+    if (gate.diskFull > 0) {
+      gate.diskFull--
+      throw new StoreError('Code: 243. Cannot reserve 1.00 MiB, not enough space. (NOT_ENOUGH_SPACE)', 243, 'disk_full')
+    }
   }
   const gated: Store = Object.assign(Object.create(store) as Store, {
     insertFile: async (b: FileInsert) => {
@@ -76,9 +84,6 @@ let running: Promise<void>
 let gateOf: ReturnType<typeof gatedStore>
 let scenario: Awaited<ReturnType<typeof deployScenario>>
 const stop = new AbortController()
-/** resolves once a barrier's flush is done with whale_transfers rows written */
-let flowBarrier!: () => void
-const flowBarrierDone = new Promise<void>((r) => (flowBarrier = r))
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 1 })
@@ -104,18 +109,11 @@ beforeAll(async () => {
     log
   })
   pipeline = new IngestPipeline(
-    env.store,
+    gateOf.gated,
     { batchRows: 50_000, flushMs: NO_TIMED_FLUSH_MS, queueRows: 500_000 },
     log,
     new BatchJournal(path.join(env.dir, 'journal'))
   )
-  // the lane awaits this, then runs the barrier's onDone: noted here to look right after it, not on a timer
-  const flush = pipeline.barrier.bind(pipeline)
-  pipeline.barrier = async () => {
-    const complete = await flush()
-    if ((pipeline.totals().tables.whale_transfers?.written ?? 0) > 0) flowBarrier()
-    return complete
-  }
   running = runSource(source, pipeline, stop.signal, log)
   await until('the source to start', async () => source.status().connected, 20_000)
 }, 60_000)
@@ -143,10 +141,8 @@ describe('evm whale source: flow rows and detail rows of a range overlap', () =>
       async () => (await count('whale_transfers', tx)) > 0,
       20_000
     )
-    await flowBarrierDone
-    // every step the lane takes after the barrier's flush (the onDone up to its first real wait) has run
-    await new Promise((r) => setImmediate(r))
-    expect(gate.entered).toBeGreaterThan(0)
+    await until('the detail insert to start', async () => gate.entered > 0, 20_000)
+    expect(pipeline.totals().tables['whale_transfers']?.written).toBeGreaterThan(0)
     expect(gate.opened).toBe(false)
     expect(await count('chain_whale_events', tx)).toBe(0)
     expect(checkpointWrites).toEqual([])
@@ -166,5 +162,39 @@ describe('evm whale source: flow rows and detail rows of a range overlap', () =>
     expect(cp.block).toBe(block)
     expect(await count('chain_whale_events', tx)).toBe(2)
     expect(await count('whale_transfers', tx)).toBeGreaterThan(0)
+    expect(pipeline.totals().tables['chain_whale_events']?.written).toBeGreaterThanOrEqual(2)
+  })
+
+  it('holds and retries a detail batch refused for a full disk; the checkpoint waits until it is written', async () => {
+    const { gate, checkpointWrites } = gateOf
+    const retriesBefore = pipeline.totals().tables['chain_whale_events']?.disk_full_retries ?? 0
+    gate.diskFull = 2
+    const tx = await transfer(scenario, scenario.usdc, scenario.deployer, ACCOUNTS.whale, 2_000_000n * E18)
+    const receipt = await anvil.rpc<{ blockNumber: string }>('eth_getTransactionReceipt', [tx])
+    const block = Number(BigInt(receipt.blockNumber))
+    const checkpointed = (): boolean =>
+      checkpointWrites.some(
+        (p) => (JSON.parse(String((p as { value: string }).value)) as { block: number }).block >= block
+      )
+
+    // refused once: the pipeline holds the batch (its health says so), the checkpoint stays before the block
+    await until('the detail batch refused for a full disk', async () => gate.diskFull < 2, 20_000)
+    expect(checkpointed()).toBe(false)
+    const cp = await until(
+      'the checkpoint to reach the transfer block',
+      async () => {
+        const c = await loadCheckpoint(env.store, 'ethereum')
+        return c !== null && c.block >= block && c
+      },
+      30_000
+    )
+    expect(cp.block).toBe(block)
+    expect(gate.diskFull).toBe(0)
+    const t = pipeline.totals().tables['chain_whale_events']!
+    expect(t.disk_full_retries - retriesBefore).toBe(2)
+    expect(t.failed).toBe(0)
+    expect(t.waiting_for_disk).toBe(0)
+    // written once, after the retries
+    expect(await count('chain_whale_events', tx)).toBe(2)
   })
 })

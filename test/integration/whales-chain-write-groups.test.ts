@@ -6,8 +6,8 @@
  *
  * Real parts: anvil (one per case, each with its chain's id: 1, 56, 43114, 137, 42161, 8453, 10) with the whale
  * scenario, the chain client, a migrated chDB store, the watch list, a real IngestPipeline with its BatchJournal
- * driven by runSource. The store is wrapped only to count the chain_whale_events inserts and the checkpoint
- * writes it receives.
+ * driven by runSource. The store (the source's and the pipeline's) is wrapped only to count the
+ * chain_whale_events inserts and the checkpoint writes it receives.
  *
  * Shape: 6 blocks s .. s+5 with one 2,000,000 USDC transfer each (2 events per transfer: the sender's
  * transfer_out and the receiver's transfer_in), then 10 empty blocks up to the head s+15; CHAIN_BATCH_BLOCKS=2,
@@ -141,7 +141,7 @@ async function runUntil(
     ...(now === undefined ? {} : { now })
   })
   const pipeline = new IngestPipeline(
-    env.store,
+    counted,
     { batchRows: 50_000, flushMs: 50, queueRows: 500_000 },
     log,
     new BatchJournal(path.join(env.dir, `journal-${chain}-${runs++}`))

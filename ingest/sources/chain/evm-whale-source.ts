@@ -4,9 +4,12 @@
  *
  * - Start: the node's chain id is checked (ChainClient.verifyChainId); resume after the stored checkpoint,
  *   else from `startBlock`, else `backfillBlocks` behind the head.
+ * - Every row goes through the ingest pipeline (chain-event-rows.ts, flow-records.ts): batched, journaled,
+ *   retried, counted in health like any source's; the pipeline's barrier is the acknowledgement that rows are
+ *   written, and the checkpoint is stored only after one.
  * - Confirmed blocks (at least `confirmations` deep: head − confirmations + 1) are read in batches of up to
  *   `batchBlocks`: events become `confirmed` rows of chain_whale_events and, when they count in flows (not
- *   circular, priced), whale_transfers rows through the ingest pipeline; a barrier then stores the checkpoint
+ *   circular, priced), whale_transfers rows; a barrier then stores the checkpoint
  *   (last block and its hash), so a restart resumes after the last acknowledged batch or group. Rows already in
  *   whale_transfers after the checkpoint (a group's flow rows written before a crash or a failed detail insert,
  *   checkpoint not yet stored) are skipped in every range up to the highest such block (`writtenUpTo`): writes
@@ -19,7 +22,8 @@
  *   insert costs a fixed ~35 ms of CPU for whale_transfers and its two flow views, whatever its size
  *   (docs/sources.md, "Decode path, sessions 11 and 12"); a crash before the group's checkpoint re-reads the
  *   whole group.
- * - Blocks inside the confirmation depth are read on every new head and their events stored as `pending`.
+ * - Blocks inside the confirmation depth are read on every new head and their events stored as `pending`
+ *   (a barrier on chain_whale_events follows, so the next read of pending rows finds them).
  *   When a block hash changes, or a pending event is missing from a later read, that event is retracted
  *   (is_deleted row) and `reorgs` counts it. Aggregates are fed only from confirmed blocks, so they never
  *   count a retracted event. A reorg deeper than the depth is counted as `deep_reorgs` and logged.
@@ -39,10 +43,8 @@ import {
   chainEventsIn,
   confirmedKeys,
   eventKey,
-  insertChainEventsTsv,
   loadCheckpoint,
   saveCheckpoint,
-  writeChainEvents,
   writtenUpTo,
   type Checkpoint
 } from '../../../engine/whales/chain-event-store.js'
@@ -64,6 +66,7 @@ import { ClientRpc, RecordingRpc, ReplayRpc, type EvmRpc } from './evm-rpc.js'
 import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
 import { ConfirmedGroup, groupSizeHint } from './flow-records.js'
 import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'
+import { CHAIN_EVENTS_TABLE, chainEventRows, chainEventsChunk } from './chain-event-rows.js'
 import type { EvmSourceSettings } from './chain-settings.js'
 
 /** Consecutive backfill batches written together (see the module's "writes in groups"). */
@@ -73,6 +76,8 @@ interface WriteGroup {
   readonly retractVersion: number
   /** the batches' events, encoded as they are read (the group holds their bytes, not the events) */
   readonly payload: ConfirmedGroup
+  /** bytes of the retractions its batches handed to the pipeline: back to sink-pool.ts once the group is written */
+  readonly retractions: Buffer[]
   /** performance.now() when its first batch was read */
   readonly since: number
   /** its last batch read so far: the checkpoint it stores (last block and hash) and that block's time, epoch ms */
@@ -340,11 +345,16 @@ export class EvmWhaleSource implements Source {
                 this.opts.watchlists.current,
                 backfill ? groupSizeHint(read.events.length, this.opts.settings.writeEvents) : read.events.length
               ),
+              retractions: [],
               since: this.opts.now?.() ?? performance.now(),
               end
             }
           }
-          await this.retractDropped(next, to, read.events, group.retractVersion)
+          const retraction = await this.retractDropped(next, to, read.events, group.retractVersion)
+          if (retraction !== null) {
+            yield retraction.chunk
+            group.retractions.push(retraction.bytes)
+          }
           group.payload.add(read.events, stored)
           group.end = end
           // the next batch checks its parent against this one's last block (checkParent)
@@ -369,7 +379,7 @@ export class EvmWhaleSource implements Source {
         }
         this.phase = 'live'
         if (head !== pendingHead && this.opts.settings.confirmations > 1) {
-          await this.readPending(Math.max(next, safe + 1), head)
+          yield* this.readPending(Math.max(next, safe + 1), head)
           pendingHead = head
         }
         await this.idle(signal)
@@ -408,18 +418,16 @@ export class EvmWhaleSource implements Source {
   }
 
   /**
-   * Writes a group: its detail insert starts and its flow rows go to the pipeline, then a barrier writes the
-   * flow rows while the detail insert is still running; the checkpoint waits for both to settle (a flow batch
-   * failed for good is counted by the pipeline; a failed detail insert ends the run there, before the
-   * checkpoint). Both writes done, their bytes go back to sink-pool.ts for the next group's encoder.
+   * Writes a group: its detail rows (chain_whale_events) and its flow rows go to the pipeline, whose batchers
+   * write the two tables side by side, then a barrier: the checkpoint is stored in its onDone, once both are
+   * written. A batch that failed for good fails the barrier and ends the run there, before the checkpoint. Both
+   * written, their bytes go back to sink-pool.ts for the next group's encoder.
    */
   private async *write(group: WriteGroup): AsyncGenerator<IngestItem, void> {
     const { checkpoint, ts } = group.end
     // rows already in whale_transfers were left out of the flows when the group was encoded
     const payload = group.payload.finish()
-    const detail =
-      group.payload.events === 0 ? Promise.resolve() : insertChainEventsTsv(this.opts.store, payload.eventsTsv)
-    detail.catch(() => undefined) // awaited by the barrier below; a failure ends the run there
+    if (group.payload.events > 0) yield chainEventsChunk(payload.eventsTsv, group.payload.events)
     for (let n = group.from; n <= checkpoint.block; n++) this.pendingHashes.delete(n)
     const { records, transfers, lastTs } = payload
     if (records.length > 0) {
@@ -431,9 +439,9 @@ export class EvmWhaleSource implements Source {
     yield {
       barrier: true,
       onDone: async () => {
-        await detail
         releaseSinkBytes(payload.eventsTsv)
         releaseSinkBytes(payload.transfersTsv)
+        for (const bytes of group.retractions) releaseSinkBytes(bytes)
         await saveCheckpoint(this.opts.store, this.opts.chain, checkpoint)
         this.lastProcessed = checkpoint.block
         this.lastProcessedTs = ts
@@ -443,25 +451,27 @@ export class EvmWhaleSource implements Source {
 
   /**
    * A confirmed range's events: pending ones of [from, to] they do not include were in blocks that left the
-   * canonical chain, and are retracted.
+   * canonical chain, and are retracted: their rows, for the pipeline (written with the group, whose barrier the
+   * checkpoint waits for), or null when none is. The pending rows read here were written before: every pending
+   * write ends with its own barrier (readPending).
    */
   private async retractDropped(
     from: number,
     to: number,
     events: readonly ChainWhaleEvent[],
     version: number
-  ): Promise<void> {
-    if (this.opts.settings.confirmations <= 1) return
+  ): Promise<ReturnType<typeof chainEventRows>> {
+    if (this.opts.settings.confirmations <= 1) return null
     const keep = new Set(events.map(eventKey))
     const pending = await chainEventsIn(this.opts.store, this.opts.chain, from, to, 'pending')
     const dropped = pending.filter((p) => !keep.has(eventKey(p)))
-    if (dropped.length === 0) return
-    await writeChainEvents(this.opts.store, dropped, 'retracted', version)
+    if (dropped.length === 0) return null
     this.retracted += dropped.length
     // an event gone from its canonical block (a watch list reloaded, a price that moved it under the size) is
     // retracted without being a reorg
     const canonical = new Map(events.map((e) => [e.block_number, e.block_hash]))
     if (await this.offCanonical(dropped, canonical, to)) this.reorgs += 1
+    return chainEventRows(dropped, 'retracted', version)
   }
 
   /**
@@ -481,8 +491,11 @@ export class EvmWhaleSource implements Source {
     return false
   }
 
-  /** Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. */
-  private async readPending(from: number, head: number): Promise<void> {
+  /**
+   * Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. Ends
+   * with a barrier on chain_whale_events: the next read of pending rows (here or in retractDropped) finds these.
+   */
+  private async *readPending(from: number, head: number): AsyncGenerator<IngestItem, void> {
     const store = this.opts.store
     if (from > head) return
     const { events } = await this.eventsOf(from, head)
@@ -498,15 +511,21 @@ export class EvmWhaleSource implements Source {
     const dropped = before.filter((p) => !current.has(eventKey(p)))
     const seen = new Map(before.map((p) => [eventKey(p), p.block_hash]))
     const fresh = events.filter((e) => seen.get(eventKey(e)) !== e.block_hash)
+    // retractions rank below the fresh pending rows (an older version)
+    const retracted = chainEventRows(dropped, 'retracted', this.nextVersion())
+    const pending = chainEventRows(fresh, 'pending', this.nextVersion())
     if (dropped.length > 0) {
-      await writeChainEvents(store, dropped, 'retracted', this.nextVersion())
       this.retracted += dropped.length
       // a reorg when a dropped event's block is gone or no longer canonical; not when the event left a
       // canonical block (a watch list reloaded, a price that moved it under the size)
       if (!reorged) reorged = await this.offCanonical(dropped, hashes, head)
     }
     if (reorged) this.reorgs += 1
-    await writeChainEvents(store, fresh, 'pending', this.nextVersion())
+    const rows = [retracted, pending].filter((r) => r !== null)
+    for (const r of rows) yield r.chunk
+    if (rows.length > 0) yield { barrier: true, tables: [CHAIN_EVENTS_TABLE] }
+    // written: the encoders' buffers serve the next batches (sink-pool.ts)
+    for (const r of rows) releaseSinkBytes(r.bytes)
     this.pendingHashes = hashes
     this.pendingEvents = events.length
   }

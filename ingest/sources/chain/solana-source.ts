@@ -17,16 +17,19 @@
  * polls over MISSING_TX_MS it is skipped and counted (`transactions_unavailable`). A signature page that is not
  * a list of signatures, or the same page again for `before`, is an RPC error (retried with backoff). A transaction that cannot become correct events (no fee, no balances, a token
  * balance without an amount, no block time anywhere) is skipped and counted (`malformed_transactions`); a
- * missing `meta.err` is a success. Flow rows are written for the events whose whale_transfers row is not
- * stored yet (idempotent by chain, tx_hash, log_index, address), checked against whale_transfers itself, so a
- * stop between the detail insert and the flow rows loses neither.
+ * missing `meta.err` is a success. Detail rows (chain_whale_events) and flow rows go through the ingest
+ * pipeline; the chunk's barrier stores the checkpoint once both are written. Flow rows are written for the
+ * events whose whale_transfers row is not stored yet (idempotent by chain, tx_hash, log_index, address),
+ * checked against whale_transfers itself, so a run that ended with one table written and not the other loses
+ * neither.
  * Plain JSON-RPC over fetch (undici): Solana has no viem client; requests are bounded by a timeout.
  */
 import type { Logger } from '../../../engine/log.js'
 import type { Store } from '../../../engine/store/store.js'
 import { sleep } from '../../../engine/runtime/retry.js'
 import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
-import { confirmedKeys, eventKey, writeChainEvents } from '../../../engine/whales/chain-event-store.js'
+import { confirmedKeys, eventKey } from '../../../engine/whales/chain-event-store.js'
+import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'
 import { StorePricer } from '../../../engine/whales/event-prices.js'
 import { loadChainDetails } from '../../../engine/whales/chain-details.js'
 import { whaleWindowStart } from '../../../engine/live/whale-window.js'
@@ -44,6 +47,7 @@ import type { Source, SourceStatus } from '../source.js'
 import type { SolanaSettings } from './chain-settings.js'
 import { RecordedError, TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
 import { flowBatch } from './flow-records.js'
+import { chainEventRows } from './chain-event-rows.js'
 
 /** one JSON-RPC request's time to answer, ms */
 const REQUEST_TIMEOUT_MS = 10_000
@@ -391,8 +395,10 @@ export class SolanaWhaleSource implements Source {
           const { events, covered } = await this.eventsOf(chunk, round)
           if (covered === 0) break // the oldest new transaction is not there yet: next poll
           // rewritten rows of a transaction of two watched wallets replace themselves (ReplacingMergeTree)
-          await writeChainEvents(store, events, 'confirmed', Date.now())
-          // whale_transfers rows already stored (a stop between the detail insert and the flow rows), by slot
+          const detail = chainEventRows(events, 'confirmed', Date.now())
+          if (detail !== null) yield detail.chunk
+          // whale_transfers rows already stored (a run that ended after a chunk's flow rows were written and
+          // before its checkpoint), by slot; the earlier chunks' rows are written (their barriers)
           const stored = events.length === 0 ? null : await confirmedKeys(store, 'solana', ...slotRange(events))
           const fresh = stored === null ? events : events.filter((e) => !stored.has(eventKey(e)))
           const { records, transfers, lastTs } = flowBatch(fresh, 'solana', this.opts.watchlists.current)
@@ -402,8 +408,9 @@ export class SolanaWhaleSource implements Source {
             this.rows += transfers
             this.lastEventTs = Math.max(this.lastEventTs ?? 0, lastTs!)
           }
-          // the barrier writes the flow rows before the checkpoint moves past their signatures
+          // the barrier writes the detail and flow rows before the checkpoint moves past their signatures
           yield this.checkpoint(w.address, chunk[covered - 1]!.signature)
+          if (detail !== null) releaseSinkBytes(detail.bytes)
           if (covered < chunk.length) break // a transaction not there yet: the rest waits for the next poll
         }
       }
