@@ -228,9 +228,9 @@ export function compileQuery(schema: TObject | undefined): QueryValidator {
 const bodyStringChecks = new WeakMap<Json, StringCheck>()
 
 /**
- * `oneOf` (exactly one branch takes the value). When none does, the message is the schema's `x-mixed` for
- * a list whose items each fit some branch (e.g. `*` beside names: the branches are `["*"]` and names
- * without it), else the last branch's own message.
+ * `oneOf`: exactly one branch takes the value. When none does, a list whose items each fit some branch
+ * (e.g. `*` beside names, where the branches are `["*"]` and names without it) is refused with the
+ * schema's own rule (`x-rule`), anything else with the last branch's message (naming the item at fault).
  */
 function checkOneOf(name: string, v: unknown, s: Json): void {
   const branches = s['oneOf'] as Json[]
@@ -245,10 +245,8 @@ function checkOneOf(name: string, v: unknown, s: Json): void {
     }
   }
   if (taken === 1) return
-  if (taken > 1) throw bad(name, describe(name, s))
-  const mixed = s['x-mixed']
-  if (typeof mixed === 'string' && Array.isArray(v) && v.length > 1 && v.every((item) => fitsSomeItem(item, branches)))
-    throw bad(name, `${name}: ${mixed}`)
+  if (taken > 1 || (Array.isArray(v) && v.length > 1 && v.every((item) => fitsSomeItem(item, branches))))
+    throw bad(name, describe(name, s))
   throw last
 }
 

@@ -20,17 +20,15 @@ const URL_FIELD = Type.String({
 
 /**
  * A list that is either `["*"]` alone or items of `item` without `*`: one JSON Schema `oneOf`, which the
- * request validator applies as the document states (server/validate.ts). `mixed` is the message for a list
- * whose items are each allowed but not together (`*` beside others).
+ * request validator applies as the document states (server/validate.ts); `rule` is its message.
  */
-function wildcardOr(item: TSchema, maxItems: number, rule: string, mixed: string, description: string) {
+function wildcardOr(item: TSchema, maxItems: number, rule: string, description: string) {
   return Type.Unsafe<string[]>({
     oneOf: [
       Type.Array(Type.String({ enum: ['*'] }), { minItems: 1, maxItems: 1 }),
       Type.Array(item, { minItems: 1, maxItems })
     ],
     'x-rule': rule,
-    'x-mixed': mixed,
     description
   })
 }
@@ -38,8 +36,7 @@ function wildcardOr(item: TSchema, maxItems: number, rule: string, mixed: string
 const EVENTS_FIELD = wildcardOr(
   Type.String({ enum: [...WEBHOOK_EVENT_NAMES] }),
   WEBHOOK_EVENT_NAMES.length,
-  `["*"] (every event) or a list of ${WEBHOOK_EVENT_NAMES.join(', ')}`,
-  '"*" stands alone (it means every event)',
+  `["*"], which stands alone (it means every event), or a list of ${WEBHOOK_EVENT_NAMES.join(', ')}`,
   `event types to receive, or ["*"] for all. Rule: "*" stands alone. Types: ${WEBHOOK_EVENT_TYPES.map((t) => `${t.name} (${t.description})`).join('; ')}`
 )
 
@@ -49,8 +46,7 @@ const SYMBOLS_FIELD = wildcardOr(
     'x-rule': 'a symbol (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)'
   }),
   100,
-  '["*"] (every symbol) or a list of symbols (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)',
-  '"*" stands alone (it means every symbol)',
+  '["*"], which stands alone (it means every symbol), or a list of symbols (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)',
   'base assets to receive (BTC; pairs such as BTCUSDT or BINANCE:BTCUSDT.P are read as their base), or ["*"] for all. Rule: "*" stands alone; each symbol names a base with a perpetual market once market data is loaded (else 400 unknown_symbol with the nearest bases); an event without a symbol goes only to ["*"]'
 )
 

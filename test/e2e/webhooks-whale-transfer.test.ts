@@ -6,6 +6,7 @@
  * types or symbols, get nothing. The receiver is a real HTTPS server trusted through NODE_EXTRA_CA_CERTS.
  */
 import crypto from 'node:crypto'
+import { FormatRegistry } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { describe, expect, it } from 'vitest'
 import { deliveryBodySchema, WHALE_TRANSFER } from '../../catalog/webhook-events.js'
@@ -32,6 +33,13 @@ const BIG = {
   usd_value: 2_999_700.5
 }
 const SMALL = { ...BIG, log_index: 113, amount: 200_000, usd_value: 199_980 }
+
+// TypeBox checks only the formats it is given: `ts` is RFC 3339 date-time in UTC, as toISOString writes it
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set(
+    'date-time',
+    (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v) && !Number.isNaN(Date.parse(v))
+  )
 
 describe('whale.transfer webhook event', () => {
   it('is delivered signed, with the payload the catalog describes, to the webhooks that match it', async () => {

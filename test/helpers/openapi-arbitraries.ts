@@ -27,7 +27,6 @@ const KNOWN = new Set([
   'description',
   'x-format',
   'x-rule',
-  'x-mixed',
   'oneOf',
   'properties',
   'required',
