@@ -70,7 +70,15 @@ export interface DeliveredEvent extends WebhookEvent {
 }
 
 export function deliveredEvent(e: WebhookEvent): DeliveredEvent {
-  return { ...e, symbol: symbolOfPayload(e.payload), payloadJson: JSON.stringify(e.payload) }
+  return {
+    id: e.id,
+    type: e.type,
+    ts: e.ts,
+    payload: e.payload,
+    key_id: e.key_id,
+    symbol: symbolOfPayload(e.payload),
+    payloadJson: JSON.stringify(e.payload)
+  }
 }
 
 export function newDelivery(

@@ -43,6 +43,6 @@ export function webhookEventOf(e: OutboxEvent): WebhookEvent {
     type: e.event,
     ts: e.ts,
     payload: signalPayload(e),
-    ...(e.key_id === undefined ? {} : { key_id: e.key_id })
+    key_id: e.key_id
   }
 }
