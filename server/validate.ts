@@ -8,9 +8,9 @@
  * it accepts.
  *
  * Lengths are counted in Unicode code points, as JSON Schema counts them (`maxLength: 64` admits 64 emoji,
- * which are 128 UTF-16 units). A body value under `oneOf` must fit exactly one branch. Comma lists (`x-format: csv`) are split on `,` without trimming: each item
+ * which are 128 UTF-16 units). Comma lists (`x-format: csv`) are split on `,` without trimming: each item
  * must pass the item schema, and `minItems`/`maxItems` count the items as written (duplicates count once in
- * the value the handler gets).
+ * the value the handler gets). A body value under `oneOf` must fit exactly one branch.
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { ApiError } from '../engine/errors.js'

@@ -8,7 +8,7 @@ import type { SignalPayload } from '../../catalog/webhook-events.js'
 import type { SignalEvent } from '../signals/signal-event.js'
 
 export interface WebhookEvent {
-  /** stable id of the event: with the webhook id it fixes the delivery id (`webhook-id`), so a repeat is one delivery */
+  /** stable id of the event: with the webhook id it fixes the delivery id (`webhook-id`) */
   readonly id: string
   /** a catalog event type name (or TEST for the test delivery) */
   readonly type: string
