@@ -1,7 +1,9 @@
 /**
  * @module
  * Route table lookup. An unknown path is 404; a known path with another method is 405 with `Allow`.
- * Matching is by segments; `:name` segments capture one percent-decoded segment.
+ * Matching is by segments; `:name` segments capture one percent-decoded segment. A concrete path (no
+ * `:name` segment) is matched before templated ones, as OpenAPI matches paths: `/v1/webhooks/test` is
+ * never `/v1/webhooks/:id`, and its `Allow` lists only the methods it serves.
  */
 import { ApiError } from '../engine/errors.js'
 import type { Route } from './http/types.js'
@@ -22,6 +24,8 @@ export class Router {
   private readonly compiled: Compiled[]
   /** routes without path parameters, by method then path: the hot endpoints resolve with two lookups */
   private readonly exact = new Map<string, Map<string, Match>>()
+  /** methods of each concrete path */
+  private readonly concrete = new Map<string, string[]>()
 
   constructor(readonly routes: readonly Route[]) {
     this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
@@ -30,6 +34,9 @@ export class Router {
       let byPath = this.exact.get(route.method)
       if (!byPath) this.exact.set(route.method, (byPath = new Map()))
       byPath.set(route.path, { route, params: NO_PARAMS })
+      const methods = this.concrete.get(route.path)
+      if (methods) methods.push(route.method)
+      else this.concrete.set(route.path, [route.method])
     }
   }
 
@@ -55,6 +62,8 @@ export class Router {
   match(method: string, path: string): Match | ApiError {
     const hit = this.exact.get(method === 'HEAD' ? 'GET' : method)?.get(path)
     if (hit) return hit
+    const served = this.concrete.get(path)
+    if (served) return notAllowed(method, path, served)
     const parts = path.split('/').slice(1)
     const allowed: string[] = []
     for (const c of this.compiled) {
@@ -64,11 +73,13 @@ export class Router {
         return { route: c.route, params }
       allowed.push(c.route.method)
     }
-    if (allowed.length > 0) {
-      return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, {
-        headers: { allow: allowed.join(', ') }
-      })
-    }
+    if (allowed.length > 0) return notAllowed(method, path, allowed)
     return new ApiError('not_found', `no endpoint at ${path}`)
   }
+}
+
+function notAllowed(method: string, path: string, allowed: readonly string[]): ApiError {
+  return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, {
+    headers: { allow: allowed.join(', ') }
+  })
 }

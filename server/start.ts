@@ -62,6 +62,7 @@ import { WebhookService } from '../engine/webhooks/service.js'
 import { UndiciTransport } from './webhooks/undici-transport.js'
 import { screenerBases as webhookKnownBases } from '../engine/symbols/known-bases.js'
 import { webhookRoutes } from './routes/webhooks.js'
+import { WhaleTransferEvents } from '../engine/whales/whale-transfer-events.js'
 // --- end outbound webhooks ---
 // --- signals (docs/signals.md) ---
 import { SignalService } from '../engine/signals/signal-service.js'
@@ -322,6 +323,8 @@ export async function start(config: Config, log: Logger, hooks: StartHooks = {})
   ctx.webhooks = webhooks
   // every signal event (engine and forwarded alerts) goes to the outbox; `key_id` events only to that key's webhooks
   webhooks.subscribe(signals.bus)
+  // whale transfers at or above the high significance, as `whale.transfer` events
+  live.observe(new WhaleTransferEvents(webhooks.outbox.onEvent))
   supervisor.run('webhook-outbox', async () => {
     const resumed = await webhooks.resume()
     if (resumed > 0) log.info({ deliveries: resumed }, 'webhook deliveries resumed')

@@ -10,7 +10,7 @@
  * Lengths are counted in Unicode code points, as JSON Schema counts them (`maxLength: 64` admits 64 emoji,
  * which are 128 UTF-16 units). Comma lists (`x-format: csv`) are split on `,` without trimming: each item
  * must pass the item schema, and `minItems`/`maxItems` count the items as written (duplicates count once in
- * the value the handler gets).
+ * the value the handler gets). A body value under `oneOf` must fit exactly one branch.
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { ApiError } from '../engine/errors.js'
@@ -94,6 +94,7 @@ function describeString(name: string, s: Json): string {
 }
 
 function describe(name: string, s: Json): string {
+  if (Array.isArray(s['oneOf']) && typeof s['x-rule'] === 'string') return `${name} must be ${s['x-rule']}`
   switch (s['type']) {
     case 'integer':
       return `${name} must be an integer${range(s)}`
@@ -226,7 +227,43 @@ export function compileQuery(schema: TObject | undefined): QueryValidator {
 /** String checks of body schemas, compiled on first use (bodies are validated per request). */
 const bodyStringChecks = new WeakMap<Json, StringCheck>()
 
+/**
+ * `oneOf`: exactly one branch takes the value. When none does, a list whose items each fit some branch
+ * (e.g. `*` beside names, where the branches are `["*"]` and names without it) is refused with the
+ * schema's own rule (`x-rule`), anything else with the last branch's message (naming the item at fault).
+ */
+function checkOneOf(name: string, v: unknown, s: Json): void {
+  const branches = s['oneOf'] as Json[]
+  let taken = 0
+  let last: unknown = null
+  for (const b of branches) {
+    try {
+      checkValue(name, v, b)
+      taken++
+    } catch (err) {
+      last = err
+    }
+  }
+  if (taken === 1) return
+  if (taken > 1 || (Array.isArray(v) && v.length > 1 && v.every((item) => fitsSomeItem(item, branches))))
+    throw bad(name, describe(name, s))
+  throw last
+}
+
+function fitsSomeItem(item: unknown, branches: readonly Json[]): boolean {
+  return branches.some((b) => {
+    if (b['type'] !== 'array') return false
+    try {
+      checkValue('', item, b['items'] as Json)
+      return true
+    } catch {
+      return false
+    }
+  })
+}
+
 function checkValue(name: string, v: unknown, s: Json): void {
+  if (Array.isArray(s['oneOf'])) return checkOneOf(name, v, s)
   const fail = (): never => {
     throw bad(name, describe(name, s))
   }

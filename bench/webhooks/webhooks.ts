@@ -151,10 +151,7 @@ async function bareRound(url: string, ca: string, n: number): Promise<number> {
   const body = payloadBytes({
     event: 'HIGH',
     eventTs: Date.now(),
-    symbol: 'BTC',
-    direction: 'long',
-    confidence: 'HIGH',
-    composite: 0.61803,
+    payload: { symbol: 'BTC', direction: 'long', confidence: 'HIGH', composite: 0.61803 },
     webhookId: 1
   })
   const headers = signedHeaders('0'.repeat(64), 'HIGH', 'msg_00000000000000000000000000000000', Date.now(), body)

@@ -11,7 +11,7 @@
  * the same in every attempt, after a restart, and in a redelivery; receivers dedupe on it.
  */
 import crypto from 'node:crypto'
-import type { SignalEvent } from '../signals/signal-event.js'
+import { symbolOfPayload, type WebhookEvent } from './event.js'
 import type { Schedulable } from './scheduler.js'
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed'
@@ -27,13 +27,16 @@ export interface Delivery extends Schedulable {
   readonly webhookId: number
   readonly keyId: string
   readonly eventId: string
+  /** the event type (a catalog name, or TEST) */
   readonly event: string
   /** epoch ms of the event */
   readonly eventTs: number
+  /** the payload's symbol, '' when it has none (the delivery log shows it) */
   readonly symbol: string
-  readonly direction: string
-  readonly confidence: string
-  readonly composite: number
+  /** the event's payload (shared by the deliveries of one event), fields in body order */
+  readonly payload: Readonly<Record<string, unknown>>
+  /** `payload` as JSON text, as stored (shared like `payload`) */
+  readonly payloadJson: string
   readonly createdAt: number
   trigger: Trigger
   state: DeliveryState
@@ -60,9 +63,22 @@ export function deliveryId(eventId: string, webhookId: number): string {
   return 'msg_' + hex.slice(0, 32)
 }
 
-/** The event fields a delivery carries (`event` is a signal event name, or TEST for the test operation). */
-export type DeliveredEvent = Pick<SignalEvent, 'id' | 'ts' | 'symbol' | 'direction' | 'confidence' | 'composite'> & {
-  readonly event: string
+/** An event ready for delivery: its symbol and payload text worked out once for all its deliveries. */
+export interface DeliveredEvent extends WebhookEvent {
+  readonly symbol: string
+  readonly payloadJson: string
+}
+
+export function deliveredEvent(e: WebhookEvent): DeliveredEvent {
+  return {
+    id: e.id,
+    type: e.type,
+    ts: e.ts,
+    payload: e.payload,
+    key_id: e.key_id,
+    symbol: symbolOfPayload(e.payload),
+    payloadJson: JSON.stringify(e.payload)
+  }
 }
 
 export function newDelivery(
@@ -77,12 +93,11 @@ export function newDelivery(
     webhookId: webhook.id,
     keyId: webhook.keyId,
     eventId: e.id,
-    event: e.event,
+    event: e.type,
     eventTs: e.ts,
     symbol: e.symbol,
-    direction: e.direction,
-    confidence: e.confidence,
-    composite: e.composite,
+    payload: e.payload,
+    payloadJson: e.payloadJson,
     createdAt: now,
     trigger,
     state: 'pending',
@@ -110,9 +125,7 @@ export function deliveryRow(d: Delivery, version: number, now: number): Record<s
     event: d.event,
     event_ts: d.eventTs,
     symbol: d.symbol,
-    direction: d.direction,
-    confidence: d.confidence,
-    composite: d.composite,
+    payload: d.payloadJson,
     trigger: d.trigger,
     state: d.state,
     attempts: d.attempts,
@@ -127,16 +140,7 @@ export function deliveryRow(d: Delivery, version: number, now: number): Record<s
 }
 
 export const DELIVERY_COLUMNS: readonly string[] = Object.keys(
-  deliveryRow(
-    newDelivery(
-      { id: '', event: 'SIGNAL', ts: 0, symbol: '', direction: 'long', confidence: '', composite: 0 },
-      { id: 0, keyId: '' },
-      '',
-      0
-    ),
-    0,
-    0
-  )
+  deliveryRow(newDelivery(deliveredEvent({ id: '', type: '', ts: 0, payload: {} }), { id: 0, keyId: '' }, '', 0), 0, 0)
 )
 
 /** One attempt, as the append-only `webhook_attempts` log stores it. */

@@ -7,9 +7,9 @@
  * turn, not one async call per event. `accept` is the same for one event, awaited by its caller.
  */
 import type { Logger } from '../log.js'
-import type { SignalEvent } from '../signals/signal-event.js'
 import type { AttemptRunner } from './attempts.js'
-import { newDelivery, type Delivery } from './delivery.js'
+import { deliveredEvent, newDelivery, type Delivery } from './delivery.js'
+import { symbolOfPayload, webhookEventOf, type OutboxEvent } from './event.js'
 import { matching } from './matching.js'
 import type { DeliveryLedger } from './outbox-ledger.js'
 import type { WebhookRegistry } from './registry.js'
@@ -36,7 +36,7 @@ export class EventIntake {
    * events of one event-loop turn share one journal write, so their deliveries wait in one batch scheduled
    * when that write returns (one promise reaction per turn, not per event); the same as `accept` otherwise.
    */
-  onEvent(e: SignalEvent): void {
+  onEvent(e: OutboxEvent): void {
     let j: Journaled | null
     try {
       j = this.journal(e)
@@ -72,7 +72,7 @@ export class EventIntake {
   }
 
   /** Journals the deliveries of `e` and schedules them; resolves with how many webhooks it matched once journaled. */
-  async accept(e: SignalEvent): Promise<number> {
+  async accept(e: OutboxEvent): Promise<number> {
     const j = this.journal(e)
     if (j === null) return 0
     await this.settleJournaled(j)
@@ -83,11 +83,17 @@ export class EventIntake {
    * Counts `e` and journals one delivery per matching webhook (the queue bounds: those refused are journaled
    * as failed at once). Null when nothing matched or the outbox is stopped or full.
    */
-  private journal(e: SignalEvent): Journaled | null {
+  private journal(raw: OutboxEvent): Journaled | null {
     if (this.stopped) return null
+    const w = webhookEventOf(raw)
     // `matches` takes active webhooks only
-    const targets = matching(this.registry.all(), e)
+    const targets = matching(this.registry.all(), {
+      type: w.type,
+      symbol: symbolOfPayload(w.payload),
+      key_id: w.key_id
+    })
     if (targets.length === 0) return null
+    const e = deliveredEvent(w)
     const c = this.ledger.counters
     c.events++
     if (this.ledger.writers.deliveries.full) {
@@ -103,12 +109,12 @@ export class EventIntake {
     // the promise of each journal write (usually one write for every row of this turn)
     let stored: Promise<void> | null = null
     let more: Set<Promise<void>> | null = null
-    for (const w of targets) {
-      const d = newDelivery(e, w, this.ledger.originOf(w.url), now)
+    for (const hook of targets) {
+      const d = newDelivery(e, hook, this.ledger.originOf(hook.url), now)
       if (this.ledger.pending.has(d.id)) continue // the same event published twice
       this.noteStartup(d.id)
       c.deliveries++
-      const refused = this.ledger.refusal(w.id)
+      const refused = this.ledger.refusal(hook.id)
       if (refused !== null) this.ledger.fail(d, refused)
       else {
         this.ledger.track(d)
@@ -139,7 +145,7 @@ export class EventIntake {
     this.ledger.counters.dropped_unstored += fresh.length
   }
 
-  private notStored(e: SignalEvent, err: unknown): void {
+  private notStored(e: OutboxEvent, err: unknown): void {
     this.log.error(
       { err: err instanceof Error ? err.message : String(err), event_id: e.id },
       'webhook event not stored'
@@ -162,6 +168,6 @@ interface Journaled {
 /** Events of one turn whose deliveries wait for the same journal write. */
 interface EventBatch {
   readonly write: Promise<void>
-  readonly events: SignalEvent[]
+  readonly events: OutboxEvent[]
   readonly fresh: Delivery[]
 }

@@ -19,6 +19,8 @@ interface DeliveryDbRow {
   event: string
   event_ms: number
   symbol: string
+  /** JSON text of the payload; '' on rows stored before the column existed (schemas/019_webhook_payload.sql) */
+  payload?: string
   direction: string
   confidence: string
   composite: number
@@ -33,11 +35,22 @@ interface DeliveryDbRow {
 }
 
 const DELIVERY_SELECT = `SELECT delivery_id, webhook_id, key_id, event_id, event,
-    toUnixTimestamp64Milli(event_ts) AS event_ms, symbol, direction, confidence, composite, trigger, state,
+    toUnixTimestamp64Milli(event_ts) AS event_ms, symbol, payload, direction, confidence, composite, trigger, state,
     attempts, round_start,
     if(isNull(next_attempt_at), NULL, toUnixTimestamp64Milli(assumeNotNull(next_attempt_at))) AS next_ms,
     last_status, last_error, toUnixTimestamp64Milli(created_at) AS created_ms
   FROM webhook_deliveries FINAL`
+
+/**
+ * The payload of a stored row and its JSON text. Rows stored before the payload column carry a signal
+ * event's fields in their own columns (symbol, direction, confidence, composite): their payload is those
+ * fields, which gives the same body bytes as when they were stored.
+ */
+function payloadOf(r: DeliveryDbRow): { payload: Record<string, unknown>; payloadJson: string } {
+  if (r.payload !== undefined && r.payload !== '') return { payload: JSON.parse(r.payload), payloadJson: r.payload }
+  const payload = { symbol: r.symbol, direction: r.direction, confidence: r.confidence, composite: r.composite }
+  return { payload, payloadJson: JSON.stringify(payload) }
+}
 
 function toDelivery(r: DeliveryDbRow, origin: string): Delivery {
   return {
@@ -48,9 +61,7 @@ function toDelivery(r: DeliveryDbRow, origin: string): Delivery {
     event: r.event,
     eventTs: Number(r.event_ms),
     symbol: r.symbol,
-    direction: r.direction,
-    confidence: r.confidence,
-    composite: r.composite,
+    ...payloadOf(r),
     createdAt: Number(r.created_ms),
     trigger: r.trigger,
     state: r.state,

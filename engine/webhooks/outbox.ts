@@ -1,10 +1,10 @@
 /**
  * @module
- * The durable outbox of webhook deliveries (docs/webhooks.md, "Durability"). An event from the signal bus
- * becomes one delivery per matching webhook (event-intake.ts), journaled (journal.ts: appended to a local
- * file, loaded into `webhook_deliveries` in bulk) before its first attempt. Attempts are journaled to `webhook_attempts`; a
- * retry or a failure journals the delivery row again with a higher version; a 2xx attempt in the log is
- * what marks a delivery delivered (no row of its own). At start, segments a previous run left are loaded
+ * The durable outbox of webhook deliveries (docs/webhooks.md, "Durability"). An event (a catalog type and
+ * its payload, or a signal from the signal bus) becomes one delivery per matching webhook
+ * (event-intake.ts), journaled (journal.ts: appended to a local file, loaded into `webhook_deliveries` in
+ * bulk) before its first attempt. Attempts are journaled to `webhook_attempts`; a retry or a failure
+ * journals the delivery row again with a higher version; a 2xx attempt in the log is what marks a delivery delivered (no row of its own). At start, segments a previous run left are loaded
  * first, then deliveries still `pending` are resumed at their next attempt time. A crash between an
  * attempt and the journal write of its result repeats that attempt after the restart: delivery is
  * at-least-once, and receivers dedupe on `webhook-id` (the delivery id, the same in every attempt).
@@ -19,12 +19,13 @@
  */
 import type { Logger } from '../log.js'
 import type { WebhookConfig } from '../config.js'
-import type { SignalEvent } from '../signals/signal-event.js'
 import type { Store } from '../store/store.js'
 import { ApiError } from '../errors.js'
 import { AttemptRunner } from './attempts.js'
 import { EventIntake } from './event-intake.js'
-import { newDelivery, type DeliveryState } from './delivery.js'
+import { WEBHOOK_TEST_EVENT } from '../../catalog/webhook-events.js'
+import { deliveredEvent, newDelivery, type DeliveryState } from './delivery.js'
+import type { OutboxEvent } from './event.js'
 import type { RowWriterLike } from './journal.js'
 import { DeliveryLedger, type OutboxStats, type Writers } from './outbox-ledger.js'
 import {
@@ -121,11 +122,14 @@ export class Outbox {
     return resumed
   }
 
-  /** The bus listener: journals and schedules the deliveries of `e` (errors are logged, never thrown). */
-  readonly onEvent = (e: SignalEvent): void => this.intake.onEvent(e)
+  /**
+   * The listener of emitters (the signal bus, catalog events): journals and schedules the deliveries of `e`
+   * (errors are logged, never thrown).
+   */
+  readonly onEvent = (e: OutboxEvent): void => this.intake.onEvent(e)
 
   /** Journals the deliveries of `e` and schedules them; resolves with how many webhooks it matched once journaled. */
-  accept(e: SignalEvent): Promise<number> {
+  accept(e: OutboxEvent): Promise<number> {
     return this.intake.accept(e)
   }
 
@@ -133,15 +137,12 @@ export class Outbox {
   async test(w: Webhook): Promise<TestResult> {
     if (w.state !== 'active') throw notActive(w)
     const now = this.clock.now()
-    const e = {
+    const e = deliveredEvent({
       id: `test_${now}_${Math.floor(this.random() * 1e9)}`,
-      event: 'TEST',
+      type: WEBHOOK_TEST_EVENT.name,
       ts: now,
-      symbol: 'BTC',
-      direction: 'long' as const,
-      confidence: 'TEST',
-      composite: 0
-    }
+      payload: { symbol: 'BTC', direction: 'long', confidence: 'TEST', composite: 0 }
+    })
     const d = newDelivery(e, w, this.ledger.originOf(w.url), now, 'test')
     this.ledger.counters.deliveries++
     await this.ledger.writeState(d)

@@ -11,7 +11,6 @@
  *   vectors for both.
  */
 import crypto from 'node:crypto'
-import { hmacSha256 } from './hmac-sha256.js'
 
 /** The signing key of a secret: its SHA-256 digest as 64 lower-case hex characters. */
 export function signingKeyOf(secret: string): string {
@@ -20,12 +19,12 @@ export function signingKeyOf(secret: string): string {
 
 /** `X-Service-Signature`: hex HMAC-SHA256 of `body` keyed with the key's text. */
 export function serviceSignature(key: string, body: Uint8Array): string {
-  return hmacSha256(key, '', body, 'hex')
+  return crypto.createHmac('sha256', key).update(body).digest('hex')
 }
 
 /** `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `{id}.{timestampS}.{body}` keyed with the key's text. */
 export function standardSignature(key: string, id: string, timestampS: number, body: Uint8Array): string {
-  return 'v1,' + hmacSha256(key, `${id}.${timestampS}.`, body, 'base64')
+  return 'v1,' + crypto.createHmac('sha256', key).update(`${id}.${timestampS}.`, 'utf8').update(body).digest('base64')
 }
 
 /** The Standard Webhooks secret a receiver configures for a webhook whose key is `key`. */

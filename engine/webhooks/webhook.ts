@@ -9,12 +9,9 @@
  * Only an active webhook is sent anything. Leaving `active` ends every delivery still waiting for it as
  * `failed` (redeliverable once it is active again).
  */
-import { SIGNAL_EVENT_NAMES, type SignalEventName } from '../signals/signal-event.js'
-
 export type WebhookState = 'active' | 'disabled' | 'removed'
 
-/** Event names a registration may list: the signal events, or `*` alone for all. */
-export const WEBHOOK_EVENTS: readonly string[] = [...SIGNAL_EVENT_NAMES, '*']
+/** In `events` or `symbols`, alone: every event type, every symbol. */
 export const WILDCARD = '*'
 
 export interface Webhook {
@@ -24,8 +21,8 @@ export interface Webhook {
   readonly keyId: string
   /** https:// URL deliveries are POSTed to */
   readonly url: string
-  /** SIGNAL_EVENT_NAMES, or ['*'] */
-  readonly events: readonly (SignalEventName | '*')[]
+  /** catalog event type names (catalog/webhook-events.ts), or ['*'] */
+  readonly events: readonly string[]
   /** base assets (BTC), or ['*'] */
   readonly symbols: readonly string[]
   /** the signing key (SHA-256 hex of the secret): in memory only; stored sealed (secret-box.ts) */

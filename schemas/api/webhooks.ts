@@ -3,8 +3,9 @@
  * Bodies and answers of the outbound webhook API (spec "Webhook registration", docs/webhooks.md). The
  * same schemas validate requests (server/validate.ts) and describe them in /v1/openapi.json.
  */
-import { Type } from '@sinclair/typebox'
-import { WEBHOOK_EVENTS } from '../../engine/webhooks/webhook.js'
+import { Type, type TSchema } from '@sinclair/typebox'
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES } from '../../catalog/webhook-events.js'
+import { SIGNAL_EVENT_NAMES } from '../../engine/signals/signal-event.js'
 import { MAX_URL_LENGTH } from '../../engine/webhooks/url-check.js'
 import { RESPONSE_EXCERPT_BYTES } from '../../engine/webhooks/transport.js'
 
@@ -17,23 +18,36 @@ const URL_FIELD = Type.String({
     'HTTPS endpoint deliveries are POSTed to; must begin with https://. Rule: its host must be, or resolve to, a public address (loopback, private, link-local, CGNAT, multicast, reserved and metadata addresses are refused, also at each connection), must resolve, and the URL carries no user name or password'
 })
 
-const EVENTS_FIELD = Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS] }), {
-  minItems: 1,
-  maxItems: WEBHOOK_EVENTS.length,
-  description: `event names to receive (${WEBHOOK_EVENTS.filter((e) => e !== '*').join(', ')}), or ["*"] for all. Rule: "*" stands alone`
-})
+/**
+ * A list that is either `["*"]` alone or items of `item` without `*`: one JSON Schema `oneOf`, which the
+ * request validator applies as the document states (server/validate.ts); `rule` is its message.
+ */
+function wildcardOr(item: TSchema, maxItems: number, rule: string, description: string) {
+  return Type.Unsafe<string[]>({
+    oneOf: [
+      Type.Array(Type.String({ enum: ['*'] }), { minItems: 1, maxItems: 1 }),
+      Type.Array(item, { minItems: 1, maxItems })
+    ],
+    'x-rule': rule,
+    description
+  })
+}
 
-const SYMBOLS_FIELD = Type.Array(
+const EVENTS_FIELD = wildcardOr(
+  Type.String({ enum: [...WEBHOOK_EVENT_NAMES] }),
+  WEBHOOK_EVENT_NAMES.length,
+  `["*"], which stands alone (it means every event), or a list of ${WEBHOOK_EVENT_NAMES.join(', ')}`,
+  `event types to receive, or ["*"] for all. Rule: "*" stands alone. Types: ${WEBHOOK_EVENT_TYPES.map((t) => `${t.name} (${t.description})`).join('; ')}`
+)
+
+const SYMBOLS_FIELD = wildcardOr(
   Type.String({
-    pattern: '^(\\*|[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39})$',
-    'x-rule': '* or a symbol (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)'
+    pattern: '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$',
+    'x-rule': 'a symbol (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)'
   }),
-  {
-    minItems: 1,
-    maxItems: 100,
-    description:
-      'base assets to receive (BTC; pairs such as BTCUSDT or BINANCE:BTCUSDT.P are read as their base), or ["*"] for all. Rule: "*" stands alone; each symbol names a base with a perpetual market once market data is loaded (else 400 unknown_symbol with the nearest bases)'
-  }
+  100,
+  '["*"], which stands alone (it means every symbol), or a list of symbols (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)',
+  'base assets to receive (BTC; pairs such as BTCUSDT or BINANCE:BTCUSDT.P are read as their base), or ["*"] for all. Rule: "*" stands alone; each symbol names a base with a perpetual market once market data is loaded (else 400 unknown_symbol with the nearest bases); an event without a symbol goes only to ["*"]'
 )
 
 const SECRET_FIELD = Type.String({
@@ -153,7 +167,7 @@ export const DeliveriesQuery = Type.Object({
 
 export const AdminWebhookEventBody = Type.Object(
   {
-    event: Type.String({ enum: ['HIGH', 'MEDIUM', 'VETO', 'SIGNAL'] }),
+    event: Type.String({ enum: [...SIGNAL_EVENT_NAMES] }),
     symbol: Type.String({ pattern: '^[A-Z0-9]{1,20}$', 'x-rule': 'a base asset in capitals (BTC)' }),
     direction: Type.String({ enum: ['long', 'short'] }),
     confidence: Type.Optional(Type.String({ maxLength: 20 })),

@@ -34,30 +34,25 @@ import { json, type Route, type RouteRequest } from '../http/types.js'
 const MAX_BODY_BYTES = 16 * 1024
 const TAGS = ['webhooks']
 
-const bad = (param: string, message: string): ApiError => new ApiError('invalid_parameter', message, { param })
-
 function hasAny(known: KnownBases): boolean {
   return !known.values()[Symbol.iterator]().next().done
 }
 
-/** `events` as stored: `*` alone, else the names without repeats. */
+/**
+ * `events` as stored: `["*"]`, or catalog names without repeats (the body schema admits only those two
+ * forms: `*` stands alone).
+ */
 function readEvents(list: readonly string[]): Webhook['events'] {
-  if (list.includes(WILDCARD)) {
-    if (list.length > 1) throw bad('events', 'events: "*" stands alone (it means every event)')
-    return [WILDCARD]
-  }
-  return [...new Set(list)] as SignalEventName[]
+  return [...new Set(list)]
 }
 
 /**
- * `symbols` as stored: `*` alone, else bases (BTCUSDT, BTC/USDT and BINANCE:BTCUSDT.P are BTC). Once the
- * service knows its markets, an unknown base is 400 unknown_symbol with the nearest known bases.
+ * `symbols` as stored: `["*"]` (the schema lets `*` only stand alone), else bases (BTCUSDT, BTC/USDT and
+ * BINANCE:BTCUSDT.P are BTC). Once the service knows its markets, an unknown base is 400 unknown_symbol
+ * with the nearest known bases.
  */
 function readSymbols(list: readonly string[], known: KnownBases | null): string[] {
-  if (list.includes(WILDCARD)) {
-    if (list.length > 1) throw bad('symbols', 'symbols: "*" stands alone (it means every symbol)')
-    return [WILDCARD]
-  }
+  if (list[0] === WILDCARD) return [WILDCARD]
   const checked = known !== null && hasAny(known)
   const out = new Set<string>()
   for (const s of list) out.add(checked ? resolveBase(s, known, 'symbols') : symbolOf(s, 'symbols').base)
@@ -90,7 +85,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       maxBodyBytes: MAX_BODY_BYTES,
       body: WebhookCreateBody,
       response: WebhookCreated,
-      summary: 'Register an HTTPS URL for signed deliveries of matching signal events',
+      summary: 'Register an HTTPS URL for signed deliveries of matching events',
       description:
         'Pro and enterprise plans. Deliveries are POSTs signed with X-Service-Signature (hex HMAC-SHA256 of the body keyed with the SHA-256 hex of the secret) and Standard Webhooks headers; see docs/webhooks.md. Rule: a key holds at most 20 webhooks.',
       handler: async (req) => {

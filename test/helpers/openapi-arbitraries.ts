@@ -3,7 +3,7 @@
  * (`validValue`) and values it refuses (`invalidValue`), plus query-string text as OpenAPI serializes it
  * (`style: form, explode: false` lists are comma-joined). Only the keywords the Tidewatch document uses are
  * handled (type, enum, const, minimum/maximum, minLength/maxLength, pattern, format date, minItems/maxItems,
- * examples); a schema with another keyword fails loudly instead of generating wrong values.
+ * examples, oneOf of exclusive branches); a schema with another keyword fails loudly instead of generating wrong values.
  */
 import fc from 'fast-check'
 
@@ -27,6 +27,7 @@ const KNOWN = new Set([
   'description',
   'x-format',
   'x-rule',
+  'oneOf',
   'properties',
   'required',
   'additionalProperties'
@@ -94,6 +95,8 @@ export function validValue(s: Schema): fc.Arbitrary<unknown> {
   checkKnown(s)
   if (s['const'] !== undefined) return fc.constant(s['const'])
   if (Array.isArray(s['enum'])) return fc.constantFrom(...(s['enum'] as unknown[]))
+  // the document's oneOf branches exclude each other (`["*"]` or names without it): any branch's value
+  if (Array.isArray(s['oneOf'])) return fc.oneof(...(s['oneOf'] as Schema[]).map(validValue))
   switch (s['type']) {
     case 'integer': {
       const min = (s['minimum'] as number | undefined) ?? -1e9

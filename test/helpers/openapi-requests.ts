@@ -123,6 +123,14 @@ function bodyBreakers(body: Schema): fc.Arbitrary<Breaker>[] {
     )
   }
   for (const [name, s] of Object.entries(props)) {
+    if (Array.isArray(s['oneOf'])) {
+      out.push(
+        oneOfBreaker(s['oneOf'] as Schema[]).map(
+          (v) => (r: Request) => edit(r, (b) => ({ ...b, [name]: v }), `${name}: ${JSON.stringify(v)}`)
+        )
+      )
+      continue
+    }
     const list = s['type'] === 'array'
     const bad = invalidText(list ? (s['items'] as Schema) : s)
     const wrongType = fc.constantFrom<unknown>(...[17, true, null, { a: 1 }, 'text'].filter((v) => !admits(s, v)))
@@ -135,6 +143,21 @@ function bodyBreakers(body: Schema): fc.Arbitrary<Breaker>[] {
     out.push(value.map((v) => (r: Request) => edit(r, (b) => ({ ...b, [name]: v }), `${name}: ${JSON.stringify(v)}`)))
   }
   return out
+}
+
+/**
+ * A value no branch of a oneOf of lists takes: an item no branch's items admit, items of two branches
+ * together (`*` beside a name), or not a list.
+ */
+function oneOfBreaker(branches: readonly Schema[]): fc.Arbitrary<unknown> {
+  const items = branches.map((b) => b['items'] as Schema)
+  const admitted = (v: string) => items.some((i) => admits(i, v))
+  const lone = items
+    .map((i) => invalidText(i)?.filter((t) => !admitted(t)))
+    .filter((a): a is fc.Arbitrary<string> => a !== undefined)
+    .map((a) => a.map((t) => [t]))
+  const mixed = fc.tuple(...items.map(validValue)).map((vs) => vs)
+  return fc.oneof(...lone, mixed, fc.constantFrom<unknown>(17, true, null, { a: 1 }, 'text'))
 }
 
 export function invalidRequest(

@@ -1,8 +1,6 @@
 /**
  * The outbox's fast paths give exactly what the plain forms give (docs/webhooks.md, "Benchmark"):
  * - the journal's compiled TSV encoder equals `tsvLine` for delivery and attempt rows of any values;
- * - the payload's cached event-time text gives the bytes of JSON.stringify whatever the order of times, and
- *   payloads carved from the shared slab never overlap: every one keeps its bytes while later ones are made;
  * - the response excerpt's shared UTF-8 decoder gives what a fresh StringDecoder gives, call after call
  *   (a character cut at the end left out, invalid bytes replaced, nothing carried into the next excerpt);
  * - `Retry-After` read from undici's raw answer headers equals what undici's own `parseHeaders` object
@@ -15,7 +13,6 @@ import fc from 'fast-check'
 import { util as undiciUtil } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS } from '../../engine/webhooks/delivery.js'
-import { payloadBytes } from '../../engine/webhooks/payload.js'
 import { tsvEncoder } from '../../engine/webhooks/tsv-row.js'
 import { tsvLine } from '../helpers/webhooks/tsv-line.js'
 import { AnswerHandler, decodeExcerpt, retryAfterOf, type Answer } from '../../server/webhooks/answer-handler.js'
@@ -42,70 +39,6 @@ describe('webhook fast paths', () => {
         { numRuns: 300 }
       )
     }
-  })
-
-  it('payload bytes stay those of JSON.stringify when event times repeat and alternate', () => {
-    const times = [0, 0, 1_767_323_045_678, 1_767_323_045_678, 0, -0, 1.5, 1.7, 86_400_000, 1_767_323_045_678]
-    for (const [i, eventTs] of times.entries()) {
-      const p = {
-        event: 'HIGH',
-        eventTs,
-        symbol: 'BTC',
-        direction: 'long',
-        confidence: 'HIGH',
-        composite: 0.5,
-        webhookId: i
-      }
-      const spec = {
-        event: p.event,
-        ts: new Date(eventTs).toISOString(),
-        symbol: p.symbol,
-        direction: p.direction,
-        confidence: p.confidence,
-        composite: p.composite,
-        webhook_id: p.webhookId
-      }
-      expect(payloadBytes(p).toString()).toBe(JSON.stringify(spec))
-    }
-    expect(() =>
-      payloadBytes({
-        event: 'HIGH',
-        eventTs: NaN,
-        symbol: 'B',
-        direction: 'long',
-        confidence: 'H',
-        composite: 0,
-        webhookId: 1
-      })
-    ).toThrow(RangeError)
-  })
-
-  it('payloads cut from the slab keep their bytes while thousands more are made (slab renewals, long ones)', () => {
-    const made: { bytes: Buffer; want: string }[] = []
-    for (let i = 0; i < 3_000; i++) {
-      const symbol = i % 500 === 7 ? 'X'.repeat(9_000) : i % 3 === 0 ? 'é€😀'.repeat(i % 40) : `S${i}`
-      const p = {
-        event: 'HIGH',
-        eventTs: 1_767_323_045_678 + i,
-        symbol,
-        direction: 'long',
-        confidence: 'HIGH',
-        composite: i / 7,
-        webhookId: i
-      }
-      const want = JSON.stringify({
-        event: p.event,
-        ts: new Date(p.eventTs).toISOString(),
-        symbol,
-        direction: p.direction,
-        confidence: p.confidence,
-        composite: p.composite,
-        webhook_id: i
-      })
-      made.push({ bytes: payloadBytes(p), want })
-    }
-    for (const m of made) expect(m.bytes.toString('utf8')).toBe(m.want)
-    expect(made.every((m) => m.bytes.equals(Buffer.from(m.want)))).toBe(true)
   })
 
   it('the shared excerpt decoder equals a fresh StringDecoder for any bytes, one excerpt after another', () => {

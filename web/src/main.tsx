@@ -18,13 +18,15 @@ import { FundingPage } from './pages/funding.js'
 import { KeysPage } from './pages/keys.js'
 import { OptionsPage } from './pages/options.js'
 import { ScreenerPage } from './pages/screener.js'
-import { WebhooksPage } from './pages/webhooks.js'
 import { WhalesPage } from './pages/whales.js'
 
 // the two pages drawing with lightweight-charts load it (two thirds of the JavaScript) on first use, so
 // the other pages (sign-up and login above all) start without it
 const CandlesPage = lazyPage(() => import('./pages/candles.js').then((m) => m.CandlesPage))
 const UsagePage = lazyPage(() => import('./pages/usage.js').then((m) => m.UsagePage))
+// the webhooks page takes its event types from the catalog, whose payload schemas need TypeBox: loaded on
+// first use, so the other pages start without it
+const WebhooksPage = lazyPage(() => import('./pages/webhooks.js').then((m) => m.WebhooksPage))
 
 const MARKET = [
   ['/candles', 'Candles'],

@@ -5,6 +5,7 @@
  * excerpts; a failed delivery can be redelivered.
  */
 import { useState } from 'preact/hooks'
+import { WEBHOOK_EVENT_TYPES } from '../../../catalog/webhook-events.js'
 import { api } from '../lib/api.js'
 import { when } from '../lib/format.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
@@ -38,6 +39,10 @@ interface Delivery {
     response_excerpt: string
   }[]
 }
+
+/** The registrable event types (catalog/webhook-events.ts), for the form's label and its tooltip. */
+const EVENT_NAMES = WEBHOOK_EVENT_TYPES.map((t) => t.name).join(', ')
+const EVENT_HELP = WEBHOOK_EVENT_TYPES.map((t) => `${t.name}: ${t.description}`).join('\n')
 
 const list = (s: string): string[] =>
   s
@@ -252,8 +257,8 @@ export function WebhooksPage() {
             placeholder="https://hooks.example.com/tidewatch"
           />
         </label>
-        <label>
-          Events (HIGH, MEDIUM, VETO, SIGNAL or *)
+        <label title={EVENT_HELP}>
+          Events ({EVENT_NAMES} or *)
           <input name="events" value={events} onInput={(e) => setEvents(e.currentTarget.value)} />
         </label>
         <label>
