@@ -5,8 +5,24 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox'
 import { TIMEFRAME_NAMES } from '../../engine/history/timeframes.js'
-import { SYMBOL_PARAM_DESCRIPTION, SYMBOL_PATTERN } from '../../engine/symbols/resolve.js'
-import { CsvParam, DateParam, DurationParam, EnumParam, IntParam, StringParam } from './params.js'
+import {
+  SYMBOL_DATA_RULE,
+  SYMBOL_FORMS,
+  SYMBOL_PARAM_DESCRIPTION,
+  SYMBOL_PATTERN,
+  VENUE_SYMBOL_PATTERN,
+  symbolRefusal
+} from '../../engine/symbols/resolve.js'
+import {
+  CsvParam,
+  DateParam,
+  DurationParam,
+  EnumParam,
+  IntParam,
+  REFUSAL,
+  StringParam,
+  type Refusal
+} from './params.js'
 
 export const HISTORY_EXCHANGES = ['binance', 'bybit', 'okx'] as const
 
@@ -17,16 +33,26 @@ const MAX_ALIGNED_ROWS = '100,000'
 const MAX_EPOCH_MS = 9_999_999_999_999
 
 /**
- * How a symbol parameter is read (engine/symbols/resolve.ts: the one resolver), stated as the rule that
- * refuses well-formed text: the pattern admits the characters of every form, the resolver checks the form.
+ * How a symbol parameter is read (engine/symbols/resolve.ts: the one resolver): the pattern is its grammar
+ * (engine/symbols/grammar.ts), the rule what the data decides.
  */
-export const SYMBOL_RULE = `Rule: ${SYMBOL_PARAM_DESCRIPTION}`
+export const SYMBOL_RULE = `${SYMBOL_PARAM_DESCRIPTION}. ${SYMBOL_DATA_RULE}`
 
-/** A symbol parameter: any form the resolver reads, at most 40 characters. */
-export const symbolParam = (description?: string, def?: string) =>
+/** Where the symbol also picks the venue: only the prefixes of served venues, and they must agree with `exchange`. */
+const VENUE_RULE =
+  'Rule: a TradingView prefix names a served venue (BINANCE:, BYBIT:, OKX:) and must agree with exchange when both are given'
+
+/**
+ * A symbol parameter: any form the resolver reads, at most 40 characters; a value off the pattern answers
+ * the resolver's own message.
+ * @param venue the endpoint picks a venue from the symbol (`venueOf`): prefixes of served venues only
+ */
+export const symbolParam = (description?: string, def?: string, venue = true) =>
   StringParam({
-    description: description === undefined ? SYMBOL_RULE : `${description}. ${SYMBOL_RULE}`,
-    pattern: SYMBOL_PATTERN,
+    description: `${description === undefined ? '' : `${description}. `}${SYMBOL_RULE}${venue ? `. ${VENUE_RULE}` : ''}`,
+    pattern: venue ? VENUE_SYMBOL_PATTERN : SYMBOL_PATTERN,
+    rule: SYMBOL_FORMS,
+    refusal: (name, value) => symbolRefusal(name, value, venue),
     maxLength: 40,
     examples: ['BTC', 'ETH', 'BTCUSDT', 'BINANCE:ETHUSDT.P'],
     ...(def === undefined ? {} : { default: def })
@@ -168,8 +194,15 @@ export const ResampleResponse = Envelope(OhlcvRecord, 'closed target candles, ol
 /** A comma list of symbols (base assets or native names). */
 export const SymbolsParam = (description: string, maxItems: number) =>
   CsvParam<string>(
-    { type: 'string', pattern: SYMBOL_PATTERN, maxLength: 40, examples: ['BTC', 'ETH'] },
-    { description: `${description}, each written as \`symbol\` is. ${SYMBOL_RULE}`, maxItems }
+    {
+      type: 'string',
+      pattern: VENUE_SYMBOL_PATTERN,
+      maxLength: 40,
+      examples: ['BTC', 'ETH'],
+      'x-rule': SYMBOL_FORMS,
+      [REFUSAL]: ((name, value) => symbolRefusal(name, value, true)) satisfies Refusal
+    },
+    { description: `${description}, each written as \`symbol\` is. ${SYMBOL_RULE}. ${VENUE_RULE}`, maxItems }
   )
 
 const AlignedRecord = Type.Object(

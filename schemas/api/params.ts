@@ -52,18 +52,36 @@ export function ListParam<const V extends readonly string[]>(
   return CsvParam<V[number]>({ type: 'string', enum: [...values] }, o)
 }
 
+/**
+ * Where a schema keeps the 400 message of a value it refuses, when the validator it derives from says it
+ * better than the schema's phrase (a symbol: the resolver's message naming the forms). Symbol-keyed, so it
+ * never reaches the document; the validator (server/validate.ts) calls it with the parameter's name.
+ */
+export const REFUSAL = Symbol.for('tidewatch.schema.refusal')
+
+/** The message for `value` of parameter `name`, or undefined for the schema's own phrase. */
+export type Refusal = (name: string, value: string) => string | undefined
+
 export interface StringOptions extends ParamOptions<string> {
   readonly pattern?: string
   /** the phrase for the 400 message of `pattern` ("an absolute path"); without it the pattern is quoted */
   readonly rule?: string
   /** @default 64 (code points) */
   readonly maxLength?: number
+  /** the message of a refused value, from the validator the pattern derives from */
+  readonly refusal?: Refusal
 }
 
 /** A non-empty string: `minLength: 1` (an empty value is refused, with that message), `maxLength` 64. */
 export function StringParam(o: StringOptions) {
-  const { rule, ...rest } = o
-  return Type.String({ minLength: 1, maxLength: 64, ...rest, ...(rule === undefined ? {} : { 'x-rule': rule }) })
+  const { rule, refusal, ...rest } = o
+  const schema = Type.String({
+    minLength: 1,
+    maxLength: 64,
+    ...rest,
+    ...(rule === undefined ? {} : { 'x-rule': rule })
+  })
+  return refusal === undefined ? schema : Object.assign(schema, { [REFUSAL]: refusal })
 }
 
 /** The grammar of durations and bucket widths (engine/history/span.ts): count 1 to 100000, then a unit. */
