@@ -21,8 +21,11 @@ import {
   IntParam,
   REFUSAL,
   StringParam,
-  type Refusal
+  type Refusal,
+  type SpanGrammar
 } from './params.js'
+import { parseAlignedInterval } from '../../engine/history/aligned.js'
+import { MONTHS_SPAN_PATTERN } from '../../engine/history/span-grammar.js'
 
 export const HISTORY_EXCHANGES = ['binance', 'bybit', 'okx'] as const
 
@@ -77,7 +80,11 @@ export const LookbackParam = DurationParam(
 )
 
 /** An interval (bucket width) in the same notation, e.g. 1h, 4h, 1d. */
-export const IntervalParam = (description: string, def?: string, rule?: string) => DurationParam(description, def, rule)
+export const IntervalParam = (description: string, def?: string, rule?: string, grammar?: SpanGrammar) =>
+  DurationParam(description, def, rule, grammar)
+
+/** Spans of at most months (aligned data intervals, resample targets): years do not tile candle tables. */
+export const MONTHS_SPAN: SpanGrammar = { pattern: MONTHS_SPAN_PATTERN, parse: parseAlignedInterval }
 
 export const EpochMsParam = (description: string) => IntParam(0, MAX_EPOCH_MS, { description })
 
@@ -180,7 +187,10 @@ export const ResampleQuery = Type.Object({
   exchange: Type.Optional(ExchangeParam),
   source_timeframe: TimeframeParam,
   target_timeframe: IntervalParam(
-    'target width. Rule: a whole multiple of source_timeframe (every target bucket a union of whole source buckets; not years), e.g. 3m, 2h, 12h, 3d, 2w, 3M'
+    'target width, not years. Rule: a whole multiple of source_timeframe (every target bucket a union of whole source buckets), e.g. 3m, 2h, 12h, 3d, 2w, 3M',
+    undefined,
+    undefined,
+    MONTHS_SPAN
   ),
   lookback: Type.Optional(
     DurationParam(
@@ -260,8 +270,10 @@ export const CorrelatedQuery = Type.Object({
   ),
   interval: Type.Optional(
     IntervalParam(
-      `bucket width, e.g. 1h, 4h, 1d. Rule: not years; the dates may span at most the maximum lookback of the widest candle timeframe the interval is a whole multiple of (1m 30 days, 5m 90, 15m 180, 1h 365, 4h/1d/1w/1M 24 months); at most ${MAX_ALIGNED_ROWS} buckets`,
-      '1d'
+      `bucket width, e.g. 1h, 4h, 1d; not years. Rule: the dates may span at most the maximum lookback of the widest candle timeframe the interval is a whole multiple of (1m 30 days, 5m 90, 15m 180, 1h 365, 4h/1d/1w/1M 24 months); at most ${MAX_ALIGNED_ROWS} buckets`,
+      '1d',
+      undefined,
+      MONTHS_SPAN
     )
   )
 })
