@@ -273,7 +273,10 @@ function checkValue(name: string, v: unknown, s: Json): void {
       if (typeof v !== 'string') fail()
       let check = bodyStringChecks.get(s)
       if (!check) bodyStringChecks.set(s, (check = compileStringCheck(s)))
-      if (!check(v as string)) fail()
+      if (check(v as string)) return
+      const message = refusalOf(name, s, v as string)
+      if (message === undefined) return fail()
+      throw bad(name, message)
     }
   }
 }

@@ -45,7 +45,7 @@ export const SYMBOL_MAX_LENGTH = 40
 export const PART_MAX_LENGTH = 20
 
 /** Regular-expression source of `text` read case-insensitively: `usdt` -> `[uU][sS][dD][tT]`. */
-function anyCase(text: string): string {
+export function anyCase(text: string): string {
   return [...text]
     .map((c) =>
       /[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -53,7 +53,8 @@ function anyCase(text: string): string {
     .join('')
 }
 
-const oneOf = (texts: readonly string[]): string => `(?:${texts.map(anyCase).join('|')})`
+/** Regular-expression source of any one of `texts`, case-insensitively (JSON Schema patterns take no flags). */
+export const oneOf = (texts: readonly string[]): string => `(?:${texts.map(anyCase).join('|')})`
 
 /**
  * The pattern of every form `symbolOf` reads, with TradingView prefixes limited to `prefixes`:

@@ -4,11 +4,35 @@
  * health and new pairs, for BSC (`bsc`) and Avalanche C-Chain (`avax`) on the operator's own nodes.
  */
 import { Type, type TSchema } from '@sinclair/typebox'
+import { NODE_INTEL_CHAINS } from '../../engine/chain/chains.js'
+import { oneOf } from '../../engine/symbols/grammar.js'
 import { EnumParam, IntParam } from './params.js'
+
+/** A 20-byte hex address as `{token}` takes it (server/routes/node.ts parseToken). */
+export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$'
+
+/** `{chain}`: a node-intelligence chain, case-insensitive (parseChain lower-cases it). */
+const ChainPathParam = Type.String({
+  pattern: `^${oneOf(NODE_INTEL_CHAINS)}$`,
+  description: `${NODE_INTEL_CHAINS.join(' or ')}, case-insensitive`
+})
+
+/** The path parameters of `/v1/node/{chain}/...` (for the document; the handler checks them). */
+export const ChainPath = Type.Object({ chain: ChainPathParam })
+
+/** The path parameters of `/v1/node/{chain}/<check>/{token}`. */
+export const TokenPath = Type.Object({
+  chain: ChainPathParam,
+  token: Type.String({
+    pattern: ADDRESS_PATTERN,
+    description:
+      'the token contract. Rule: in mixed case the EIP-55 checksum must be right (lower or upper case has none)'
+  })
+})
 
 const nullable = <T extends TSchema>(t: T, description?: string) =>
   Type.Union([t, Type.Null()], description === undefined ? {} : { description })
-const Address = (description: string) => Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description })
+const Address = (description: string) => Type.String({ pattern: ADDRESS_PATTERN, description })
 const DateTime = (description: string) => Type.String({ format: 'date-time', description })
 
 const FRESH = EnumParam(['0', '1'] as const, {
@@ -19,7 +43,7 @@ const FRESH = EnumParam(['0', '1'] as const, {
 export const CheckQuery = Type.Object({ fresh: Type.Optional(FRESH) })
 
 export const HealthQuery = Type.Object({
-  chain: Type.Optional(EnumParam(['bsc', 'avax'] as const, { description: 'one chain; default both' }))
+  chain: Type.Optional(EnumParam(NODE_INTEL_CHAINS, { description: 'one chain; default both' }))
 })
 
 export const NewPairsQuery = Type.Object({
