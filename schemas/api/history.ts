@@ -108,7 +108,7 @@ const Meta = Type.Object(
 )
 
 /** The historical envelope around a record schema. */
-export function Envelope(record: TSchema, description?: string) {
+export function Envelope<R extends TSchema>(record: R, description?: string) {
   return Type.Object(
     {
       data: Type.Array(record),
