@@ -163,8 +163,17 @@ function withNotes(
 
 function parameters(r: Route): Json[] {
   const out: Json[] = []
+  const declared = (r.pathParams?.properties ?? {}) as Record<string, TSchema>
   for (const m of r.path.matchAll(/:(\w+)/g)) {
-    out.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })
+    const s = declared[m[1]!]
+    const schema = s ? plain(s) : { type: 'string' }
+    out.push({
+      name: m[1],
+      in: 'path',
+      required: true,
+      ...(schema['description'] === undefined ? {} : { description: schema['description'] }),
+      schema
+    })
   }
   const props = (r.query?.properties ?? {}) as Record<string, TSchema>
   const required = new Set((r.query?.required as string[] | undefined) ?? [])

@@ -14,6 +14,7 @@
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { ApiError } from '../engine/errors.js'
+import { REFUSAL, type Refusal } from '../schemas/api/params.js'
 
 type Json = Record<string, unknown>
 
@@ -146,13 +147,25 @@ type Coercer = (raw: string) => unknown
 /** A JSON number as text (no spaces, no hex, no `Infinity`). */
 const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
 
+/** The refusal message a schema carries for `value` (schemas/api/params.ts `REFUSAL`), if any. */
+function refusalOf(name: string, s: Json, value: string): string | undefined {
+  return (s as { [REFUSAL]?: Refusal })[REFUSAL]?.(name, value)
+}
+
 function compileListCoercer(name: string, s: Json, fail: () => never): Coercer {
-  const item = compileStringCheck(s['items'] as Json)
+  const itemSchema = s['items'] as Json
+  const item = compileStringCheck(itemSchema)
   const min = (s['minItems'] as number | undefined) ?? 0
   const max = s['maxItems'] as number | undefined
   return (raw) => {
     const values = raw.split(',')
-    if (values.length < min || !values.every(item)) fail()
+    if (values.length < min) fail()
+    const refused = values.find((v) => !item(v))
+    if (refused !== undefined) {
+      const message = refused === '' ? undefined : refusalOf(name, itemSchema, refused)
+      if (message === undefined) return fail()
+      throw bad(name, message)
+    }
     if (max !== undefined && values.length > max) throw bad(name, `${name} may have at most ${max} items`)
     return [...new Set(values)]
   }
@@ -185,7 +198,12 @@ function compileCoercer(name: string, s: Json): Coercer {
       return compileListCoercer(name, s, fail)
     default: {
       const check = compileStringCheck(s)
-      return (raw) => (check(raw) ? raw : fail())
+      return (raw) => {
+        if (check(raw)) return raw
+        const message = refusalOf(name, s, raw)
+        if (message === undefined) return fail()
+        throw bad(name, message)
+      }
     }
   }
 }
@@ -292,7 +310,10 @@ function checkValue(name: string, v: unknown, s: Json): void {
       if (typeof v !== 'string') fail()
       let check = bodyStringChecks.get(s)
       if (!check) bodyStringChecks.set(s, (check = compileStringCheck(s)))
-      if (!check(v as string)) fail()
+      if (check(v as string)) return
+      const message = refusalOf(name, s, v as string)
+      if (message === undefined) return fail()
+      throw bad(name, message)
     }
   }
 }

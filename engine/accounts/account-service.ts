@@ -14,7 +14,7 @@ import type { PlanName } from '../access/plans.js'
 import { AccountRegistry, emailProblem, normalizeEmail, type Account } from './account-registry.js'
 import { hashPassword, passwordProblem, verifyPassword } from './password.js'
 import { SessionStore, type Session } from './sessions.js'
-import { InviteBook } from './invites.js'
+import { INVALID_INVITE, InviteBook } from './invites.js'
 import { LoginThrottle } from './login-throttle.js'
 import type { Store } from '../store/store.js'
 import type { Logger } from '../log.js'
@@ -110,7 +110,7 @@ export class AccountService {
       let reservation: Awaited<ReturnType<InviteBook['reserve']>> = null
       if (!first && invite !== undefined) {
         reservation = await this.invites.reserve(invite)
-        if (!reservation) throw bad('invite', 'is not a valid invite: unknown, expired or already used')
+        if (!reservation) throw bad('invite', INVALID_INVITE)
       } else if (!first && this.mode === 'invite') {
         throw bad('invite', 'is required: sign-up is by invite (SIGNUP=invite); ask the owner for an invite link')
       }

@@ -10,6 +10,15 @@ import type { Store } from '../store/store.js'
 import { sessionDigest } from './sessions.js'
 import { sqlTime } from '../store/sql-time.js'
 
+/** Bytes of an invite token; written base64url (no padding) it is INVITE_TOKEN_PATTERN. */
+const INVITE_TOKEN_BYTES = 32
+
+/** The text of an invite token: 32 bytes in base64url without padding, 43 characters. */
+export const INVITE_TOKEN_PATTERN = `^[A-Za-z0-9_-]{${Math.ceil((INVITE_TOKEN_BYTES * 4) / 3)}}$`
+
+/** The refusal of an invite that is not one: unknown, expired, spent, or not a token at all. */
+export const INVALID_INVITE = 'is not a valid invite: unknown, expired or already used'
+
 /** How long an invite link is valid, ms (7 days). */
 export const INVITE_TTL_MS = 7 * 86_400_000
 const TOKEN = /^[A-Za-z0-9_-]{43}$/
@@ -59,7 +68,7 @@ export class InviteBook {
   }
 
   async create(createdBy: string): Promise<{ token: string; expiresAt: number }> {
-    const token = crypto.randomBytes(32).toString('base64url')
+    const token = crypto.randomBytes(INVITE_TOKEN_BYTES).toString('base64url')
     const now = this.now()
     // expired invites leave memory here: the map holds at most the invites of the last INVITE_TTL_MS
     for (const [sha, open] of this.open) if (open.expiresAt <= now) this.open.delete(sha)

@@ -15,7 +15,8 @@
 import type { Store } from '../store/store.js'
 import { tokensOf } from './whale-assets.js'
 import { marketsCondition, type Market } from './markets.js'
-import { HOUR, bucketSql, bucketStarts, isWholeMultiple, type Span } from './span.js'
+import { ApiError } from '../errors.js'
+import { HOUR, bucketSql, bucketStarts, isWholeMultiple, parseSpan, type Span } from './span.js'
 import { dateTimeSeconds } from './sql-bounds.js'
 import { TIMEFRAMES, TIMEFRAME_NAMES } from './timeframes.js'
 
@@ -31,6 +32,13 @@ export interface AlignedRequest {
 }
 
 export type AlignedRow = Record<string, string | number | null>
+
+/** Parses an aligned-data interval: a span of at most months (years do not tile candle tables); 400 naming `param`. */
+export function parseAlignedInterval(text: string, param = 'interval'): Span {
+  const span = parseSpan(text, param)
+  if (span.unit === 'y') throw new ApiError('invalid_parameter', `${param} must be at most months (e.g. 1M)`, { param })
+  return span
+}
 
 /** The candle table with the widest timeframe whose buckets tile `span`. */
 export function candleSourceFor(span: Span): { table: string; timeframe: string } {

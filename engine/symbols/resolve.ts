@@ -20,7 +20,6 @@
  * pays a map lookup per request.
  */
 import {
-  VENUES as CATALOG_VENUES,
   PERP_VENUES,
   perpTradingViewPrefixes,
   perpVenueIdList,
@@ -29,43 +28,23 @@ import {
 import { ApiError } from '../errors.js'
 import { PERP_EXCHANGES } from '../records/types.js'
 import { multiplierBase } from './multiplier.js'
+import {
+  CROSS_QUOTES,
+  GLUED_PERP,
+  PART_MAX_LENGTH,
+  PERP_SUFFIXES,
+  SYMBOL_MAX_LENGTH,
+  TRADINGVIEW_VENUES,
+  USD_QUOTES
+} from './grammar.js'
 import { nearestBases } from './nearest.js'
 
-/** Quotes read as US dollars, longest first: a concatenated name is split at the longest that ends it. */
-export const USD_QUOTES: readonly string[] = ['FDUSD', 'USDT', 'USDC', 'BUSD', 'USD']
+export { SYMBOL_PATTERN, USD_QUOTES, VENUE_SYMBOL_PATTERN } from './grammar.js'
 
-/** Cross quotes refused at the end of a concatenated name (ETHBTC): the usual non-dollar quotes of spot venues. */
-const CROSS_QUOTES: readonly string[] = ['BTC', 'ETH', 'BNB', 'EUR', 'TRY']
-
-/**
- * TradingView exchange prefixes and the venue each names: other exchanges, named so a refusal can say which
- * was meant, then the catalog's venues (catalog/venues.ts; its perpetual venues are the ones served), which
- * take precedence when a prefix is in both.
- */
-const TRADINGVIEW_VENUES: Readonly<Record<string, string>> = {
-  BINANCEUS: 'binanceus',
-  BITFINEX: 'bitfinex',
-  BITGET: 'bitget',
-  BITMEX: 'bitmex',
-  BITSTAMP: 'bitstamp',
-  COINBASE: 'coinbase',
-  GATEIO: 'gateio',
-  KRAKEN: 'kraken',
-  KUCOIN: 'kucoin',
-  MEXC: 'mexc',
-  ...Object.fromEntries(CATALOG_VENUES.flatMap((v) => v.tradingView.map((prefix) => [prefix, v.id])))
-}
-
-/** Perpetual markers after a pair: TradingView `.P`, OKX `-SWAP`, FTX and Deribit `-PERP` / `-PERPETUAL`. */
-const PERP_SUFFIXES: readonly string[] = ['.P', '-SWAP', '-PERPETUAL', '-PERP', '_PERP']
-/** `PERP` glued to a dollar quote (BTCUSDTPERP, TradingView's older perpetual name); PERP alone is a coin. */
-const GLUED_PERP = 'PERP'
-
-/** Longest symbol read, characters (the API's symbol parameters allow as many). */
-const MAX_LENGTH = 40
+const MAX_LENGTH = SYMBOL_MAX_LENGTH
 const CHARS = /^[A-Z0-9][A-Z0-9/:_.-]*$/
 /** A base or quote: what the normalizers store (BTC, 1000PEPE, 1INCH). */
-const PART = /^[A-Z0-9]{1,20}$/
+const PART = new RegExp(`^[A-Z0-9]{1,${PART_MAX_LENGTH}}$`)
 
 /** Distinct inputs remembered; the map is cleared when full (cycling names costs re-reading, never memory). */
 const CACHE_MAX = 4_096
@@ -74,9 +53,6 @@ const CACHE_MAX = 4_096
 export const SYMBOL_FORMS =
   'a base asset (BTC) or a US-dollar pair: BTCUSDT, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, BINANCE:BTCUSDT.P (quotes USDT, USDC, USD, FDUSD, BUSD)'
 
-/** JSON-Schema pattern of a symbol parameter: the characters of every form (the grammar is checked here). */
-export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$'
-
 /** The usual TradingView prefix of each perpetual venue (BINANCE, BYBIT, OKX). */
 const PERP_TV: readonly string[] = PERP_VENUES.map((v) => v.tradingView[0])
 /** `BINANCE:BTCUSDT.P (also BYBIT:, OKX:` */
@@ -84,8 +60,11 @@ const TV_EXAMPLE = `${PERP_TV[0]!}:BTCUSDT.P (also ${PERP_TV.slice(1)
   .map((p) => `${p}:`)
   .join(', ')}`
 
-/** Description of a symbol parameter, for the OpenAPI document. */
-export const SYMBOL_PARAM_DESCRIPTION = `base asset, case-insensitive: BTC, or a US-dollar pair naming it: BTCUSDT, BTCUSDC, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, TradingView ${TV_EXAMPLE}; the prefix acts as the exchange where the endpoint has one). Multiplier names mean the plain coin (1000PEPEUSDT = PEPE). Other quotes (ETH/BTC, ETHBTC) answer 400 invalid_parameter; an unknown base 400 unknown_symbol with the nearest known bases`
+/** Description of a symbol parameter, for the OpenAPI document (its pattern is SYMBOL_PATTERN). */
+export const SYMBOL_PARAM_DESCRIPTION = `base asset, case-insensitive: BTC, or a US-dollar pair naming it: BTCUSDT, BTCUSDC, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, TradingView ${TV_EXAMPLE}; the prefix acts as the exchange where the endpoint has one). Multiplier names mean the plain coin (1000PEPEUSDT = PEPE). Other quotes (ETH/BTC) are off the pattern and answer 400 invalid_parameter`
+
+/** What refuses a symbol the pattern admits: the bases the service knows, and cross pairs written together. */
+export const SYMBOL_DATA_RULE = `Rule: a base the service does not know answers 400 unknown_symbol with the nearest known bases; a concatenated name ending in ${CROSS_QUOTES.join(', ')} after two or more characters (ETHBTC) is a cross pair and answers 400 invalid_parameter, unless the whole name is a known base (STETH)`
 
 export interface ParsedSymbol {
   /** the plain coin, upper-case: BTC for btc, BTCUSDT and BINANCE:BTCUSDT.P; PEPE for 1000PEPEUSDT */
@@ -342,4 +321,22 @@ export function venueOf(symbol: ParsedSymbol, exchange: string | undefined, para
     )
   }
   return v
+}
+
+/**
+ * The 400 message of a symbol parameter's value its published pattern refuses (SYMBOL_PATTERN,
+ * VENUE_SYMBOL_PATTERN): the reader's refusal naming the forms, or with `venue` the refusal of a prefix
+ * naming a venue not served. Undefined when the reader takes it (text with spaces around).
+ */
+export function symbolRefusal(param: string, raw: string, venue: boolean): string | undefined {
+  const r = reading(raw)
+  const s = r.symbol ?? r.whole
+  if (s === null) return refusalError(r, param).message
+  if (!venue) return undefined
+  try {
+    venueOf(s, undefined, param)
+    return undefined
+  } catch (e) {
+    return (e as ApiError).message
+  }
 }

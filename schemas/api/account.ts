@@ -6,7 +6,9 @@
 import { Type } from '@sinclair/typebox'
 import { PLAN_NAMES, type PlanName } from '../../engine/access/plans.js'
 import { EMAIL_MAX } from '../../engine/accounts/account-registry.js'
+import { INVALID_INVITE, INVITE_TOKEN_PATTERN } from '../../engine/accounts/invites.js'
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../engine/accounts/password.js'
+import { REFUSAL, type Refusal } from './params.js'
 
 const Plan = Type.Unsafe<PlanName>({ type: 'string', enum: [...PLAN_NAMES], description: 'plan' })
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) })
@@ -38,11 +40,15 @@ export const SignupBody = Type.Object(
     }),
     password: Password(`Rule: ${PASSWORD_MIN} to ${PASSWORD_MAX} characters (code points)`),
     invite: Type.Optional(
-      Type.String({
-        maxLength: 100,
-        description:
-          'the token of an invite link (/signup?invite=<token>). Rule: required unless this is the first account or SIGNUP=open; valid 7 days, once'
-      })
+      Object.assign(
+        Type.String({
+          pattern: INVITE_TOKEN_PATTERN,
+          'x-rule': 'the token of an invite link',
+          description:
+            'the token of an invite link (/signup?invite=<token>). Rule: required unless this is the first account or SIGNUP=open; an invite this server made, valid 7 days, once'
+        }),
+        { [REFUSAL]: ((name) => `${name} ${INVALID_INVITE}`) satisfies Refusal }
+      )
     )
   },
   { required: ['email', 'password'], additionalProperties: false }

@@ -8,7 +8,7 @@ import { EnumParam, StringParam } from './params.js'
 
 export const ConfirmQuery = Type.Object(
   {
-    symbol: symbolParam('the base asset to confirm; a pair or market names its base'),
+    symbol: symbolParam('the base asset to confirm; a pair or market names its base', undefined, false),
     direction: EnumParam(['long', 'short'] as const, { description: 'the idea to confirm' }),
     source: Type.Optional(
       StringParam({

@@ -8,6 +8,8 @@ import { Type } from '@sinclair/typebox'
 import { perpVenueIdList } from '../../catalog/venues.js'
 import { FUNDING_METRICS } from '../../engine/history/funding-stats.js'
 import { Envelope, ExchangeParam, HISTORY_EXCHANGES, IntervalParam, SymbolParam, nullableNumber } from './history.js'
+import { parseFundingInterval } from '../../engine/history/funding-window.js'
+import { WHOLE_HOURS_PATTERN } from '../../engine/history/span-grammar.js'
 import { DURATION_RULE, DurationParam, ListParam } from './params.js'
 
 const lookback = (def: string) =>
@@ -17,9 +19,10 @@ const lookback = (def: string) =>
 
 const interval = (def: string) =>
   IntervalParam(
-    `bucket width. Rule: a whole number of hours, e.g. 1h, 4h, 8h, 12h, 1d, 1w, 1M (funding history is kept per hour)`,
+    `bucket width: a whole number of hours, e.g. 1h, 4h, 8h, 12h, 1d, 1w, 1M (funding history is kept per hour)`,
     def,
-    `a whole number of hours, e.g. 1h, 4h, 8h, 12h, 1d, 1w or 1M (funding history is kept per hour), written as ${DURATION_RULE}`
+    `a whole number of hours, e.g. 1h, 4h, 8h, 12h, 1d, 1w or 1M (funding history is kept per hour), written as ${DURATION_RULE}`,
+    { pattern: WHOLE_HOURS_PATTERN, parse: parseFundingInterval }
   )
 
 export const HeatmapQuery = Type.Object({

@@ -9,9 +9,14 @@ import { SNAPSHOT_METRICS } from '../../engine/history/snapshots.js'
 import { MAX_BUCKETS } from '../../engine/history/snapshot-grid.js'
 import { WHALE_METRICS } from '../../engine/history/whale-history.js'
 import { Envelope, IntervalParam, symbolParam } from './history.js'
-import { DurationParam, EnumParam, ListParam, StringParam } from './params.js'
+import { parseInterval } from '../../engine/history/snapshot-grid.js'
+import { WHOLE_HOURS_MONTHS_PATTERN } from '../../engine/history/span-grammar.js'
+import { DurationParam, EnumParam, ListParam, StringParam, type SpanGrammar } from './params.js'
 
-const INTERVAL_RULE = `Rule: whole hours, days, weeks or months, e.g. 1h, 4h, 1d, 1w, 1M (the finest stored data is hourly); at most ${MAX_BUCKETS} buckets over the lookback`
+const INTERVAL_RULE = `whole hours, days, weeks or months, e.g. 1h, 4h, 1d, 1w, 1M (the finest stored data is hourly). Rule: at most ${MAX_BUCKETS} buckets over the lookback`
+
+/** Bucket widths of the hourly and daily aggregates (parseInterval). */
+const GRID: SpanGrammar = { pattern: WHOLE_HOURS_MONTHS_PATTERN, parse: parseInterval }
 
 export const AssetParam = StringParam({
   description:
@@ -36,7 +41,7 @@ export const WhaleHistoryQuery = Type.Object({
       'net_accumulation (USD in - out of tracked wallets), inflow, outflow, volume (USD, swaps included) or event_count',
     default: 'net_accumulation'
   }),
-  interval: IntervalParam(`bucket width. ${INTERVAL_RULE}`, '1d'),
+  interval: IntervalParam(`bucket width: ${INTERVAL_RULE}`, '1d', undefined, GRID),
   lookback: Lookback
 })
 
@@ -60,7 +65,7 @@ export const WhaleHistoryResponse = Envelope(
 export const PriceCorrelationQuery = Type.Object({
   asset: AssetParam,
   lookback: Lookback,
-  interval: IntervalParam(`bucket width (lags count these buckets). ${INTERVAL_RULE}`, '1h')
+  interval: IntervalParam(`bucket width (lags count these buckets): ${INTERVAL_RULE}`, '1h', undefined, GRID)
 })
 
 export const LagCorrelationRecord = Type.Object({
@@ -85,7 +90,7 @@ export const SnapshotQuery = Type.Object({
     description: 'metrics; default all five',
     default: [...SNAPSHOT_METRICS]
   }),
-  interval: IntervalParam(`bucket width. ${INTERVAL_RULE}`, '1d'),
+  interval: IntervalParam(`bucket width: ${INTERVAL_RULE}`, '1d', undefined, GRID),
   lookback: Lookback
 })
 

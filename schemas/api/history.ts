@@ -6,8 +6,27 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { PERP_VENUE_IDS, perpVenueIdList } from '../../catalog/venues.js'
 import { TIMEFRAME_NAMES } from '../../engine/history/timeframes.js'
-import { SYMBOL_PARAM_DESCRIPTION, SYMBOL_PATTERN } from '../../engine/symbols/resolve.js'
-import { CsvParam, DateParam, DurationParam, EnumParam, IntParam, StringParam } from './params.js'
+import {
+  SYMBOL_DATA_RULE,
+  SYMBOL_FORMS,
+  SYMBOL_PARAM_DESCRIPTION,
+  SYMBOL_PATTERN,
+  VENUE_SYMBOL_PATTERN,
+  symbolRefusal
+} from '../../engine/symbols/resolve.js'
+import {
+  CsvParam,
+  DateParam,
+  DurationParam,
+  EnumParam,
+  IntParam,
+  REFUSAL,
+  StringParam,
+  type Refusal,
+  type SpanGrammar
+} from './params.js'
+import { parseAlignedInterval } from '../../engine/history/aligned.js'
+import { MONTHS_SPAN_PATTERN } from '../../engine/history/span-grammar.js'
 
 /** The venues of the historical endpoints: the perpetual venues, in the default venue order. */
 export const HISTORY_EXCHANGES = PERP_VENUE_IDS
@@ -19,16 +38,26 @@ const MAX_ALIGNED_ROWS = '100,000'
 const MAX_EPOCH_MS = 9_999_999_999_999
 
 /**
- * How a symbol parameter is read (engine/symbols/resolve.ts: the one resolver), stated as the rule that
- * refuses well-formed text: the pattern admits the characters of every form, the resolver checks the form.
+ * How a symbol parameter is read (engine/symbols/resolve.ts: the one resolver): the pattern is its grammar
+ * (engine/symbols/grammar.ts), the rule what the data decides.
  */
-export const SYMBOL_RULE = `Rule: ${SYMBOL_PARAM_DESCRIPTION}`
+export const SYMBOL_RULE = `${SYMBOL_PARAM_DESCRIPTION}. ${SYMBOL_DATA_RULE}`
 
-/** A symbol parameter: any form the resolver reads, at most 40 characters. */
-export const symbolParam = (description?: string, def?: string) =>
+/** Where the symbol also picks the venue: only the prefixes of served venues, and they must agree with `exchange`. */
+const VENUE_RULE =
+  'Rule: a TradingView prefix names a served venue (BINANCE:, BYBIT:, OKX:) and must agree with exchange when both are given'
+
+/**
+ * A symbol parameter: any form the resolver reads, at most 40 characters; a value off the pattern answers
+ * the resolver's own message.
+ * @param venue the endpoint picks a venue from the symbol (`venueOf`): prefixes of served venues only
+ */
+export const symbolParam = (description?: string, def?: string, venue = true) =>
   StringParam({
-    description: description === undefined ? SYMBOL_RULE : `${description}. ${SYMBOL_RULE}`,
-    pattern: SYMBOL_PATTERN,
+    description: `${description === undefined ? '' : `${description}. `}${SYMBOL_RULE}${venue ? `. ${VENUE_RULE}` : ''}`,
+    pattern: venue ? VENUE_SYMBOL_PATTERN : SYMBOL_PATTERN,
+    rule: SYMBOL_FORMS,
+    refusal: (name, value) => symbolRefusal(name, value, venue),
     maxLength: 40,
     examples: ['BTC', 'ETH', 'BTCUSDT', 'BINANCE:ETHUSDT.P'],
     ...(def === undefined ? {} : { default: def })
@@ -53,7 +82,11 @@ export const LookbackParam = DurationParam(
 )
 
 /** An interval (bucket width) in the same notation, e.g. 1h, 4h, 1d. */
-export const IntervalParam = (description: string, def?: string, rule?: string) => DurationParam(description, def, rule)
+export const IntervalParam = (description: string, def?: string, rule?: string, grammar?: SpanGrammar) =>
+  DurationParam(description, def, rule, grammar)
+
+/** Spans of at most months (aligned data intervals, resample targets): years do not tile candle tables. */
+export const MONTHS_SPAN: SpanGrammar = { pattern: MONTHS_SPAN_PATTERN, parse: parseAlignedInterval }
 
 export const EpochMsParam = (description: string) => IntParam(0, MAX_EPOCH_MS, { description })
 
@@ -77,7 +110,7 @@ const Meta = Type.Object(
 )
 
 /** The historical envelope around a record schema. */
-export function Envelope(record: TSchema, description?: string) {
+export function Envelope<R extends TSchema>(record: R, description?: string) {
   return Type.Object(
     {
       data: Type.Array(record),
@@ -156,7 +189,10 @@ export const ResampleQuery = Type.Object({
   exchange: Type.Optional(ExchangeParam),
   source_timeframe: TimeframeParam,
   target_timeframe: IntervalParam(
-    'target width. Rule: a whole multiple of source_timeframe (every target bucket a union of whole source buckets; not years), e.g. 3m, 2h, 12h, 3d, 2w, 3M'
+    'target width, not years. Rule: a whole multiple of source_timeframe (every target bucket a union of whole source buckets), e.g. 3m, 2h, 12h, 3d, 2w, 3M',
+    undefined,
+    undefined,
+    MONTHS_SPAN
   ),
   lookback: Type.Optional(
     DurationParam(
@@ -170,8 +206,15 @@ export const ResampleResponse = Envelope(OhlcvRecord, 'closed target candles, ol
 /** A comma list of symbols (base assets or native names). */
 export const SymbolsParam = (description: string, maxItems: number) =>
   CsvParam<string>(
-    { type: 'string', pattern: SYMBOL_PATTERN, maxLength: 40, examples: ['BTC', 'ETH'] },
-    { description: `${description}, each written as \`symbol\` is. ${SYMBOL_RULE}`, maxItems }
+    {
+      type: 'string',
+      pattern: VENUE_SYMBOL_PATTERN,
+      maxLength: 40,
+      examples: ['BTC', 'ETH'],
+      'x-rule': SYMBOL_FORMS,
+      [REFUSAL]: ((name, value) => symbolRefusal(name, value, true)) satisfies Refusal
+    },
+    { description: `${description}, each written as \`symbol\` is. ${SYMBOL_RULE}. ${VENUE_RULE}`, maxItems }
   )
 
 const AlignedRecord = Type.Object(
@@ -229,8 +272,10 @@ export const CorrelatedQuery = Type.Object({
   ),
   interval: Type.Optional(
     IntervalParam(
-      `bucket width, e.g. 1h, 4h, 1d. Rule: not years; the dates may span at most the maximum lookback of the widest candle timeframe the interval is a whole multiple of (1m 30 days, 5m 90, 15m 180, 1h 365, 4h/1d/1w/1M 24 months); at most ${MAX_ALIGNED_ROWS} buckets`,
-      '1d'
+      `bucket width, e.g. 1h, 4h, 1d; not years. Rule: the dates may span at most the maximum lookback of the widest candle timeframe the interval is a whole multiple of (1m 30 days, 5m 90, 15m 180, 1h 365, 4h/1d/1w/1M 24 months); at most ${MAX_ALIGNED_ROWS} buckets`,
+      '1d',
+      undefined,
+      MONTHS_SPAN
     )
   )
 })

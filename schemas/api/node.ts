@@ -6,6 +6,7 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { EVM_SPECS, NODE_INTEL_CHAINS, NODE_INTEL_PATHS } from '../../catalog/chains.js'
 import { listText } from '../../catalog/text.js'
+import { oneOf } from '../../engine/symbols/grammar.js'
 import { EnumParam, IntParam } from './params.js'
 
 /** `WBNB or WAVAX`: the wrapped native coin of each node-intelligence chain */
@@ -16,9 +17,31 @@ const WRAPPED_SYMBOLS = listText(
 /** `BSC|AVAX`: the variable prefixes of the node-intelligence chains */
 const PATH_PREFIXES = NODE_INTEL_PATHS.map((p) => p.toUpperCase()).join('|')
 
+/** A 20-byte hex address as `{token}` takes it (server/routes/node.ts parseToken). */
+export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$'
+
+/** `{chain}`: a node-intelligence chain, case-insensitive (parseChain lower-cases it). */
+const ChainPathParam = Type.String({
+  pattern: `^${oneOf(NODE_INTEL_PATHS)}$`,
+  description: `${NODE_INTEL_PATHS.join(' or ')}, case-insensitive`
+})
+
+/** The path parameters of `/v1/node/{chain}/...` (for the document; the handler checks them). */
+export const ChainPath = Type.Object({ chain: ChainPathParam })
+
+/** The path parameters of `/v1/node/{chain}/<check>/{token}`. */
+export const TokenPath = Type.Object({
+  chain: ChainPathParam,
+  token: Type.String({
+    pattern: ADDRESS_PATTERN,
+    description:
+      'the token contract. Rule: in mixed case the EIP-55 checksum must be right (lower or upper case has none)'
+  })
+})
+
 const nullable = <T extends TSchema>(t: T, description?: string) =>
   Type.Union([t, Type.Null()], description === undefined ? {} : { description })
-const Address = (description: string) => Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description })
+const Address = (description: string) => Type.String({ pattern: ADDRESS_PATTERN, description })
 const DateTime = (description: string) => Type.String({ format: 'date-time', description })
 
 const FRESH = EnumParam(['0', '1'] as const, {

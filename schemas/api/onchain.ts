@@ -11,7 +11,9 @@ export const ONCHAIN_METRICS = ['exchange_netflow_usd', 'exchange_reserve_usd', 
 export const OnchainQuery = Type.Object(
   {
     asset: symbolParam(
-      'the asset; a pair or market names its base. An asset without stored metrics answers 400 unknown_symbol'
+      'the asset; a pair or market names its base. An asset without stored metrics answers 400 unknown_symbol',
+      undefined,
+      false
     ),
     metrics: Type.Optional(
       ListParam(ONCHAIN_METRICS, { description: 'metrics; default all', default: [...ONCHAIN_METRICS] })

@@ -13,7 +13,9 @@ export const SINCE_PATTERN =
   '^([0-9]{1,16}|[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,3})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?)$'
 
 export const SignalsQuery = Type.Object({
-  symbol: Type.Optional(symbolParam('only events of this base asset; a pair or market names its base')),
+  symbol: Type.Optional(
+    symbolParam('only events of this base asset; a pair or market names its base', undefined, false)
+  ),
   event: Type.Optional(
     EnumParam(SIGNAL_EVENT_NAMES, {
       description: 'only this event: HIGH, MEDIUM, VETO or SIGNAL (docs/signals.md says when each fires)'

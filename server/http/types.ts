@@ -91,6 +91,8 @@ export interface Route {
   readonly feature?: Feature
   /** the query parameters (unknown ones answer 400) */
   readonly query?: TObject
+  /** the path parameters' schemas, for the OpenAPI document (the handler reads and checks them) */
+  readonly pathParams?: TObject
   /** a JSON object body, validated before the handler runs */
   readonly body?: TObject
   /** a raw body (e.g. NDJSON) the handler reads itself, described for the OpenAPI document */

@@ -12,13 +12,16 @@ import { nodeHealthReport } from '../../engine/nodeintel/health.js'
 import type { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'
 import type { ChainIntel, NodeIntelService } from '../../engine/nodeintel/service.js'
 import {
+  ADDRESS_PATTERN,
+  ChainPath,
   CheckQuery,
   HealthQuery,
   HealthResponse,
   HoneypotResponse,
   NewPairsQuery,
   NewPairsResponse,
-  RiskResponse
+  RiskResponse,
+  TokenPath
 } from '../../schemas/api/node.js'
 import type { OperationNotes } from '../openapi-operations.js'
 import { json, type Handler, type Route } from '../http/types.js'
@@ -39,9 +42,11 @@ export function parseChain(raw: string | undefined): NodeIntelChain {
   return v as NodeIntelChain
 }
 
+const TOKEN_RE = new RegExp(ADDRESS_PATTERN)
+
 export function parseToken(raw: string | undefined): Address {
   const v = raw ?? ''
-  if (!/^0x[0-9a-fA-F]{40}$/.test(v)) {
+  if (!TOKEN_RE.test(v)) {
     throw new ApiError(
       'invalid_parameter',
       `token must be a 0x-prefixed 20-byte hex address (got '${v.slice(0, 50)}')`,
@@ -67,7 +72,7 @@ const cacheHeader = (hit: boolean): Record<string, string> => ({ 'x-tidewatch-ca
 const common = { access: 'key', feature: 'nodeintel', data: false, tags: ['node'] } as const
 
 /** The path rules, stated in each description (the validator of path segments is the handler's). */
-const CHAIN_RULE = ' Rule: {chain} is bsc or avax; anything else answers 400 invalid_parameter naming both.'
+const CHAIN_RULE = ' {chain} is bsc or avax, case-insensitive; anything else answers 400 invalid_parameter naming both.'
 const TOKEN_RULE =
   ' Rule: {token} is a 0x-prefixed 20-byte hex address, lower-case or with a correct EIP-55 checksum; anything else answers 400 invalid_parameter.'
 
@@ -87,6 +92,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
       ...common,
       method: 'GET',
       path: '/v1/node/:chain/honeypot/:token',
+      pathParams: TokenPath,
       summary: 'Honeypot check: a simulated buy, sell and transfer on your own node at the latest block',
       description:
         "One eth_call to a probe contract injected by state override (never deployed, no transaction): it buys the token with the chain's wrapped native through the configured V2 router (PancakeSwap V2 on bsc, Trader Joe V1 on avax), approves, sells half back and transfers to a fresh address, each step isolated. Taxes are measured against router quotes; verdict thresholds are configurable (docs/node-intel.md)." +
@@ -100,6 +106,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
       ...common,
       method: 'GET',
       path: '/v1/node/:chain/token-risk/:token',
+      pathParams: TokenPath,
       summary: 'Token risk score 0-100 with its level and factors (simulation, owner powers, proxy, liquidity, age)',
       description:
         'The honeypot simulation plus what the node can tell: token metadata and owner, risky functions and opcodes in the bytecode (and the proxy implementation), LP burned, owner holdings, contract age (needs historical state). Each factor carries its weight and evidence; the model is in docs/node-intel.md.' +
@@ -127,6 +134,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
       ...common,
       method: 'GET',
       path: '/v1/node/:chain/new-pairs',
+      pathParams: ChainPath,
       summary: "New pairs of the chain's DEX factory, each with its honeypot verdict, newest first",
       description:
         "PairCreated events of the configured factory, read as blocks arrive (from 200 blocks before the start); each pair's token is checked for a honeypot as it appears. Also pushed on the stream channel newpairs:<chain>." +

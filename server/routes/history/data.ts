@@ -5,7 +5,12 @@
  * with the requested fields, null where nothing was recorded (engine/history/aligned.ts). Dates are UTC
  * days, the end date inclusive; buckets not yet closed are left out. At most 100,000 rows per call.
  */
-import { alignedRows, candleSourceFor, type AlignedField } from '../../../engine/history/aligned.js'
+import {
+  alignedRows,
+  candleSourceFor,
+  parseAlignedInterval,
+  type AlignedField
+} from '../../../engine/history/aligned.js'
 import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
 import type { Market } from '../../../engine/history/markets.js'
 import { resolveDateRange } from '../../../engine/history/range.js'
@@ -91,9 +96,7 @@ export function alignedDataRoutes(
       response: AlignedResponse,
       handler: async (req) => {
         const q = req.q
-        const span = parseSpan(q['interval'] as string, 'interval')
-        if (span.unit === 'y')
-          throw new ApiError('invalid_parameter', 'interval must be at most months (e.g. 1M)', { param: 'interval' })
+        const span = parseAlignedInterval(q['interval'] as string)
         const src = candleSourceFor(span)
         const tf = TIMEFRAMES[src.timeframe as TimeframeName]
         const t = now()

@@ -6,14 +6,11 @@
  * account answers returned). Errors come back as ApiFailure with the API's error envelope.
  */
 
+import type { Account, AccountSession } from './api-types.js'
+
 const DEV_KEY = 'tidewatch.devKey'
 
-export interface Account {
-  readonly id: string
-  readonly email: string
-  readonly role: 'owner' | 'member'
-  readonly plan: string
-}
+export type { Account }
 
 /** The signed-in account and its CSRF token; null when signed out. */
 let session: { account: Account; csrf: string } | null = null
@@ -57,8 +54,11 @@ export class ApiFailure extends Error {
   }
 }
 
-/** A JSON call. `body` is sent as JSON; 204 answers resolve to null. */
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * A JSON call. `body` is sent as JSON; 204 answers resolve to null. `T` is the answer's type from
+ * api-types.ts (the API schemas); a call whose answer is not read leaves it `unknown`.
+ */
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const key = devKey()
@@ -72,14 +72,14 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   })
   if (res.status === 204) return null as T
   const text = await res.text()
-  let parsed: any = null
+  let parsed: unknown = null
   try {
     parsed = text ? JSON.parse(text) : null
   } catch {
     parsed = null
   }
   if (!res.ok) {
-    const err = parsed?.error
+    const err = (parsed as { error?: { code?: string; message?: string } } | null)?.error
     throw new ApiFailure(res.status, err?.code ?? String(res.status), err?.message ?? (text || res.statusText))
   }
   return parsed as T
@@ -88,7 +88,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
 /** Reads the session at start (GET /v1/account); signed out on 401. */
 export async function loadSession(): Promise<void> {
   try {
-    const r = await api<{ account: Account; csrf_token: string }>('GET', '/v1/account')
+    const r = await api<AccountSession>('GET', '/v1/account')
     setSession(r.account, r.csrf_token)
   } catch {
     setSession(null)

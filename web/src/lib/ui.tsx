@@ -74,7 +74,7 @@ export interface Loaded<T> {
 }
 
 /** GET `path` (null: nothing to load) and keep the answer; reloads when the path changes. */
-export function useApi<T = any>(path: string | null): Loaded<T> {
+export function useApi<T>(path: string | null): Loaded<T> {
   const [data, setData] = useState<T | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [loading, setLoading] = useState(false)

@@ -10,6 +10,7 @@ import { api, currentAccount, devKey, setDevKey, setSession } from '../lib/api.j
 import { CopyField } from '../lib/copy.js'
 import { when } from '../lib/format.js'
 import { navigate } from '../lib/router.js'
+import type { AccountList, Invite } from '../lib/api-types.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
 
 function PasswordForm() {
@@ -61,10 +62,8 @@ function PasswordForm() {
 }
 
 function OwnerPanel() {
-  const accounts = useApi<{
-    accounts: { id: string; email: string; role: string; plan: string; created_at?: string }[]
-  }>('/v1/account/accounts')
-  const [invite, setInvite] = useState<{ url: string; expires_at: string } | null>(null)
+  const accounts = useApi<AccountList>('/v1/account/accounts')
+  const [invite, setInvite] = useState<Invite | null>(null)
   const [error, setError] = useState<unknown>(null)
   return (
     <div class="stack">
@@ -73,7 +72,7 @@ function OwnerPanel() {
         type="button"
         onClick={async () => {
           try {
-            setInvite(await api('POST', '/v1/account/invites', {}))
+            setInvite(await api<Invite>('POST', '/v1/account/invites', {}))
           } catch (err) {
             setError(err)
           }

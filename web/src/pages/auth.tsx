@@ -4,7 +4,8 @@
  * keep the returned account and CSRF token (lib/api.ts); the session itself is the HttpOnly cookie.
  */
 import { useState } from 'preact/hooks'
-import { api, setSession, type Account } from '../lib/api.js'
+import { api, setSession } from '../lib/api.js'
+import type { AccountSession } from '../lib/api-types.js'
 import { linkTo, navigate } from '../lib/router.js'
 import { ErrorLine, Page } from '../lib/ui.js'
 
@@ -26,7 +27,7 @@ function AuthForm(props: { mode: 'signup' | 'login'; invite: string | null }) {
     try {
       const body: Record<string, string> = { email, password }
       if (props.mode === 'signup' && props.invite) body['invite'] = props.invite
-      const r = await api<{ account: Account; csrf_token: string }>('POST', `/v1/account/${props.mode}`, body)
+      const r = await api<AccountSession>('POST', `/v1/account/${props.mode}`, body)
       setSession(r.account, r.csrf_token)
       navigate('/keys')
     } catch (err) {

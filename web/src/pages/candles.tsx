@@ -14,17 +14,9 @@ import {
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi, SymbolForm } from '../lib/ui.js'
+import type { Candle, Ohlcv } from '../lib/api-types.js'
 
 const TIMEFRAMES = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1M'] as const
-
-interface Candle {
-  timestamp: number
-  open: number
-  high: number
-  low: number
-  close: number
-  volume_quote: number
-}
 
 function toBar(c: Candle) {
   return {
@@ -47,9 +39,7 @@ function toVolume(c: Candle) {
 export function CandlesPage(props: { query: URLSearchParams }) {
   const [symbol, setSymbol] = useState(props.query.get('symbol') ?? 'BTC')
   const [tf, setTf] = useState(props.query.get('timeframe') ?? '1h')
-  const res = useApi<{ data: Candle[]; meta: any; synthetic?: boolean }>(
-    `/v1/historical/ohlcv?symbol=${encodeURIComponent(symbol)}&timeframe=${tf}&limit=1000`
-  )
+  const res = useApi<Ohlcv>(`/v1/historical/ohlcv?symbol=${encodeURIComponent(symbol)}&timeframe=${tf}&limit=1000`)
   const box = useRef<HTMLDivElement>(null)
   const chart = useRef<{
     chart: IChartApi

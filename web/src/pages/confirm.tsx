@@ -8,23 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { num } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { divergingColor, ErrorLine, Page, useApi, useCanvas, SymbolForm } from '../lib/ui.js'
-
-interface Confirm {
-  synthetic?: boolean
-  symbol: string
-  direction: string
-  composite: number
-  confidence: string
-  action: string
-  size_mult: number
-  deriv_score: number
-  onchain_score: number
-  whale_score: number
-  reasons: string[]
-  confirmation: string
-  score: number
-  as_of: string
-}
+import type { Confirm } from '../lib/api-types.js'
 
 function drawScores(ctx: CanvasRenderingContext2D, w: number, h: number, c: Confirm | null): boolean {
   if (!c) return false

@@ -8,11 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { pct, when } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { divergingColor, ErrorLine, Page, useApi, useCanvas, SymbolForm } from '../lib/ui.js'
-
-interface Heatmap {
-  synthetic?: boolean
-  data: { timestamp: number; exchanges: Record<string, { rate_8h: number | null } | null> }[]
-}
+import type { Heatmap } from '../lib/api-types.js'
 
 function drawHeatmap(ctx: CanvasRenderingContext2D, w: number, h: number, hm: Heatmap | null): boolean {
   const rows = hm?.data ?? []

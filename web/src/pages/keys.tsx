@@ -9,15 +9,7 @@ import { api } from '../lib/api.js'
 import { CopyField } from '../lib/copy.js'
 import { when } from '../lib/format.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-
-interface Key {
-  id: string
-  name: string
-  plan: string
-  created_at: string
-  last_used_at: string | null
-  revoked_at: string | null
-}
+import type { AccountKey as Key, AccountKeys, AlertSecret, CreatedKey } from '../lib/api-types.js'
 
 /** The TradingView alert message (docs/alerts.md "The alert"); `{{…}}` are TradingView placeholders. */
 export function alertMessage(secret: string, symbol: string, direction: string): string {
@@ -26,7 +18,7 @@ export function alertMessage(secret: string, symbol: string, direction: string):
 }
 
 function AlertSecret(props: { keyId: string }) {
-  const [secret, setSecret] = useState<{ secret: string; alert_url: string } | null>(null)
+  const [secret, setSecret] = useState<AlertSecret | null>(null)
   const [symbol, setSymbol] = useState('{{exchange}}:{{ticker}}')
   const [direction, setDirection] = useState('long')
   const [error, setError] = useState<unknown>(null)
@@ -36,7 +28,9 @@ function AlertSecret(props: { keyId: string }) {
         type="button"
         onClick={async () => {
           try {
-            setSecret(await api('POST', `/v1/account/keys/${encodeURIComponent(props.keyId)}/alert-secret`, {}))
+            setSecret(
+              await api<AlertSecret>('POST', `/v1/account/keys/${encodeURIComponent(props.keyId)}/alert-secret`, {})
+            )
             setError(null)
           } catch (err) {
             setError(err)
@@ -76,9 +70,9 @@ function AlertSecret(props: { keyId: string }) {
 }
 
 export function KeysPage() {
-  const keys = useApi<{ keys: Key[] }>('/v1/account/keys')
+  const keys = useApi<AccountKeys>('/v1/account/keys')
   const [name, setName] = useState('')
-  const [created, setCreated] = useState<{ id: string; name: string; key: string } | null>(null)
+  const [created, setCreated] = useState<CreatedKey | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [open, setOpen] = useState<string | null>(null)
   return (
@@ -88,7 +82,7 @@ export function KeysPage() {
         onSubmit={async (e) => {
           e.preventDefault()
           try {
-            setCreated(await api('POST', '/v1/account/keys', { name: name.trim() || 'key' }))
+            setCreated(await api<CreatedKey>('POST', '/v1/account/keys', { name: name.trim() || 'key' }))
             setName('')
             setError(null)
             keys.reload()

@@ -8,21 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { num, usd } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi, useCanvas } from '../lib/ui.js'
-
-interface Chain {
-  synthetic?: boolean
-  currency: string
-  underlying_price: number
-  pcr_oi: number | null
-  total_call_oi: number
-  total_put_oi: number
-  oi_by_strike: { strike: number; call_oi: number; put_oi: number }[]
-  expiry_summary: Record<
-    string,
-    { call_oi: number; put_oi: number; pcr: number | null; max_pain: number; total_contracts: number }
-  >
-  max_pain: Record<string, { strike: number; total_pain_quote: number }>
-}
+import type { OptionsChain as Chain } from '../lib/api-types.js'
 
 function drawOi(
   ctx: CanvasRenderingContext2D,

@@ -9,19 +9,7 @@ import { PERP_VENUES } from '../../../catalog/venues.js'
 import { num, pct, usd } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-
-interface Row {
-  symbol: string
-  exchange: string
-  base: string
-  open_interest_usd: number | null
-  open_interest_change_24h: number | null
-  volume_24h_usd: number | null
-  volume_change_24h: number | null
-  funding_rate: number | null
-  funding_rate_annualized: number | null
-  long_short_ratio_cumulative: number | null
-}
+import type { Screener, ScreenerRow as Row } from '../lib/api-types.js'
 
 const COLUMNS: { key: keyof Row; label: string; fmt: (r: Row) => string; numeric: boolean }[] = [
   { key: 'symbol', label: 'Market', fmt: (r) => r.symbol, numeric: false },
@@ -53,7 +41,7 @@ const COLUMNS: { key: keyof Row; label: string; fmt: (r: Row) => string; numeric
 const rowKey = (r: Row): string => `${r.exchange}:${r.symbol}`
 
 export function ScreenerPage() {
-  const res = useApi<{ rows: Row[]; synthetic?: boolean }>('/v1/derivatives/screener')
+  const res = useApi<Screener>('/v1/derivatives/screener')
   const [rows, setRows] = useState<Map<string, Row>>(new Map())
   const [sort, setSort] = useState<{ key: keyof Row; desc: boolean }>({ key: 'volume_24h_usd', desc: true })
   const [filter, setFilter] = useState('')

@@ -8,16 +8,7 @@ import { createChart, HistogramSeries, type UTCTimestamp } from 'lightweight-cha
 import { useEffect, useRef } from 'preact/hooks'
 import { num, when } from '../lib/format.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-
-interface KeyUsage {
-  id: string
-  name: string
-  plan: string
-  quota_per_day: number | null
-  used_today: number
-  reset_at: string
-  days: { day: string; calls: number; throttled: number }[]
-}
+import type { KeyUsage, Usage } from '../lib/api-types.js'
 
 const dayTime = (day: string): UTCTimestamp => (Date.parse(`${day}T00:00:00Z`) / 1000) as UTCTimestamp
 
@@ -48,7 +39,7 @@ function UsageChart(props: { usage: KeyUsage }) {
 }
 
 export function UsagePage() {
-  const usage = useApi<{ keys: KeyUsage[] }>('/v1/account/usage')
+  const usage = useApi<Usage>('/v1/account/usage')
   return (
     <Page title="Usage" tools={<button onClick={usage.reload}>Refresh</button>}>
       <ErrorLine error={usage.error} />

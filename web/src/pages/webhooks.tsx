@@ -9,36 +9,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../../catalog/webhook-events.js'
 import { api } from '../lib/api.js'
 import { when } from '../lib/format.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-
-interface Webhook {
-  webhook_id: number
-  url: string
-  events: string[]
-  symbols: string[]
-  state: string
-  state_reason: string | null
-  created_at: string
-  failing_since: string | null
-}
-
-interface Delivery {
-  delivery_id: string
-  event: string
-  symbol: string
-  state: string
-  trigger: string
-  created_at: string
-  attempts: number
-  last_status_code: number | null
-  last_error: string | null
-  attempt_log: {
-    attempt: number
-    at: string
-    status_code: number | null
-    error: string | null
-    response_excerpt: string
-  }[]
-}
+import type { Deliveries, Delivery, Webhook, Webhooks, WebhookTest } from '../lib/api-types.js'
 
 /** The registrable event types (catalog/webhook-events.ts), for the form's label and its tooltip. */
 const EVENT_NAMES = WEBHOOK_EVENT_TYPES.map((t) => t.name).join(', ')
@@ -51,7 +22,7 @@ const list = (s: string): string[] =>
     .filter(Boolean)
 
 function Deliveries(props: { id: number }) {
-  const log = useApi<{ deliveries: Delivery[] }>(`/v1/webhooks/${props.id}/deliveries?limit=50`)
+  const log = useApi<Deliveries>(`/v1/webhooks/${props.id}/deliveries?limit=50`)
   const [error, setError] = useState<unknown>(null)
   return (
     <div class="stack">
@@ -131,9 +102,9 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
   const [error, setError] = useState<unknown>(null)
   const [test, setTest] = useState<{ ok: boolean; text: string; at: number } | null>(null)
   const [showLog, setShowLog] = useState(false)
-  const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+  const call = async <T,>(method: string, path: string, body?: unknown): Promise<T | null> => {
     try {
-      const r = await api(method, path, body)
+      const r = await api<T>(method, path, body)
       setError(null)
       props.changed()
       return r
@@ -157,7 +128,7 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
         <button
           type="button"
           onClick={async () => {
-            const r = await call('POST', '/v1/webhooks/test', { webhook_id: h.webhook_id })
+            const r = await call<WebhookTest>('POST', '/v1/webhooks/test', { webhook_id: h.webhook_id })
             if (r)
               setTest({
                 ok: r.delivered,
@@ -223,7 +194,7 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
 }
 
 export function WebhooksPage() {
-  const hooks = useApi<{ webhooks: Webhook[] }>('/v1/webhooks')
+  const hooks = useApi<Webhooks>('/v1/webhooks')
   const [url, setUrl] = useState('')
   const [events, setEvents] = useState('*')
   const [symbols, setSymbols] = useState('*')

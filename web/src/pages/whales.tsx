@@ -8,32 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { num, usd, when } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi, useCanvas } from '../lib/ui.js'
-
-interface Flow {
-  inflow: number
-  outflow: number
-  net: number
-  direction: string
-}
-interface Summary {
-  synthetic?: boolean
-  net_flows: Record<string, Flow>
-  chain_counts: Record<string, { event_count: number; volume_usd: number }>
-  total_volume_24h: number
-  active_wallets: number
-}
-interface WhaleEvent {
-  id: string
-  ts: number
-  chain: string
-  address: string
-  event_type: string
-  token: string
-  amount: number
-  usd_value: number
-  significance: string
-  repeat_count: number
-}
+import type { WhaleEvent, WhaleEvents, WhaleSummary as Summary } from '../lib/api-types.js'
 
 /** Events kept on screen (newest first). */
 const MAX_EVENTS = 50
@@ -76,7 +51,7 @@ function drawFlows(ctx: CanvasRenderingContext2D, w: number, h: number, s: Summa
 
 export function WhalesPage() {
   const summary = useApi<Summary>('/v1/whales/summary')
-  const events = useApi<{ events: WhaleEvent[]; synthetic?: boolean }>(`/v1/whales/events?limit=${MAX_EVENTS}`)
+  const events = useApi<WhaleEvents>(`/v1/whales/events?limit=${MAX_EVENTS}`)
   const [list, setList] = useState<WhaleEvent[]>([])
   const canvas = useCanvas((ctx, w, h) => drawFlows(ctx, w, h, summary.data), [summary.data])
 
