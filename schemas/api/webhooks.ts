@@ -5,9 +5,12 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox'
 import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES } from '../../catalog/webhook-events.js'
+import { SYMBOL_MAX_LENGTH, SYMBOL_PATTERN } from '../../engine/symbols/grammar.js'
+import { symbolRefusal } from '../../engine/symbols/resolve.js'
 import { SIGNAL_EVENT_NAMES } from '../../engine/signals/signal-event.js'
 import { MAX_URL_LENGTH } from '../../engine/webhooks/url-check.js'
 import { RESPONSE_EXCERPT_BYTES } from '../../engine/webhooks/transport.js'
+import { REFUSAL, type Refusal } from './params.js'
 
 const URL_FIELD = Type.String({
   minLength: 9,
@@ -41,10 +44,15 @@ const EVENTS_FIELD = wildcardOr(
 )
 
 const SYMBOLS_FIELD = wildcardOr(
-  Type.String({
-    pattern: '^[A-Za-z0-9][A-Za-z0-9/:_.-]{0,39}$',
-    'x-rule': 'a symbol (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)'
-  }),
+  // a value off the grammar answers the resolver's own message (REFUSAL), naming the item (`symbols[0]`)
+  Object.assign(
+    Type.String({
+      pattern: SYMBOL_PATTERN,
+      maxLength: SYMBOL_MAX_LENGTH,
+      'x-rule': 'a symbol (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)'
+    }),
+    { [REFUSAL]: ((name, value) => symbolRefusal(name, value, false)) satisfies Refusal }
+  ),
   100,
   '["*"], which stands alone (it means every symbol), or a list of symbols (BTC, BTCUSDT, BTC/USDT, BINANCE:BTCUSDT.P)',
   'base assets to receive (BTC; pairs such as BTCUSDT or BINANCE:BTCUSDT.P are read as their base), or ["*"] for all. Rule: "*" stands alone; each symbol names a base with a perpetual market once market data is loaded (else 400 unknown_symbol with the nearest bases); an event without a symbol goes only to ["*"]'

@@ -57,7 +57,8 @@ const problems: string[] = []
 const seen = new Map<string, number>()
 
 beforeAll(async () => {
-  srv = await startTestServer({ PUBLIC_RATE_PER_MIN: '100000' })
+  // the generated webhook receivers are on loopback (test/helpers/openapi-arbitraries.ts): port 9, never reached
+  srv = await startTestServer({ PUBLIC_RATE_PER_MIN: '100000', WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8' })
   key = (await srv.running.ctx.keys.create('enterprise', 'params')).key
   doc = (await (await fetch(`${srv.base}/v1/openapi.json`)).json()) as Json
   for (const [kind, rows] of Object.entries(openapiSeedRows(Date.now()))) {

@@ -62,7 +62,7 @@ describe('webhook registration API', () => {
     [{ events: [] }, 'events', /at least 1/],
     [{ events: ['*', 'HIGH'] }, 'events', /stands alone/],
     [{ symbols: ['*', 'BTC'] }, 'symbols', /stands alone/],
-    [{ symbols: ['ETH/BTC'] }, 'symbols', /USDT/],
+    [{ symbols: ['ETH/BTC'] }, 'symbols[0]', /USDT/],
     [{ symbols: ['BTCX'] }, 'symbols', /did you mean BTC/]
   ])('400 naming the field: %j', async (change, param, message) => {
     const res = await create(pro, { ...valid, ...change })
