@@ -4,7 +4,7 @@
  * once at start (server/start.ts) or by tests.
  */
 import type { LastStop } from './last-stop.js'
-import type { Config } from '../engine/config.js'
+import type { Config } from './config.js'
 import type { Logger } from '../engine/log.js'
 import type { Store } from '../engine/store/store.js'
 import type { IngestPipeline } from '../ingest/pipeline.js'

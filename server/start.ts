@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Config } from '../engine/config.js'
+import type { Config } from './config.js'
 import type { Logger } from '../engine/log.js'
 import { projectRoot } from '../engine/paths.js'
 import { migrate } from '../engine/schema/migrate.js'

@@ -1,11 +1,11 @@
 /**
  * @module
  * How venue entries (`venues.ts`) read their own variables: symbol lists and venue-specific settings,
- * validated with messages that name the variable. `engine/config.ts` hands each entry a `VenueEnv` bound to
+ * validated with messages that name the variable. `server/config.ts` hands each entry a `VenueEnv` bound to
  * its prefix, so an entry says `SYMBOLS` and the error says `OKX_SYMBOLS`.
  */
 
-/** A venue's variables, `<PREFIX>_<suffix>` (engine/config.ts). */
+/** A venue's variables, `<PREFIX>_<suffix>` (server/config.ts). */
 export interface VenueEnv {
   /** `<PREFIX>_<suffix>` as set (untrimmed); undefined when unset or only blanks */
   get(suffix: string): string | undefined

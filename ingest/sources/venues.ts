@@ -3,7 +3,7 @@
  * The venue registry: every exchange venue SOURCES can name, in one place. An entry says how the venue is
  * configured (its variable prefix, default WebSocket and REST URLs, how its symbols and any other settings
  * are read, whether `SOURCES=live` includes it) and builds its Source from that configuration.
- * `engine/config.ts` derives from it the names SOURCES accepts (and its error message), what `live`
+ * `server/config.ts` derives from it the names SOURCES accepts (and its error message), what `live`
  * means and `config.venues.<name>`; `server/start.ts` builds the sources with `createVenueSource`.
  */
 import type { Logger } from '../../engine/log.js'
@@ -105,7 +105,7 @@ export const VENUES = [
 
 type AnyVenue = (typeof VENUES)[number]
 export type VenueName = AnyVenue['name']
-/** `config.venues`: each venue's configuration, read by engine/config.ts from its entry. */
+/** `config.venues`: each venue's configuration, read by server/config.ts from its entry. */
 export type VenueConfigs = {
   readonly [V in AnyVenue as V['name']]: VenueConfig & Readonly<ReturnType<V['settings']>>
 }

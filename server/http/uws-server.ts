@@ -361,7 +361,7 @@ function refuseFraming(res: uWS.HttpResponse, state: UwsRequest, out: HttpRespon
   send(res, state, out, head)
 }
 
-/** Buffered body bytes at once when no budget is given (engine/config.ts BODY_MEMORY_MB has the default). */
+/** Buffered body bytes at once when no budget is given (server/config.ts BODY_MEMORY_MB has the default). */
 const DEFAULT_BODY_MEMORY_BYTES = 64 * 1024 * 1024
 
 export interface HttpServerOptions {

@@ -9,7 +9,7 @@
 import type { ChainClient } from '../../engine/chain/chain-client.js'
 import type { ChainClients } from '../../engine/chain/chain-clients.js'
 import type { EvmChainName } from '../../engine/chain/chains.js'
-import type { Config } from '../../engine/config.js'
+import type { Config } from '../config.js'
 import type { Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
 import { WatchlistRegistry } from '../../engine/watchlist/registry.js'

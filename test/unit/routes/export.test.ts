@@ -6,7 +6,7 @@
  * Real bytes of every format over chDB: test/integration/backtest-export.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../engine/config.js'
+import { loadConfig } from '../../../server/config.js'
 import { MarketDirectory } from '../../../engine/history/markets.js'
 import { silentLogger } from '../../../engine/log.js'
 import type { Params, Store } from '../../../engine/store/store.js'
