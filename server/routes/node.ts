@@ -20,7 +20,7 @@ import {
   NewPairsResponse,
   RiskResponse
 } from '../../schemas/api/node.js'
-import type { OperationNotes } from '../openapi-operations.js'
+import type { OperationNotes } from '../operation-notes.js'
 import { json, type Handler, type Route } from '../http/types.js'
 
 export interface NodeRoutesDeps {

@@ -14,7 +14,7 @@ import type { NodeIntelConfig } from '../../engine/nodeintel/config.js'
 import { NewPairsWatcher, type NewPair } from '../../engine/nodeintel/new-pairs.js'
 import { NodeIntelService } from '../../engine/nodeintel/service.js'
 import type { Supervisor } from '../../engine/runtime/supervisor.js'
-import type { NewPairsSource } from '../../engine/stream/kinds/newpairs.js'
+import type { NewPairsSource } from '../../engine/stream/kinds/kind.js'
 import type { Route } from '../http/types.js'
 import { nodeRoutes } from '../routes/node.js'
 
