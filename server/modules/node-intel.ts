@@ -1,32 +1,31 @@
 /**
  * @module
- * Wiring of node intelligence (issue 16, docs/node-intel.md). Built before the stream hub so the hub can
- * take its new-pairs feed (`newpairs:<chain>` channels); `attach` gives it the server context's shared
- * chain clients (one per chain, shared with the whale sources: one rate limit per node); `start` checks
- * each chain's node chain id in the background (a mismatch is logged and makes that chain's routes answer
- * 503 chain_mismatch) and polls the factories for new pairs under the supervisor.
+ * Node intelligence (docs/node-intel.md) on the shared chain clients (one per chain, shared with the chain
+ * sources: one rate limit per node). Its `feed` is the stream hub's source of `newpairs:<chain>` updates.
+ * Its start checks each chain's node chain id in the background (a mismatch is logged and makes that
+ * chain's routes answer 503 chain_mismatch) and polls the factories for new pairs under the supervisor.
  */
 import type { ChainClients } from '../../engine/chain/chain-clients.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
 import { errorText } from '../../engine/chain/chain-client.js'
 import type { Logger } from '../../engine/log.js'
 import type { NodeIntelConfig } from '../../engine/nodeintel/config.js'
-import { NewPairsWatcher, type NewPair } from '../../engine/nodeintel/new-pairs.js'
+import { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'
 import { NodeIntelService } from '../../engine/nodeintel/service.js'
 import type { Supervisor } from '../../engine/runtime/supervisor.js'
 import type { NewPairsSource } from '../../engine/stream/kinds/kind.js'
 import type { Route } from '../http/types.js'
 import { nodeRoutes } from '../routes/node.js'
+import type { ServiceModule } from './service-module.js'
 
-export class NodeIntelWiring {
-  private svc: NodeIntelService | null = null
+export class NodeIntelModule implements ServiceModule {
+  readonly name = 'node intelligence'
+  readonly service: NodeIntelService
   readonly watchers = new Map<NodeIntelChain, NewPairsWatcher>()
-  private readonly listeners: ((p: NewPair) => void)[] = []
 
-  /** the stream hub's source of `newpairs:` updates (pairs arrive once `attach` and `start` ran) */
+  /** the stream hub's source of `newpairs:` updates */
   readonly feed: NewPairsSource = {
     subscribe: (fn) => {
-      this.listeners.push(fn)
       for (const w of this.watchers.values()) w.subscribe(fn)
     },
     recent: (chain, n) => this.watchers.get(chain)?.list(n, 0).pairs ?? []
@@ -34,34 +33,26 @@ export class NodeIntelWiring {
 
   constructor(
     private readonly cfg: NodeIntelConfig,
-    private readonly log: Logger
-  ) {}
-
-  /** the server context's chain clients (node intelligence uses bsc and avalanche) */
-  attach(clients: ChainClients): void {
-    this.svc = new NodeIntelService(clients, this.cfg)
-    if (this.cfg.newPairsPollMs === 0) return
-    for (const chain of this.svc.configured()) {
-      const w = new NewPairsWatcher(this.svc.get(chain), this.cfg.newPairsKeep)
-      for (const fn of this.listeners) w.subscribe(fn)
-      this.watchers.set(chain, w)
+    clients: ChainClients,
+    private readonly log: Logger,
+    private readonly supervisor: Supervisor
+  ) {
+    this.service = new NodeIntelService(clients, cfg)
+    if (cfg.newPairsPollMs === 0) return
+    for (const chain of this.service.configured()) {
+      this.watchers.set(chain, new NewPairsWatcher(this.service.get(chain), cfg.newPairsKeep))
     }
-  }
-
-  get service(): NodeIntelService {
-    if (!this.svc) throw new Error('node intelligence used before attach()')
-    return this.svc
   }
 
   routes(): Route[] {
     return nodeRoutes({ service: this.service, newPairs: (chain) => this.watchers.get(chain) })
   }
 
-  start(supervisor: Supervisor): void {
-    const service = this.service
+  start(): void {
+    const supervisor = this.supervisor
     for (const chain of NODE_INTEL_CHAINS) {
-      if (!service.has(chain)) continue
-      const intel = service.get(chain)
+      if (!this.service.has(chain)) continue
+      const intel = this.service.get(chain)
       supervisor.run(`node-intel-verify:${chain}`, async () => {
         try {
           await intel.ready()
