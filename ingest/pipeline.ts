@@ -12,6 +12,7 @@
 import type { TimeRange } from '../engine/store/compact.js'
 import type { Logger } from '../engine/log.js'
 import type { Store } from '../engine/store/store.js'
+import type { WriteHold } from '../engine/store/write-hold.js'
 import type { BatchJournal, PartedBatch } from './journal.js'
 import { isBarrier, isLiveRecords, type EncodedChunk, type IngestItem } from './encoded-chunk.js'
 import type { NormalizedRecord, RecordKind } from '../engine/records/types.js'
@@ -29,15 +30,7 @@ export interface LiveSink {
   requestRebuild(): Promise<void>
 }
 
-/** A hold on writes (see `IngestPipeline.hold`). */
-export interface WriteHold {
-  /** the write generation that starts with this hold */
-  readonly gen: number
-  /** resolves once every row accepted before the hold is written (or failed) */
-  readonly drained: Promise<void>
-  /** lets the writes accepted since the hold go on */
-  release(): void
-}
+export type { WriteHold }
 
 export interface IngestTotals {
   readonly queued: number

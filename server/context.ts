@@ -1,10 +1,11 @@
 /**
  * @module
- * What route handlers may use: the store, the ingest pipeline, source statuses and process facts. Built
- * once at start (server/start.ts) or by tests.
+ * What route handlers may use: the store, the ingest pipeline, source statuses, process facts and the
+ * capabilities' services. Built once at start (server/start.ts), after every module opened, and never
+ * changed; tests build partial ones.
  */
 import type { LastStop } from './last-stop.js'
-import type { Config } from '../engine/config.js'
+import type { Config } from './config.js'
 import type { Logger } from '../engine/log.js'
 import type { Store } from '../engine/store/store.js'
 import type { IngestPipeline } from '../ingest/pipeline.js'
@@ -24,7 +25,7 @@ import type { Supervisor } from '../engine/runtime/supervisor.js'
 import type { AlertService } from '../engine/alerts/alert-service.js'
 import type { SignalService } from '../engine/signals/signal-service.js'
 import type { WebhookService } from '../engine/webhooks/service.js'
-import type { ChainClients } from '../engine/chain/chain-clients.js' // chain nodes
+import type { ChainClients } from '../engine/chain/chain-clients.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -60,28 +61,18 @@ export interface ServerContext {
   readonly readiness: Readiness
   /** the supervisor of background loops (their states and error counts show in /v1/health) */
   readonly supervisor: Supervisor
-  // --- chain nodes (engine/chain) ---
   /** one JSON-RPC client per configured chain, shared by the whale sources and node intelligence */
   readonly chains: ChainClients
-  // --- end chain nodes ---
-  /** the push stream (null until the server wires it; unit tests of routes run without) */
-  stream: StreamService | null
-  /** how the previous run of the data directory ended (null: first start); set once listening */
-  lastStop?: LastStop | null
-  // --- signals (docs/signals.md) ---
-  /** the signal bus, engine and event writer; set by server/start.ts (absent in route unit tests) */
-  signals?: SignalService
-  // --- end signals ---
-  // --- inbound alerts (docs/alerts.md) ---
-  /** inbound alerts: secrets, settings, the duplicate window; set by server/start.ts */
-  alerts?: AlertService
-  // --- end inbound alerts ---
-  // --- accounts (docs/accounts.md) ---
-  /** accounts, sessions and login throttling counters for /v1/health; set by server/wiring/accounts.ts */
-  accounts?: { counters(): Record<string, number> }
-  // --- end accounts ---
-  // --- outbound webhooks (docs/webhooks.md) ---
-  /** registrations, the delivery outbox and its counters; set by server/start.ts */
-  webhooks?: WebhookService
-  // --- end outbound webhooks ---
+  /** the push stream (null in unit tests of routes) */
+  readonly stream: StreamService | null
+  /** how the previous run of the data directory ended (null: first start); undefined until the server listens */
+  readonly lastStop?: () => LastStop | null | undefined
+  /** the signal bus, engine and event writer (absent in route unit tests) */
+  readonly signals?: SignalService
+  /** inbound alerts: secrets, settings, the duplicate window (docs/alerts.md) */
+  readonly alerts?: AlertService
+  /** accounts, sessions and login throttling counters for /v1/health (docs/accounts.md) */
+  readonly accounts?: { counters(): Record<string, number> }
+  /** registrations, the delivery outbox and its counters (docs/webhooks.md) */
+  readonly webhooks?: WebhookService
 }

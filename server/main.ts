@@ -9,7 +9,7 @@
 process.env['TZ'] = 'UTC'
 process.env['UV_THREADPOOL_SIZE'] ??= '16'
 
-const { loadConfig, ConfigError } = await import('../engine/config.js')
+const { loadConfig, ConfigError } = await import('./config.js')
 const { DataDirError } = await import('../engine/store/chdb/data-dir.js')
 const { MigrationError } = await import('../engine/schema/migrate.js')
 const { ListenError } = await import('./http/uws-server.js')

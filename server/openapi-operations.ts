@@ -7,19 +7,11 @@
  * fails when an answer's status is not documented, so a handler that learns a new status shows up there.
  */
 import { EXPORT_FORMATS } from '../engine/export/formats.js'
-import { ACCOUNT_OPERATION_NOTES } from './routes/account/openapi-notes.js' // accounts
-import { NODE_OPERATION_NOTES } from './routes/node.js' // node intelligence
+import type { OperationNotes } from './operation-notes.js'
+import { ACCOUNT_OPERATION_NOTES } from './routes/account/openapi-notes.js'
+import { NODE_OPERATION_NOTES } from './routes/node.js'
 
 type Json = Record<string, unknown>
-
-export interface OperationNotes {
-  /** appended to the operation's description */
-  readonly description?: string
-  /** replaces the declared success response; `null` removes it (the route never answers it over HTTP) */
-  readonly success?: { readonly status: string; readonly response: Json } | null
-  /** further responses by status; a status already documented gets this description appended */
-  readonly responses?: Readonly<Record<string, { readonly description: string; readonly headers?: Json }>>
-}
 
 export const RETRY_AFTER = { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } }
 

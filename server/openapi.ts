@@ -12,7 +12,8 @@ import { ERROR_STATUS } from '../engine/errors.js'
 import { SYNTHETIC_HEADER } from '../engine/live/synthetic-data.js'
 import { isDataRoute } from './app.js'
 import type { Route } from './http/types.js'
-import { OPERATION_NOTES, RETRY_AFTER, type OperationNotes } from './openapi-operations.js'
+import { OPERATION_NOTES, RETRY_AFTER } from './openapi-operations.js'
+import type { OperationNotes } from './operation-notes.js'
 
 type Json = Record<string, unknown>
 

@@ -15,7 +15,7 @@ process.env['TZ'] = 'UTC'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dist = (p) => path.join(root, 'dist', p)
 
-const { loadConfig } = await import(dist('engine/config.js'))
+const { loadConfig } = await import(dist('server/config.js'))
 const { silentLogger } = await import(dist('engine/log.js'))
 const { start } = await import(dist('server/start.js'))
 

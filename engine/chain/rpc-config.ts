@@ -16,10 +16,8 @@
  *
  * A malformed value throws ConfigError naming the variable (the process exits 2 with that line).
  */
-import { ConfigError } from '../config.js'
+import { checkUrl, envInt, envValue, type Env } from '../config/env.js'
 import { EVM_CHAIN_NAMES, EVM_CHAINS, envPrefixesOf, type EvmChainName } from './chains.js'
-
-type Env = Readonly<Record<string, string | undefined>>
 
 /** Default `<ENV>_RPC_RATE`, requests/s: below the free tiers of public providers, far below a own node. */
 export const DEFAULT_RPC_RATE = 50
@@ -41,34 +39,16 @@ export interface ChainRpcConfig {
 
 export type ChainsConfig = Readonly<Partial<Record<EvmChainName, ChainRpcConfig>>>
 
-function set(env: Env, name: string): string | undefined {
-  const raw = env[name]
-  return raw === undefined || raw.trim() === '' ? undefined : raw.trim()
-}
-
 /** The variable that holds `<suffix>` for `chain` (its own name first, then aliases), or the own name if none is set. */
 export function variableFor(env: Env, chain: EvmChainName, suffix: string): string {
   const names = envPrefixesOf(chain).map((p) => `${p}_${suffix}`)
-  return names.find((n) => set(env, n) !== undefined) ?? names[0]!
-}
-
-function checkUrl(name: string, raw: string, protocols: readonly string[], example: string): string {
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new ConfigError(`${name} must be a URL like ${example} (got '${raw}')`)
-  }
-  if (!protocols.includes(url.protocol) || url.hostname === '') {
-    throw new ConfigError(`${name} must use ${protocols.map((p) => p.slice(0, -1)).join(' or ')} (got '${raw}')`)
-  }
-  return raw
+  return names.find((n) => envValue(env, n) !== undefined) ?? names[0]!
 }
 
 /** `<ENV>_RPC_URL` as a list (empty when unset). Throws ConfigError naming the variable. */
 export function rpcUrlsFor(env: Env, chain: EvmChainName): string[] {
   const name = variableFor(env, chain, 'RPC_URL')
-  const raw = set(env, name)
+  const raw = envValue(env, name)
   if (raw === undefined) return []
   const urls = raw
     .split(',')
@@ -80,18 +60,8 @@ export function rpcUrlsFor(env: Env, chain: EvmChainName): string[] {
 /** `<ENV>_WS_URL`, or undefined. Throws ConfigError naming the variable. */
 export function wsUrlFor(env: Env, chain: EvmChainName): string | undefined {
   const name = variableFor(env, chain, 'WS_URL')
-  const raw = set(env, name)
+  const raw = envValue(env, name)
   return raw === undefined ? undefined : checkUrl(name, raw, ['ws:', 'wss:'], 'ws://127.0.0.1:8546')
-}
-
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = set(env, name)
-  if (raw === undefined) return def
-  const n = Number(raw)
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${raw}')`)
-  }
-  return n
 }
 
 /** One chain's settings, or undefined when it has no `<ENV>_RPC_URL`. */
@@ -99,8 +69,8 @@ export function chainRpcConfig(env: Env, chain: EvmChainName): ChainRpcConfig | 
   const urls = rpcUrlsFor(env, chain)
   const wsUrl = wsUrlFor(env, chain)
   const prefix = EVM_CHAINS[chain].envName
-  const ratePerSec = int(env, `${prefix}_RPC_RATE`, DEFAULT_RPC_RATE, 1, 100_000)
-  const timeoutMs = int(env, `${prefix}_RPC_TIMEOUT_MS`, DEFAULT_RPC_TIMEOUT_MS, 50, 120_000)
+  const ratePerSec = envInt(env, `${prefix}_RPC_RATE`, DEFAULT_RPC_RATE, 1, 100_000)
+  const timeoutMs = envInt(env, `${prefix}_RPC_TIMEOUT_MS`, DEFAULT_RPC_TIMEOUT_MS, 50, 120_000)
   if (urls.length === 0) return undefined
   return Object.freeze({
     chain,

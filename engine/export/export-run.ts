@@ -46,7 +46,7 @@ export interface CandleExportEvents {
 
 /**
  * Whether exports may pin merged parts. The pin check after the first chunk needs a store connection no
- * export holds: the config keeps the export cap below the chDB pool (engine/config.ts). chDB only: a
+ * export holds: the config keeps the export cap below the chDB pool (server/config.ts). chDB only: a
  * server's parts live per shard.
  */
 export function canPinMergedParts(

@@ -14,7 +14,7 @@ import { OnchainBook } from './onchain-book.js'
 import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
 import { FundingHistory } from './confirm-inputs.js'
 import { loadScreener, type ScreenerLoad } from './screener-load.js'
-import type { WriteHold } from '../../ingest/pipeline.js'
+import type { WriteHold } from '../store/write-hold.js'
 
 /** How far back a rebuild looks for the latest quote of each instrument, hours. */
 const OPTIONS_LOOKBACK_HOURS = 24

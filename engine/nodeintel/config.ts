@@ -7,7 +7,8 @@
  * The nodes themselves are `BSC_RPC_URL` / `AVAX_RPC_URL` (engine/chain/rpc-config.ts).
  */
 import { getAddress, isAddress, parseEther, type Address } from 'viem'
-import { ConfigError } from '../config.js'
+import { ConfigError } from '../config/config-error.js'
+import { envNumber, envValue, type Env } from '../config/env.js'
 import {
   EVM_CHAINS,
   NODE_INTEL_CHAINS,
@@ -15,8 +16,6 @@ import {
   nodeIntelDefaults,
   type NodeIntelChain
 } from '../chain/chains.js'
-
-type Env = Readonly<Record<string, string | undefined>>
 
 export interface NodeIntelDex {
   /** V2-style router (factory(), getAmountsOut, swapExactTokensForTokensSupportingFeeOnTransferTokens) */
@@ -49,8 +48,8 @@ export interface NodeIntelConfig {
 }
 
 function address(env: Env, name: string, def: Address): Address {
-  const raw = env[name]?.trim()
-  if (!raw) return def
+  const raw = envValue(env, name)
+  if (raw === undefined) return def
   if (!isAddress(raw, { strict: false }))
     throw new ConfigError(`${name} must be a 0x-prefixed 20-byte address (got '${raw}')`)
   return getAddress(raw)
@@ -58,8 +57,8 @@ function address(env: Env, name: string, def: Address): Address {
 
 /** A comma list of addresses (empty when unset). */
 function addressList(env: Env, name: string): readonly Address[] {
-  const raw = env[name]?.trim()
-  if (!raw) return Object.freeze([])
+  const raw = envValue(env, name)
+  if (raw === undefined) return Object.freeze([])
   const out = raw
     .split(',')
     .map((s) => s.trim())
@@ -73,21 +72,11 @@ function addressList(env: Env, name: string): readonly Address[] {
   return Object.freeze(out)
 }
 
-function num(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = env[name]?.trim()
-  if (!raw) return def
-  const n = Number(raw)
-  if (!/^\d+(\.\d+)?$/.test(raw) || n < min || n > max) {
-    throw new ConfigError(`${name} must be a number from ${min} to ${max} (got '${raw}')`)
-  }
-  return n
-}
-
 function dex(env: Env, chain: NodeIntelChain): NodeIntelDex {
   const p = chain.toUpperCase()
   // mainnet defaults (catalog/chains.ts), checked against the deployed contracts' public code
   const m = nodeIntelDefaults(chain)
-  const custom = Boolean(env[`${p}_DEX_ROUTER`]?.trim())
+  const custom = envValue(env, `${p}_DEX_ROUTER`) !== undefined
   return Object.freeze({
     dexName: custom ? 'custom' : m.dexName,
     router: address(env, `${p}_DEX_ROUTER`, getAddress(m.router)),
@@ -99,14 +88,14 @@ function dex(env: Env, chain: NodeIntelChain): NodeIntelDex {
 }
 
 export function nodeIntelConfig(env: Env): NodeIntelConfig {
-  const highTaxPct = num(env, 'NODEINTEL_HIGH_TAX_PCT', 10, 0, 100)
-  const honeypotTaxPct = num(env, 'NODEINTEL_HONEYPOT_TAX_PCT', 90, 0, 100)
+  const highTaxPct = envNumber(env, 'NODEINTEL_HIGH_TAX_PCT', 10, 0, 100)
+  const honeypotTaxPct = envNumber(env, 'NODEINTEL_HONEYPOT_TAX_PCT', 90, 0, 100)
   if (honeypotTaxPct < highTaxPct) {
     throw new ConfigError(
       `NODEINTEL_HONEYPOT_TAX_PCT (${honeypotTaxPct}) must not be below NODEINTEL_HIGH_TAX_PCT (${highTaxPct})`
     )
   }
-  const maxIn = env['NODEINTEL_PROBE_MAX_IN']?.trim() || '1'
+  const maxIn = envValue(env, 'NODEINTEL_PROBE_MAX_IN') ?? '1'
   if (!/^\d+(\.\d{1,18})?$/.test(maxIn) || parseEther(maxIn) === 0n) {
     throw new ConfigError(
       `NODEINTEL_PROBE_MAX_IN must be a positive amount of the native coin, e.g. 0.5 (got '${maxIn}')`
@@ -119,8 +108,8 @@ export function nodeIntelConfig(env: Env): NodeIntelConfig {
     highTaxPct,
     honeypotTaxPct,
     probeMaxIn: parseEther(maxIn),
-    cacheMs: num(env, 'NODEINTEL_CACHE_MS', 15_000, 0, 3_600_000),
-    newPairsPollMs: num(env, 'NODEINTEL_NEW_PAIRS_POLL_MS', 3_000, 0, 600_000),
-    newPairsKeep: num(env, 'NODEINTEL_NEW_PAIRS_KEEP', 1_000, 10, 100_000)
+    cacheMs: envNumber(env, 'NODEINTEL_CACHE_MS', 15_000, 0, 3_600_000),
+    newPairsPollMs: envNumber(env, 'NODEINTEL_NEW_PAIRS_POLL_MS', 3_000, 0, 600_000),
+    newPairsKeep: envNumber(env, 'NODEINTEL_NEW_PAIRS_KEEP', 1_000, 10, 100_000)
   })
 }

@@ -9,7 +9,7 @@
  * a webhook leaving `active` ends its waiting deliveries (`endWaiting`); one on the wire ends with its
  * answer, without a retry.
  */
-import type { WebhookConfig } from '../config.js'
+import type { WebhookConfig } from './config.js'
 import type { Logger } from '../log.js'
 import type { Delivery } from './delivery.js'
 import type { DeliveryLedger } from './outbox-ledger.js'

@@ -9,7 +9,7 @@
  * costs one delivery row and one attempt row.
  */
 import type { Logger } from '../log.js'
-import type { WebhookConfig } from '../config.js'
+import type { WebhookConfig } from './config.js'
 import { deliveryRow, type AttemptRow, type Delivery } from './delivery.js'
 import type { RowWriterLike } from './journal.js'
 import type { Clock } from './scheduler.js'

@@ -18,7 +18,7 @@
  * (`dropped_unstored`) and logged, never silently.
  */
 import type { Logger } from '../log.js'
-import type { WebhookConfig } from '../config.js'
+import type { WebhookConfig } from './config.js'
 import type { Store } from '../store/store.js'
 import { ApiError } from '../errors.js'
 import { AttemptRunner } from './attempts.js'

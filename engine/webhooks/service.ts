@@ -7,7 +7,7 @@
  * outbox to the signal bus.
  */
 import path from 'node:path'
-import type { WebhookConfig } from '../config.js'
+import type { WebhookConfig } from './config.js'
 import type { Logger } from '../log.js'
 import type { SignalBus } from '../signals/signal-event.js'
 import type { Store } from '../store/store.js'

@@ -127,7 +127,7 @@ let watchedExchanges: ReadonlyArray<{ readonly address: string; readonly owner: 
 /** every exchange address: the demo hot wallets and the watch list's (rebuilt with the list) */
 let exchangeAddressSet: ReadonlySet<string> = new Set(EXCHANGE_HOT_WALLET_ADDRESSES)
 
-/** Replaces the watch list's exchange wallets (server/wiring/chain-sources.ts calls it on every load). */
+/** Replaces the watch list's exchange wallets (server/modules/chain-sources.ts calls it on every load). */
 export function setWatchedExchangeWallets(
   list: ReadonlyArray<{ readonly address: string; readonly owner: string }>
 ): void {

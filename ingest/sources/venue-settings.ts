@@ -1,12 +1,12 @@
 /**
  * @module
  * How venue modules (`<venue>/venue.ts`, venue-module.ts) read their own variables: symbol lists and
- * venue-specific settings, validated with messages that name the variable. `engine/config.ts` hands each
+ * venue-specific settings, validated with messages that name the variable. `server/config.ts` hands each
  * module a `VenueEnv` bound to its prefix, so a module says `SYMBOLS` and the error says `OKX_SYMBOLS`.
  * The plain symbol list is here; a venue's own forms are in its module.
  */
 
-/** A venue's variables, `<PREFIX>_<suffix>` (engine/config.ts). */
+/** A venue's variables, `<PREFIX>_<suffix>` (server/config.ts). */
 export interface VenueEnv {
   /** `<PREFIX>_<suffix>` as set (untrimmed); undefined when unset or only blanks */
   get(suffix: string): string | undefined

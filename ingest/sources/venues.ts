@@ -2,7 +2,7 @@
  * @module
  * The venues SOURCES can name: each catalog venue (catalog/venues.ts: prefix, default URLs, part of
  * `SOURCES=live`) joined with its code, `ingest/sources/<id>/venue.ts` (venue-module.ts), found from the id
- * by a dynamic import awaited once when this module loads. `engine/config.ts` derives from `VENUES` the
+ * by a dynamic import awaited once when this module loads. `server/config.ts` derives from `VENUES` the
  * names SOURCES accepts (and its error message), what `live` means and `config.venues.<name>`;
  * `server/start.ts` builds the sources with `createVenueSource`.
  */
@@ -61,7 +61,7 @@ export const VENUES: readonly AnyVenue[] = CATALOG_VENUES.map(
     }) as unknown as AnyVenue
 )
 
-/** `config.venues`: each venue's configuration, read by engine/config.ts from its entry. */
+/** `config.venues`: each venue's configuration, read by server/config.ts from its entry. */
 export type VenueConfigs = {
   readonly [N in VenueName]: VenueConfig & Readonly<VenueSettingsOf<N>>
 }

@@ -292,6 +292,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
         const repairs = ctx.repairs?.counters ?? { pending: 0, repaired: 0, buckets: 0, surplus: 0, errors: 0 }
         const degraded =
           !ctx.storeProbe.ok || totals.failed > 0 || totals.waiting_for_disk || repairs.pending > 0 || down || failing
+        const lastStop = ctx.lastStop?.()
         return json(200, {
           status: degraded ? 'degraded' : 'ok',
           version: ctx.version,
@@ -314,7 +315,7 @@ export function healthRoutes(ctx: ServerContext): Route[] {
             queued: ctx.live.queued,
             ...ctx.live.counters
           },
-          ...(ctx.lastStop !== undefined && { last_stop: ctx.lastStop }),
+          ...(lastStop !== undefined && { last_stop: lastStop }),
           ...(ctx.accounts && { accounts: ctx.accounts.counters() }),
           ...(ctx.alerts && { alerts: { ...ctx.alerts.counters } }),
           ...(ctx.webhooks && { webhooks: { ...ctx.webhooks.outbox.stats() } }),

@@ -23,7 +23,7 @@ import {
   RiskResponse,
   TokenPath
 } from '../../schemas/api/node.js'
-import type { OperationNotes } from '../openapi-operations.js'
+import type { OperationNotes } from '../operation-notes.js'
 import { json, type Handler, type Route } from '../http/types.js'
 
 export interface NodeRoutesDeps {

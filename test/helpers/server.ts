@@ -1,4 +1,4 @@
-import { loadConfig } from '../../engine/config.js'
+import { loadConfig } from '../../server/config.js'
 import { silentLogger } from '../../engine/log.js'
 import { start, type Running } from '../../server/start.js'
 import { tmpDir } from './tmp-dir.js'

@@ -266,7 +266,7 @@ describe('accounts: sign-up, sessions, keys and usage', () => {
   it('keeps accounts, keys and sessions across a restart of the service', async () => {
     // the restart reopens the same data directory: same store
     await srv.running.stop()
-    const { loadConfig } = await import('../../engine/config.js')
+    const { loadConfig } = await import('../../server/config.js')
     const { start } = await import('../../server/start.js')
     const { silentLogger } = await import('../../engine/log.js')
     const again = await start(

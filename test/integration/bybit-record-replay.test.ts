@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../engine/config.js'
+import { loadConfig } from '../../server/config.js'
 import { silentLogger } from '../../engine/log.js'
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import { BybitSource } from '../../ingest/sources/bybit.js'

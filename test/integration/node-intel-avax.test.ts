@@ -13,7 +13,8 @@ import { ChainClients } from '../../engine/chain/chain-clients.js'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { silentLogger } from '../../engine/log.js'
 import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
-import { NodeIntelWiring } from '../../server/wiring/node-intel.js'
+import { NodeIntelModule } from '../../server/modules/node-intel.js'
+import { Supervisor } from '../../engine/runtime/supervisor.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { deployNodeIntelFixtures, type NodeIntelFixtures } from '../helpers/evm/nodeintel-fixtures.js'
 import { startOverrideRefusingProxy, type RpcProxy } from '../helpers/evm/rpc-proxy.js'
@@ -25,10 +26,14 @@ let proxy: RpcProxy
 let refusedUrl: string
 
 /** The node-intelligence routes in process over `env`'s nodes, with a pro key. */
-async function appFor(env: Record<string, string>): Promise<{ app: RouteApp; key: string; wiring: NodeIntelWiring }> {
+async function appFor(env: Record<string, string>): Promise<{ app: RouteApp; key: string; wiring: NodeIntelModule }> {
   const full = { AVAX_DEX_ROUTER: fx.uni.router, AVAX_DEX_FACTORY: fx.uni.factory, ...env }
-  const wiring = new NodeIntelWiring(nodeIntelConfig(full), silentLogger())
-  wiring.attach(ChainClients.fromEnv(full))
+  const wiring = new NodeIntelModule(
+    nodeIntelConfig(full),
+    ChainClients.fromEnv(full),
+    silentLogger(),
+    new Supervisor(silentLogger())
+  )
   const app = routeApp(wiring.routes())
   return { app, key: await app.key('enterprise'), wiring }
 }

@@ -12,7 +12,8 @@ import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { silentLogger } from '../../engine/log.js'
 import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
 import { SELL_ALL_BLOCKED } from '../../engine/nodeintel/verdict.js'
-import { NodeIntelWiring } from '../../server/wiring/node-intel.js'
+import { NodeIntelModule } from '../../server/modules/node-intel.js'
+import { Supervisor } from '../../engine/runtime/supervisor.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { deployNodeIntelFixtures, type NodeIntelFixtures } from '../helpers/evm/nodeintel-fixtures.js'
 import { addLiquidityEth, deployContract } from '../helpers/evm/uniswap.js'
@@ -21,7 +22,7 @@ import { jsonOf, routeApp, type RouteApp } from '../helpers/route-app.js'
 let anvil: Anvil
 let fx: NodeIntelFixtures
 let app: RouteApp
-let wiring: NodeIntelWiring
+let wiring: NodeIntelModule
 let key: string
 let clients: ChainClients
 
@@ -35,9 +36,8 @@ beforeAll(async () => {
     BSC_DEX_FACTORY: fx.uni.factory,
     NODEINTEL_CACHE_MS: '60000'
   }
-  wiring = new NodeIntelWiring(nodeIntelConfig(env), silentLogger())
   clients = ChainClients.fromEnv(env)
-  wiring.attach(clients)
+  wiring = new NodeIntelModule(nodeIntelConfig(env), clients, silentLogger(), new Supervisor(silentLogger()))
   app = routeApp(wiring.routes())
   key = await app.key('pro')
 })

@@ -5,7 +5,7 @@
  * after a restart on the same data dir.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../engine/config.js'
+import { loadConfig } from '../../server/config.js'
 import { silentLogger } from '../../engine/log.js'
 import type { SignalEvent } from '../../engine/signals/signal-event.js'
 import { start, type Running } from '../../server/start.js'

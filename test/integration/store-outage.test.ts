@@ -6,7 +6,7 @@
  * time to drain) for the benchmark notes.
  */
 import { describe, it, expect } from 'vitest'
-import { loadConfig } from '../../engine/config.js'
+import { loadConfig } from '../../server/config.js'
 import { silentLogger } from '../../engine/log.js'
 import { start } from '../../server/start.js'
 import { FlakyStore } from '../helpers/flaky-store.js'

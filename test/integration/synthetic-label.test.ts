@@ -7,7 +7,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { startTestServer, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 import { StreamClient } from '../helpers/stream-client.js'
-import { loadConfig } from '../../engine/config.js'
+import { loadConfig } from '../../server/config.js'
 import { silentLogger } from '../../engine/log.js'
 import { start } from '../../server/start.js'
 

@@ -201,7 +201,7 @@ describe('cookies and origins', () => {
 
 describe('SIGNUP', () => {
   it('is invite by default, open on request, and names the variable when wrong', async () => {
-    const { loadConfig } = await import('../../engine/config.js')
+    const { loadConfig } = await import('../../server/config.js')
     expect(loadConfig({}).signup).toBe('invite')
     expect(loadConfig({ SIGNUP: 'open' }).signup).toBe('open')
     expect(() => loadConfig({ SIGNUP: 'public' })).toThrow(/SIGNUP must be one of invite, open/)

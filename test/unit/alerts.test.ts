@@ -15,7 +15,7 @@ import type { KeyRecord } from '../../engine/access/key-registry.js'
 import { ConfirmAnswers } from '../../engine/live/confirm-answers.js'
 import { LiveState } from '../../engine/live/live-state.js'
 import { silentLogger } from '../../engine/log.js'
-import { loadConfig } from '../../engine/config.js'
+import { loadConfig } from '../../server/config.js'
 import { ApiError } from '../../engine/errors.js'
 import type { Store } from '../../engine/store/store.js'
 

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../engine/config.js'
+import { ConfigError, loadConfig } from '../../server/config.js'
 import { EVM_CHAINS, nodeIntelChain } from '../../engine/chain/chains.js'
 import { chainsConfig, rpcUrlsFor, wsUrlFor } from '../../engine/chain/rpc-config.js'
 import { ChainClients } from '../../engine/chain/chain-clients.js'

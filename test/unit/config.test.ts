@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { describe, it, expect } from 'vitest'
-import { loadConfig, ConfigError } from '../../engine/config.js'
+import { loadConfig, ConfigError } from '../../server/config.js'
 
 describe('configuration', () => {
   it('uses the documented defaults', () => {

@@ -4,7 +4,7 @@
  * (config.ts): the rules docs/node-intel.md states, case by case.
  */
 import { describe, expect, it } from 'vitest'
-import { ConfigError } from '../../engine/config.js'
+import { ConfigError } from '../../server/config.js'
 import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
 import type { ProbeResult, ProbeStep } from '../../engine/nodeintel/probe.js'
 import { riskLevel, riskScore } from '../../engine/nodeintel/risk.js'

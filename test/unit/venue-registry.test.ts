@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest'
-import { KNOWN_SOURCES, LIVE_VENUES, loadConfig } from '../../engine/config.js'
+import { KNOWN_SOURCES, LIVE_VENUES, loadConfig } from '../../server/config.js'
 import { silentLogger } from '../../engine/log.js'
 import { VENUES, createVenueSource } from '../../ingest/sources/venues.js'
 

@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../engine/config.js'
+import { loadConfig } from '../../server/config.js'
 import { silentLogger } from '../../engine/log.js'
 import type { SignalEvent } from '../../engine/signals/signal-event.js'
 import type { InsertBatch, Store } from '../../engine/store/store.js'

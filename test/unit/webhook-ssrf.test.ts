@@ -6,7 +6,7 @@
  * through a stub (and `localhost` through the system's hosts file).
  */
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../engine/config.js'
+import { ConfigError, loadConfig } from '../../server/config.js'
 import { ApiError } from '../../engine/errors.js'
 import { AddressPolicy, parseCidrList } from '../../engine/webhooks/address-policy.js'
 import { checkWebhookUrl, systemResolve, type Resolve } from '../../engine/webhooks/url-check.js'

@@ -5,7 +5,7 @@
  */
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../engine/config.js'
+import { ConfigError, loadConfig } from '../../server/config.js'
 
 const base = { DATA_DIR: '/tmp/tw-config-test' }
 

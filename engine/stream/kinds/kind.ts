@@ -10,7 +10,8 @@ import type { LiveState } from '../../live/live-state.js'
 import type { SignalBus } from '../../signals/signal-event.js'
 import type { NormalizedRecord } from '../../records/types.js'
 import type { ChannelLog } from '../channel-log.js'
-import type { NewPairsSource } from './newpairs.js' // node intelligence
+import type { NodeIntelChain } from '../../chain/chains.js'
+import type { NewPair } from '../../nodeintel/new-pairs.js'
 import type { Feature } from '../../access/plans.js' // node intelligence: per-kind plan feature
 
 /** What every channel spec has. */
@@ -40,18 +41,24 @@ export interface Channel<S extends SpecBase = SpecBase, St = unknown> {
   readonly state: St
 }
 
+/** What node intelligence offers the stream: the chains' pair feeds. */
+export interface NewPairsSource {
+  /** hears every chain's pairs as their verdicts settle */
+  subscribe(fn: (p: NewPair) => void): void
+  /** the newest pairs of a chain, newest first */
+  recent(chain: NodeIntelChain, n: number): readonly NewPair[]
+}
+
 /**
- * The in-process sources kinds read. A kind fed by another source (e.g. the signal bus of issue 14) adds
- * an optional field for it here; the server passes it as `new StreamHub(live, { sources: { ... } })`.
+ * The in-process sources kinds read. A kind fed by another source (e.g. the signal bus) adds an optional
+ * field for it here; the server passes it as `new StreamHub(live, { sources: { ... } })`.
  */
 export interface StreamSources {
   readonly live: LiveState
-  /** the signal events (issue 14) the `signals:` channels push; absent: those channels stay quiet */
+  /** the signal events the `signals:` channels push; absent: those channels stay quiet */
   readonly signals?: SignalBus
-  // --- node intelligence (docs/node-intel.md) ---
-  /** new DEX pairs with their honeypot verdicts (`newpairs:` channels); absent: those channels stay quiet */
+  /** new DEX pairs (docs/node-intel.md) with their honeypot verdicts (`newpairs:` channels); absent: those channels stay quiet */
   readonly newPairs?: NewPairsSource
-  // --- end node intelligence ---
 }
 
 /** What the hub gives one kind (each kind has its own context: `channels` are that kind's). */

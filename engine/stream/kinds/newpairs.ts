@@ -13,14 +13,6 @@ import type { Channel, ChannelKind, KindContext, KindRuntime } from './kind.js'
 /** Pairs a snapshot carries at most, newest first. */
 export const SNAPSHOT_PAIRS = 20
 
-/** What node intelligence offers the stream: the chains' pair feeds. */
-export interface NewPairsSource {
-  /** hears every chain's pairs as their verdicts settle */
-  subscribe(fn: (p: NewPair) => void): void
-  /** the newest pairs of a chain, newest first */
-  recent(chain: NodeIntelChain, n: number): readonly NewPair[]
-}
-
 export interface NewPairsSpec {
   readonly type: 'newpairs'
   readonly name: string

@@ -23,15 +23,14 @@
  * `SOLANA_POLL_MS` (@default 2000), `SOLANA_SIGNATURES_LIMIT` (per wallet and poll, 1–1000; @default 100).
  */
 import path from 'node:path'
-import { ConfigError } from '../../../engine/config.js'
+import { ConfigError } from '../../../engine/config/config-error.js'
+import { envDir, envInt, envNumber, envUrl, envValue, type Env } from '../../../engine/config/env.js'
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../../engine/chain/chains.js'
 import { rpcUrlsFor, wsUrlFor } from '../../../engine/chain/rpc-config.js'
 import { projectRoot } from '../../../engine/paths.js'
 import { CHAIN_SOURCE_NAMES, isChainSourceName, type ChainSourceName } from './chain-source-names.js'
 
 export { CHAIN_SOURCE_NAMES, isChainSourceName, type ChainSourceName }
-
-type Env = Readonly<Record<string, string | undefined>>
 
 export interface EvmSourceSettings {
   readonly confirmations: number
@@ -69,36 +68,6 @@ export interface ChainSourcesConfig {
   readonly solana: SolanaSettings
 }
 
-function raw(env: Env, name: string): string | undefined {
-  const v = env[name]
-  return v === undefined || v.trim() === '' ? undefined : v.trim()
-}
-
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const v = raw(env, name)
-  if (v === undefined) return def
-  const n = Number(v)
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${v}')`)
-  }
-  return n
-}
-
-function num(env: Env, name: string, def: number, min: number, max: number): number {
-  const v = raw(env, name)
-  if (v === undefined) return def
-  const n = Number(v)
-  if (!Number.isFinite(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be a number from ${min} to ${max} (got '${v}')`)
-  }
-  return n
-}
-
-function dir(env: Env, name: string): string | undefined {
-  const v = raw(env, name)
-  return v === undefined ? undefined : path.resolve(v)
-}
-
 /** events of a backfill write group (CHAIN_WRITE_EVENTS; bench/chain/rows.ts reads the same setting) */
 const DEFAULT_WRITE_EVENTS = 10_000
 
@@ -111,59 +80,48 @@ function evmSettings(
 ): EvmSourceSettings {
   const spec = EVM_CHAINS[chain]
   const p = spec.envName
-  const start = raw(env, `${p}_START_BLOCK`)
-  const hours = num(env, `${p}_BACKFILL_HOURS`, 1, 0, 24 * 365)
+  const start = envValue(env, `${p}_START_BLOCK`)
+  const hours = envNumber(env, `${p}_BACKFILL_HOURS`, 1, 0, 24 * 365)
   return Object.freeze({
-    confirmations: int(env, `${p}_CONFIRMATIONS`, spec.confirmations, 1, 1_000),
-    startBlock: start === undefined ? undefined : int(env, `${p}_START_BLOCK`, 0, 0, Number.MAX_SAFE_INTEGER),
+    confirmations: envInt(env, `${p}_CONFIRMATIONS`, spec.confirmations, 1, 1_000),
+    startBlock: start === undefined ? undefined : envInt(env, `${p}_START_BLOCK`, 0, 0, Number.MAX_SAFE_INTEGER),
     backfillBlocks: Math.ceil((hours * 3_600_000) / spec.blockTimeMs),
-    maxSpan: int(env, `${p}_LOGS_MAX_RANGE`, 2_000, 1, 1_000_000),
-    pollMs: int(env, `${p}_POLL_MS`, Math.max(250, spec.blockTimeMs), 10, 600_000),
+    maxSpan: envInt(env, `${p}_LOGS_MAX_RANGE`, 2_000, 1, 1_000_000),
+    pollMs: envInt(env, `${p}_POLL_MS`, Math.max(250, spec.blockTimeMs), 10, 600_000),
     batchBlocks,
     ...writes,
     minUsd,
     wsUrl: wsUrlFor(env, chain),
-    recordDir: dir(env, 'CHAIN_RECORD_DIR'),
-    replayDir: dir(env, 'CHAIN_REPLAY_DIR')
+    recordDir: envDir(env, 'CHAIN_RECORD_DIR'),
+    replayDir: envDir(env, 'CHAIN_REPLAY_DIR')
   })
 }
 
 function solanaUrl(env: Env): string | undefined {
-  const v = raw(env, 'SOLANA_RPC_URL')
-  if (v === undefined) return undefined
-  let url: URL
-  try {
-    url = new URL(v)
-  } catch {
-    throw new ConfigError(`SOLANA_RPC_URL must be a URL like http://127.0.0.1:8899 (got '${v}')`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`SOLANA_RPC_URL must use http or https (got '${v}')`)
-  }
-  return v
+  return envUrl(env, 'SOLANA_RPC_URL', ['http:', 'https:'], 'http://127.0.0.1:8899')
 }
 
 /** Reads the chain sources' settings. Throws ConfigError naming the variable at fault. */
 export function chainSourcesConfig(env: Env): ChainSourcesConfig {
-  const minUsd = num(env, 'WHALE_MIN_USD', 100_000, 0, 1e12)
-  const batchBlocks = int(env, 'CHAIN_BATCH_BLOCKS', 500, 1, 100_000)
+  const minUsd = envNumber(env, 'WHALE_MIN_USD', 100_000, 0, 1e12)
+  const batchBlocks = envInt(env, 'CHAIN_BATCH_BLOCKS', 500, 1, 100_000)
   const writes = {
-    writeEvents: int(env, 'CHAIN_WRITE_EVENTS', DEFAULT_WRITE_EVENTS, 1, 1_000_000),
-    writeHoldMs: int(env, 'CHAIN_WRITE_HOLD_MS', 5_000, 0, 600_000)
+    writeEvents: envInt(env, 'CHAIN_WRITE_EVENTS', DEFAULT_WRITE_EVENTS, 1, 1_000_000),
+    writeHoldMs: envInt(env, 'CHAIN_WRITE_HOLD_MS', 5_000, 0, 600_000)
   }
   const evm = Object.fromEntries(
     EVM_CHAIN_NAMES.map((c) => [c, evmSettings(env, c, minUsd, batchBlocks, writes)])
   ) as Record<EvmChainName, EvmSourceSettings>
   return Object.freeze({
-    watchlistDir: path.resolve(raw(env, 'WATCHLIST_DIR') ?? path.join(projectRoot(), 'watchlists')),
+    watchlistDir: path.resolve(envValue(env, 'WATCHLIST_DIR') ?? path.join(projectRoot(), 'watchlists')),
     minUsd,
     evm: Object.freeze(evm),
     solana: Object.freeze({
       rpcUrl: solanaUrl(env),
-      recordDir: dir(env, 'CHAIN_RECORD_DIR'),
-      replayDir: dir(env, 'CHAIN_REPLAY_DIR'),
-      pollMs: int(env, 'SOLANA_POLL_MS', 2_000, 10, 600_000),
-      signaturesLimit: int(env, 'SOLANA_SIGNATURES_LIMIT', 100, 1, 1_000),
+      recordDir: envDir(env, 'CHAIN_RECORD_DIR'),
+      replayDir: envDir(env, 'CHAIN_REPLAY_DIR'),
+      pollMs: envInt(env, 'SOLANA_POLL_MS', 2_000, 10, 600_000),
+      signaturesLimit: envInt(env, 'SOLANA_SIGNATURES_LIMIT', 100, 1, 1_000),
       minUsd
     })
   })

@@ -1,7 +1,6 @@
 /**
  * @module
- * The names SOURCES accepts for chain sources. Kept apart from chain-settings.ts (which imports
- * engine/config.ts for ConfigError) so engine/config.ts can use them while it is being evaluated.
+ * The names SOURCES accepts for chain sources, without the settings readers of chain-settings.ts.
  */
 import { EVM_CHAIN_NAMES, type EvmChainName } from '../../../engine/chain/chains.js'
 

@@ -4,7 +4,7 @@
  * server/openapi-operations.ts): they authenticate with the session cookie themselves (route access
  * `none`), so their 401, 403 and 429 are stated here.
  */
-import type { OperationNotes } from '../../openapi-operations.js'
+import type { OperationNotes } from '../../operation-notes.js'
 
 type Notes = Record<string, OperationNotes>
 

@@ -6,7 +6,7 @@
  * the refusals before the first byte and the 503 when every slot is taken: test/integration/backtest-export.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../engine/config.js'
+import { loadConfig } from '../../../server/config.js'
 import { MarketDirectory } from '../../../engine/history/markets.js'
 import { silentLogger } from '../../../engine/log.js'
 import type { Params, Store } from '../../../engine/store/store.js'

@@ -1,26 +1,30 @@
 /**
  * @module
- * Configuration, read once from the environment at start, validated with messages that name the variable
- * and the accepted values, and passed down as a readonly object. Nothing else reads `process.env`.
+ * The service's configuration, read once from the environment at start, validated with messages that name
+ * the variable and the accepted values, and passed down as a readonly object. Nothing else reads
+ * `process.env`. Each capability reads its own variables (engine/webhooks/config.ts,
+ * engine/alerts/config.ts, engine/chain/rpc-config.ts, engine/nodeintel/config.ts,
+ * ingest/sources/chain/chain-settings.ts, the venue entries of ingest/sources/venues.ts) with the readers
+ * of engine/config/env.ts; this module assembles them and reads the service's own.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { VENUES, type VenueConfigs, type VenueName } from '../ingest/sources/venues.js'
 import type { VenueEnv } from '../ingest/sources/venue-settings.js'
-import { parseAllowList } from './alerts/sender-allow-list.js'
-import { parseCidrList } from './webhooks/address-policy.js'
-import { parseWebhookKey } from './webhooks/secret-box.js'
-// --- chain nodes (engine/chain) ---
-import { chainsConfig, type ChainsConfig } from './chain/rpc-config.js'
-import { nodeIntelConfig, type NodeIntelConfig } from './nodeintel/config.js' // node intelligence
-// --- end chain nodes ---
-// --- chain sources (issue 15, docs/sources.md "Chain sources") ---
+import { ConfigError } from '../engine/config/config-error.js'
+import { checkUrl, envDir, envInt, envOneOf, envValue, type Env } from '../engine/config/env.js'
+import { alertAllowedIps, alertSources } from '../engine/alerts/config.js'
+import { webhookConfig, type WebhookConfig } from '../engine/webhooks/config.js'
+import { chainsConfig, type ChainsConfig } from '../engine/chain/rpc-config.js'
+import { nodeIntelConfig, type NodeIntelConfig } from '../engine/nodeintel/config.js'
 import { chainSourcesConfig, chainSourcesFor, type ChainSourcesConfig } from '../ingest/sources/chain/chain-settings.js'
 import { isChainSourceName, type ChainSourceName } from '../ingest/sources/chain/chain-source-names.js'
-// --- end chain sources ---
+
+export { ConfigError, type WebhookConfig }
 
 /** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
-export type SourceName = 'sim' | VenueName | `replay:${string}` | ChainSourceName // chain sources: evm:<chain>, solana
+/** Chain sources are `evm:<chain>` and `solana`. */
+export type SourceName = 'sim' | VenueName | `replay:${string}` | ChainSourceName
 /** Plain names SOURCES accepts: the demo market, every venue of the registry, `live` and `none` (`replay:<path>` on top). */
 export const KNOWN_SOURCES: readonly string[] = ['sim', ...VENUES.map((v) => v.name), 'live', 'none']
 /** What `SOURCES=live` means: the registry's venues marked live (ingest/sources/venues.ts). */
@@ -88,70 +92,14 @@ export interface Config {
   readonly alertAllowedIps: readonly string[]
   /** outbound webhooks (WEBHOOK_* variables, docs/webhooks.md) */
   readonly webhooks: WebhookConfig
-  // --- chain nodes (engine/chain) ---
   /** EVM nodes per chain: `<CHAIN>_RPC_URL`, `_WS_URL`, `_RPC_RATE`, `_RPC_TIMEOUT_MS` (engine/chain/rpc-config.ts) */
   readonly chains: ChainsConfig
   /** node intelligence: DEX per chain, verdict thresholds, cache, new pairs (engine/nodeintel/config.ts) */
   readonly nodeIntel: NodeIntelConfig
-  // --- end chain nodes ---
-  // --- accounts (docs/accounts.md) ---
   /** `SIGNUP`: `invite` (after the first account, sign-up needs an owner's invite) or `open`. @default 'invite' */
   readonly signup: 'invite' | 'open'
-  // --- end accounts ---
-  // --- chain sources (docs/sources.md "Chain sources") ---
   /** WATCHLIST_DIR, WHALE_MIN_USD, per chain `<ENV>_CONFIRMATIONS`, `_START_BLOCK`, `_BACKFILL_HOURS`, ... */
   readonly chainSources: ChainSourcesConfig
-  // --- end chain sources ---
-}
-
-/** Outbound webhook settings (docs/webhooks.md, "Configuration"). */
-export interface WebhookConfig {
-  /** `WEBHOOK_KEY`: encrypts signing keys at rest; unset: generated into DATA_DIR/webhook.key (0600) */
-  readonly key: Buffer | undefined
-  /** `WEBHOOK_ALLOW_PRIVATE`: CIDRs deliveries may reach despite the SSRF guard (tests, private deployments). @default [] */
-  readonly allowPrivate: readonly string[]
-  /** `WEBHOOK_TIMEOUT_MS`: an attempt without an answer in this time failed (spec: 10 s). @default 10_000 */
-  readonly timeoutMs: number
-  /** `WEBHOOK_DISABLE_AFTER_S`: a webhook whose deliveries all failed this long is disabled. @default 86_400 */
-  readonly disableAfterS: number
-  /** `WEBHOOK_CONCURRENCY`: attempts in flight at once, all receivers. @default 256 */
-  readonly concurrency: number
-  /** `WEBHOOK_RECEIVER_CONCURRENCY`: attempts (and connections) in flight per receiver origin. @default 16 */
-  readonly receiverConcurrency: number
-  /** `WEBHOOK_MAX_PENDING`: deliveries waiting at once; more are stored as failed (queue_full). @default 250_000 */
-  readonly maxPending: number
-  /** `WEBHOOK_MAX_PENDING_PER_WEBHOOK`: the same bound per webhook. @default 100_000 */
-  readonly maxPendingPerWebhook: number
-  /** `WEBHOOK_RETRY_AFTER_MAX_S`: longest wait a 429's Retry-After can impose before a retry. @default 60 */
-  readonly retryAfterMaxS: number
-}
-
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ConfigError'
-  }
-}
-
-type Env = Readonly<Record<string, string | undefined>>
-
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return def
-  const n = Number(raw)
-  if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${raw}')`)
-  }
-  return n
-}
-
-function oneOf<T extends string>(env: Env, name: string, def: T, allowed: readonly T[]): T {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return def
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got '${raw}')`)
-  }
-  return raw as T
 }
 
 function sources(env: Env): readonly SourceName[] {
@@ -161,7 +109,7 @@ function sources(env: Env): readonly SourceName[] {
     .map((s) => s.trim())
     .filter(Boolean)
   const bad = list.find(
-    (s) => !KNOWN_SOURCES.includes(s) && !s.startsWith('replay:') && s !== 'chains' && !isChainSourceName(s) // chain sources
+    (s) => !KNOWN_SOURCES.includes(s) && !s.startsWith('replay:') && s !== 'chains' && !isChainSourceName(s)
   )
   if (bad !== undefined || list.length === 0) {
     throw new ConfigError(
@@ -172,12 +120,11 @@ function sources(env: Env): readonly SourceName[] {
   const out: SourceName[] = []
   for (const s of list) {
     if (s === 'none') continue
-    // --- chain sources: `chains` expands to every chain with a node URL; a named chain needs its URL ---
+    // `chains` expands to every chain with a node URL; a named chain needs its URL
     if (s === 'chains' || isChainSourceName(s)) {
       for (const name of chainSourcesFor(s, env)) if (!out.includes(name)) out.push(name)
       continue
     }
-    // --- end chain sources ---
     if (s.startsWith('replay:')) {
       const file = s.slice('replay:'.length)
       if (!file || !fs.existsSync(file)) throw new ConfigError(`SOURCES=${s}: no such file or directory '${file}'`)
@@ -190,27 +137,14 @@ function sources(env: Env): readonly SourceName[] {
 }
 
 function baseUrl(env: Env, name: string, def: string, protocols: readonly string[]): string {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return def
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new ConfigError(`${name} must be a URL like ${def} (got '${raw}')`)
-  }
-  if (!protocols.includes(url.protocol)) {
-    throw new ConfigError(`${name} must use ${protocols.map((p) => p.slice(0, -1)).join(' or ')} (got '${raw}')`)
-  }
-  return raw.replace(/\/+$/, '')
+  const raw = envValue(env, name)
+  return raw === undefined ? def : checkUrl(name, raw, protocols, def).replace(/\/+$/, '')
 }
 
 /** A venue's variables: `<prefix>_<suffix>`, errors naming the variable. */
 function venueEnv(env: Env, prefix: string): VenueEnv {
   return {
-    get: (suffix) => {
-      const raw = env[`${prefix}_${suffix}`]
-      return raw === undefined || raw.trim() === '' ? undefined : raw
-    },
+    get: (suffix) => envValue(env, `${prefix}_${suffix}`),
     fail: (suffix, message) => {
       throw new ConfigError(`${prefix}_${suffix} ${message}`)
     }
@@ -231,8 +165,8 @@ function venues(env: Env): VenueConfigs {
 }
 
 function replaySpeed(env: Env): number {
-  const raw = (env['REPLAY_SPEED'] ?? '').trim()
-  if (raw === '') return 1
+  const raw = envValue(env, 'REPLAY_SPEED')
+  if (raw === undefined) return 1
   if (raw === 'max') return 0
   const n = Number(raw)
   if (!Number.isFinite(n) || n < 0 || n > 1_000_000) {
@@ -242,8 +176,8 @@ function replaySpeed(env: Env): number {
 }
 
 function clickhouseUrl(env: Env): string | undefined {
-  const raw = env['CLICKHOUSE_URL']
-  if (raw === undefined || raw === '') return undefined
+  const raw = envValue(env, 'CLICKHOUSE_URL')
+  if (raw === undefined) return undefined
   let url: URL
   try {
     url = new URL(raw)
@@ -257,8 +191,8 @@ function clickhouseUrl(env: Env): string | undefined {
 }
 
 function identifier(env: Env, name: string): string | undefined {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return undefined
+  const raw = envValue(env, name)
+  if (raw === undefined) return undefined
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw)) throw new ConfigError(`${name} must be a plain identifier (got '${raw}')`)
   return raw
 }
@@ -278,9 +212,9 @@ function adminToken(env: Env): string | undefined {
  * one): default min(2, pool - 1), at least 1 (with a pool of 1 an export holds the only connection).
  */
 function exportMaxConcurrent(env: Env, pool: number): number {
-  if (env['CLICKHOUSE_URL']) return int(env, 'EXPORT_MAX_CONCURRENT', 2, 1, 32)
+  if (env['CLICKHOUSE_URL']) return envInt(env, 'EXPORT_MAX_CONCURRENT', 2, 1, 32)
   const most = Math.max(1, pool - 1)
-  const cap = int(env, 'EXPORT_MAX_CONCURRENT', Math.min(2, most), 1, 32)
+  const cap = envInt(env, 'EXPORT_MAX_CONCURRENT', Math.min(2, most), 1, 32)
   if (cap > most) {
     throw new ConfigError(
       `EXPORT_MAX_CONCURRENT (${cap}) must be below CHDB_POOL_SIZE (${pool}): each streaming export holds a chDB connection until its client has read everything, and ingest and other reads need one left`
@@ -289,99 +223,43 @@ function exportMaxConcurrent(env: Env, pool: number): number {
   return cap
 }
 
-function webhookConfig(env: Env): WebhookConfig {
-  const rawKey = env['WEBHOOK_KEY']
-  let key: Buffer | undefined
-  let allowPrivate: string[]
-  try {
-    key = rawKey === undefined || rawKey.trim() === '' ? undefined : parseWebhookKey(rawKey)
-  } catch (err) {
-    throw new ConfigError((err as Error).message)
-  }
-  try {
-    allowPrivate = parseCidrList(env['WEBHOOK_ALLOW_PRIVATE'] ?? '')
-  } catch (err) {
-    throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE must be a comma list of CIDRs: ${(err as Error).message}`)
-  }
-  return Object.freeze({
-    key,
-    allowPrivate: Object.freeze(allowPrivate),
-    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-    disableAfterS: int(env, 'WEBHOOK_DISABLE_AFTER_S', 86_400, 1, 90 * 86_400),
-    concurrency: int(env, 'WEBHOOK_CONCURRENCY', 256, 1, 10_000),
-    receiverConcurrency: int(env, 'WEBHOOK_RECEIVER_CONCURRENCY', 16, 1, 1_000),
-    maxPending: int(env, 'WEBHOOK_MAX_PENDING', 250_000, 1, 10_000_000),
-    maxPendingPerWebhook: int(env, 'WEBHOOK_MAX_PENDING_PER_WEBHOOK', 100_000, 1, 10_000_000),
-    retryAfterMaxS: int(env, 'WEBHOOK_RETRY_AFTER_MAX_S', 60, 1, 3_600)
-  })
-}
-
-/** An alert source: the path segment of POST /v1/{name}/webhook. */
-const ALERT_SOURCE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/
-
-/** `ALERT_SOURCES`: alert sources besides `tradingview` (always served), e.g. `trendspider,mybot`. */
-function alertSources(env: Env): readonly string[] {
-  const raw = env['ALERT_SOURCES'] ?? ''
-  const out = ['tradingview']
-  for (const item of raw.split(',')) {
-    const name = item.trim()
-    if (name === '') continue
-    if (!ALERT_SOURCE_NAME.test(name)) {
-      throw new ConfigError(
-        `ALERT_SOURCES must be a comma list of names of 1 to 32 lower-case letters, digits, '-' or '_' (got '${name}')`
-      )
-    }
-    if (!out.includes(name)) out.push(name)
-  }
-  return Object.freeze(out)
-}
-
-/** `ALERT_ALLOWED_IPS`: addresses, CIDRs and `tradingview` (its published senders); empty accepts any address. */
-function alertAllowedIps(env: Env): readonly string[] {
-  try {
-    return Object.freeze(parseAllowList(env['ALERT_ALLOWED_IPS'] ?? ''))
-  } catch (err) {
-    throw new ConfigError(`ALERT_ALLOWED_IPS must be a comma list of addresses and CIDRs: ${(err as Error).message}`)
-  }
-}
-
 /** Reads and validates the configuration. Throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
-  const host = env['HOST'] || '127.0.0.1'
+  const host = envValue(env, 'HOST') ?? '127.0.0.1'
   if (env['CLICKHOUSE_CLUSTER'] && !env['CLICKHOUSE_URL']) {
     throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a ClickHouse server deployment)')
   }
-  const chdbPoolSize = int(env, 'CHDB_POOL_SIZE', 4, 1, 32)
+  const chdbPoolSize = envInt(env, 'CHDB_POOL_SIZE', 4, 1, 32)
   return Object.freeze({
-    port: int(env, 'PORT', 8080, 0, 65_535),
+    port: envInt(env, 'PORT', 8080, 0, 65_535),
     host,
-    dataDir: path.resolve(env['DATA_DIR'] || './data'),
+    dataDir: envDir(env, 'DATA_DIR') ?? path.resolve('./data'),
     clickhouseUrl: clickhouseUrl(env),
     clickhouseCluster: identifier(env, 'CLICKHOUSE_CLUSTER'),
     sources: sources(env),
     venues: venues(env),
-    recordDir: env['RECORD_DIR'] ? path.resolve(env['RECORD_DIR']) : undefined,
+    recordDir: envDir(env, 'RECORD_DIR'),
     replaySpeed: replaySpeed(env),
-    simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
-    simBackfillDays: int(env, 'SIM_BACKFILL_DAYS', 30, 0, 365),
+    simSeed: envInt(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
+    simBackfillDays: envInt(env, 'SIM_BACKFILL_DAYS', 30, 0, 365),
     adminToken: adminToken(env),
-    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
-    batchRows: int(env, 'INGEST_BATCH_ROWS', 50_000, 1, 1_000_000),
-    bulkBatchRows: int(env, 'INGEST_BULK_BATCH_ROWS', 250_000, 1, 1_000_000),
-    flushMs: int(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
-    queueRows: int(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
+    logLevel: envOneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    batchRows: envInt(env, 'INGEST_BATCH_ROWS', 50_000, 1, 1_000_000),
+    bulkBatchRows: envInt(env, 'INGEST_BULK_BATCH_ROWS', 250_000, 1, 1_000_000),
+    flushMs: envInt(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
+    queueRows: envInt(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
     chdbPoolSize,
     exportMaxConcurrent: exportMaxConcurrent(env, chdbPoolSize),
-    exportPinMerged: oneOf(env, 'EXPORT_PIN_MERGED', '1', ['0', '1']) === '1',
-    bodyMemoryBytes: int(env, 'BODY_MEMORY_MB', 64, 1, 65_536) * 1024 * 1024,
-    publicRatePerMinute: int(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
-    trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10),
+    exportPinMerged: envOneOf(env, 'EXPORT_PIN_MERGED', '1', ['0', '1']) === '1',
+    bodyMemoryBytes: envInt(env, 'BODY_MEMORY_MB', 64, 1, 65_536) * 1024 * 1024,
+    publicRatePerMinute: envInt(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
+    trustedProxyHops: envInt(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10),
     alertSources: alertSources(env),
     alertAllowedIps: alertAllowedIps(env),
     webhooks: webhookConfig(env),
-    chains: chainsConfig(env), // chain nodes (engine/chain)
-    nodeIntel: nodeIntelConfig(env), // node intelligence (docs/node-intel.md)
-    chainSources: chainSourcesConfig(env), // chain sources (docs/sources.md)
-    signup: oneOf(env, 'SIGNUP', 'invite', ['invite', 'open'] as const) // accounts (docs/accounts.md)
+    chains: chainsConfig(env),
+    nodeIntel: nodeIntelConfig(env),
+    chainSources: chainSourcesConfig(env),
+    signup: envOneOf(env, 'SIGNUP', 'invite', ['invite', 'open'] as const)
   })
 }

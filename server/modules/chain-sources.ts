@@ -1,32 +1,33 @@
 /**
  * @module
- * Wiring of the chain sources (issue 15, docs/sources.md "Chain sources"): the watch lists (loaded at start
- * from WATCHLIST_DIR, a bad list stops the start naming file and line), one `evm:<chain>` source per named
- * chain on the shared ChainClients (attached once the server context exists), the `solana` source, and the
- * watch-list admin routes. The watch list's exchange wallets also label exchange flows
- * (engine/whales/exchange-wallets.ts).
+ * The chain sources (docs/sources.md "Chain sources"): the watch lists (loaded when the module opens from
+ * WATCHLIST_DIR; a bad list stops the start naming file and line), one `evm:<chain>` source per named chain
+ * on the shared chain clients, the `solana` source, and the watch-list admin routes. The watch list's
+ * exchange wallets also label exchange flows (engine/whales/exchange-wallets.ts).
  */
 import type { ChainClient } from '../../engine/chain/chain-client.js'
 import type { ChainClients } from '../../engine/chain/chain-clients.js'
 import type { EvmChainName } from '../../engine/chain/chains.js'
-import type { Config } from '../../engine/config.js'
 import type { Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
 import { WatchlistRegistry } from '../../engine/watchlist/registry.js'
 import { setWatchedExchangeWallets } from '../../engine/whales/exchange-wallets.js'
-import type { ChainSourceName } from '../../ingest/sources/chain/chain-source-names.js'
+import { isChainSourceName } from '../../ingest/sources/chain/chain-source-names.js'
 import { EvmWhaleSource } from '../../ingest/sources/chain/evm-whale-source.js'
 import { SolanaWhaleSource } from '../../ingest/sources/chain/solana-source.js'
 import type { Source } from '../../ingest/sources/source.js'
+import type { Config, SourceName } from '../config.js'
 import type { Route } from '../http/types.js'
 import { adminWatchlistRoutes } from '../routes/admin-watchlist.js'
+import type { ServiceModule } from './service-module.js'
 
-export class ChainSourcesWiring {
+export class ChainSourcesModule implements ServiceModule {
+  readonly name = 'chain sources'
   readonly watchlists: WatchlistRegistry
-  private clients: ChainClients | null = null
 
   constructor(
     private readonly config: Config,
+    private readonly clients: ChainClients,
     private readonly deps: { readonly store: Store; readonly log: Logger }
   ) {
     this.watchlists = new WatchlistRegistry(config.chainSources.watchlistDir)
@@ -35,18 +36,14 @@ export class ChainSourcesWiring {
     )
   }
 
-  /** the server context's chain clients, shared with node intelligence */
-  attach(clients: ChainClients): void {
-    this.clients = clients
-  }
-
   private clientOf(chain: EvmChainName): ChainClient {
-    const client = this.clients?.get(chain)
+    const client = this.clients.get(chain)
     if (client === undefined) throw new Error(`no ${chain} node is configured`)
     return client
   }
 
-  source(name: ChainSourceName): Source {
+  sourceFor(name: SourceName): Source | undefined {
+    if (!isChainSourceName(name)) return undefined
     const log = this.deps.log.child({ source: name })
     if (name === 'solana') {
       return new SolanaWhaleSource({

@@ -1,0 +1,27 @@
+/**
+ * @module
+ * The chain nodes: one JSON-RPC client per configured EVM chain (`<CHAIN>_RPC_URL`,
+ * engine/chain/rpc-config.ts), shared by the chain sources and node intelligence so each node has one rate
+ * limit. Its stop closes their kept-alive connections (the honeypot probe's pools).
+ */
+import { ChainClients } from '../../engine/chain/chain-clients.js'
+import type { Logger } from '../../engine/log.js'
+import type { Config } from '../config.js'
+import type { ServiceModule } from './service-module.js'
+
+export interface ChainNodes extends ServiceModule {
+  readonly clients: ChainClients
+}
+
+export function openChainNodes(config: Config, log: Logger): ChainNodes {
+  const clients = new ChainClients(config.chains)
+  return {
+    name: 'chain nodes',
+    clients,
+    // a failure to close must not stop the shutdown
+    stop: () =>
+      clients
+        .close()
+        .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'chain node connections not closed'))
+  }
+}
