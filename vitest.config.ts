@@ -10,6 +10,9 @@ const SHARED_SERVER_FILES = [
   'test/integration/history-ohlcv.test.ts',
   'test/integration/http-parser-limits.test.ts',
   'test/integration/openapi-ingest-body.test.ts',
+  'test/integration/read-api.test.ts',
+  'test/integration/records-doc.test.ts',
+  'test/integration/symbols-api.test.ts',
   'test/integration/uws-adapter.test.ts',
   'test/integration/web-static.test.ts'
 ]

@@ -8,6 +8,7 @@
  */
 import type { TestProject } from 'vitest/node'
 import { startTestServer } from '../helpers/server.js'
+import { startControl } from './shared-server-control.js'
 
 /**
  * Settings every shared file can live with: a public rate limit no file reaches (all files call from
@@ -20,13 +21,20 @@ export const SHARED_SERVER_ENV: Readonly<Record<string, string>> = {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const srv = await startTestServer({ ...SHARED_SERVER_ENV })
+  const control = await startControl(srv.running)
   project.provide('sharedServerBase', srv.base)
-  return () => srv.stop()
+  project.provide('sharedServerControl', control.base)
+  return async () => {
+    await control.stop()
+    await srv.stop()
+  }
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** `http://127.0.0.1:<port>` of the shared server; empty outside the shared-server project */
     sharedServerBase: string
+    /** `http://127.0.0.1:<port>` of its control channel (test/setup/shared-server-control.ts) */
+    sharedServerControl: string
   }
 }
