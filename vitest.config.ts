@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config'
 const SHARED_SERVER_FILES = [
   'test/integration/confirm-api.test.ts',
   'test/integration/history-aligned.test.ts',
+  'test/integration/history-funding.test.ts',
   'test/integration/history-ohlcv.test.ts',
   'test/integration/http-parser-limits.test.ts',
   'test/integration/openapi-ingest-body.test.ts',

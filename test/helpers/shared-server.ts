@@ -16,6 +16,8 @@ export interface SharedServer {
   readonly port: number
   /** Rebuilds the server's live state from its store, as a restart does; resolves once done. */
   readonly rebuild: () => Promise<void>
+  /** Makes the history market list be read again on its next use, as after a bulk load. */
+  readonly invalidateMarkets: () => Promise<void>
   /** Rows of a query against the server's store. */
   readonly query: <T>(sql: string, params?: Params) => Promise<T[]>
   /** A statement without result against the server's store; only ever on the file's own rows. */
@@ -36,6 +38,7 @@ export function sharedServer(): SharedServer {
     base,
     port: Number(new URL(base).port),
     rebuild: async () => void (await control(ctl, '/rebuild')),
+    invalidateMarkets: async () => void (await control(ctl, '/markets/invalidate')),
     query: async <T>(sql: string, params?: Params) =>
       (await (await control(ctl, '/query', { sql, params })).json()) as T[],
     command: async (sql: string, params?: Params) => void (await control(ctl, '/command', { sql, params }))

@@ -1,9 +1,11 @@
 /**
  * The test-only control channel of the shared server (test/setup/shared-server.ts): a loopback HTTP
  * listener in Vitest's main process that does for a shared file what it would do in-process with its own
- * server: rebuild the live state from the store (the restart cases) and read the store (row counts).
+ * server: rebuild the live state from the store (the restart cases), forget the cached market list and
+ * read the store (row counts).
  * Files reach it through test/helpers/shared-server.ts. Every request is a POST with a JSON body:
  * - `/rebuild` -> 204 once a rebuild started after the request has ended (LiveState.rebuild)
+ * - `/markets/invalidate` -> 204; the history market list is read again on its next use (after bulk loads)
  * - `/query` `{sql, params?}` -> 200 with the rows as JSON
  * - `/command` `{sql, params?}` -> 204 (a statement without result, e.g. a DELETE of the file's own rows)
  * Any failure answers 500 with the error's message.
@@ -29,6 +31,8 @@ async function answer(running: Running, req: http.IncomingMessage): Promise<unkn
   switch (req.url) {
     case '/rebuild':
       return running.ctx.live.rebuild()
+    case '/markets/invalidate':
+      return running.ctx.markets.invalidate()
     case '/query': {
       const s = await readStatement(req)
       return running.ctx.store.query(s.sql, s.params)
