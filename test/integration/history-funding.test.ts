@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ingestRecords, jsonBody } from '../helpers/server.js'
+import { mulberry32 } from '../helpers/mulberry32.js'
 import { createKey, sharedServer } from '../helpers/shared-server.js'
 
 const SEED = 20250310
@@ -25,17 +26,6 @@ interface Row {
   readonly interval_hours: number
 }
 
-/** mulberry32: deterministic rates; the seed is in the test names */
-function rng(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const H0 = Math.floor(Date.now() / HOUR) * HOUR
 const BN = { exchange: 'binance', symbol: 'XMRUSDT', base: 'XMR' }
 const OKX = { exchange: 'okx', symbol: 'XMR-USDT-SWAP', base: 'XMR' }
@@ -43,7 +33,7 @@ const GAP_HOURS = new Set([10, 11, 12]) // hours ago without binance readings
 const ZERO_HOUR = 5 // hours ago whose last binance reading is exactly 0
 
 function makeRows(): Row[] {
-  const r = rng(SEED)
+  const r = mulberry32(SEED) // deterministic rates; the seed is in the test names
   const rate = () => Math.round((r() - 0.4) * 1e6) / 1e9 // -0.0004 .. 0.0006, 1e-9 steps
   const rows: Row[] = []
   for (let ago = 40; ago >= 1; ago--) {
