@@ -3,8 +3,9 @@
  * chDB store, started in Vitest's main process before the project's files run and stopped after them. The
  * files read its base URL with `sharedServer()` (test/helpers/shared-server.ts) instead of booting a server
  * and a store each (migrations and warm-up take seconds per boot). They share its store, so each writes
- * only under its own symbols and creates its own keys; tests that need the process itself (its store, live
- * state or config) keep their own server.
+ * only under its own symbols and creates its own keys. What a file would do in-process (rebuild the live
+ * state, read the store) goes through the control channel (test/setup/shared-server-control.ts); tests that
+ * need the process itself (a kill or restart, its data dir, settings of their own) keep their own server.
  */
 import type { TestProject } from 'vitest/node'
 import { startTestServer } from '../helpers/server.js'
