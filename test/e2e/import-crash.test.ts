@@ -37,6 +37,12 @@ async function crash(dataDir: string, file: string, kill: string, nth: number, .
   expect(r.signal, r.stderr).toBe('SIGKILL')
 }
 
+/**
+ * Bound of each case, ms: a case runs up to five processes that each open and migrate chDB, tens of seconds
+ * apiece on a loaded 2-core machine; the cases assert outcomes, so only this bound meets the machine's speed.
+ */
+const CASE_MS = 300_000
+
 const journal = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'journal', 'import'))
 
 let files: ReturnType<typeof tmpDir>
@@ -65,7 +71,7 @@ afterAll(() => {
   files.cleanup()
 })
 
-describe('SIGKILL during an import', () => {
+describe('SIGKILL during an import', { timeout: CASE_MS }, () => {
   it('a slice in the raw table with candle levels missing is completed by the next CLI import, once', async () => {
     const dir = dataDir()
     // the last slice (00:00, after 22:00 and 23:00 were written whole): its statement wrote trades, 1m, 5m,
