@@ -2,14 +2,21 @@ import { defineConfig } from 'vitest/config'
 
 /**
  * Route tests that share one server and store (test/setup/shared-server.ts): each writes only under its
- * own symbols and makes its own keys, and needs nothing of the server process beyond HTTP.
+ * own symbols and makes its own keys, and needs nothing of the server process beyond HTTP and the control
+ * channel (rebuild the live state, read the store). Option quotes have no symbol of their own: ETH's
+ * belong to read-api (its options history asserts every point), and the only other quotes here are
+ * records-doc's fixed-time BTC examples. No file here asserts whale-window or health totals.
  */
 const SHARED_SERVER_FILES = [
   'test/integration/confirm-api.test.ts',
   'test/integration/history-aligned.test.ts',
+  'test/integration/history-funding.test.ts',
   'test/integration/history-ohlcv.test.ts',
   'test/integration/http-parser-limits.test.ts',
   'test/integration/openapi-ingest-body.test.ts',
+  'test/integration/read-api.test.ts',
+  'test/integration/records-doc.test.ts',
+  'test/integration/symbols-api.test.ts',
   'test/integration/uws-adapter.test.ts',
   'test/integration/web-static.test.ts'
 ]

@@ -3,32 +3,20 @@
  * when the transfer ended complete; an error answer or a transfer cut short leaves neither the file nor a
  * part file, exit code 1. Needs `npm run build` first.
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectRoot } from '../../engine/paths.js'
 import { freePort, spawnServer, waitForHealth, type Spawned } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { CLI_BIN, runNode } from '../helpers/run-node.js'
 
-const BIN = path.join(projectRoot(), 'bin', 'tidewatch.js')
 const ADMIN = 'cli-export-admin-token-0123456789'
 const HOUR = 3_600_000
 
-function cli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
-      stdio: ['ignore', 'ignore', 'pipe']
-    })
-    let stderr = ''
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stderr }))
-  })
-}
+/** `tidewatch ...args` over a clean environment plus `env` */
+const cli = (args: readonly string[], env: Record<string, string>) => runNode([CLI_BIN, ...args], env)
 
 describe('tidewatch export', () => {
   let tmp: ReturnType<typeof tmpDir>

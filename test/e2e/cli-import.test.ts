@@ -4,37 +4,19 @@
  * (imported), 1 (a bad file: the message names file and line, nothing of it written), 2 (usage).
  * Needs `npx tsc -p tsconfig.json` first.
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectRoot } from '../../engine/paths.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { freePort, spawnServer, waitForHealth, type Spawned } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { CLI_BIN, runNode } from '../helpers/run-node.js'
 import { aggTradesCsv, klinesCsv, recentDay, writeZip, HOUR } from '../helpers/import-files.js'
 
-const BIN = path.join(projectRoot(), 'bin', 'tidewatch.js')
+/** `tidewatch import ...args` over a clean environment plus `env` */
+const cli = (args: readonly string[], env: Record<string, string>) => runNode([CLI_BIN, 'import', ...args], env)
 const ADMIN = 'cli-import-admin-token-0123456789'
 const DAY = recentDay()
-
-function cli(
-  args: readonly string[],
-  env: Record<string, string>
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'import', ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 let files: ReturnType<typeof tmpDir>
 let trades = ''

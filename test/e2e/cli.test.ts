@@ -3,37 +3,14 @@
  * token comes from DATA_DIR/admin_token (ADMIN_TOKEN unset); a created key works, is listed, and stops working
  * at once when revoked; exit codes 1 (server error, unreachable) and 2 (usage). Needs `npm run build` first.
  */
-import { spawn } from 'node:child_process'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectRoot } from '../../engine/paths.js'
 import { freePort, spawnServer, waitForHealth, type Spawned } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { CLI_BIN, runNode } from '../helpers/run-node.js'
 
-const BIN = path.join(projectRoot(), 'bin', 'tidewatch.js')
+/** `tidewatch ...args` over a clean environment plus `env` (no ADMIN_TOKEN, no PORT) */
+const cli = (args: readonly string[], env: Record<string, string>) => runNode([CLI_BIN, ...args], env)
 const KEY = /tw_live_[a-z0-9]{10}_[A-Za-z0-9_-]{43}/
-
-interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Runs `node bin/tidewatch.js ...args` over a clean environment plus `env` (no ADMIN_TOKEN, no PORT). */
-function cli(args: readonly string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 describe('tidewatch keys (CLI against the built server)', () => {
   let tmp: ReturnType<typeof tmpDir> | undefined

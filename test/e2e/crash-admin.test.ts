@@ -5,29 +5,15 @@
 import { describe, it, expect } from 'vitest'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { freePort, spawnServer, waitForHealth } from '../helpers/spawn-server.js'
-import { ndjson } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { tradeBatch } from '../helpers/trade-batch.js'
 
 const ADMIN = 'e2e-admin-token-0123456789'
 const ROWS = 2000
 const T0 = Date.UTC(2026, 10, 10)
 
-function batch(i: number): string {
-  return ndjson(
-    Array.from({ length: ROWS }, (_, j) => ({
-      ts: T0 + (i * ROWS + j) * 1000,
-      exchange: 'binance',
-      market: 'perp',
-      symbol: 'ETHUSDT',
-      base: 'ETH',
-      quote: 'USDT',
-      side: j % 2 ? 'buy' : 'sell',
-      price: 3000 + (j % 17),
-      qty: 0.5,
-      trade_id: `b${i}-${j}`
-    }))
-  )
-}
+/** the ingest bodies (batch numbers after 'b' in the trade ids) */
+const BATCHES = { rows: ROWS, t0: T0, prefix: 'b' }
 
 describe('SIGKILL during admin ingest', () => {
   it('keeps every acknowledged batch exactly once in raw tables and views', async () => {
@@ -46,7 +32,7 @@ describe('SIGKILL during admin ingest', () => {
           const res = await fetch(`${s.base}/v1/admin/ingest/trade`, {
             method: 'POST',
             headers: { authorization: `Bearer ${ADMIN}` },
-            body: batch(i)
+            body: tradeBatch(i, BATCHES)
           })
           if (res.status === 201) acked.add(i)
         } catch {

@@ -7,47 +7,24 @@
  * state a crash between ClickHouse's parts leaves. Recovery runs in `tidewatch import` (a CLI opening the
  * directory itself) and in the server's start. Needs `npm run build` first.
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../../engine/paths.js'
 import { freePort, spawnServer, waitForHealth } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { CLI_BIN, runNode } from '../helpers/run-node.js'
 import { aggTradesCsv, HOUR, recentDay, writeZip } from '../helpers/import-files.js'
 
 const CHILD = path.join(projectRoot(), 'test', 'helpers', 'import-crash-child.mjs')
-const BIN = path.join(projectRoot(), 'bin', 'tidewatch.js')
 /** 3 hours from 22:00 (a day boundary inside), 3 trades a minute: 540 lines */
 const T0 = recentDay() + 22 * HOUR
 /** small slices so the file makes 3 (one per hour); the crash run and the reference use the same */
 const SLICE_ROWS = '100'
 const ADMIN = 'import-crash-admin-token-0123456789'
 
-interface Run {
-  code: number | null
-  signal: NodeJS.Signals | null
-  stdout: string
-  stderr: string
-}
-
-function run(cmd: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, cmd, {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', TZ: 'UTC', ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
-}
-
-const child = (...args: string[]) => run([CHILD, ...args])
-const cli = (dataDir: string, file: string) => run([BIN, 'import', file], { DATA_DIR: dataDir })
+const child = (...args: string[]) => runNode([CHILD, ...args], { TZ: 'UTC' })
+const cli = (dataDir: string, file: string) => runNode([CLI_BIN, 'import', file], { TZ: 'UTC', DATA_DIR: dataDir })
 
 async function dump(dataDir: string): Promise<Record<string, unknown[]>> {
   const r = await child('dump', dataDir)
@@ -59,6 +36,12 @@ async function crash(dataDir: string, file: string, kill: string, nth: number, .
   const r = await child('crash', dataDir, file, SLICE_ROWS, kill, String(nth), ...views)
   expect(r.signal, r.stderr).toBe('SIGKILL')
 }
+
+/**
+ * Bound of each case, ms: a case runs up to five processes that each open and migrate chDB, tens of seconds
+ * apiece on a loaded 2-core machine; the cases assert outcomes, so only this bound meets the machine's speed.
+ */
+const CASE_MS = 300_000
 
 const journal = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'journal', 'import'))
 
@@ -88,7 +71,7 @@ afterAll(() => {
   files.cleanup()
 })
 
-describe('SIGKILL during an import', () => {
+describe('SIGKILL during an import', { timeout: CASE_MS }, () => {
   it('a slice in the raw table with candle levels missing is completed by the next CLI import, once', async () => {
     const dir = dataDir()
     // the last slice (00:00, after 22:00 and 23:00 were written whole): its statement wrote trades, 1m, 5m,

@@ -24,9 +24,10 @@ import {
   writeWatchlist,
   type Scenario
 } from '../fixtures/evm/whales/scenario.js'
-import { ndjson } from '../helpers/server.js'
+import { mulberry32 } from '../helpers/mulberry32.js'
 import { freePort } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { tradeBatch } from '../helpers/trade-batch.js'
 import { makeTestCa, WebhookReceiver, type TestCa } from '../helpers/webhook-receiver.js'
 
 const STOPS = 20
@@ -35,18 +36,6 @@ const SECRET = 'signal-stops-secret-0123456789'
 const ROWS = 200
 const T0 = Date.UTC(2026, 10, 10)
 const SEED = Number(process.env['STOP_SEED'] ?? crypto.randomInt(1, 2 ** 31))
-
-/** mulberry32: a seeded uniform [0, 1) */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface Npm {
   readonly child: ChildProcess
@@ -96,22 +85,8 @@ async function call(base: string, method: string, p: string, body?: string, key?
   return fetch(`${base}${p}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body })
 }
 
-function tradeBatch(i: number): string {
-  return ndjson(
-    Array.from({ length: ROWS }, (_, j) => ({
-      ts: T0 + (i * ROWS + j) * 1000,
-      exchange: 'binance',
-      market: 'perp',
-      symbol: 'ETHUSDT',
-      base: 'ETH',
-      quote: 'USDT',
-      side: j % 2 ? 'buy' : 'sell',
-      price: 3000 + (j % 17),
-      qty: 0.5,
-      trade_id: `s${i}-${j}`
-    }))
-  )
-}
+/** the admin ingest bodies of the stop runs (batch numbers after 's' in the trade ids) */
+const BATCHES = { rows: ROWS, t0: T0, prefix: 's' }
 
 /** What the workloads had acknowledged, over every run. */
 const acked = { batches: new Set<number>(), events: new Set<string>(), calls: 0 }
@@ -135,7 +110,7 @@ function workloads(s: Npm, key: string, chain: Scenario): Promise<unknown> {
   return Promise.all([
     loop(async () => {
       const i = nextBatch++
-      const res = await call(s.base, 'POST', '/v1/admin/ingest/trade', tradeBatch(i))
+      const res = await call(s.base, 'POST', '/v1/admin/ingest/trade', tradeBatch(i, BATCHES))
       if (res.status === 201) acked.batches.add(i)
       await res.arrayBuffer()
     }),
@@ -216,7 +191,7 @@ afterAll(async () => {
 describe('group SIGINT/SIGTERM through npm start', () => {
   it(`${STOPS} stops at random moments of live work: each one clean stop, nothing acknowledged lost`, async () => {
     console.log(`signal-stops seed ${SEED} (STOP_SEED=${SEED} repeats the run)`)
-    const rnd = random(SEED)
+    const rnd = mulberry32(SEED)
     let repeatsSeen = 0
     /** the log of the run stopped last (what a count missing after its restart points at) */
     let lastLog = ''

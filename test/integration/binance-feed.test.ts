@@ -4,6 +4,7 @@ import { BinanceSource } from '../../ingest/sources/binance.js'
 import { BinanceTestServer } from '../helpers/venues/binance-server.js'
 import { MARK, PERPS, markPriceUpdate, forceOrderEvent } from '../helpers/venues/binance-fixtures.js'
 import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
+import { silenceUntilReopened } from '../helpers/venues/stale-reopen.js'
 
 let server: BinanceTestServer
 let feed: ReturnType<typeof drainSource>
@@ -123,27 +124,7 @@ describe('Binance feed against a local protocol server', () => {
   })
 
   it('reopens a connection that goes silent (stale feed)', async () => {
-    const s0 = source.status()
-    const n = s0.connections!
-    const accepted = server.connections
-    const silent = new Set(server.clients)
-    server.pauseAll()
-    await until('stale detected', () => source.status().stale! > s0.stale!, 8_000)
-    // every connection goes silent, so every one must be found stale (not only the first)
-    await until('every connection stale', () => source.status().stale! >= s0.stale! + n, 8_000)
-    server.resumeAll()
-    await until('connected again', () => source.status().connected, 8_000)
-    // `connected` alone stays true if a stale socket is counted but never closed: the silent connections
-    // must really be closed and reopened
-    await until(
-      'stale connections reopened',
-      () =>
-        server.connections - accepted >= n &&
-        source.status().reconnects! - s0.reconnects! >= n &&
-        [...silent].every((c) => !server.clients.has(c)),
-      8_000
-    )
-    await server.waitSubscribed(STREAMS)
+    await silenceUntilReopened(server, source, STREAMS)
     const id = server.trade('BTCUSDT', Date.now(), '97200.0', '0.1', false)
     await until('trade after reopen', () => tradeIds(feed.records, 'BTCUSDT').includes(String(id)))
   })

@@ -11,7 +11,7 @@ import path from 'node:path'
 import net from 'node:net'
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { startTestServer, TEST_ADMIN_TOKEN, ndjson } from '../helpers/server.js'
-import { rawRequest } from '../helpers/raw-http.js'
+import { rawRequest, type RawAnswer, type RawRequest } from '../helpers/raw-http.js'
 
 const MiB = 1024 * 1024
 
@@ -37,45 +37,52 @@ const ingestHead = (length: number | string, ...extra: string[]): string[] => [
 const errorOf = (text: string): { code: string; message: string; param?: string } =>
   (JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } }).error
 
+/**
+ * Sends `reqs` at once (each on its own socket) and checks that each was refused from its headers alone:
+ * `status`, the answer saying Connection: close, and not one body byte read by the server (its counter
+ * unchanged). The answers are returned for the case's own checks.
+ */
+async function refusedUnread(status: number, ...reqs: Omit<RawRequest, 'port'>[]): Promise<RawAnswer[]> {
+  const before = srv.running.bodies().read_bytes
+  const seen = await Promise.all(reqs.map((r) => rawRequest({ port, ...r })))
+  for (const s of seen) {
+    expect(s.status).toBe(status)
+    expect(s.text).toMatch(/\r\nconnection: close\r\n/i)
+  }
+  expect(srv.running.bodies().read_bytes).toBe(before)
+  return seen
+}
+
+/** Sends a request of ambiguous length: answered 400 invalid_request and the connection closed at once. */
+async function refusedAmbiguous(head: string[], raw?: string): Promise<RawAnswer> {
+  const seen = await rawRequest({ port, head, untilClose: true, ...(raw === undefined ? {} : { raw }) })
+  expect(seen.status).toBe(400)
+  expect(errorOf(seen.text).code).toBe('invalid_request')
+  expect(seen.closed).toBe(true)
+  return seen
+}
+
 describe('access is checked before a body is read', () => {
   it('answers an unauthenticated 250 MB admin body with 401 from its headers alone, and closes', async () => {
-    const before = srv.running.bodies().read_bytes
     // nothing of the body is sent: the answer can only come from the headers
-    const seen = await rawRequest({ port, head: ingestHead(250_000_000) })
-    expect(seen.status).toBe(401)
-    expect(seen.sentAtAnswer).toBe(0)
-    expect(seen.text).toMatch(/\r\nconnection: close\r\n/i)
-    expect(errorOf(seen.text).code).toBe('unauthorized')
-    expect(srv.running.bodies().read_bytes).toBe(before)
+    const [seen] = await refusedUnread(401, { head: ingestHead(250_000_000) })
+    expect(seen!.sentAtAnswer).toBe(0)
+    expect(errorOf(seen!.text).code).toBe('unauthorized')
   })
 
   it('answers concurrent senders with a wrong token before they finish, and reads none of their bodies', async () => {
-    const before = srv.running.bodies().read_bytes
     // each declares 200 MiB and sends the first MiB, then waits: only an answer from the headers can come
     // (a client still writing when the refused connection closes may see a reset first: docs/access.md)
-    const seen = await Promise.all(
-      Array.from({ length: 3 }, () =>
-        rawRequest({ port, head: ingestHead(200 * MiB, 'Authorization: Bearer wrong-token'), bodyBytes: MiB })
-      )
-    )
-    for (const s of seen) {
-      expect(s.status).toBe(401)
-      expect(s.text).toMatch(/\r\nconnection: close\r\n/i)
-      expect(s.sentAtAnswer).toBeLessThanOrEqual(MiB)
-    }
-    expect(srv.running.bodies().read_bytes).toBe(before)
+    const sender = { head: ingestHead(200 * MiB, 'Authorization: Bearer wrong-token'), bodyBytes: MiB }
+    const seen = await refusedUnread(401, sender, sender, sender)
+    for (const s of seen) expect(s.sentAtAnswer).toBeLessThanOrEqual(MiB)
   })
 
   it('refuses a keyed route with an unknown key before its body (401, nothing read)', async () => {
-    const before = srv.running.bodies().read_bytes
-    const seen = await rawRequest({
-      port,
+    const [seen] = await refusedUnread(401, {
       head: ['POST /v1/webhooks HTTP/1.1', 'Host: 127.0.0.1', 'X-API-Key: tw_live_nope', 'Content-Length: 10000']
     })
-    expect(seen.status).toBe(401)
-    expect(seen.sentAtAnswer).toBe(0)
-    expect(seen.text).toMatch(/\r\nconnection: close\r\n/i)
-    expect(srv.running.bodies().read_bytes).toBe(before)
+    expect(seen!.sentAtAnswer).toBe(0)
   })
 
   it('lets a client still uploading (fetch) read the 401 instead of a reset', async () => {
@@ -117,43 +124,27 @@ describe('access is checked before a body is read', () => {
 
 describe('declared lengths and framing', () => {
   it('answers a declared length over the limit (1 GiB) with 413 at once and closes', async () => {
-    const before = srv.running.bodies().read_bytes
-    const seen = await rawRequest({ port, head: ingestHead(2 ** 30, `Authorization: Bearer ${TEST_ADMIN_TOKEN}`) })
-    expect(seen.status).toBe(413)
-    expect(seen.sentAtAnswer).toBe(0)
-    expect(seen.text).toMatch(/\r\nconnection: close\r\n/i)
-    expect(errorOf(seen.text)).toMatchObject({ code: 'payload_too_large' })
-    expect(srv.running.bodies().read_bytes).toBe(before)
+    const [seen] = await refusedUnread(413, { head: ingestHead(2 ** 30, `Authorization: Bearer ${TEST_ADMIN_TOKEN}`) })
+    expect(seen!.sentAtAnswer).toBe(0)
+    expect(errorOf(seen!.text)).toMatchObject({ code: 'payload_too_large' })
   })
 
   it('answers two differing Content-Length headers with 400 invalid_request and closes', async () => {
-    const seen = await rawRequest({
-      port,
-      head: [
+    const seen = await refusedAmbiguous(
+      [
         'POST /v1/admin/keys HTTP/1.1',
         'Host: 127.0.0.1',
         `Authorization: Bearer ${TEST_ADMIN_TOKEN}`,
         'Content-Length: 16',
         'Content-Length: 17'
       ],
-      raw: '{"plan":"free"} ',
-      untilClose: true
-    })
-    expect(seen.status).toBe(400)
-    expect(seen.closed).toBe(true)
-    expect(errorOf(seen.text)).toMatchObject({ code: 'invalid_request' })
+      '{"plan":"free"} '
+    )
     expect(errorOf(seen.text).message).toContain('16 and 17')
   })
 
   it('refuses them on a route that takes no body too', async () => {
-    const seen = await rawRequest({
-      port,
-      head: ['GET /v1/health HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 0', 'Content-Length: 40'],
-      untilClose: true
-    })
-    expect(seen.status).toBe(400)
-    expect(errorOf(seen.text).code).toBe('invalid_request')
-    expect(seen.closed).toBe(true)
+    await refusedAmbiguous(['GET /v1/health HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 0', 'Content-Length: 40'])
   })
 
   it('never serves a request smuggled behind two Content-Lengths', async () => {
@@ -170,19 +161,12 @@ describe('declared lengths and framing', () => {
   })
 
   it('refuses a Content-Length that is not a number of bytes with 400', async () => {
-    const seen = await rawRequest({
-      port,
-      head: [
-        'POST /v1/admin/keys HTTP/1.1',
-        'Host: 127.0.0.1',
-        `Authorization: Bearer ${TEST_ADMIN_TOKEN}`,
-        'Content-Length: 5x'
-      ],
-      untilClose: true
-    })
-    expect(seen.status).toBe(400)
-    expect(errorOf(seen.text).code).toBe('invalid_request')
-    expect(seen.closed).toBe(true)
+    await refusedAmbiguous([
+      'POST /v1/admin/keys HTTP/1.1',
+      'Host: 127.0.0.1',
+      `Authorization: Bearer ${TEST_ADMIN_TOKEN}`,
+      'Content-Length: 5x'
+    ])
   })
 
   it('Content-Length beside Transfer-Encoding: the HTTP layer closes the connection unanswered', async () => {

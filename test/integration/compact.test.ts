@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
 import type { TradeRecord } from '../../engine/records/types.js'
-import { migrate } from '../../engine/schema/migrate.js'
-import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import type { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { compactPartitions, Compactor, rangeOf, type CompactOptions } from '../../engine/store/compact.js'
 import { CANDLE_COMPACTION, CANDLE_TABLES, monthPartitions } from '../../engine/history/candle-compaction.js'
 import { encodeRecords } from '../../ingest/encode-records.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
-import { tmpDir } from '../helpers/tmp-dir.js'
+import { useMigratedStore } from '../helpers/migrated-store.js'
 import { until } from '../helpers/until.js'
 
-const tmp = tmpDir()
-let store: ChdbStore
-
-beforeAll(async () => {
-  store = new ChdbStore({ path: tmp.dir, poolSize: 2 })
-  await migrate(store, {})
-})
-afterAll(async () => {
-  await store.close()
-  tmp.cleanup()
-})
+const db = useMigratedStore()
 
 const T0 = Date.UTC(2026, 9, 5, 0, 0, 0)
 let seq = 0
@@ -43,7 +32,7 @@ function trades(base: string, from: number, n: number): TradeRecord[] {
 
 /** (table, partition) pairs of every candle level holding more than one active part. */
 async function splitPartitions(): Promise<number> {
-  const [row] = await store.query<{ n: number }>(
+  const [row] = await db.store.query<{ n: number }>(
     `SELECT count() AS n FROM (
        SELECT table, partition_id FROM system.parts
        WHERE database = currentDatabase() AND active AND table IN {t:Array(String)}
@@ -54,7 +43,7 @@ async function splitPartitions(): Promise<number> {
 }
 
 async function partsPerPartition(table: string): Promise<number[]> {
-  const rows = await store.query<{ n: number }>(
+  const rows = await db.store.query<{ n: number }>(
     `SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND active AND table = {t:String}
      GROUP BY partition_id ORDER BY partition_id`,
     { t: table }
@@ -64,7 +53,7 @@ async function partsPerPartition(table: string): Promise<number[]> {
 
 /** The export's view of the candles: merged states in key order. */
 async function candles(table: string): Promise<string> {
-  const rows = await store.query(
+  const rows = await db.store.query(
     `SELECT base, bucket, finalizeAggregation(open) AS o, high, low, finalizeAggregation(close) AS c,
        volume_base, trades FROM ${table} FINAL ORDER BY base, bucket`
   )
@@ -76,7 +65,7 @@ const compactCandles = (s: ChdbStore, opts?: CompactOptions) => compactPartition
 
 describe('candle compaction after bulk loads', () => {
   it('merges each split partition into one part and changes no candle', async () => {
-    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
+    const p = new IngestPipeline(db.store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
     // three overlapping loads into the same months: several parts per partition
     for (let round = 0; round < 3; round++) {
       for (const c of encodeRecords(trades('CMP', T0 + round * 7_000, 400), true)) await p.write(c)
@@ -87,7 +76,7 @@ describe('candle compaction after bulk loads', () => {
     const before = { m: await candles('candles_1m'), h: await candles('candles_1h') }
     const split = await splitPartitions()
     expect(split).toBeGreaterThanOrEqual(CANDLE_TABLES.length) // every level got several parts
-    const r = await compactCandles(store)
+    const r = await compactCandles(db.store)
     expect(r.partitions).toBe(split)
     for (const t of CANDLE_TABLES) {
       const parts = await partsPerPartition(t)
@@ -96,7 +85,7 @@ describe('candle compaction after bulk loads', () => {
     }
     expect(await splitPartitions()).toBe(0)
     expect({ m: await candles('candles_1m'), h: await candles('candles_1h') }).toEqual(before)
-    expect((await compactCandles(store)).partitions).toBe(0) // nothing left to merge
+    expect((await compactCandles(db.store)).partitions).toBe(0) // nothing left to merge
   })
 
   it('restricts compaction to the partitions a load range touches', async () => {
@@ -112,19 +101,19 @@ describe('candle compaction after bulk loads', () => {
         { rows: 1, from: 5, to: 8 }
       ])
     ).toEqual({ fromMs: 5, toMs: 20 })
-    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
+    const p = new IngestPipeline(db.store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
     for (let round = 0; round < 2; round++) {
       for (const c of encodeRecords(trades('RNG', T0 + round * 5_000, 200), true)) await p.write(c)
       await p.barrier()
     }
     await p.close(Date.now() + 5000)
     const elsewhere = { fromMs: Date.UTC(2024, 0, 10), toMs: Date.UTC(2024, 0, 20) }
-    expect((await compactCandles(store, { range: elsewhere })).partitions).toBe(0)
+    expect((await compactCandles(db.store, { range: elsewhere })).partitions).toBe(0)
     expect((await partsPerPartition('candles_1m')).some((n) => n > 1)).toBe(true)
     const loaded = { fromMs: T0, toMs: T0 + 5_000 + 200 * 20_000 }
     const split = await splitPartitions()
     expect(split).toBeGreaterThanOrEqual(CANDLE_TABLES.length)
-    expect((await compactCandles(store, { range: loaded })).partitions).toBe(split) // all inside the range
+    expect((await compactCandles(db.store, { range: loaded })).partitions).toBe(split) // all inside the range
     expect(await splitPartitions()).toBe(0)
     expect((await partsPerPartition('candles_1m')).every((n) => n === 1)).toBe(true)
   })
@@ -132,7 +121,7 @@ describe('candle compaction after bulk loads', () => {
   it('waits while exports stream before each partition; merges once they stopped, or when its budget ran out', async () => {
     /** two overlapping bulk loads of `base`: split partitions in every candle table */
     const load = async (base: string) => {
-      const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
+      const p = new IngestPipeline(db.store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
       for (let round = 0; round < 2; round++) {
         for (const c of encodeRecords(trades(base, T0 + round * 3_000, 200), true)) await p.write(c)
         await p.barrier()
@@ -144,7 +133,7 @@ describe('candle compaction after bulk loads', () => {
     let looks = 0
     const merged: string[] = []
     const busy = () => (looks++, exporting)
-    const run = compactCandles(store, { busy, onPartition: (m) => merged.push(m.table) })
+    const run = compactCandles(db.store, { busy, onPartition: (m) => merged.push(m.table) })
     // 20 looks at `busy`, each after a 100 ms poll: past the run's first 1 s grace, however late timers fire;
     // only the export holds the merge back now
     await until('20 looks at busy', () => looks >= 20)
@@ -159,14 +148,14 @@ describe('candle compaction after bulk loads', () => {
     // exports that never stop hold the run back for its budget only: `busy` never turns false, so the run
     // ends (within the test's timeout) only because the budget ran out
     await load('YLB')
-    const always = await compactCandles(store, { busy: () => true, yieldBudgetMs: 200 })
+    const always = await compactCandles(db.store, { busy: () => true, yieldBudgetMs: 200 })
     expect(always.partitions).toBeGreaterThan(0)
     expect(always.yieldedMs).toBeGreaterThanOrEqual(200)
     expect(await splitPartitions()).toBe(0)
   })
 
   it('starts nothing once stopped (shutdown)', async () => {
-    const compactor = new Compactor(store, CANDLE_COMPACTION, silentLogger())
+    const compactor = new Compactor(db.store, CANDLE_COMPACTION, silentLogger())
     await compactor.stop()
     compactor.request()
     await compactor.idle()
@@ -174,8 +163,8 @@ describe('candle compaction after bulk loads', () => {
   })
 
   it('runs when a bulk load ends (a barrier with bulkEnd), once per burst of requests', async () => {
-    const compactor = new Compactor(store, CANDLE_COMPACTION, silentLogger())
-    const p = new IngestPipeline(store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
+    const compactor = new Compactor(db.store, CANDLE_COMPACTION, silentLogger())
+    const p = new IngestPipeline(db.store, { batchRows: 100, flushMs: 60_000, queueRows: 10_000 }, silentLogger())
     p.onBulkEnd = () => compactor.request()
     for (let round = 0; round < 2; round++) {
       for (const c of encodeRecords(trades('BLK', T0 + round * 9_000, 300), true)) await p.push(c)

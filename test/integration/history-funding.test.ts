@@ -2,15 +2,17 @@
  * The funding history endpoints over a real server and chDB: records posted through the admin ingest API,
  * answers compared with the same quantities computed here directly from the posted rows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ingestRecords, jsonBody, startTestServer } from '../helpers/server.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ingestRecords, jsonBody } from '../helpers/server.js'
+import { mulberry32 } from '../helpers/mulberry32.js'
+import { createKey, sharedServer } from '../helpers/shared-server.js'
 
 const SEED = 20250310
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 const PATH = '/v1/historical/derivatives'
 
-let srv: Awaited<ReturnType<typeof startTestServer>>
+const srv = sharedServer()
 let trader = ''
 let free = ''
 const get = (path: string, key = trader) => fetch(`${srv.base}${path}`, { headers: key ? { 'x-api-key': key } : {} })
@@ -24,25 +26,14 @@ interface Row {
   readonly interval_hours: number
 }
 
-/** mulberry32: deterministic rates; the seed is in the test names */
-function rng(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const H0 = Math.floor(Date.now() / HOUR) * HOUR
-const BN = { exchange: 'binance', symbol: 'ZECUSDT', base: 'ZEC' }
-const OKX = { exchange: 'okx', symbol: 'ZEC-USDT-SWAP', base: 'ZEC' }
+const BN = { exchange: 'binance', symbol: 'XMRUSDT', base: 'XMR' }
+const OKX = { exchange: 'okx', symbol: 'XMR-USDT-SWAP', base: 'XMR' }
 const GAP_HOURS = new Set([10, 11, 12]) // hours ago without binance readings
 const ZERO_HOUR = 5 // hours ago whose last binance reading is exactly 0
 
 function makeRows(): Row[] {
-  const r = rng(SEED)
+  const r = mulberry32(SEED) // deterministic rates; the seed is in the test names
   const rate = () => Math.round((r() - 0.4) * 1e6) / 1e9 // -0.0004 .. 0.0006, 1e-9 steps
   const rows: Row[] = []
   for (let ago = 40; ago >= 1; ago--) {
@@ -91,22 +82,18 @@ function expectCell(actual: Record<string, unknown>, expected: Record<string, un
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ PUBLIC_RATE_PER_MIN: '1000' })
-  trader = (await srv.running.ctx.keys.create('trader', 't')).key
-  free = (await srv.running.ctx.keys.create('free', 'f')).key
+  trader = await createKey(srv.base, 'trader', 't')
+  free = await createKey(srv.base, 'free', 'f')
   await ingestRecords(srv.base, 'funding', ROWS)
-  srv.running.ctx.markets.invalidate()
-})
-afterAll(async () => {
-  await srv.stop()
+  await srv.invalidateMarkets()
 })
 
 describe(`GET ${PATH}/funding-heatmap (seed ${SEED})`, () => {
   it('answers a dense hourly grid equal to a direct computation, null for missing and 0 for zero', async () => {
-    const res = await get(`${PATH}/funding-heatmap?symbol=zec&lookback=2d`)
+    const res = await get(`${PATH}/funding-heatmap?symbol=xmr&lookback=2d`)
     expect(res.status).toBe(200)
     const body = await jsonBody(res)
-    expect(body.meta).toMatchObject({ symbol: 'ZECUSDT', base: 'ZEC', exchange: 'binance', timeframe: '1h' })
+    expect(body.meta).toMatchObject({ symbol: 'XMRUSDT', base: 'XMR', exchange: 'binance', timeframe: '1h' })
     expect(body.meta.source).toBe('funding_1h')
     expect(body.meta.end - body.meta.start).toBe(2 * DAY)
     expect(body.meta.start % HOUR).toBe(0)
@@ -130,9 +117,9 @@ describe(`GET ${PATH}/funding-heatmap (seed ${SEED})`, () => {
       ['1d', DAY, '4d', 'funding_1d']
     ] as const) {
       const body = await jsonBody(
-        await get(`${PATH}/funding-heatmap?symbol=ZEC&exchange=okx&interval=${interval}&lookback=${lookback}`)
+        await get(`${PATH}/funding-heatmap?symbol=XMR&exchange=okx&interval=${interval}&lookback=${lookback}`)
       )
-      expect(body.meta).toMatchObject({ exchange: 'okx', symbol: 'ZEC-USDT-SWAP', timeframe: interval, source })
+      expect(body.meta).toMatchObject({ exchange: 'okx', symbol: 'XMR-USDT-SWAP', timeframe: interval, source })
       expect(body.meta.start % width).toBe(0)
       expect(body.data.length).toBe((body.meta.end - body.meta.start) / width)
       body.data.forEach((cell: Record<string, unknown>, i: number) => {
@@ -149,7 +136,7 @@ describe(`GET ${PATH}/funding-heatmap (seed ${SEED})`, () => {
       ['1M', '3M']
     ]) {
       const body = await jsonBody(
-        await get(`${PATH}/funding-heatmap?symbol=ZEC&interval=${interval}&lookback=${lookback}`)
+        await get(`${PATH}/funding-heatmap?symbol=XMR&interval=${interval}&lookback=${lookback}`)
       )
       const total = body.data.reduce((s: number, c: { readings: number }) => s + c.readings, 0)
       expect(total, interval).toBe(posted)
@@ -159,10 +146,10 @@ describe(`GET ${PATH}/funding-heatmap (seed ${SEED})`, () => {
 
 describe(`GET ${PATH}/funding-heatmap/comparative (seed ${SEED})`, () => {
   it('lines up every exchange listing the symbol per bucket, normalized by each funding interval', async () => {
-    const body = await jsonBody(await get(`${PATH}/funding-heatmap/comparative?symbol=ZEC&lookback=2d`))
-    expect(body.meta).toMatchObject({ base: 'ZEC', symbol: null, exchange: null, timeframe: '4h' })
+    const body = await jsonBody(await get(`${PATH}/funding-heatmap/comparative?symbol=XMR&lookback=2d`))
+    expect(body.meta).toMatchObject({ base: 'XMR', symbol: null, exchange: null, timeframe: '4h' })
     expect(body.meta.exchanges).toEqual(['binance', 'okx'])
-    expect(body.meta.markets.map((m: { symbol: string }) => m.symbol)).toEqual(['ZECUSDT', 'ZEC-USDT-SWAP'])
+    expect(body.meta.markets.map((m: { symbol: string }) => m.symbol)).toEqual(['XMRUSDT', 'XMR-USDT-SWAP'])
     expect(body.data).toHaveLength(12)
     for (const row of body.data) {
       const { timestamp: _b, ...bn } = expectedCell(BN, row.timestamp, 4 * HOUR)
@@ -181,7 +168,7 @@ describe(`GET ${PATH}/funding-heatmap/comparative (seed ${SEED})`, () => {
   it('keeps the requested order and takes a native symbol as its base asset', async () => {
     const body = await jsonBody(
       await get(
-        `${PATH}/funding-heatmap/comparative?symbol=ZEC-USDT-SWAP&exchanges=okx,binance&interval=1h&lookback=1d`
+        `${PATH}/funding-heatmap/comparative?symbol=XMR-USDT-SWAP&exchanges=okx,binance&interval=1h&lookback=1d`
       )
     )
     expect(body.meta.exchanges).toEqual(['okx', 'binance'])
@@ -205,7 +192,7 @@ describe(`GET ${PATH}/funding-stats (seed ${SEED})`, () => {
   }
 
   it('matches funding stats against a direct computation', async () => {
-    const body = await jsonBody(await get(`${PATH}/funding-stats?symbol=ZEC&lookback=7d`))
+    const body = await jsonBody(await get(`${PATH}/funding-stats?symbol=XMR&lookback=7d`))
     const s = directSeries()
     const xs = s.map((p) => p.rate)
     const n = xs.length
@@ -220,7 +207,7 @@ describe(`GET ${PATH}/funding-stats (seed ${SEED})`, () => {
 
     expect(n).toBe(37) // 40 hours, 3 without readings
     const rec = body.data[0]
-    expect(rec).toMatchObject({ symbol: 'ZECUSDT', base: 'ZEC', exchange: 'binance', samples: n })
+    expect(rec).toMatchObject({ symbol: 'XMRUSDT', base: 'XMR', exchange: 'binance', samples: n })
     expect(rec.mean).toBeCloseTo(mean, 15)
     expect(rec.median).toBeCloseTo(median, 15)
     expect(rec.std_dev).toBeCloseTo(std, 15)
@@ -237,14 +224,14 @@ describe(`GET ${PATH}/funding-stats (seed ${SEED})`, () => {
   })
 
   it('gives only the metrics asked for, and nulls for a window without readings', async () => {
-    const some = (await jsonBody(await get(`${PATH}/funding-stats?symbol=ZECUSDT&metrics=median,max`))).data[0]
+    const some = (await jsonBody(await get(`${PATH}/funding-stats?symbol=XMRUSDT&metrics=median,max`))).data[0]
     expect(some.median).toBeTypeOf('number')
     expect(some.max).toBeTypeOf('number')
     expect(some).not.toHaveProperty('mean')
     expect(some).not.toHaveProperty('std_dev')
     expect(some).not.toHaveProperty('min')
     // the current hour has no reading yet
-    const body = await jsonBody(await get(`${PATH}/funding-stats?symbol=ZEC&lookback=1h`))
+    const body = await jsonBody(await get(`${PATH}/funding-stats?symbol=XMR&lookback=1h`))
     expect(body.data[0]).toMatchObject({ samples: 0, mean: null, median: null, std_dev: null, min: null, max: null })
     expect(body.data[0]).toMatchObject({ annualized_mean: null, extremes: { max: null, min: null }, current: null })
     expect(body.gaps).toEqual([{ start: body.meta.start, end: body.meta.end }])
@@ -253,32 +240,32 @@ describe(`GET ${PATH}/funding-stats (seed ${SEED})`, () => {
 
 describe('bad parameters answer 400 with a message a person understands', () => {
   const cases: [string, string, string][] = [
-    [`${PATH}/funding-heatmap?symbol=ZEC&interval=90m`, 'interval', 'must be a whole number of hours'],
-    [`${PATH}/funding-heatmap?symbol=ZEC&interval=soon`, 'interval', 'must be a whole number of hours'],
-    [`${PATH}/funding-heatmap?symbol=ZEC&lookback=forever`, 'lookback', 'must be a count and a unit'],
-    [`${PATH}/funding-heatmap?symbol=ZEC&lookback=25M`, 'lookback', 'at most 24 months'],
-    [`${PATH}/funding-heatmap?symbol=ZEC&interval=1d&lookback=6h`, 'lookback', 'at least one interval (1 day)'],
-    [`${PATH}/funding-heatmap?symbol=ZEC&exchange=kraken`, 'exchange', 'exchange must be one of binance, bybit, okx'],
+    [`${PATH}/funding-heatmap?symbol=XMR&interval=90m`, 'interval', 'must be a whole number of hours'],
+    [`${PATH}/funding-heatmap?symbol=XMR&interval=soon`, 'interval', 'must be a whole number of hours'],
+    [`${PATH}/funding-heatmap?symbol=XMR&lookback=forever`, 'lookback', 'must be a count and a unit'],
+    [`${PATH}/funding-heatmap?symbol=XMR&lookback=25M`, 'lookback', 'at most 24 months'],
+    [`${PATH}/funding-heatmap?symbol=XMR&interval=1d&lookback=6h`, 'lookback', 'at least one interval (1 day)'],
+    [`${PATH}/funding-heatmap?symbol=XMR&exchange=kraken`, 'exchange', 'exchange must be one of binance, bybit, okx'],
     [`${PATH}/funding-heatmap?symbol=NOPE`, 'symbol', 'no history for NOPE'],
-    [`${PATH}/funding-heatmap?symbol=ZEC&exchange=bybit`, 'symbol', 'ZEC has no market on bybit'],
-    [`${PATH}/funding-heatmap?symbol=ZEC&hours=3`, 'hours', "unknown parameter 'hours'"],
+    [`${PATH}/funding-heatmap?symbol=XMR&exchange=bybit`, 'symbol', 'XMR has no market on bybit'],
+    [`${PATH}/funding-heatmap?symbol=XMR&hours=3`, 'hours', "unknown parameter 'hours'"],
     [`${PATH}/funding-heatmap`, 'symbol', 'symbol is required'],
     [
-      `${PATH}/funding-heatmap/comparative?symbol=ZEC&exchanges=binance,bybit`,
+      `${PATH}/funding-heatmap/comparative?symbol=XMR&exchanges=binance,bybit`,
       'exchanges',
-      'ZEC has no market on bybit'
+      'XMR has no market on bybit'
     ],
     [
-      `${PATH}/funding-heatmap/comparative?symbol=ZEC&exchanges=binance,ftx`,
+      `${PATH}/funding-heatmap/comparative?symbol=XMR&exchanges=binance,ftx`,
       'exchanges',
       'comma-separated list of binance, bybit, okx'
     ],
     [
-      `${PATH}/funding-stats?symbol=ZEC&metrics=mean,avg`,
+      `${PATH}/funding-stats?symbol=XMR&metrics=mean,avg`,
       'metrics',
       'comma-separated list of mean, median, std_dev, min, max'
     ],
-    [`${PATH}/funding-stats?symbol=ZEC&lookback=0d`, 'lookback', 'must be a count and a unit']
+    [`${PATH}/funding-stats?symbol=XMR&lookback=0d`, 'lookback', 'must be a count and a unit']
   ]
   for (const [path, param, message] of cases) {
     it(`${path.slice(PATH.length)} -> ${param}`, async () => {
@@ -294,10 +281,10 @@ describe('bad parameters answer 400 with a message a person understands', () => 
     const deep = await get(`${PATH}/funding-stats?symbol=BTC&lookback=60d`, free)
     expect(deep.status).toBe(400)
     expect((await jsonBody(deep)).error.message).toContain('the free plan reaches 30 days back')
-    const zec = await get(`${PATH}/funding-heatmap?symbol=ZECUSDT`, free)
-    expect(zec.status).toBe(403)
-    expect((await jsonBody(zec)).error.message).toContain('ZEC is not included in the free plan')
-    expect((await get(`${PATH}/funding-stats?symbol=ZEC`, '')).status).toBe(401)
+    const xmr = await get(`${PATH}/funding-heatmap?symbol=XMRUSDT`, free)
+    expect(xmr.status).toBe(403)
+    expect((await jsonBody(xmr)).error.message).toContain('XMR is not included in the free plan')
+    expect((await get(`${PATH}/funding-stats?symbol=XMR`, '')).status).toBe(401)
   })
 })
 

@@ -11,6 +11,7 @@ import {
   openInterestRow
 } from '../helpers/venues/okx-fixtures.js'
 import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
+import { silenceUntilReopened } from '../helpers/venues/stale-reopen.js'
 
 let server: OkxTestServer
 let feed: ReturnType<typeof drainSource>
@@ -187,30 +188,7 @@ describe('OKX feed against a local protocol server', () => {
   })
 
   it('reopens a connection that goes silent (no data, no pongs: stale feed)', async () => {
-    const s0 = source.status()
-    const n = s0.connections!
-    const accepted = server.connections
-    const silent = new Set(server.clients)
-    server.pauseAll()
-    await until('stale detected', () => source.status().stale! > s0.stale!, 8_000)
-    // every connection goes silent, so every one must be found stale (not only the first)
-    await until('every connection stale', () => source.status().stale! >= s0.stale! + n, 8_000)
-    // a paused server neither sends nor closes, so only the client can close the silent connections; once
-    // resumed, the server's own idle cut-off would close them and hide a client that never does
-    await until('silent connections closed', () => [...silent].every((c) => !server.clients.has(c)), 8_000)
-    server.resumeAll()
-    await until('connected again', () => source.status().connected, 8_000)
-    // `connected` alone stays true if a stale socket is counted but never closed: the silent connections
-    // must really be closed and reopened
-    await until(
-      'stale connections reopened',
-      () =>
-        server.connections - accepted >= n &&
-        source.status().reconnects! - s0.reconnects! >= n &&
-        [...silent].every((c) => !server.clients.has(c)),
-      8_000
-    )
-    await server.waitSubscribed(KEYS)
+    await silenceUntilReopened(server, source, KEYS, { closedWhilePaused: true })
     const id = server.trade('ETH-USDT-SWAP', Date.now(), '3410.0', '5', 'buy')
     await until('trade after reopen', () => tradeIds(feed.records, 'ETH-USDT-SWAP').includes(id))
   })

@@ -1,7 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, jsonBody, ingestRecords } from '../helpers/server.js'
+import { describe, it, expect, beforeAll } from 'vitest'
+import { jsonBody, ingestRecords } from '../helpers/server.js'
+import { createKey, sharedServer } from '../helpers/shared-server.js'
 
-let srv: Awaited<ReturnType<typeof startTestServer>>
+const srv = sharedServer()
 let trader = ''
 let free = ''
 const HOUR = 3_600_000
@@ -11,9 +12,8 @@ const post = (kind: string, rows: object[]): Promise<void> => ingestRecords(srv.
 const get = (path: string, key = trader) => fetch(`${srv.base}${path}`, { headers: key ? { 'x-api-key': key } : {} })
 
 beforeAll(async () => {
-  srv = await startTestServer({ PUBLIC_RATE_PER_MIN: '1000' })
-  trader = (await srv.running.ctx.keys.create('trader', 't')).key
-  free = (await srv.running.ctx.keys.create('free', 'f')).key
+  trader = await createKey(srv.base, 'trader', 't')
+  free = await createKey(srv.base, 'free', 'f')
   const m = (exchange: string, symbol: string) => ({ exchange, symbol, base: 'ZEC' })
   const trade = (exchange: string, symbol: string, ts: number, price: number, qty: number, id: string) => ({
     ...m(exchange, symbol),
@@ -44,9 +44,6 @@ beforeAll(async () => {
     { ...m('okx', 'ZEC-USDT-SWAP'), ts: now - 60_000, funding_rate: -0.0002, interval_hours: 4 }
   ])
   await post('long_short', [{ ...m('binance', 'ZECUSDT'), ts: now - 60_000, long_short_ratio: 1.8 }])
-})
-afterAll(async () => {
-  await srv.stop()
 })
 
 describe('GET /v1/derivatives/screener', () => {
@@ -100,7 +97,7 @@ describe('GET /v1/derivatives/screener', () => {
 describe('screener after a restart', () => {
   it('rebuilds from the store with the same rows', async () => {
     const before = await jsonBody(await get('/v1/derivatives/screener?symbol=ZEC'))
-    await srv.running.ctx.live.rebuild()
+    await srv.rebuild()
     const after = await jsonBody(await get('/v1/derivatives/screener?symbol=ZEC'))
     expect(after.rows).toEqual(before.rows)
   })

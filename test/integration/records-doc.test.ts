@@ -3,24 +3,21 @@
  * `POST /v1/admin/ingest/{kind}` (201), land in the kind's raw table, and the shell example under "Loading
  * records" loads too. So the page a newcomer copies from cannot drift from what the server takes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { KIND_SPECS, RECORD_KINDS } from '../../engine/records/fields.js'
-import { ingestRecords, startTestServer } from '../helpers/server.js'
+import { ingestRecords } from '../helpers/server.js'
 import { readRecordsDoc } from '../helpers/records-doc.js'
+import { sharedServer } from '../helpers/shared-server.js'
 
 const doc = readRecordsDoc()
-let srv: Awaited<ReturnType<typeof startTestServer>>
+const srv = sharedServer()
 
-beforeAll(async () => {
-  srv = await startTestServer()
-})
-
-afterAll(async () => {
-  await srv?.stop()
-})
-
-async function rowsIn(table: string): Promise<number> {
-  const [row] = await srv.running.ctx.store.query<{ n: number }>(`SELECT count() AS n FROM ${table}`)
+/** Rows of `table` at the examples' times (epoch ms): the store is shared, so only these are counted. */
+async function rowsIn(table: string, times: readonly number[]): Promise<number> {
+  const [row] = await srv.query<{ n: number }>(
+    `SELECT count() AS n FROM ${table} WHERE toUnixTimestamp64Milli(ts) IN {times:Array(Int64)}`,
+    { times }
+  )
   return Number(row!.n)
 }
 
@@ -29,13 +26,11 @@ describe('docs/records.md examples against a real server', () => {
     const lines = doc.sections.get(kind)?.examples ?? []
     expect(lines.length).toBeGreaterThan(0)
     const table = KIND_SPECS[kind].table
-    const before = await rowsIn(table)
-    await ingestRecords(
-      srv.base,
-      kind,
-      lines.map((l) => JSON.parse(l) as object)
-    )
-    expect(await rowsIn(table)).toBe(before + lines.length)
+    const records = lines.map((l) => JSON.parse(l) as { ts: number })
+    const times = records.map((r) => r.ts)
+    const before = await rowsIn(table, times)
+    await ingestRecords(srv.base, kind, records)
+    expect(await rowsIn(table, times)).toBe(before + lines.length)
   })
 
   it('the shell example under "Loading records" loads as trades', async () => {

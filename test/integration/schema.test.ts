@@ -1,24 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { describe, it, expect } from 'vitest'
 import { migrate, readSchemaFiles, schemaDir, MigrationError } from '../../engine/schema/migrate.js'
 import { encodeTsv } from '../../engine/records/tsv.js'
 import { columnsOf, KIND_SPECS } from '../../engine/records/fields.js'
 import type { TradeRecord, FundingRecord, WhaleTransferRecord } from '../../engine/records/types.js'
-import { tmpDir } from '../helpers/tmp-dir.js'
+import { useMigratedStore } from '../helpers/migrated-store.js'
 
-const tmp = tmpDir()
-let store: ChdbStore
-
-beforeAll(async () => {
-  store = new ChdbStore({ path: tmp.dir, poolSize: 2 })
-  await migrate(store, {})
-})
-afterAll(async () => {
-  await store.close()
-  tmp.cleanup()
-})
+const db = useMigratedStore()
 
 const T0 = Date.UTC(2026, 10, 2, 10, 0, 0) // a Monday, 10:00 UTC
 
@@ -39,7 +28,7 @@ function trades(n: number, seed: number): TradeRecord[] {
 }
 
 async function insertTrades(rows: TradeRecord[], token: string): Promise<void> {
-  await store.insert({
+  await db.store.insert({
     table: 'trades',
     columns: columnsOf('trade'),
     format: 'TSV',
@@ -53,7 +42,7 @@ const CANDLE_TABLES = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1mo'].map((t)
 async function candleTotals(): Promise<Record<string, { trades: number; vol: number }>> {
   const out: Record<string, { trades: number; vol: number }> = {}
   for (const t of CANDLE_TABLES) {
-    const [row] = await store.query<{ trades: number; vol: number }>(
+    const [row] = await db.store.query<{ trades: number; vol: number }>(
       `SELECT sum(trades) AS trades, round(sum(volume_base), 6) AS vol FROM ${t}`
     )
     out[t] = row!
@@ -64,7 +53,7 @@ async function candleTotals(): Promise<Record<string, { trades: number; vol: num
 describe('schema migrations', () => {
   it('creates a raw table for every record kind with the encoder column order', async () => {
     for (const spec of Object.values(KIND_SPECS)) {
-      const cols = await store.query<{ name: string }>(
+      const cols = await db.store.query<{ name: string }>(
         'SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {t:String} ORDER BY position',
         { t: spec.table }
       )
@@ -73,19 +62,19 @@ describe('schema migrations', () => {
   })
 
   it('records each applied file and applies nothing twice', async () => {
-    const rows = await store.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version')
+    const rows = await db.store.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version')
     expect(rows.map((r) => r.name)).toEqual(readSchemaFiles().map((f) => f.name))
-    expect(await migrate(store, {})).toEqual([])
+    expect(await migrate(db.store, {})).toEqual([])
   })
 
   it('refuses a file that changed after it was applied', async () => {
-    const dir = path.join(tmp.dir, 'schemas-copy')
+    const dir = path.join(db.dir, 'schemas-copy')
     fs.mkdirSync(dir)
     for (const f of fs.readdirSync(schemaDir()).filter((n) => n.endsWith('.sql'))) {
       fs.copyFileSync(path.join(schemaDir(), f), path.join(dir, f))
     }
     fs.appendFileSync(path.join(dir, '001_raw_tables.sql'), '\n-- edited\n')
-    await expect(migrate(store, {}, dir)).rejects.toBeInstanceOf(MigrationError)
+    await expect(migrate(db.store, {}, dir)).rejects.toBeInstanceOf(MigrationError)
   })
 })
 
@@ -93,19 +82,19 @@ describe('materialized views', () => {
   it('cascade candles so every level agrees with the raw trades', async () => {
     const rows = trades(2000, 1)
     await insertTrades(rows, 'cascade-1')
-    const [raw] = await store.query<{ n: number; o: number; c: number; h: number; l: number }>(
+    const [raw] = await db.store.query<{ n: number; o: number; c: number; h: number; l: number }>(
       "SELECT count() AS n, argMin(price, ts) AS o, argMax(price, ts) AS c, max(price) AS h, min(price) AS l FROM trades WHERE symbol = 'BTCUSDT'"
     )
-    const [daily] = await store.query<{ n: number; o: number; c: number; h: number; l: number }>(
+    const [daily] = await db.store.query<{ n: number; o: number; c: number; h: number; l: number }>(
       `SELECT sum(trades) AS n, argMinMerge(open) AS o, argMaxMerge(close) AS c, max(high) AS h, min(low) AS l
        FROM candles_1mo WHERE symbol = 'BTCUSDT'`
     )
     expect(daily).toEqual(raw)
-    const hourly = await store.query<{ bucket: string; o: number; c: number; n: number }>(
+    const hourly = await db.store.query<{ bucket: string; o: number; c: number; n: number }>(
       `SELECT toString(bucket) AS bucket, argMinMerge(open) AS o, argMaxMerge(close) AS c, sum(trades) AS n
        FROM candles_1h WHERE symbol = 'BTCUSDT' GROUP BY bucket ORDER BY bucket`
     )
-    const direct = await store.query<{ bucket: string; o: number; c: number; n: number }>(
+    const direct = await db.store.query<{ bucket: string; o: number; c: number; n: number }>(
       `SELECT toString(toStartOfHour(ts)) AS bucket, argMin(price, ts) AS o, argMax(price, ts) AS c, count() AS n
        FROM trades WHERE symbol = 'BTCUSDT' GROUP BY bucket ORDER BY bucket`
     )
@@ -152,14 +141,14 @@ describe('materialized views', () => {
       usd_value: 1e6
     }))
     for (let attempt = 0; attempt < 2; attempt++) {
-      await store.insert({
+      await db.store.insert({
         table: 'funding',
         columns: columnsOf('funding'),
         format: 'TSV',
         data: Buffer.from(encodeTsv('funding', funding)),
         dedupToken: 'funding-1'
       })
-      await store.insert({
+      await db.store.insert({
         table: 'whale_transfers',
         columns: columnsOf('whale_transfer'),
         format: 'TSV',
@@ -167,16 +156,16 @@ describe('materialized views', () => {
         dedupToken: 'whales-1'
       })
     }
-    const [f1h] = await store.query<{ n: number; buckets: number }>(
+    const [f1h] = await db.store.query<{ n: number; buckets: number }>(
       "SELECT sum(samples) AS n, uniqExact(bucket) AS buckets FROM funding_1h WHERE symbol = 'ETHUSDT'"
     )
     expect(f1h).toEqual({ n: 48, buckets: 24 })
-    const [f1d] = await store.query<{ n: number; avg: number }>(
+    const [f1d] = await db.store.query<{ n: number; avg: number }>(
       "SELECT sum(samples) AS n, round(avgMerge(rate_avg), 10) AS avg FROM funding_1d WHERE symbol = 'ETHUSDT'"
     )
     expect(f1d!.n).toBe(48)
     expect(f1d!.avg).toBeCloseTo(funding.reduce((a, r) => a + r.funding_rate, 0) / 48, 10)
-    const flows = await store.query<{ event_type: string; events: number; usd_in: number; usd_out: number }>(
+    const flows = await db.store.query<{ event_type: string; events: number; usd_in: number; usd_out: number }>(
       `SELECT toString(event_type) AS event_type, sum(events) AS events, sum(usd_in) AS usd_in, sum(usd_out) AS usd_out
        FROM whale_flows_1d WHERE chain = 'ethereum' GROUP BY event_type ORDER BY event_type`
     )

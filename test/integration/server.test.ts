@@ -1,6 +1,6 @@
-import net from 'node:net'
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { startTestServer, ndjson, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { rawRequest } from '../helpers/raw-http.js'
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
 const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
@@ -150,23 +150,15 @@ describe('POST /v1/admin/ingest/{kind}', () => {
   })
 
   it('answers 413 for a declared body over the limit without reading it', async () => {
-    const port = new URL(srv.base).port
-    const reply = await new Promise<string>((resolve, reject) => {
-      const sock = net.connect(Number(port), '127.0.0.1', () => {
-        sock.write(
-          `POST /v1/admin/ingest/trade HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_ADMIN_TOKEN}\r\n` +
-            `Content-Length: ${300 * 1024 * 1024}\r\n\r\nxxxx`
-        )
-      })
-      let data = ''
-      sock.on('data', (d) => {
-        data += d.toString()
-        if (data.includes('}}')) {
-          sock.destroy()
-          resolve(data)
-        }
-      })
-      sock.on('error', reject)
+    const { text: reply } = await rawRequest({
+      port: srv.running.port,
+      head: [
+        'POST /v1/admin/ingest/trade HTTP/1.1',
+        'Host: x',
+        `Authorization: Bearer ${TEST_ADMIN_TOKEN}`,
+        `Content-Length: ${300 * 1024 * 1024}`
+      ],
+      raw: 'xxxx'
     })
     expect(reply).toMatch(/^HTTP\/1\.1 413 /)
     expect(reply).toContain('"code":"payload_too_large"')

@@ -4,11 +4,12 @@
  * another quote is 400 naming the accepted forms; an unknown base suggests the nearest known one; a
  * TradingView prefix picks the venue where the endpoint has an exchange.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ingestRecords, jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ingestRecords, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { sharedServer } from '../helpers/shared-server.js'
 import { StreamClient } from '../helpers/stream-client.js'
 
-let srv: Awaited<ReturnType<typeof startTestServer>>
+const srv = sharedServer()
 let key = ''
 const MIN = 60_000
 const DAY = 86_400_000
@@ -44,7 +45,6 @@ const get = (path: string) => fetch(`${srv.base}${path}`, { headers: { 'x-api-ke
 const q = (s: string) => encodeURIComponent(s)
 
 beforeAll(async () => {
-  srv = await startTestServer()
   const res = await fetch(`${srv.base}/v1/admin/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -64,7 +64,7 @@ beforeAll(async () => {
         quote: 'USDT',
         side: 'buy',
         qty: 1,
-        trade_id: String(++id)
+        trade_id: `symbols-${++id}`
       }))
     )
   )
@@ -75,10 +75,6 @@ beforeAll(async () => {
   )
   await ingestRecords(srv.base, 'onchain_metric', [{ ts: now - MIN, asset: 'BTC', metric: 'mvrv', value: 2.1 }])
 }, 120_000)
-
-afterAll(async () => {
-  await srv?.stop()
-})
 
 describe('GET /v1/confirm', () => {
   it.each(BTC_FORMS)('answers %s as BTC', async (form) => {
@@ -223,7 +219,7 @@ describe('GET /v1/onchain/metrics', () => {
 
 describe('push stream channel names', () => {
   it('subscribe under the base, with a TradingView prefix as the venue', async () => {
-    const c = await StreamClient.connect(`ws://127.0.0.1:${srv.running.port}/v1/stream?key=${key}`)
+    const c = await StreamClient.connect(`ws://127.0.0.1:${srv.port}/v1/stream?key=${key}`)
     try {
       await c.next((f) => f.type === 'welcome')
       c.send({
