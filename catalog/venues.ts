@@ -37,6 +37,8 @@ export interface VenueEntry {
    * (perpetuals; OKX lists fewer small caps than Binance)
    */
   readonly demoListingProbability?: number
+  /** demo market: the open interest the venue holds relative to the first venue's (perpetuals) */
+  readonly demoOiShare?: number
 }
 
 /** Every venue, in the default venue order (the first venue listing a market is the one used by default). */
@@ -52,7 +54,8 @@ export const VENUES = [
     live: true,
     tradingView: ['BINANCE'],
     usdtMarket: '{BASE}USDT',
-    demoListingProbability: 0.97
+    demoListingProbability: 0.97,
+    demoOiShare: 1
   },
   {
     id: 'bybit',
@@ -64,7 +67,8 @@ export const VENUES = [
     live: true,
     tradingView: ['BYBIT'],
     usdtMarket: '{BASE}USDT',
-    demoListingProbability: 0.93
+    demoListingProbability: 0.93,
+    demoOiShare: 0.6
   },
   {
     id: 'okx',
@@ -77,7 +81,8 @@ export const VENUES = [
     // OKEX: the name TradingView kept from OKX's former name
     tradingView: ['OKX', 'OKEX'],
     usdtMarket: '{BASE}-USDT-SWAP',
-    demoListingProbability: 0.74
+    demoListingProbability: 0.74,
+    demoOiShare: 0.4
   },
   {
     id: 'deribit',
@@ -88,6 +93,21 @@ export const VENUES = [
     restUrl: 'https://www.deribit.com/api/v2',
     live: true,
     tradingView: ['DERIBIT']
+  },
+  {
+    id: 'bitget',
+    label: 'Bitget',
+    kind: 'perpetual',
+    envPrefix: 'BITGET',
+    // the unified (v3) public endpoint; the v2 mix endpoint is the previous generation
+    wsUrl: 'wss://ws.bitget.com/v3/ws/public',
+    restUrl: 'https://api.bitget.com',
+    // opt-in (SOURCES=bitget): SOURCES=live keeps meaning the venues it named before
+    live: false,
+    tradingView: ['BITGET'],
+    usdtMarket: '{BASE}USDT',
+    demoListingProbability: 0.85,
+    demoOiShare: 0.35
   }
 ] as const satisfies readonly VenueEntry[]
 

@@ -55,6 +55,8 @@ const TAIL_OI_USD = 2.5e8
 export const VENUES: readonly PerpMarket['exchange'][] = PERP_VENUE_IDS
 /** listing probability of the other assets per venue (the catalog's `demoListingProbability`) */
 const LISTING_PROBABILITY: readonly number[] = VENUES.map((v) => venueOf(v).demoListingProbability ?? 1)
+/** open interest held by each venue relative to the first (the catalog's `demoOiShare`), by venue index */
+export const VENUE_OI_SHARE: readonly number[] = VENUES.map((v) => venueOf(v).demoOiShare ?? 1)
 
 function dynamicsOf(rank: number): Pick<BaseAsset, 'dailyVol' | 'marketCorr' | 'reversionDays' | 'oiUsd'> {
   const key = hashKey(UNIVERSE_SEED, STREAM_DYNAMICS, rank)
