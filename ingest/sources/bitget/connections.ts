@@ -15,6 +15,8 @@ import { subscribe, tradeSymbols, type BitgetArg, type SubscribePacing } from '.
 
 /** New connections per minute across the source: half of Bitget's 300 per 5 minutes per IP. */
 const CONNECTS_PER_MINUTE = 30
+/** Connections opened at once after a quiet spell (start, a network cut): a third of a full market list. */
+const CONNECT_BURST = 8
 const PING = 'ping'
 
 export interface BitgetConnectionsOptions {
@@ -36,7 +38,7 @@ export class BitgetConnections extends FeedConnections<BitgetArg> {
   private readonly keepalive: { pongs: number }
 
   constructor(opts: BitgetConnectionsOptions, signal: AbortSignal) {
-    const connects = new WeightLimiter(CONNECTS_PER_MINUTE, 3)
+    const connects = new WeightLimiter(CONNECTS_PER_MINUTE, CONNECT_BURST)
     const keepalive = { pongs: 0 }
     super(
       {
