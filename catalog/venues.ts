@@ -34,7 +34,7 @@ export interface VenueEntry {
   readonly usdtMarket?: string
   /**
    * demo market: probability that the venue lists an asset ranked below the always-listed majors
-   * (perpetuals; OKX lists fewer small caps than Binance)
+   * (perpetuals; OKX lists fewer small caps than Binance); unset: the venue is not in the demo market
    */
   readonly demoListingProbability?: number
   /** demo market: the open interest the venue holds relative to the first venue's (perpetuals) */
@@ -105,9 +105,8 @@ export const VENUES = [
     // opt-in (SOURCES=bitget): SOURCES=live keeps meaning the venues it named before
     live: false,
     tradingView: ['BITGET'],
-    usdtMarket: '{BASE}USDT',
-    demoListingProbability: 0.85,
-    demoOiShare: 0.35
+    usdtMarket: '{BASE}USDT'
+    // not in the demo market (no demoListingProbability): the demo and the benchmarks built on it keep their size
   }
 ] as const satisfies readonly VenueEntry[]
 
