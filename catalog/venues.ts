@@ -42,6 +42,8 @@ export interface VenueEntry {
    * (perpetuals; OKX lists fewer small caps than Binance); absent: the venue is not in the demo market
    */
   readonly demoListingProbability?: number
+  /** demo market: the open interest the venue holds relative to the first venue's (perpetuals) */
+  readonly demoOiShare?: number
 }
 
 /** Every venue, in the default venue order (the first venue listing a market is the one used by default). */
@@ -58,7 +60,8 @@ export const VENUES = [
     tradingView: ['BINANCE'],
     usdtMarket: '{BASE}USDT',
     tardis: { perp: 'binance-futures', spot: 'binance' },
-    demoListingProbability: 0.97
+    demoListingProbability: 0.97,
+    demoOiShare: 1
   },
   {
     id: 'bybit',
@@ -71,7 +74,8 @@ export const VENUES = [
     tradingView: ['BYBIT'],
     usdtMarket: '{BASE}USDT',
     tardis: { perp: 'bybit', spot: 'bybit-spot' },
-    demoListingProbability: 0.93
+    demoListingProbability: 0.93,
+    demoOiShare: 0.6
   },
   {
     id: 'okx',
@@ -86,7 +90,8 @@ export const VENUES = [
     usdtMarket: '{BASE}-USDT-SWAP',
     // okex: Tardis keeps OKX's former name
     tardis: { perp: 'okex-swap', spot: 'okex' },
-    demoListingProbability: 0.74
+    demoListingProbability: 0.74,
+    demoOiShare: 0.4
   },
   {
     id: 'deribit',
@@ -99,6 +104,20 @@ export const VENUES = [
     tradingView: ['DERIBIT'],
     // its options are stored as derivatives under the venue's id
     tardis: { perp: 'deribit' }
+  },
+  {
+    id: 'bitget',
+    label: 'Bitget',
+    kind: 'perpetual',
+    envPrefix: 'BITGET',
+    // the unified (v3) public endpoint; the v2 mix endpoint is the previous generation
+    wsUrl: 'wss://ws.bitget.com/v3/ws/public',
+    restUrl: 'https://api.bitget.com',
+    // opt-in (SOURCES=bitget): SOURCES=live keeps meaning the venues it named before
+    live: false,
+    tradingView: ['BITGET'],
+    usdtMarket: '{BASE}USDT'
+    // not in the demo market (no demoListingProbability): the demo and the benchmarks built on it keep their size
   }
 ] as const satisfies readonly VenueEntry[]
 

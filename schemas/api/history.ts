@@ -4,7 +4,7 @@
  * "Historical and backtest"; envelope in engine/history/envelope.ts, docs/history.md).
  */
 import { Type, type TSchema } from '@sinclair/typebox'
-import { PERP_VENUE_IDS, perpVenueIdList } from '../../catalog/venues.js'
+import { PERP_VENUE_IDS, perpTradingViewPrefixes, perpVenueIdList } from '../../catalog/venues.js'
 import { TIMEFRAME_NAMES } from '../../engine/history/timeframes.js'
 import {
   SYMBOL_DATA_RULE,
@@ -44,8 +44,7 @@ const MAX_EPOCH_MS = 9_999_999_999_999
 export const SYMBOL_RULE = `${SYMBOL_PARAM_DESCRIPTION}. ${SYMBOL_DATA_RULE}`
 
 /** Where the symbol also picks the venue: only the prefixes of served venues, and they must agree with `exchange`. */
-const VENUE_RULE =
-  'Rule: a TradingView prefix names a served venue (BINANCE:, BYBIT:, OKX:) and must agree with exchange when both are given'
+const VENUE_RULE = `Rule: a TradingView prefix names a served venue (${perpTradingViewPrefixes()}) and must agree with exchange when both are given`
 
 /**
  * A symbol parameter: any form the resolver reads, at most 40 characters; a value off the pattern answers

@@ -1,6 +1,6 @@
 /**
  * @module
- * `GET /v1/derivatives/screener`: one row per perpetual market of Binance, Bybit and OKX from the live
+ * `GET /v1/derivatives/screener`: one row per perpetual market of the perpetual venues (catalog/venues.ts) from the live
  * screener state; filters by base asset, exchange and metric; sorted and limited. `symbol` is read by the one
  * symbol resolver (engine/symbols/resolve.ts) against the screener's bases and filters by its base; a
  * TradingView prefix (BINANCE:BTCUSDT.P) acts as `exchange`.

@@ -11,7 +11,7 @@ describe('start-up failures exit non-zero with one line naming the cause', () =>
     [{ PORT: 'abc' }, /^tidewatch: invalid configuration: PORT must be an integer from 0 to 65535 \(got 'abc'\)\n$/],
     [
       { SOURCES: 'sim,kraken' },
-      /^tidewatch: invalid configuration: SOURCES must be a comma list of sim, binance, bybit, okx, deribit, live, none/
+      /^tidewatch: invalid configuration: SOURCES must be a comma list of sim, binance, bybit, okx, deribit, bitget, live, none/
     ],
     [{ SIM_SEED: 'x' }, /^tidewatch: invalid configuration: SIM_SEED must be an integer/]
   ])('bad configuration %o', async (env, line) => {

@@ -114,7 +114,7 @@ describe('GET /v1/confirm', () => {
       expect(res.status).toBe(400)
       const { error } = await jsonBody(res)
       expect(error).toMatchObject({ code: 'unknown_symbol', param: 'symbol' })
-      expect(error.message).toBe('no perpetual market for BTCX on Binance, Bybit or OKX; did you mean BTC?')
+      expect(error.message).toBe('no perpetual market for BTCX on Binance, Bybit, OKX or Bitget; did you mean BTC?')
     }
   })
 })

@@ -45,7 +45,7 @@ describe('configuration', () => {
     [{ SIM_BACKFILL_DAYS: '-1' }, 'SIM_BACKFILL_DAYS must be an integer from 0 to 365'],
     [
       { SOURCES: 'sim,kraken' },
-      "SOURCES must be a comma list of sim, binance, bybit, okx, deribit, live, none or replay:<file or dir> (got 'sim,kraken')"
+      "SOURCES must be a comma list of sim, binance, bybit, okx, deribit, bitget, live, none or replay:<file or dir> (got 'sim,kraken')"
     ],
     [{ SOURCES: 'none,sim' }, 'SOURCES=none cannot be combined'],
     [{ CLICKHOUSE_URL: 'tcp://x' }, 'CLICKHOUSE_URL must use http or https'],

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { BinanceNormalizer } from '../../ingest/normalize/binance.js'
+import { BitgetNormalizer } from '../../ingest/normalize/bitget.js'
 import { BybitNormalizer } from '../../ingest/normalize/bybit.js'
 import { DeribitNormalizer } from '../../ingest/normalize/deribit.js'
 import { OkxNormalizer } from '../../ingest/normalize/okx.js'
@@ -13,6 +14,7 @@ import { REPLAY_NORMALIZERS } from '../../ingest/record/replay-normalizers.js'
 import { VENUES } from '../../ingest/sources/venues.js'
 import { WS_CHANNEL } from '../../ingest/normalize/normalizer.js'
 import { RECONNECT_CHANNEL } from '../../ingest/normalize/trade-window.js'
+import { push as bitgetPush, tradeRow as bitgetRow } from '../helpers/venues/bitget-fixtures.js'
 import { tradeMessage as bybitTrade, tradeRow as bybitRow } from '../helpers/venues/bybit-fixtures.js'
 import { INSTRUMENTS as OKX_INSTRUMENTS, push as okxPush, tradeRow as okxRow } from '../helpers/venues/okx-fixtures.js'
 
@@ -20,7 +22,8 @@ const CLASSES: Record<string, unknown> = {
   binance: BinanceNormalizer,
   bybit: BybitNormalizer,
   okx: OkxNormalizer,
-  deribit: DeribitNormalizer
+  deribit: DeribitNormalizer,
+  bitget: BitgetNormalizer
 }
 
 describe('replay normalizers', () => {
@@ -58,6 +61,10 @@ describe('replay normalizers', () => {
         ])
       ],
       [RECONNECT_CHANNEL, { symbols: ['BTC-USDT-SWAP'] }]
+    ],
+    bitget: [
+      [WS_CHANNEL, bitgetPush('publicTrade', 'BTCUSDT', [bitgetRow('t-1', 1_000, 'buy', '1', '100')], 1_000)],
+      [RECONNECT_CHANNEL, { symbols: ['BTCUSDT'] }]
     ]
   }
 

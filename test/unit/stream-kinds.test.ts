@@ -230,14 +230,14 @@ describe('channel kinds', () => {
   })
 
   it.each([
-    ['trades:BTCX', 'no perpetual market for BTCX (Binance, Bybit or OKX); did you mean BTC?'],
-    ['candles:BTCX:1m', 'no perpetual market for BTCX (Binance, Bybit or OKX); did you mean BTC?'],
+    ['trades:BTCX', 'no perpetual market for BTCX (Binance, Bybit, OKX or Bitget); did you mean BTC?'],
+    ['candles:BTCX:1m', 'no perpetual market for BTCX (Binance, Bybit, OKX or Bitget); did you mean BTC?'],
     // suggestions come from the venue named: ETH has no OKX market
-    ['trades:ETH@okx', 'no perpetual market for ETH on okx (Binance, Bybit or OKX)'],
-    ['trades:ETC@okx', 'no perpetual market for ETC on okx (Binance, Bybit or OKX); did you mean BTC?'],
-    ['trades:ETC', 'no perpetual market for ETC (Binance, Bybit or OKX); did you mean BTC, ETH?'],
-    ['funding:ETHH', 'no perpetual market for ETHH on Binance, Bybit or OKX; did you mean ETH?'],
-    ['confirm:DOGE', 'no perpetual market for DOGE on Binance, Bybit or OKX']
+    ['trades:ETH@okx', 'no perpetual market for ETH on okx (Binance, Bybit, OKX or Bitget)'],
+    ['trades:ETC@okx', 'no perpetual market for ETC on okx (Binance, Bybit, OKX or Bitget); did you mean BTC?'],
+    ['trades:ETC', 'no perpetual market for ETC (Binance, Bybit, OKX or Bitget); did you mean BTC, ETH?'],
+    ['funding:ETHH', 'no perpetual market for ETHH on Binance, Bybit, OKX or Bitget; did you mean ETH?'],
+    ['confirm:DOGE', 'no perpetual market for DOGE on Binance, Bybit, OKX or Bitget']
   ])('%s answers unknown_symbol: %s', (name, message) => {
     const { hub, open } = setup()
     expect(() => open(name)).toThrow(ApiError)

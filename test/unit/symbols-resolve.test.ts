@@ -171,14 +171,14 @@ describe('resolveSymbol against known bases', () => {
     const e = thrown(() => resolveSymbol('BTCX', KNOWN))
     expect(e.code).toBe('unknown_symbol')
     expect(e.param).toBe('symbol')
-    expect(e.message).toBe('no perpetual market for BTCX on Binance, Bybit or OKX; did you mean BTC?')
+    expect(e.message).toBe('no perpetual market for BTCX on Binance, Bybit, OKX or Bitget; did you mean BTC?')
     expect(thrown(() => resolveSymbol('BTCXUSDT', KNOWN)).message).toContain(
-      'BTCX on Binance, Bybit or OKX; did you mean BTC?'
+      'BTCX on Binance, Bybit, OKX or Bitget; did you mean BTC?'
     )
     expect(thrown(() => resolveSymbol('ETHH/USDT', KNOWN)).message).toMatch(/did you mean ETH\?$/)
     expect(thrown(() => resolveSymbol('BHC', KNOWN)).message).toMatch(/did you mean BCH, BTC\?$/)
     expect(thrown(() => resolveSymbol('NOPE', KNOWN)).message).toBe(
-      'no perpetual market for NOPE on Binance, Bybit or OKX'
+      'no perpetual market for NOPE on Binance, Bybit, OKX or Bitget'
     )
     // a cross-quote look-alike whose front is not a known base is just unknown
     expect(thrown(() => resolveSymbol('XYZETH', KNOWN)).code).toBe('unknown_symbol')

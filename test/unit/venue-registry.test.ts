@@ -8,7 +8,8 @@ const DOCUMENTED = [
   ['binance', 'BINANCE', 'wss://fstream.binance.com', 'https://fapi.binance.com'],
   ['bybit', 'BYBIT', 'wss://stream.bybit.com/v5/public/linear', 'https://api.bybit.com'],
   ['okx', 'OKX', 'wss://ws.okx.com:8443/ws/v5/public', 'https://www.okx.com'],
-  ['deribit', 'DERIBIT', 'wss://www.deribit.com/ws/api/v2', 'https://www.deribit.com/api/v2']
+  ['deribit', 'DERIBIT', 'wss://www.deribit.com/ws/api/v2', 'https://www.deribit.com/api/v2'],
+  ['bitget', 'BITGET', 'wss://ws.bitget.com/v3/ws/public', 'https://api.bitget.com']
 ]
 
 /** A SYMBOLS value each venue accepts and what it reads from it (OKX maps BTCUSDT to its swap). */
@@ -16,7 +17,8 @@ const SYMBOLS: Readonly<Record<string, readonly [string, readonly string[]]>> = 
   binance: ['btcusdt,ETHUSDT', ['BTCUSDT', 'ETHUSDT']],
   bybit: ['btcusdt,ETHUSDT', ['BTCUSDT', 'ETHUSDT']],
   okx: ['BTCUSDT,eth-usdt-swap', ['BTC-USDT-SWAP', 'ETH-USDT-SWAP']],
-  deribit: ['btc-27mar26', ['BTC-27MAR26']]
+  deribit: ['btc-27mar26', ['BTC-27MAR26']],
+  bitget: ['btcusdt,1000SATSUSDT', ['BTCUSDT', '1000SATSUSDT']]
 }
 
 describe('the venue registry drives the configuration', () => {

@@ -11,6 +11,7 @@
 import { hashKey, smoothNoise, streamId, unit } from './hash-rng.js'
 import type { RecordSink } from './record-sink.js'
 import { roundTo, type VenuePrices } from './venue-price.js'
+import { VENUE_OI_SHARE } from './universe.js'
 
 export interface StatCadence {
   readonly fundingMs: number
@@ -31,8 +32,6 @@ const MAX_FUNDING = 0.002
 /** chance per market-day of a funding spike (squeeze), and its width */
 const FUNDING_SPIKE_PROBABILITY = 0.03
 const FUNDING_SPIKE_WIDTH_MS = 1.5 * HOUR_MS
-/** open interest held by each venue relative to binance */
-const VENUE_OI_SHARE = [1, 0.6, 0.4] as const
 /** log-sd of open interest over days and over hours */
 const OI_SLOW_LOG_SD = 0.25
 const OI_FAST_LOG_SD = 0.06
@@ -109,7 +108,7 @@ export function emitPerpStats(
         index_price: roundTo(index, pScale)
       })
     }
-    const oiCoins = (asset.oiUsd * VENUE_OI_SHARE[universe.marketVenue[mi] as 0 | 1 | 2]) / asset.refPrice
+    const oiCoins = (asset.oiUsd * VENUE_OI_SHARE[universe.marketVenue[mi]!]!) / asset.refPrice
     const qScale = venues.lotScale[mi]!
     for (let t = firstSample(lo, cadence.oiMs); t < hi; t += cadence.oiMs) {
       const slow = OI_SLOW_LOG_SD * smoothNoise(seed, streamId(TAG_OI_SLOW, mi), t, 3 * DAY_MS)

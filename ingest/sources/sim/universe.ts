@@ -52,12 +52,17 @@ const TOP_OI_USD = [9e9, 5e9, 1.5e9, 1.2e9, 0.5e9, 0.8e9, 0.3e9, 0.25e9, 0.3e9, 
 /** open interest of rank-10 assets, USD; lower ranks fall off as rank^-1.3 (rank 190 ~ $5M) */
 const TAIL_OI_USD = 2.5e8
 
-/** the demo's venues: the perpetual venues with a `demoListingProbability`, in the default venue order */
+/**
+ * the demo's venues: the perpetual venues whose catalog entry gives a `demoListingProbability`, in the
+ * default venue order (a venue without one is not in the demo, and the demo's size does not change with it)
+ */
 export const VENUES: readonly PerpMarket['exchange'][] = PERP_VENUE_IDS.filter(
   (v) => venueOf(v).demoListingProbability !== undefined
 )
 /** listing probability of the other assets per venue (the catalog's `demoListingProbability`) */
 const LISTING_PROBABILITY: readonly number[] = VENUES.map((v) => venueOf(v).demoListingProbability!)
+/** open interest held by each venue relative to the first (the catalog's `demoOiShare`), by venue index */
+export const VENUE_OI_SHARE: readonly number[] = VENUES.map((v) => venueOf(v).demoOiShare ?? 1)
 
 function dynamicsOf(rank: number): Pick<BaseAsset, 'dailyVol' | 'marketCorr' | 'reversionDays' | 'oiUsd'> {
   const key = hashKey(UNIVERSE_SEED, STREAM_DYNAMICS, rank)

@@ -1,0 +1,154 @@
+/**
+ * @module
+ * Bitget USDT-margined perpetuals (`SOURCES=bitget`) over Bitget's unified (v3) API: the transport.
+ * Discovers the trading USDT perpetuals (`/api/v3/market/instruments?category=USDT-FUTURES`), streams
+ * trades and tickers (funding, mark/index price, open interest) per market plus liquidations of every
+ * USDT perpetual over the public v3 WebSocket with Bitget's text ping, and polls the accounts long/short
+ * ratio per market over REST. Everything the venue sends goes through one bounded RawQueue to the
+ * normalizer (`ingest/normalize/bitget.ts`) and, with RECORD_DIR, to the recorder. Rediscovery runs
+ * hourly: new listings are subscribed, delisted markets are no longer polled. Trade ids reveal no gaps, so
+ * every reopened connection is marked in the raw queue and the recent trades of its markets are fetched
+ * (`feed/reconnect-fill.ts`, docs/sources.md).
+ */
+import type { Logger } from '../../engine/log.js'
+import { BitgetNormalizer } from '../normalize/bitget.js'
+import { usdtPerpetuals, type BitgetMarket } from '../normalize/bitget-markets.js'
+import { BitgetConnections } from './bitget/connections.js'
+import { pollLongShort } from './bitget/pollers.js'
+import { BitgetRest, INSTRUMENTS_PATH, recentTradesPath } from './bitget/rest.js'
+import { LIQUIDATIONS, marketArgs, type BitgetArg } from './bitget/topics.js'
+import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
+import { MarketFeedSource } from './feed/market-feed-source.js'
+import { ReconnectFiller } from './feed/reconnect-fill.js'
+import { stickyPaths } from './feed/venue-feed.js'
+
+export interface BitgetTuning {
+  /** subscription args per WebSocket connection (2 per market; Bitget recommends under 50). @default 48 */
+  readonly argsPerConnection: number
+  /** args per subscribe message. @default 12 */
+  readonly subscribeBatch: number
+  /** pause between subscribe messages on one connection, ms (Bitget: 10 messages a second). @default 200 */
+  readonly subscribeIntervalMs: number
+  /** text `ping` period, ms (Bitget asks for one every 30 s and drops a line without one for 2 min). @default 25_000 */
+  readonly pingMs: number
+  /** long/short poll period per market, ms (5-minute readings; a pass is paced by the 1-a-second limit). @default 900_000 */
+  readonly longShortEveryMs: number
+  /** market rediscovery period, ms. @default 3_600_000 */
+  readonly discoveryEveryMs: number
+  /** raw messages buffered between the sockets and the normalizer; more are dropped and counted. @default 100_000 */
+  readonly queueCapacity: number
+  /** a connection without any frame for this long (pongs included) is reopened, ms. @default 40_000 */
+  readonly staleMs: number
+  readonly backoff: BackoffOptions
+  /** long/short requests per minute (Bitget allows 60). @default 30 */
+  readonly longShortPerMinute: number
+}
+
+export const DEFAULT_BITGET_TUNING: BitgetTuning = {
+  argsPerConnection: 48,
+  subscribeBatch: 12,
+  subscribeIntervalMs: 200,
+  pingMs: 25_000,
+  longShortEveryMs: 900_000,
+  discoveryEveryMs: 3_600_000,
+  queueCapacity: 100_000,
+  staleMs: 40_000,
+  backoff: DEFAULT_BACKOFF,
+  longShortPerMinute: 30
+}
+
+export interface BitgetSourceOptions {
+  /** public v3 WebSocket endpoint, e.g. wss://ws.bitget.com/v3/ws/public */
+  readonly wsUrl: string
+  readonly restUrl: string
+  /** only these markets (native symbols, `BTCUSDT`); empty: every trading USDT perpetual */
+  readonly symbols: readonly string[]
+  readonly log: Logger
+  /** RECORD_DIR: record raw messages there */
+  readonly recordDir?: string | undefined
+  readonly tuning?: Partial<BitgetTuning>
+}
+
+/** REST answers repeated at the top of each recording file, so every file replays on its own. */
+const isSticky = stickyPaths([INSTRUMENTS_PATH.split('?', 1)[0]!])
+
+export class BitgetSource extends MarketFeedSource<BitgetMarket[], BitgetArg> {
+  readonly name = 'bitget'
+  protected readonly tuning: BitgetTuning
+  protected readonly rest: BitgetRest
+  // reconnect windows: trade ids reveal no gaps, reopened connections are checked instead
+  protected readonly gaps: ReconnectFiller
+  readonly normalizer: BitgetNormalizer
+
+  constructor(private readonly opts: BitgetSourceOptions) {
+    const tuning = { ...DEFAULT_BITGET_TUNING, ...opts.tuning }
+    super({ log: opts.log, recordDir: opts.recordDir, queueCapacity: tuning.queueCapacity, sticky: isSticky })
+    this.tuning = tuning
+    this.rest = new BitgetRest({
+      baseUrl: opts.restUrl,
+      log: opts.log,
+      queue: this.queue,
+      longShortPerMinute: tuning.longShortPerMinute
+    })
+    this.gaps = new ReconnectFiller({
+      venue: this.name,
+      fetch: (path, signal) => this.rest.fetch(path, signal),
+      path: recentTradesPath,
+      log: opts.log
+    })
+    this.normalizer = new BitgetNormalizer(this.gaps)
+  }
+
+  protected openConnections(signal: AbortSignal): BitgetConnections {
+    const t = this.tuning
+    return new BitgetConnections(
+      {
+        url: this.opts.wsUrl,
+        log: this.opts.log,
+        perConnection: t.argsPerConnection,
+        pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
+        pingMs: t.pingMs,
+        staleMs: t.staleMs,
+        backoff: t.backoff,
+        onMessage: this.wsMessage,
+        onReopen: this.reopened
+      },
+      signal
+    )
+  }
+
+  protected tasks(signal: AbortSignal): Promise<void>[] {
+    return [this.gaps.run(signal), pollLongShort(this.rest, () => this.markets, this.tuning.longShortEveryMs, signal)]
+  }
+
+  protected override allMarketItems(): readonly BitgetArg[] {
+    return [LIQUIDATIONS]
+  }
+
+  protected marketsOf(found: BitgetMarket[]): readonly string[] {
+    return found.map((m) => m.symbol)
+  }
+
+  protected itemsOf(symbol: string): readonly BitgetArg[] {
+    return marketArgs(symbol)
+  }
+
+  /** The instrument list; the USDT perpetuals to follow, or null when the request failed. */
+  protected async discover(signal: AbortSignal): Promise<BitgetMarket[] | null> {
+    const text = await this.rest.fetch(INSTRUMENTS_PATH, signal)
+    if (text === null) return null
+    let markets: BitgetMarket[] | null = null
+    try {
+      markets = usdtPerpetuals(JSON.parse(text))
+    } catch {
+      // counted as a parse error by the pump, which sees the same text
+    }
+    if (markets === null) return null
+    const only = this.opts.symbols
+    if (only.length === 0) return markets
+    const missing = only.filter((s) => !markets!.some((m) => m.symbol === s))
+    if (missing.length)
+      this.opts.log.warn({ missing }, 'BITGET_SYMBOLS names markets that are not trading USDT perpetuals')
+    return markets.filter((m) => only.includes(m.symbol))
+  }
+}
