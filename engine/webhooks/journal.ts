@@ -26,7 +26,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { backoffMs, sleep } from '../runtime/retry.js'
+import { backoffMs, sleep } from '../runtime/backoff.js'
 import type { Store } from '../store/store.js'
 import { toStoreError } from '../store/store-error.js'
 import { loadSegment, segmentHeader, setAside, type SegmentHeader } from './journal-recovery.js'

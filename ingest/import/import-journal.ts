@@ -23,7 +23,7 @@ import path from 'node:path'
 import type { Logger } from '../../engine/log.js'
 import { toStoreError } from '../../engine/store/store-error.js'
 import type { Params, Store } from '../../engine/store/store.js'
-import { backoffMs, sleep } from '../../engine/runtime/retry.js'
+import { backoffMs, sleep } from '../../engine/runtime/backoff.js'
 import { sqlString } from '../../engine/store/sql-text.js'
 
 /** The journal directory of imports under a data directory. */
