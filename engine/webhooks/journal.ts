@@ -32,7 +32,7 @@ import { toStoreError } from '../store/store-error.js'
 import { headerLine } from '../journal/entry-file.js'
 import { setAside } from '../journal/replay.js'
 import { loadSegment, segmentHeader, SEGMENTS_FAILED_DIR, type SegmentHeader } from './journal-recovery.js'
-import { tsvEncoder, type TsvEncoder } from './tsv-row.js'
+import { tsvEncoder, type TsvEncoder } from '../runtime/tsv-row.js'
 
 /**
  * Rows per segment at most: a sealed segment is one insert. Engine CPU per delivery (its delivery and attempt

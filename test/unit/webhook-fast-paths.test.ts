@@ -22,7 +22,7 @@ import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS } from '../../engine/webhooks/deliver
 import { hmacSha256 } from '../../engine/webhooks/hmac-sha256.js'
 import { payloadBytes } from '../../engine/webhooks/payload.js'
 import { serviceSignature, standardSignature } from '../../engine/webhooks/signing.js'
-import { tsvEncoder } from '../../engine/webhooks/tsv-row.js'
+import { tsvEncoder } from '../../engine/runtime/tsv-row.js'
 import { tsvLine } from '../helpers/webhooks/tsv-line.js'
 import { AnswerHandler, decodeExcerpt, retryAfterOf, type Answer } from '../../server/webhooks/answer-handler.js'
 
