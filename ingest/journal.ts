@@ -26,24 +26,19 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Logger } from '../engine/log.js'
 import type { InsertBatch, Store } from '../engine/store/store.js'
-import { insertKept, insertVia } from '../engine/store/file-insert.js'
-import { toStoreError } from '../engine/store/store-error.js'
+import { insertVia } from '../engine/store/file-insert.js'
 import type { TimeRange } from '../engine/store/compact.js'
+import { headerLine, loadEntryFile, payloadOf, readEntryFile, type EntryHeader } from '../engine/journal/entry-file.js'
+import { journalEntries, journalName, replayEntries, setAside } from '../engine/journal/replay.js'
 
-interface Header {
-  readonly table: string
-  readonly columns: readonly string[]
+/**
+ * An entry's header (engine/journal/entry-file.ts): written whole, so `bytes` is always there (an entry cut
+ * short by a crash during its own write was never sent and is dropped); `via` only when `file` (absent:
+ * inline); `foldKeys` only when set.
+ */
+interface Header extends EntryHeader {
   readonly format: InsertBatch['format']
-  readonly dedupToken: string
-  /** payload length: an entry cut short by a crash during its own write was never sent and is dropped */
   readonly bytes: number
-  /**
-   * `file`: inserted by the store reading this entry (`Store.insertFile`), and so replayed: the dedup block
-   * ids of a token differ between that and the inline insert. Absent in entries of older versions: inline.
-   */
-  readonly via?: 'file'
-  /** the batch was sent with `foldKeys` (store.ts), and is replayed so. Absent: `optimize_on_insert=0`. */
-  readonly foldKeys?: true
 }
 
 /**
@@ -110,7 +105,7 @@ export class BatchJournal {
     // a failed write has left the map: this insert fails, and the caller's retry writes the entry again
     await entry.written
     try {
-      await insertEntry(store, entry.header, entry.file, () => batch.data)
+      await loadEntryFile(store, entry.header, entry.file, () => batch.data)
     } catch (err) {
       entry.attempted = true
       throw err
@@ -140,7 +135,7 @@ export class BatchJournal {
 
   /** Starts writing a new entry for the batch, registered under its token at once (so it is written once). */
   private write(store: Store, batch: PartedBatch): Entry {
-    const file = path.join(this.dir, `${Date.now()}-${process.pid}-${this.seq++}.batch`)
+    const file = path.join(this.dir, `${journalName(this.seq++)}.batch`)
     // the engine reads TSV entries itself, unless the path holds glob characters file() would expand
     const viaFile = batch.format === 'TSV' && insertVia(store, file) === 'file'
     const parts = batch.parts ?? [batch.data]
@@ -153,7 +148,7 @@ export class BatchJournal {
       ...(viaFile && { via: 'file' as const }),
       ...(batch.foldKeys && { foldKeys: true as const })
     }
-    const written = fs.promises.writeFile(file, [Buffer.from(JSON.stringify(header) + '\n'), ...parts])
+    const written = fs.promises.writeFile(file, [headerLine(header), ...parts])
     const entry: Entry = { file, header, written }
     this.unacknowledged.set(batch.dedupToken, entry)
     written.catch(() => {
@@ -173,53 +168,29 @@ export class BatchJournal {
     const entry = this.unacknowledged.get(token)
     if (!entry) return undefined
     this.unacknowledged.delete(token)
-    return this.setAside(entry.file)
-  }
-
-  private async setAside(file: string): Promise<string> {
-    const failed = path.join(this.dir, FAILED_DIR)
-    await fs.promises.mkdir(failed, { recursive: true })
-    const to = path.join(failed, path.basename(file))
-    await fs.promises.rename(file, to)
-    return to
+    return setAside(entry.file, path.join(this.dir, FAILED_DIR))
   }
 
   /** Replays every entry a previous process left behind; returns the number of batches replayed. */
   async recover(store: Store, log: Logger): Promise<number> {
-    const files = fs
-      .readdirSync(this.dir)
-      .filter((f) => f.endsWith('.batch'))
-      .sort()
-    for (const f of files) {
-      const file = path.join(this.dir, f)
-      const buf = fs.readFileSync(file)
-      const nl = buf.indexOf(10)
-      let header: Header | undefined
-      try {
-        header = JSON.parse(buf.subarray(0, nl).toString('utf8')) as Header
-      } catch {
-        header = undefined
-      }
-      const data = buf.subarray(nl + 1)
-      if (nl < 0 || !header || header.bytes !== data.byteLength) {
-        log.warn({ file }, 'journal entry cut short by the crash; it was never sent, removing it')
-        fs.unlinkSync(file)
-        continue
-      }
-      try {
-        await insertEntry(store, header, file, () => data)
-      } catch (err) {
-        // a store that is down keeps the entry for the next start; bad data would fail every start
-        if (toStoreError(err).retryable) throw err
-        const to = await this.setAside(file)
-        log.error({ file: to, err: (err as Error).message }, REPLAY_BY_HAND)
-        continue
-      }
-      // a crash may have left it applied in part, like a failed attempt
-      await this.notePartial(header, () => Promise.resolve(data))
-      fs.unlinkSync(file)
-      log.warn({ table: header.table, token: header.dedupToken }, 'replayed an interrupted batch from the journal')
-    }
+    const files = journalEntries(this.dir, (f) => f.endsWith('.batch')).map((f) => path.join(this.dir, f))
+    await replayEntries(
+      files,
+      {
+        read: (file) => readEntryFile<Header>(file),
+        apply: ({ header, payload }, file) => loadEntryFile(store, header, file, () => payload),
+        // a crash may have left it applied in part, like a failed attempt
+        replayed: ({ header, payload }) => this.notePartial(header, () => Promise.resolve(payload)),
+        failedDir: path.join(this.dir, FAILED_DIR),
+        messages: {
+          incomplete: 'journal entry cut short by the crash; it was never sent, removing it',
+          refused: REPLAY_BY_HAND,
+          replayed: 'replayed an interrupted batch from the journal'
+        },
+        describe: ({ header }) => ({ table: header.table, token: header.dedupToken })
+      },
+      log
+    )
     return files.length
   }
 }
@@ -228,11 +199,6 @@ export class BatchJournal {
 export const REPLAY_BY_HAND =
   'batch not written and set aside in journal/failed; once its cause is fixed, move the file back into ' +
   'journal/ and restart: entries there are replayed at start'
-
-/** An entry's payload: what follows its header line. */
-function payloadOf(entry: Buffer): Buffer {
-  return entry.subarray(entry.indexOf(10) + 1)
-}
 
 /**
  * The time range of a TSV payload's rows, from its `ts` column (epoch ms, as the row encoder writes it);
@@ -251,13 +217,4 @@ export function rowsRange(columns: readonly string[], data: Buffer): TimeRange |
     if (ts > toMs) toMs = ts
   }
   return fromMs <= toMs ? { fromMs, toMs } : null
-}
-
-/**
- * Inserts one journal entry the way its header says it was first sent (see `Header.via`); `data` gives the
- * payload, read only for an inline insert.
- */
-async function insertEntry(store: Store, header: Header, file: string, data: () => Buffer): Promise<void> {
-  const { bytes: _bytes, via, ...batch } = header
-  await insertKept(store, batch, file, 1, via ?? 'inline', data)
 }

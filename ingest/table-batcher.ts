@@ -30,7 +30,7 @@ import type { Logger } from '../engine/log.js'
 import { toStoreError } from '../engine/store/store-error.js'
 import type { EncodedChunk } from './encoded-chunk.js'
 import { REPLAY_BY_HAND, type PartedBatch } from './journal.js'
-import { backoffMs, sleep } from '../engine/runtime/retry.js'
+import { backoffMs, sleep } from '../engine/runtime/backoff.js'
 
 /**
  * Longest pause between two tries of a batch, ms. Lower than the shared 15 s ceiling: a try against a

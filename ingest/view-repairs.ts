@@ -15,7 +15,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Logger } from '../engine/log.js'
 import type { TimeRange } from '../engine/store/compact.js'
-import { backoffMs, sleep } from '../engine/runtime/retry.js'
+import { backoffMs, sleep } from '../engine/runtime/backoff.js'
 import type { PartialWrites } from './journal.js'
 import type { WriteHold } from './pipeline.js'
 

@@ -6,32 +6,36 @@
  * read. Past the cap an export answers 503 at once with `Retry-After`, before any work.
  */
 import { ApiError } from '../engine/errors.js'
+import { Semaphore } from '../engine/runtime/semaphore.js'
 
 /** Seconds a client is told to wait when every export slot is taken. */
 const RETRY_AFTER_S = 5
 
 export class ExportSlots {
-  private active = 0
+  /** a slot is a permit; nobody waits for one (a full house answers 503) */
+  private readonly slots: Semaphore
   /** exports refused with 503 because every slot was taken */
   rejected = 0
   /** exports restarted with FINAL everywhere because a pinned part was replaced (engine/export/export-run.ts) */
   pinRestarts = 0
 
-  constructor(readonly max: number) {}
+  constructor(readonly max: number) {
+    this.slots = new Semaphore(max, 0)
+  }
 
   /** Exports streaming now. */
   get inUse(): number {
-    return this.active
+    return this.slots.inUse
   }
 
   /** Figures for /v1/health. */
   stats(): { active: number; max: number; rejected: number; pin_restarts: number } {
-    return { active: this.active, max: this.max, rejected: this.rejected, pin_restarts: this.pinRestarts }
+    return { active: this.slots.inUse, max: this.max, rejected: this.rejected, pin_restarts: this.pinRestarts }
   }
 
   /** Takes a slot or throws `unavailable` (503); the returned function gives it back (once). */
   take(): () => void {
-    if (this.active >= this.max) {
+    if (!this.slots.tryAcquire()) {
       this.rejected++
       throw new ApiError(
         'unavailable',
@@ -39,12 +43,11 @@ export class ExportSlots {
         { headers: { 'retry-after': String(RETRY_AFTER_S) } }
       )
     }
-    this.active++
     let held = true
     return () => {
       if (held) {
         held = false
-        this.active--
+        this.slots.release()
       }
     }
   }

@@ -1,33 +1,29 @@
 /**
  * @module
  * The shared public-endpoint throttle: a token bucket per client IP (default 60 requests a minute, burst
- * of the same size). The table of buckets is bounded: past MAX_BUCKETS, buckets that have refilled
- * completely (idle clients) are dropped, and if none are, the oldest are.
+ * of the same size; engine/runtime/token-bucket.ts). The table of buckets is bounded: past MAX_BUCKETS,
+ * buckets that have refilled completely (idle clients) are dropped, and if none are, the oldest are.
  */
+import { RefillRate, type BucketLevel } from '../runtime/token-bucket.js'
 
 /** Most client IPs tracked at once; an idle bucket carries no information and can go. */
 const MAX_BUCKETS = 100_000
-
-interface Bucket {
-  tokens: number
-  /** epoch ms of the last refill */
-  at: number
-}
 
 export type ThrottleDecision =
   | { readonly ok: true; readonly remaining: number; readonly resetSeconds: number }
   | { readonly ok: false; readonly retryAfterSeconds: number }
 
 export class IpThrottle {
-  private readonly buckets = new Map<string, Bucket>()
-  private readonly perMs: number
+  /** levels by client IP; `at` is epoch ms of the last refill */
+  private readonly buckets = new Map<string, BucketLevel>()
+  private readonly rate: RefillRate
 
   constructor(
     /** requests per minute, also the burst size */
     readonly perMinute: number,
     private readonly now: () => number = Date.now
   ) {
-    this.perMs = perMinute / 60_000
+    this.rate = new RefillRate(perMinute, 60_000, perMinute)
   }
 
   take(ip: string): ThrottleDecision {
@@ -35,19 +31,15 @@ export class IpThrottle {
     let b = this.buckets.get(ip)
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.evict(now)
-      b = { tokens: this.perMinute, at: now }
+      b = this.rate.full(now)
       this.buckets.set(ip, b)
-    } else {
-      b.tokens = Math.min(this.perMinute, b.tokens + (now - b.at) * this.perMs)
-      b.at = now
-    }
-    if (b.tokens < 1)
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - b.tokens) / this.perMs / 1000)) }
+    } else this.rate.refill(b, now)
+    if (b.tokens < 1) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(this.rate.msUntil(b, 1) / 1000)) }
     b.tokens -= 1
     return {
       ok: true,
       remaining: Math.floor(b.tokens),
-      resetSeconds: Math.ceil((this.perMinute - b.tokens) / this.perMs / 1000)
+      resetSeconds: Math.ceil(this.rate.msUntil(b, this.perMinute) / 1000)
     }
   }
 
@@ -56,9 +48,7 @@ export class IpThrottle {
   }
 
   private evict(now: number): void {
-    for (const [ip, b] of this.buckets) {
-      if (b.tokens + (now - b.at) * this.perMs >= this.perMinute) this.buckets.delete(ip)
-    }
+    for (const [ip, b] of this.buckets) if (this.rate.isFullAt(b, now)) this.buckets.delete(ip)
     // none idle: drop the oldest quarter (Map keeps insertion order)
     if (this.buckets.size >= MAX_BUCKETS) {
       let n = MAX_BUCKETS / 4

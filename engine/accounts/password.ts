@@ -10,6 +10,7 @@
  */
 import crypto from 'node:crypto'
 import { ApiError } from '../errors.js'
+import { Semaphore, SemaphoreFullError } from '../runtime/semaphore.js'
 
 /** scrypt cost: CPU and memory grow linearly with N (128 * N * r bytes = 32 MiB). */
 export const SCRYPT_N = 2 ** 15
@@ -38,26 +39,23 @@ export interface HashCounters {
 
 export const hashCounters: HashCounters = { hashes: 0, hash_queue_full: 0 }
 
-let running = 0
-const waiting: (() => void)[] = []
+/** the hashing slots: HASH_CONCURRENCY at once, HASH_QUEUE waiting */
+const slots = new Semaphore(HASH_CONCURRENCY, HASH_QUEUE)
 
 async function slot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= HASH_CONCURRENCY) {
-    if (waiting.length >= HASH_QUEUE) {
-      hashCounters.hash_queue_full++
-      throw new ApiError('unavailable', 'too many sign-ups or logins in progress; retry shortly', {
-        headers: { 'retry-after': '1' }
-      })
-    }
-    await new Promise<void>((resolve) => waiting.push(resolve))
-  } else running++
+  try {
+    await slots.acquire()
+  } catch (err) {
+    if (!(err instanceof SemaphoreFullError)) throw err
+    hashCounters.hash_queue_full++
+    throw new ApiError('unavailable', 'too many sign-ups or logins in progress; retry shortly', {
+      headers: { 'retry-after': '1' }
+    })
+  }
   try {
     return await fn()
   } finally {
-    const next = waiting.shift()
-    // the slot passes straight to the next waiter (running stays the same)
-    if (next) next()
-    else running--
+    slots.release()
   }
 }
 

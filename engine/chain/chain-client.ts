@@ -26,7 +26,7 @@ import {
 import { ApiError } from '../errors.js'
 import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
 import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
-import { TokenBucket } from './token-bucket.js'
+import { TokenBucket } from '../runtime/token-bucket.js'
 
 /** How long a node that failed at the transport level is tried only after the others, ms. */
 export const NODE_DOWN_MS = 10_000

@@ -11,6 +11,7 @@
 import { getAddress, parseAbiItem, type Address, type Hex } from 'viem'
 import { errorText } from '../chain/chain-client.js'
 import type { NodeIntelChain } from '../chain/chains.js'
+import { Semaphore } from '../runtime/semaphore.js'
 import type { ChainIntel } from './service.js'
 import type { Verdict } from './verdict.js'
 
@@ -59,8 +60,8 @@ export class NewPairsWatcher {
   private lastBlock: bigint | null = null
   /** newest last; trimmed to `keep` */
   private pairs: NewPair[] = []
-  private readonly queue: NewPair[] = []
-  private running = 0
+  /** the checks: CHECK_CONCURRENCY run, up to QUEUE_MAX wait (in arrival order) */
+  private readonly checks = new Semaphore(CHECK_CONCURRENCY, QUEUE_MAX)
   private readonly listeners = new Set<(p: NewPair) => void>()
   private counts = { checked: 0, check_errors: 0, dropped: 0 }
 
@@ -124,25 +125,11 @@ export class NewPairsWatcher {
     if (!native) {
       p.reasons.push('not paired with the wrapped native: not simulated')
       this.emit(p)
-    } else if (this.queue.length >= QUEUE_MAX) {
+    } else if (this.checks.waiting >= QUEUE_MAX) {
       this.counts.dropped++
       p.reasons.push('check skipped: too many new pairs at once')
       this.emit(p)
-    } else {
-      this.queue.push(p)
-      this.pump()
-    }
-  }
-
-  private pump(): void {
-    while (this.running < CHECK_CONCURRENCY && this.queue.length > 0) {
-      const p = this.queue.shift()!
-      this.running++
-      void this.check(p).finally(() => {
-        this.running--
-        this.pump()
-      })
-    }
+    } else void this.checks.run(() => this.check(p))
   }
 
   private async check(p: NewPair): Promise<void> {
@@ -175,7 +162,7 @@ export class NewPairsWatcher {
     return {
       last_block: this.lastBlock === null ? null : Number(this.lastBlock),
       listed: Math.min(this.pairs.length, this.keep),
-      queued: this.queue.length,
+      queued: this.checks.waiting,
       ...this.counts
     }
   }

@@ -1,41 +1,27 @@
 /**
  * @module
  * TSV encoder for normalized records, in the column order of `fields.ts`. This is the ingest hot path:
- * one specialised encoder per kind is generated once (no per-field dispatch per row), strings are escaped
- * per ClickHouse's TabSeparated rules (backslash, tab, newline), absent optional fields become `\N`.
- * Numbers are written with JS `String(n)`, which ClickHouse parses exactly (round-trip Float64).
+ * one encoder per kind, generated once by the shared row encoder (engine/runtime/tsv-row.ts): string
+ * fields are escaped per ClickHouse's TabSeparated rules (backslash, tab, newline, carriage return), other
+ * fields written as JS converts them (`String(n)` for numbers, which ClickHouse parses exactly), absent
+ * optional fields become `\N`.
  */
+import { compileTsvRow, type TsvRowEncoder } from '../runtime/tsv-row.js'
 import { KIND_SPECS, type FieldSpec } from './fields.js'
 import type { RecordKind, RecordOf } from './types.js'
 
-const NEEDS_ESCAPE = /[\\\t\n\r]/
+const columnOf = (f: FieldSpec) => ({
+  name: f.name,
+  cell: f.type === 'string' ? ('text' as const) : ('raw' as const),
+  nullable: f.optional === true
+})
 
-/** Escapes one string value for TabSeparated. */
-export function escapeTsv(value: string): string {
-  if (!NEEDS_ESCAPE.test(value)) return value
-  return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
-}
+const ENCODERS: { [K in RecordKind]?: TsvRowEncoder<RecordOf<K>> } = {}
 
-type RowEncoder<K extends RecordKind> = (r: RecordOf<K>) => string
-
-function fieldExpr(f: FieldSpec): string {
-  const v = `r[${JSON.stringify(f.name)}]`
-  const plain = f.type === 'string' ? `esc(${v})` : `${v}`
-  return f.optional ? `(${v} == null ? '\\\\N' : ${plain})` : plain
-}
-
-function compileRowEncoder<K extends RecordKind>(kind: K): RowEncoder<K> {
-  const body = KIND_SPECS[kind].fields.map(fieldExpr).join(" + '\\t' + ")
-  // Generated once per kind at module load from the static field table above; no user input reaches it.
-  return new Function('esc', `return (r) => ${body} + '\\n'`)(escapeTsv) as RowEncoder<K>
-}
-
-const ENCODERS: { [K in RecordKind]?: RowEncoder<K> } = {}
-
-function encoderFor<K extends RecordKind>(kind: K): RowEncoder<K> {
-  let enc = ENCODERS[kind] as RowEncoder<K> | undefined
+function encoderFor<K extends RecordKind>(kind: K): TsvRowEncoder<RecordOf<K>> {
+  let enc = ENCODERS[kind] as TsvRowEncoder<RecordOf<K>> | undefined
   if (!enc) {
-    enc = compileRowEncoder(kind)
+    enc = compileTsvRow<RecordOf<K>>(KIND_SPECS[kind].fields.map(columnOf), '\n')
     ;(ENCODERS as Record<string, unknown>)[kind] = enc
   }
   return enc

@@ -3,11 +3,11 @@
  * The one supervisor of background loops (sources, the stream hub's tick, live-state rebuilds, compaction,
  * key and quota loaders, and later webhook delivery, chain sources and node health). A loop is an async
  * function of an abort signal. When it throws, the error is counted and logged per loop, and the loop is
- * restarted after an exponential backoff (engine/runtime/retry.ts); it never reaches the process as an unhandled
+ * restarted after an exponential backoff (engine/runtime/backoff.ts); it never reaches the process as an unhandled
  * rejection. A loop that returns has finished (`done`). `/v1/health` shows every loop's state and counters.
  */
 import type { Logger } from '../log.js'
-import { backoffMs, sleep } from './retry.js'
+import { backoffMs, sleep } from './backoff.js'
 
 export type LoopState = 'running' | 'backoff' | 'done' | 'stopped'
 

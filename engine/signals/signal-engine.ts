@@ -17,7 +17,7 @@
  */
 import { confirm, withoutData, type ConfirmInputs, type Direction } from '../confirm/confirm.js'
 import type { NormalizedRecord } from '../records/types.js'
-import { backoffMs, sleep } from '../runtime/retry.js'
+import { backoffMs, sleep } from '../runtime/backoff.js'
 import type { SignalBus, SignalEvent, SignalEventName } from './signal-event.js'
 import {
   ACTIONS,

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { InsertBatch, Params, Store } from '../store/store.js'
-import { escapeTsv } from '../records/tsv.js'
+import { escapeTsv } from '../runtime/tsv-row.js'
 import type { RestoredRow } from './signal-engine.js'
 import type { SignalEvent, SignalEventName } from './signal-event.js'
 

@@ -26,11 +26,13 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { backoffMs, sleep } from '../runtime/retry.js'
+import { backoffMs, sleep } from '../runtime/backoff.js'
 import type { Store } from '../store/store.js'
 import { toStoreError } from '../store/store-error.js'
-import { loadSegment, segmentHeader, setAside, type SegmentHeader } from './journal-recovery.js'
-import { tsvEncoder, type TsvEncoder } from './tsv-row.js'
+import { headerLine } from '../journal/entry-file.js'
+import { setAside } from '../journal/replay.js'
+import { loadSegment, segmentHeader, SEGMENTS_FAILED_DIR, type SegmentHeader } from './journal-recovery.js'
+import { tsvEncoder, type TsvEncoder } from '../runtime/tsv-row.js'
 
 /**
  * Rows per segment at most: a sealed segment is one insert. Engine CPU per delivery (its delivery and attempt
@@ -220,7 +222,7 @@ export class TableJournal implements RowWriterLike {
     const fd = fs.openSync(file, 'wx', 0o600)
     const seg: Segment = { file, header, fd, rows: 0, loaded: deferred() }
     try {
-      writeAll(fd, Buffer.from(JSON.stringify(header) + '\n'))
+      writeAll(fd, headerLine(header))
     } catch (err) {
       this.closeFile(seg)
       fs.rmSync(file, { force: true })
@@ -264,7 +266,7 @@ export class TableJournal implements RowWriterLike {
         if (!toStoreError(err).retryable && attempt >= REFUSED_ATTEMPTS) {
           // refused for good (bad data): kept for inspection, never loaded again; the rows count as handled
           // so the journal does not stall behind it (the deliveries in memory go on)
-          setAside(seg.file)
+          await setAside(seg.file, path.join(this.dir, SEGMENTS_FAILED_DIR))
           this.queuedRows -= seg.rows
           this.o.onRefused?.(seg.file, err)
           seg.loaded.resolve()

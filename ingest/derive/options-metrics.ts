@@ -8,7 +8,7 @@
 import { summarizeChain, chainMetrics } from '../../engine/options/chain-summary.js'
 import type { OptionsCurrency } from '../../engine/options/chain-types.js'
 import { parseExpiryCode } from '../../engine/options/instrument.js'
-import { escapeTsv } from '../../engine/records/tsv.js'
+import { escapeTsv } from '../../engine/runtime/tsv-row.js'
 import type { OptionQuoteRecord } from '../../engine/records/types.js'
 import { makeChunk, type EncodedChunk } from '../encoded-chunk.js'
 

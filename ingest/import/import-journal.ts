@@ -23,8 +23,9 @@ import path from 'node:path'
 import type { Logger } from '../../engine/log.js'
 import { toStoreError } from '../../engine/store/store-error.js'
 import type { Params, Store } from '../../engine/store/store.js'
-import { backoffMs, sleep } from '../../engine/runtime/retry.js'
+import { backoffMs, sleep } from '../../engine/runtime/backoff.js'
 import { sqlString } from '../../engine/store/sql-text.js'
+import { journalEntries, journalName, replayEntries, setAside } from '../../engine/journal/replay.js'
 
 /** The journal directory of imports under a data directory. */
 export function importJournalDir(dataDir: string): string {
@@ -80,7 +81,7 @@ export class ImportJournal {
   /** Creates an entry holding its own link to `sliceFile`. */
   open(sliceFile: string): OpenEntry {
     fs.mkdirSync(this.dir, { recursive: true })
-    const dir = path.join(this.dir, `${Date.now()}-${process.pid}-${String(this.seq++).padStart(6, '0')}`)
+    const dir = path.join(this.dir, journalName(this.seq++, 6))
     fs.mkdirSync(dir)
     const slice = path.join(dir, 'slice.csv')
     try {
@@ -126,44 +127,46 @@ export class ImportJournal {
    * tried again at the next start).
    */
   async recover(store: Store, log: Logger): Promise<number> {
-    if (!fs.existsSync(this.dir)) return 0
-    let replayed = 0
-    for (const name of fs.readdirSync(this.dir).sort()) {
-      const dir = path.join(this.dir, name)
-      const file = path.join(dir, ENTRY)
-      if (!fs.existsSync(file)) {
-        log.warn({ entry: dir }, 'import journal entry without a statement: it was never sent, removing it')
-        fs.rmSync(dir, { recursive: true, force: true })
-        continue
-      }
-      const stmt = JSON.parse(fs.readFileSync(file, 'utf8')) as JournaledStatement
-      const failedAt = failedAtMs(dir)
-      if (failedAt !== null && Date.now() - failedAt > FAILED_REPLAY_MAX_AGE_MS) {
-        // too old to rely on the dedup token: set aside, never replayed (see FAILED_REPLAY_MAX_AGE_MS)
-        const aside = path.join(path.dirname(this.dir), ABANDONED, name)
-        fs.mkdirSync(path.dirname(aside), { recursive: true })
-        fs.renameSync(dir, aside)
-        log.error(
-          { entry: aside, table: stmt.table, token: stmt.token },
-          'an import statement that failed long ago was not replayed (it could be written twice); ' +
-            'run the import of its file again to complete it'
-        )
-        continue
-      }
-      try {
-        await store.command(relocated(stmt, dir), stmt.params)
-      } catch (err) {
-        throw new Error(
-          `replaying the interrupted import statement in ${dir} (table ${stmt.table}) failed; ` +
-            `it is kept and tried again at the next start (remove the directory to give it up)`,
-          { cause: err }
-        )
-      }
-      fs.rmSync(dir, { recursive: true, force: true })
-      replayed++
-      log.warn({ table: stmt.table, token: stmt.token }, 'replayed an interrupted import statement from the journal')
-    }
-    return replayed
+    const dirs = journalEntries(this.dir, () => true).map((name) => path.join(this.dir, name))
+    const replayed = await replayEntries(
+      dirs,
+      {
+        read: (dir) => {
+          const file = path.join(dir, ENTRY)
+          return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as JournaledStatement) : null
+        },
+        apply: async (stmt, dir) => {
+          const failedAt = failedAtMs(dir)
+          if (failedAt !== null && Date.now() - failedAt > FAILED_REPLAY_MAX_AGE_MS) {
+            // too old to rely on the dedup token: set aside, never replayed (see FAILED_REPLAY_MAX_AGE_MS)
+            const aside = await setAside(dir, path.join(path.dirname(this.dir), ABANDONED))
+            log.error(
+              { entry: aside, table: stmt.table, token: stmt.token },
+              'an import statement that failed long ago was not replayed (it could be written twice); ' +
+                'run the import of its file again to complete it'
+            )
+            return 'set-aside'
+          }
+          try {
+            await store.command(relocated(stmt, dir), stmt.params)
+          } catch (err) {
+            throw new Error(
+              `replaying the interrupted import statement in ${dir} (table ${stmt.table}) failed; ` +
+                `it is kept and tried again at the next start (remove the directory to give it up)`,
+              { cause: err }
+            )
+          }
+        },
+        // no failedDir: a statement that fails stops the recovery (kept for the next start)
+        messages: {
+          incomplete: 'import journal entry without a statement: it was never sent, removing it',
+          replayed: 'replayed an interrupted import statement from the journal'
+        },
+        describe: (stmt) => ({ table: stmt.table, token: stmt.token })
+      },
+      log
+    )
+    return replayed.length
   }
 }
 

@@ -15,7 +15,7 @@ import { StreamConnections } from './binance/connections.js'
 import { LONG_SHORT_PLAN, OPEN_INTEREST_PLAN, pollMarkets } from './binance/pollers.js'
 import { BinanceRest, WEIGHT } from './binance/rest.js'
 import { ALL_MARKET_STREAMS, aggTradeStream } from './binance/streams.js'
-import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
+import { DEFAULT_BACKOFF, type BackoffOptions } from '../../engine/runtime/backoff.js'
 import { MarketFeedSource } from './feed/market-feed-source.js'
 import { stickyPaths } from './feed/venue-feed.js'
 

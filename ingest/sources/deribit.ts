@@ -26,7 +26,7 @@ import {
 import { RpcSocket } from './deribit/rpc-socket.js'
 import { nextDiscoveryAt, pollRequests } from './deribit/schedule.js'
 import { snapshotMetrics } from './deribit/snapshot-metrics.js'
-import { DEFAULT_BACKOFF, sleep, type BackoffOptions } from './feed/backoff.js'
+import { DEFAULT_BACKOFF, sleep, type BackoffOptions } from '../../engine/runtime/backoff.js'
 import { discoverWithBackoff, rediscoverLoop } from './feed/discovery.js'
 import { RestClient } from './feed/rest-client.js'
 import { WeightLimiter } from './feed/weight-limiter.js'

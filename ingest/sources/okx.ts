@@ -12,7 +12,7 @@
 import type { Logger } from '../../engine/log.js'
 import { OkxNormalizer } from '../normalize/okx.js'
 import { usdtSwaps, type OkxMarket } from '../normalize/okx-markets.js'
-import { DEFAULT_BACKOFF, type BackoffOptions } from './feed/backoff.js'
+import { DEFAULT_BACKOFF, type BackoffOptions } from '../../engine/runtime/backoff.js'
 import { MarketFeedSource } from './feed/market-feed-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'

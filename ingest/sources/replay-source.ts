@@ -26,7 +26,7 @@ import type { IngestItem } from '../encoded-chunk.js'
 import { ReplayLines, type ReplayCounts } from '../record/replay-lines.js'
 import { recordedLines, recordingFiles } from '../record/replay-reader.js'
 import type { ReplayToMain, ReplayWorkerData } from '../workers/replay-protocol.js'
-import { sleep } from './feed/backoff.js'
+import { sleep } from '../../engine/runtime/backoff.js'
 import { CHUNK_RECORDS, FLUSH_MS, recordItems } from './feed/feed-pump.js'
 import type { Source, SourceStatus } from './source.js'
 

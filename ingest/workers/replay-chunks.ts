@@ -12,15 +12,17 @@
 import { KIND_SPECS, columnsOf } from '../../engine/records/fields.js'
 import { encodeTsv } from '../../engine/records/tsv.js'
 import type { NormalizedRecord, RecordKind, RecordOf } from '../../engine/records/types.js'
+import { ByteBuffer } from '../../engine/runtime/byte-buffer.js'
 import { chunkOf, makeChunk, type EncodedChunk } from '../encoded-chunk.js'
 import { BinanceNormalizer } from '../normalize/binance.js'
 import { ReplayLines } from '../record/replay-lines.js'
-import { RowBuffer } from '../record/row-buffer.js'
 import { AggTradeFastPath } from '../sources/binance/aggtrade-fast.js'
 import { CHUNK_RECORDS } from '../sources/feed/feed-pump.js'
 
 const NEWLINE = 10
 const TRADE_COLUMNS = columnsOf('trade')
+/** First capacity of the trade rows, bytes: about 5,000 trade rows (a replay chunk). */
+const TRADE_BUFFER_BYTES = 1 << 19
 
 export class ReplayChunks {
   readonly lines = new ReplayLines()
@@ -28,7 +30,7 @@ export class ReplayChunks {
   rows = 0
   /** the byte path, null when the Binance normalizer's state is not readable (all lines then go the general way) */
   readonly fast: AggTradeFastPath | null
-  private readonly trades = new RowBuffer()
+  private readonly trades = new ByteBuffer(TRADE_BUFFER_BYTES)
   private tradeRows = 0
   /** records of other kinds, in order */
   private others: NormalizedRecord[] = []
@@ -94,7 +96,7 @@ export class ReplayChunks {
     if (r.ts > this.maxTs) this.maxTs = r.ts
     if (r.kind === 'trade') {
       if (this.tradeRows++ === 0) this.kinds.push('trade')
-      this.trades.writeString(encodeTsv('trade', [r]))
+      this.trades.raw(encodeTsv('trade', [r]))
       return
     }
     if (!this.kinds.includes(r.kind)) this.kinds.push(r.kind)

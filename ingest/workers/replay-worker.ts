@@ -43,7 +43,7 @@ async function send(): Promise<void> {
   const chunks: ChunkPayload[] = []
   const transfer: ArrayBuffer[] = []
   for (const c of replay.take()) {
-    // the chunks' bytes own their ArrayBuffer (RowBuffer.take, TextEncoder output), so they transfer whole
+    // the chunks' bytes own their ArrayBuffer (ByteBuffer.take, TextEncoder output), so they transfer whole
     const u8 = c.data
     const data = (
       u8.byteOffset === 0 && u8.byteLength === u8.buffer.byteLength ? u8.buffer : u8.slice().buffer

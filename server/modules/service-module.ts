@@ -14,7 +14,7 @@
  * Invariant: a module opened after another may depend on it, so the reverse order never stops a module
  * while a later one still uses it.
  */
-import { sleep } from '../../engine/runtime/retry.js'
+import { sleep } from '../../engine/runtime/backoff.js'
 import type { Source } from '../../ingest/sources/source.js'
 import type { SourceName } from '../config.js'
 import type { ServerContext } from '../context.js'

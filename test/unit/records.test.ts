@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { KIND_SPECS, MAX_TS_MS, MIN_TS_MS, RECORD_KINDS } from '../../engine/records/fields.js'
-import { encodeTsv, escapeTsv } from '../../engine/records/tsv.js'
+import { encodeTsv } from '../../engine/records/tsv.js'
+import { escapeTsv } from '../../engine/runtime/tsv-row.js'
 import { validateRecord } from '../../engine/records/validate.js'
 import type { FundingRecord, TradeRecord, WhaleTransferRecord } from '../../engine/records/types.js'
 import { renderSchema } from '../../engine/schema/ddl.js'

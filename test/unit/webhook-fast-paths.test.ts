@@ -13,7 +13,7 @@ import fc from 'fast-check'
 import { util as undiciUtil } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS } from '../../engine/webhooks/delivery.js'
-import { tsvEncoder } from '../../engine/webhooks/tsv-row.js'
+import { tsvEncoder } from '../../engine/runtime/tsv-row.js'
 import { tsvLine } from '../helpers/webhooks/tsv-line.js'
 import { AnswerHandler, decodeExcerpt, retryAfterOf, type Answer } from '../../server/webhooks/answer-handler.js'
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { escapeTsv } from '../../engine/records/tsv.js'
+import { escapeTsv } from '../../engine/runtime/tsv-row.js'
 import { ByteSink } from '../../engine/whales/byte-sink.js'
 
 const text = fc.oneof(

@@ -8,7 +8,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { encodeTsv, escapeTsv } from '../../engine/records/tsv.js'
+import { encodeTsv } from '../../engine/records/tsv.js'
+import { escapeTsv } from '../../engine/runtime/tsv-row.js'
 import { WatchlistIndex } from '../../engine/watchlist/registry.js'
 import { encodeChainBatch, eventKey } from '../../engine/whales/chain-batch-tsv.js'
 import { chainDetailOf, clearChainDetails } from '../../engine/whales/chain-details.js'

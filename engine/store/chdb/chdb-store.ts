@@ -6,7 +6,7 @@
  * opening the same path was seen to hang the first.
  */
 import { Session } from 'chdb'
-import { Semaphore } from '../semaphore.js'
+import { Semaphore } from '../../runtime/semaphore.js'
 import {
   DEDUP_INSERT_SETTINGS,
   insertSettings,

@@ -13,10 +13,10 @@
  * the generated TSV encoder writes for the record (ts, exchange, market, symbol, base, quote, side, price,
  * qty, trade_id). test/integration/replay-fast-path.test.ts compares both paths byte for byte.
  */
-import { escapeTsv } from '../../../engine/records/tsv.js'
+import type { ByteBuffer } from '../../../engine/runtime/byte-buffer.js'
+import { escapeTsv } from '../../../engine/runtime/tsv-row.js'
 import type { MarketMeta } from '../../normalize/binance-markets.js'
 import type { BinanceNormalizer } from '../../normalize/binance.js'
-import type { RowBuffer } from '../../record/row-buffer.js'
 import type { FeedCounters } from '../feed/feed-counters.js'
 import { AggTradeLine } from './aggtrade-line.js'
 import type { BinanceTradeState, TradeMarket } from './trade-state.js'
@@ -71,7 +71,7 @@ export class AggTradeFastPath {
    * the duplicate and gap rules, and writes its row into `rows` (unless a duplicate). Returns the index of
    * the line's newline, or -1 (nothing read, counted or written: the caller takes the general path).
    */
-  take(b: Uint8Array, i: number, rows: RowBuffer): number {
+  take(b: Uint8Array, i: number, rows: ByteBuffer): number {
     const line = this.line
     if (!line.scan(b, i)) return -1
     const e = this.entry(b, line.symStart, line.symEnd)
@@ -103,10 +103,10 @@ export class AggTradeFastPath {
   }
 
   /** The trade's row: ts, the market's columns, side, price, qty, trade_id (the aggregate id). */
-  private write(b: Uint8Array, prefix: Uint8Array, rows: RowBuffer): void {
+  private write(b: Uint8Array, prefix: Uint8Array, rows: ByteBuffer): void {
     const line = this.line
     rows.ensure(prefix.length + ROW_SLACK)
-    const out = rows.bytes
+    const out = rows.buf
     let o = copy(b, line.tsStart, line.tsEnd, out, rows.length)
     o = copy(prefix, 0, prefix.length, out, o)
     const side = line.sell ? SELL : BUY

@@ -5,7 +5,7 @@
  * `ws` client answers Binance's ping frames.
  */
 import type { Logger } from '../../../engine/log.js'
-import type { BackoffOptions } from '../feed/backoff.js'
+import type { BackoffOptions } from '../../../engine/runtime/backoff.js'
 import { FeedConnections } from '../feed/feed-connections.js'
 import { subscribe, type SubscribePacing } from './streams.js'
 

@@ -8,7 +8,7 @@
  * normalizer.
  */
 import type { Logger } from '../../../engine/log.js'
-import type { BackoffOptions } from '../feed/backoff.js'
+import type { BackoffOptions } from '../../../engine/runtime/backoff.js'
 import { FeedConnections } from '../feed/feed-connections.js'
 import { WeightLimiter } from '../feed/weight-limiter.js'
 import { subscribe, tradeSymbols, type BitgetArg, type SubscribePacing } from './topics.js'

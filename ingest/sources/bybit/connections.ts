@@ -6,7 +6,7 @@
  * (`{"op":"ping"}`) every `pingMs`.
  */
 import type { Logger } from '../../../engine/log.js'
-import type { BackoffOptions } from '../feed/backoff.js'
+import type { BackoffOptions } from '../../../engine/runtime/backoff.js'
 import { FeedConnections } from '../feed/feed-connections.js'
 import { ARGS_CHAR_BUDGET, argChars, pingMessage, subscribe, tradeSymbols, type SubscribePacing } from './topics.js'
 

@@ -37,7 +37,7 @@ import type { ChainClient } from '../../../engine/chain/chain-client.js'
 import { EVM_CHAINS, type EvmChainName } from '../../../engine/chain/chains.js'
 import type { Logger } from '../../../engine/log.js'
 import type { Store } from '../../../engine/store/store.js'
-import { sleep } from '../../../engine/runtime/retry.js'
+import { sleep } from '../../../engine/runtime/backoff.js'
 import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
 import {
   chainEventsIn,

@@ -26,7 +26,7 @@
  */
 import type { Logger } from '../../../engine/log.js'
 import type { Store } from '../../../engine/store/store.js'
-import { sleep } from '../../../engine/runtime/retry.js'
+import { sleep } from '../../../engine/runtime/backoff.js'
 import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
 import { confirmedKeys, eventKey } from '../../../engine/whales/chain-event-store.js'
 import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'

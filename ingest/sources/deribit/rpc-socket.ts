@@ -14,7 +14,7 @@
 import type { Logger } from '../../../engine/log.js'
 import { DERIBIT_PATHS } from '../../normalize/deribit-instruments.js'
 import { WS_CHANNEL } from '../../normalize/normalizer.js'
-import type { BackoffOptions } from '../feed/backoff.js'
+import type { BackoffOptions } from '../../../engine/runtime/backoff.js'
 import { FeedSocket } from '../feed/feed-socket.js'
 import type { RawQueue } from '../feed/raw-queue.js'
 import type { WeightLimiter } from '../feed/weight-limiter.js'

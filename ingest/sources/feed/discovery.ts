@@ -4,7 +4,7 @@
  * returns null when a request failed (it never throws). At start the source retries with backoff until a
  * list arrives; afterwards it rediscovers on a schedule and keeps the last list when a turn fails.
  */
-import { reconnectDelayMs, sleep, type BackoffOptions } from './backoff.js'
+import { reconnectDelayMs, sleep, type BackoffOptions } from '../../../engine/runtime/backoff.js'
 
 export type Discover<T> = (signal: AbortSignal) => Promise<T | null>
 

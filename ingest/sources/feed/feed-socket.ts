@@ -10,7 +10,7 @@
  */
 import WebSocket from 'ws'
 import type { Logger } from '../../../engine/log.js'
-import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from './backoff.js'
+import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from '../../../engine/runtime/backoff.js'
 
 /** A connection that stayed up this long resets the backoff to its first step. */
 const STABLE_MS = 30_000

@@ -8,7 +8,7 @@
  */
 import { RECONNECT_CHANNEL, reconnectMarker } from '../../normalize/trade-window.js'
 import { WS_CHANNEL } from '../../normalize/normalizer.js'
-import type { BackoffOptions } from './backoff.js'
+import type { BackoffOptions } from '../../../engine/runtime/backoff.js'
 import { discoverWithBackoff, rediscoverLoop } from './discovery.js'
 import { connectionSetStatus, type ConnectionSet } from './feed-status.js'
 import { VenueSource, type VenueHealth } from './venue-source.js'

@@ -4,7 +4,7 @@
  * between two, so a venue's per-connection message rate (Binance 10/s) or request count (OKX 480/h) holds.
  * The venue supplies the message shape.
  */
-import { sleep } from './backoff.js'
+import { sleep } from '../../../engine/runtime/backoff.js'
 
 export interface SubscribePacing {
   /** items (streams, topics, args) per subscribe message */

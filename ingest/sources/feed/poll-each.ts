@@ -5,7 +5,7 @@
  * flight, and the next pass starts `everyMs` after the previous one started (at once when a pass took
  * longer). The venue's REST client paces the requests to its rate limits.
  */
-import { sleep } from './backoff.js'
+import { sleep } from '../../../engine/runtime/backoff.js'
 
 export interface PollPasses {
   /** time between the starts of two passes, ms */

@@ -1,15 +1,17 @@
 /**
  * @module
  * A token bucket of request weight for one venue rate limit (Binance counts REQUEST_WEIGHT per IP per
- * minute; the `/futures/data` statistics endpoints count requests per 5 minutes). Callers take the weight
- * of a request before sending it and wait while the bucket is empty. A 429/418 answer or a weight header
- * near the venue's limit pauses the bucket until the given time. Waiters are served in order.
+ * minute; the `/futures/data` statistics endpoints count requests per 5 minutes), on the shared bucket
+ * arithmetic (engine/runtime/token-bucket.ts). Callers take the weight of a request before sending it and
+ * wait while the bucket is empty. A 429/418 answer or a weight header near the venue's limit pauses the
+ * bucket until the given time. Waiters are served in order.
  */
-import { sleep } from './backoff.js'
+import { sleep } from '../../../engine/runtime/backoff.js'
+import { RefillRate, type BucketLevel } from '../../../engine/runtime/token-bucket.js'
 
 export class WeightLimiter {
-  private tokens: number
-  private refilledAt = Date.now()
+  private readonly rate: RefillRate
+  private readonly level: BucketLevel
   private pausedUntil = 0
   private tail: Promise<unknown> = Promise.resolve()
 
@@ -17,11 +19,9 @@ export class WeightLimiter {
    * @param perMinute weight budget per minute (refill rate)
    * @param burst most weight spent at once after a quiet spell
    */
-  constructor(
-    private readonly perMinute: number,
-    private readonly burst: number
-  ) {
-    this.tokens = burst
+  constructor(perMinute: number, burst: number) {
+    this.rate = new RefillRate(perMinute, 60_000, burst)
+    this.level = this.rate.full(Date.now())
   }
 
   /** Waits until `weight` is available and takes it; false when `signal` aborted first. */
@@ -36,23 +36,17 @@ export class WeightLimiter {
     if (until > this.pausedUntil) this.pausedUntil = until
   }
 
-  private refill(now: number): void {
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.perMinute) / 60_000)
-    this.refilledAt = now
-  }
-
   private async acquire(weight: number, signal: AbortSignal): Promise<boolean> {
     for (;;) {
       if (signal.aborted) return false
       const now = Date.now()
-      this.refill(now)
-      const need = Math.min(weight, this.burst)
-      if (now >= this.pausedUntil && this.tokens >= need) {
-        this.tokens -= need
+      this.rate.refill(this.level, now)
+      const need = Math.min(weight, this.rate.burst)
+      if (now >= this.pausedUntil && this.level.tokens >= need) {
+        this.level.tokens -= need
         return true
       }
-      const refillWait = ((need - this.tokens) * 60_000) / this.perMinute
-      await sleep(Math.max(1, this.pausedUntil - now, refillWait), signal)
+      await sleep(Math.max(1, this.pausedUntil - now, this.rate.msUntil(this.level, need)), signal)
     }
   }
 }

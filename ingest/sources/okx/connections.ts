@@ -7,7 +7,7 @@
  * the line here and never reaches the normalizer.
  */
 import type { Logger } from '../../../engine/log.js'
-import type { BackoffOptions } from '../feed/backoff.js'
+import type { BackoffOptions } from '../../../engine/runtime/backoff.js'
 import { FeedConnections } from '../feed/feed-connections.js'
 import { WeightLimiter } from '../feed/weight-limiter.js'
 import { subscribe, type OkxArg, type SubscribePacing } from './channels.js'

@@ -1,9 +1,9 @@
 /**
- * The plain form of the webhook journal's TSV rows (engine/webhooks/tsv-row.ts): `row`'s values in
+ * The plain form of the webhook journal's TSV rows (engine/runtime/tsv-row.ts): `row`'s values in
  * `columns` order, each as `tsvValue`, tab-separated, without the line end. The compiled `tsvEncoder` is
  * checked against it.
  */
-import { tsvValue } from '../../../engine/webhooks/tsv-row.js'
+import { tsvValue } from '../../../engine/runtime/tsv-row.js'
 
 export function tsvLine(row: Readonly<Record<string, unknown>>, columns: readonly string[]): string {
   let line = tsvValue(row[columns[0]!])

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { IpThrottle } from '../../engine/access/ip-throttle.js'
+import { RefillRate, TokenBucket } from '../../engine/runtime/token-bucket.js'
+
+describe('RefillRate', () => {
+  it('refills at the rate, up to the burst', () => {
+    const rate = new RefillRate(60, 60_000, 10)
+    const level = rate.full(0)
+    level.tokens = 0
+    rate.refill(level, 2_500)
+    expect(level.tokens).toBe(2.5)
+    expect(rate.msUntil(level, 3)).toBe(500)
+    expect(rate.msUntil(level, 2)).toBe(0)
+    expect(rate.isFullAt(level, 10_000)).toBe(true)
+    rate.refill(level, 1_000_000)
+    expect(level.tokens).toBe(10)
+  })
+
+  it('refuses a rate that is not positive', () => {
+    expect(() => new RefillRate(0, 1_000, 1)).toThrow(RangeError)
+  })
+})
+
+describe('TokenBucket', () => {
+  it('serves the burst at once, then refuses a wait longer than asked', async () => {
+    const b = new TokenBucket({ ratePerSec: 1, burst: 2, maxWaiters: 5 })
+    expect(await b.take(0)).toBe(true)
+    expect(await b.take(0)).toBe(true)
+    expect(await b.take(10)).toBe(false)
+    expect(b.refused).toBe(1)
+  })
+
+  it('a waiter gets its token once the bucket refilled', async () => {
+    const b = new TokenBucket({ ratePerSec: 100, burst: 1 })
+    expect(await b.take(0)).toBe(true)
+    const t0 = performance.now()
+    expect(await b.take(1_000)).toBe(true)
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(5)
+    expect(b.waited).toBe(1)
+  })
+})
+
+describe('IpThrottle on the shared bucket', () => {
+  it('answers remaining, reset and retry-after from the bucket', () => {
+    let now = 0
+    const t = new IpThrottle(60, () => now)
+    for (let i = 0; i < 59; i++) t.take('a')
+    expect(t.take('a')).toEqual({ ok: true, remaining: 0, resetSeconds: 60 })
+    expect(t.take('a')).toEqual({ ok: false, retryAfterSeconds: 1 })
+    now = 1_500
+    expect(t.take('a')).toEqual({ ok: true, remaining: 0, resetSeconds: 60 })
+    expect(t.take('b')).toEqual({ ok: true, remaining: 59, resetSeconds: 1 })
+  })
+})
