@@ -19,12 +19,7 @@
  * Pure and synchronous (no I/O): each distinct input is read once and remembered (bounded), so a hot route
  * pays a map lookup per request.
  */
-import {
-  PERP_VENUES,
-  perpTradingViewPrefixes,
-  perpVenueIdList,
-  perpVenueLabels
-} from '../../catalog/venues.js'
+import { PERP_VENUES, perpTradingViewPrefixes, perpVenueIdList, perpVenueLabels } from '../../catalog/venues.js'
 import { ApiError } from '../errors.js'
 import { PERP_EXCHANGES } from '../records/types.js'
 import { multiplierBase } from './multiplier.js'
