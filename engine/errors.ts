@@ -33,7 +33,7 @@ export const ERROR_STATUS = {
   unavailable: 503,
   /** the service is starting: its live state or first backfill is not complete (Retry-After) */
   warming_up: 503,
-  // --- chain nodes and node intelligence (engine/chain, docs/node-intel.md) ---
+  // chain nodes and node intelligence (engine/chain, docs/node-intel.md)
   /** an address that holds no contract code where a token was expected */
   not_a_contract: 404,
   /** the chain's node did not answer in time or refused the connection (names the chain) */
@@ -42,7 +42,6 @@ export const ERROR_STATUS = {
   chain_mismatch: 503,
   /** no node is configured for the chain (names the variable to set) */
   chain_not_configured: 503
-  // --- end chain nodes and node intelligence ---
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -62,7 +62,7 @@ export class KeyRegistry {
               if(isNull(revoked_at), NULL, toUnixTimestamp64Milli(assumeNotNull(revoked_at))) AS revoked_ms
        FROM api_keys FINAL`
     )
-    // --- accounts (docs/accounts.md): owners of keys made in an account ---
+    // accounts (docs/accounts.md): owners of keys made in an account
     const owners = new Map(
       (
         await this.store.query<{ key_id: string; account_id: string }>(
@@ -70,7 +70,6 @@ export class KeyRegistry {
         )
       ).map((o) => [o.key_id, o.account_id])
     )
-    // --- end accounts ---
     const next = new Map<string, KeyRecord>()
     for (const r of rows) {
       next.set(r.id, {
@@ -146,7 +145,7 @@ export class KeyRegistry {
     return true
   }
 
-  // --- accounts (docs/accounts.md) ---
+  // accounts (docs/accounts.md)
   /** Moves a key to another plan (an account's plan changed); false when there is no such key. */
   async setPlan(id: string, plan: PlanName): Promise<boolean> {
     const k = this.keys.get(id)
@@ -163,7 +162,6 @@ export class KeyRegistry {
   forAccount(accountId: string): KeyRecord[] {
     return [...this.keys.values()].filter((k) => k.accountId === accountId).sort((a, b) => a.createdAt - b.createdAt)
   }
-  // --- end accounts ---
 
   /** The key with this public id, as loaded or changed on this server (inbound alerts name keys by id). */
   get(id: string): KeyRecord | undefined {

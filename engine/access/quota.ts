@@ -32,14 +32,13 @@ export class QuotaCounter {
   private flushing: Promise<void> | undefined
   /** unpersisted deltas of days that have ended */
   private pendingOld: { keyId: string; day: number; delta: number }[] = []
-  // --- accounts (docs/accounts.md): 429s per key and day, and each key's last counted call ---
+  // accounts (docs/accounts.md): 429s per key and day, and each key's last counted call
   /** calls refused with 429 quota_exceeded, per key; same day logic as `counters` */
   private readonly refusals = new Map<string, Counter>()
   private pendingRefusals: { keyId: string; day: number; delta: number }[] = []
   /** epoch ms of each key's last counted call; `lastUsedDirty` holds the ones not yet written */
   private readonly lastUsedAt = new Map<string, number>()
   private readonly lastUsedDirty = new Set<string>()
-  // --- end accounts ---
 
   constructor(
     private readonly store: Store,
@@ -55,7 +54,7 @@ export class QuotaCounter {
       { day: utcDay(now) }
     )
     for (const r of rows) this.counters.set(r.key_id, { day, used: r.calls, persisted: r.calls })
-    // --- accounts ---
+    // the accounts dashboard's figures: today's 429s per key and each key's last counted call
     const [refused, last] = await Promise.all([
       this.store.query<{ key_id: string; throttled: number }>(
         'SELECT key_id, sum(throttled) AS throttled FROM api_throttled WHERE day = {day:Date} GROUP BY key_id',
@@ -70,7 +69,6 @@ export class QuotaCounter {
       this.refusals.set(r.key_id, { day, used: n, persisted: n })
     }
     for (const r of last) if (!this.lastUsedAt.has(r.key_id)) this.lastUsedAt.set(r.key_id, Number(r.ms))
-    // --- end accounts ---
   }
 
   private counter(keyId: string, table = this.counters, pending = this.pendingOld, now = this.now()): Counter {
@@ -85,7 +83,7 @@ export class QuotaCounter {
     return c
   }
 
-  // --- accounts (docs/accounts.md) ---
+  // accounts (docs/accounts.md)
   /** Counts a call refused with 429 quota_exceeded (the usage view's `throttled`). */
   refused(keyId: string): void {
     this.counter(keyId, this.refusals, this.pendingRefusals).used++
@@ -169,7 +167,6 @@ export class QuotaCounter {
       throw err
     }
   }
-  // --- end accounts ---
 
   /** Counts one call if the limit allows it. `limit` null = unlimited (still counted). */
   take(keyId: string, limit: number | null): QuotaDecision {

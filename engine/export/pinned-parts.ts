@@ -25,7 +25,7 @@
  * live ingest began.
  *
  * Naming parts, not partitions, keeps the pinned rows as they were at the pin (a late insert below `cut`
- * is not read, as for a pinned month before). The one race is a pinned part being replaced (merged with a
+ * is not read, as for a whole pinned month). The one race is a pinned part being replaced (merged with a
  * new insert, dropped by TTL) before the query took its snapshot of parts: `stillActive`
  * (engine/store/merged-parts.ts) after the first block rules it out, else the export restarts with `FINAL`
  * everywhere (export-run.ts).

@@ -1,6 +1,6 @@
 /**
  * @module
- * Exchange net flow measured from chain events (issue 15, item 6): per asset and hour, USD that watched or
+ * Exchange net flow measured from chain events (docs/whales.md): per asset and hour, USD that watched or
  * whale wallets sent to labelled exchange wallets minus USD they received from them. Internal transfers
  * (both sides owned by one exchange), circular routes, swaps and unpriced events are left out. The readings
  * are `exchange_netflow_usd` on-chain metric records (one per asset and hour of a batch or write group,

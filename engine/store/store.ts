@@ -81,7 +81,7 @@ export const FAST_INSERT_SETTINGS = {
 
 /**
  * `FAST_INSERT_SETTINGS` for one batch: a `foldKeys` batch is inserted with `optimize_on_insert=1` (measured
- * on the demo backfill: docs/benchmarks.md, "Exports during the compaction, 2026-11-24 session 9").
+ * on the demo backfill: docs/benchmarks.md, "Exports during the compaction with level-1 backfill parts, 2026-11-24").
  */
 export function insertSettings(batch: Pick<InsertBatch, 'foldKeys'>): {
   readonly parallel_view_processing: 1

@@ -1,6 +1,6 @@
 /**
  * @module
- * Which addresses a webhook may be delivered to (the SSRF guard's rule, issue 14). Only globally routable
+ * Which addresses a webhook may be delivered to (the SSRF guard's rule, docs/webhooks.md). Only globally routable
  * unicast addresses pass: ipaddr.js classifies every address into its special-purpose range (loopback,
  * private, link-local incl. the cloud metadata address 169.254.169.254, carrier-grade NAT 100.64/10,
  * multicast, broadcast, unspecified 0.0.0.0 and ::, reserved and documentation ranges, IPv6 unique-local,

@@ -219,7 +219,7 @@ export class Scheduler<T extends Schedulable> {
     this.pump()
   }
 
-  // --- binary min-heap by dueAt -----------------------------------------------------------------------
+  // binary min-heap by dueAt
 
   private heapPush(item: T): void {
     item.heapIndex = this.heap.length

@@ -27,7 +27,7 @@ export interface DeliveryResult {
   readonly retryAfter: string | null
 }
 
-/** Longest response excerpt kept per attempt, bytes (issue 14: <= 1 KiB). */
+/** Longest response excerpt kept per attempt, bytes (<= 1 KiB, docs/webhooks.md). */
 export const RESPONSE_EXCERPT_BYTES = 1_024
 
 export interface WebhookTransport {

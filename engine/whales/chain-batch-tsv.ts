@@ -1,6 +1,6 @@
 /**
  * @module
- * One pass over a batch of chain whale events writes both tables' TSV (the chain sources' hot path, issue 15):
+ * One pass over a batch of chain whale events writes both tables' TSV (the chain sources' hot path, docs/sources.md):
  *
  * - `events`: chain_whale_events lines, CHAIN_EVENT_COLUMNS order (chain-event-store.ts), every event;
  * - `transfers`: whale_transfers lines, byte for byte what `encodeTsv('whale_transfer', records)`

@@ -5,7 +5,7 @@
  * the id GET /v1/whales/events gives the event), so the read API shows them (collapse.ts adds them to the
  * event). Filled by the chain sources as they confirm events, and at their start from chain_whale_events
  * (the 7-day whale window). Bounded: beyond MAX_DETAILS the oldest transactions' entries are dropped and counted;
- * an event without its entry is served as before, without the extra fields.
+ * an event without its entry is served without the extra fields.
  */
 import type { Store } from '../store/store.js'
 import type { ChainWhaleEvent } from './tx-events.js'

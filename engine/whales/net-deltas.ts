@@ -21,8 +21,9 @@
  *
  * Layout: a transaction touches few wallets and a wallet few assets, so both are short arrays scanned in
  * order (a Map index takes over past INDEX_AFTER wallets: a token airdrop pays thousands in one transaction).
- * One object per wallet and one per (wallet, asset): the per-wallet Maps and Sets this replaced were most of
- * the collapse's garbage (test/unit/whale-net-deltas-equivalence.test.ts checks the events are unchanged).
+ * One object per wallet and one per (wallet, asset), not per-wallet Maps and Sets, which would be most of
+ * the collapse's garbage (test/unit/whale-net-deltas-equivalence.test.ts checks the events against a
+ * Map-based reference).
  */
 import { NATIVE, type RawTx } from './tx-legs.js'
 

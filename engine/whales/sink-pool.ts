@@ -5,7 +5,7 @@
  * V8 heap. V8 starts a full mark of the whole heap whenever such external memory has grown by about 64 MB
  * since the last one ("external memory pressure"): one mark-compact every three ranges, which in the chain
  * decode benchmark cost ~0.25 s of main-thread time and ~0.4 s of V8's helper threads per 400,000 logs
- * (docs/sources.md, "Decode path, 2026-11-24 session 10"). Buffers handed back here are reused by the next
+ * (docs/sources.md, "Decode path, 2026-11-24: CPU per thread"). Buffers handed back here are reused by the next
  * sinks, so a source that releases its payloads keeps its external memory flat.
  *
  * Invariants:

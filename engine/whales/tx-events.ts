@@ -1,6 +1,6 @@
 /**
  * @module
- * One transaction's net deltas (net-deltas.ts) → at most one whale event per wallet (issue 15, item 5):
+ * One transaction's net deltas (net-deltas.ts) → at most one whale event per wallet (docs/whales.md):
  *
  * - only positive nets: `transfer_in`; only negative: `transfer_out`; both: `swap` with `token_in` (the asset
  *   it gave most of, by USD when priced) and `token_out` (received most of). `hops` = Swap logs of the

@@ -41,7 +41,7 @@ const DEX_POOLS_PER_CHAIN = 8
 /** fixed seed: addresses are part of the universe, not of the seeded data */
 const WALLET_SEED = mixSeed(0xa11e7)
 const TAG_TRACKED = 70
-// tag 71 derived the exchange hot wallets; they are now fixed in engine/whales/exchange-wallets.ts
+// tag 71 is not used: the exchange hot wallets are fixed in engine/whales/exchange-wallets.ts
 const TAG_DEX = 72
 
 /** a USD stablecoin */
