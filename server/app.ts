@@ -19,9 +19,7 @@ import { Router, type Match } from './router.js'
 import type { Readiness } from './readiness.js'
 import { SYNTHETIC_HEADER } from '../engine/live/synthetic-data.js'
 import { compileQuery, parseJsonBody, type QueryValidator } from './validate.js'
-// --- web dashboard ---
 import type { WebRoute } from './web/web-route.js'
-// --- end web dashboard ---
 
 const NO_HEADERS = NO_RATE_HEADERS
 
@@ -161,17 +159,14 @@ export class App {
       readonly readiness?: Readiness
       /** label data answers synthetic (the service holds demo data) */
       readonly synthetic?: boolean
-      // --- web dashboard ---
       /** serves the dashboard's files and app routes outside /v1 (server/web, docs/dashboard.md) */
       readonly web?: WebRoute
-      // --- end web dashboard ---
     } = {}
   ) {
     this.router = new Router(routes)
     for (const r of routes) this.validators.set(r, compileQuery(r.query))
-    // --- web dashboard: any query (?invite=...) is the page's own business ---
+    // web dashboard: any query (?invite=...) is the page's own business
     if (opts.web) this.validators.set(opts.web, () => ({}))
-    // --- end web dashboard ---
   }
 
   /**
@@ -184,10 +179,9 @@ export class App {
 
   /** Route lookup before the body is read (the adapter needs the route's body limit). */
   match(method: string, path: string): Match | ApiError {
-    // --- web dashboard ---
+    // the dashboard (outside /v1) is matched before the API router
     const web = this.opts.web
     if (web && web.serves(method, path)) return { route: web, params: {} }
-    // --- end web dashboard ---
     return this.router.match(method, path)
   }
 

@@ -66,13 +66,12 @@ export interface AccessOptions {
   readonly adminToken: string
   readonly trustedProxyHops: number
   readonly now?: () => number
-  // --- accounts (docs/accounts.md) ---
+  // accounts (docs/accounts.md)
   /**
    * The session cookie standing in for a key: on keyed and public routes a request without X-API-Key but
    * with a live session is served as the account's dashboard key (it throws 403 csrf_failed per its rules).
    */
   readonly session?: { keyOf(req: HttpRequest): KeyRecord | null }
-  // --- end accounts ---
 }
 
 export class AccessControl {

@@ -37,9 +37,7 @@ import {
 import type { Match } from '../router.js'
 import { isStreamBody, type HttpRequest, type HttpResponse } from './types.js'
 import { ACCOUNT_REQUEST_HEADERS } from '../accounts/session-gate.js' // accounts
-// --- web dashboard ---
 import { WEB_REQUEST_HEADERS } from '../web/web-route.js'
-// --- end web dashboard ---
 
 /** Shared empty query for requests without one; URLSearchParams is never mutated by handlers. */
 const EMPTY_QUERY = new URLSearchParams()
@@ -67,7 +65,7 @@ function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean): Record<string, s
   }
   const auth = req.getHeader('authorization')
   if (auth !== '') headers['authorization'] = auth
-  // --- accounts (docs/accounts.md): the session cookie and what its CSRF and origin checks read ---
+  // accounts (docs/accounts.md): the session cookie and what its CSRF and origin checks read
   const cookie = req.getHeader('cookie')
   if (cookie !== '') headers['cookie'] = cookie
   if (cookie !== '' || bodyRoute) {
@@ -76,7 +74,6 @@ function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean): Record<string, s
       if (v !== '') headers[name] = v
     }
   }
-  // --- end accounts ---
   if (bodyRoute) {
     const v = req.getHeader('content-type')
     if (v !== '') headers['content-type'] = v
@@ -278,14 +275,13 @@ export function startHttpServer(
     const declared = req.getHeader('content-length')
     const length = declared === '' ? null : framingOf(req)
     const headers = readHeaders(req, limit > 0)
-    // --- web dashboard: its caching and encoding headers, read only outside /v1 (charCode 118 = 'v') ---
+    // web dashboard: its caching and encoding headers, read only outside /v1 (charCode 118 = 'v')
     if (path.charCodeAt(1) !== 118) {
       for (const name of WEB_REQUEST_HEADERS) {
         const v = req.getHeader(name)
         if (v !== '') headers[name] = v
       }
     }
-    // --- end web dashboard ---
     const request = new UwsRequest(res, method, path, rawQuery, headers, null)
     if (declared !== '' && !UWS_LENGTH.test(declared)) request.writeThrough = true
     if (length instanceof ApiError) {

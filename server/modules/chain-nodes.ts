@@ -2,7 +2,8 @@
  * @module
  * The chain nodes: one JSON-RPC client per configured EVM chain (`<CHAIN>_RPC_URL`,
  * engine/chain/rpc-config.ts), shared by the chain sources and node intelligence so each node has one rate
- * limit. Its stop closes their kept-alive connections (the honeypot probe's pools).
+ * limit. Its stop calls `ChainClients.close()`, which holds nothing open (viem's http transport sends through
+ * the process's shared fetch pool); the step stays so the shutdown order names the chain nodes.
  */
 import { ChainClients } from '../../engine/chain/chain-clients.js'
 import type { Logger } from '../../engine/log.js'

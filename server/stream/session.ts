@@ -189,7 +189,7 @@ export class StreamSession {
         const spec = parseChannel(c.name)
         const base = channelBase(spec)
         if (base !== null) AccessControl.checkSymbol(this.plan, base, 'channel')
-        // --- node intelligence: a kind may need a plan feature besides stream (newpairs: nodeintel) ---
+        // node intelligence: a kind may need a plan feature besides stream (newpairs: nodeintel)
         const feature = kindOf(spec.type).feature
         if (feature && !this.plan.features.has(feature)) {
           throw new ApiError(
@@ -197,7 +197,6 @@ export class StreamSession {
             `${spec.name} needs the ${feature} feature, which the ${this.plan.name} plan lacks (the ${cheapestPlanWith(feature)} plan has it)`
           )
         }
-        // --- end node intelligence ---
         // subscribing again to a channel is a resubscribe (resume with from_seq, or a fresh snapshot)
         this.drop(spec.name)
         if (this.subscriptions >= limit) {
