@@ -255,7 +255,7 @@ function summary(results: Record<string, any>): string {
     '',
     `Options chain rebuild (${results['options_micro'].instruments} instruments): median ${results['options_micro'].chain_rebuild_median_ms} ms (target 5); max pain per expiry (ms): ${JSON.stringify(results['options_micro'].max_pain_median_ms_per_expiry)}`,
     '',
-    `Hot reads vs bare uWS same body (64 connections): confirm ${results['read_endpoints'].confirm.median_req_per_s.ours} vs ${results['read_endpoints'].confirm.median_req_per_s.bare_uws_same_body} req/s = ${results['read_endpoints'].confirm.ratio} (p99 ${results['read_endpoints'].confirm.median_p99_ms.ours} ms vs ${results['read_endpoints'].confirm.median_p99_ms.bare_uws_same_body} ms); options chain ${results['read_endpoints'].options_chain.median_req_per_s.ours} vs ${results['read_endpoints'].options_chain.median_req_per_s.bare_uws_same_body} req/s = ${results['read_endpoints'].options_chain.ratio} (p99 ${results['read_endpoints'].options_chain.median_p99_ms.ours} ms vs ${results['read_endpoints'].options_chain.median_p99_ms.bare_uws_same_body} ms); targets ratio >= 0.8, p99 <= 1.25x of bare (issue 19)`,
+    `Hot reads vs bare uWS same body (64 connections): confirm ${results['read_endpoints'].confirm.median_req_per_s.ours} vs ${results['read_endpoints'].confirm.median_req_per_s.bare_uws_same_body} req/s = ${results['read_endpoints'].confirm.ratio} (p99 ${results['read_endpoints'].confirm.median_p99_ms.ours} ms vs ${results['read_endpoints'].confirm.median_p99_ms.bare_uws_same_body} ms); options chain ${results['read_endpoints'].options_chain.median_req_per_s.ours} vs ${results['read_endpoints'].options_chain.median_req_per_s.bare_uws_same_body} req/s = ${results['read_endpoints'].options_chain.ratio} (p99 ${results['read_endpoints'].options_chain.median_p99_ms.ours} ms vs ${results['read_endpoints'].options_chain.median_p99_ms.bare_uws_same_body} ms); targets ratio >= 0.8, p99 <= 1.25x of bare`,
     '',
     `Binance aggTrade replay (${results['replay'].trades_per_run} trades, adapter + normalizer + batcher into the store): ${results['replay'].median_trades_per_s.replay} trades/s vs engine ceiling ${results['replay'].median_trades_per_s.ceiling} (pre-built TSV, same insert path) = ${results['replay'].replay_vs_ceiling} (target >= 500000 trades/s)`,
     '',
@@ -269,10 +269,9 @@ function summary(results: Record<string, any>): string {
 
 async function main(): Promise<void> {
   const only = process.argv[2]
-  // --- web dashboard (docs/dashboard.md): cold browser start to interactive vs a static file, static vs health ---
+  // web dashboard (docs/dashboard.md): cold browser start to interactive vs a static file, static vs health
   if (only === 'web')
     return console.log(JSON.stringify(await (await import('./web/web.js')).webBench(ROUNDS, HTTP_SECONDS), null, 2))
-  // --- end web dashboard ---
   if (only === 'alerts')
     return console.log(JSON.stringify(await (await import('./alerts/alerts.js')).alertsBench(ROUNDS), null, 2))
   // chain sources (docs/sources.md): decode+collapse+store vs the store ceiling, anvil backfill, live lag

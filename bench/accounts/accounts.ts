@@ -1,6 +1,6 @@
 /**
  * @module
- * Accounts (issue 17, docs/accounts.md), `npm run bench -- accounts`. Same-run ratios, alternating rounds:
+ * Accounts (docs/accounts.md), `npm run bench -- accounts`. Same-run ratios, alternating rounds:
  * - a keyed call served through the session cookie (cookie parse, SHA-256 of the session id, origin and
  *   session lookup, the dashboard key) vs the same call with X-API-Key (the reference), and X-API-Key with
  *   a cookie also sent (the adapter's extra header reads), on `GET /v1/usage` (keyed, uncounted, small);

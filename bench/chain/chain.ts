@@ -1,6 +1,6 @@
 /**
  * @module
- * `npm run bench -- chain` (issue 15): the chain sources' figures, each against its same-run reference,
+ * `npm run bench -- chain` (docs/sources.md, "Benchmarks"): the chain sources' figures, each against its same-run reference,
  * alternating rounds, every run in a fresh process and data directory:
  * - decode: recorded receipts decoded, collapsed and stored (chain_whale_events + whale_transfers with its
  *   flow views) vs the store's ceiling for the same pre-built rows (target: >= 200,000 logs/s), on the worst

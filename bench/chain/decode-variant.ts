@@ -24,8 +24,8 @@
  * Both report logs/s (logs of the dataset over the run's time), the process's CPU-seconds and the same CPU per
  * kind of thread (`cpu_threads_s`: main thread, chDB's store threads, its merges, the other node threads).
  * Prices are a fixed table (the source prepares them with one store query per batch, outside this loop). Ours lets go of each batch of receipts once it is
- * decoded, as the source does with a range's (since session 9: before, the whole dataset, ~430 MB of heap,
- * stayed alive to the end and every major GC of the timed run marked it; the ceiling never decodes).
+ * decoded, as the source does with a range's (kept, the whole dataset, ~430 MB of heap, would stay alive to
+ * the end and every major GC of the timed run would mark it; the ceiling never decodes).
  */
 import path from 'node:path'
 import { silentLogger } from '../../engine/log.js'
@@ -140,9 +140,9 @@ async function ours(store: Store, dir: string, mode: Mode, work: Workload): Prom
   const c0 = process.cpuUsage()
   const s0 = threadSnapshot()
   // in the source's order: a group's inserts are awaited (its checkpoint barrier) before the next range is
-  // decoded. Until session 12 one batch's inserts stayed in flight while the next was decoded (as fast then);
-  // with two-range write groups that kept two groups' buffers alive and V8 answered with a full mark-compact:
-  // 161,497 against 167,491 logs/s in alternating runs (docs/sources.md, "Decode path, sessions 11 and 12")
+  // decoded. Keeping one batch's inserts in flight while the next is decoded is no faster: with two-range
+  // write groups it keeps two groups' buffers alive and V8 answers with a full mark-compact: 161,497 against
+  // 167,491 logs/s in alternating runs (docs/sources.md, "Decode path, 2026-11-24: where the remaining time goes")
   for (const group of groupPayloads(work.ranges)) {
     events += group.events
     await insert(rowsOf(group), n++)

@@ -1,6 +1,6 @@
 /**
  * @module
- * The EVM source's JavaScript cost for confirmed ranges, without the store (issue 15, docs/sources.md
+ * The EVM source's JavaScript cost for confirmed ranges, without the store (docs/sources.md
  * "Benchmarks"): `node dist/bench/chain/path-probe.js [transactions] [passes]`. The decode benchmark's
  * recorded transactions (bench/chain/dataset.ts, kept alive for the repeated passes, where decode-variant.ts
  * drops each range once decoded) go through bench/chain/rows.ts's groupPayloads (decodeTx, txEvents, ConfirmedGroup: both tables' TSV, the read API's

@@ -1,11 +1,11 @@
 /**
  * @module
- * Where the chain store ceiling's time goes (issue 15, docs/sources.md "Benchmark"): one process, one data
+ * Where the chain store ceiling's time goes (docs/sources.md "Benchmarks"): one process, one data
  * directory, `node dist/bench/chain/store-probe.js <dataDir> <transactions>`. Builds the decode benchmark's
  * rows (bench/chain/dataset.ts, same write groups), then times, per step, every batch inserted into a fresh copy
  * of one table: chain_whale_events alone, whale_transfers (with its two flow views) alone, a plain
  * MergeTree with the events' columns, the same without codecs, a Null table (parsing only), whale_transfers
- * without its views, with the hourly flow view alone and the same without its wallet count (session 14), each
+ * without its views, with the hourly flow view alone and the same without its wallet count, each
  * through the inline insert (bytes handed to chDB) and through `insertFile` (the engine reads a TSV file), wall
  * time and the process's CPU; then both tables' inserts of each group one after the other and at once; then
  * reports rows, parts and partitions per insert from system.parts. Prints one JSON line; a diagnostic, not a

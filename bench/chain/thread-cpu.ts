@@ -6,7 +6,7 @@
  * named `node` (`node_threads`: V8's GC helpers and the libuv workers that make chDB's calls; what chDB runs
  * on its calling thread is counted here, not in `store`). The decode benchmark prints it per
  * run (bench/chain/decode-variant.ts), so a run shows which side a change moved (docs/sources.md, "Decode path,
- * session 14"). Threads that ended between two snapshots are not counted; elsewhere than Linux every figure
+ * 2026-11-24: what the store's side costs"). Threads that ended between two snapshots are not counted; elsewhere than Linux every figure
  * is null.
  */
 import fs from 'node:fs'

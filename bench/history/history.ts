@@ -1,6 +1,6 @@
 /**
  * @module
- * Historical read and export benchmarks (issue 5), against a server process serving a data dir prepared
+ * Historical read and export benchmarks (docs/benchmarks.md), against a server process serving a data dir prepared
  * here: 10M one-minute candles (250 markets x 40,000 minutes) and one year of hourly candles of one market,
  * written with INSERT ... SELECT so every view of the cascade is filled as in production.
  * - ohlcv_1y: latency of one year of 1h candles (8,760 rows, JSON) vs /v1/health in the same run;

@@ -1,6 +1,6 @@
 /**
  * @module
- * The candle export at the shape users run (issue 19 item 1), beside the 10M-row one of history.ts: every
+ * The candle export at the shape users run (docs/benchmarks.md), beside the 10M-row one of history.ts: every
  * base the screener lists (~190) on every venue (~520 markets), 30 days of 1m candles (~2.0M rows) with
  * the live month included, from the built server with the demo market (`SOURCES=sim`, 30 days backfilled).
  *

@@ -3,8 +3,8 @@
  * `npm run bench -- replay`: replaying a recorded Binance aggTrade capture through the adapter,
  * normalizer and batcher into the store (parsing, normalizing and encoding in the replay's worker thread),
  * against the engine ceiling (the same trades as pre-built TSV through the same insert path) and the
- * in-thread path of before (every step on the main thread), in rotating rounds, each run in a fresh
- * process and data directory. Targets: replay >= 500,000 trades/s and >= 0.8x the ceiling (issue 19).
+ * in-thread path (`thread: 'main'`: every step on the main thread), in rotating rounds, each run in a fresh
+ * process and data directory. Targets: replay >= 500,000 trades/s and >= 0.8x the ceiling.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'

@@ -7,7 +7,7 @@
  * - replay: `SOURCES=replay:<capture>` with REPLAY_SPEED=max, as the server runs it: ReplaySource's worker
  *   thread (gunzip, line parse, Binance normalizer, TSV chunks) -> this thread: per-table batcher ->
  *   journal -> store. Timed from the first read to the last acknowledged batch.
- * - replay_main: the same with every step on the main thread (`thread: 'main'`, the path before issue 19).
+ * - replay_main: the same with every step on the main thread (`thread: 'main'`, the in-thread path).
  * - ceiling: the same trades, normalized and encoded to TSV before the clock starts, inserted in the same
  *   250,000-row batches (the bulk batch size) by one writer (as the batcher writes one table), through the
  *   journal as the pipeline does (the entry is written, then the engine reads it): the engine's own limit.
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       : variant === 'replay_main'
         ? await replay(dir, store, capture, 'main')
         : await ceiling(dir, store, capture)
-  // the main thread's busy share of the run (issue 19: it should only route and write) and the process CPU
+  // the main thread's busy share of the run (it should only route and write) and the process CPU
   const mainBusy = performance.eventLoopUtilization(elu0).utilization
   const cpu = process.cpuUsage(cpu0)
   const [check] = await store.query<{ n: number }>('SELECT count() AS n FROM trades')

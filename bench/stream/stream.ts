@@ -1,6 +1,6 @@
 /**
  * @module
- * Push-stream benchmark (issue 7): Tidewatch's /v1/stream against a bare uWebSockets.js pub/sub server,
+ * Push-stream benchmark (docs/stream.md): Tidewatch's /v1/stream against a bare uWebSockets.js pub/sub server,
  * same client process (`ws`), same frame shape, alternating rounds in one run. Per subscriber count:
  * - latency: LATENCY_MSGS publishes, one every LATENCY_INTERVAL_MS, to N subscribers of one channel;
  *   p50/p99 of publish-to-receive over every delivery;

@@ -1,6 +1,6 @@
 /**
  * @module
- * Webhook delivery benchmark (issue 14; `npm run bench -- webhooks`). Against one HTTPS receiver in its own
+ * Webhook delivery benchmark (docs/webhooks.md; `npm run bench -- webhooks`). Against one HTTPS receiver in its own
  * process, alternating rounds in one run:
  * - ours: signal events into the outbox (real chDB store: delivery rows stored before the first attempt,
  *   attempt rows after, both through the outbox's journal; a round ends once its rows are in the store),
@@ -238,8 +238,8 @@ export async function webhooksBench(rounds: number): Promise<Record<string, unkn
     await service.resume() // as the server does at start (nothing to resume here)
     const hook = await service.registry.create('bench', { url: fast, events: ['*'], symbols: ['*'], secret: SECRET })
     // warm-up, not reported: connections, TLS sessions, JIT, the heap's and the store's first growth. One
-    // full round of each kind (WARMUP deliveries): the first measured round of every kind, the bare loop's
-    // too, used to be the slowest (~20% more CPU) after 2,000-delivery warm-ups, and a server is long-running
+    // full round of each kind (WARMUP deliveries): after 2,000-delivery warm-ups the first measured round of
+    // every kind, the bare loop's too, is the slowest (~20% more CPU), and a server is long-running
     await oursRound(service, WARMUP)
     // its own data dir: its journal must not share the stored service's directory
     const unstoredDir = path.join(dir, 'data-unstored')
