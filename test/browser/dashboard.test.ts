@@ -33,7 +33,7 @@ const OWNER = { email: 'owner@example.com', password: 'correct horse battery' }
 const MEMBER = { email: 'member@example.com', password: 'another long secret' }
 const NEW_OWNER_PASSWORD = 'a brand new password'
 const WEBHOOK_SECRET = 'receiver-secret-0123456789'
-/** Budget of first-load JavaScript, gzip bytes (issue 17). */
+/** Budget of first-load JavaScript, gzip bytes (docs/dashboard.md). */
 const JS_BUDGET_GZIP = 200 * 1024
 /** Saturated pixels a chart with data has at least (an empty chart has none; a real one has thousands). */
 const MIN_DATA_PIXELS = 200

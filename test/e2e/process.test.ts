@@ -1,5 +1,5 @@
 /**
- * The process as operators run it (issue 18 items 1 and 7): a second server on a busy port fails instead
+ * The process as operators run it (docs/deployment.md): a second server on a busy port fails instead
  * of sharing it, and `npm start` hands signals to the server, so stopping npm alone (docker stop, many
  * supervisors, `kill <npm pid>`) stops the server cleanly instead of orphaning it.
  */

@@ -1,6 +1,6 @@
 /**
- * SIGKILL of the built server while webhook deliveries are in flight and retrying, then a restart (issue 14
- * item 4): every event the server acknowledged ends delivered exactly once (as a receiver deduplicating on
+ * SIGKILL of the built server while webhook deliveries are in flight and retrying, then a restart
+ * (docs/webhooks.md): every event the server acknowledged ends delivered exactly once (as a receiver deduplicating on
  * webhook-id sees it) or failed with its attempts in the log, never silently lost; nothing unacknowledged
  * is invented. The receivers are real HTTPS servers trusted only through NODE_EXTRA_CA_CERTS (read by the
  * child at start), and they check every signature as a third party.

@@ -1,5 +1,5 @@
 /**
- * Accounts over real HTTP against the real server (chDB store, uWS on a loopback port), issue 17: owner
+ * Accounts over real HTTP against the real server (chDB store, uWS on a loopback port), docs/accounts.md: owner
  * sign-up, invites, SIGNUP=open, login and logout, the session cookie's flags and Secure rule, the session
  * standing in for a key (confirm, webhooks), keys made in the account calling /v1/confirm and the usage
  * view counting them, the owner's plan changes followed by the member's keys, and the admin-token API.

@@ -1,5 +1,5 @@
 /**
- * Security of the accounts over real HTTP against the real server (issue 17): CSRF refused without or with
+ * Security of the accounts over real HTTP against the real server (docs/accounts.md): CSRF refused without or with
  * a wrong X-CSRF-Token on state changes (account routes and POST /v1/webhooks under the session) and on
  * cross-site origins, sign-up and login only as JSON; wrong passwords throttled per account and per IP (429
  * with Retry-After, the right password refused too while throttled); one account cannot see or change

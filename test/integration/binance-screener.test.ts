@@ -81,7 +81,7 @@ describe('SOURCES=binance through the real server', () => {
     const health = await jsonBody(await fetch(`${srv.base}/v1/health`))
     const bn = health.sources.find((s: { name: string }) => s.name === 'binance')
     expect(bn).toMatchObject({ synthetic: false, connected: true, phase: 'live', markets: 4, parse_errors: 0 })
-    // the receive time of a message of this session (the server started at most a minute ago), not a stale stamp
+    // the receive time of a message of this server run (the server started at most a minute ago), not a stale stamp
     expect(bn.last_message_ts).toBeGreaterThan(Date.now() - 60_000)
     expect(bn.last_message_ts).toBeLessThanOrEqual(Date.now())
     expect(bn.rows).toBeGreaterThan(0)

@@ -133,7 +133,7 @@ describe('SOURCES=bybit through the real server', () => {
     expect(bb).toMatchObject({ synthetic: false, connected: true, phase: 'live', markets: 4, connections: 1 })
     expect(bb).toMatchObject({ parse_errors: 0, unknown_messages: 0, venue_errors: 0, rest_errors: 0, rate_limited: 0 })
     expect(bb).toMatchObject({ reconnects: 0, gaps_found: 0, gaps_filled: 0, gaps_unfilled: 0, dropped: 0 })
-    // the receive time of a message of this session (the server started at most a minute ago), not a stale stamp
+    // the receive time of a message of this server run (the server started at most a minute ago), not a stale stamp
     expect(bb.last_message_ts).toBeGreaterThan(Date.now() - 60_000)
     expect(bb.last_message_ts).toBeLessThanOrEqual(Date.now())
     expect(bb.rows).toBeGreaterThan(0)

@@ -202,7 +202,7 @@ describe('SOURCES=deribit through the real server', () => {
     })
     expect(d.messages).toBeGreaterThanOrEqual(5) // 2 instrument lists, heartbeat answer, 2 book summaries
     expect(d.rows).toBeGreaterThanOrEqual(96)
-    // the receive time of a message of this session (the server started at most a minute ago), not a stale stamp
+    // the receive time of a message of this server run (the server started at most a minute ago), not a stale stamp
     expect(d.last_message_ts).toBeGreaterThan(Date.now() - 60_000)
     expect(d.last_message_ts).toBeLessThanOrEqual(Date.now())
     expect(d.last_event_ts).toBe(QUOTE_TS)

@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 5 for the bulk export: on a service holding synthetic (demo) data, every export is labelled
+ * Synthetic labels on the bulk export: on a service holding synthetic (demo) data, every export is labelled
  * (header `x-tidewatch-synthetic: true` on GET and HEAD, file name `tidewatch_SYNTHETIC_...`, Parquet footer
  * and Arrow schema metadata `tidewatch.synthetic` = `true`, HDF5 root attribute `synthetic` = 1), and on a
  * service holding live data none of it is there. One data directory serves both: first unlabelled, then,

@@ -1,6 +1,5 @@
 /**
- * Fuzzed historical and backtest requests over a real socket and a real chDB store (issue 18 item 2,
- * issue 21 item 1): every route of server/routes/history/index.ts, parameters drawn per their schema from
+ * Fuzzed historical and backtest requests over a real socket and a real chDB store: every route of server/routes/history/index.ts, parameters drawn per their schema from
  * the whole int64 range, near the epoch, negative, huge and at boundaries (timestamps, start/end times,
  * cursors, limits), spans of every unit and size (lookbacks, intervals), dates of years 0000 to 9999.
  * Never a 5xx; every 4xx is the error envelope {"error":{"code","message","param"?}} with a catalogued code,
@@ -109,7 +108,7 @@ afterAll(async () => {
   await srv.stop()
 })
 
-// ---- the check ---------------------------------------------------------------------------------------
+// the check
 
 interface Outcome {
   readonly status: number
@@ -152,7 +151,7 @@ const routeAt = (path: string): Route => {
   return r
 }
 
-// ---- tests -------------------------------------------------------------------------------------------
+// tests
 
 describe('historical routes: fixed cases at the edges', () => {
   it('lists every route of the historical and backtest groups', () => {

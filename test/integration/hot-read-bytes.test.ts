@@ -1,9 +1,9 @@
 /**
- * The hot read path answers byte for byte as it did before its optimisation (issue 19 item 3): a fixed
+ * The hot read path's answers are pinned byte for byte (docs/benchmarks.md): a fixed
  * set of requests to `/v1/confirm` and `/v1/options/chain` (every caller kind: no key, limited key,
  * unlimited key, bad key, a plan without the feature; GET and HEAD; 400, 401, 403, 404, 405) against a real
  * server on a loopback port, with data loaded relative to now. Status, headers and body are compared with
- * test/fixtures/hot-reads/answers.json, recorded before the change (`HOT_READS_RECORD=1` rewrites it).
+ * test/fixtures/hot-reads/answers.json (`HOT_READS_RECORD=1` rewrites it).
  * What legitimately moves is masked: the Date header, RateLimit-Reset / Retry-After (seconds to UTC
  * midnight), timestamps in bodies and the expiry codes of the chain (they name days relative to today).
  */

@@ -1,7 +1,7 @@
 /**
  * What the HTTP layer (uWebSockets.js 20.30.0, npm:@trufflesuite/uws-js-unofficial, binary only) does with
- * legal HTTP/1.1 it cannot parse, measured over a raw socket against the real server (issue 21 item 11;
- * docs/uws-parser-repro.md). None of these requests reaches JavaScript, so the service cannot answer them:
+ * legal HTTP/1.1 it cannot parse, measured over a raw socket against the real server
+ * (docs/uws-parser-repro.md). None of these requests reaches JavaScript, so the service cannot answer them:
  * - a method outside GET, POST, HEAD, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH (QUERY, PROPFIND, `get`):
  *   the router finds no handler and closes the connection at once, without a byte;
  * - a header name with a token character other than letters, digits and `-` (`X_Trace`, `x.y`, `a!b`), a

@@ -1,5 +1,5 @@
 /**
- * The read phase of an import runs in a worker thread beside the checksum (issue 19): what the caller sees
+ * The read phase of an import runs in a worker thread beside the checksum (docs/import.md): what the caller sees
  * is what it saw when both ran on the main thread, one after the other. A file failing both the checksum
  * and a line check reports the checksum; a stop during the read phase rejects with the stop's reason and
  * leaves neither rows nor slice files; the worker's ImportError keeps its file, line and reason.

@@ -1,5 +1,5 @@
 /**
- * The live state beside the write path (issue 20 items 1-4), on a real chDB store: records that arrive
+ * The live state beside the write path, on a real chDB store: records that arrive
  * while the state is rebuilt from the store are neither lost nor counted twice, a throwing update is
  * counted and skipped, and the consumer queue is bounded.
  */

@@ -123,7 +123,7 @@ describe('SOURCES=okx through the real server', () => {
       parse_errors: 0,
       venue_errors: 0
     })
-    // the receive time of a message of this session (the server started at most a minute ago), not a stale stamp
+    // the receive time of a message of this server run (the server started at most a minute ago), not a stale stamp
     expect(okx.last_message_ts).toBeGreaterThan(Date.now() - 60_000)
     expect(okx.last_message_ts).toBeLessThanOrEqual(Date.now())
     expect(okx.rows).toBeGreaterThan(0)

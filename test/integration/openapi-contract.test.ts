@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document is the contract (issue 21). Driven by the document the real server serves: for every
+ * The OpenAPI document is the contract. Driven by the document the real server serves: for every
  * operation, requests generated from its documented parameter and body schemas (fast-check, seed printed)
  * are sent over a real socket, and
  * - valid requests never get a 5xx, and are accepted (2xx) unless a refusal the document states applies
@@ -34,11 +34,10 @@ const OTHER_CALLER_RUNS = 3
 const ANSWER_BOUND_MS = 15_000
 /** Not driven with valid requests: an import would run (invalid ones are refused before it starts). */
 const NO_VALID_RUNS = new Set(['POST /v1/admin/import'])
-// --- node intelligence: a valid chain needs a node, which this server has not (503 chain_not_configured);
-// valid requests run against anvil in test/integration/node-intel-*.test.ts ---
+// Node intelligence: a valid chain needs a node, which this server has not (503 chain_not_configured);
+// valid requests run against anvil in test/integration/node-intel-*.test.ts
 for (const op of ['honeypot/{token}', 'token-risk/{token}', 'new-pairs'])
   NO_VALID_RUNS.add(`GET /v1/node/{chain}/${op}`)
-// --- end node intelligence ---
 /** A WebSocket: plain HTTP is checked once below (426), the protocol in test/integration/stream.test.ts. */
 const SKIPPED = new Set(['GET /v1/stream'])
 
@@ -77,7 +76,6 @@ let sent = 0
 const now = Date.now()
 const seedRows = (): Record<string, object[]> => openapiSeedRows(now)
 
-// ---------------------------------------------------------------------------------------------------------
 // Requests
 
 function headersFor(caller: Caller, body: boolean, raw: boolean): Record<string, string> {
@@ -147,7 +145,6 @@ const SOURCES: RequestSources = {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------
 // Judging answers
 
 /**
@@ -297,7 +294,7 @@ describe('the OpenAPI document is the contract', () => {
     const plainStream = await send(stream, 'key', { path: '/v1/stream', query: [] })
     checker.check(stream, plainStream.what, plainStream.status, plainStream.headers, plainStream.text)
     expect(plainStream.status).toBe(426)
-    // its documented query parameters too (they used to answer 400 over plain HTTP)
+    // its documented query parameters too (426 over plain HTTP, not 400)
     const withQuery = await send(stream, 'key', { path: '/v1/stream', query: [['encoding', 'msgpack']] })
     checker.check(stream, withQuery.what, withQuery.status, withQuery.headers, withQuery.text)
     expect(withQuery.status).toBe(426)

@@ -1,5 +1,5 @@
 /**
- * The admin ingest body is described in the OpenAPI document (issue 18 item 9): one schema per record
+ * The admin ingest body is described in the OpenAPI document: one schema per record
  * kind for the lines of the NDJSON body, and a line the server accepts validates against its kind's schema.
  */
 import { describe, it, expect } from 'vitest'

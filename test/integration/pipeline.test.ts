@@ -182,7 +182,7 @@ describe('ingest pipeline on chDB', () => {
   })
 
   it('bounds live chunks too: with the store down, producers wait at INGEST_QUEUE_ROWS and nothing is lost', async () => {
-    // live chunks seal on the flush timer; that seal used to bypass the bound (38,000 rows queued at 1,000)
+    // live chunks seal on the flush timer; that seal must not bypass the bound (a bypass queued 38,000 rows at 1,000)
     const p = new IngestPipeline(store, { batchRows: 50_000, flushMs: 20, queueRows: 1000 }, silentLogger())
     store.failInserts = Number.POSITIVE_INFINITY // every insert fails while the store is "down"
     store.afterWrite = false

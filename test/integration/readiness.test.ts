@@ -1,5 +1,5 @@
 /**
- * Readiness (issue 18 item 4) and uncounted refusals (item 3), over a real socket: on a first start with
+ * Readiness and uncounted refusals, over a real socket: on a first start with
  * the demo market, data endpoints answer 503 warming_up until the backfill is written and the live state
  * rebuilt from it; liveness (/v1/health) answers 200 all along; nothing refused is counted.
  */

@@ -1,5 +1,5 @@
 /**
- * A full-speed replay in the worker thread (issue 19) gives what the in-thread path gives: the same
+ * A full-speed replay in the worker thread (docs/sources.md, "Replay") gives what the in-thread path gives: the same
  * chunks byte for byte (so the same batches and dedup tokens), the same counters, and in a real store
  * the same rows: after the worker replay, replaying the recording in-thread into the same store adds
  * nothing (every batch deduplicated). The recording mixes the fast path with every fallback: a REST

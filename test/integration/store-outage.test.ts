@@ -1,5 +1,5 @@
 /**
- * Fault test (issue 20): the store is unavailable for 60 s under the live demo feed. Memory stays bounded,
+ * Fault test: the store is unavailable for 60 s under the live demo feed. Memory stays bounded,
  * no table queues more than INGEST_QUEUE_ROWS, /v1/health shows the outage, endpoints that need the store
  * answer 503 with the envelope while hot reads keep answering from memory, and once the store is back
  * everything queued is written exactly once, without a restart. Figures are logged (RSS, queued rows,

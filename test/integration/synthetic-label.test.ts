@@ -1,5 +1,5 @@
 /**
- * Demo data is labelled wherever it is served (issue 18 item 5): with the demo market, every data answer
+ * Demo data is labelled wherever it is served (docs/synthetic.md): with the demo market, every data answer
  * carries `x-tidewatch-synthetic: true` and a leading `synthetic: true` field, the stream's welcome and
  * snapshots say so, and the label outlives a restart without the demo source (the data is still demo
  * data). A service that never held demo data labels nothing.

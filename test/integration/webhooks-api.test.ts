@@ -1,5 +1,5 @@
 /**
- * The webhook registration API over the real app and a real chDB store (issue 14 item 2, 5): the spec's
+ * The webhook registration API over the real app and a real chDB store (docs/webhooks.md): the spec's
  * 201 answer and 400s naming the field, the plan gate, keys seeing only their own webhooks, states
  * (active, disabled, removed), the secret never shown, the signing key sealed at rest with WEBHOOK_KEY or
  * a generated 0600 key file, and registrations surviving a restart.

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery end to end in process (issue 14 item 3): real HTTPS receivers with a test CA, the real
+ * Webhook delivery end to end in process (docs/webhooks.md): real HTTPS receivers with a test CA, the real
  * undici transport and a real chDB outbox. Every delivery is verified as a third party would (the spec's
  * signature recomputed from the raw secret, Standard Webhooks headers through the `standardwebhooks`
  * library). Receivers that answer 500, 410, 301 and 429, that are down, and that are slow; the attempt log,

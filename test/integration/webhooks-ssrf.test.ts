@@ -1,5 +1,5 @@
 /**
- * The SSRF guard at connect time (issue 14 item 6): the address checked is the address connected to. A
+ * The SSRF guard at connect time (docs/webhooks.md): the address checked is the address connected to. A
  * name that resolved to a public address at registration and to loopback at delivery (DNS rebinding) is
  * refused before any TCP connection; so are literal loopback forms and `localhost` reaching the transport
  * directly. The receiver listens on 127.0.0.1 and counts TCP connections: a broken guard would show there.

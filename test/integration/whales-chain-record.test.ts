@@ -3,8 +3,8 @@
  * anvil (chain id 1) is recorded; with the node gone, a fresh service replaying the recording derives the
  * same whale events, so a bug report from a user's node can be reproduced offline. The recorded node refuses
  * eth_getLogs over more than one block (test/fixtures/evm/whales/range-limit-proxy.ts), as many providers refuse
- * wide spans: the refusals are on the tape too, so the replay halves its spans as the recorded run did (before
- * session 14 only answers were recorded, and the replay failed on its first, unrecorded, wide span forever).
+ * wide spans: the refusals are on the tape too, so the replay halves its spans as the recorded run did (with
+ * only answers recorded, the replay would fail on its first, unrecorded, wide span forever).
  */
 import fs from 'node:fs'
 import path from 'node:path'

@@ -1,16 +1,16 @@
 /**
- * The solana source against a local JSON-RPC node that answers like a busy or messy mainnet node (issue 15;
+ * The solana source against a local JSON-RPC node that answers like a busy or messy mainnet node (docs/sources.md;
  * ingest/sources/chain/solana-source.ts, "Messy answers"):
  *
  * - more new signatures than one page (`SOLANA_SIGNATURES_LIMIT=3`, 8 new): every one is read, by paging back
- *   with `before` to the checkpoint; before session 14 only the newest page was read and the checkpoint moved
- *   past the rest;
+ *   with `before` to the checkpoint (reading only the newest page would move the checkpoint past the
+ *   rest);
  * - a transaction answered null twice (not there yet), one answered a JSON-RPC error once: read on a later poll;
  * - a transaction without its fee, one whose post balances miss accounts, one with a token balance of "" units
  *   (none can become correct events): skipped and counted once each, the rest goes on;
  * - a transaction without `meta.err`: a success;
  * - a stop after the detail rows of a transaction were stored and before its flow rows were: the next run still
- *   writes the flow rows (before, it found the detail rows and left the events out of the flows for good);
+ *   writes the flow rows (finding the detail rows must not leave the events out of the flows for good);
  * - a transaction the node never gives: waited for while polls come within seconds, skipped (and counted) once
  *   it was missing at 3 polls over 5 minutes of the source's clock, and the signatures after it are read;
  * - a stop while the node holds a request open ends the run at once, not after the request's 10 s timeout.

@@ -1,8 +1,8 @@
 /**
  * The evm:<chain> source's new-heads subscription (`<ENV>_WS_URL`, ingest/sources/chain/evm-whale-source.ts
  * `subscribe`) lives as long as one run of the source: a run that ends with an error (the supervisor starts the
- * next one) unsubscribes before it ends, so restarts never stack subscriptions on the socket. Before session 14
- * the subscription was dropped only when the process stopped, and every restart added one.
+ * next one) unsubscribes before it ends, so restarts never stack subscriptions on the socket (a subscription dropped
+ * only when the process stops would add one per restart).
  *
  * Real parts: anvil (chain id 1) for the HTTP calls, behind a JSON-RPC proxy that makes eth_blockNumber fail
  * after a few answers (the run's error); a WebSocket JSON-RPC server on 127.0.0.1 (the `ws` package) that

@@ -1,6 +1,6 @@
 /**
  * Every test file: an unhandled promise rejection anywhere in the process fails the test that was
- * running (issue 20: background loops run under the supervisor; nothing may reject unobserved). Vitest
+ * running (background loops run under the supervisor; nothing may reject unobserved). Vitest
  * also reports such errors for the whole run; this names the test.
  */
 import { afterEach } from 'vitest'

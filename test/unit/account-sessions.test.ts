@@ -1,5 +1,5 @@
 /**
- * Sessions, login throttling, passwords, cookies and origins in process with a controlled clock (issue 17):
+ * Sessions, login throttling, passwords, cookies and origins in process with a controlled clock (docs/accounts.md):
  * idle and absolute session expiry, only digests stored, per-account session cap, throttle windows and
  * their Retry-After, scrypt hashes with their parameters, the Secure rule and the same-origin rule.
  */

@@ -1,5 +1,5 @@
 /**
- * Validated queries are cached per GET route by the raw query string (server/app.ts, issue 19 item 3):
+ * Validated queries are cached per GET route by the raw query string (server/app.ts):
  * a repeated query gives the handler the same values without being parsed again, a handler cannot change
  * what the next request sees (cached values are frozen), a query holding a list is validated each time,
  * and a refused query answers the same 400 every time (refusals are never cached).

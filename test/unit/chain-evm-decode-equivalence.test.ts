@@ -1,5 +1,5 @@
 /**
- * decodeTx (ingest/normalize/chain/evm-decode.ts) against the version before session 9
+ * decodeTx (ingest/normalize/chain/evm-decode.ts) against its straightforward reference
  * (test/helpers/chain/evm-decode-reference.ts: a sorted copy of every receipt's logs, decodeLog's wrapper objects):
  * for random receipts (transfers, ERC-721 and malformed logs, wraps and unwraps of the wrapped-native token and
  * of other tokens, swaps of every family, unknown topics, removed logs, logs in and out of order, ties and

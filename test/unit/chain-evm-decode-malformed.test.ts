@@ -1,9 +1,9 @@
 /**
- * Messy node answers reach the EVM decoder without crashing it (issue 15; docs/sources.md, "How a chain is read"):
+ * Messy node answers reach the EVM decoder without crashing it (docs/sources.md, "How a chain is read"):
  * a log whose topic list, address or data is missing or of the wrong type, data that is not hex, an address topic
  * that is not zero-padded, a block number that is not a number. Each such log is counted as malformed and
- * skipped; the other logs of the same receipt still decode. Before session 14 each of these threw (TypeError or
- * SyntaxError), which ended the source's run and, on every restart, stopped at the same range again.
+ * skipped; the other logs of the same receipt still decode. Thrown instead (TypeError or SyntaxError), each would end
+ * the source's run and, on every restart, stop at the same range again.
  */
 import { describe, expect, it } from 'vitest'
 import { decodeTx, type EvmLog } from '../../ingest/normalize/chain/evm-decode.js'

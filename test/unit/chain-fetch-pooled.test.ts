@@ -1,7 +1,7 @@
 /**
  * The receipt pool of the EVM range fetcher (ingest/sources/chain/evm-fetch.ts `pooled`): results in input order
  * with at most `limit` calls in flight; after a call fails no further call starts, and the failure is thrown
- * once the calls in flight have ended (before session 14 the other workers went on through the whole list).
+ * once the calls in flight have ended (the other workers do not go on through the rest of the list).
  */
 import { describe, expect, it } from 'vitest'
 import { pooled } from '../../ingest/sources/chain/evm-fetch.js'

@@ -1,7 +1,7 @@
 /**
  * The stream hub with kinds of its own (not the registry's): what the hub keeps for every kind (seq numbers,
  * snapshots, resume, idle retention, publishing, a failing tick) and that a kind fed by a source other
- * than the live records (here a SignalBus, as the signals channel of issue 14 will be) needs no hub change.
+ * than the live records (here a SignalBus, as the signals channel's is) needs no hub change.
  */
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../engine/errors.js'

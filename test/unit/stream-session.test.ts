@@ -83,7 +83,7 @@ describe('stream session', () => {
     expect(refused).toEqual([16, 17, 18, 19])
   })
 
-  // the session keeps one subscription in a field and moves to a map from the second (issue 19 item 4)
+  // the session keeps one subscription in a field and moves to a map from the second (docs/benchmarks.md, "Stream memory per connection")
   it('tracks one, then several subscriptions, and releases every one on close', async () => {
     const { s, sent, topics, counters } = session(PLANS.pro)
     s.onMessage(op({ op: 'subscribe', channels: ['trades:BTC'] }), false)

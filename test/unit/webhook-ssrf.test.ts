@@ -1,5 +1,5 @@
 /**
- * The SSRF rule at registration (issue 14 item 6): webhook URLs whose host is, or resolves to, loopback,
+ * The SSRF rule at registration (docs/webhooks.md): webhook URLs whose host is, or resolves to, loopback,
  * private, link-local (cloud metadata), CGNAT, multicast, reserved or unspecified addresses, in any written
  * form (decimal, octal, hex, short IPv4; IPv4-mapped IPv6), are refused with a 400 naming why; public ones
  * pass; WEBHOOK_ALLOW_PRIVATE opens exactly the CIDRs it lists. No connection is made: names resolve

@@ -1,10 +1,10 @@
 /**
  * @module
- * REFERENCE COPY (test only) of ingest/normalize/chain/evm-decode.ts's decodeLog and decodeTx as they were before session 9
- * (commit 808f470: a sorted copy of the logs, decodeLog's wrapper objects, empty lists pushed to), for
- * test/unit/chain-evm-decode-equivalence.test.ts. With one later change applied to both, so the comparison stays
- * about the session 9 rewrite: session 14's rule for malformed logs (`wellFormed`: data one hex word, address
- * topics zero-padded; test/unit/chain-evm-decode-malformed.test.ts tests that rule itself).
+ * REFERENCE COPY (test only) of ingest/normalize/chain/evm-decode.ts's decodeLog and decodeTx in their
+ * straightforward form (commit 808f470: a sorted copy of the logs, decodeLog's wrapper objects, empty lists pushed
+ * to), for test/unit/chain-evm-decode-equivalence.test.ts. The rule for malformed logs is the same in both
+ * (`wellFormed`: data one hex word, address topics zero-padded; test/unit/chain-evm-decode-malformed.test.ts
+ * tests that rule itself), so the comparison is about the layout alone.
  */
 import type { Decoded, EvmLog, TxInput } from '../../../ingest/normalize/chain/evm-decode.js'
 import { DEPOSIT, isSwapTopic, TRANSFER, WITHDRAWAL } from '../../../ingest/normalize/chain/evm-topics.js'
@@ -15,7 +15,7 @@ function topicAddress(topic: string): string {
   return `0x${topic.slice(26).toLowerCase()}`
 }
 
-/** session 14's rule: data is one 32-byte hex word, and each address topic is an address padded with zeros */
+/** the malformed-log rule: data is one 32-byte hex word, and each address topic is an address padded with zeros */
 function wellFormed(data: string, addressTopics: readonly string[]): boolean {
   return /^0x[0-9a-fA-F]{64}$/.test(data) && addressTopics.every((t) => /^0x0{24}[0-9a-fA-F]{40}$/.test(t))
 }

@@ -1,7 +1,7 @@
 /**
  * @module
  * REFERENCE COPY (test only) of engine/whales/tx-events.ts as it was before its array layout (commit 2a859ef),
- * for test/unit/whale-net-deltas-equivalence.test.ts. One transaction's net deltas (net-deltas.ts) → at most one whale event per wallet (issue 15, item 5):
+ * for test/unit/whale-net-deltas-equivalence.test.ts. One transaction's net deltas (net-deltas.ts) → at most one whale event per wallet (docs/whales.md):
  *
  * - only positive nets: `transfer_in`; only negative: `transfer_out`; both: `swap` with `token_in` (the asset
  *   it gave most of, by USD when priced) and `token_out` (received most of). `hops` = Swap logs of the
