@@ -46,7 +46,7 @@ const EVENT = Type.Object({
   block_number: Type.Integer(),
   repeat_count: Type.Integer({ description: 'raw rows folded into this event' }),
   collapsed: Type.Union([Type.Literal('multi_hop'), Type.Literal('wash_loop'), Type.Null()]),
-  // --- chain sources (docs/whales.md "Chain events"): only on events the chain sources derived ---
+  // the fields below are only on events the chain sources derived (docs/whales.md "Chain events")
   hops: Type.Optional(Type.Integer({ description: 'chain events: Swap logs of the transaction (0 for transfers)' })),
   pools: Type.Optional(Type.Array(Type.String(), { description: 'chain events: distinct pools of those Swap logs' })),
   token_in: Type.Optional(
@@ -62,7 +62,6 @@ const EVENT = Type.Object({
   internal: Type.Optional(
     Type.Boolean({ description: 'chain events: between two wallets of one owner, left out of exchange flows' })
   )
-  // --- end chain sources ---
 })
 
 export const EventsResponse = Type.Object({
