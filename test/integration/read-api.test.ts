@@ -82,7 +82,7 @@ describe('GET /v1/derivatives/screener', () => {
   it('answers 400 for other exchanges, unknown symbols and limits, 403 for the free plan, 401 without a key', async () => {
     const kraken = await get('/v1/derivatives/screener?exchange=kraken')
     expect(kraken.status).toBe(400)
-    expect((await jsonBody(kraken)).error.message).toBe('exchange must be one of binance, bybit, okx')
+    expect((await jsonBody(kraken)).error.message).toBe('exchange must be one of binance, bybit, okx, bitget')
     const unknown = await jsonBody(await get('/v1/derivatives/screener?symbol=NOPE'))
     expect(unknown.error).toMatchObject({ code: 'unknown_symbol', param: 'symbol' })
     expect((await get('/v1/derivatives/screener?limit=1001')).status).toBe(400)

@@ -74,6 +74,8 @@ beforeAll(async () => {
     MARKETS.map(({ price: _p, ...m }) => ({ ...m, ts: now - MIN, funding_rate: 0.0001, interval_hours: 8 }))
   )
   await ingestRecords(srv.base, 'onchain_metric', [{ ts: now - MIN, asset: 'BTC', metric: 'mvrv', value: 2.1 }])
+  // the shared server's market directory may have been read before these markets were written
+  await srv.invalidateMarkets()
 }, 120_000)
 
 describe('GET /v1/confirm', () => {
