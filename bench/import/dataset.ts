@@ -7,20 +7,12 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { mulberry32 } from '../mulberry32.js'
 
 /** 2024-01-01T00:00:00Z */
 const T0 = 1_704_067_200_000
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const rng = mulberry32
 
 /** What tells files of a run of several apart (writeAggTradeDays). */
 interface FileSeed {

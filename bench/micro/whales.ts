@@ -11,22 +11,13 @@ import { collapseEvents } from '../../engine/whales/collapse.js'
 import { pageEvents } from '../../engine/whales/events-page.js'
 import { whaleSummary } from '../../engine/whales/summary.js'
 import { median } from '../stats.js'
+import { mulberry32 } from '../mulberry32.js'
 
 const SEED = 20_250_101
 const DAY = 86_400_000
 const NOW = Date.UTC(2025, 0, 8)
 
-/** mulberry32: a seeded generator */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
+const rng = mulberry32
 
 /** one row, every field in the same order: the shape rows parsed from the store's JSON have */
 function transfer(

@@ -8,20 +8,12 @@
 import fs from 'node:fs'
 import zlib from 'node:zlib'
 import { recordedLine } from '../../ingest/record/recording-format.js'
+import { mulberry32 } from '../mulberry32.js'
 
 const MARKETS = 50
 const START = Date.UTC(2026, 9, 1)
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const rng = mulberry32
 
 /**
  * Writes the capture to `file` (gzip level 1: the bench measures replay, not our compression). `start`:
