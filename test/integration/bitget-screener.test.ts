@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonBody, startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { until as untilOutcome } from '../helpers/until.js'
 import { BitgetTestServer } from '../helpers/venues/bitget-server.js'
 import { PERPS } from '../helpers/venues/bitget-fixtures.js'
 import { until } from '../helpers/venues/drain-source.js'
@@ -68,10 +69,10 @@ describe('SOURCES=bitget through the real server', () => {
       ) &&
       rows.some((r) => r['symbol'] === 'DOGEUSDT' && r['long_short_ratio_cumulative'] !== null) &&
       rows.some((r) => r['symbol'] === '1000SATSUSDT' && r['volume_24h_usd'] !== 0)
-    for (let i = 0; i < 400 && !ready(); i++) {
+    await untilOutcome('the Bitget screener rows', async () => {
       rows = (await get('/v1/derivatives/screener?exchange=bitget')).rows
-      await new Promise((r) => setTimeout(r, 25))
-    }
+      return ready()
+    })
     expect(rows.every((r) => r['exchange'] === 'bitget')).toBe(true)
     const btc = rows.find((r) => r['symbol'] === 'BTCUSDT')
     expect(btc).toMatchObject({
