@@ -85,7 +85,8 @@ describe('whale.transfer webhook event', () => {
       const ingest = await fetch(`${s.base}/v1/admin/ingest/whale_transfer`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ADMIN}` },
-        body: [BIG, SMALL].map((r) => JSON.stringify(r)).join('\n') + '\n'
+        // the small transfer first: once the big one's delivery exists, the small one has been judged
+        body: [SMALL, BIG].map((r) => JSON.stringify(r)).join('\n') + '\n'
       })
       expect(ingest.status).toBe(201)
       await until(() => receiver.received.length >= 1, 30_000, 'the whale.transfer delivery')
@@ -118,11 +119,15 @@ describe('whale.transfer webhook event', () => {
       )
 
       // the smaller transfer is no whale.transfer event; the other webhooks match neither type nor symbol
-      await new Promise((r) => setTimeout(r, 1_000))
-      expect(receiver.received).toHaveLength(1)
       const log = async (id: number) =>
         (await api('GET', `/v1/webhooks/${id}/deliveries?limit=10`, undefined, key)).body.deliveries as any[]
-      const mine = await log(whales)
+      let mine: any[] = []
+      await until(
+        async () => (mine = await log(whales)).some((d) => d.state === 'delivered'),
+        30_000,
+        'the delivered whale.transfer in the log'
+      )
+      expect(receiver.received).toHaveLength(1)
       expect(mine.map((d) => [d.event, d.symbol, d.state])).toEqual([['whale.transfer', 'USDC', 'delivered']])
       expect(await log(signalsOnly)).toEqual([])
       expect(await log(otherSymbol)).toEqual([])
