@@ -135,14 +135,19 @@ describe('evm whale source: flow rows and detail rows of a range overlap', () =>
     const receipt = await anvil.rpc<{ blockNumber: string }>('eth_getTransactionReceipt', [tx])
     const block = Number(BigInt(receipt.blockNumber))
 
-    // the pipeline writes the flow rows although the detail insert has started and cannot finish
+    // the pipeline writes the flow rows although the detail insert has started and cannot finish; the
+    // rows are visible in the store a moment before the pipeline counts them written, so both are awaited
     await until(
       'whale_transfers rows of the transfer while the detail insert is held',
       async () => (await count('whale_transfers', tx)) > 0,
       20_000
     )
     await until('the detail insert to start', async () => gate.entered > 0, 20_000)
-    expect(pipeline.totals().tables['whale_transfers']?.written).toBeGreaterThan(0)
+    await until(
+      'the pipeline to count the whale_transfers rows written',
+      async () => (pipeline.totals().tables['whale_transfers']?.written ?? 0) > 0,
+      20_000
+    )
     expect(gate.opened).toBe(false)
     expect(await count('chain_whale_events', tx)).toBe(0)
     expect(checkpointWrites).toEqual([])
