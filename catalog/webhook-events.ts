@@ -61,13 +61,31 @@ export const WHALE_TRANSFER = {
   payload: WhaleTransferPayload
 } as const satisfies WebhookEventType
 
+/** The payload of `alert.silent`: a strategy of the key sent no alert for its `silence_bars` bars. */
+const AlertSilentPayload = Type.Object({
+  symbol: Type.String({ description: "base asset of the strategy's alerts, e.g. BTC (matched against `symbols`)" }),
+  strategy: Type.String({ description: "the alerts' `strategy`, '' for alerts without one" }),
+  timeframe: Type.String({ description: 'the last timeframe its alerts sent, e.g. 15 or 1D' }),
+  last_alert_at: Type.String({ format: 'date-time', description: 'when its last alert arrived' }),
+  silence_bars: Type.Integer({ minimum: 1, description: "the key's setting: bars without an alert" })
+})
+export type AlertSilentPayload = Static<typeof AlertSilentPayload>
+
+export const ALERT_SILENT = {
+  name: 'alert.silent',
+  description:
+    "inbound alerts: a strategy of the key sent no alert for the key's silence_bars bars of its timeframe (only that key's webhooks)",
+  payload: AlertSilentPayload
+} as const satisfies WebhookEventType
+
 /** Every event type a webhook may register for, in the order the API and the dashboard list them. */
 export const WEBHOOK_EVENT_TYPES = [
   signal('HIGH', 'the signal engine: a symbol and direction entered HIGH confidence'),
   signal('MEDIUM', 'the signal engine: a symbol and direction entered MEDIUM confidence'),
   signal('VETO', 'the signal engine: strong contra evidence against a direction'),
   signal('SIGNAL', 'a generic signal, including an inbound alert forwarded for the key that owns it'),
-  WHALE_TRANSFER
+  WHALE_TRANSFER,
+  ALERT_SILENT
 ] as const satisfies readonly WebhookEventType[]
 
 export type WebhookEventName = (typeof WEBHOOK_EVENT_TYPES)[number]['name']

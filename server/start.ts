@@ -80,7 +80,7 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
   modules.add(openHistory(storage, core, log))
   modules.add(keysModule(core))
   const webhooks = modules.add(await openWebhooks(config, log, storage, core, signals))
-  const alerts = modules.add(await openAlerts(config, log, storage, core, signals))
+  const alerts = modules.add(await openAlerts(config, log, storage, core, signals, webhooks))
   modules.add(new ChainSourcesModule(config, chainNodes.clients, { store, log }))
   const nodeIntel = modules.add(
     new NodeIntelModule(config.nodeIntel, chainNodes.clients, log.child({ mod: 'node-intel' }), supervisor)

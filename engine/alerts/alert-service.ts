@@ -7,7 +7,9 @@
  * duplicate within the window (the first answer, `duplicate: true`, not counted), the symbol (400), the
  * plan's symbols (403), the key's daily quota (429), then the answer, forwarded as a SIGNAL event to the
  * key's webhooks when the key asked for it. Counting follows docs/access.md: once the secret holds, a 400
- * counts, refusals (403, 429) do not, and an alert whose answer failed gives its count back.
+ * counts, refusals (403, 429) do not, and an alert whose answer failed gives its count back. Each answered
+ * alert is judged against its strategy's sequence (engine/alerts/strategy-status.ts); `checkSilence` emits
+ * `alert.silent` for strategies that stopped sending.
  */
 import crypto from 'node:crypto'
 import { PLANS, type Plan } from '../access/plans.js'
@@ -23,6 +25,10 @@ import { DuplicateWindow } from './alert-dedup.js'
 import type { AlertSettingsRegistry } from './alert-settings.js'
 import type { SenderAllowList } from './sender-allow-list.js'
 import type { KeyRecord } from '../access/key-registry.js'
+import { ALERT_SILENT, type AlertSilentPayload } from '../../catalog/webhook-events.js'
+import type { WebhookEvent } from '../webhooks/event.js'
+import type { SeqValue } from './alert-sequence.js'
+import type { SequenceVerdict, StrategyStatuses } from './strategy-status.js'
 
 /** The API key behind an alert secret, by its public id (KeyRegistry.get: revoked keys are gone at once). */
 export type KeyLookup = (id: string) => KeyRecord | undefined
@@ -48,6 +54,10 @@ export interface AlertServiceOptions {
   readonly known: KnownBases
   /** where forwarded alerts are published (settable later: `bus`); null: nothing is forwarded */
   readonly bus?: SignalBus | null
+  /** the sequence checks per key, strategy and symbol */
+  readonly strategies: StrategyStatuses
+  /** where `alert.silent` events go (the webhook outbox); null: silences are recorded, not delivered */
+  readonly emit?: ((e: WebhookEvent) => void) | null
   readonly log: Logger
   readonly now?: () => number
 }
@@ -75,6 +85,8 @@ export interface AlertCounters {
   unauthorized: number
   /** sender addresses refused by ALERT_ALLOWED_IPS */
   refused_senders: number
+  /** `alert.silent` events emitted */
+  silences: number
 }
 
 const unauthorized = (): ApiError =>
@@ -89,14 +101,23 @@ export class AlertService {
   /** ALERT_ALLOWED_IPS restricts the senders (callers then pass the client address) */
   readonly restricted: boolean
   readonly window = new DuplicateWindow<Answered | Promise<Answered>>()
-  readonly counters: AlertCounters = { accepted: 0, duplicates: 0, forwarded: 0, unauthorized: 0, refused_senders: 0 }
+  readonly counters: AlertCounters = {
+    accepted: 0,
+    duplicates: 0,
+    forwarded: 0,
+    unauthorized: 0,
+    refused_senders: 0,
+    silences: 0
+  }
   readonly settings: AlertSettingsRegistry
+  readonly strategies: StrategyStatuses
   /** the bus forwarded alerts are published on: the server's signal bus; null until wired (nothing forwarded) */
   bus: SignalBus | null
   private readonly now: () => number
 
   constructor(private readonly o: AlertServiceOptions) {
     this.settings = o.settings
+    this.strategies = o.strategies
     this.bus = o.bus ?? null
     this.sources = new Set(o.sources)
     this.restricted = o.allowList.restricted
@@ -138,7 +159,10 @@ export class AlertService {
       fields.direction,
       fields.timeframe,
       fields.strategy,
-      fields.price
+      fields.price,
+      fields.alertId,
+      fields.seq?.value ?? null,
+      fields.barTime
     ])
     const now = this.now()
     const seen = this.window.get(dedupKey, now)
@@ -149,6 +173,7 @@ export class AlertService {
     let base: string
     try {
       base = resolveBase(fields.symbol, this.o.known, 'symbol')
+      if (fields.tickerAlso !== null) sameBase(base, resolveBase(fields.tickerAlso, this.o.known, 'ticker'), fields)
     } catch (err) {
       throw this.counted(key, plan, err)
     }
@@ -190,6 +215,17 @@ export class AlertService {
     now: number
   ): Answered {
     const r = a.result
+    const verdict = this.o.strategies.observe(
+      {
+        keyId: key.id,
+        strategy: fields.strategy,
+        symbol: r.symbol,
+        timeframe: fields.timeframe,
+        seq: fields.seq,
+        barTime: fields.barTime
+      },
+      now
+    )
     const bus = this.bus
     const forward = bus !== null && plan.features.has('webhooks') && this.o.settings.get(key.id).forward
     if (forward) {
@@ -224,15 +260,43 @@ export class AlertService {
       symbol: fields.symbol,
       timeframe: fields.timeframe,
       strategy: fields.strategy,
-      price: fields.price
+      price: fields.price,
+      alert_id: fields.alertId,
+      seq: seqShown(fields.seq)
     })
-    const head = `"source":${JSON.stringify(source)},"forwarded":${forward},"received_at":"${new Date(now).toISOString()}","alert":${echo},`
+    const head = `"source":${JSON.stringify(source)},"forwarded":${forward},"received_at":"${new Date(now).toISOString()}","alert":${echo},"sequence":${sequenceJson(verdict)},`
     const rest = a.body.slice(1)
     return {
       alertId,
       first: `{"alert_id":"${alertId}","duplicate":false,${head}${rest}`,
       repeat: `{"alert_id":"${alertId}","duplicate":true,${head}${rest}`
     }
+  }
+
+  /**
+   * Declares silent the strategies whose last alert is older than their key's `silence_bars` bars, and emits
+   * an `alert.silent` event for each (to that key's webhooks). Returns how many went silent.
+   */
+  checkSilence(now: number = this.now()): number {
+    const silent = this.o.strategies.silenced(now, (keyId) => this.o.settings.get(keyId).silenceBars)
+    for (const s of silent) {
+      const payload: AlertSilentPayload = {
+        symbol: s.symbol,
+        strategy: s.strategy,
+        timeframe: s.timeframe ?? '',
+        last_alert_at: new Date(s.lastReceivedAt).toISOString(),
+        silence_bars: this.o.settings.get(s.keyId).silenceBars
+      }
+      this.o.emit?.({
+        id: `alert-silent:${s.keyId}:${JSON.stringify([s.strategy, s.symbol])}:${s.silentSince}`,
+        type: ALERT_SILENT.name,
+        ts: now,
+        payload,
+        key_id: s.keyId
+      })
+      this.counters.silences++
+    }
+    return silent.length
   }
 
   private repeat(a: Answered, key: KeyRecord, plan: Plan): AlertOutcome {
@@ -281,6 +345,23 @@ export class AlertService {
     return err
   }
 }
+
+/** 400 naming both when `symbol` and `ticker` resolve to different bases. */
+function sameBase(base: string, tickerBase: string, fields: AlertFields): void {
+  if (base === tickerBase) return
+  throw new ApiError(
+    'invalid_parameter',
+    `ticker and symbol name different symbols (${JSON.stringify(fields.tickerAlso)} is ${tickerBase}, ${JSON.stringify(fields.symbol)} is ${base}); send one of them`,
+    { param: 'ticker' }
+  )
+}
+
+/** `seq` as echoed: the number, or the date in ISO 8601 UTC. */
+const seqShown = (seq: SeqValue | null): number | string | null =>
+  seq === null ? null : seq.kind === 'number' ? seq.value : new Date(seq.value).toISOString()
+
+const sequenceJson = (v: SequenceVerdict): string =>
+  `{"missing":${v.missing},"late":${v.late},"out_of_order":${v.outOfOrder}}`
 
 /** 403 when the plan does not include the base (the message of AccessControl.checkSymbol). */
 function checkPlanSymbol(plan: Plan, base: string): void {

@@ -18,6 +18,8 @@ export interface AlertSettings {
   readonly secretCreatedAt: number | null
   /** publish each accepted alert as a SIGNAL event to the key's own webhooks */
   readonly forward: boolean
+  /** bars of a strategy's timeframe without an alert before it is declared silent; 0: no silence check */
+  readonly silenceBars: number
   /** epoch ms of the last change */
   readonly updatedAt: number
   /** row version: the newest wins, in the table (ReplacingMergeTree) and in memory */
@@ -29,6 +31,7 @@ interface Row {
   secret_sha256: string
   secret_created_ms: number | null
   forward: number
+  silence_bars: number
   updated_ms: number
   version: number
 }
@@ -48,7 +51,7 @@ export class AlertSettingsRegistry {
     const rows = await this.store.query<Row>(
       `SELECT key_id, secret_sha256,
               if(isNull(secret_created_at), NULL, toUnixTimestamp64Milli(assumeNotNull(secret_created_at))) AS secret_created_ms,
-              forward, toUnixTimestamp64Milli(updated_at) AS updated_ms, version
+              forward, silence_bars, toUnixTimestamp64Milli(updated_at) AS updated_ms, version
        FROM alert_settings FINAL`
     )
     const next = new Map<string, AlertSettings>()
@@ -58,6 +61,7 @@ export class AlertSettingsRegistry {
         secretSha256: r.secret_sha256,
         secretCreatedAt: r.secret_created_ms,
         forward: r.forward === 1,
+        silenceBars: Number(r.silence_bars),
         updatedAt: r.updated_ms,
         version: Number(r.version)
       })
@@ -78,6 +82,7 @@ export class AlertSettingsRegistry {
         secretSha256: '',
         secretCreatedAt: null,
         forward: false,
+        silenceBars: 0,
         updatedAt: 0,
         version: 0
       }
@@ -107,8 +112,16 @@ export class AlertSettingsRegistry {
     return this.change(keyId, () => ({ secretSha256: '', secretCreatedAt: null }))
   }
 
+  /** Sets forwarding and the silence check; a field left undefined keeps its value. */
+  update(keyId: string, change: { readonly forward?: boolean; readonly silenceBars?: number }): Promise<AlertSettings> {
+    return this.change(keyId, () => ({
+      ...(change.forward === undefined ? {} : { forward: change.forward }),
+      ...(change.silenceBars === undefined ? {} : { silenceBars: change.silenceBars })
+    }))
+  }
+
   setForward(keyId: string, forward: boolean): Promise<AlertSettings> {
-    return this.change(keyId, () => ({ forward }))
+    return this.update(keyId, { forward })
   }
 
   /**
@@ -136,14 +149,15 @@ export class AlertSettingsRegistry {
     this.lastVersion = version
     const next: AlertSettings = { ...this.get(keyId), ...edit(at), keyId, updatedAt: at, version }
     await this.store.command(
-      `INSERT INTO alert_settings (key_id, secret_sha256, secret_created_at, forward, updated_at, version)
+      `INSERT INTO alert_settings (key_id, secret_sha256, secret_created_at, forward, silence_bars, updated_at, version)
        VALUES ({key_id:String}, {sha:String}, ${next.secretCreatedAt === null ? 'NULL' : '{created:DateTime64(3)}'},
-               {forward:UInt8}, {updated:DateTime64(3)}, {version:UInt64})`,
+               {forward:UInt8}, {silence_bars:UInt16}, {updated:DateTime64(3)}, {version:UInt64})`,
       {
         key_id: next.keyId,
         sha: next.secretSha256,
         ...(next.secretCreatedAt === null ? {} : { created: sqlTime(next.secretCreatedAt) }),
         forward: next.forward ? 1 : 0,
+        silence_bars: next.silenceBars,
         updated: sqlTime(at),
         version
       }

@@ -6,18 +6,21 @@
  * (engine/alerts/alert-service.ts) authenticates, counts, deduplicates, confirms and forwards; this module
  * finds the client address and writes the answer. Under the caller's key: `POST /v1/alerts/secret` creates or
  * rotates the key's alert secret (shown once), `DELETE` removes it, `GET`/`PUT /v1/alerts/settings` read and
- * set forwarding.
+ * set forwarding and the silence check, `GET /v1/alerts/strategies` lists the sequence checks per strategy.
  */
 import { PLANS, cheapestPlanWith } from '../../engine/access/plans.js'
 import { DUPLICATE_WINDOW_MS } from '../../engine/alerts/alert-dedup.js'
 import type { AlertOutcome, AlertService } from '../../engine/alerts/alert-service.js'
 import type { AlertSettings } from '../../engine/alerts/alert-settings.js'
+import type { StrategyStatus } from '../../engine/alerts/strategy-status.js'
 import { ApiError } from '../../engine/errors.js'
 import {
   AlertResponse,
   AlertSecretResponse,
   AlertSettingsBody,
-  AlertSettingsResponse
+  AlertSettingsResponse,
+  AlertStrategiesResponse,
+  SILENCE_BARS_MAX
 } from '../../schemas/api/alerts.js'
 import { clientIp } from '../access/client-ip.js'
 import type { ServerContext } from '../context.js'
@@ -53,7 +56,9 @@ export function alertRoutes(ctx: Pick<ServerContext, 'config'>, alerts: AlertSer
     forwarding_available: req.plan!.features.has('webhooks') && alerts.bus !== null,
     webhook_paths: paths,
     duplicate_window_s: DUPLICATE_WINDOW_MS / 1000,
-    sender_allow_list: restricted
+    sender_allow_list: restricted,
+    silence_bars: s.silenceBars,
+    sequence: totals(alerts.strategies.list(s.keyId))
   })
   const account = { access: 'key', feature: 'confirm', counted: false, data: false, tags: ['alerts'] } as const
   return [
@@ -119,7 +124,14 @@ export function alertRoutes(ctx: Pick<ServerContext, 'config'>, alerts: AlertSer
       body: AlertSettingsBody,
       response: AlertSettingsResponse,
       handler: async (req) => {
-        const forward = req.json!['forward'] as boolean
+        const forward = req.json!['forward'] as boolean | undefined
+        const silenceBars = req.json!['silence_bars'] as number | undefined
+        if (forward === undefined && silenceBars === undefined) {
+          throw new ApiError(
+            'invalid_body',
+            'send forward (true or false), silence_bars (0 to ' + SILENCE_BARS_MAX + '), or both'
+          )
+        }
         const plan = PLANS[req.key!.plan]
         if (forward && !plan.features.has('webhooks')) {
           throw new ApiError(
@@ -128,8 +140,49 @@ export function alertRoutes(ctx: Pick<ServerContext, 'config'>, alerts: AlertSer
             { param: 'forward' }
           )
         }
-        return json(200, view(req, await settings.setForward(req.key!.id, forward)))
+        return json(200, view(req, await settings.update(req.key!.id, { forward, silenceBars })))
       }
+    },
+    {
+      ...account,
+      method: 'GET',
+      path: '/v1/alerts/strategies',
+      summary:
+        "Sequence checks of the key's alerts per strategy and symbol: received, missing, late, out of order, silent",
+      response: AlertStrategiesResponse,
+      handler: (req) => json(200, { strategies: alerts.strategies.list(req.key!.id).map(strategyView) })
     }
   ]
+}
+
+const iso = (ms: number | null): string | null => (ms === null || ms === 0 ? null : new Date(ms).toISOString())
+
+function strategyView(s: StrategyStatus) {
+  return {
+    strategy: s.strategy,
+    symbol: s.symbol,
+    timeframe: s.timeframe,
+    received: s.received,
+    missing: s.missing,
+    late: s.late,
+    out_of_order: s.outOfOrder,
+    last_seq: s.lastSeq === null ? null : s.lastSeq.kind === 'number' ? s.lastSeq.value : iso(s.lastSeq.value),
+    last_alert_at: iso(s.lastReceivedAt),
+    silent: s.silentSince !== null,
+    silent_since: iso(s.silentSince),
+    silences: s.silences
+  }
+}
+
+/** The key's sequence counts summed over its strategies. */
+function totals(list: readonly StrategyStatus[]) {
+  const t = { strategies: list.length, received: 0, missing: 0, late: 0, out_of_order: 0, silent: 0 }
+  for (const s of list) {
+    t.received += s.received
+    t.missing += s.missing
+    t.late += s.late
+    t.out_of_order += s.outOfOrder
+    if (s.silentSince !== null) t.silent++
+  }
+  return t
 }

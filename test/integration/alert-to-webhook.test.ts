@@ -6,19 +6,17 @@
  * here as a third party would, from the raw secret: node:crypto and the `standardwebhooks` library), and is
  * logged as delivered; the other key's receiver gets nothing and its delivery log stays empty.
  *
- * Trust: the receivers' certificate comes from a test CA. NODE_EXTRA_CA_CERTS is read only at process start
- * (Node 20 has no tls.setDefaultCACertificates), and the server builds its UndiciTransport without a `ca`, so
- * `trustInProcess` adds the test CA to Node's default trust for this test file's process, which is what
- * NODE_EXTRA_CA_CERTS does for a spawned server (test/e2e/webhooks-crash.test.ts). The server code is unchanged.
+ * Trust: the receivers' certificate comes from a test CA, trusted in this file's process by
+ * test/helpers/trust-in-process.ts.
  */
 import crypto from 'node:crypto'
-import tls from 'node:tls'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { MIN_INTERVAL_MS } from '../../engine/signals/signal-engine.js'
 import type { SignalEvent } from '../../engine/signals/signal-event.js'
 import { ingestRecords, jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 import { makeTestCa, WebhookReceiver, type TestCa } from '../helpers/webhook-receiver.js'
+import { trustInProcess } from '../helpers/trust-in-process.js'
 
 const HOUR = 3_600_000
 const SECRET_A = 'alert-key-a-webhook-secret-0123'
@@ -29,20 +27,6 @@ const WAIT_MS = 15_000
 interface Key {
   readonly id: string
   readonly key: string
-}
-
-/**
- * Adds `caPem` to the trust of every TLS context created without its own `ca` in this process, as
- * NODE_EXTRA_CA_CERTS would at start (tls.connect builds its context through tls.createSecureContext).
- * Returns the undo.
- */
-function trustInProcess(caPem: string): () => void {
-  const original = tls.createSecureContext
-  const patched: typeof tls.createSecureContext = (options) =>
-    original(options?.ca === undefined ? { ...options, ca: [...tls.rootCertificates, caPem] } : options)
-  Object.defineProperty(tls, 'createSecureContext', { value: patched, writable: true, configurable: true })
-  return () =>
-    Object.defineProperty(tls, 'createSecureContext', { value: original, writable: true, configurable: true })
 }
 
 describe('a forwarded TradingView alert is delivered to its key’s webhook', () => {

@@ -164,7 +164,7 @@ describe('POST /v1/{alert_source}/webhook', () => {
       [{ symbol: undefined }, 'symbol'],
       [{ price: 'NaN' }, 'price'],
       [{ timeframe: '15 min' }, 'timeframe'],
-      [{ ticker: 'BTCUSDT' }, 'ticker'],
+      [{ ticker: 'ETHUSDT' }, 'ticker'],
       [{ symbol: 'ETH/BTC' }, 'symbol'],
       [{ symbol: 'NOPEUSDT' }, 'symbol']
     ] as const) {

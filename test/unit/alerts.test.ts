@@ -9,6 +9,7 @@ import { parseAllowList, SenderAllowList, TRADINGVIEW_SENDER_IPS } from '../../e
 import { parseAlertJson, readAlertFields } from '../../engine/alerts/alert-body.js'
 import { generateAlertSecret, parseAlertSecret } from '../../engine/alerts/alert-secret.js'
 import { AlertSettingsRegistry } from '../../engine/alerts/alert-settings.js'
+import { StrategyStatuses } from '../../engine/alerts/strategy-status.js'
 import { AlertService } from '../../engine/alerts/alert-service.js'
 import { QuotaCounter } from '../../engine/access/quota.js'
 import type { KeyRecord } from '../../engine/access/key-registry.js'
@@ -97,7 +98,17 @@ describe('alert body', () => {
         strategy: 'x',
         price: '1.5'
       })
-    ).toEqual({ symbol: 'BINANCE:BTCUSDT.P', direction: 'long', timeframe: '1D', strategy: 'x', price: 1.5 })
+    ).toEqual({
+      symbol: 'BINANCE:BTCUSDT.P',
+      direction: 'long',
+      timeframe: '1D',
+      strategy: 'x',
+      price: 1.5,
+      alertId: null,
+      seq: null,
+      barTime: null,
+      tickerAlso: null
+    })
     expect(read({ symbol: 'BTC', direction: 'short', timeframe: null })).toMatchObject({ timeframe: null, price: null })
   })
 
@@ -238,6 +249,7 @@ describe('AlertService', () => {
       quota,
       answers: new ConfirmAnswers(live),
       known: new Set(['BTC']),
+      strategies: new StrategyStatuses(store),
       log: silentLogger()
     })
     const body = Buffer.from(JSON.stringify({ secret, symbol: 'BTCUSDT', direction: 'long' }))
