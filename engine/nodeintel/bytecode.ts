@@ -6,7 +6,7 @@
  * code are not read as opcodes or selectors.
  */
 import type { Hex } from 'viem'
-import { liveInstructions, type Instruction } from './code-walk.js'
+import { liveCode, type CodeView } from './code-walk.js'
 import { OWNER_SELECTOR_INDEX, type SelectorGroup } from './owner-selectors.js'
 
 export type { SelectorGroup } from './owner-selectors.js'
@@ -39,9 +39,9 @@ const EIP1167_PREFIX = '363d3d373d3d3d363d73'
  * A PUSH4 whose operand is compared with the call's selector: the function dispatch. A selector pushed to
  * encode a call to another contract (then shifted or stored) is not one of this contract's functions.
  */
-function isDispatched(ins: readonly Instruction[], k: number): boolean {
-  for (let j = k + 1; j < ins.length && j <= k + 1 + MAX_STACK_OPS; j++) {
-    const op = ins[j]!.op
+function isDispatched({ code, offsets }: CodeView, k: number): boolean {
+  for (let j = k + 1; j < offsets.length && j <= k + 1 + MAX_STACK_OPS; j++) {
+    const op = code[offsets[j]!]!
     if (COMPARES.has(op)) return true
     if (op < DUP1 || op > SWAP16) return false
   }
@@ -49,17 +49,19 @@ function isDispatched(ins: readonly Instruction[], k: number): boolean {
 }
 
 export function scanCode(hex: Hex | undefined): CodeScan {
-  const code = Buffer.from((hex ?? '0x').slice(2), 'hex')
-  const ins = liveInstructions(code)
+  const full = Buffer.from((hex ?? '0x').slice(2), 'hex')
+  const view = liveCode(full)
+  const { code, offsets } = view
   const groups: Partial<Record<SelectorGroup, string[]>> = {}
   let selfdestruct = false
   let delegatecall = false
-  for (let k = 0; k < ins.length; k++) {
-    const { op, imm } = ins[k]!
+  for (let k = 0; k < offsets.length; k++) {
+    const pc = offsets[k]!
+    const op = code[pc]!
     if (op === SELFDESTRUCT) selfdestruct = true
     else if (op === DELEGATECALL || op === CALLCODE) delegatecall = true
-    else if (op === PUSH4 && isDispatched(ins, k)) {
-      const hit = OWNER_SELECTOR_INDEX.get(Buffer.from(imm).toString('hex'))
+    else if (op === PUSH4 && pc + 5 <= code.length && isDispatched(view, k)) {
+      const hit = OWNER_SELECTOR_INDEX.get(Buffer.from(code.subarray(pc + 1, pc + 5)).toString('hex'))
       if (hit) {
         const list = (groups[hit.group] ??= [])
         if (!list.includes(hit.signature)) list.push(hit.signature)
@@ -68,7 +70,7 @@ export function scanCode(hex: Hex | undefined): CodeScan {
   }
   const h = (hex ?? '0x').slice(2).toLowerCase()
   const minimalProxyTo = h.startsWith(EIP1167_PREFIX) ? (`0x${h.slice(20, 60)}` as Hex) : null
-  return { size: code.length, groups, selfdestruct, delegatecall, minimalProxyTo }
+  return { size: full.length, groups, selfdestruct, delegatecall, minimalProxyTo }
 }
 
 /** EIP-1967 storage slots (keccak256('eip1967.proxy.implementation') - 1, and the beacon's). */

@@ -16,13 +16,12 @@
  * not read.
  */
 
-/** One decoded instruction. */
-export interface Instruction {
-  /** byte offset in the code */
-  readonly pc: number
-  readonly op: number
-  /** PUSH1..PUSH32 immediate (zero-padded when the code ends inside it, as the EVM reads it); empty otherwise */
-  readonly imm: Uint8Array
+/** Instruction offsets into `code`: the opcode at each is `code[offset]`. */
+export interface CodeView {
+  /** the runtime code without its metadata trailer */
+  readonly code: Uint8Array
+  /** byte offsets of the instructions, in code order */
+  readonly offsets: Int32Array
 }
 
 const PUSH1 = 0x60
@@ -31,7 +30,13 @@ const JUMP = 0x56
 const JUMPI = 0x57
 const JUMPDEST = 0x5b
 /** STOP, JUMP, RETURN, REVERT, INVALID, SELFDESTRUCT: no fall-through to the next byte */
-const ENDS_BLOCK = new Set([0x00, JUMP, 0xf3, 0xfd, 0xfe, 0xff])
+const ENDS_BLOCK = new Uint8Array(256)
+for (const op of [0x00, JUMP, 0xf3, 0xfd, 0xfe, 0xff]) ENDS_BLOCK[op] = 1
+
+/** Immediate size of a PUSH1..PUSH32 opcode, 0 for any other. */
+export function pushSize(op: number): number {
+  return op >= PUSH1 && op <= PUSH32 ? op - PUSH1 + 1 : 0
+}
 
 /** The code without its Solidity metadata trailer (left as is when the trailer does not parse). */
 export function withoutMetadata(code: Uint8Array): Uint8Array {
@@ -43,90 +48,80 @@ export function withoutMetadata(code: Uint8Array): Uint8Array {
   return code
 }
 
-/** Every instruction in order, as a linear decode from byte 0 sees it. */
-export function decode(code: Uint8Array): Instruction[] {
-  const out: Instruction[] = []
-  const none = new Uint8Array(0)
-  for (let pc = 0; pc < code.length; pc++) {
-    const op = code[pc]!
-    if (op >= PUSH1 && op <= PUSH32) {
-      const n = op - PUSH1 + 1
-      const imm = new Uint8Array(n)
-      imm.set(code.subarray(pc + 1, pc + 1 + n))
-      out.push({ pc, op, imm })
-      pc += n
-    } else out.push({ pc, op, imm: none })
-  }
-  return out
+/** Offsets of every instruction, as a linear decode from byte 0 sees them (PUSH data skipped). */
+export function decode(code: Uint8Array): Int32Array {
+  const out = new Int32Array(code.length)
+  let n = 0
+  for (let pc = 0; pc < code.length; pc += 1 + pushSize(code[pc]!)) out[n++] = pc
+  return out.subarray(0, n)
 }
 
-interface Block {
-  /** index of its first instruction */
-  readonly first: number
-  /** index after its last instruction */
-  readonly end: number
-  readonly fallsThrough: boolean
-}
-
-function blocks(ins: readonly Instruction[]): Block[] {
-  const out: Block[] = []
-  let first = 0
-  for (let i = 0; i < ins.length; i++) {
-    const op = ins[i]!.op
-    if (op === JUMPDEST && i > first) {
-      out.push({ first, end: i, fallsThrough: true })
-      first = i
-    }
-    if (ENDS_BLOCK.has(op) || op === JUMPI) {
-      out.push({ first, end: i + 1, fallsThrough: op === JUMPI })
-      first = i + 1
-    }
-  }
-  if (first < ins.length) out.push({ first, end: ins.length, fallsThrough: false })
-  return out
-}
-
-/** A PUSH immediate as a code offset, or -1 when it is too large to be one (> 32 bits). */
-function pushedOffset(imm: Uint8Array): number {
+/**
+ * The value a PUSH at `pc` puts on the stack as a code offset (bytes past the end read as zero, as the
+ * EVM pads them), or -1 when it is not a PUSH or the value exceeds 32 bits.
+ */
+function pushedOffset(code: Uint8Array, pc: number): number {
+  const n = pushSize(code[pc]!)
+  if (n === 0) return -1
   let v = 0
-  for (let k = 0; k < imm.length; k++) {
-    if (imm.length - k > 4 && imm[k] !== 0) return -1
-    v = v * 256 + imm[k]!
+  for (let k = 0; k < n; k++) {
+    const b = code[pc + 1 + k] ?? 0
+    if (n - k > 4) {
+      if (b !== 0) return -1
+    } else v = v * 256 + b
   }
-  return imm.length === 0 ? -1 : v
+  return v
 }
 
 /** The instructions the EVM can execute (see the module comment), in code order; metadata cut off first. */
-export function liveInstructions(code: Uint8Array): Instruction[] {
-  const ins = decode(withoutMetadata(code))
-  const bs = blocks(ins)
-  const blockAtJumpdest = new Map<number, number>()
-  bs.forEach((b, k) => {
-    const head = ins[b.first]!
-    if (head.op === JUMPDEST) blockAtJumpdest.set(head.pc, k)
-  })
-  const live = new Uint8Array(bs.length)
-  const queue: number[] = bs.length > 0 ? [0] : []
+export function liveCode(full: Uint8Array): CodeView {
+  const code = withoutMetadata(full)
+  const ins = decode(code)
+  // basic blocks as [first, end) instruction indexes; a JUMPDEST block is found by its pc
+  const first: number[] = []
+  const end: number[] = []
+  const fallsThrough: boolean[] = []
+  const blockAt = new Int32Array(code.length).fill(-1)
+  let open = 0
+  const close = (e: number, falls: boolean): void => {
+    if (code[ins[open]!] === JUMPDEST) blockAt[ins[open]!] = first.length
+    first.push(open)
+    end.push(e)
+    fallsThrough.push(falls)
+    open = e
+  }
+  for (let i = 0; i < ins.length; i++) {
+    const op = code[ins[i]!]!
+    if (op === JUMPDEST && i > open) close(i, true)
+    if (ENDS_BLOCK[op] || op === JUMPI) close(i + 1, op === JUMPI)
+  }
+  if (open < ins.length) close(ins.length, false)
+
+  const live = new Uint8Array(first.length)
+  const queue: number[] = first.length > 0 ? [0] : []
   let liveEnd = 0
   while (queue.length > 0) {
     while (queue.length > 0) {
-      const k = queue.pop()!
-      if (live[k]) continue
-      live[k] = 1
-      const b = bs[k]!
-      const last = ins[b.end - 1]!
-      liveEnd = Math.max(liveEnd, last.pc + 1 + last.imm.length)
-      if (b.fallsThrough && k + 1 < bs.length) queue.push(k + 1)
-      for (let i = b.first; i < b.end; i++) {
-        const target = blockAtJumpdest.get(pushedOffset(ins[i]!.imm))
-        if (target !== undefined && !live[target]) queue.push(target)
+      const b = queue.pop()!
+      if (live[b]) continue
+      live[b] = 1
+      const lastPc = ins[end[b]! - 1]!
+      liveEnd = Math.max(liveEnd, lastPc + 1 + pushSize(code[lastPc]!))
+      if (fallsThrough[b] && b + 1 < first.length) queue.push(b + 1)
+      for (let i = first[b]!; i < end[b]!; i++) {
+        const v = pushedOffset(code, ins[i]!)
+        const target = v >= 0 && v < code.length ? blockAt[v]! : -1
+        if (target >= 0 && !live[target]) queue.push(target)
       }
     }
-    for (const [pc, k] of blockAtJumpdest) if (pc < liveEnd && !live[k]) queue.push(k)
+    // JUMPDEST blocks inside the reachable code section, whatever jumps to them
+    for (let pc = 0; pc < liveEnd && pc < code.length; pc++) {
+      const b = blockAt[pc]!
+      if (b >= 0 && !live[b]) queue.push(b)
+    }
   }
-  const out: Instruction[] = []
-  bs.forEach((b, k) => {
-    if (live[k]) for (let i = b.first; i < b.end; i++) out.push(ins[i]!)
-  })
-  return out
+  const offsets = new Int32Array(ins.length)
+  let n = 0
+  for (let b = 0; b < first.length; b++) if (live[b]) for (let i = first[b]!; i < end[b]!; i++) offsets[n++] = ins[i]!
+  return { code, offsets: offsets.subarray(0, n) }
 }
