@@ -29,8 +29,8 @@ const CALLCODE = 0xf2
 const PUSH4 = 0x63
 const DUP1 = 0x80
 const SWAP16 = 0x9f
-/** LT, GT, SUB, EQ, XOR: how compilers compare the call's selector with a function's (solc EQ/GT/LT, Vyper XOR) */
-const COMPARES = new Set([0x10, 0x11, 0x03, 0x14, 0x18])
+/** LT, GT, EQ, XOR: how compilers compare the call's selector with a function's (solc EQ, GT/LT pivots; Vyper XOR) */
+const COMPARES = new Set([0x10, 0x11, 0x14, 0x18])
 /** DUPn / SWAPn allowed between the PUSH4 and its comparison (`PUSH4 sel DUP2 EQ` in solc's IR pipeline) */
 const MAX_STACK_OPS = 2
 const EIP1167_PREFIX = '363d3d373d3d3d363d73'
