@@ -38,6 +38,7 @@ export const WEIGHTS = {
   owner_can_set_fees: 10,
   owner_can_pause: 10,
   owner_can_limit_tx: 5,
+  owner_can_switch_contract_transfers: 5,
   upgradeable_proxy: 15,
   selfdestruct: 20,
   delegatecall: 10,
@@ -57,6 +58,38 @@ export const LP_BURNED_MIN_PCT = 90
 /** The owner holding more than this share of the supply, percent, is `owner_concentration`. */
 export const OWNER_MAX_PCT = 20
 const DAY_MS = 86_400_000
+
+/**
+ * Owner-power factors: the selector groups (owner-selectors.ts) each one rests on, and how its evidence
+ * names them. They apply while the owner is not renounced, or when the token has no owner function.
+ */
+type EvidencePart = readonly [group: SelectorGroup, label: string]
+const OWNER_POWER_FACTORS: readonly (readonly [keyof typeof WEIGHTS, readonly EvidencePart[]])[] = [
+  ['owner_can_mint', [['mint', 'mint functions']]],
+  ['owner_can_blacklist', [['blacklist', 'blacklist functions']]],
+  [
+    'owner_can_set_fees',
+    [
+      ['fee_setter', 'fee setters'],
+      ['fee_exclusion', 'fee exclusion']
+    ]
+  ],
+  [
+    'owner_can_pause',
+    [
+      ['pause', 'pause'],
+      ['trading_switch', 'trading switches']
+    ]
+  ],
+  [
+    'owner_can_limit_tx',
+    [
+      ['max_tx', 'transaction / wallet limits'],
+      ['cooldown', 'cooldowns']
+    ]
+  ],
+  ['owner_can_switch_contract_transfers', [['contract_switch', 'contract transfer switches']]]
+]
 
 export function riskLevel(score: number): RiskLevel {
   return score >= 80 ? 'critical' : score >= 50 ? 'high' : score >= 20 ? 'medium' : 'low'
@@ -100,18 +133,12 @@ export function riskFactors(i: RiskInputs): RiskFactor[] {
   const ownerLive = m.owner !== null && m.owner_renounced === false
   if (ownerLive) add('owner_not_renounced', `owner() is ${m.owner}`)
   const groups = mergedGroups(i.facts)
-  const priv = (g: SelectorGroup, id: keyof typeof WEIGHTS, what: string): void => {
-    const sigs = groups[g]
-    if (sigs && sigs.length > 0 && (ownerLive || m.owner === null)) add(id, `${what}: ${sigs.join(', ')}`)
+  if (ownerLive || m.owner === null) {
+    for (const [id, parts] of OWNER_POWER_FACTORS) {
+      const found = parts.flatMap(([g, what]) => (groups[g]?.length ? [`${what}: ${groups[g].join(', ')}`] : []))
+      if (found.length > 0) add(id, found.join('; '))
+    }
   }
-  priv('mint', 'owner_can_mint', 'mint functions')
-  priv('blacklist', 'owner_can_blacklist', 'blacklist functions')
-  priv('fee_setter', 'owner_can_set_fees', 'fee setters')
-  if (groups.pause || groups.trading_switch) {
-    const sigs = [...(groups.pause ?? []), ...(groups.trading_switch ?? [])]
-    if (ownerLive || m.owner === null) add('owner_can_pause', `pause / trading switches: ${sigs.join(', ')}`)
-  }
-  priv('max_tx', 'owner_can_limit_tx', 'transaction / wallet limits')
   if (i.facts.proxyKind) {
     add('upgradeable_proxy', `${i.facts.proxyKind} proxy; implementation ${i.facts.implementation ?? 'unknown'}`)
   } else if (groups.upgrade) add('upgradeable_proxy', `upgrade functions: ${groups.upgrade.join(', ')}`)

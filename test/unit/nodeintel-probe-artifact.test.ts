@@ -57,9 +57,9 @@ describe('probe helpers', () => {
     expect(taxPct(0n, 0n)).toBeNull()
   })
 
-  it('finds risky selectors in PUSH4 immediates only, and SELFDESTRUCT outside PUSH data', () => {
-    // PUSH4 40c10f19 (mint), then PUSH32 whose data holds 0xff and 0x63, then SELFDESTRUCT
-    const code = `0x6340c10f19` + `7f` + 'ff63'.padEnd(64, '0') + `ff`
+  it('finds risky selectors in compared PUSH4 immediates only, and SELFDESTRUCT outside PUSH data', () => {
+    // PUSH4 40c10f19 (mint) compared by EQ, then PUSH32 whose data holds 0xff and 0x63, then SELFDESTRUCT
+    const code = `0x6340c10f1914` + `7f` + 'ff63'.padEnd(64, '0') + `ff`
     const s = scanCode(code as `0x${string}`)
     expect(s.groups.mint).toEqual(['mint(address,uint256)'])
     expect(s.selfdestruct).toBe(true)
