@@ -15,6 +15,9 @@
  *   (debug_traceTransaction) would say exactly; logs alone cannot.
  * - the zero address (mints, burns) and the pools of the transaction's Swap logs are counterparties only;
  *   they are never wallets with an event.
+ * - liquidity: the pools of the transaction's liquidity Mint / Burn logs (`tx.liquidityPools`) are
+ *   counterparties only too, and a wallet with a leg to or from one of them, or of its LP token (a V2 pool is
+ *   its own LP token), is `liquidity`: it added or removed liquidity (tx-events.ts gives it no event).
  *
  * Each wallet also keeps which assets it sent and received gross (to tell a circular route from a plain
  * transfer) and how many raw legs touched it (`repeat_count`).
@@ -73,6 +76,8 @@ export interface WalletDelta {
   legs: number
   /** lowest log index among those legs (-1 when the transaction's value is one) */
   firstLog: number
+  /** a leg moved an LP token or went to or from a pool whose liquidity the transaction added or removed */
+  liquidity: boolean
 }
 
 class Wallets {
@@ -88,7 +93,15 @@ class Wallets {
   get(wallet: string): WalletDelta {
     let d = this.find(wallet)
     if (d === undefined) {
-      d = { wallet, assets: NO_ASSETS, netCount: 0, sends: 0, legs: 0, firstLog: Number.MAX_SAFE_INTEGER }
+      d = {
+        wallet,
+        assets: NO_ASSETS,
+        netCount: 0,
+        sends: 0,
+        legs: 0,
+        firstLog: Number.MAX_SAFE_INTEGER,
+        liquidity: false
+      }
       if (this.list.length === 0) this.list = [d]
       else this.list.push(d)
       if (this.index !== null) this.index.set(wallet, d)
@@ -134,10 +147,13 @@ function add(d: WalletDelta, token: string, abs: bigint, sent: boolean, other: s
   if (logIndex < d.firstLog) d.firstLog = logIndex
 }
 
-/** `address` emitted one of the transaction's Swap logs (a few per transaction: a scan, not a Set) */
-function isPool(swaps: RawTx['swaps'], address: string): boolean {
+/**
+ * `address` emitted one of the transaction's Swap logs or liquidity logs (a few per transaction: a scan, not a
+ * Set)
+ */
+function isPool(swaps: RawTx['swaps'], liquidity: readonly string[] | undefined, address: string): boolean {
   for (const s of swaps) if (s.pool === address) return true
-  return false
+  return liquidity !== undefined && liquidity.includes(address)
 }
 
 /**
@@ -146,6 +162,7 @@ function isPool(swaps: RawTx['swaps'], address: string): boolean {
  */
 export function netDeltas(tx: RawTx): WalletDelta[] {
   const swaps = tx.swaps
+  const liquidity = tx.liquidityPools
   const wallets = new Wallets()
   let withdrawals: Array<{ holder: string; amount: bigint; logIndex: number }> | null = null
   // coin the sender paid the wrapped-native contract for its own Deposit: a wrap, not a transfer
@@ -164,10 +181,20 @@ export function netDeltas(tx: RawTx): WalletDelta[] {
       continue
     }
     if (leg.from === leg.to) continue
-    if (leg.from !== ZERO_ADDRESS && !isPool(swaps, leg.from))
-      add(wallets.get(leg.from), leg.token, amount, true, leg.to, leg.logIndex)
-    if (leg.to !== ZERO_ADDRESS && !isPool(swaps, leg.to))
-      add(wallets.get(leg.to), leg.token, amount, false, leg.from, leg.logIndex)
+    // an LP token, or a leg to or from a pool whose liquidity moved
+    const lp =
+      liquidity !== undefined &&
+      (liquidity.includes(leg.token) || liquidity.includes(leg.from) || liquidity.includes(leg.to))
+    if (leg.from !== ZERO_ADDRESS && !isPool(swaps, liquidity, leg.from)) {
+      const d = wallets.get(leg.from)
+      add(d, leg.token, amount, true, leg.to, leg.logIndex)
+      if (lp) d.liquidity = true
+    }
+    if (leg.to !== ZERO_ADDRESS && !isPool(swaps, liquidity, leg.to)) {
+      const d = wallets.get(leg.to)
+      add(d, leg.token, amount, false, leg.from, leg.logIndex)
+      if (lp) d.liquidity = true
+    }
   }
   if (withdrawals !== null) {
     for (const w of withdrawals) {

@@ -122,6 +122,7 @@ export class EvmWhaleSource implements Source {
       store: opts.store,
       watchlists: opts.watchlists,
       minUsd: opts.settings.minUsd,
+      wrappedNative: opts.settings.wrappedNative,
       chunker: this.chunker
     })
     this.heads = new NewHeads(opts.settings.wsUrl, opts.settings.pollMs)

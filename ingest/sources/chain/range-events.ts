@@ -23,6 +23,8 @@ export interface RangeEventsOptions {
   readonly watchlists: WatchlistRegistry
   /** an unwatched wallet is reported from this USD size */
   readonly minUsd: number
+  /** the chain's wrapped native token, lower-case (chain-settings.ts, `<ENV>_WRAPPED_NATIVE`) */
+  readonly wrappedNative: string
   readonly chunker: RangeChunker
 }
 
@@ -42,12 +44,11 @@ export class RangeEvents {
 
   constructor(private readonly opts: RangeEventsOptions) {}
 
-  /** the tracked tokens of this chain from the watch list in force, the wrapped native always included */
+  /** the tracked tokens and watched wallets of this chain from the watch list in force */
   private context(pricer: StorePricer): { ctx: TxEventContext; fetcher: EvmRangeFetcher } {
-    const { chain, spec, minUsd } = this.opts
+    const { chain, spec, minUsd, wrappedNative: wrapped } = this.opts
     const index = this.opts.watchlists.current
-    const wrapped = spec.wrappedNative.toLowerCase()
-    const tokens = trackedTokens(index, chain, spec, wrapped)
+    const tokens = trackedTokens(index, chain, spec.nativeSymbol, wrapped)
     const walletList = index.walletsOn(chain)
     const wallets = new Map(walletList.map((w) => [w.address, w]))
     const ctx: TxEventContext = {
