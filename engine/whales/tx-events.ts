@@ -108,10 +108,22 @@ const STABLE: EventPrice = Object.freeze({ usd: 1, source: 'stablecoin' })
 /** the pools of a transfer event: one frozen empty list for all */
 const NO_POOLS: readonly string[] = Object.freeze([])
 
+/** 10^d as bigint for d = 0..36 (watch-list decimals are 0..36) */
+const TEN_POW: readonly bigint[] = Array.from({ length: 37 }, (_, d) => 10n ** BigInt(d))
+
+/**
+ * `raw` smallest units (>= 0) in whole units of a token of `decimals`: the integer part and the fraction
+ * converted apart, so a whole amount stays whole (5e22 raw of 18 decimals is 50000, not 49999.99999999999)
+ */
+export function unitsOf(raw: bigint, decimals: number): number {
+  const p = TEN_POW[decimals] ?? 10n ** BigInt(decimals)
+  return Number(raw / p) + Number(raw % p) / Number(p)
+}
+
 /** the side of a known token (`info`) */
 function sideOf(asset: string, info: TokenInfo, raw: bigint, ts: number, ctx: TxEventContext): Side {
   const abs = raw < 0n ? -raw : raw
-  const units = Number(abs) / 10 ** info.decimals
+  const units = unitsOf(abs, info.decimals)
   const price = info.priceAsset === 'USD' ? STABLE : ctx.pricer.price(info.priceAsset, ts)
   return {
     asset,

@@ -19,7 +19,7 @@
  *   whose given or received side, or both, hold only unknown assets gets no event.
  * Pools, the zero address and pure pass-through contracts (net zero, not the sender) never get an event.
  */
-import type { ChainWhaleEvent, TxEventContext } from '../../../engine/whales/tx-events.js'
+import { unitsOf, type ChainWhaleEvent, type TxEventContext } from '../../../engine/whales/tx-events.js'
 import { type RawTx } from '../../../engine/whales/tx-legs.js'
 import { netDeltas, type WalletDelta } from './net-deltas-reference.js'
 
@@ -36,7 +36,8 @@ function sideOf(asset: string, raw: bigint, ts: number, ctx: TxEventContext): Si
   const info = ctx.token(asset)
   const abs = raw < 0n ? -raw : raw
   if (info === undefined) return { asset, raw: abs, units: Number(abs), symbol: asset, usd: null, source: null }
-  const units = Number(abs) / 10 ** info.decimals
+  // whole units as tx-events.ts converts them (its unitsOf)
+  const units = unitsOf(abs, info.decimals)
   const price = info.priceAsset === 'USD' ? { usd: 1, source: 'stablecoin' } : ctx.pricer.price(info.priceAsset, ts)
   return {
     asset,
