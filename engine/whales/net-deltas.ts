@@ -16,8 +16,9 @@
  * - the zero address (mints, burns) and the pools of the transaction's Swap logs are counterparties only;
  *   they are never wallets with an event.
  * - liquidity: the pools of the transaction's liquidity Mint / Burn logs (`tx.liquidityPools`) are
- *   counterparties only too, and a wallet with a leg to or from one of them, or of its LP token (a V2 pool is
- *   its own LP token), is `liquidity`: it added or removed liquidity (tx-events.ts gives it no event).
+ *   counterparties only too, and a wallet with a leg of an LP token of one of them (a V2 pool is its own LP
+ *   token), or to or from one of them that did not also swap in the transaction (a V3 pool: positions are
+ *   NFTs), is `liquidity`: it added or removed liquidity (tx-events.ts gives it no event).
  *
  * Each wallet also keeps which assets it sent and received gross (to tell a circular route from a plain
  * transfer) and how many raw legs touched it (`repeat_count`).
@@ -157,6 +158,18 @@ function isPool(swaps: RawTx['swaps'], liquidity: readonly string[] | undefined,
 }
 
 /**
+ * `leg` moved an LP token of a pool whose liquidity the transaction moved (a V2 pool is its own LP token), or
+ * went to or from such a pool that did not also swap in the transaction: a fee-on-transfer token that adds
+ * its fees as liquidity while a holder sells ("swap and liquify") makes its pool swap and mint in the holder's
+ * transaction, and the holder's sale stays a sale; its LP tokens go to the token contract or its owner
+ */
+function isLiquidityLeg(swaps: RawTx['swaps'], liquidity: readonly string[], leg: RawTx['legs'][number]): boolean {
+  if (liquidity.includes(leg.token)) return true
+  if (liquidity.includes(leg.from) && !isPool(swaps, undefined, leg.from)) return true
+  return liquidity.includes(leg.to) && !isPool(swaps, undefined, leg.to)
+}
+
+/**
  * Net deltas of every wallet of one transaction (excluding the zero address and swap pools), in order of
  * first appearance.
  */
@@ -181,10 +194,7 @@ export function netDeltas(tx: RawTx): WalletDelta[] {
       continue
     }
     if (leg.from === leg.to) continue
-    // an LP token, or a leg to or from a pool whose liquidity moved
-    const lp =
-      liquidity !== undefined &&
-      (liquidity.includes(leg.token) || liquidity.includes(leg.from) || liquidity.includes(leg.to))
+    const lp = liquidity !== undefined && isLiquidityLeg(swaps, liquidity, leg)
     if (leg.from !== ZERO_ADDRESS && !isPool(swaps, liquidity, leg.from)) {
       const d = wallets.get(leg.from)
       add(d, leg.token, amount, true, leg.to, leg.logIndex)

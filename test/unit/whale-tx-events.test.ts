@@ -240,6 +240,42 @@ describe('per-transaction whale events', () => {
     for (const e of txEvents({ ...add, liquidityPools: [] }, ctx)) expect(e.token).not.toBe(P1)
   })
 
+  it('a V3 position (no LP token): the provider sending both tokens to the minting pool gets no event', () => {
+    const mint: RawTx = {
+      ...tx(BIN1, [
+        leg('transfer', USDC, BIN1, P2, 2_000_000n * 10n ** 6n),
+        leg('transfer', NATIVE, BIN1, P2, 500n * E18)
+      ]),
+      liquidityPools: [P2]
+    }
+    expect(txEvents(mint, ctx)).toEqual([])
+  })
+
+  it("a sale that makes a fee token add liquidity to the pool it sells into stays the seller's swap", () => {
+    // the holder sells BBB into P1; the token contract swaps its fees through P1 and adds them as liquidity
+    // there (P1 swaps and mints in the same transaction), the LP tokens going to the token contract
+    const sale: RawTx = {
+      ...tx(
+        BIN1,
+        [
+          leg('transfer', BBB, BIN1, P1, 1_000_000n * E18),
+          leg('transfer', NATIVE, P1, ROUTER, 300n * E18),
+          leg('withdrawal', NATIVE, ROUTER, ROUTER, 300n * E18),
+          leg('transfer', BBB, BBB, P1, 10_000n * E18),
+          leg('transfer', NATIVE, P1, BBB, 3n * E18),
+          leg('transfer', NATIVE, BBB, P1, 3n * E18),
+          leg('transfer', P1, a(0), BBB, 5n * E18)
+        ],
+        [swap(P1), swap(P1)]
+      ),
+      liquidityPools: [P1]
+    }
+    const events = txEvents(sale, ctx)
+    expect(events.map((e) => [e.address, e.event_type, e.token, e.amount, e.token_in, e.amount_in])).toEqual([
+      [BIN1, 'swap', 'ETH', 300, 'BBB', 1_000_000]
+    ])
+  })
+
   it('unwatched wallets below minUsd are not reported; the zero address never is', () => {
     const small = txEvents(tx(TRADER, [leg('transfer', USDC, TRADER, ROUTER, 99_999n * 10n ** 6n)]), ctx)
     expect(small).toEqual([])
