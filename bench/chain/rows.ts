@@ -3,9 +3,9 @@
  * The chain decode benchmark's rows (bench/chain/decode-variant.ts, store-probe.ts, path-probe.ts): the range
  * size, the token table and fixed prices, and recorded transactions through the EVM source's own path, shaped
  * as its backfill writes them: ranges of BATCH transactions are decoded one at a time with decodeTx (what
- * EvmRangeFetcher does with a receipt) and txEvents (EvmWhaleSource.eventsOf), each range's events added to
- * the open write group (flow-records.ts ConfirmedGroup: both tables' TSV, the details for the read API, the
- * net-flow sums) until it holds WRITE_EVENTS events (CHAIN_WRITE_EVENTS, as the service reads it) or the data
+ * EvmRangeFetcher does with a receipt) and txEvents (RangeEvents.read, ingest/sources/chain/range-events.ts),
+ * each range's events added to the open write group (flow-records.ts ConfirmedGroup: both tables' TSV, the
+ * details for the read API, the net-flow sums) until it holds WRITE_EVENTS events (CHAIN_WRITE_EVENTS, as the service reads it) or the data
  * ends. 20,000 transactions of this dataset give ~36,000 events: at the default (10,000) a group is one range;
  * CHAIN_WRITE_EVENTS=50000 makes it two.
  */

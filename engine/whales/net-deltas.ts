@@ -15,6 +15,10 @@
  *   (debug_traceTransaction) would say exactly; logs alone cannot.
  * - the zero address (mints, burns) and the pools of the transaction's Swap logs are counterparties only;
  *   they are never wallets with an event.
+ * - liquidity: the pools of the transaction's liquidity Mint / Burn logs (`tx.liquidityPools`) are
+ *   counterparties only too, and a wallet with a leg of an LP token of one of them (a V2 pool is its own LP
+ *   token), or to or from one of them that did not also swap in the transaction (a V3 pool: positions are
+ *   NFTs), is `liquidity`: it added or removed liquidity (tx-events.ts gives it no event).
  *
  * Each wallet also keeps which assets it sent and received gross (to tell a circular route from a plain
  * transfer) and how many raw legs touched it (`repeat_count`).
@@ -73,6 +77,8 @@ export interface WalletDelta {
   legs: number
   /** lowest log index among those legs (-1 when the transaction's value is one) */
   firstLog: number
+  /** a leg moved an LP token or went to or from a pool whose liquidity the transaction added or removed */
+  liquidity: boolean
 }
 
 class Wallets {
@@ -88,7 +94,15 @@ class Wallets {
   get(wallet: string): WalletDelta {
     let d = this.find(wallet)
     if (d === undefined) {
-      d = { wallet, assets: NO_ASSETS, netCount: 0, sends: 0, legs: 0, firstLog: Number.MAX_SAFE_INTEGER }
+      d = {
+        wallet,
+        assets: NO_ASSETS,
+        netCount: 0,
+        sends: 0,
+        legs: 0,
+        firstLog: Number.MAX_SAFE_INTEGER,
+        liquidity: false
+      }
       if (this.list.length === 0) this.list = [d]
       else this.list.push(d)
       if (this.index !== null) this.index.set(wallet, d)
@@ -134,10 +148,25 @@ function add(d: WalletDelta, token: string, abs: bigint, sent: boolean, other: s
   if (logIndex < d.firstLog) d.firstLog = logIndex
 }
 
-/** `address` emitted one of the transaction's Swap logs (a few per transaction: a scan, not a Set) */
-function isPool(swaps: RawTx['swaps'], address: string): boolean {
+/**
+ * `address` emitted one of the transaction's Swap logs or liquidity logs (a few per transaction: a scan, not a
+ * Set)
+ */
+function isPool(swaps: RawTx['swaps'], liquidity: readonly string[] | undefined, address: string): boolean {
   for (const s of swaps) if (s.pool === address) return true
-  return false
+  return liquidity !== undefined && liquidity.includes(address)
+}
+
+/**
+ * `leg` moved an LP token of a pool whose liquidity the transaction moved (a V2 pool is its own LP token), or
+ * went to or from such a pool that did not also swap in the transaction: a fee-on-transfer token that adds
+ * its fees as liquidity while a holder sells ("swap and liquify") makes its pool swap and mint in the holder's
+ * transaction, and the holder's sale stays a sale; its LP tokens go to the token contract or its owner
+ */
+function isLiquidityLeg(swaps: RawTx['swaps'], liquidity: readonly string[], leg: RawTx['legs'][number]): boolean {
+  if (liquidity.includes(leg.token)) return true
+  if (liquidity.includes(leg.from) && !isPool(swaps, undefined, leg.from)) return true
+  return liquidity.includes(leg.to) && !isPool(swaps, undefined, leg.to)
 }
 
 /**
@@ -146,6 +175,7 @@ function isPool(swaps: RawTx['swaps'], address: string): boolean {
  */
 export function netDeltas(tx: RawTx): WalletDelta[] {
   const swaps = tx.swaps
+  const liquidity = tx.liquidityPools
   const wallets = new Wallets()
   let withdrawals: Array<{ holder: string; amount: bigint; logIndex: number }> | null = null
   // coin the sender paid the wrapped-native contract for its own Deposit: a wrap, not a transfer
@@ -164,10 +194,17 @@ export function netDeltas(tx: RawTx): WalletDelta[] {
       continue
     }
     if (leg.from === leg.to) continue
-    if (leg.from !== ZERO_ADDRESS && !isPool(swaps, leg.from))
-      add(wallets.get(leg.from), leg.token, amount, true, leg.to, leg.logIndex)
-    if (leg.to !== ZERO_ADDRESS && !isPool(swaps, leg.to))
-      add(wallets.get(leg.to), leg.token, amount, false, leg.from, leg.logIndex)
+    const lp = liquidity !== undefined && isLiquidityLeg(swaps, liquidity, leg)
+    if (leg.from !== ZERO_ADDRESS && !isPool(swaps, liquidity, leg.from)) {
+      const d = wallets.get(leg.from)
+      add(d, leg.token, amount, true, leg.to, leg.logIndex)
+      if (lp) d.liquidity = true
+    }
+    if (leg.to !== ZERO_ADDRESS && !isPool(swaps, liquidity, leg.to)) {
+      const d = wallets.get(leg.to)
+      add(d, leg.token, amount, false, leg.from, leg.logIndex)
+      if (lp) d.liquidity = true
+    }
   }
   if (withdrawals !== null) {
     for (const w of withdrawals) {

@@ -14,6 +14,12 @@
  *   event that cannot be priced keeps `usd_value` null (never 0).
  * - reported: every wallet on the watch list, and any other wallet whose event is worth at least `minUsd`
  *   (an unpriced event of an unwatched wallet cannot be sized, so it is not reported).
+ * - known tokens only: an event shows only assets whose decimals are known (`ctx.token`), so every amount
+ *   is in units, never a raw integer beside a contract address. An unknown asset is never a side; a wallet
+ *   that gave, or got, only unknown assets (a swap into a token off the watch list, an unknown token's
+ *   transfer) gets no event, since its type or its token could not be told truthfully.
+ * - liquidity: a wallet that added or removed liquidity in the transaction (net-deltas.ts `liquidity`) gets
+ *   no event: it is neither a trade nor a transfer to someone.
  * Pools, the zero address and pure pass-through contracts (net zero, not the sender) never get an event.
  */
 import { assetOf, netDeltas, type WalletDelta } from './net-deltas.js'
@@ -68,9 +74,9 @@ export interface ChainWhaleEvent {
   /** the address that moved the most of the event's token the other way */
   readonly counterparty: string
   readonly event_type: 'transfer_in' | 'transfer_out' | 'swap'
-  /** symbol (or contract address when unknown) of the asset moved; for a swap, the asset received */
+  /** symbol of the asset moved (a known token: see the module); for a swap, the asset received */
   readonly token: string
-  /** units of `token` (raw integer units when its decimals are unknown) */
+  /** units of `token` */
   readonly amount: number
   /** swaps: asset given and its amount; transfers: null */
   readonly token_in: string | null
@@ -102,11 +108,22 @@ const STABLE: EventPrice = Object.freeze({ usd: 1, source: 'stablecoin' })
 /** the pools of a transfer event: one frozen empty list for all */
 const NO_POOLS: readonly string[] = Object.freeze([])
 
-function sideOf(asset: string, raw: bigint, ts: number, ctx: TxEventContext): Side {
-  const info = ctx.token(asset)
+/** 10^d as bigint for d = 0..36 (watch-list decimals are 0..36) */
+const TEN_POW: readonly bigint[] = Array.from({ length: 37 }, (_, d) => 10n ** BigInt(d))
+
+/**
+ * `raw` smallest units (>= 0) in whole units of a token of `decimals`: the integer part and the fraction
+ * converted apart, so a whole amount stays whole (5e22 raw of 18 decimals is 50000, not 49999.99999999999)
+ */
+export function unitsOf(raw: bigint, decimals: number): number {
+  const p = TEN_POW[decimals] ?? 10n ** BigInt(decimals)
+  return Number(raw / p) + Number(raw % p) / Number(p)
+}
+
+/** the side of a known token (`info`) */
+function sideOf(asset: string, info: TokenInfo, raw: bigint, ts: number, ctx: TxEventContext): Side {
   const abs = raw < 0n ? -raw : raw
-  if (info === undefined) return { asset, raw: abs, units: Number(abs), symbol: asset, usd: null, source: null }
-  const units = Number(abs) / 10 ** info.decimals
+  const units = unitsOf(abs, info.decimals)
   const price = info.priceAsset === 'USD' ? STABLE : ctx.pricer.price(info.priceAsset, ts)
   return {
     asset,
@@ -148,16 +165,25 @@ interface TxShared {
 }
 
 function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShared): ChainWhaleEvent | null {
+  if (d.liquidity) return null
   const watched = ctx.wallet(d.wallet)
   const relevant = watched !== undefined || d.wallet === tx.sender
   const circular = relevant && isCircular(d, tx)
   if (d.netCount === 0 && !circular) return null
-  // the largest side given and received, folded as they come (no list of sides per event)
+  // the largest known side given and received, folded as they come (no list of sides per event)
   let gave: Side | undefined
   let got: Side | undefined
+  let gaveUnknown = false
+  let gotUnknown = false
   for (const a of d.assets) {
     if (a.net === 0n) continue
-    const side = sideOf(a.asset, a.net, tx.ts, ctx)
+    const info = ctx.token(a.asset)
+    if (info === undefined) {
+      if (a.net < 0n) gaveUnknown = true
+      else gotUnknown = true
+      continue
+    }
+    const side = sideOf(a.asset, info, a.net, tx.ts, ctx)
     if (a.net < 0n) gave = larger(gave, side)
     else got = larger(got, side)
   }
@@ -165,14 +191,22 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShare
   let given: Side | undefined
   let type: ChainWhaleEvent['event_type']
   if (circular) {
-    // sized by what went round: the largest gross amount sent of an asset that came back (in order of first send)
-    const round = d.assets
-      .filter((a) => a.sentOrder >= 0 && a.received)
-      .sort((x, y) => x.sentOrder - y.sentOrder)
-      .map((a) => sideOf(a.asset, a.sent, tx.ts, ctx))
-    main = largest(round)!
+    // sized by what went round: the largest gross amount sent of a known asset that came back (in order of
+    // first send)
+    const round: Side[] = []
+    for (const a of [...d.assets].sort((x, y) => x.sentOrder - y.sentOrder)) {
+      const info = a.sentOrder >= 0 && a.received ? ctx.token(a.asset) : undefined
+      if (info !== undefined) round.push(sideOf(a.asset, info, a.sent, tx.ts, ctx))
+    }
+    const wentRound = largest(round)
+    if (wentRound === undefined) return null
+    main = wentRound
     given = main
     type = 'swap'
+  } else if (gave === undefined ? got === undefined || gaveUnknown : got === undefined && gotUnknown) {
+    // only unknown assets, or one whole side unknown (a swap into or out of an unknown token): neither the
+    // event's type nor its token could be told
+    return null
   } else if (gave !== undefined && got !== undefined) {
     main = got
     given = gave

@@ -49,4 +49,9 @@ export interface RawTx {
   readonly wrappedNative: string | null
   readonly legs: readonly RawLeg[]
   readonly swaps: readonly RawSwap[]
+  /**
+   * pools (lower-case) that emitted a liquidity Mint or Burn log: liquidity added or removed, not a trade
+   * (net-deltas.ts); absent when the transaction has none. A V2 pool is also its LP token's contract.
+   */
+  readonly liquidityPools?: readonly string[]
 }

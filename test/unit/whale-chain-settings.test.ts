@@ -44,6 +44,20 @@ describe('chain source settings', () => {
     expect(() => loadConfig({ ...base, SOLANA_RPC_URL: 'ftp://x' })).toThrow(/^SOLANA_RPC_URL must use http or https/)
   })
 
+  it('the wrapped native is the catalog one unless <ENV>_WRAPPED_NATIVE (Avalanche: AVAX_ too) names another', () => {
+    const d = loadConfig({ ...base }).chainSources.evm
+    expect(d.bsc.wrappedNative).toBe('0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c')
+    expect(d.avalanche.wrappedNative).toBe('0xb31f66aa3c1e785363f0875a1b74e27b85fd66c7')
+    const fork = `0x${'AB'.repeat(20)}`
+    const c = loadConfig({ ...base, BSC_WRAPPED_NATIVE: fork, AVAX_WRAPPED_NATIVE: `0x${'12'.repeat(20)}` })
+    expect(c.chainSources.evm.bsc.wrappedNative).toBe(fork.toLowerCase())
+    expect(c.chainSources.evm.avalanche.wrappedNative).toBe(`0x${'12'.repeat(20)}`)
+    expect(c.chainSources.evm.ethereum.wrappedNative).toBe('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2')
+    expect(() => loadConfig({ ...base, ETHEREUM_WRAPPED_NATIVE: '0x12' })).toThrow(
+      "ETHEREUM_WRAPPED_NATIVE must be a 0x-prefixed 20-byte address (got '0x12')"
+    )
+  })
+
   it('backfill write groups: defaults, overrides and limits', () => {
     expect(loadConfig({ ...base }).chainSources.evm.bsc).toMatchObject({ writeEvents: 10_000, writeHoldMs: 5_000 })
     const c = loadConfig({ ...base, CHAIN_WRITE_EVENTS: '1', CHAIN_WRITE_HOLD_MS: '0' })

@@ -175,9 +175,105 @@ describe('per-transaction whale events', () => {
   })
 
   it('an unpriced event keeps usd_value null for a watched wallet and is not reported for others', () => {
-    const events = txEvents(tx(BIN1, [leg('transfer', AAA, BIN1, TRADER, 10n ** 30n)]), ctx)
+    const events = txEvents(tx(BIN1, [leg('transfer', BBB, BIN1, TRADER, 10n ** 30n)]), ctx)
     expect(events).toHaveLength(1)
-    expect(events[0]).toMatchObject({ address: BIN1, token: AAA, usd_value: null, price_source: null })
+    expect(events[0]).toMatchObject({ address: BIN1, token: 'BBB', amount: 1e12, usd_value: null, price_source: null })
+  })
+
+  it('a token of unknown decimals is never shown: its transfer and a swap into it get no event', () => {
+    // AAA is not a known token: its raw amount could not be told in units
+    expect(txEvents(tx(BIN1, [leg('transfer', AAA, BIN1, TRADER, 10n ** 30n)]), ctx)).toEqual([])
+    const buy = tx(
+      BIN1,
+      [
+        leg('value', NATIVE, BIN1, ROUTER, 500n * E18),
+        leg('transfer', NATIVE, ROUTER, P1, 500n * E18),
+        leg('transfer', AAA, P1, BIN1, 10n ** 30n)
+      ],
+      [swap(P1)]
+    )
+    expect(txEvents(buy, ctx)).toEqual([])
+    // beside a known side of each direction, the unknown asset is left out: the swap shows what it knows
+    const spam = tx(
+      BIN1,
+      [
+        leg('value', NATIVE, BIN1, ROUTER, 500n * E18),
+        leg('transfer', NATIVE, ROUTER, P1, 500n * E18),
+        leg('transfer', BBB, P1, BIN1, 7n * E18),
+        leg('transfer', AAA, P2, BIN1, 10n ** 30n)
+      ],
+      [swap(P1)]
+    )
+    expect(txEvents(spam, ctx).map((e) => [e.event_type, e.token, e.amount, e.token_in, e.amount_in])).toEqual([
+      ['swap', 'BBB', 7, 'ETH', 500]
+    ])
+  })
+
+  it('adding or removing liquidity is no event: not for the provider, not for the pool', () => {
+    // addLiquidityETH: coin to the router, wrapped to the pair, BBB straight to the pair, LP minted to the provider
+    const add: RawTx = {
+      ...tx(TRADER, [
+        leg('value', NATIVE, TRADER, ROUTER, 2_000n * E18),
+        leg('deposit', NATIVE, ROUTER, ROUTER, 2_000n * E18),
+        leg('transfer', NATIVE, ROUTER, P1, 2_000n * E18),
+        leg('transfer', BBB, TRADER, P1, 3_000_000n * E18),
+        leg('transfer', P1, a(0), TRADER, 30_000n * E18)
+      ]),
+      liquidityPools: [P1]
+    }
+    expect(txEvents(add, ctx)).toEqual([])
+    // removeLiquidityETH: LP back to the pair, burnt; BBB and wrapped coin to the router, unwrapped and paid on
+    const remove: RawTx = {
+      ...tx(BIN1, [
+        leg('transfer', P1, BIN1, P1, 30_000n * E18),
+        leg('transfer', P1, P1, a(0), 30_000n * E18),
+        leg('transfer', BBB, P1, ROUTER, 3_000_000n * E18),
+        leg('transfer', NATIVE, P1, ROUTER, 2_000n * E18),
+        leg('withdrawal', NATIVE, ROUTER, ROUTER, 2_000n * E18),
+        leg('transfer', BBB, ROUTER, BIN1, 3_000_000n * E18)
+      ]),
+      liquidityPools: [P1]
+    }
+    expect(txEvents(remove, ctx)).toEqual([])
+    // the same legs without the pool's liquidity log were a swap of an unknown token: no event either, and
+    // never the pool's address as a token
+    for (const e of txEvents({ ...add, liquidityPools: [] }, ctx)) expect(e.token).not.toBe(P1)
+  })
+
+  it('a V3 position (no LP token): the provider sending both tokens to the minting pool gets no event', () => {
+    const mint: RawTx = {
+      ...tx(BIN1, [
+        leg('transfer', USDC, BIN1, P2, 2_000_000n * 10n ** 6n),
+        leg('transfer', NATIVE, BIN1, P2, 500n * E18)
+      ]),
+      liquidityPools: [P2]
+    }
+    expect(txEvents(mint, ctx)).toEqual([])
+  })
+
+  it("a sale that makes a fee token add liquidity to the pool it sells into stays the seller's swap", () => {
+    // the holder sells BBB into P1; the token contract swaps its fees through P1 and adds them as liquidity
+    // there (P1 swaps and mints in the same transaction), the LP tokens going to the token contract
+    const sale: RawTx = {
+      ...tx(
+        BIN1,
+        [
+          leg('transfer', BBB, BIN1, P1, 1_000_000n * E18),
+          leg('transfer', NATIVE, P1, ROUTER, 300n * E18),
+          leg('withdrawal', NATIVE, ROUTER, ROUTER, 300n * E18),
+          leg('transfer', BBB, BBB, P1, 10_000n * E18),
+          leg('transfer', NATIVE, P1, BBB, 3n * E18),
+          leg('transfer', NATIVE, BBB, P1, 3n * E18),
+          leg('transfer', P1, a(0), BBB, 5n * E18)
+        ],
+        [swap(P1), swap(P1)]
+      ),
+      liquidityPools: [P1]
+    }
+    const events = txEvents(sale, ctx)
+    expect(events.map((e) => [e.address, e.event_type, e.token, e.amount, e.token_in, e.amount_in])).toEqual([
+      [BIN1, 'swap', 'ETH', 300, 'BBB', 1_000_000]
+    ])
   })
 
   it('unwatched wallets below minUsd are not reported; the zero address never is', () => {

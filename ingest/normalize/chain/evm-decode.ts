@@ -7,13 +7,15 @@
  * - Deposit(dst, wad) / Withdrawal(src, wad): only when emitted by the wrapped-native contract (other tokens
  *   reuse the names for other meanings).
  * - Swap logs of any family in evm-topics.ts: one hop each, the emitter is the pool.
+ * - liquidity Mint / Burn logs (evm-topics.ts LIQUIDITY_TOPICS): the emitter is a pool liquidity was added to
+ *   or removed from (`liquidityPools`).
  * - the transaction's own value: a `value` leg from its sender to its recipient (contract creations: none).
  * Malformed logs are counted by the caller and skipped, never thrown: a log the node's answer did not give as one
  * (`malformed`: no topic list, no address), a Transfer, Deposit or Withdrawal whose data is not one 32-byte hex
  * word, or whose address topics are not a 12-zero-byte padded address.
  */
 import { NATIVE, type RawLeg, type RawSwap, type RawTx } from '../../../engine/whales/tx-legs.js'
-import { DEPOSIT, isSwapTopic, TRANSFER, WITHDRAWAL } from './evm-topics.js'
+import { DEPOSIT, isLiquidityTopic, isSwapTopic, TRANSFER, WITHDRAWAL } from './evm-topics.js'
 
 /** The fields of an RPC log (viem's `Log`, or a recorded one) the decoder reads. */
 export interface EvmLog {
@@ -54,14 +56,26 @@ const WORD = /^0x[0-9a-fA-F]{64}$/
 /** a topic holding an address: 12 zero bytes, then the 20 bytes of the address */
 const ADDRESS_TOPIC = /^0x0{24}[0-9a-fA-F]{40}$/
 
-/** One log → a leg, a swap, or null (not ours or malformed: `malformed` says which). */
-export function decodeLog(log: EvmLog, wrappedNative: string, onMalformed?: () => void): Decoded {
-  const d = legOrSwap(log, wrappedNative, onMalformed)
-  return d === null ? null : 'kind' in d ? { leg: d } : { swap: d }
+/** a pool's liquidity Mint or Burn log: the pool (lower-case) */
+interface LiquidityLog {
+  readonly liquidityPool: string
 }
 
-/** decodeLog without the wrapper object (decodeTx's per-log path: a RawLeg has `kind`, a RawSwap has not) */
-function legOrSwap(log: EvmLog, wrappedNative: string, onMalformed?: () => void): RawLeg | RawSwap | null {
+/** One log → a leg, a swap, or null (not ours or malformed: `malformed` says which; liquidity logs: null). */
+export function decodeLog(log: EvmLog, wrappedNative: string, onMalformed?: () => void): Decoded {
+  const d = legOrSwap(log, wrappedNative, onMalformed)
+  return d === null || 'liquidityPool' in d ? null : 'kind' in d ? { leg: d } : { swap: d }
+}
+
+/**
+ * decodeLog without the wrapper object (decodeTx's per-log path: a RawLeg has `kind`, a LiquidityLog
+ * `liquidityPool`, a RawSwap neither)
+ */
+function legOrSwap(
+  log: EvmLog,
+  wrappedNative: string,
+  onMalformed?: () => void
+): RawLeg | RawSwap | LiquidityLog | null {
   if (log.malformed === true) {
     onMalformed?.()
     return null
@@ -100,6 +114,7 @@ function legOrSwap(log: EvmLog, wrappedNative: string, onMalformed?: () => void)
     }
   }
   if (isSwapTopic(topic0)) return { pool: emitter, logIndex }
+  if (isLiquidityTopic(topic0)) return { liquidityPool: emitter }
   return null
 }
 
@@ -139,6 +154,7 @@ const NO_SWAPS: readonly RawSwap[] = []
 export function decodeTx(input: TxInput, wrappedNative: string, onMalformed?: () => void): RawTx {
   let legs: RawLeg[] | null = null
   let swaps: RawSwap[] | null = null
+  let liquidityPools: string[] | null = null
   const sender = input.tx.from.toLowerCase()
   if (input.tx.value > 0n && input.tx.to !== null) {
     legs = [
@@ -159,6 +175,9 @@ export function decodeTx(input: TxInput, wrappedNative: string, onMalformed?: ()
     if ('kind' in d) {
       if (legs === null) legs = [d]
       else legs.push(d)
+    } else if ('liquidityPool' in d) {
+      if (liquidityPools === null) liquidityPools = [d.liquidityPool]
+      else if (!liquidityPools.includes(d.liquidityPool)) liquidityPools.push(d.liquidityPool)
     } else if (swaps === null) swaps = [d]
     else swaps.push(d)
   }
@@ -171,6 +190,7 @@ export function decodeTx(input: TxInput, wrappedNative: string, onMalformed?: ()
     sender,
     wrappedNative,
     legs: legs ?? [],
-    swaps: swaps ?? NO_SWAPS
+    swaps: swaps ?? NO_SWAPS,
+    ...(liquidityPools === null ? {} : { liquidityPools })
   }
 }

@@ -31,5 +31,25 @@ export function isSwapTopic(topic0: string | undefined): boolean {
   return topic0 !== undefined && SWAPS.has(topic0)
 }
 
+/**
+ * Liquidity added to or removed from a pool: the pool's own event, one per add or remove. The emitter is the
+ * pool; a V2 pool is also the LP token it mints and burns. Compound-style lending tokens emit the same V2
+ * `Mint(address,uint256,uint256)` for a deposit, which is a deposit into a pool too.
+ */
+export const LIQUIDITY_TOPICS: Readonly<Record<string, Hex>> = Object.freeze({
+  /** Uniswap V2 and its forks: Mint(sender, amount0, amount1), Burn(sender, amount0, amount1, to) */
+  v2_mint: toEventSelector('Mint(address,uint256,uint256)'),
+  v2_burn: toEventSelector('Burn(address,uint256,uint256,address)'),
+  /** Uniswap V3, PancakeSwap V3 (same signatures): positions are NFTs, the tokens move to and from the pool */
+  v3_mint: toEventSelector('Mint(address,address,int24,int24,uint128,uint256,uint256)'),
+  v3_burn: toEventSelector('Burn(address,int24,int24,uint128,uint256,uint256)')
+})
+
+const LIQUIDITY: ReadonlySet<string> = new Set(Object.values(LIQUIDITY_TOPICS))
+
+export function isLiquidityTopic(topic0: string | undefined): boolean {
+  return topic0 !== undefined && LIQUIDITY.has(topic0)
+}
+
 /** topic0 OR-list of the first pass over tracked tokens (eth_getLogs with their addresses) */
 export const TOKEN_TOPICS: readonly Hex[] = [TRANSFER, DEPOSIT, WITHDRAWAL]

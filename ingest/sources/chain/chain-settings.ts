@@ -11,6 +11,9 @@
  * - `<ENV>_LOGS_MAX_RANGE`: largest eth_getLogs span, blocks (halved on the node's size errors). @default 2000
  * - `<ENV>_POLL_MS`: head polling interval, the fallback of the WebSocket subscription. @default the block
  *   time, at least 250 ms
+ * - `<ENV>_WRAPPED_NATIVE`: the wrapped native token (WETH9-style Deposit / Withdrawal), counted as the coin
+ *   itself; read like the node URLs (Avalanche: `AVALANCHE_WRAPPED_NATIVE`, else `AVAX_WRAPPED_NATIVE`, the
+ *   variable node intelligence reads). @default the catalog's (WETH, WBNB, WAVAX, ...)
  *
  * Record and replay (rpc-tape.ts): `CHAIN_RECORD_DIR` records every RPC answer of every chain source to
  * `<dir>/<source>.ndjson`; `CHAIN_REPLAY_DIR` answers from those files instead of the nodes.
@@ -23,10 +26,11 @@
  * `SOLANA_POLL_MS` (@default 2000), `SOLANA_SIGNATURES_LIMIT` (per wallet and poll, 1–1000; @default 100).
  */
 import path from 'node:path'
+import { isAddress } from 'viem'
 import { ConfigError } from '../../../engine/config/config-error.js'
 import { envDir, envInt, envNumber, envUrl, envValue, type Env } from '../../../engine/config/env.js'
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../../engine/chain/chains.js'
-import { rpcUrlsFor, wsUrlFor } from '../../../engine/chain/rpc-config.js'
+import { rpcUrlsFor, variableFor, wsUrlFor } from '../../../engine/chain/rpc-config.js'
 import { projectRoot } from '../../../engine/paths.js'
 import { CHAIN_SOURCE_NAMES, isChainSourceName, type ChainSourceName } from './chain-source-names.js'
 
@@ -45,6 +49,8 @@ export interface EvmSourceSettings {
   /** backfill: longest a write group is held, ms */
   readonly writeHoldMs: number
   readonly minUsd: number
+  /** the wrapped native token, lower-case 0x hex (`<ENV>_WRAPPED_NATIVE`, else the catalog's) */
+  readonly wrappedNative: string
   readonly wsUrl: string | undefined
   /** CHAIN_RECORD_DIR: record every RPC answer (rpc-tape.ts) */
   readonly recordDir: string | undefined
@@ -71,6 +77,17 @@ export interface ChainSourcesConfig {
 /** events of a backfill write group (CHAIN_WRITE_EVENTS; bench/chain/rows.ts reads the same setting) */
 const DEFAULT_WRITE_EVENTS = 10_000
 
+/** `<ENV>_WRAPPED_NATIVE` of `chain` (its own prefix first, then its aliases), lower-case; else the catalog's */
+function wrappedNativeOf(env: Env, chain: EvmChainName): string {
+  const name = variableFor(env, chain, 'WRAPPED_NATIVE')
+  const raw = envValue(env, name)
+  if (raw === undefined) return EVM_CHAINS[chain].wrappedNative.toLowerCase()
+  if (!isAddress(raw, { strict: false })) {
+    throw new ConfigError(`${name} must be a 0x-prefixed 20-byte address (got '${raw}')`)
+  }
+  return raw.toLowerCase()
+}
+
 function evmSettings(
   env: Env,
   chain: EvmChainName,
@@ -91,6 +108,7 @@ function evmSettings(
     batchBlocks,
     ...writes,
     minUsd,
+    wrappedNative: wrappedNativeOf(env, chain),
     wsUrl: wsUrlFor(env, chain),
     recordDir: envDir(env, 'CHAIN_RECORD_DIR'),
     replayDir: envDir(env, 'CHAIN_REPLAY_DIR')

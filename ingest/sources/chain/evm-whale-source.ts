@@ -23,51 +23,45 @@
  *   (docs/sources.md, "Decode path, sessions 11 and 12"); a crash before the group's checkpoint re-reads the
  *   whole group.
  * - Blocks inside the confirmation depth are read on every new head and their events stored as `pending`
- *   (a barrier on chain_whale_events follows, so the next read of pending rows finds them).
+ *   (pending-blocks.ts; a barrier on chain_whale_events follows, so the next read of pending rows finds them).
  *   When a block hash changes, or a pending event is missing from a later read, that event is retracted
  *   (is_deleted row) and `reorgs` counts it. Aggregates are fed only from confirmed blocks, so they never
  *   count a retracted event. A reorg deeper than the depth is counted as `deep_reorgs` and logged.
- * - New heads: a WebSocket subscription (`<ENV>_WS_URL`, eth_subscribe newHeads through viem) wakes the loop;
- *   polling every `pollMs` is the fallback and always runs.
+ * - New heads (new-heads.ts): a WebSocket subscription (`<ENV>_WS_URL`, eth_subscribe newHeads through viem)
+ *   wakes the loop; polling every `pollMs` is the fallback and always runs.
+ * - A range's events: range-events.ts (watch list, prices, fetch, per-transaction collapse).
  * - An RPC failure ends the run with the error: the supervisor restarts it with backoff, and health shows
  *   `connected: false` with the error counted, while the other chains keep running.
  */
-import { createPublicClient, webSocket } from 'viem'
 import type { ChainClient } from '../../../engine/chain/chain-client.js'
 import { EVM_CHAINS, type EvmChainName } from '../../../engine/chain/chains.js'
 import type { Logger } from '../../../engine/log.js'
 import type { Store } from '../../../engine/store/store.js'
-import { sleep } from '../../../engine/runtime/backoff.js'
 import type { WatchlistRegistry } from '../../../engine/watchlist/registry.js'
 import {
-  chainEventsIn,
   confirmedKeys,
-  eventKey,
   loadCheckpoint,
   saveCheckpoint,
   writtenUpTo,
   type Checkpoint
 } from '../../../engine/whales/chain-event-store.js'
-import { StorePricer } from '../../../engine/whales/event-prices.js'
 import { loadChainDetails } from '../../../engine/whales/chain-details.js'
 import { whaleWindowStart } from '../../../engine/live/whale-window.js'
-import {
-  txEvents,
-  type ChainWhaleEvent,
-  type TokenInfo,
-  type TxEventContext
-} from '../../../engine/whales/tx-events.js'
-import { NATIVE } from '../../../engine/whales/tx-legs.js'
 import type { IngestItem } from '../../encoded-chunk.js'
-import type { Source, SourceStatus } from '../source.js'
-import { EvmRangeFetcher } from './evm-fetch.js'
+import type { Source } from '../source.js'
 import { RangeChunker } from './range-chunker.js'
 import { ClientRpc, RecordingRpc, ReplayRpc, type EvmRpc } from './evm-rpc.js'
 import { TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
 import { ConfirmedGroup, groupSizeHint } from './flow-records.js'
 import { releaseSinkBytes } from '../../../engine/whales/sink-pool.js'
-import { CHAIN_EVENTS_TABLE, chainEventRows, chainEventsChunk } from './chain-event-rows.js'
+import { chainEventsChunk } from './chain-event-rows.js'
 import type { EvmSourceSettings } from './chain-settings.js'
+import type { ChainSourceStatus } from './chain-health.js'
+import { NewHeads } from './new-heads.js'
+import { PendingBlocks } from './pending-blocks.js'
+import { RangeEvents } from './range-events.js'
+
+export type { ChainHealth, ChainSourceStatus } from './chain-health.js'
 
 /** Consecutive backfill batches written together (see the module's "writes in groups"). */
 interface WriteGroup {
@@ -82,37 +76,6 @@ interface WriteGroup {
   readonly since: number
   /** its last batch read so far: the checkpoint it stores (last block and hash) and that block's time, epoch ms */
   end: { readonly checkpoint: Checkpoint; readonly ts: number }
-}
-
-/** health fields of a chain source (sources[].chain in /v1/health) */
-export interface ChainHealth {
-  readonly chain_id: number
-  readonly chain_id_ok: boolean | null
-  /** newest block number the node reported */
-  readonly head: number | null
-  /** newest block whose confirmed events are stored */
-  readonly last_processed: number | null
-  readonly lag_blocks: number | null
-  /** now − time of the last processed block, seconds */
-  readonly lag_s: number | null
-  readonly confirmations: number
-  readonly reorgs: number
-  readonly deep_reorgs: number
-  readonly retracted: number
-  readonly logs: number
-  readonly malformed_logs: number
-  readonly receipts: number
-  readonly rpc_calls: number
-  readonly rpc_errors: number
-  readonly span_blocks: number
-  readonly span_halvings: number
-  readonly pending_events: number
-  readonly unpriced_events: number
-  readonly ws: 'off' | 'subscribed' | 'failed'
-}
-
-export interface ChainSourceStatus extends SourceStatus {
-  readonly chain: ChainHealth
 }
 
 export interface EvmWhaleSourceOptions {
@@ -139,26 +102,37 @@ export class EvmWhaleSource implements Source {
   private lastProcessedTs: number | null = null
   private lastEventTs: number | null = null
   private rows = 0
-  private reorgs = 0
   private deepReorgs = 0
-  private retracted = 0
   private rpcErrors = 0
-  private pendingEvents = 0
   private unpriced = 0
   private version = 0
-  private ws: ChainHealth['ws'] = 'off'
   private readonly chunker: RangeChunker
-  private fetcher: EvmRangeFetcher | null = null
-  /** hashes of the blocks inside the confirmation depth as last read */
-  private pendingHashes = new Map<number, string>()
-  private wake: (() => void) | null = null
-  private rpc: EvmRpc | null = null
+  private readonly ranges: RangeEvents
+  private readonly heads: NewHeads
+  private readonly pending: PendingBlocks
   private recorder: TapeRecorder | null = null
 
   constructor(private readonly opts: EvmWhaleSourceOptions) {
     this.name = `evm:${opts.chain}`
     this.spec = EVM_CHAINS[opts.chain]
     this.chunker = new RangeChunker(opts.settings.maxSpan)
+    this.ranges = new RangeEvents({
+      chain: opts.chain,
+      spec: this.spec,
+      store: opts.store,
+      watchlists: opts.watchlists,
+      minUsd: opts.settings.minUsd,
+      wrappedNative: opts.settings.wrappedNative,
+      chunker: this.chunker
+    })
+    this.heads = new NewHeads(opts.settings.wsUrl, opts.settings.pollMs)
+    this.pending = new PendingBlocks({
+      store: opts.store,
+      chain: opts.chain,
+      confirmations: opts.settings.confirmations,
+      blockHash: async (n) => (await this.ranges.header(n)).hash,
+      nextVersion: () => this.nextVersion()
+    })
   }
 
   /** the node through the shared client, or a recording of it (CHAIN_REPLAY_DIR); recorded with CHAIN_RECORD_DIR */
@@ -176,65 +150,6 @@ export class EvmWhaleSource implements Source {
     return this.version
   }
 
-  /** the tracked tokens of this chain from the watch list in force, the wrapped native always included */
-  private context(pricer: StorePricer): { ctx: TxEventContext; fetcher: EvmRangeFetcher } {
-    const index = this.opts.watchlists.current
-    const wrapped = this.spec.wrappedNative.toLowerCase()
-    const tokens = new Map<string, TokenInfo>()
-    for (const t of index.tokensOn(this.opts.chain)) {
-      tokens.set(t.address === wrapped ? NATIVE : t.address, {
-        symbol: t.symbol,
-        decimals: t.decimals,
-        priceAsset: t.priceAsset
-      })
-    }
-    if (!tokens.has(NATIVE)) {
-      tokens.set(NATIVE, { symbol: this.spec.nativeSymbol, decimals: 18, priceAsset: this.spec.nativeSymbol })
-    }
-    const walletList = index.walletsOn(this.opts.chain)
-    const wallets = new Map(walletList.map((w) => [w.address, w]))
-    const ctx: TxEventContext = {
-      token: (a) => tokens.get(a),
-      wallet: (a) => wallets.get(a),
-      pricer,
-      minUsd: this.opts.settings.minUsd
-    }
-    const contracts = [...tokens.keys()].filter((a) => a !== NATIVE)
-    const fetcher = new EvmRangeFetcher(
-      {
-        chain: this.opts.chain,
-        rpc: this.rpc!,
-        wrappedNative: wrapped,
-        tokens: [...contracts, wrapped],
-        token: (a) => tokens.get(a),
-        wallets: new Set(wallets.keys()),
-        pricer,
-        minUsd: this.opts.settings.minUsd
-      },
-      this.chunker
-    )
-    // counters carry over reloads of the watch list
-    if (this.fetcher !== null) Object.assign(fetcher.counters, this.fetcher.counters)
-    this.fetcher = fetcher
-    return { ctx, fetcher }
-  }
-
-  /** Events of blocks [from, to], priced at their block times. */
-  private async eventsOf(
-    from: number,
-    to: number
-  ): Promise<{ events: ChainWhaleEvent[]; toHash: string; toTs: number }> {
-    const pricer = new StorePricer(this.opts.store)
-    const { ctx, fetcher } = this.context(pricer)
-    const last = await fetcher.header(to)
-    const first = from === to ? last : await fetcher.header(from)
-    const assets = [...new Set(this.opts.watchlists.current.tokensOn(this.opts.chain).map((t) => t.priceAsset))]
-    await pricer.prepare([...assets, this.spec.nativeSymbol], first.ts, last.ts)
-    const txs = await fetcher.range(from, to, last.ts)
-    const events = txs.flatMap((tx) => txEvents(tx, ctx))
-    return { events, toHash: last.hash, toTs: last.ts }
-  }
-
   private async resumeFrom(head: number): Promise<{ next: number; checkpoint: Checkpoint | null }> {
     const checkpoint = await loadCheckpoint(this.opts.store, this.opts.chain)
     if (checkpoint !== null) return { next: checkpoint.block + 1, checkpoint }
@@ -243,56 +158,10 @@ export class EvmWhaleSource implements Source {
     return { next, checkpoint: null }
   }
 
-  /**
-   * Subscribes to new heads over `<ENV>_WS_URL` (they wake `idle`). Returns the unsubscribe, which the run calls
-   * when it ends (an error the supervisor retries, or the stop): each run subscribes once, so restarts never
-   * stack subscriptions on the socket. Safe to call twice.
-   */
-  private subscribe(signal: AbortSignal): () => void {
-    const url = this.opts.settings.wsUrl
-    if (url === undefined) return () => undefined
-    try {
-      const client = createPublicClient({ transport: webSocket(url, { retryCount: 0 }) })
-      const unwatch = client.watchBlockNumber({
-        emitOnBegin: false,
-        onBlockNumber: () => this.wake?.(),
-        onError: () => (this.ws = 'failed')
-      })
-      this.ws = 'subscribed'
-      let open = true
-      const close = (): void => {
-        if (!open) return
-        open = false
-        signal.removeEventListener('abort', close)
-        unwatch()
-        void client.transport
-          .getRpcClient?.()
-          .then((c: { close(): void }) => c.close())
-          .catch(() => undefined)
-      }
-      signal.addEventListener('abort', close, { once: true })
-      return close
-    } catch {
-      this.ws = 'failed'
-      return () => undefined
-    }
-  }
-
-  /** waits for the next head: the WebSocket wakes it, polling every pollMs is the fallback */
-  private async idle(signal: AbortSignal): Promise<void> {
-    const done = new AbortController()
-    const stop = (): void => done.abort()
-    signal.addEventListener('abort', stop, { once: true })
-    this.wake = stop
-    await sleep(this.opts.settings.pollMs, done.signal)
-    signal.removeEventListener('abort', stop)
-    this.wake = null
-  }
-
   async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
     const { store, log } = this.opts
     const rpc = this.makeRpc()
-    this.rpc = rpc
+    this.ranges.rpc = rpc
     this.phase = 'connecting'
     try {
       await rpc.verifyChain()
@@ -313,7 +182,7 @@ export class EvmWhaleSource implements Source {
     let pendingHead = -1
     // backfill batches read but not written yet (their checkpoint is not stored: a restart reads them again)
     let group: WriteGroup | null = null
-    const unsubscribe = this.subscribe(signal)
+    const unsubscribe = this.heads.subscribe(signal)
     try {
       while (!signal.aborted) {
         head = await rpc.blockNumber()
@@ -325,7 +194,7 @@ export class EvmWhaleSource implements Source {
           this.phase = backfill ? 'backfill' : 'live'
           const to = Math.min(safe, next + this.opts.settings.batchBlocks - 1)
           if (checkpoint !== null) await this.checkParent(next, checkpoint)
-          const read = await this.eventsOf(next, to)
+          const read = await this.ranges.read(next, to)
           // counted once, when confirmed: the pending reads see the same events again at every new head
           for (const e of read.events) if (e.usd_value === null) this.unpriced += 1
           const cp = { block: to, hash: read.toHash }
@@ -350,7 +219,7 @@ export class EvmWhaleSource implements Source {
               end
             }
           }
-          const retraction = await this.retractDropped(next, to, read.events, group.retractVersion)
+          const retraction = await this.pending.retractDropped(next, to, read.events, group.retractVersion)
           if (retraction !== null) {
             yield retraction.chunk
             group.retractions.push(retraction.bytes)
@@ -382,7 +251,7 @@ export class EvmWhaleSource implements Source {
           yield* this.readPending(Math.max(next, safe + 1), head)
           pendingHead = head
         }
-        await this.idle(signal)
+        await this.heads.idle(signal)
       }
     } catch (err) {
       if (!signal.aborted) {
@@ -396,18 +265,10 @@ export class EvmWhaleSource implements Source {
     }
   }
 
-  /**
-   * Block `n`'s header through the range fetcher (its counters). The first batch after a start has no fetcher
-   * yet, and that is where a reorg while the service was down shows (checkParent): one is made then.
-   */
-  private header(n: number): ReturnType<EvmRangeFetcher['header']> {
-    return (this.fetcher ?? this.context(new StorePricer(this.opts.store)).fetcher).header(n)
-  }
-
   /** A reorg deeper than the confirmation depth: the stored checkpoint's block is no longer canonical. */
   private async checkParent(next: number, checkpoint: Checkpoint): Promise<void> {
     if (checkpoint.block !== next - 1) return
-    const header = await this.header(checkpoint.block)
+    const header = await this.ranges.header(checkpoint.block)
     if (header.hash !== checkpoint.hash) {
       this.deepReorgs += 1
       this.opts.log.error(
@@ -428,7 +289,7 @@ export class EvmWhaleSource implements Source {
     // rows already in whale_transfers were left out of the flows when the group was encoded
     const payload = group.payload.finish()
     if (group.payload.events > 0) yield chainEventsChunk(payload.eventsTsv, group.payload.events)
-    for (let n = group.from; n <= checkpoint.block; n++) this.pendingHashes.delete(n)
+    this.pending.confirmed(group.from, checkpoint.block)
     const { records, transfers, lastTs } = payload
     if (records.length > 0) {
       yield* payload.chunks
@@ -449,85 +310,11 @@ export class EvmWhaleSource implements Source {
     }
   }
 
-  /**
-   * A confirmed range's events: pending ones of [from, to] they do not include were in blocks that left the
-   * canonical chain, and are retracted: their rows, for the pipeline (written with the group, whose barrier the
-   * checkpoint waits for), or null when none is. The pending rows read here were written before: every pending
-   * write ends with its own barrier (readPending).
-   */
-  private async retractDropped(
-    from: number,
-    to: number,
-    events: readonly ChainWhaleEvent[],
-    version: number
-  ): Promise<ReturnType<typeof chainEventRows>> {
-    if (this.opts.settings.confirmations <= 1) return null
-    const keep = new Set(events.map(eventKey))
-    const pending = await chainEventsIn(this.opts.store, this.opts.chain, from, to, 'pending')
-    const dropped = pending.filter((p) => !keep.has(eventKey(p)))
-    if (dropped.length === 0) return null
-    this.retracted += dropped.length
-    // an event gone from its canonical block (a watch list reloaded, a price that moved it under the size) is
-    // retracted without being a reorg
-    const canonical = new Map(events.map((e) => [e.block_number, e.block_hash]))
-    if (await this.offCanonical(dropped, canonical, to)) this.reorgs += 1
-    return chainEventRows(dropped, 'retracted', version)
-  }
-
-  /**
-   * True when one of `dropped`'s blocks is past `head` or has another hash than the canonical one (`known` block
-   * hashes as just read; others asked for): the events left because their block did, a reorg.
-   */
-  private async offCanonical(
-    dropped: readonly ChainWhaleEvent[],
-    known: ReadonlyMap<number, string>,
-    head: number
-  ): Promise<boolean> {
-    for (const n of new Set(dropped.map((d) => d.block_number))) {
-      if (n > head) return true
-      const hash = known.get(n) ?? (await this.header(n)).hash
-      if (dropped.some((d) => d.block_number === n && d.block_hash !== hash)) return true
-    }
-    return false
-  }
-
-  /**
-   * Blocks inside the confirmation depth: store their events as pending, retract those a reorg removed. Ends
-   * with a barrier on chain_whale_events: the next read of pending rows (here or in retractDropped) finds these.
-   */
+  /** Blocks inside the confirmation depth (pending-blocks.ts): their events stored as pending. */
   private async *readPending(from: number, head: number): AsyncGenerator<IngestItem, void> {
-    const store = this.opts.store
     if (from > head) return
-    const { events } = await this.eventsOf(from, head)
-    const hashes = new Map(events.map((e) => [e.block_number, e.block_hash]))
-    // a block seen before that is gone or has another hash now: a reorg inside the confirmation depth
-    let reorged = false
-    for (const [n, hash] of this.pendingHashes) {
-      const now = hashes.get(n)
-      if (n > head || (now !== undefined && now !== hash)) reorged = true
-    }
-    const current = new Map(events.map((e) => [eventKey(e), e]))
-    const before = await chainEventsIn(store, this.opts.chain, from, Number.MAX_SAFE_INTEGER, 'pending')
-    const dropped = before.filter((p) => !current.has(eventKey(p)))
-    const seen = new Map(before.map((p) => [eventKey(p), p.block_hash]))
-    const fresh = events.filter((e) => seen.get(eventKey(e)) !== e.block_hash)
-    // retractions rank below the fresh pending rows (an older version)
-    const retracted = chainEventRows(dropped, 'retracted', this.nextVersion())
-    const pending = chainEventRows(fresh, 'pending', this.nextVersion())
-    if (dropped.length > 0) {
-      this.retracted += dropped.length
-      // a reorg when a dropped event's block is gone or no longer canonical; not when the event left a
-      // canonical block (a watch list reloaded, a price that moved it under the size)
-      if (!reorged) reorged = await this.offCanonical(dropped, hashes, head)
-    }
-    if (reorged) this.reorgs += 1
-    const rows = [retracted, pending].filter((r) => r !== null)
-    for (const r of rows) yield r.chunk
-    if (rows.length > 0) yield { barrier: true, tables: [CHAIN_EVENTS_TABLE] }
-    // written: the encoders' buffers serve the next batches (sink-pool.ts)
-    for (const r of rows) releaseSinkBytes(r.bytes)
-    this.pendingHashes = hashes
-    this.pendingEvents = events.length
+    const { events } = await this.ranges.read(from, head)
+    yield* this.pending.read(from, head, events)
   }
 
   private clientOrNull(): ChainClient | null {
@@ -539,7 +326,7 @@ export class EvmWhaleSource implements Source {
   }
 
   status(): ChainSourceStatus {
-    const f = this.fetcher?.counters
+    const f = this.ranges.fetcher?.counters
     // unknown while the node is unreachable: the last head seen would freeze the lag at its last value
     const lagBlocks =
       this.connected && this.head !== null && this.lastProcessed !== null
@@ -561,9 +348,9 @@ export class EvmWhaleSource implements Source {
         lag_s:
           this.lastProcessedTs === null ? null : Math.max(0, Math.round((Date.now() - this.lastProcessedTs) / 1000)),
         confirmations: this.opts.settings.confirmations,
-        reorgs: this.reorgs,
+        reorgs: this.pending.reorgs,
         deep_reorgs: this.deepReorgs,
-        retracted: this.retracted,
+        retracted: this.pending.retracted,
         logs: f?.logs ?? 0,
         malformed_logs: f?.malformed_logs ?? 0,
         receipts: f?.receipts ?? 0,
@@ -571,9 +358,9 @@ export class EvmWhaleSource implements Source {
         rpc_errors: this.rpcErrors + (this.clientOrNull()?.stats().rpc_errors ?? 0),
         span_blocks: this.chunker.span,
         span_halvings: this.chunker.halvings,
-        pending_events: this.pendingEvents,
+        pending_events: this.pending.events,
         unpriced_events: this.unpriced,
-        ws: this.ws
+        ws: this.heads.ws
       }
     }
   }

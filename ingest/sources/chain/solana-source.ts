@@ -218,11 +218,16 @@ export class SolanaWhaleSource implements Source {
   private context(pricer: StorePricer): TxEventContext {
     const index = this.opts.watchlists.current
     const tokens = new Map<string, TokenInfo>()
+    // SOL and wrapped SOL are one asset, labelled SOL (tracked-tokens.ts says why): the `native` row prices it,
+    // else the wrapped SOL row; the wrapped row's symbol never names the coin
+    let nativePrice: string | undefined
+    let wrappedPrice: string | undefined
     for (const t of index.tokensOn('solana')) {
-      const key = t.address === WSOL_MINT || t.address === 'native' ? NATIVE : t.address
-      tokens.set(key, { symbol: t.symbol, decimals: t.decimals, priceAsset: t.priceAsset })
+      if (t.address === NATIVE) nativePrice = t.priceAsset
+      else if (t.address === WSOL_MINT) wrappedPrice = t.priceAsset
+      else tokens.set(t.address, { symbol: t.symbol, decimals: t.decimals, priceAsset: t.priceAsset })
     }
-    if (!tokens.has(NATIVE)) tokens.set(NATIVE, { symbol: 'SOL', decimals: 9, priceAsset: 'SOL' })
+    tokens.set(NATIVE, { symbol: 'SOL', decimals: 9, priceAsset: nativePrice ?? wrappedPrice ?? 'SOL' })
     return {
       token: (a) => tokens.get(a),
       wallet: (a) => index.wallet('solana', a),

@@ -15,9 +15,11 @@
  *   event that cannot be priced keeps `usd_value` null (never 0).
  * - reported: every wallet on the watch list, and any other wallet whose event is worth at least `minUsd`
  *   (an unpriced event of an unwatched wallet cannot be sized, so it is not reported).
+ * - known tokens only (the rule of tx-events.ts, added to this copy): unknown assets are never a side; a wallet
+ *   whose given or received side, or both, hold only unknown assets gets no event.
  * Pools, the zero address and pure pass-through contracts (net zero, not the sender) never get an event.
  */
-import type { ChainWhaleEvent, TxEventContext } from '../../../engine/whales/tx-events.js'
+import { unitsOf, type ChainWhaleEvent, type TxEventContext } from '../../../engine/whales/tx-events.js'
 import { type RawTx } from '../../../engine/whales/tx-legs.js'
 import { netDeltas, type WalletDelta } from './net-deltas-reference.js'
 
@@ -34,7 +36,8 @@ function sideOf(asset: string, raw: bigint, ts: number, ctx: TxEventContext): Si
   const info = ctx.token(asset)
   const abs = raw < 0n ? -raw : raw
   if (info === undefined) return { asset, raw: abs, units: Number(abs), symbol: asset, usd: null, source: null }
-  const units = Number(abs) / 10 ** info.decimals
+  // whole units as tx-events.ts converts them (its unitsOf)
+  const units = unitsOf(abs, info.decimals)
   const price = info.priceAsset === 'USD' ? { usd: 1, source: 'stablecoin' } : ctx.pricer.price(info.priceAsset, ts)
   return {
     asset,
@@ -70,16 +73,24 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext): ChainWhaleEven
   if (d.net.size === 0 && !circular) return null
   const gave: Side[] = []
   const got: Side[] = []
-  for (const [asset, v] of d.net) (v < 0n ? gave : got).push(sideOf(asset, v, tx.ts, ctx))
+  const known = (asset: string): boolean => ctx.token(asset) !== undefined
+  for (const [asset, v] of d.net) if (known(asset)) (v < 0n ? gave : got).push(sideOf(asset, v, tx.ts, ctx))
+  const gaveUnknown = [...d.net].some(([asset, v]) => v < 0n && !known(asset))
+  const gotUnknown = [...d.net].some(([asset, v]) => v > 0n && !known(asset))
   let main: Side
   let given: Side | undefined
   let type: ChainWhaleEvent['event_type']
   if (circular) {
-    // sized by what went round: the largest gross amount sent of an asset that came back
-    const round = [...d.sent].filter(([a]) => d.received.has(a)).map(([a, v]) => sideOf(a, v, tx.ts, ctx))
+    // sized by what went round: the largest gross amount sent of a known asset that came back
+    const round = [...d.sent].filter(([a]) => d.received.has(a) && known(a)).map(([a, v]) => sideOf(a, v, tx.ts, ctx))
+    if (round.length === 0) return null
     main = largest(round)!
     given = main
     type = 'swap'
+  } else if (gave.length === 0 && got.length === 0) {
+    return null
+  } else if ((gave.length === 0 && gaveUnknown) || (got.length === 0 && gotUnknown)) {
+    return null
   } else if (gave.length > 0 && got.length > 0) {
     main = largest(got)!
     given = largest(gave)!
