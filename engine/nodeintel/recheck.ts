@@ -71,6 +71,8 @@ export class TokenRecheck {
   private readonly checks = new Semaphore(CHECK_CONCURRENCY, QUEUE_MAX)
   /** tokens queued and not yet started (a second trigger joins the queued check) */
   private readonly queued = new Set<Address>()
+  /** the check of a token in flight (the next one of the same token waits for it) */
+  private readonly inflight = new Map<Address, Promise<VerdictPoint | null>>()
   private readonly listeners = new Set<(c: TokenRiskChange) => void>()
   private readonly recentChanges: TokenRiskChange[] = []
   private counts = { triggers: 0, rechecks: 0, changes: 0, errors: 0, dropped: 0 }
@@ -187,8 +189,22 @@ export class TokenRecheck {
       })
   }
 
-  /** Checks `token` now; records and announces a change. Resolves to its verdict. */
-  private async recheck(token: Address, trigger: RecheckTrigger, fresh: boolean): Promise<VerdictPoint | null> {
+  /**
+   * Checks `token` after any check of it in flight (checks of one token never overlap, so each compares
+   * with the verdict the one before recorded); records and announces a change. Resolves to its verdict.
+   */
+  private recheck(token: Address, trigger: RecheckTrigger, fresh: boolean): Promise<VerdictPoint | null> {
+    const prev = this.inflight.get(token)
+    const next = (prev ? prev.catch(() => null) : Promise.resolve(null)).then(() => this.check(token, trigger, fresh))
+    this.inflight.set(token, next)
+    const clear = (): void => {
+      if (this.inflight.get(token) === next) this.inflight.delete(token)
+    }
+    next.then(clear, clear)
+    return next
+  }
+
+  private async check(token: Address, trigger: RecheckTrigger, fresh: boolean): Promise<VerdictPoint | null> {
     const w = this.watched.get(token)
     if (!w) return null
     this.counts.rechecks++
