@@ -4,8 +4,8 @@
  * watched while an API key registers it or while it is one of the newest NODEINTEL_WATCH_NEW_PAIRS tokens
  * of new pairs. `poll()` reads the blocks since the last poll (at most MAX_BLOCKS per poll; the first poll
  * starts at the head) for triggers (recheck-scan.ts) and queues one honeypot check per token (a token
- * already queued is not queued twice; CHECK_CONCURRENCY run at once, QUEUE_MAX wait, beyond that a trigger
- * is dropped and counted). The first check of a token stores its baseline row; later checks store a row,
+ * already queued is not queued twice, its check takes the newest trigger; CHECK_CONCURRENCY run at once,
+ * QUEUE_MAX wait, beyond that a trigger is dropped and counted). The first check of a token stores its baseline row; later checks store a row,
  * and tell the listeners, only when something changed (verdict-change.ts).
  */
 import type { Address, PublicClient } from 'viem'
@@ -62,6 +62,8 @@ export interface RecheckStats {
 }
 
 const ZERO = /^0x0{40}$/i
+/** the trigger of a token's first check on the watch list */
+const WATCH: RecheckTrigger = { kind: 'watch', tx_hash: null, block_number: null, detail: null, from: null }
 
 export class TokenRecheck {
   private readonly watched = new Map<Address, Watched>()
@@ -69,8 +71,8 @@ export class TokenRecheck {
   private newPairs: Address[] = []
   private lastBlock: bigint | null = null
   private readonly checks = new Semaphore(CHECK_CONCURRENCY, QUEUE_MAX)
-  /** tokens queued and not yet started (a second trigger joins the queued check) */
-  private readonly queued = new Set<Address>()
+  /** tokens queued and not yet started, with the trigger their check will record (the newest) */
+  private readonly queued = new Map<Address, { trigger: RecheckTrigger; fresh: boolean }>()
   /** the check of a token in flight (the next one of the same token waits for it) */
   private readonly inflight = new Map<Address, Promise<VerdictPoint | null>>()
   private readonly listeners = new Set<(c: TokenRiskChange) => void>()
@@ -113,10 +115,11 @@ export class TokenRecheck {
     const w = this.watched.get(token)
     if (w) {
       w.keys.add(keyId)
-      return w.last
+      // watched as a new pair whose first check has not run yet: check now (after any check in flight)
+      return w.last ?? this.recheck(token, WATCH, false)
     }
     this.watched.set(token, { keys: new Set([keyId]), newPair: false, owner: null, last: null })
-    return this.recheck(token, { kind: 'watch', tx_hash: null, block_number: null, detail: null, from: null }, true)
+    return this.recheck(token, WATCH, true)
   }
 
   removeKey(token: Address, keyId: string): void {
@@ -142,7 +145,7 @@ export class TokenRecheck {
       if (o.keys.size === 0) this.watched.delete(old)
     }
     // the new-pairs watcher has just checked it: its answer is in the cache
-    this.enqueue(token, { kind: 'watch', tx_hash: null, block_number: null, detail: null, from: null }, false)
+    this.enqueue(token, WATCH, false)
   }
 
   /** Reads the blocks since the last poll for triggers and queues their re-checks. */
@@ -161,6 +164,8 @@ export class TokenRecheck {
       const owners = new Map<Address, Address>()
       for (const [t, w] of this.watched) if (w.owner) owners.set(t, w.owner)
       const found = await scanTriggers(client, tokens, owners, from, to)
+      // oldest first, so a token's queued check ends up with its newest trigger
+      found.sort((a, b) => (a.trigger.block_number ?? 0) - (b.trigger.block_number ?? 0))
       for (const f of found) {
         if (!this.watched.has(f.token)) continue
         this.counts.triggers++
@@ -170,17 +175,26 @@ export class TokenRecheck {
     this.lastBlock = to
   }
 
+  /**
+   * Queues a check of `token`. A token already waiting keeps its one place and takes the newer trigger:
+   * the check runs after both, and what it finds is the newer transaction's doing at the earliest.
+   */
   private enqueue(token: Address, trigger: RecheckTrigger, fresh: boolean): void {
-    if (this.queued.has(token)) return
+    const waiting = this.queued.get(token)
+    if (waiting) {
+      this.queued.set(token, { trigger, fresh: fresh || waiting.fresh })
+      return
+    }
     if (this.checks.waiting >= QUEUE_MAX) {
       this.counts.dropped++
       return
     }
-    this.queued.add(token)
+    this.queued.set(token, { trigger, fresh })
     void this.checks
       .run(() => {
+        const q = this.queued.get(token)!
         this.queued.delete(token)
-        return this.recheck(token, trigger, fresh)
+        return this.recheck(token, q.trigger, q.fresh)
       })
       .catch((err: unknown) => {
         this.queued.delete(token)

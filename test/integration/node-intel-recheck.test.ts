@@ -6,7 +6,8 @@
  * delivers TOKEN_RISK_CHANGED, signed, with both verdicts and the owner's transaction. A token whose
  * guardian (not its owner) pauses sells is caught by its Paused(address) event. And the bad input: a
  * malformed address, a wrong checksum, an address without code, one token over the key's limit, the
- * history of a token never checked, removing a token not watched.
+ * history of a token never checked, removing a token not watched. A token listed while the server runs is
+ * watched as a new pair without any key registering it, and its change reaches the webhook too.
  *
  * Trust: the receiver's certificate comes from a test CA added to this process's default trust, as
  * NODE_EXTRA_CA_CERTS does for a spawned server (see test/integration/alert-to-webhook.test.ts).
@@ -86,7 +87,7 @@ beforeAll(async () => {
     BSC_RPC_URL: anvil.url,
     BSC_DEX_ROUTER: fx.uni.router,
     BSC_DEX_FACTORY: fx.uni.factory,
-    NODEINTEL_NEW_PAIRS_POLL_MS: '0',
+    NODEINTEL_NEW_PAIRS_POLL_MS: '200',
     NODEINTEL_RECHECK_POLL_MS: '200',
     NODEINTEL_WATCH_PER_KEY: '2',
     WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
@@ -224,10 +225,37 @@ describe('re-checks of watched tokens', () => {
     expect(noCode.status).toBe(404)
     expect(noCode.body.error.code).toBe('not_a_contract')
 
-    const never = await api('GET', `/v1/node/bsc/token-history/${third}`)
+    // a contract never checked on the watch list (the router: no pair of its own)
+    const never = await api('GET', `/v1/node/bsc/token-history/${fx.uni.router}`)
     expect(never.status).toBe(404)
     expect(never.body.error.code).toBe('not_found')
     // a history survives the end of the watch
     expect((await api('GET', `/v1/node/bsc/token-history/${guarded}`)).body.total).toBe(2)
+  }, 60_000)
+
+  it('a new pair is watched without a registration: its owner raising the tax is delivered too', async () => {
+    const fresh = await listFeeToken(fx, 'Fresh')
+    await until(
+      'the new pair in the verdict history',
+      async () => {
+        const h = await api('GET', `/v1/node/bsc/token-history/${fresh}`)
+        return h.status === 200 && h.body.history[0].trigger.kind === 'watch'
+      },
+      WAIT_MS
+    )
+    const tx = await send(fx, fx.testToken, fresh, 'setFees', [0n, 9900n])
+    await until('the delivery for the new pair', () => deliveries().some((d) => d.body.token === fresh), WAIT_MS)
+    const { r, body } = deliveries().find((d) => d.body.token === fresh)!
+    expect(r.serviceSignatureOk).toBe(true)
+    // the owner's setPair may still have a check queued or running when setFees lands; the change is then
+    // attributed to that earlier owner transaction (docs/node-intel.md, "Limits")
+    expect(body).toMatchObject({
+      before: { verdict: 'ok' },
+      after: { verdict: 'honeypot' },
+      trigger: { kind: 'owner_tx', from: fx.uni.account }
+    })
+    const mined = await fx.uni.publicClient.getTransactionReceipt({ hash: tx })
+    expect(body.after.block_number).toBeGreaterThanOrEqual(Number(mined.blockNumber))
+    expect((await api('GET', '/v1/node/bsc/watch')).body.tokens.map((t: any) => t.token)).not.toContain(fresh)
   }, 60_000)
 })
