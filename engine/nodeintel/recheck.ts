@@ -101,10 +101,6 @@ export class TokenRecheck {
     return this.recentChanges.slice(-n).reverse()
   }
 
-  isWatched(token: Address): boolean {
-    return this.watched.has(token)
-  }
-
   /** the last verdict recorded for a watched token (null: not watched or not checked yet) */
   lastVerdict(token: Address): VerdictPoint | null {
     return this.watched.get(token)?.last ?? null
