@@ -280,6 +280,9 @@ async function main(): Promise<void> {
   // node intelligence (docs/node-intel.md): honeypot via the API vs the bare eth_call; 100 concurrent risk checks
   if (only === 'node')
     return console.log(JSON.stringify(await (await import('./node/node.js')).nodeBench(ROUNDS), null, 2))
+  // node intelligence re-checks: owner's transaction confirmed -> TOKEN_RISK_CHANGED received, 1 s blocks
+  if (only === 'recheck')
+    return console.log(JSON.stringify(await (await import('./node/recheck.js')).recheckBench(), null, 2))
   // accounts (docs/accounts.md): session vs API key on a keyed call, logins/s vs raw scrypt
   if (only === 'accounts')
     return console.log(

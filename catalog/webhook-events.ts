@@ -78,6 +78,47 @@ export const ALERT_SILENT = {
   payload: AlertSilentPayload
 } as const satisfies WebhookEventType
 
+/** A watched token's verdict at one check (docs/node-intel.md, "Watch list and re-checks"). */
+const TokenVerdict = Type.Object({
+  verdict: Type.String({ description: 'ok, high_tax, honeypot, no_liquidity or unknown (docs/node-intel.md)' }),
+  is_honeypot: Type.Union([Type.Boolean(), Type.Null()]),
+  method: Type.String({ description: 'the simulation method that answered' }),
+  buy_tax_pct: Type.Union([Type.Number(), Type.Null()], { description: 'percent; null: the step did not run' }),
+  sell_tax_pct: Type.Union([Type.Number(), Type.Null()]),
+  transfer_tax_pct: Type.Union([Type.Number(), Type.Null()]),
+  block_number: Type.Integer({ minimum: 0, description: 'the head block the check ran at' }),
+  checked_at: Type.String({ format: 'date-time' }),
+  reasons: Type.Array(Type.String())
+})
+
+/** The payload of `TOKEN_RISK_CHANGED`: a re-check of a watched token found its verdict or a tax changed. */
+const TokenRiskChangedPayload = Type.Object({
+  chain: Type.String({ description: 'node-intelligence chain, e.g. bsc' }),
+  token: Type.String({ description: 'the token contract, checksummed' }),
+  changed: Type.Array(Type.String(), {
+    description: 'what differs: verdict, buy_tax_pct, sell_tax_pct, transfer_tax_pct'
+  }),
+  before: TokenVerdict,
+  after: TokenVerdict,
+  trigger: Type.Object({
+    kind: Type.Union([Type.Literal('watch'), Type.Literal('owner_tx'), Type.Literal('log')]),
+    tx_hash: Type.Union([Type.String(), Type.Null()], { description: 'the transaction that caused the re-check' }),
+    block_number: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    detail: Type.Union([Type.String(), Type.Null()], {
+      description: 'the event signature (log) or the 4-byte selector the owner called (owner_tx)'
+    }),
+    from: Type.Union([Type.String(), Type.Null()], { description: 'the owner who sent it (owner_tx)' })
+  })
+})
+export type TokenRiskChangedPayload = Static<typeof TokenRiskChangedPayload>
+
+export const TOKEN_RISK_CHANGED = {
+  name: 'TOKEN_RISK_CHANGED',
+  description:
+    "node intelligence: a watched token's honeypot verdict changed, or a tax moved by more than NODEINTEL_RECHECK_TAX_DELTA_PCT",
+  payload: TokenRiskChangedPayload
+} as const satisfies WebhookEventType
+
 /** Every event type a webhook may register for, in the order the API and the dashboard list them. */
 export const WEBHOOK_EVENT_TYPES = [
   signal('HIGH', 'the signal engine: a symbol and direction entered HIGH confidence'),
@@ -85,7 +126,8 @@ export const WEBHOOK_EVENT_TYPES = [
   signal('VETO', 'the signal engine: strong contra evidence against a direction'),
   signal('SIGNAL', 'a generic signal, including an inbound alert forwarded for the key that owns it'),
   WHALE_TRANSFER,
-  ALERT_SILENT
+  ALERT_SILENT,
+  TOKEN_RISK_CHANGED
 ] as const satisfies readonly WebhookEventType[]
 
 export type WebhookEventName = (typeof WEBHOOK_EVENT_TYPES)[number]['name']

@@ -10,6 +10,7 @@ import { EXPORT_FORMATS } from '../engine/export/formats.js'
 import type { OperationNotes } from './operation-notes.js'
 import { ACCOUNT_OPERATION_NOTES } from './routes/account/openapi-notes.js'
 import { NODE_OPERATION_NOTES } from './routes/node.js'
+import { WATCH_OPERATION_NOTES } from './routes/node-watch.js'
 
 type Json = Record<string, unknown>
 
@@ -33,6 +34,7 @@ const EXPORT_CONTENT: Json = Object.fromEntries(
 export const OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
   ...ACCOUNT_OPERATION_NOTES, // accounts (docs/accounts.md)
   ...NODE_OPERATION_NOTES, // node intelligence (docs/node-intel.md)
+  ...WATCH_OPERATION_NOTES, // node intelligence: watch list and verdict history
   'GET /v1/stream': {
     description:
       ' Over plain HTTP (a GET without `Upgrade: websocket`) this takes no query parameters and, once the key is accepted, answers 426 upgrade_required. The upgrade request takes `?encoding=json|msgpack` and `?key=` (instead of the header) and answers 101 or the errors below before anything is upgraded.',

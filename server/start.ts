@@ -83,7 +83,10 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
   const alerts = modules.add(await openAlerts(config, log, storage, core, signals, webhooks))
   modules.add(new ChainSourcesModule(config, chainNodes.clients, { store, log }))
   const nodeIntel = modules.add(
-    new NodeIntelModule(config.nodeIntel, chainNodes.clients, log.child({ mod: 'node-intel' }), supervisor)
+    new NodeIntelModule(config.nodeIntel, chainNodes.clients, log.child({ mod: 'node-intel' }), supervisor, {
+      store,
+      emit: webhooks.service.outbox.onEvent // TOKEN_RISK_CHANGED events
+    })
   )
   const accounts = modules.add(await openAccounts(config, log, storage, core, alerts))
   modules.add(venuesModule(config, { store, log }))
@@ -91,8 +94,10 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
   modules.add(loopsModule(core))
   const sources = modules.sources(config.sources)
 
-  // the hub observes the live state (the warm-up's rebuild seeds it) and pushes signals: and newpairs:
-  const hub = new StreamHub(live, { sources: { signals: signals.service.bus, newPairs: nodeIntel.feed } })
+  // the hub observes the live state (the warm-up's rebuild seeds it) and pushes signals:, newpairs: and tokenrisk:
+  const hub = new StreamHub(live, {
+    sources: { signals: signals.service.bus, newPairs: nodeIntel.feed, tokenRisk: nodeIntel.riskFeed }
+  })
   const access = new AccessControl({
     registry: core.keys,
     quota: core.quota,

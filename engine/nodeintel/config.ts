@@ -9,6 +9,7 @@
 import { getAddress, isAddress, parseEther, type Address } from 'viem'
 import { ConfigError } from '../config/config-error.js'
 import { envNumber, envValue, type Env } from '../config/env.js'
+import { watchConfig, type WatchConfig } from './watch-config.js'
 import {
   EVM_CHAINS,
   NODE_INTEL_CHAINS,
@@ -45,6 +46,8 @@ export interface NodeIntelConfig {
   readonly newPairsPollMs: number
   /** pairs remembered per chain for GET /v1/node/{chain}/new-pairs (oldest dropped). @default 1000 */
   readonly newPairsKeep: number
+  /** the token watch list and its re-checks (watch-config.ts) */
+  readonly watch: WatchConfig
 }
 
 function address(env: Env, name: string, def: Address): Address {
@@ -110,6 +113,7 @@ export function nodeIntelConfig(env: Env): NodeIntelConfig {
     probeMaxIn: parseEther(maxIn),
     cacheMs: envNumber(env, 'NODEINTEL_CACHE_MS', 15_000, 0, 3_600_000),
     newPairsPollMs: envNumber(env, 'NODEINTEL_NEW_PAIRS_POLL_MS', 3_000, 0, 600_000),
-    newPairsKeep: envNumber(env, 'NODEINTEL_NEW_PAIRS_KEEP', 1_000, 10, 100_000)
+    newPairsKeep: envNumber(env, 'NODEINTEL_NEW_PAIRS_KEEP', 1_000, 10, 100_000),
+    watch: watchConfig(env)
   })
 }

@@ -10,7 +10,10 @@ import { erc20Abi, getAddress, parseAbi, type Address, type Hex, type PublicClie
 import { isTransportError, type ChainClient } from '../chain/chain-client.js'
 import { EIP1967_BEACON_SLOT, EIP1967_IMPLEMENTATION_SLOT, scanCode, slotAddress, type CodeScan } from './bytecode.js'
 
-const OWNER_ABI = parseAbi(['function owner() view returns (address)', 'function getOwner() view returns (address)'])
+export const OWNER_ABI = parseAbi([
+  'function owner() view returns (address)',
+  'function getOwner() view returns (address)'
+])
 /** Uniswap V2 pairs mint this much LP to address(0) on the first deposit, whoever provides the liquidity */
 const MINIMUM_LIQUIDITY = 1000n
 export const DEAD: Address = '0x000000000000000000000000000000000000dEaD'

@@ -38,6 +38,11 @@ const NO_VALID_RUNS = new Set(['POST /v1/admin/import'])
 // valid requests run against anvil in test/integration/node-intel-*.test.ts
 for (const op of ['honeypot/{token}', 'token-risk/{token}', 'new-pairs'])
   NO_VALID_RUNS.add(`GET /v1/node/{chain}/${op}`)
+// the watch list and the verdict history: test/integration/node-intel-recheck.test.ts
+for (const op of ['POST watch', 'GET watch', 'DELETE watch/{token}', 'GET token-history/{token}']) {
+  const [method, path] = op.split(' ')
+  NO_VALID_RUNS.add(`${method} /v1/node/{chain}/${path}`)
+}
 /** A WebSocket: plain HTTP is checked once below (426), the protocol in test/integration/stream.test.ts. */
 const SKIPPED = new Set(['GET /v1/stream'])
 

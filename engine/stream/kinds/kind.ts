@@ -12,6 +12,7 @@ import type { NormalizedRecord } from '../../records/types.js'
 import type { ChannelLog } from '../channel-log.js'
 import type { NodeIntelChain } from '../../chain/chains.js'
 import type { NewPair } from '../../nodeintel/new-pairs.js'
+import type { TokenRiskChange } from '../../nodeintel/recheck.js'
 import type { Feature } from '../../access/plans.js' // node intelligence: per-kind plan feature
 
 /** What every channel spec has. */
@@ -49,6 +50,14 @@ export interface NewPairsSource {
   recent(chain: NodeIntelChain, n: number): readonly NewPair[]
 }
 
+/** What node intelligence offers the stream: the re-checks' changes of watched tokens. */
+export interface TokenRiskSource {
+  /** hears every chain's changes as they are recorded */
+  subscribe(fn: (c: TokenRiskChange) => void): void
+  /** the newest changes of a chain, newest first */
+  recent(chain: NodeIntelChain, n: number): readonly TokenRiskChange[]
+}
+
 /**
  * The in-process sources kinds read. A kind fed by another source (e.g. the signal bus) adds an optional
  * field for it here; the server passes it as `new StreamHub(live, { sources: { ... } })`.
@@ -59,6 +68,8 @@ export interface StreamSources {
   readonly signals?: SignalBus
   /** new DEX pairs (docs/node-intel.md) with their honeypot verdicts (`newpairs:` channels); absent: those channels stay quiet */
   readonly newPairs?: NewPairsSource
+  /** verdict changes of watched tokens (`tokenrisk:` channels); absent: those channels stay quiet */
+  readonly tokenRisk?: TokenRiskSource
 }
 
 /** What the hub gives one kind (each kind has its own context: `channels` are that kind's). */

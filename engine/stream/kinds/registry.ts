@@ -12,6 +12,7 @@ import { signalsKind } from './signals.js'
 import { tradesKind } from './trades.js'
 import { whalesKind } from './whales.js'
 import { newPairsKind } from './newpairs.js' // node intelligence
+import { tokenRiskKind } from './tokenrisk.js' // node intelligence
 
 export const CHANNEL_KINDS = [
   tradesKind,
@@ -22,5 +23,6 @@ export const CHANNEL_KINDS = [
   whalesKind,
   confirmKind,
   signalsKind,
-  newPairsKind // node intelligence
+  newPairsKind, // node intelligence
+  tokenRiskKind // node intelligence
 ] as const
