@@ -101,3 +101,26 @@ export async function supportsStateOverride(c: PublicClient): Promise<boolean> {
     return false
   }
 }
+
+/**
+ * true when the node runs eth_simulateV1 with a state override (the answer contract's 42 comes back); false
+ * when it does not know the method, refuses it or ignores the override. Transport errors throw.
+ */
+export async function supportsSimulateV1(c: PublicClient): Promise<boolean> {
+  try {
+    const [block] = await c.simulateBlocks({
+      blocks: [
+        {
+          stateOverrides: [{ address: ANSWER_ADDRESS, code: ANSWER_CODE }],
+          calls: [{ to: ANSWER_ADDRESS, data: '0x' }]
+        }
+      ],
+      validation: false
+    })
+    const data = block?.calls[0]?.data
+    return data !== undefined && data.length > 2 && BigInt(data) === 42n
+  } catch (err) {
+    if (isTransportError(err)) throw err
+    return false
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * @module
+ * The honeypot check as a wallet meets the token: one `eth_simulateV1` request (through viem's
+ * `simulateBlocks`) in which a fresh address without code, given native coin by state override, sends its
+ * own transactions in successive simulated blocks on top of the head, each block one number and
+ * STEP_GAP_S seconds after the last:
+ *
+ * 1. buy: the wallet calls the probe's `walletBuy` (engine/nodeintel/probe/HoneypotProbe.sol, injected by
+ *    state override), which buys through the router and has the pair pay the tokens to the wallet;
+ * 2. transfer: `token.transfer(recipient, bought / 4)` from the wallet, the recipient's balance read before
+ *    and after;
+ * 3. approve: `token.approve(router, max)` from the wallet, a block of its own;
+ * 4. sell: the router's quote, then the wallet's own
+ *    `swapExactTokensForTokensSupportingFeeOnTransferTokens(bought / 2)`, with the wallet's wrapped-native
+ *    balance and the pair's token balance read before and after;
+ * 5. the probe contract's own run (`probe`, from another sender): the sell-all check, and what a contract
+ *    meets, compared with the wallet in the reasons.
+ *
+ * The transfer and the sell need the amount the buy delivers, so they use a plan: the pair and the amount
+ * the same buy delivered last time. Without a plan (the token's first check) the request holds the buy and
+ * the probe's run only, and the full request follows with the plan it gives; a plan that no longer fits
+ * (the buy now delivers less than the three quarters the steps spend, or another pair) is replaced the
+ * same way. Both requests run on the same head block, so the buy is the same in both.
+ */
+import {
+  decodeFunctionResult,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  maxUint256,
+  parseAbi,
+  type Address,
+  type Hex,
+  type PublicClient
+} from 'viem'
+import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
+import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, decodeProbe, type ProbeInput, type ProbeResult, type ProbeStep } from './probe.js'
+
+/** The simulated wallet: an address without code nobody holds a key for, funded by state override. */
+export const WALLET: Address = getAddress('0x5a1e0b7c3d9f2e4a6b8c0d1e3f5a7b9c2d4e6f80')
+/** Where the wallet's transfer goes: a second fresh address. */
+export const WALLET_RECIPIENT: Address = getAddress('0x7c2e4a6b8d0f1a3c5e7b9d2f4a6c8e0b1d3f5a79')
+/** Seconds between the wallet's blocks: a person's pace, past the usual anti-bot cooldowns (30-60 s). */
+export const STEP_GAP_S = 60n
+/** Gas limit of each wallet transaction (what a wallet would set for a swap). */
+const WALLET_TX_GAS = 3_000_000n
+/** The simulated blocks' gas limit: room for the probe's run (PROBE_GAS) on chains with smaller blocks. */
+const BLOCK_GAS_LIMIT = 2n * PROBE_GAS
+/** Native coin given to the wallet and the probe's sender, wei (gas x price must be covered). */
+const FUNDS = 10n ** 24n
+/** The sell's deadline after its block, seconds (a wallet's usual 20 minutes). */
+const DEADLINE_S = 1200n
+
+const ROUTER_ABI = parseAbi([
+  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
+  'function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)'
+])
+
+/** The head block the wallet's blocks follow. */
+export interface Head {
+  readonly number: bigint
+  /** seconds */
+  readonly timestamp: bigint
+}
+
+/** What the token's buy delivered last time: the transfer and sell amounts come from it. */
+export interface WalletPlan {
+  readonly pair: Address
+  /** tokens the wallet's buy delivered, smallest units */
+  readonly bought: bigint
+}
+
+export interface WalletSimInput extends ProbeInput {
+  readonly head: Head
+  /** null: the buy and the probe's run only (the plan comes from them) */
+  readonly plan: WalletPlan | null
+}
+
+/** One simulated call as the node answered it (viem's simulateBlocks result, the raw data). */
+interface CallOutcome {
+  readonly status: 'success' | 'failure'
+  /** return data, or revert data of a failure */
+  readonly data: Hex
+  readonly gasUsed: bigint
+}
+
+export type WalletSimAnswer = { blocks: readonly (readonly CallOutcome[])[] } | { error: unknown }
+
+const transferAmount = (p: WalletPlan): bigint => p.bought / 4n
+const sellAmount = (p: WalletPlan): bigint => p.bought / 2n
+
+/** The `blocks` of viem's simulateBlocks for one wallet simulation. */
+export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['simulateBlocks']>[0]['blocks'] {
+  const { head, plan, token, router, wrappedNative: wrapped, gasPrice } = input
+  const at = (i: bigint) => ({
+    number: head.number + i,
+    time: head.timestamp + i * STEP_GAP_S,
+    gasLimit: BLOCK_GAS_LIMIT
+  })
+  const tx = (to: Address, data: Hex, value?: bigint) => ({
+    account: WALLET,
+    to,
+    data,
+    gas: WALLET_TX_GAS,
+    gasPrice,
+    ...(value === undefined ? {} : { value })
+  })
+  const balanceOf = (of: Address, who: Address) =>
+    tx(of, encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [who] }))
+  const buy = {
+    blockOverrides: at(1n),
+    stateOverrides: [
+      { address: PROBE_ADDRESS, code: PROBE_RUNTIME, balance: input.maxIn + 10n ** 18n },
+      { address: WALLET, balance: FUNDS },
+      { address: PROBE_SENDER, balance: FUNDS }
+    ],
+    calls: [
+      tx(
+        PROBE_ADDRESS,
+        encodeFunctionData({ abi: PROBE_ABI, functionName: 'walletBuy', args: [router, wrapped, token] }),
+        input.maxIn
+      )
+    ]
+  }
+  const contractRun = (i: bigint) => ({
+    blockOverrides: at(i),
+    calls: [
+      {
+        account: PROBE_SENDER,
+        to: PROBE_ADDRESS,
+        data: encodeFunctionData({ abi: PROBE_ABI, functionName: 'probe', args: [router, wrapped, token, input.maxIn] }),
+        gas: PROBE_GAS,
+        gasPrice
+      }
+    ]
+  })
+  if (!plan) return [buy, contractRun(2n)]
+  const sellPath = [token, wrapped] as const
+  const sell = sellAmount(plan)
+  return [
+    buy,
+    {
+      blockOverrides: at(2n),
+      calls: [
+        balanceOf(token, WALLET_RECIPIENT),
+        tx(
+          token,
+          encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [WALLET_RECIPIENT, transferAmount(plan)] })
+        ),
+        balanceOf(token, WALLET_RECIPIENT)
+      ]
+    },
+    {
+      blockOverrides: at(3n),
+      calls: [tx(token, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }))]
+    },
+    {
+      blockOverrides: at(4n),
+      calls: [
+        tx(router, encodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut', args: [sell, sellPath] })),
+        balanceOf(wrapped, WALLET),
+        balanceOf(token, plan.pair),
+        tx(
+          router,
+          encodeFunctionData({
+            abi: ROUTER_ABI,
+            functionName: 'swapExactTokensForTokensSupportingFeeOnTransferTokens',
+            args: [sell, 0n, sellPath, WALLET, head.timestamp + 4n * STEP_GAP_S + DEADLINE_S]
+          })
+        ),
+        balanceOf(wrapped, WALLET),
+        balanceOf(token, plan.pair)
+      ]
+    },
+    contractRun(5n)
+  ]
+}
+
+/**
+ * viem's `simulateBlocks` of one wallet simulation: each call's status, raw data and gas, or the node's
+ * JSON-RPC error object (a node without eth_simulateV1, or one that refuses these blocks); transport
+ * errors throw. Caught here, inside the client's request, as runProbe does.
+ */
+export function runWalletSim(c: PublicClient, input: WalletSimInput): Promise<WalletSimAnswer> {
+  return c
+    .simulateBlocks({ blocks: walletBlocks(input), blockNumber: input.head.number, validation: false })
+    .then(
+      (blocks) => ({
+        blocks: blocks.map((b) =>
+          b.calls.map((x) => ({ status: x.status, data: x.data, gasUsed: x.gasUsed }) satisfies CallOutcome)
+        )
+      }),
+      (err: unknown) => ({ error: err })
+    )
+}
+
+/** What one wallet simulation showed. */
+export interface WalletSimResult {
+  /** the market and the wallet's steps in the probe's shape (judged by engine/nodeintel/verdict.ts) */
+  readonly wallet: ProbeResult
+  /** the probe contract's own run in the last block (null: it did not answer) */
+  readonly contract: ProbeResult | null
+  /** the plan this buy gives (null: nothing bought) */
+  readonly plan: WalletPlan | null
+  /** the transfer and sell ran with a plan that fits what the buy delivered */
+  readonly complete: boolean
+}
+
+const EMPTY_STEP: ProbeStep = { ok: false, expected: 0n, received: 0n, gasUsed: 0n, err: '0x' }
+
+const uint = (o: CallOutcome | undefined): bigint | null => {
+  if (!o || o.status !== 'success' || o.data.length < 66) return null
+  try {
+    return BigInt(o.data.slice(0, 66))
+  } catch {
+    return null
+  }
+}
+const delta = (before: bigint | null, after: bigint | null): bigint =>
+  before !== null && after !== null && after > before ? after - before : 0n
+/** an ERC-20 call that passed: no revert, and no return data or a true bool */
+const passed = (o: CallOutcome | undefined): boolean =>
+  o !== undefined && o.status === 'success' && (o.data === '0x' || (o.data.length === 66 && BigInt(o.data) === 1n))
+
+/** Reads a wallet simulation's answer (`input` is the request it answers); null when it holds no buy result. */
+export function readWalletSim(input: WalletSimInput, blocks: readonly (readonly CallOutcome[])[]): WalletSimResult | null {
+  const buyCall = blocks[0]?.[0]
+  if (!buyCall || buyCall.status !== 'success' || buyCall.data === '0x') return null
+  const w = decodeFunctionResult({ abi: PROBE_ABI, functionName: 'walletBuy', data: buyCall.data })
+  const m = w.market
+  const bought = w.buy.ok ? w.buy.received : 0n
+  const lastCall = blocks[blocks.length - 1]?.[0]
+  let contract: ProbeResult | null = null
+  if (blocks.length > 1 && lastCall?.status === 'success') {
+    try {
+      contract = decodeProbe(lastCall.data)
+    } catch {
+      contract = null
+    }
+  }
+  const plan = bought > 0n ? { pair: m.pair, bought } : null
+  const p = input.plan
+  const complete =
+    p !== null && blocks.length === 5 && p.pair === m.pair && transferAmount(p) + sellAmount(p) <= bought
+  const base = {
+    blockNumber: input.head.number,
+    codeSize: m.codeSize,
+    decimals: m.decimals,
+    pair: m.pair,
+    reserveBase: m.reserveBase,
+    reserveToken: m.reserveToken,
+    amountIn: m.amountIn,
+    buy: { ...w.buy, received: bought }
+  }
+  if (!complete || !p) {
+    const none = { approveOk: false, sellAllOk: true, sell: EMPTY_STEP, sellSent: 0n, pairReceived: 0n, xfer: EMPTY_STEP }
+    return { wallet: { ...base, ...none }, contract, plan, complete: false }
+  }
+  const [xfer, approve, sell] = [blocks[1]!, blocks[2]!, blocks[3]!]
+  const sent = transferAmount(p)
+  const xferStep: ProbeStep = {
+    ok: passed(xfer[1]),
+    expected: sent,
+    received: delta(uint(xfer[0]), uint(xfer[2])),
+    gasUsed: xfer[1]?.gasUsed ?? 0n,
+    err: xfer[1]?.status === 'failure' ? xfer[1].data : '0x'
+  }
+  const quote = sell[0]?.status === 'success' ? decodeQuote(sell[0].data) : 0n
+  const swap = sell[3]
+  const sold = swap?.status === 'success'
+  // the router masks the token's own reason (TRANSFER_FROM_FAILED); the probe's run recovers it when its sell failed too
+  const ownReason = contract && !contract.sell.ok && contract.sell.err !== '0x' ? contract.sell.err : null
+  const sellStep: ProbeStep = {
+    ok: sold,
+    expected: quote,
+    received: sold ? delta(uint(sell[1]), uint(sell[4])) : 0n,
+    gasUsed: swap?.gasUsed ?? 0n,
+    err: sold ? '0x' : (ownReason ?? swap?.data ?? '0x')
+  }
+  return {
+    wallet: {
+      ...base,
+      approveOk: passed(approve[0]),
+      // selling everything at once is tried by the probe's run (a wallet's sell cannot be undone)
+      sellAllOk: contract === null || !contract.sell.ok || contract.sellAllOk,
+      sell: sellStep,
+      sellSent: sellAmount(p),
+      pairReceived: sold ? delta(uint(sell[2]), uint(sell[5])) : 0n,
+      xfer: xferStep
+    },
+    contract,
+    plan,
+    complete: true
+  }
+}
+
+function decodeQuote(data: Hex): bigint {
+  try {
+    const out = decodeFunctionResult({ abi: ROUTER_ABI, functionName: 'getAmountsOut', data })
+    return out[1] ?? 0n
+  } catch {
+    return 0n
+  }
+}
