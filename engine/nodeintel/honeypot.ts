@@ -188,9 +188,9 @@ async function walletCheck(
   facts: NodeFacts,
   token: Address,
   gasPrice: bigint
-): Promise<HoneypotReport | { failed: string }> {
+): Promise<HoneypotReport | { failed: string; byNode: boolean }> {
   const block = await d.client.request('honeypot_head', (c) => c.getBlock({ blockTag: 'latest' }), { batch: false })
-  if (block.number === null) return { failed: 'the head block has no number' }
+  if (block.number === null) return { failed: 'the head block has no number', byNode: true }
   const head = { number: block.number, timestamp: block.timestamp }
   let plan = facts.plan(token)
   for (let attempt = 0; attempt < WALLET_ATTEMPTS; attempt++) {
@@ -204,9 +204,15 @@ async function walletCheck(
       plan
     }
     const res = await d.client.request('honeypot_simulate', (c) => runWalletSim(c, input), { batch: false })
-    if ('error' in res) return { failed: probeError(rpcCause(res.error)) }
+    if ('error' in res) return { failed: probeError(rpcCause(res.error)), byNode: true }
     const sim = readWalletSim(input, res.blocks)
-    if (!sim) return { failed: 'the wallet buy returned nothing' }
+    if (!sim) {
+      const buy = res.blocks[0]?.[0]
+      // a buy that reverted is the router setting's doing (as a probe revert is); no answer is the node's
+      return buy?.status === 'failure'
+        ? { failed: `the wallet's buy reverted: ${revertReason(buy.data)}`, byNode: false }
+        : { failed: "the wallet's buy returned nothing", byNode: true }
+    }
     facts.setPlan(token, sim.plan)
     if (sim.wallet.codeSize === 0n) requireContract(d.chain, token, '0x')
     if (!sim.complete && sim.plan) {
@@ -217,7 +223,7 @@ async function walletCheck(
     const reasons = sim.contract ? [...j.reasons, ...contractOnlyReasons(sim.wallet, sim.contract)] : j.reasons
     return report(d, token, sim.wallet, { ...j, reasons }, 'simulate_v1_wallet')
   }
-  return { failed: 'the buy delivered a different amount on the same block' }
+  return { failed: 'the buy delivered a different amount on the same block', byNode: false }
 }
 
 /** viem's error of a failed simulation as the node's own error object, as runProbe reads it. */
@@ -260,7 +266,7 @@ export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Ad
     const w = await walletCheck(d, facts, token, gasPrice)
     if (!('failed' in w)) return w
     walletFailed = w.failed
-    facts.simulateV1Failed()
+    if (w.byNode) facts.simulateV1Failed()
   }
   const fallback = await probeCheck(d, facts, token, gasPrice)
   if (walletFailed === null) return fallback

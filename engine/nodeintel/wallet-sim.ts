@@ -12,7 +12,8 @@
  * 3. approve: `token.approve(router, max)` from the wallet, a block of its own;
  * 4. sell: the router's quote, then the wallet's own
  *    `swapExactTokensForTokensSupportingFeeOnTransferTokens(bought / 2)`, with the wallet's wrapped-native
- *    balance and the pair's token balance read before and after;
+ *    balance and the pair's token balance read before and after, then one token unit sent straight to the
+ *    pair (its revert is the token's own reason, which the router masks as TRANSFER_FROM_FAILED);
  * 5. the probe contract's own run (`probe`, from another sender): the sell-all check, and what a contract
  *    meets, compared with the wallet in the reasons.
  *
@@ -169,7 +170,9 @@ export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['si
           })
         ),
         balanceOf(wrapped, WALLET),
-        balanceOf(token, plan.pair)
+        balanceOf(token, plan.pair),
+        // the token's own reason when the sell failed (the router masks it): one unit sent to the pair
+        tx(token, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [plan.pair, 1n] }))
       ]
     },
     contractRun(5n)
@@ -268,8 +271,10 @@ export function readWalletSim(input: WalletSimInput, blocks: readonly (readonly 
   const quote = sell[0]?.status === 'success' ? decodeQuote(sell[0].data) : 0n
   const swap = sell[3]
   const sold = swap?.status === 'success'
-  // the router masks the token's own reason (TRANSFER_FROM_FAILED); the probe's run recovers it when its sell failed too
-  const ownReason = contract && !contract.sell.ok && contract.sell.err !== '0x' ? contract.sell.err : null
+  // the router masks the token's own reason (TRANSFER_FROM_FAILED): the wallet's plain transfer to the pair
+  // shows it, else the probe's run when its sell failed too
+  const direct = sell[6]?.status === 'failure' && sell[6].data !== '0x' ? sell[6].data : null
+  const ownReason = direct ?? (contract && !contract.sell.ok && contract.sell.err !== '0x' ? contract.sell.err : null)
   const sellStep: ProbeStep = {
     ok: sold,
     expected: quote,
