@@ -19,7 +19,14 @@ import { scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
 import { decodeProbe, probeCall, type ProbeResult, supportsSimulateV1, supportsStateOverride } from './probe.js'
 import { revertReason } from './revert-reason.js'
-import { contractOnlyReasons, judge, type Judgement, type Simulation, type Thresholds, type Verdict } from './verdict.js'
+import {
+  contractOnlyReasons,
+  judge,
+  type Judgement,
+  type Simulation,
+  type Thresholds,
+  type Verdict
+} from './verdict.js'
 import { readWalletSim, runWalletSim, type WalletPlan, type WalletSimInput } from './wallet-sim.js'
 
 export interface Liquidity {
@@ -270,11 +277,19 @@ export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Ad
   }
   const fallback = await probeCheck(d, facts, token, gasPrice)
   if (walletFailed === null) return fallback
-  return { ...fallback, reasons: [...fallback.reasons, `the wallet simulation (eth_simulateV1) failed: ${walletFailed}`] }
+  return {
+    ...fallback,
+    reasons: [...fallback.reasons, `the wallet simulation (eth_simulateV1) failed: ${walletFailed}`]
+  }
 }
 
 /** The check with the probe contract (one eth_call), for nodes without eth_simulateV1. */
-async function probeCheck(d: HoneypotDeps, facts: NodeFacts, token: Address, gasPrice: bigint): Promise<HoneypotReport> {
+async function probeCheck(
+  d: HoneypotDeps,
+  facts: NodeFacts,
+  token: Address,
+  gasPrice: bigint
+): Promise<HoneypotReport> {
   // one request: the probe also reports the block, the token's code size and its decimals
   const res = await probe(d, token, gasPrice)
   const result = 'data' in res ? decodeProbe(res.data) : null

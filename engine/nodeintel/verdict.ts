@@ -140,7 +140,9 @@ export function contractOnlyReasons(wallet: ProbeResult, contract: ProbeResult):
   const walletBought = wallet.buy.ok && wallet.buy.received > 0n
   const contractBought = contract.buy.ok && contract.buy.received > 0n
   const refused = (step: string, s: ProbeStep): void => {
-    out.push(`${CONTRACT_ONLY} the probe contract's ${step} reverted (${revertReason(s.err)}) where the wallet's passed`)
+    out.push(
+      `${CONTRACT_ONLY} the probe contract's ${step} reverted (${revertReason(s.err)}) where the wallet's passed`
+    )
   }
   if (walletBought && !contractBought) {
     if (!contract.buy.ok) refused('buy', contract.buy)

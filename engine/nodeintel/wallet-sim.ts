@@ -35,7 +35,15 @@ import {
   type PublicClient
 } from 'viem'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
-import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, decodeProbe, type ProbeInput, type ProbeResult, type ProbeStep } from './probe.js'
+import {
+  PROBE_ADDRESS,
+  PROBE_GAS,
+  PROBE_SENDER,
+  decodeProbe,
+  type ProbeInput,
+  type ProbeResult,
+  type ProbeStep
+} from './probe.js'
 
 /** The simulated wallet: an address without code nobody holds a key for, funded by state override. */
 export const WALLET: Address = getAddress('0x5a1e0b7c3d9f2e4a6b8c0d1e3f5a7b9c2d4e6f80')
@@ -129,7 +137,11 @@ export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['si
       {
         account: PROBE_SENDER,
         to: PROBE_ADDRESS,
-        data: encodeFunctionData({ abi: PROBE_ABI, functionName: 'probe', args: [router, wrapped, token, input.maxIn] }),
+        data: encodeFunctionData({
+          abi: PROBE_ABI,
+          functionName: 'probe',
+          args: [router, wrapped, token, input.maxIn]
+        }),
         gas: PROBE_GAS,
         gasPrice
       }
@@ -146,7 +158,11 @@ export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['si
         balanceOf(token, WALLET_RECIPIENT),
         tx(
           token,
-          encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [WALLET_RECIPIENT, transferAmount(plan)] })
+          encodeFunctionData({
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [WALLET_RECIPIENT, transferAmount(plan)]
+          })
         ),
         balanceOf(token, WALLET_RECIPIENT)
       ]
@@ -185,16 +201,14 @@ export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['si
  * errors throw. Caught here, inside the client's request, as runProbe does.
  */
 export function runWalletSim(c: PublicClient, input: WalletSimInput): Promise<WalletSimAnswer> {
-  return c
-    .simulateBlocks({ blocks: walletBlocks(input), blockNumber: input.head.number, validation: false })
-    .then(
-      (blocks) => ({
-        blocks: blocks.map((b) =>
-          b.calls.map((x) => ({ status: x.status, data: x.data, gasUsed: x.gasUsed }) satisfies CallOutcome)
-        )
-      }),
-      (err: unknown) => ({ error: err })
-    )
+  return c.simulateBlocks({ blocks: walletBlocks(input), blockNumber: input.head.number, validation: false }).then(
+    (blocks) => ({
+      blocks: blocks.map((b) =>
+        b.calls.map((x) => ({ status: x.status, data: x.data, gasUsed: x.gasUsed }) satisfies CallOutcome)
+      )
+    }),
+    (err: unknown) => ({ error: err })
+  )
 }
 
 /** What one wallet simulation showed. */
@@ -226,7 +240,10 @@ const passed = (o: CallOutcome | undefined): boolean =>
   o !== undefined && o.status === 'success' && (o.data === '0x' || (o.data.length === 66 && BigInt(o.data) === 1n))
 
 /** Reads a wallet simulation's answer (`input` is the request it answers); null when it holds no buy result. */
-export function readWalletSim(input: WalletSimInput, blocks: readonly (readonly CallOutcome[])[]): WalletSimResult | null {
+export function readWalletSim(
+  input: WalletSimInput,
+  blocks: readonly (readonly CallOutcome[])[]
+): WalletSimResult | null {
   const buyCall = blocks[0]?.[0]
   if (!buyCall || buyCall.status !== 'success' || buyCall.data === '0x') return null
   const w = decodeFunctionResult({ abi: PROBE_ABI, functionName: 'walletBuy', data: buyCall.data })
@@ -243,8 +260,7 @@ export function readWalletSim(input: WalletSimInput, blocks: readonly (readonly 
   }
   const plan = bought > 0n ? { pair: m.pair, bought } : null
   const p = input.plan
-  const complete =
-    p !== null && blocks.length === 5 && p.pair === m.pair && transferAmount(p) + sellAmount(p) <= bought
+  const complete = p !== null && blocks.length === 5 && p.pair === m.pair && transferAmount(p) + sellAmount(p) <= bought
   const base = {
     blockNumber: input.head.number,
     codeSize: m.codeSize,
@@ -256,7 +272,14 @@ export function readWalletSim(input: WalletSimInput, blocks: readonly (readonly 
     buy: { ...w.buy, received: bought }
   }
   if (!complete || !p) {
-    const none = { approveOk: false, sellAllOk: true, sell: EMPTY_STEP, sellSent: 0n, pairReceived: 0n, xfer: EMPTY_STEP }
+    const none = {
+      approveOk: false,
+      sellAllOk: true,
+      sell: EMPTY_STEP,
+      sellSent: 0n,
+      pairReceived: 0n,
+      xfer: EMPTY_STEP
+    }
     return { wallet: { ...base, ...none }, contract, plan, complete: false }
   }
   const [xfer, approve, sell] = [blocks[1]!, blocks[2]!, blocks[3]!]

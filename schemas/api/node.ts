@@ -73,7 +73,10 @@ const METHOD = Type.String({
 const pct = (what: string) =>
   nullable(Type.Number({ minimum: 0, maximum: 100 }), `${what} tax, percent (null: the step did not run)`)
 const gas = (what: string) =>
-  nullable(Type.Integer({ minimum: 0 }), `gas of the ${what}: the wallet's transaction (simulate_v1_wallet) or the call inside the probe`)
+  nullable(
+    Type.Integer({ minimum: 0 }),
+    `gas of the ${what}: the wallet's transaction (simulate_v1_wallet) or the call inside the probe`
+  )
 
 export const Simulation = Type.Object({
   buy_ok: Type.Boolean({ description: 'the buy through the router delivered tokens' }),

@@ -97,7 +97,9 @@ describe('node intelligence on avax (anvil, chain id 43114)', () => {
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ method: 'probe_contract', verdict: 'unknown', is_honeypot: null, simulation: null })
     expect(r.body.reasons.join('\n')).toMatch(/the probe failed: .+ \(check the avax DEX router setting\)/)
-    expect(r.body.reasons.join('\n')).toMatch(/the wallet simulation \(eth_simulateV1\) failed: the wallet's buy reverted/)
+    expect(r.body.reasons.join('\n')).toMatch(
+      /the wallet simulation \(eth_simulateV1\) failed: the wallet's buy reverted/
+    )
   })
 
   it('a node that refuses state overrides: bytecode_only, verdict unknown, the code findings as reasons', async () => {

@@ -21,7 +21,14 @@ import { Supervisor } from '../../engine/runtime/supervisor.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { startRpcProxy, type RpcProxy } from '../helpers/evm/rpc-proxy.js'
 import { compileDir } from '../helpers/evm/solc.js'
-import { addLiquidityEth, deployContract, deployUniswapV2, pairOf, write, type UniswapV2 } from '../helpers/evm/uniswap.js'
+import {
+  addLiquidityEth,
+  deployContract,
+  deployUniswapV2,
+  pairOf,
+  write,
+  type UniswapV2
+} from '../helpers/evm/uniswap.js'
 import { jsonOf, routeApp, type RouteApp } from '../helpers/route-app.js'
 
 const SUPPLY = parseEther('10000000')
