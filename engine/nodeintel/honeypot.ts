@@ -17,7 +17,14 @@ import { errorText, isTransportError, type ChainClient } from '../chain/chain-cl
 import { nodeIntelDefaults, type NodeIntelChain } from '../chain/chains.js'
 import { scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
-import { decodeProbe, probeCall, type ProbeResult, supportsSimulateV1, supportsStateOverride } from './probe.js'
+import {
+  decodeProbe,
+  probeCall,
+  probeInitCall,
+  type ProbeResult,
+  supportsSimulateV1,
+  supportsStateOverride
+} from './probe.js'
 import { revertReason } from './revert-reason.js'
 import {
   contractOnlyReasons,
@@ -55,13 +62,14 @@ export interface HoneypotReport {
   readonly liquidity: Liquidity | null
   /**
    * which simulation answered: `simulate_v1_wallet` (a wallet's transactions in successive blocks,
-   * eth_simulateV1), `probe_contract` (one eth_call of the probe contract), `bytecode_only` (no simulation)
+   * eth_simulateV1), `probe_contract` (one eth_call of the probe contract), `probe_constructor` (the probe
+   * run by its constructor, after the probe contract was refused a step), `bytecode_only` (no simulation)
    */
   readonly method: HoneypotMethod
   readonly reasons: readonly string[]
 }
 
-export type HoneypotMethod = 'simulate_v1_wallet' | 'probe_contract' | 'bytecode_only'
+export type HoneypotMethod = 'simulate_v1_wallet' | 'probe_contract' | 'probe_constructor' | 'bytecode_only'
 
 export interface HoneypotDeps {
   readonly chain: NodeIntelChain
@@ -158,10 +166,46 @@ export function requireContract(chain: NodeIntelChain, token: Address, code: Hex
 
 type ProbeAnswer = { data: Hex | undefined } | { error: unknown }
 
-/** The probe's eth_call alone, unbatched (latency): its data, or the node's own error (transport errors throw). */
-function probe(d: HoneypotDeps, token: Address, gasPrice: bigint): Promise<ProbeAnswer> {
-  const call = probeCall({ router: d.dex.router, wrappedNative: d.dex.wrappedNative, token, maxIn: d.maxIn, gasPrice })
-  return d.client.request('honeypot_probe', (c) => runProbe(c, call), { batch: false })
+/**
+ * The probe's eth_call alone, unbatched (latency): its data, or the node's own error (transport errors throw).
+ * `init`: the constructor probe.
+ */
+function probe(d: HoneypotDeps, token: Address, gasPrice: bigint, init = false): Promise<ProbeAnswer> {
+  const input = { router: d.dex.router, wrappedNative: d.dex.wrappedNative, token, maxIn: d.maxIn, gasPrice }
+  const call = init ? probeInitCall(input) : probeCall(input)
+  return d.client.request(init ? 'honeypot_probe_init' : 'honeypot_probe', (c) => runProbe(c, call), { batch: false })
+}
+
+const bought = (r: ProbeResult): boolean => r.buy.ok && r.buy.received > 0n
+const sold = (r: ProbeResult): boolean => r.sell.ok && r.sell.received > 0n
+
+/**
+ * The constructor probe's result when it passed a step the probe contract failed (the token refuses
+ * addresses with code), else null. Asked only after such a failure: one more eth_call.
+ */
+async function constructorRetry(
+  d: HoneypotDeps,
+  token: Address,
+  gasPrice: bigint,
+  contract: ProbeResult
+): Promise<ProbeResult | null> {
+  const liquid = !/^0x0{40}$/i.test(contract.pair) && contract.amountIn > 0n
+  const refused = !bought(contract) || !contract.approveOk || !sold(contract) || !contract.xfer.ok
+  if (!liquid || !refused) return null
+  const res = await probe(d, token, gasPrice, true)
+  let init: ProbeResult | null = null
+  try {
+    init = 'data' in res ? decodeProbe(res.data) : null
+  } catch {
+    return null
+  }
+  if (!init) return null
+  const better =
+    (bought(init) && !bought(contract)) ||
+    (bought(contract) && sold(init) && !sold(contract)) ||
+    (bought(contract) && init.xfer.ok && !contract.xfer.ok)
+  // the constructor cannot try (and undo) selling everything: the probe contract's answer stands for it
+  return better ? { ...init, sellAllOk: sold(contract) ? contract.sellAllOk : true } : null
 }
 
 /**
@@ -295,6 +339,17 @@ async function probeCheck(
   const result = 'data' in res ? decodeProbe(res.data) : null
   if (result) {
     if (result.codeSize === 0n) requireContract(d.chain, token, '0x')
+    const init = await constructorRetry(d, token, gasPrice, result)
+    if (init) {
+      const j = judge(init, d.thresholds)
+      return report(
+        d,
+        token,
+        init,
+        { ...j, reasons: [...j.reasons, ...contractOnlyReasons(init, result, 'the constructor probe')] },
+        'probe_constructor'
+      )
+    }
     return report(d, token, result, judge(result, d.thresholds), 'probe_contract')
   }
   // no probe result: the node refused or ignored the override, or the probe reverted (a wrong router)

@@ -7,9 +7,17 @@
  * block it ran at and the token's code size and decimals, so a check is this one request. The call data is
  * viem's `encodeFunctionData` and the answer viem's `decodeFunctionResult`, both with the probe's ABI.
  */
-import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem'
+import {
+  concat,
+  decodeFunctionResult,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Address,
+  type Hex,
+  type PublicClient
+} from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
-import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
+import { PROBE_ABI, PROBE_INIT_CODE, PROBE_RUNTIME } from './probe-artifact.js'
 
 /** where the probe's code is injected (no contract lives there on any chain) */
 export const PROBE_ADDRESS: Address = '0x00000000000000000000000000000000007e57ed'
@@ -75,6 +83,26 @@ export function probeCall(input: ProbeInput): Parameters<PublicClient['call']>[0
       { address: PROBE_ADDRESS, code: PROBE_RUNTIME, balance: input.maxIn + 10n ** 18n },
       { address: PROBE_SENDER, balance: SENDER_BALANCE }
     ]
+  }
+}
+
+/**
+ * The eth_call parameters of the constructor probe (HoneypotProbeInit): a call without `to` that creates it
+ * with `probe`'s arguments and `maxIn` of native coin, from the same funded sender. Its return data is
+ * `probe`'s result (decodeProbe).
+ */
+export function probeInitCall(input: ProbeInput): Parameters<PublicClient['call']>[0] {
+  const args = encodeAbiParameters(
+    [{ type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'uint256' }],
+    [input.router, input.wrappedNative, input.token, input.maxIn]
+  )
+  return {
+    account: PROBE_SENDER,
+    data: concat([PROBE_INIT_CODE, args]),
+    value: input.maxIn,
+    gas: PROBE_GAS,
+    gasPrice: input.gasPrice,
+    stateOverride: [{ address: PROBE_SENDER, balance: SENDER_BALANCE + input.maxIn }]
   }
 }
 

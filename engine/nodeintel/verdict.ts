@@ -133,20 +133,24 @@ export const CONTRACT_ONLY = 'contract-only behaviour:'
 
 /**
  * What the token refused the probe contract but not the wallet (buy, sell or transfer): the token treats
- * addresses with code, or one transaction doing every step in one block, differently from a wallet.
+ * addresses with code, or one transaction doing every step in one block, differently from a wallet. The
+ * constructor probe stands for the wallet where the node has no eth_simulateV1.
  */
-export function contractOnlyReasons(wallet: ProbeResult, contract: ProbeResult): string[] {
+export function contractOnlyReasons(
+  wallet: ProbeResult,
+  contract: ProbeResult,
+  /** who passed, for the text */
+  passer = "the wallet's"
+): string[] {
   const out: string[] = []
   const walletBought = wallet.buy.ok && wallet.buy.received > 0n
   const contractBought = contract.buy.ok && contract.buy.received > 0n
   const refused = (step: string, s: ProbeStep): void => {
-    out.push(
-      `${CONTRACT_ONLY} the probe contract's ${step} reverted (${revertReason(s.err)}) where the wallet's passed`
-    )
+    out.push(`${CONTRACT_ONLY} the probe contract's ${step} reverted (${revertReason(s.err)}) where ${passer} passed`)
   }
   if (walletBought && !contractBought) {
     if (!contract.buy.ok) refused('buy', contract.buy)
-    else out.push(`${CONTRACT_ONLY} the probe contract's buy delivered nothing where the wallet's delivered tokens`)
+    else out.push(`${CONTRACT_ONLY} the probe contract's buy delivered nothing where ${passer} delivered tokens`)
     return out
   }
   if (!walletBought) return out

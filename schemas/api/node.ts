@@ -66,9 +66,9 @@ const VERDICT = Type.String({
     'ok; high_tax: a tax above NODEINTEL_HIGH_TAX_PCT; honeypot: approve or sell reverted, the sell returned nothing, or sell tax >= NODEINTEL_HONEYPOT_TAX_PCT; no_liquidity: no pair with the wrapped native (or an empty one); unknown: the buy failed, or no simulation (bytecode_only)'
 })
 const METHOD = Type.String({
-  enum: ['simulate_v1_wallet', 'probe_contract', 'bytecode_only'],
+  enum: ['simulate_v1_wallet', 'probe_contract', 'probe_constructor', 'bytecode_only'],
   description:
-    "which simulation answered. simulate_v1_wallet: a fresh wallet's own transactions (buy, transfer, approve, sell) in successive blocks of one eth_simulateV1, plus the probe contract's run for comparison; probe_contract: one eth_call of the probe contract injected by state override (nodes without eth_simulateV1, or when the simulation failed); bytecode_only: the node refuses overrides, no simulation"
+    "which simulation answered. simulate_v1_wallet: a fresh wallet's own transactions (buy, transfer, approve, sell) in successive blocks of one eth_simulateV1, plus the probe contract's run for comparison; probe_contract: one eth_call of the probe contract injected by state override (nodes without eth_simulateV1, or when the simulation failed); probe_constructor: the probe contract was refused a step that the same probe run by its constructor (an address without code at the time) passed, and the constructor's run answered; bytecode_only: the node refuses overrides, no simulation"
 })
 const pct = (what: string) =>
   nullable(Type.Number({ minimum: 0, maximum: 100 }), `${what} tax, percent (null: the step did not run)`)
@@ -113,7 +113,7 @@ export const HoneypotResponse = Type.Object({
   method: METHOD,
   reasons: Type.Array(Type.String(), {
     description:
-      "why the verdict, for a person. With simulate_v1_wallet, a step the probe contract failed but the wallet passed is listed as 'contract-only behaviour: ...' (the token treats contracts differently)"
+      "why the verdict, for a person. With simulate_v1_wallet (or probe_constructor), a step the probe contract failed but the wallet (or the constructor probe) passed is listed as 'contract-only behaviour: ...' (the token treats contracts differently)"
   })
 })
 

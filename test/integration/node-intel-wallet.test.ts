@@ -150,14 +150,28 @@ describe('a wallet’s transactions in successive blocks (eth_simulateV1)', () =
 })
 
 describe('a node without eth_simulateV1', () => {
-  it('answers through the probe contract, never an error; the contract meets what the wallet did not', async () => {
+  it('answers through the probe, never an error: a token refusing code meets the constructor probe as a wallet', async () => {
     const shy = await honeypot(tokens['ContractShyToken']!, 'contract')
-    expect(shy).toMatchObject({ method: 'probe_contract', verdict: 'unknown' })
-    expect(shy.simulation.revert_reason).toBe('buy: UniswapV2: TRANSFER_FAILED')
-    const cooldown = await honeypot(tokens['CooldownToken']!, 'contract')
-    expect(cooldown.method).toBe('probe_contract')
-    expect(cooldown.simulation.sell_ok).toBe(false)
+    expect(shy).toMatchObject({ method: 'probe_constructor', verdict: 'ok', is_honeypot: false })
+    expect(shy.simulation).toMatchObject({ buy_ok: true, sell_ok: true, transfer_ok: true })
+    expect(shy.simulation.buy_tax_pct).toBeCloseTo(3, 2)
+    expect(shy.simulation.sell_tax_pct).toBeCloseTo(6, 2)
+    expect(contractOnly(shy)).toEqual([
+      `${CONTRACT_ONLY} the probe contract's buy reverted (UniswapV2: TRANSFER_FAILED) where the constructor probe passed`
+    ])
+    const hidden = await honeypot(tokens['HiddenHoneypotToken']!, 'contract')
+    expect(hidden).toMatchObject({ method: 'probe_constructor', verdict: 'honeypot', is_honeypot: true })
+    expect(hidden.simulation.revert_reason).toBe('sell: TRANSFER_FAILED')
     expect(proxy.refused).toBeGreaterThan(0)
+  })
+
+  it('without a wallet, rules on one transaction still show (the limit of the probe): cooldown, one per block', async () => {
+    const cooldown = await honeypot(tokens['CooldownToken']!, 'contract')
+    expect(cooldown).toMatchObject({ method: 'probe_contract', verdict: 'honeypot' })
+    expect(cooldown.simulation.revert_reason).toBe('sell: cooldown')
+    const perBlock = await honeypot(tokens['OnePerBlockToken']!, 'contract')
+    expect(perBlock).toMatchObject({ method: 'probe_contract', verdict: 'ok' })
+    expect(perBlock.simulation.transfer_ok).toBe(false)
   })
 
   it('health says which node runs eth_simulateV1', async () => {

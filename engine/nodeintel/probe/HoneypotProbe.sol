@@ -6,6 +6,8 @@
 // of it (undone), sells half back and transfers half of the rest to a fresh address. Every step is a
 // low-level call, so one revert does not hide the others; each reports what the router quoted, what
 // really arrived and the gas it took.
+// HoneypotProbeInit runs the same steps in its constructor (an eth_call that creates it), so the token meets an
+// address without code.
 // walletBuy is the buy of a simulated wallet (eth_simulateV1, engine/nodeintel/wallet-sim.ts): the wallet calls
 // it and the pair pays the tokens to the wallet; the wallet's approve, sell and transfer are its own transactions.
 // Only functions common to every V2 fork are used (Trader Joe's router has WAVAX(), not WETH()).
@@ -43,7 +45,8 @@ interface IPairMin {
     function token0() external view returns (address);
 }
 
-contract HoneypotProbe {
+/** The probe's steps, shared by the injected probe and the constructor probe. */
+abstract contract ProbeSteps {
     struct Step {
         bool ok;
         // the router's quote (buy, sell) or the amount sent (transfer), smallest units of what is received
@@ -75,7 +78,7 @@ contract HoneypotProbe {
         Step xfer;
     }
 
-    bytes4 private constant TRANSFER_WOULD_PASS = 0x7a11ed00;
+    bytes4 internal constant TRANSFER_WOULD_PASS = 0x7a11ed00;
 
     // What a check first reads: the block, the token's code size and decimals, its pair with the wrapped native,
     // the reserves and the amount to buy with.
@@ -95,7 +98,8 @@ contract HoneypotProbe {
         Step buy;
     }
 
-    function probe(address router, address wrapped, address token, uint256 maxIn) external returns (Result memory r) {
+    /** Buys, approves, checks the sell-all (a hook), sells half and transfers half of the rest. */
+    function _run(address router, address wrapped, address token, uint256 maxIn) internal returns (Result memory r) {
         Market memory m = _market(router, wrapped, token, maxIn);
         r.blockNumber = m.blockNumber;
         r.codeSize = m.codeSize;
@@ -131,21 +135,7 @@ contract HoneypotProbe {
         r.xfer = _transfer(token);
     }
 
-    /**
-     * The buy of a wallet's simulated transactions (eth_simulateV1): called by the wallet, an address without
-     * code, with up to `msg.value` to spend. It wraps, buys through the router and has the pair pay the tokens
-     * to the wallet, so the token sees what a wallet's own buy shows it: the pair sending to an address without
-     * code, `tx.origin` the receiver. `buy.received` is the wallet's balance delta.
-     */
-    function walletBuy(address router, address wrapped, address token) external payable returns (WalletBuy memory w) {
-        w.market = _market(router, wrapped, token, msg.value);
-        if (w.market.amountIn == 0) return w;
-        IWrappedMin(wrapped).deposit{value: w.market.amountIn}();
-        IERC20Min(wrapped).approve(router, type(uint256).max);
-        w.buy = _swap(router, wrapped, token, w.market.amountIn, msg.sender);
-    }
-
-    function _market(address router, address wrapped, address token, uint256 maxIn) private view returns (Market memory m) {
+    function _market(address router, address wrapped, address token, uint256 maxIn) internal view returns (Market memory m) {
         m.blockNumber = block.number;
         m.codeSize = token.code.length;
         if (m.codeSize == 0) return m;
@@ -162,7 +152,7 @@ contract HoneypotProbe {
         if (m.amountIn > maxIn) m.amountIn = maxIn;
     }
 
-    function _swap(address router, address from, address to, uint256 amount, address recipient) private returns (Step memory s) {
+    function _swap(address router, address from, address to, uint256 amount, address recipient) internal returns (Step memory s) {
         address[] memory path = new address[](2);
         path[0] = from;
         path[1] = to;
@@ -188,7 +178,7 @@ contract HoneypotProbe {
         s.received = afterBal > before ? afterBal - before : 0;
     }
 
-    function _transfer(address token) private returns (Step memory s) {
+    function _transfer(address token) internal returns (Step memory s) {
         address fresh = address(uint160(uint256(keccak256(abi.encode(address(this), block.number, token)))));
         s.expected = _bal(token, address(this)) / 2;
         if (s.expected == 0) return s;
@@ -202,8 +192,40 @@ contract HoneypotProbe {
         s.received = afterBal > before ? afterBal - before : 0;
     }
 
+    /** The token's own revert data for a failed sell of `amount` to `to` (empty: none found). */
+    function _transferReason(address token, address to, uint256 amount) internal virtual returns (bytes memory);
+
+    /** Whether selling `amount` (everything held) would pass. */
+    function _sellAllWouldPass(address router, address token, address wrapped, uint256 amount) internal virtual returns (bool);
+
+    function _bal(address token, address who) internal view returns (uint256 v) {
+        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(IERC20Min.balanceOf.selector, who));
+        if (ok && ret.length >= 32) v = abi.decode(ret, (uint256));
+    }
+}
+
+/** The probe injected by state override and called (eth_call, or the last block of a wallet simulation). */
+contract HoneypotProbe is ProbeSteps {
+    function probe(address router, address wrapped, address token, uint256 maxIn) external returns (Result memory r) {
+        return _run(router, wrapped, token, maxIn);
+    }
+
+    /**
+     * The buy of a wallet's simulated transactions (eth_simulateV1): called by the wallet, an address without
+     * code, with up to `msg.value` to spend. It wraps, buys through the router and has the pair pay the tokens
+     * to the wallet, so the token sees what a wallet's own buy shows it: the pair sending to an address without
+     * code, `tx.origin` the receiver. `buy.received` is the wallet's balance delta.
+     */
+    function walletBuy(address router, address wrapped, address token) external payable returns (WalletBuy memory w) {
+        w.market = _market(router, wrapped, token, msg.value);
+        if (w.market.amountIn == 0) return w;
+        IWrappedMin(wrapped).deposit{value: w.market.amountIn}();
+        IERC20Min(wrapped).approve(router, type(uint256).max);
+        w.buy = _swap(router, wrapped, token, w.market.amountIn, msg.sender);
+    }
+
     /** The token's own revert data for a plain transfer to the pair (routers mask it as TRANSFER_FROM_FAILED). */
-    function _transferReason(address token, address to, uint256 amount) private returns (bytes memory) {
+    function _transferReason(address token, address to, uint256 amount) internal override returns (bytes memory) {
         (bool ok, bytes memory ret) = address(this).call(
             abi.encodeWithSelector(this.transferThenRevert.selector, token, to, amount)
         );
@@ -212,7 +234,7 @@ contract HoneypotProbe {
     }
 
     /** Whether selling `amount` (everything held) would pass: run in a call that always reverts. */
-    function _sellAllWouldPass(address router, address token, address wrapped, uint256 amount) private returns (bool) {
+    function _sellAllWouldPass(address router, address token, address wrapped, uint256 amount) internal override returns (bool) {
         (bool ok, bytes memory ret) = address(this).call(
             abi.encodeWithSelector(this.sellThenRevert.selector, router, token, wrapped, amount)
         );
@@ -262,9 +284,29 @@ contract HoneypotProbe {
             revert(add(ret, 32), mload(ret))
         }
     }
+}
 
-    function _bal(address token, address who) private view returns (uint256 v) {
-        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(IERC20Min.balanceOf.selector, who));
-        if (ok && ret.length >= 32) v = abi.decode(ret, (uint256));
+/**
+ * The probe as a constructor, run by an eth_call that creates it: while its constructor runs it has no code,
+ * so a token checking `extcodesize` of the buyer, seller or sender sees what a wallet shows. Its result is
+ * the constructor's return data, encoded as `probe`'s. A contract under construction cannot call itself, so
+ * selling everything is not tried (read as passing) and a failed sell's reason is that of one token unit
+ * sent straight to the pair.
+ */
+contract HoneypotProbeInit is ProbeSteps {
+    constructor(address router, address wrapped, address token, uint256 maxIn) payable {
+        bytes memory out = abi.encode(_run(router, wrapped, token, maxIn));
+        assembly {
+            return(add(out, 32), mload(out))
+        }
+    }
+
+    function _transferReason(address token, address to, uint256) internal override returns (bytes memory) {
+        (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(IERC20Min.transfer.selector, to, 1));
+        return ok ? bytes("") : ret;
+    }
+
+    function _sellAllWouldPass(address, address, address, uint256) internal pure override returns (bool) {
+        return true;
     }
 }
