@@ -9,8 +9,8 @@
  *   same simulation: the JSON-RPC body viem writes for the server's request (same head, plan, router, amount
  *   and gas price) POSTed straight to anvil. Both sides use the same client (an undici pool, one kept-alive
  *   connection: bench/node/latency.ts). Also measured: the head read plus that body (`bare_head`: both
- *   requests the server sends per check), the simulation through viem's `simulateBlocks` (`bare_viem`, what
- *   the server runs, over fetch), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
+ *   requests the server sends per check), the simulation through viem's transport (`bare_viem`: what the
+ *   server runs per check, engine/nodeintel/wallet-sim.ts runWalletSim, over fetch), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
  *   without eth_simulateV1), and the structural floor: the smallest server forwarding the simulation's body
  *   (bench/node/forwarder.ts).
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url'
 import { createPublicClient, custom, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
-import { readWalletSim, runWalletSim, walletBlocks, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
+import { readWalletSim, runWalletSim, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
@@ -162,9 +162,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const plan = 'blocks' in planned ? readWalletSim(first, planned.blocks)?.plan : null
     if (!plan) throw new Error('the wallet buy of the benchmark token delivered nothing')
     const sim: WalletSimInput = { ...first, plan }
-    const body = await viemBody('eth_simulateV1', (c) =>
-      c.simulateBlocks({ blocks: walletBlocks(sim), blockNumber: head.number, validation: false })
-    )
+    const body = await viemBody('eth_simulateV1', (c) => runWalletSim(c, sim))
     const headBody = Buffer.from(
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] })
     )

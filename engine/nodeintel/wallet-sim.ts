@@ -1,7 +1,7 @@
 /**
  * @module
- * The honeypot check as a wallet meets the token: one `eth_simulateV1` request (through viem's
- * `simulateBlocks`) in which a fresh address without code, given native coin by state override, sends its
+ * The honeypot check as a wallet meets the token: one `eth_simulateV1` request (through the chain
+ * client's viem transport) in which a fresh address without code, given native coin by state override, sends its
  * own transactions in successive simulated blocks on top of the head, each block one number and
  * STEP_GAP_S seconds after the last:
  *
@@ -18,8 +18,8 @@
  *    meets, compared with the wallet in the reasons.
  *
  * The transfer and the sell need the amount the buy delivers, so they use a plan: the pair and the amount
- * the same buy delivered last time. Without a plan (the token's first check) the request holds the buy and
- * the probe's run only, and the full request follows with the plan it gives; a plan that no longer fits
+ * the same buy delivered last time. Without a plan (the token's first check) the request holds the buy
+ * only, and the full request follows with the plan it gives; a plan that no longer fits
  * (the buy now delivers less than the three quarters the steps spend, or another pair) is replaced the
  * same way. Both requests run on the same head block, so the buy is the same in both.
  */
@@ -29,11 +29,13 @@ import {
   erc20Abi,
   getAddress,
   maxUint256,
+  numberToHex,
   parseAbi,
   type Address,
   type Hex,
   type PublicClient
 } from 'viem'
+import { isTransportError } from '../chain/chain-client.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
 import {
   PROBE_ADDRESS,
@@ -81,11 +83,28 @@ export interface WalletPlan {
 
 export interface WalletSimInput extends ProbeInput {
   readonly head: Head
-  /** null: the buy and the probe's run only (the plan comes from them) */
+  /** null: the buy only (the plan comes from it) */
   readonly plan: WalletPlan | null
 }
 
-/** One simulated call as the node answered it (viem's simulateBlocks result, the raw data). */
+/** One transaction of the simulated blocks. */
+export interface SimCall {
+  readonly account: Address
+  readonly to: Address
+  readonly data: Hex
+  readonly gas: bigint
+  readonly gasPrice: bigint
+  readonly value?: bigint
+}
+
+/** One simulated block: its overrides (number and time in seconds) and its transactions. */
+export interface SimBlock {
+  readonly blockOverrides: { readonly number: bigint; readonly time: bigint; readonly gasLimit: bigint }
+  readonly stateOverrides?: readonly { readonly address: Address; readonly code?: Hex; readonly balance: bigint }[]
+  readonly calls: readonly SimCall[]
+}
+
+/** One simulated call as the node answered it (status, raw return or revert data, gas). */
 interface CallOutcome {
   readonly status: 'success' | 'failure'
   /** return data, or revert data of a failure */
@@ -98,15 +117,15 @@ export type WalletSimAnswer = { blocks: readonly (readonly CallOutcome[])[] } | 
 const transferAmount = (p: WalletPlan): bigint => p.bought / 4n
 const sellAmount = (p: WalletPlan): bigint => p.bought / 2n
 
-/** The `blocks` of viem's simulateBlocks for one wallet simulation. */
-export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['simulateBlocks']>[0]['blocks'] {
+/** The simulated blocks of one wallet simulation. */
+export function walletBlocks(input: WalletSimInput): SimBlock[] {
   const { head, plan, token, router, wrappedNative: wrapped, gasPrice } = input
   const at = (i: bigint) => ({
     number: head.number + i,
     time: head.timestamp + i * STEP_GAP_S,
     gasLimit: BLOCK_GAS_LIMIT
   })
-  const tx = (to: Address, data: Hex, value?: bigint) => ({
+  const tx = (to: Address, data: Hex, value?: bigint): SimCall => ({
     account: WALLET,
     to,
     data,
@@ -116,7 +135,7 @@ export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['si
   })
   const balanceOf = (of: Address, who: Address) =>
     tx(of, encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [who] }))
-  const buy = {
+  const buy: SimBlock = {
     blockOverrides: at(1n),
     stateOverrides: [
       { address: PROBE_ADDRESS, code: PROBE_RUNTIME, balance: input.maxIn + 10n ** 18n },
@@ -131,7 +150,7 @@ export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['si
       )
     ]
   }
-  const contractRun = (i: bigint) => ({
+  const contractRun = (i: bigint): SimBlock => ({
     blockOverrides: at(i),
     calls: [
       {
@@ -147,7 +166,7 @@ export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['si
       }
     ]
   })
-  if (!plan) return [buy, contractRun(2n)]
+  if (!plan) return [buy]
   const sellPath = [token, wrapped] as const
   const sell = sellAmount(plan)
   return [
@@ -196,18 +215,69 @@ export function walletBlocks(input: WalletSimInput): Parameters<PublicClient['si
 }
 
 /**
- * viem's `simulateBlocks` of one wallet simulation: each call's status, raw data and gas, or the node's
- * JSON-RPC error object (a node without eth_simulateV1, or one that refuses these blocks); transport
- * errors throw. Caught here, inside the client's request, as runProbe does.
+ * The `eth_simulateV1` parameters of one wallet simulation, as JSON-RPC takes them (quantities as hex):
+ * the blocks on top of the head, `validation: false` (the wallet's nonce and the base fee are not checked).
+ */
+export function walletRequest(input: WalletSimInput): [unknown, Hex] {
+  const blockStateCalls = walletBlocks(input).map((b) => ({
+    blockOverrides: {
+      number: numberToHex(b.blockOverrides.number),
+      time: numberToHex(b.blockOverrides.time),
+      gasLimit: numberToHex(b.blockOverrides.gasLimit)
+    },
+    ...(b.stateOverrides
+      ? {
+          stateOverrides: Object.fromEntries(
+            b.stateOverrides.map((o) => [
+              o.address,
+              { ...(o.code ? { code: o.code } : {}), balance: numberToHex(o.balance) }
+            ])
+          )
+        }
+      : {}),
+    calls: b.calls.map((x) => ({
+      from: x.account,
+      to: x.to,
+      data: x.data,
+      gas: numberToHex(x.gas),
+      gasPrice: numberToHex(x.gasPrice),
+      ...(x.value === undefined ? {} : { value: numberToHex(x.value) })
+    }))
+  }))
+  return [{ blockStateCalls, validation: false }, numberToHex(input.head.number)]
+}
+
+interface RpcSimBlock {
+  readonly calls: readonly {
+    readonly status: Hex
+    readonly returnData: Hex
+    readonly gasUsed: Hex
+    readonly error?: { readonly data?: Hex }
+  }[]
+}
+
+/**
+ * One wallet simulation through the client's viem transport (`eth_simulateV1`; only each call's status,
+ * data and gas are read, so viem's block and log formatting is not paid): the calls' outcomes, or the
+ * node's JSON-RPC error object (a node without eth_simulateV1, or one that refuses these blocks);
+ * transport errors throw. Caught here, inside the client's request, as runProbe does.
  */
 export function runWalletSim(c: PublicClient, input: WalletSimInput): Promise<WalletSimAnswer> {
-  return c.simulateBlocks({ blocks: walletBlocks(input), blockNumber: input.head.number, validation: false }).then(
+  const request = c.request as (a: { method: 'eth_simulateV1'; params: [unknown, Hex] }) => Promise<RpcSimBlock[]>
+  return request({ method: 'eth_simulateV1', params: walletRequest(input) }).then(
     (blocks) => ({
       blocks: blocks.map((b) =>
-        b.calls.map((x) => ({ status: x.status, data: x.data, gasUsed: x.gasUsed }) satisfies CallOutcome)
+        b.calls.map((x): CallOutcome => ({
+          status: x.status === '0x1' ? 'success' : 'failure',
+          data: x.error?.data ?? x.returnData,
+          gasUsed: BigInt(x.gasUsed)
+        }))
       )
     }),
-    (err: unknown) => ({ error: err })
+    (err: unknown) => {
+      if (isTransportError(err)) throw err
+      return { error: err }
+    }
   )
 }
 

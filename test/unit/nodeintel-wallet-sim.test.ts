@@ -18,6 +18,7 @@ import {
   STEP_GAP_S,
   WALLET,
   walletBlocks,
+  walletRequest,
   type WalletSimInput
 } from '../../engine/nodeintel/wallet-sim.js'
 
@@ -99,14 +100,11 @@ function answer(bought: bigint, sell: 'ok' | 'blocked', run = probeRun()) {
 }
 
 describe('walletBlocks', () => {
-  it('without a plan: the buy (probe code and funds by override, the wallet without code) and the probe’s run', () => {
+  it('without a plan: the buy alone (probe code and funds by override, the wallet without code)', () => {
     const blocks = walletBlocks(input(null))
-    expect(blocks).toHaveLength(2)
-    expect(blocks.map((b) => b.blockOverrides?.number)).toEqual([1001n, 1002n])
-    expect(blocks.map((b) => b.blockOverrides?.time)).toEqual([
-      1_700_000_000n + STEP_GAP_S,
-      1_700_000_000n + 2n * STEP_GAP_S
-    ])
+    expect(blocks).toHaveLength(1)
+    expect(blocks.map((b) => b.blockOverrides.number)).toEqual([1001n])
+    expect(blocks.map((b) => b.blockOverrides.time)).toEqual([1_700_000_000n + STEP_GAP_S])
     const overrides = blocks[0]!.stateOverrides!
     expect(overrides.find((o) => o.address === PROBE_ADDRESS)?.code).toBe(PROBE_RUNTIME)
     const wallet = overrides.find((o) => o.address === WALLET)!
@@ -118,7 +116,15 @@ describe('walletBlocks', () => {
   it('with a plan: five blocks, the transfer a quarter and the sell a half of the planned buy', () => {
     const blocks = walletBlocks(input({ pair: PAIR, bought: 8000n }))
     expect(blocks).toHaveLength(5)
-    expect(blocks.map((b) => b.blockOverrides?.number)).toEqual([1001n, 1002n, 1003n, 1004n, 1005n])
+    expect(blocks.map((b) => b.blockOverrides.number)).toEqual([1001n, 1002n, 1003n, 1004n, 1005n])
+    expect(blocks[4]!.blockOverrides.time - blocks[3]!.blockOverrides.time).toBe(STEP_GAP_S)
+    // as JSON-RPC takes them: quantities in hex, on the head block
+    const [params, block] = walletRequest(input({ pair: PAIR, bought: 8000n })) as [any, string]
+    expect(block).toBe('0x3e8')
+    expect(params.validation).toBe(false)
+    expect(params.blockStateCalls[0].blockOverrides.number).toBe('0x3e9')
+    expect(params.blockStateCalls[0].stateOverrides[WALLET]).toEqual({ balance: expect.stringMatching(/^0x/) })
+    expect(params.blockStateCalls[1].calls[1]).toMatchObject({ from: WALLET, gasPrice: '0xb2d05e00' })
     const data = (b: number, c: number): string => (blocks[b]!.calls[c] as { data: Hex }).data
     expect(data(1, 1)).toContain(2000n.toString(16).padStart(64, '0')) // transfer(recipient, 2000)
     expect(data(3, 3)).toContain(4000n.toString(16).padStart(64, '0')) // swap(4000, ...)
@@ -149,9 +155,8 @@ describe('readWalletSim', () => {
     const r = readWalletSim(input({ pair: PAIR, bought: 20_000n }), answer(10_000n, 'ok'))!
     expect(r.complete).toBe(false)
     expect(r.plan).toEqual({ pair: PAIR, bought: 10_000n })
-    const first = readWalletSim(input(null), [[okCall(buyData(10_000n))], [okCall(probeData(probeRun()))]])!
-    expect(first).toMatchObject({ complete: false, plan: { pair: PAIR, bought: 10_000n } })
-    expect(first.contract?.buy.received).toBe(10_000n)
+    const first = readWalletSim(input(null), [[okCall(buyData(10_000n))]])!
+    expect(first).toMatchObject({ complete: false, plan: { pair: PAIR, bought: 10_000n }, contract: null })
   })
 
   it('no buy result (the call failed or answered nothing): null', () => {
