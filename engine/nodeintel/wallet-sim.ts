@@ -24,7 +24,6 @@
  * same way. Both requests run on the same head block, so the buy is the same in both.
  */
 import {
-  decodeFunctionResult,
   encodeFunctionData,
   erc20Abi,
   getAddress,
@@ -37,15 +36,7 @@ import {
 } from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
-import {
-  PROBE_ADDRESS,
-  PROBE_GAS,
-  PROBE_SENDER,
-  decodeProbe,
-  type ProbeInput,
-  type ProbeResult,
-  type ProbeStep
-} from './probe.js'
+import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, type ProbeInput } from './probe.js'
 
 /** The simulated wallet: an address without code nobody holds a key for, funded by state override. */
 export const WALLET: Address = getAddress('0x5a1e0b7c3d9f2e4a6b8c0d1e3f5a7b9c2d4e6f80')
@@ -62,7 +53,8 @@ const FUNDS = 10n ** 24n
 /** The sell's deadline after its block, seconds (a wallet's usual 20 minutes). */
 const DEADLINE_S = 1200n
 
-const ROUTER_ABI = parseAbi([
+/** the router functions the wallet calls (common to every V2 fork) */
+export const ROUTER_ABI = parseAbi([
   'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
   'function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)'
 ])
@@ -105,7 +97,7 @@ export interface SimBlock {
 }
 
 /** One simulated call as the node answered it (status, raw return or revert data, gas). */
-interface CallOutcome {
+export interface CallOutcome {
   readonly status: 'success' | 'failure'
   /** return data, or revert data of a failure */
   readonly data: Hex
@@ -114,8 +106,10 @@ interface CallOutcome {
 
 export type WalletSimAnswer = { blocks: readonly (readonly CallOutcome[])[] } | { error: unknown }
 
-const transferAmount = (p: WalletPlan): bigint => p.bought / 4n
-const sellAmount = (p: WalletPlan): bigint => p.bought / 2n
+/** the wallet's transfer: a quarter of the planned buy */
+export const transferAmount = (p: WalletPlan): bigint => p.bought / 4n
+/** the wallet's sell: half of the planned buy */
+export const sellAmount = (p: WalletPlan): bigint => p.bought / 2n
 
 /** The simulated blocks of one wallet simulation. */
 export function walletBlocks(input: WalletSimInput): SimBlock[] {
@@ -279,124 +273,4 @@ export function runWalletSim(c: PublicClient, input: WalletSimInput): Promise<Wa
       return { error: err }
     }
   )
-}
-
-/** What one wallet simulation showed. */
-export interface WalletSimResult {
-  /** the market and the wallet's steps in the probe's shape (judged by engine/nodeintel/verdict.ts) */
-  readonly wallet: ProbeResult
-  /** the probe contract's own run in the last block (null: it did not answer) */
-  readonly contract: ProbeResult | null
-  /** the plan this buy gives (null: nothing bought) */
-  readonly plan: WalletPlan | null
-  /** the transfer and sell ran with a plan that fits what the buy delivered */
-  readonly complete: boolean
-}
-
-const EMPTY_STEP: ProbeStep = { ok: false, expected: 0n, received: 0n, gasUsed: 0n, err: '0x' }
-
-const uint = (o: CallOutcome | undefined): bigint | null => {
-  if (!o || o.status !== 'success' || o.data.length < 66) return null
-  try {
-    return BigInt(o.data.slice(0, 66))
-  } catch {
-    return null
-  }
-}
-const delta = (before: bigint | null, after: bigint | null): bigint =>
-  before !== null && after !== null && after > before ? after - before : 0n
-/** an ERC-20 call that passed: no revert, and no return data or a true bool */
-const passed = (o: CallOutcome | undefined): boolean =>
-  o !== undefined && o.status === 'success' && (o.data === '0x' || (o.data.length === 66 && BigInt(o.data) === 1n))
-
-/** Reads a wallet simulation's answer (`input` is the request it answers); null when it holds no buy result. */
-export function readWalletSim(
-  input: WalletSimInput,
-  blocks: readonly (readonly CallOutcome[])[]
-): WalletSimResult | null {
-  const buyCall = blocks[0]?.[0]
-  if (!buyCall || buyCall.status !== 'success' || buyCall.data === '0x') return null
-  const w = decodeFunctionResult({ abi: PROBE_ABI, functionName: 'walletBuy', data: buyCall.data })
-  const m = w.market
-  const bought = w.buy.ok ? w.buy.received : 0n
-  const lastCall = blocks[blocks.length - 1]?.[0]
-  let contract: ProbeResult | null = null
-  if (blocks.length > 1 && lastCall?.status === 'success') {
-    try {
-      contract = decodeProbe(lastCall.data)
-    } catch {
-      contract = null
-    }
-  }
-  const plan = bought > 0n ? { pair: m.pair, bought } : null
-  const p = input.plan
-  const complete = p !== null && blocks.length === 5 && p.pair === m.pair && transferAmount(p) + sellAmount(p) <= bought
-  const base = {
-    blockNumber: input.head.number,
-    codeSize: m.codeSize,
-    decimals: m.decimals,
-    pair: m.pair,
-    reserveBase: m.reserveBase,
-    reserveToken: m.reserveToken,
-    amountIn: m.amountIn,
-    buy: { ...w.buy, received: bought }
-  }
-  if (!complete || !p) {
-    const none = {
-      approveOk: false,
-      sellAllOk: true,
-      sell: EMPTY_STEP,
-      sellSent: 0n,
-      pairReceived: 0n,
-      xfer: EMPTY_STEP
-    }
-    return { wallet: { ...base, ...none }, contract, plan, complete: false }
-  }
-  const [xfer, approve, sell] = [blocks[1]!, blocks[2]!, blocks[3]!]
-  const sent = transferAmount(p)
-  const xferStep: ProbeStep = {
-    ok: passed(xfer[1]),
-    expected: sent,
-    received: delta(uint(xfer[0]), uint(xfer[2])),
-    gasUsed: xfer[1]?.gasUsed ?? 0n,
-    err: xfer[1]?.status === 'failure' ? xfer[1].data : '0x'
-  }
-  const quote = sell[0]?.status === 'success' ? decodeQuote(sell[0].data) : 0n
-  const swap = sell[3]
-  const sold = swap?.status === 'success'
-  // the router masks the token's own reason (TRANSFER_FROM_FAILED): the wallet's plain transfer to the pair
-  // shows it, else the probe's run when its sell failed too
-  const direct = sell[6]?.status === 'failure' && sell[6].data !== '0x' ? sell[6].data : null
-  const ownReason = direct ?? (contract && !contract.sell.ok && contract.sell.err !== '0x' ? contract.sell.err : null)
-  const sellStep: ProbeStep = {
-    ok: sold,
-    expected: quote,
-    received: sold ? delta(uint(sell[1]), uint(sell[4])) : 0n,
-    gasUsed: swap?.gasUsed ?? 0n,
-    err: sold ? '0x' : (ownReason ?? swap?.data ?? '0x')
-  }
-  return {
-    wallet: {
-      ...base,
-      approveOk: passed(approve[0]),
-      // selling everything at once is tried by the probe's run (a wallet's sell cannot be undone)
-      sellAllOk: contract === null || !contract.sell.ok || contract.sellAllOk,
-      sell: sellStep,
-      sellSent: sellAmount(p),
-      pairReceived: sold ? delta(uint(sell[2]), uint(sell[5])) : 0n,
-      xfer: xferStep
-    },
-    contract,
-    plan,
-    complete: true
-  }
-}
-
-function decodeQuote(data: Hex): bigint {
-  try {
-    const out = decodeFunctionResult({ abi: ROUTER_ABI, functionName: 'getAmountsOut', data })
-    return out[1] ?? 0n
-  } catch {
-    return 0n
-  }
 }

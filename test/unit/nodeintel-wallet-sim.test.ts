@@ -13,8 +13,8 @@ import { encodeAbiParameters, encodeErrorResult, encodeFunctionResult, getAddres
 import { PROBE_ABI, PROBE_RUNTIME } from '../../engine/nodeintel/probe-artifact.js'
 import { PROBE_ADDRESS, type ProbeResult, type ProbeStep } from '../../engine/nodeintel/probe.js'
 import { CONTRACT_ONLY, contractOnlyReasons } from '../../engine/nodeintel/verdict.js'
+import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
 import {
-  readWalletSim,
   STEP_GAP_S,
   WALLET,
   walletBlocks,
