@@ -64,7 +64,7 @@ interface HoneypotRound {
 
 /**
  * The JSON-RPC body of one request as viem's http transport writes it (id 1), captured from viem's own action
- * (`call` or `simulateBlocks`) over a transport that answers nothing.
+ * (`call`, or the wallet simulation's `eth_simulateV1`) over a transport that answers nothing.
  */
 async function viemBody(method: string, run: (c: PublicClient) => Promise<unknown>): Promise<Buffer> {
   let sent: { method: string; params: unknown } | undefined
