@@ -2,7 +2,7 @@
  * @module
  * The structural floor of the honeypot API for the node benchmark (bench/node/node.ts): the smallest HTTP
  * server that does what the API must do per check, and nothing else. A uWebSockets.js app answers every
- * GET by POSTing one fixed probe body (the bytes the bare side sends) to the node through the raw client
+ * GET by POSTing one fixed body (the bytes the bare side sends: the wallet simulation's eth_simulateV1) to the node through the raw client
  * (bench/node/raw-rpc.ts) and returning a short JSON. No key, route, cache, decoding or
  * report: the API minus this floor is the Tidewatch server's own cost; this floor minus the bare call is
  * the cost of the extra HTTP hop itself on this machine.
@@ -25,7 +25,9 @@ uWS
     rpc.post(body).then(
       (answer) => {
         const result = (answer as { result?: unknown }).result
-        const text = JSON.stringify({ ok: typeof result === 'string' && result.length > 2 })
+        // a probe's eth_call answers 0x-data, a simulation an array of blocks
+        const ok = (typeof result === 'string' && result.length > 2) || (Array.isArray(result) && result.length > 0)
+        const text = JSON.stringify({ ok })
         if (!aborted)
           res.cork(() => res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(text))
       },

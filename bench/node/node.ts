@@ -5,11 +5,14 @@
  * process (BSC_RPC_URL = anvil, SOURCES=none):
  *
  * - honeypot latency: GET /v1/node/bsc/honeypot/{token}?fresh=1 (cache bypassed: every request runs the
- *   probe) one at a time, against the bare `eth_call` of the same probe: the JSON-RPC body viem writes for
- *   the server's call (same router, amount and gas price) POSTed straight to anvil. Both sides use the same
- *   client (an undici pool, one kept-alive connection: bench/node/latency.ts). The bare call through viem's
- *   `call` (what the server runs per check, over fetch) is measured too, and so is the structural floor: the
- *   smallest server forwarding the same body (bench/node/forwarder.ts).
+ *   wallet simulation, `method: simulate_v1_wallet`) one at a time, against the bare `eth_simulateV1` of the
+ *   same simulation: the JSON-RPC body viem writes for the server's request (same head, plan, router, amount
+ *   and gas price) POSTed straight to anvil. Both sides use the same client (an undici pool, one kept-alive
+ *   connection: bench/node/latency.ts). Also measured: the head read plus that body (`bare_head`: both
+ *   requests the server sends per check), the simulation through viem's transport (`bare_viem`: what the
+ *   server runs per check, engine/nodeintel/wallet-sim.ts runWalletSim, over fetch), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
+ *   without eth_simulateV1), and the structural floor: the smallest server forwarding the simulation's body
+ *   (bench/node/forwarder.ts).
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
  *   p50 ratios, and CPU µs per call of the client, the server's main thread and anvil.
  *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99, in every round.
@@ -24,6 +27,8 @@ import { fileURLToPath } from 'node:url'
 import { createPublicClient, custom, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
+import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
+import { runWalletSim, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
@@ -45,6 +50,10 @@ interface HoneypotRound {
   readonly api: SideFigures
   readonly bare: SideFigures
   readonly bare_viem: SideFigures
+  /** the head read, then the simulation's body: the two requests of a check, bare */
+  readonly bare_head: SideFigures
+  /** the probe contract's eth_call, bare (nodes without eth_simulateV1) */
+  readonly bare_probe: SideFigures
   /** the smallest forwarding server (bench/node/forwarder.ts) */
   readonly floor: SideFigures
   readonly p99_ratio: number
@@ -53,19 +62,22 @@ interface HoneypotRound {
   readonly floor_p99_ratio: number
 }
 
-/** The JSON-RPC body of `call` as viem's http transport writes it (id 1), captured from viem's own `call`. */
-async function viemBody(call: Parameters<PublicClient['call']>[0]): Promise<Buffer> {
+/**
+ * The JSON-RPC body of one request as viem's http transport writes it (id 1), captured from viem's own action
+ * (`call`, or the wallet simulation's `eth_simulateV1`) over a transport that answers nothing.
+ */
+async function viemBody(method: string, run: (c: PublicClient) => Promise<unknown>): Promise<Buffer> {
   let sent: { method: string; params: unknown } | undefined
   const capture = createPublicClient({
     transport: custom({
       request: (args: { method: string; params: unknown }) => {
         sent = args
-        return Promise.resolve('0x')
+        return Promise.resolve(args.method === 'eth_simulateV1' ? [] : '0x')
       }
     })
-  })
-  await capture.call(call)
-  if (sent?.method !== 'eth_call') throw new Error('viem sent no eth_call')
+  }) as PublicClient
+  await run(capture)
+  if (sent?.method !== method) throw new Error(`viem sent no ${method}`)
   return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: sent.method, params: sent.params }))
 }
 
@@ -133,17 +145,40 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const apiPath = `/v1/node/bsc/honeypot/${token}?fresh=1`
     const apiCall = async (): Promise<void> => {
       const res = await toServer.get(apiPath, headers)
-      if (res.status !== 200 || (JSON.parse(res.text) as { verdict?: string }).verdict !== 'ok')
-        throw new Error(`honeypot answered ${res.status}`)
+      const b = JSON.parse(res.text) as { verdict?: string; method?: string }
+      if (res.status !== 200 || b.verdict !== 'ok' || b.method !== 'simulate_v1_wallet')
+        throw new Error(`honeypot answered ${res.status} ${res.text.slice(0, 200)}`)
     }
     const viem = createPublicClient({ transport: http(anvil.url) }) as PublicClient
     const gasPrice = await viem.getGasPrice()
     // the server's probe inputs: the configured router and wrapped native, NODEINTEL_PROBE_MAX_IN (1)
     const input = { router: fx.uni.router, wrappedNative: fx.uni.weth, maxIn: parseEther('1'), gasPrice }
     const call = probeCall({ ...input, token })
-    const body = await viemBody(call)
+    const probeBody = await viemBody('eth_call', (c) => c.call(call))
+    // the server's request: on the head, with the plan the token's buy gives (no block is mined during the rounds)
+    const block = await viem.getBlock({ blockTag: 'latest' })
+    const head = { number: block.number!, timestamp: block.timestamp }
+    const first: WalletSimInput = { ...input, token, head, plan: null }
+    const planned = await runWalletSim(viem, first)
+    const plan = 'blocks' in planned ? readWalletSim(first, planned.blocks)?.plan : null
+    if (!plan) throw new Error('the wallet buy of the benchmark token delivered nothing')
+    const sim: WalletSimInput = { ...first, plan }
+    const body = await viemBody('eth_simulateV1', (c) => runWalletSim(c, sim))
+    const headBody = Buffer.from(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] })
+    )
     const bareCall = async (): Promise<void> => {
       const res = await toNode.post('/', body)
+      const r = JSON.parse(res.text) as { result?: { calls: unknown[] }[] }
+      if (res.status !== 200 || r.result?.length !== 5) throw new Error('bare simulation returned no blocks')
+    }
+    const bareHeadCall = async (): Promise<void> => {
+      const h = await toNode.post('/', headBody)
+      if (h.status !== 200 || !(JSON.parse(h.text) as { result?: unknown }).result) throw new Error('no head')
+      await bareCall()
+    }
+    const bareProbeCall = async (): Promise<void> => {
+      const res = await toNode.post('/', probeBody)
       const r = JSON.parse(res.text) as { result?: string }
       if (res.status !== 200 || !r.result || r.result === '0x') throw new Error('bare probe returned nothing')
     }
@@ -155,30 +190,35 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       if (res.status !== 200 || !(JSON.parse(res.text) as { ok?: boolean }).ok) throw new Error('floor: no result')
     }
     const viemCall = async (): Promise<void> => {
-      const r = await viem.call(call)
-      if (!r.data) throw new Error('bare probe (viem) returned nothing')
+      const r = await runWalletSim(viem, sim)
+      if (!('blocks' in r) || r.blocks.length !== 5) throw new Error('bare simulation (viem) returned nothing')
     }
     const pids = { node: anvil.pid }
     const sides = {
       api: () => timed(ROUND_CALLS, apiCall, { ...pids, server: server!.pid }),
       bare: () => timed(ROUND_CALLS, bareCall, pids),
       bare_viem: () => timed(ROUND_CALLS, viemCall, pids),
+      bare_head: () => timed(ROUND_CALLS, bareHeadCall, pids),
+      bare_probe: () => timed(ROUND_CALLS, bareProbeCall, pids),
       floor: () => timed(ROUND_CALLS, floorCall, { ...pids, server: forwarder!.pid })
     }
-    for (const fn of [apiCall, bareCall, viemCall, floorCall]) await timed(WARMUP_CALLS, fn, pids)
+    for (const fn of [apiCall, bareCall, viemCall, floorCall, bareHeadCall, bareProbeCall])
+      await timed(WARMUP_CALLS, fn, pids)
     const honeypot: HoneypotRound[] = []
-    const names = ['api', 'bare', 'floor', 'bare_viem'] as const
+    const names = ['api', 'bare', 'floor', 'bare_viem', 'bare_head', 'bare_probe'] as const
     for (let i = 0; i < rounds; i++) {
       // rotate which side goes first: drift on the shared machine hits every side
       const order = names.map((_, k) => names[(i + k) % names.length]!)
       const got: Partial<Record<(typeof names)[number], SideFigures>> = {}
       for (const n of order) got[n] = await sides[n]()
-      const { api, bare, bare_viem, floor } = got as Record<(typeof names)[number], SideFigures>
+      const { api, bare, bare_viem, bare_head, bare_probe, floor } = got as Record<(typeof names)[number], SideFigures>
       honeypot.push({
         order: order.join(','),
         api,
         bare,
         bare_viem,
+        bare_head,
+        bare_probe,
         floor,
         p99_ratio: r2(api.p99 / bare.p99),
         p50_ratio: r2(api.p50 / bare.p50),
@@ -217,6 +257,10 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         median_bare_p50_ms: med((h) => h.bare.p50),
         median_bare_p99_ms: med((h) => h.bare.p99),
         median_bare_viem_p99_ms: med((h) => h.bare_viem.p99),
+        median_bare_head_p50_ms: med((h) => h.bare_head.p50),
+        median_bare_head_p99_ms: med((h) => h.bare_head.p99),
+        median_bare_probe_p50_ms: med((h) => h.bare_probe.p50),
+        median_bare_probe_p99_ms: med((h) => h.bare_probe.p99),
         median_floor_p50_ms: med((h) => h.floor.p50),
         median_floor_p99_ms: med((h) => h.floor.p99),
         floor_p99_ratios: honeypot.map((h) => h.floor_p99_ratio),
@@ -229,7 +273,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
           bare_node: med((h) => h.bare.node_cpu_us),
           bare_viem_client: med((h) => h.bare_viem.client_cpu_us)
         },
-        targets: 'API p99 <= 50 ms and <= 1.5x the bare eth_call p99 (same body, same client), every round'
+        targets: 'API p99 <= 50 ms and <= 1.5x the bare eth_simulateV1 p99 (same body, same client), every round'
       },
       risk: {
         concurrent: RISK_TOKENS,

@@ -3,15 +3,16 @@
  * Node health for GET /v1/node/health: each configured node of each node-intelligence chain checked on
  * its own (no failover): chain id, head block and its age, syncing, peers (optional: anvil and some
  * providers do not answer net_peerCount), client version, latency (median of 3 eth_blockNumber), whether
- * it honours eth_call state overrides and debug tracing, and Avalanche's `/ext/health` where the URL is
- * an avalanchego C-Chain endpoint. A chain is `ok` when a node on the right chain answers with a fresh
+ * it honours eth_call state overrides, runs eth_simulateV1 and debug tracing, and Avalanche's `/ext/health` where the URL is
+ * an avalanchego C-Chain endpoint. Each chain also says whether its honeypot checks run as a wallet
+ * (`simulate_v1`: the cached answer the checks use, asked now when not known). A chain is `ok` when a node on the right chain answers with a fresh
  * head, `degraded` when one answers but its head is stale or it is syncing, `down` when none answers,
  * `chain_mismatch` when the answering nodes are on another chain.
  */
 import type { PublicClient } from 'viem'
 import { errorText, isTransportError, type ChainClient, type ChainClientStats } from '../chain/chain-client.js'
 import { EVM_CHAINS, NODE_INTEL_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
-import { supportsStateOverride } from './probe.js'
+import { supportsSimulateV1, supportsStateOverride } from './probe.js'
 import { urlVariableOf, type NodeIntelService } from './service.js'
 
 /** A head older than this (and older than 30 blocks of the chain) is stale, seconds. */
@@ -32,7 +33,12 @@ export interface NodeHealth {
   readonly peers: number | null
   readonly client_version: string | null
   readonly latency_ms: number | null
-  readonly features: { readonly state_override: boolean | null; readonly debug_trace: boolean | null }
+  readonly features: {
+    readonly state_override: boolean | null
+    /** eth_simulateV1 with a state override answers (the wallet simulation of the honeypot check) */
+    readonly simulate_v1: boolean | null
+    readonly debug_trace: boolean | null
+  }
   /** avalanchego's /ext/health (null: not an avalanchego C-Chain URL) */
   readonly avalanche_health: { readonly reachable: boolean; readonly healthy: boolean | null } | null
   readonly error: string | null
@@ -44,6 +50,11 @@ export interface ChainHealth {
   readonly rpc_variable: string
   readonly expected_chain_id: number
   readonly nodes: readonly NodeHealth[]
+  /**
+   * the honeypot check simulates a wallet with eth_simulateV1 (true) or calls the probe contract (false):
+   * the answer the checks use (null: the node did not answer)
+   */
+  readonly simulate_v1: boolean | null
   /** the shared client's counters (calls, errors, failovers, rate-limit waits, latency) */
   readonly client: ChainClientStats | null
 }
@@ -119,8 +130,8 @@ async function nodeHealth(client: ChainClient, index: number): Promise<NodeHealt
       latencies.push(performance.now() - t)
     }
     latencies.sort((a, b) => a - b)
-    const [override, trace] = await client.requestOn(index, 'node_features', (c) =>
-      Promise.all([supportsStateOverride(c), debugTrace(c)])
+    const [override, simulate, trace] = await client.requestOn(index, 'node_features', (c) =>
+      Promise.all([supportsStateOverride(c), supportsSimulateV1(c), debugTrace(c)])
     )
     return {
       url,
@@ -133,7 +144,7 @@ async function nodeHealth(client: ChainClient, index: number): Promise<NodeHealt
       peers: typeof peers === 'string' ? Number(BigInt(peers)) : null,
       client_version: typeof version === 'string' ? version.slice(0, 120) : null,
       latency_ms: Math.round(latencies[1]! * 100) / 100,
-      features: { state_override: override, debug_trace: trace },
+      features: { state_override: override, simulate_v1: simulate, debug_trace: trace },
       avalanche_health: await ext,
       error: null
     }
@@ -149,7 +160,7 @@ async function nodeHealth(client: ChainClient, index: number): Promise<NodeHealt
       peers: null,
       client_version: null,
       latency_ms: null,
-      features: { state_override: null, debug_trace: null },
+      features: { state_override: null, simulate_v1: null, debug_trace: null },
       avalanche_health: await ext,
       error: errorText(err).slice(0, 300)
     }
@@ -176,17 +187,20 @@ export async function chainHealth(service: NodeIntelService, chain: NodeIntelCha
       rpc_variable: urlVariableOf(chain),
       expected_chain_id: spec.chainId,
       nodes: [],
+      simulate_v1: null,
       client: null
     }
   }
   const intel = service.get(chain)
   const nodes = await Promise.all(intel.client.urls.map((_, i) => nodeHealth(intel.client, i)))
+  const simulate = await intel.facts.simulateV1Supported().catch(() => null)
   return {
     chain,
     status: status(chain, nodes, spec.blockTimeMs),
     rpc_variable: intel.client.urlVariable,
     expected_chain_id: spec.chainId,
     nodes,
+    simulate_v1: simulate,
     client: intel.client.stats()
   }
 }

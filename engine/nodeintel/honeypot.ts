@@ -1,12 +1,15 @@
 /**
  * @module
- * The honeypot check of one token on one chain (GET /v1/node/{chain}/honeypot/{token}): one unbatched
- * eth_call of the probe through viem (engine/nodeintel/probe.ts), which also reports the block, the token's
- * code size and decimals; judged by engine/nodeintel/verdict.ts. A JSON-RPC error answer is read from the
- * node's own error object (its revert data decoded, else its message) and the probe is not sent again.
- * Without a probe result (a node that refuses or ignores state overrides, or a probe revert) the token's
- * code and the head are read: no code is 404, a node without overrides gets `method: "bytecode_only"`
- * (verdict `unknown` with what the code shows).
+ * The honeypot check of one token on one chain (GET /v1/node/{chain}/honeypot/{token}), judged by
+ * engine/nodeintel/verdict.ts. Where the node runs eth_simulateV1 (detected once, kept 10 minutes,
+ * detected again after a failed simulation), a wallet's separate transactions in successive blocks
+ * (engine/nodeintel/wallet-sim.ts: `method: "simulate_v1_wallet"`), on top of the head block read first.
+ * Otherwise, or when the simulation fails, one unbatched eth_call of the probe contract through viem
+ * (engine/nodeintel/probe.ts: `method: "probe_contract"`), which also reports the block, the token's code
+ * size and decimals. A JSON-RPC error answer is read from the node's own error object (its revert data
+ * decoded, else its message) and the probe is not sent again. Without a probe result (a node that refuses
+ * or ignores state overrides, or a probe revert) the token's code and the head are read: no code is 404, a
+ * node without overrides gets `method: "bytecode_only"` (verdict `unknown` with what the code shows).
  */
 import { formatEther, formatUnits, RpcRequestError, type Address, type Hex, type PublicClient } from 'viem'
 import { ApiError } from '../errors.js'
@@ -14,9 +17,21 @@ import { errorText, isTransportError, type ChainClient } from '../chain/chain-cl
 import { nodeIntelDefaults, type NodeIntelChain } from '../chain/chains.js'
 import { scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
-import { decodeProbe, probeCall, supportsStateOverride } from './probe.js'
+import { decodeProbe, probeCall, probeInitCall, type ProbeResult } from './probe.js'
 import { revertReason } from './revert-reason.js'
-import { judge, type Simulation, type Thresholds, type Verdict } from './verdict.js'
+import {
+  contractOnlyReasons,
+  judge,
+  type Judgement,
+  type Simulation,
+  type Thresholds,
+  type Verdict
+} from './verdict.js'
+import { NodeFacts } from './node-facts.js'
+import { readWalletSim } from './wallet-read.js'
+import { runWalletSim, type WalletSimInput } from './wallet-sim.js'
+
+export { NodeFacts }
 
 export interface Liquidity {
   /** symbol of the pair's base side (the wrapped native) */
@@ -42,9 +57,16 @@ export interface HoneypotReport {
   /** the pair traded through (null: none with the wrapped native) */
   readonly pair: Address | null
   readonly liquidity: Liquidity | null
-  readonly method: 'simulation' | 'bytecode_only'
+  /**
+   * which simulation answered: `simulate_v1_wallet` (a wallet's transactions in successive blocks,
+   * eth_simulateV1), `probe_contract` (one eth_call of the probe contract), `probe_constructor` (the probe
+   * run by its constructor, after the probe contract was refused a step), `bytecode_only` (no simulation)
+   */
+  readonly method: HoneypotMethod
   readonly reasons: readonly string[]
 }
+
+export type HoneypotMethod = 'simulate_v1_wallet' | 'probe_contract' | 'probe_constructor' | 'bytecode_only'
 
 export interface HoneypotDeps {
   readonly chain: NodeIntelChain
@@ -57,50 +79,6 @@ export interface HoneypotDeps {
   readonly nativeUsd: () => Promise<number | null>
 }
 
-/** How long the node's gas price is reused, ms (the probe only needs a realistic one). */
-const GAS_PRICE_TTL_MS = 10_000
-/** How long a node's answer to "do you honour state overrides?" is trusted, ms. */
-const OVERRIDE_CHECK_TTL_MS = 600_000
-
-/** Per-chain facts the checks reuse: the gas price and whether the node honours state overrides. */
-export class NodeFacts {
-  private gas: { value: bigint; at: number } | null = null
-  private refreshing: Promise<bigint> | null = null
-  private overrides: { value: boolean; at: number } | null = null
-
-  constructor(private readonly client: ChainClient) {}
-
-  /** the node's gas price (cached; refreshed in the background when stale) */
-  async gasPrice(): Promise<bigint> {
-    const now = Date.now()
-    if (this.gas && now - this.gas.at < GAS_PRICE_TTL_MS) return this.gas.value
-    this.refreshing ??= this.client
-      .request('eth_gasPrice', (c) => c.getGasPrice())
-      .then((value) => {
-        this.gas = { value, at: Date.now() }
-        return value
-      })
-      .finally(() => (this.refreshing = null))
-    if (this.gas) {
-      this.refreshing.catch(() => undefined)
-      return this.gas.value
-    }
-    return this.refreshing
-  }
-
-  async overridesSupported(): Promise<boolean> {
-    if (this.overrides && Date.now() - this.overrides.at < OVERRIDE_CHECK_TTL_MS) return this.overrides.value
-    const value = await this.client.request('state_override_check', (c) => supportsStateOverride(c))
-    this.overrides = { value, at: Date.now() }
-    return value
-  }
-
-  /** last known answer without asking (health) */
-  get overridesKnown(): boolean | null {
-    return this.overrides?.value ?? null
-  }
-}
-
 /** An address with no code → 404 not_a_contract. */
 export function requireContract(chain: NodeIntelChain, token: Address, code: Hex | undefined): void {
   if (!code || code === '0x') {
@@ -110,10 +88,46 @@ export function requireContract(chain: NodeIntelChain, token: Address, code: Hex
 
 type ProbeAnswer = { data: Hex | undefined } | { error: unknown }
 
-/** The probe's eth_call alone, unbatched (latency): its data, or the node's own error (transport errors throw). */
-function probe(d: HoneypotDeps, token: Address, gasPrice: bigint): Promise<ProbeAnswer> {
-  const call = probeCall({ router: d.dex.router, wrappedNative: d.dex.wrappedNative, token, maxIn: d.maxIn, gasPrice })
-  return d.client.request('honeypot_probe', (c) => runProbe(c, call), { batch: false })
+/**
+ * The probe's eth_call alone, unbatched (latency): its data, or the node's own error (transport errors throw).
+ * `init`: the constructor probe.
+ */
+function probe(d: HoneypotDeps, token: Address, gasPrice: bigint, init = false): Promise<ProbeAnswer> {
+  const input = { router: d.dex.router, wrappedNative: d.dex.wrappedNative, token, maxIn: d.maxIn, gasPrice }
+  const call = init ? probeInitCall(input) : probeCall(input)
+  return d.client.request(init ? 'honeypot_probe_init' : 'honeypot_probe', (c) => runProbe(c, call), { batch: false })
+}
+
+const bought = (r: ProbeResult): boolean => r.buy.ok && r.buy.received > 0n
+const sold = (r: ProbeResult): boolean => r.sell.ok && r.sell.received > 0n
+
+/**
+ * The constructor probe's result when it passed a step the probe contract failed (the token refuses
+ * addresses with code), else null. Asked only after such a failure: one more eth_call.
+ */
+async function constructorRetry(
+  d: HoneypotDeps,
+  token: Address,
+  gasPrice: bigint,
+  contract: ProbeResult
+): Promise<ProbeResult | null> {
+  const liquid = !/^0x0{40}$/i.test(contract.pair) && contract.amountIn > 0n
+  const refused = !bought(contract) || !contract.approveOk || !sold(contract) || !contract.xfer.ok
+  if (!liquid || !refused) return null
+  const res = await probe(d, token, gasPrice, true)
+  let init: ProbeResult | null = null
+  try {
+    init = 'data' in res ? decodeProbe(res.data) : null
+  } catch {
+    return null
+  }
+  if (!init) return null
+  const better =
+    (bought(init) && !bought(contract)) ||
+    (bought(contract) && sold(init) && !sold(contract)) ||
+    (bought(contract) && init.xfer.ok && !contract.xfer.ok)
+  // the constructor cannot try (and undo) selling everything: the probe contract's answer stands for it
+  return better ? { ...init, sellAllOk: sold(contract) ? contract.sellAllOk : true } : null
 }
 
 /**
@@ -135,29 +149,131 @@ export function runProbe(c: PublicClient, call: Parameters<PublicClient['call']>
   )
 }
 
+/** The wallet simulation's requests at most per check: the buy alone, then with a plan that fits. */
+const WALLET_ATTEMPTS = 2
+
+/**
+ * The check as a wallet meets the token (eth_simulateV1), or why it failed: `byNode` when the node's
+ * simulation itself failed (the node is then asked about eth_simulateV1 again next time); the caller falls
+ * back to the probe contract either way.
+ */
+async function walletCheck(
+  d: HoneypotDeps,
+  facts: NodeFacts,
+  token: Address,
+  gasPrice: bigint
+): Promise<HoneypotReport | { failed: string; byNode: boolean }> {
+  const block = await d.client.request('honeypot_head', (c) => c.getBlock({ blockTag: 'latest' }), { batch: false })
+  if (block.number === null) return { failed: 'the head block has no number', byNode: true }
+  const head = { number: block.number, timestamp: block.timestamp }
+  let plan = facts.plan(token)
+  for (let attempt = 0; attempt < WALLET_ATTEMPTS; attempt++) {
+    const input: WalletSimInput = {
+      router: d.dex.router,
+      wrappedNative: d.dex.wrappedNative,
+      token,
+      maxIn: d.maxIn,
+      gasPrice,
+      head,
+      plan
+    }
+    const res = await d.client.request('honeypot_simulate', (c) => runWalletSim(c, input), { batch: false })
+    if ('error' in res) return { failed: probeError(rpcCause(res.error)), byNode: true }
+    const sim = readWalletSim(input, res.blocks)
+    if (!sim) {
+      const buy = res.blocks[0]?.[0]
+      // a buy that reverted is the router setting's doing (as a probe revert is); no answer is the node's
+      return buy?.status === 'failure'
+        ? { failed: `the wallet's buy reverted: ${revertReason(buy.data)}`, byNode: false }
+        : { failed: "the wallet's buy returned nothing", byNode: true }
+    }
+    facts.setPlan(token, sim.plan)
+    if (sim.wallet.codeSize === 0n) requireContract(d.chain, token, '0x')
+    if (!sim.complete && sim.plan) {
+      plan = sim.plan
+      continue
+    }
+    const j = judge(sim.wallet, d.thresholds)
+    const reasons = sim.contract ? [...j.reasons, ...contractOnlyReasons(sim.wallet, sim.contract)] : j.reasons
+    return report(d, token, sim.wallet, { ...j, reasons }, 'simulate_v1_wallet')
+  }
+  return { failed: 'the buy delivered a different amount on the same block', byNode: false }
+}
+
+/** viem's error of a failed simulation as the node's own error object, as runProbe reads it. */
+function rpcCause(err: unknown): unknown {
+  const rpc =
+    err instanceof RpcRequestError
+      ? err
+      : (err as { walk?: (f: (e: unknown) => boolean) => unknown } | null)?.walk?.((e) => e instanceof RpcRequestError)
+  return rpc instanceof RpcRequestError ? rpc.cause : { message: errorText(err) }
+}
+
+async function report(
+  d: HoneypotDeps,
+  token: Address,
+  result: ProbeResult,
+  j: Judgement,
+  method: HoneypotMethod
+): Promise<HoneypotReport> {
+  const hasPair = !/^0x0{40}$/i.test(result.pair)
+  const decimals = result.decimals <= 255n ? Number(result.decimals) : null
+  return {
+    chain: d.chain,
+    token,
+    block_number: Number(result.blockNumber),
+    checked_at: new Date().toISOString(),
+    is_honeypot: j.isHoneypot,
+    verdict: j.verdict,
+    simulation: j.simulation,
+    pair: hasPair ? result.pair : null,
+    liquidity: hasPair ? liquidity(d, result.reserveBase, result.reserveToken, decimals, await d.nativeUsd()) : null,
+    method,
+    reasons: j.reasons
+  }
+}
+
 export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Address): Promise<HoneypotReport> {
   const gasPrice = await facts.gasPrice()
+  let walletFailed: string | null = null
+  if (await facts.simulateV1Supported()) {
+    const w = await walletCheck(d, facts, token, gasPrice)
+    if (!('failed' in w)) return w
+    walletFailed = w.failed
+    if (w.byNode) facts.simulateV1Failed()
+  }
+  const fallback = await probeCheck(d, facts, token, gasPrice)
+  if (walletFailed === null) return fallback
+  return {
+    ...fallback,
+    reasons: [...fallback.reasons, `the wallet simulation (eth_simulateV1) failed: ${walletFailed}`]
+  }
+}
+
+/** The check with the probe contract (one eth_call), for nodes without eth_simulateV1. */
+async function probeCheck(
+  d: HoneypotDeps,
+  facts: NodeFacts,
+  token: Address,
+  gasPrice: bigint
+): Promise<HoneypotReport> {
   // one request: the probe also reports the block, the token's code size and its decimals
   const res = await probe(d, token, gasPrice)
   const result = 'data' in res ? decodeProbe(res.data) : null
   if (result) {
     if (result.codeSize === 0n) requireContract(d.chain, token, '0x')
-    const j = judge(result, d.thresholds)
-    const hasPair = !/^0x0{40}$/i.test(result.pair)
-    const decimals = result.decimals <= 255n ? Number(result.decimals) : null
-    return {
-      chain: d.chain,
-      token,
-      block_number: Number(result.blockNumber),
-      checked_at: new Date().toISOString(),
-      is_honeypot: j.isHoneypot,
-      verdict: j.verdict,
-      simulation: j.simulation,
-      pair: hasPair ? result.pair : null,
-      liquidity: hasPair ? liquidity(d, result.reserveBase, result.reserveToken, decimals, await d.nativeUsd()) : null,
-      method: 'simulation',
-      reasons: j.reasons
+    const init = await constructorRetry(d, token, gasPrice, result)
+    if (init) {
+      const j = judge(init, d.thresholds)
+      return report(
+        d,
+        token,
+        init,
+        { ...j, reasons: [...j.reasons, ...contractOnlyReasons(init, result, 'the constructor probe')] },
+        'probe_constructor'
+      )
     }
+    return report(d, token, result, judge(result, d.thresholds), 'probe_contract')
   }
   // no probe result: the node refused or ignored the override, or the probe reverted (a wrong router)
   const [code, block] = await d.client.request('honeypot_fallback', (c) =>
@@ -167,7 +283,7 @@ export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Ad
   const base = { chain: d.chain, token, block_number: Number(block), checked_at: new Date().toISOString() }
   if (!(await facts.overridesSupported())) return bytecodeOnly(base, scanCode(code))
   const why = 'error' in res ? probeError(res.error) : 'the probe returned nothing'
-  return undetermined(base, 'simulation', [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`])
+  return undetermined(base, 'probe_contract', [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`])
 }
 
 type ReportBase = Pick<HoneypotReport, 'chain' | 'token' | 'block_number' | 'checked_at'>

@@ -14,6 +14,7 @@ import type { NodeIntelChain } from '../chain/chains.js'
 import { Semaphore } from '../runtime/semaphore.js'
 import type { ChainIntel } from './service.js'
 import type { Verdict } from './verdict.js'
+import type { HoneypotMethod } from './honeypot.js'
 
 export const PAIR_CREATED = parseAbiItem(
   'event PairCreated(address indexed token0, address indexed token1, address pair, uint256 allPairsLength)'
@@ -43,7 +44,7 @@ export interface NewPair {
   /** null while the check runs, when it was dropped, or when the pair has no wrapped-native side */
   verdict: Verdict | null
   is_honeypot: boolean | null
-  method: 'simulation' | 'bytecode_only' | null
+  method: HoneypotMethod | null
   reasons: string[]
 }
 

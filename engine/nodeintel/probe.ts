@@ -7,9 +7,17 @@
  * block it ran at and the token's code size and decimals, so a check is this one request. The call data is
  * viem's `encodeFunctionData` and the answer viem's `decodeFunctionResult`, both with the probe's ABI.
  */
-import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem'
+import {
+  concat,
+  decodeFunctionResult,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Address,
+  type Hex,
+  type PublicClient
+} from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
-import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
+import { PROBE_ABI, PROBE_INIT_CODE, PROBE_RUNTIME } from './probe-artifact.js'
 
 /** where the probe's code is injected (no contract lives there on any chain) */
 export const PROBE_ADDRESS: Address = '0x00000000000000000000000000000000007e57ed'
@@ -79,6 +87,26 @@ export function probeCall(input: ProbeInput): Parameters<PublicClient['call']>[0
 }
 
 /**
+ * The eth_call parameters of the constructor probe (HoneypotProbeInit): a call without `to` that creates it
+ * with `probe`'s arguments and `maxIn` of native coin, from the same funded sender. Its return data is
+ * `probe`'s result (decodeProbe).
+ */
+export function probeInitCall(input: ProbeInput): Parameters<PublicClient['call']>[0] {
+  const args = encodeAbiParameters(
+    [{ type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'uint256' }],
+    [input.router, input.wrappedNative, input.token, input.maxIn]
+  )
+  return {
+    account: PROBE_SENDER,
+    data: concat([PROBE_INIT_CODE, args]),
+    value: input.maxIn,
+    gas: PROBE_GAS,
+    gasPrice: input.gasPrice,
+    stateOverride: [{ address: PROBE_SENDER, balance: SENDER_BALANCE + input.maxIn }]
+  }
+}
+
+/**
  * Decodes the probe's return data; null when there is none (a node that ignored the override). Data that
  * is not a probe result throws viem's decoding error.
  */
@@ -96,6 +124,29 @@ export async function supportsStateOverride(c: PublicClient): Promise<boolean> {
   try {
     const res = await c.call({ to: ANSWER_ADDRESS, stateOverride: [{ address: ANSWER_ADDRESS, code: ANSWER_CODE }] })
     return res.data !== undefined && BigInt(res.data) === 42n
+  } catch (err) {
+    if (isTransportError(err)) throw err
+    return false
+  }
+}
+
+/**
+ * true when the node runs eth_simulateV1 with a state override (the answer contract's 42 comes back); false
+ * when it does not know the method, refuses it or ignores the override. Transport errors throw.
+ */
+export async function supportsSimulateV1(c: PublicClient): Promise<boolean> {
+  try {
+    const [block] = await c.simulateBlocks({
+      blocks: [
+        {
+          stateOverrides: [{ address: ANSWER_ADDRESS, code: ANSWER_CODE }],
+          calls: [{ to: ANSWER_ADDRESS, data: '0x' }]
+        }
+      ],
+      validation: false
+    })
+    const data = block?.calls[0]?.data
+    return data !== undefined && data.length > 2 && BigInt(data) === 42n
   } catch (err) {
     if (isTransportError(err)) throw err
     return false

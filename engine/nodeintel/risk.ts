@@ -115,7 +115,7 @@ export function riskFactors(i: RiskInputs): RiskFactor[] {
   if (h.method === 'bytecode_only')
     add('simulation_unavailable', 'the node refuses state overrides: no buy/sell simulation')
   if (h.verdict === 'no_liquidity') add('no_liquidity', h.reasons[0] ?? 'no pair with the wrapped native')
-  if (h.verdict === 'unknown' && h.method === 'simulation' && s && !s.buy_ok)
+  if (h.verdict === 'unknown' && h.method !== 'bytecode_only' && s && !s.buy_ok)
     add('cannot_buy', s.revert_reason ?? 'the simulated buy delivered no tokens')
   if (s) {
     const tax = (v: number | null): boolean => v !== null && v > i.highTaxPct

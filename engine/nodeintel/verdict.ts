@@ -127,3 +127,34 @@ export function judge(r: ProbeResult, t: Thresholds): Judgement {
     }
   }
 }
+
+/** The start of every reason that says a step failed for the probe contract but not for the wallet. */
+export const CONTRACT_ONLY = 'contract-only behaviour:'
+
+/**
+ * What the token refused the probe contract but not the wallet (buy, sell or transfer): the token treats
+ * addresses with code, or one transaction doing every step in one block, differently from a wallet. The
+ * constructor probe stands for the wallet where the node has no eth_simulateV1.
+ */
+export function contractOnlyReasons(
+  wallet: ProbeResult,
+  contract: ProbeResult,
+  /** who passed, for the text */
+  passer = "the wallet's"
+): string[] {
+  const out: string[] = []
+  const walletBought = wallet.buy.ok && wallet.buy.received > 0n
+  const contractBought = contract.buy.ok && contract.buy.received > 0n
+  const refused = (step: string, s: ProbeStep): void => {
+    out.push(`${CONTRACT_ONLY} the probe contract's ${step} reverted (${revertReason(s.err)}) where ${passer} passed`)
+  }
+  if (walletBought && !contractBought) {
+    if (!contract.buy.ok) refused('buy', contract.buy)
+    else out.push(`${CONTRACT_ONLY} the probe contract's buy delivered nothing where ${passer} delivered tokens`)
+    return out
+  }
+  if (!walletBought) return out
+  if (wallet.sell.ok && wallet.sell.received > 0n && !contract.sell.ok) refused('sell', contract.sell)
+  if (wallet.xfer.ok && contract.xfer.expected > 0n && !contract.xfer.ok) refused('transfer', contract.xfer)
+  return out
+}

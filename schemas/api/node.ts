@@ -66,13 +66,17 @@ const VERDICT = Type.String({
     'ok; high_tax: a tax above NODEINTEL_HIGH_TAX_PCT; honeypot: approve or sell reverted, the sell returned nothing, or sell tax >= NODEINTEL_HONEYPOT_TAX_PCT; no_liquidity: no pair with the wrapped native (or an empty one); unknown: the buy failed, or no simulation (bytecode_only)'
 })
 const METHOD = Type.String({
-  enum: ['simulation', 'bytecode_only'],
+  enum: ['simulate_v1_wallet', 'probe_contract', 'probe_constructor', 'bytecode_only'],
   description:
-    'simulation: one eth_call with the probe injected by state override; bytecode_only: the node refuses overrides'
+    "which simulation answered. simulate_v1_wallet: a fresh wallet's own transactions (buy, transfer, approve, sell) in successive blocks of one eth_simulateV1, plus the probe contract's run for comparison; probe_contract: one eth_call of the probe contract injected by state override (nodes without eth_simulateV1, or when the simulation failed); probe_constructor: the probe contract was refused a step that the same probe run by its constructor (an address without code at the time) passed, and the constructor's run answered; bytecode_only: the node refuses overrides, no simulation"
 })
 const pct = (what: string) =>
   nullable(Type.Number({ minimum: 0, maximum: 100 }), `${what} tax, percent (null: the step did not run)`)
-const gas = (what: string) => nullable(Type.Integer({ minimum: 0 }), `gas of the ${what} call inside the probe`)
+const gas = (what: string) =>
+  nullable(
+    Type.Integer({ minimum: 0 }),
+    `gas of the ${what}: the wallet's transaction (simulate_v1_wallet) or the call inside the probe`
+  )
 
 export const Simulation = Type.Object({
   buy_ok: Type.Boolean({ description: 'the buy through the router delivered tokens' }),
@@ -107,7 +111,10 @@ export const HoneypotResponse = Type.Object({
   pair: nullable(Address('the V2 pair with the wrapped native traded through')),
   liquidity: nullable(Liquidity),
   method: METHOD,
-  reasons: Type.Array(Type.String(), { description: 'why the verdict, for a person' })
+  reasons: Type.Array(Type.String(), {
+    description:
+      "why the verdict, for a person. With simulate_v1_wallet (or probe_constructor), a step the probe contract failed but the wallet (or the constructor probe) passed is listed as 'contract-only behaviour: ...' (the token treats contracts differently)"
+  })
 })
 
 const FACTOR = Type.Object({
@@ -179,6 +186,10 @@ const NODE = Type.Object({
   latency_ms: nullable(Type.Number(), 'median of 3 eth_blockNumber round trips'),
   features: Type.Object({
     state_override: nullable(Type.Boolean(), 'eth_call honours state overrides (needed for the simulation)'),
+    simulate_v1: nullable(
+      Type.Boolean(),
+      "eth_simulateV1 with a state override answers (the honeypot check then simulates a wallet's transactions)"
+    ),
     debug_trace: nullable(Type.Boolean(), 'debug_traceCall with callTracer answers')
   }),
   avalanche_health: nullable(
@@ -215,6 +226,10 @@ export const HealthResponse = Type.Object({
       rpc_variable: Type.String({ description: 'the variable that sets the node' }),
       expected_chain_id: Type.Integer(),
       nodes: Type.Array(NODE),
+      simulate_v1: nullable(
+        Type.Boolean(),
+        "the chain's honeypot checks simulate a wallet with eth_simulateV1 (true) or call the probe contract (false); null when the node did not answer"
+      ),
       client: nullable(CLIENT_STATS)
     })
   )

@@ -93,9 +93,9 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
       method: 'GET',
       path: '/v1/node/:chain/honeypot/:token',
       pathParams: TokenPath,
-      summary: 'Honeypot check: a simulated buy, sell and transfer on your own node at the latest block',
+      summary: 'Honeypot check: a simulated buy, sell and transfer on your own node on top of the latest block',
       description:
-        "One eth_call to a probe contract injected by state override (never deployed, no transaction): it buys the token with the chain's wrapped native through the configured V2 router (PancakeSwap V2 on bsc, Trader Joe V1 on avax), approves, sells half back and transfers to a fresh address, each step isolated. Taxes are measured against router quotes; verdict thresholds are configurable (docs/node-intel.md)." +
+        "Where the node runs eth_simulateV1, a fresh wallet's own transactions in successive simulated blocks (buy through the configured V2 router: PancakeSwap V2 on bsc, Trader Joe V1 on avax; transfer to a fresh address; approve; sell half back), with the probe contract's run in the last block for comparison (method simulate_v1_wallet; a step refused to the contract but not to the wallet is named in reasons). Otherwise one eth_call to a probe contract injected by state override doing the same steps (method probe_contract). Nothing is deployed and no transaction is sent. Taxes are measured against router quotes; verdict thresholds are configurable (docs/node-intel.md)." +
         CHAIN_RULE +
         TOKEN_RULE,
       query: CheckQuery,
@@ -122,7 +122,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
       path: '/v1/node/health',
       summary: 'Health of the node-intelligence nodes: chain id, head age, sync, peers, latency, features',
       description:
-        'Each configured node checked on its own (no failover): eth_chainId against the chain, head block and its age, eth_syncing, net_peerCount where answered, web3_clientVersion, latency (median of 3), state-override and debug_traceCall support, and avalanchego /ext/health for avax URLs ending in /ext/bc/C/rpc.',
+        'Each configured node checked on its own (no failover): eth_chainId against the chain, head block and its age, eth_syncing, net_peerCount where answered, web3_clientVersion, latency (median of 3), state-override, eth_simulateV1 and debug_traceCall support (and per chain whether honeypot checks simulate a wallet), and avalanchego /ext/health for avax URLs ending in /ext/bc/C/rpc.',
       query: HealthQuery,
       response: HealthResponse,
       handler: async (req) => {

@@ -62,7 +62,7 @@ describe('node intelligence on avax (anvil, chain id 43114)', () => {
     const a = await appFor({ AVAX_RPC_URL: anvil.url })
     const r = await get(a, `/v1/node/avax/honeypot/${fx.tokens.taxed}`)
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ chain: 'avax', method: 'simulation', verdict: 'ok' })
+    expect(r.body).toMatchObject({ chain: 'avax', method: 'simulate_v1_wallet', verdict: 'ok' })
     expect(r.body.liquidity.base_symbol).toBe('WAVAX')
     expect(Math.abs(r.body.simulation.buy_tax_pct - 5)).toBeLessThan(0.1)
     expect(Math.abs(r.body.simulation.sell_tax_pct - 10)).toBeLessThan(0.1)
@@ -91,12 +91,15 @@ describe('node intelligence on avax (anvil, chain id 43114)', () => {
     expect(r.body.reasons.join(' ')).toMatch(/sell tax .*% > 5%/)
   })
 
-  it('a router that is not one (AVAX_DEX_ROUTER set to a token): the probe fails, verdict unknown with the reason', async () => {
+  it('a router that is not one (AVAX_DEX_ROUTER set to a token): the wallet buy and the probe fail, verdict unknown with the reasons', async () => {
     const a = await appFor({ AVAX_RPC_URL: anvil.url, AVAX_DEX_ROUTER: fx.tokens.taxed })
     const r = await get(a, `/v1/node/avax/honeypot/${fx.tokens.clean}?fresh=1`)
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ method: 'simulation', verdict: 'unknown', is_honeypot: null, simulation: null })
+    expect(r.body).toMatchObject({ method: 'probe_contract', verdict: 'unknown', is_honeypot: null, simulation: null })
     expect(r.body.reasons.join('\n')).toMatch(/the probe failed: .+ \(check the avax DEX router setting\)/)
+    expect(r.body.reasons.join('\n')).toMatch(
+      /the wallet simulation \(eth_simulateV1\) failed: the wallet's buy reverted/
+    )
   })
 
   it('a node that refuses state overrides: bytecode_only, verdict unknown, the code findings as reasons', async () => {
@@ -116,7 +119,8 @@ describe('node intelligence on avax (anvil, chain id 43114)', () => {
       expect.arrayContaining(['simulation_unavailable', 'owner_can_blacklist', 'owner_not_renounced'])
     )
     const health = await get(a, '/v1/node/health?chain=avax')
-    expect(health.body.chains[0].nodes[0].features.state_override).toBe(false)
+    expect(health.body.chains[0].nodes[0].features).toMatchObject({ state_override: false, simulate_v1: false })
+    expect(health.body.chains[0].simulate_v1).toBe(false)
   })
 
   it('an unreachable node: 503 chain_unavailable naming the chain, in bounded time; health says down', async () => {

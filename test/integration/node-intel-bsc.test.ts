@@ -64,7 +64,7 @@ describe('honeypot check (anvil, chain id 56)', () => {
       token: fx.tokens.clean,
       verdict: 'ok',
       is_honeypot: false,
-      method: 'simulation'
+      method: 'simulate_v1_wallet'
     })
     expect(b.simulation).toMatchObject({
       buy_ok: true,
@@ -160,16 +160,19 @@ describe('honeypot check (anvil, chain id 56)', () => {
     expect(fresh.headers['x-tidewatch-cache']).toBe('miss')
   })
 
-  it('a fresh check is one request to the node: the probe, unbatched', async () => {
+  it('a fresh check of a token checked before is two requests: the head, then the wallet simulation, unbatched', async () => {
     const client = clients.get('bsc')!
     const request = vi.spyOn(client, 'request')
     try {
       const r = await get(`/v1/node/bsc/honeypot/${fx.tokens.taxed}?fresh=1`)
-      expect(r.body).toMatchObject({ verdict: 'ok', method: 'simulation' })
+      expect(r.body).toMatchObject({ verdict: 'ok', method: 'simulate_v1_wallet' })
       expect(Math.abs(r.body.simulation.sell_tax_pct - 10)).toBeLessThan(0.1)
       // the gas price and the native coin's price are cached apart from the check
       const check = request.mock.calls.filter((c) => !['eth_gasPrice', 'native_price'].includes(c[0]))
-      expect(check.map((c) => [c[0], c[2]])).toEqual([['honeypot_probe', { batch: false }]])
+      expect(check.map((c) => [c[0], c[2]])).toEqual([
+        ['honeypot_head', { batch: false }],
+        ['honeypot_simulate', { batch: false }]
+      ])
     } finally {
       request.mockRestore()
     }
@@ -284,7 +287,7 @@ describe('new pairs and health', () => {
       chain_id: 56,
       chain_id_ok: true,
       peers: null, // anvil does not answer net_peerCount
-      features: { state_override: true, debug_trace: true },
+      features: { state_override: true, simulate_v1: true, debug_trace: true },
       avalanche_health: null
     })
     expect(bsc.nodes[0].client_version).toMatch(/anvil/i)

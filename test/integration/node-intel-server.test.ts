@@ -53,7 +53,7 @@ describe('node intelligence in the server', () => {
   it('answers a honeypot check over HTTP; bsc without a node answers 503 naming BSC_RPC_URL', async () => {
     const r = await get(`/v1/node/avax/honeypot/${fx.tokens.sellBlocked}`)
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ chain: 'avax', verdict: 'honeypot', method: 'simulation' })
+    expect(r.body).toMatchObject({ chain: 'avax', verdict: 'honeypot', method: 'simulate_v1_wallet' })
     const bsc = await get(`/v1/node/bsc/token-risk/${fx.tokens.clean}`)
     expect(bsc.status).toBe(503)
     expect(bsc.body.error).toMatchObject({ code: 'chain_not_configured' })

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { projectRoot } from '../../engine/paths.js'
-import { PROBE_RUNTIME } from '../../engine/nodeintel/probe-artifact.js'
+import { PROBE_INIT_CODE, PROBE_RUNTIME } from '../../engine/nodeintel/probe-artifact.js'
 import { scanCode } from '../../engine/nodeintel/bytecode.js'
 import { revertReason } from '../../engine/nodeintel/revert-reason.js'
 import { taxPct } from '../../engine/nodeintel/verdict.js'
@@ -22,7 +22,7 @@ describe('honeypot probe artifact', () => {
     expect(res.status).toBe(0)
   })
 
-  it('has no PUSH0 (compiled for paris) and no SELFDESTRUCT', () => {
+  it('has no PUSH0 (compiled for paris) and no SELFDESTRUCT, injected or run as a constructor', () => {
     const all = Buffer.from(PROBE_RUNTIME.slice(2), 'hex')
     // the CBOR metadata trailer (its length in the last two bytes) is data, not code
     const code = all.subarray(0, all.length - 2 - all.readUInt16BE(all.length - 2))
@@ -34,6 +34,16 @@ describe('honeypot probe artifact', () => {
     }
     expect(push0).toBe(false)
     expect(scanCode(PROBE_RUNTIME).selfdestruct).toBe(false)
+    // the constructor probe's creation code is all code up to its own trailer (it deploys nothing after it)
+    const init = Buffer.from(PROBE_INIT_CODE.slice(2), 'hex')
+    const initCode = init.subarray(0, init.length - 2 - init.readUInt16BE(init.length - 2))
+    let initPush0 = false
+    for (let i = 0; i < initCode.length; i++) {
+      const op = initCode[i]!
+      if (op === 0x5f) initPush0 = true
+      if (op >= 0x60 && op <= 0x7f) i += op - 0x5f
+    }
+    expect(initPush0).toBe(false)
   })
 })
 

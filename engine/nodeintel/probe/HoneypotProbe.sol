@@ -6,6 +6,10 @@
 // of it (undone), sells half back and transfers half of the rest to a fresh address. Every step is a
 // low-level call, so one revert does not hide the others; each reports what the router quoted, what
 // really arrived and the gas it took.
+// HoneypotProbeInit runs the same steps in its constructor (an eth_call that creates it), so the token meets an
+// address without code.
+// walletBuy is the buy of a simulated wallet (eth_simulateV1, engine/nodeintel/wallet-sim.ts): the wallet calls
+// it and the pair pays the tokens to the wallet; the wallet's approve, sell and transfer are its own transactions.
 // Only functions common to every V2 fork are used (Trader Joe's router has WAVAX(), not WETH()).
 // Regenerate engine/nodeintel/probe-artifact.ts after editing: node tools/build-probe.mjs
 pragma solidity 0.8.37;
@@ -41,7 +45,8 @@ interface IPairMin {
     function token0() external view returns (address);
 }
 
-contract HoneypotProbe {
+/** The probe's steps, shared by the injected probe and the constructor probe. */
+abstract contract ProbeSteps {
     struct Step {
         bool ok;
         // the router's quote (buy, sell) or the amount sent (transfer), smallest units of what is received
@@ -73,28 +78,41 @@ contract HoneypotProbe {
         Step xfer;
     }
 
-    bytes4 private constant TRANSFER_WOULD_PASS = 0x7a11ed00;
+    bytes4 internal constant TRANSFER_WOULD_PASS = 0x7a11ed00;
 
-    function probe(address router, address wrapped, address token, uint256 maxIn) external returns (Result memory r) {
-        r.blockNumber = block.number;
-        r.codeSize = token.code.length;
-        if (r.codeSize == 0) return r;
-        (bool okD, bytes memory retD) = token.staticcall(abi.encodeWithSignature("decimals()"));
-        if (okD && retD.length >= 32) r.decimals = abi.decode(retD, (uint256));
-        r.pair = IFactoryMin(IRouterMin(router).factory()).getPair(token, wrapped);
-        if (r.pair == address(0)) return r;
-        (uint112 a, uint112 b, ) = IPairMin(r.pair).getReserves();
-        bool tokenIs0 = IPairMin(r.pair).token0() == token;
-        (r.reserveToken, r.reserveBase) = tokenIs0 ? (uint256(a), uint256(b)) : (uint256(b), uint256(a));
-        if (r.reserveBase == 0 || r.reserveToken == 0) return r;
-        // 0.5% of the base reserve at most: a small trade keeps the price impact out of the measured taxes
-        r.amountIn = r.reserveBase / 200;
-        if (r.amountIn > maxIn) r.amountIn = maxIn;
+    // What a check first reads: the block, the token's code size and decimals, its pair with the wrapped native,
+    // the reserves and the amount to buy with.
+    struct Market {
+        uint256 blockNumber;
+        uint256 codeSize;
+        uint256 decimals;
+        address pair;
+        uint256 reserveBase;
+        uint256 reserveToken;
+        uint256 amountIn;
+    }
+
+    // A wallet's buy (walletBuy): the market and the buy step, the tokens paid to the calling wallet.
+    struct WalletBuy {
+        Market market;
+        Step buy;
+    }
+
+    /** Buys, approves, checks the sell-all (a hook), sells half and transfers half of the rest. */
+    function _run(address router, address wrapped, address token, uint256 maxIn) internal returns (Result memory r) {
+        Market memory m = _market(router, wrapped, token, maxIn);
+        r.blockNumber = m.blockNumber;
+        r.codeSize = m.codeSize;
+        r.decimals = m.decimals;
+        r.pair = m.pair;
+        r.reserveBase = m.reserveBase;
+        r.reserveToken = m.reserveToken;
+        r.amountIn = m.amountIn;
         if (r.amountIn == 0) return r;
         IWrappedMin(wrapped).deposit{value: r.amountIn}();
         IERC20Min(wrapped).approve(router, type(uint256).max);
 
-        r.buy = _swap(router, wrapped, token, r.amountIn);
+        r.buy = _swap(router, wrapped, token, r.amountIn, address(this));
         uint256 held = _bal(token, address(this));
         if (held == 0) return r;
 
@@ -106,7 +124,7 @@ contract HoneypotProbe {
         r.sellAllOk = _sellAllWouldPass(router, token, wrapped, held);
         r.sellSent = held / 2;
         uint256 pairBefore = _bal(token, r.pair);
-        r.sell = _swap(router, token, wrapped, r.sellSent);
+        r.sell = _swap(router, token, wrapped, r.sellSent, address(this));
         if (r.sell.ok) {
             uint256 pairAfter = _bal(token, r.pair);
             r.pairReceived = pairAfter > pairBefore ? pairAfter - pairBefore : 0;
@@ -117,14 +135,31 @@ contract HoneypotProbe {
         r.xfer = _transfer(token);
     }
 
-    function _swap(address router, address from, address to, uint256 amount) private returns (Step memory s) {
+    function _market(address router, address wrapped, address token, uint256 maxIn) internal view returns (Market memory m) {
+        m.blockNumber = block.number;
+        m.codeSize = token.code.length;
+        if (m.codeSize == 0) return m;
+        (bool okD, bytes memory retD) = token.staticcall(abi.encodeWithSignature("decimals()"));
+        if (okD && retD.length >= 32) m.decimals = abi.decode(retD, (uint256));
+        m.pair = IFactoryMin(IRouterMin(router).factory()).getPair(token, wrapped);
+        if (m.pair == address(0)) return m;
+        (uint112 a, uint112 b, ) = IPairMin(m.pair).getReserves();
+        bool tokenIs0 = IPairMin(m.pair).token0() == token;
+        (m.reserveToken, m.reserveBase) = tokenIs0 ? (uint256(a), uint256(b)) : (uint256(b), uint256(a));
+        if (m.reserveBase == 0 || m.reserveToken == 0) return m;
+        // 0.5% of the base reserve at most: a small trade keeps the price impact out of the measured taxes
+        m.amountIn = m.reserveBase / 200;
+        if (m.amountIn > maxIn) m.amountIn = maxIn;
+    }
+
+    function _swap(address router, address from, address to, uint256 amount, address recipient) internal returns (Step memory s) {
         address[] memory path = new address[](2);
         path[0] = from;
         path[1] = to;
         try IRouterMin(router).getAmountsOut(amount, path) returns (uint256[] memory out) {
             s.expected = out[1];
         } catch {}
-        uint256 before = _bal(to, address(this));
+        uint256 before = _bal(to, recipient);
         uint256 g = gasleft();
         (bool ok, bytes memory ret) = router.call(
             abi.encodeWithSelector(
@@ -132,18 +167,18 @@ contract HoneypotProbe {
                 amount,
                 0,
                 path,
-                address(this),
+                recipient,
                 block.timestamp + 60
             )
         );
         s.gasUsed = g - gasleft();
         s.ok = ok;
         if (!ok) s.err = ret;
-        uint256 afterBal = _bal(to, address(this));
+        uint256 afterBal = _bal(to, recipient);
         s.received = afterBal > before ? afterBal - before : 0;
     }
 
-    function _transfer(address token) private returns (Step memory s) {
+    function _transfer(address token) internal returns (Step memory s) {
         address fresh = address(uint160(uint256(keccak256(abi.encode(address(this), block.number, token)))));
         s.expected = _bal(token, address(this)) / 2;
         if (s.expected == 0) return s;
@@ -157,8 +192,40 @@ contract HoneypotProbe {
         s.received = afterBal > before ? afterBal - before : 0;
     }
 
+    /** The token's own revert data for a failed sell of `amount` to `to` (empty: none found). */
+    function _transferReason(address token, address to, uint256 amount) internal virtual returns (bytes memory);
+
+    /** Whether selling `amount` (everything held) would pass. */
+    function _sellAllWouldPass(address router, address token, address wrapped, uint256 amount) internal virtual returns (bool);
+
+    function _bal(address token, address who) internal view returns (uint256 v) {
+        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(IERC20Min.balanceOf.selector, who));
+        if (ok && ret.length >= 32) v = abi.decode(ret, (uint256));
+    }
+}
+
+/** The probe injected by state override and called (eth_call, or the last block of a wallet simulation). */
+contract HoneypotProbe is ProbeSteps {
+    function probe(address router, address wrapped, address token, uint256 maxIn) external returns (Result memory r) {
+        return _run(router, wrapped, token, maxIn);
+    }
+
+    /**
+     * The buy of a wallet's simulated transactions (eth_simulateV1): called by the wallet, an address without
+     * code, with up to `msg.value` to spend. It wraps, buys through the router and has the pair pay the tokens
+     * to the wallet, so the token sees what a wallet's own buy shows it: the pair sending to an address without
+     * code, `tx.origin` the receiver. `buy.received` is the wallet's balance delta.
+     */
+    function walletBuy(address router, address wrapped, address token) external payable returns (WalletBuy memory w) {
+        w.market = _market(router, wrapped, token, msg.value);
+        if (w.market.amountIn == 0) return w;
+        IWrappedMin(wrapped).deposit{value: w.market.amountIn}();
+        IERC20Min(wrapped).approve(router, type(uint256).max);
+        w.buy = _swap(router, wrapped, token, w.market.amountIn, msg.sender);
+    }
+
     /** The token's own revert data for a plain transfer to the pair (routers mask it as TRANSFER_FROM_FAILED). */
-    function _transferReason(address token, address to, uint256 amount) private returns (bytes memory) {
+    function _transferReason(address token, address to, uint256 amount) internal override returns (bytes memory) {
         (bool ok, bytes memory ret) = address(this).call(
             abi.encodeWithSelector(this.transferThenRevert.selector, token, to, amount)
         );
@@ -167,7 +234,7 @@ contract HoneypotProbe {
     }
 
     /** Whether selling `amount` (everything held) would pass: run in a call that always reverts. */
-    function _sellAllWouldPass(address router, address token, address wrapped, uint256 amount) private returns (bool) {
+    function _sellAllWouldPass(address router, address token, address wrapped, uint256 amount) internal override returns (bool) {
         (bool ok, bytes memory ret) = address(this).call(
             abi.encodeWithSelector(this.sellThenRevert.selector, router, token, wrapped, amount)
         );
@@ -217,9 +284,29 @@ contract HoneypotProbe {
             revert(add(ret, 32), mload(ret))
         }
     }
+}
 
-    function _bal(address token, address who) private view returns (uint256 v) {
-        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(IERC20Min.balanceOf.selector, who));
-        if (ok && ret.length >= 32) v = abi.decode(ret, (uint256));
+/**
+ * The probe as a constructor, run by an eth_call that creates it: while its constructor runs it has no code,
+ * so a token checking `extcodesize` of the buyer, seller or sender sees what a wallet shows. Its result is
+ * the constructor's return data, encoded as `probe`'s. A contract under construction cannot call itself, so
+ * selling everything is not tried (read as passing) and a failed sell's reason is that of one token unit
+ * sent straight to the pair.
+ */
+contract HoneypotProbeInit is ProbeSteps {
+    constructor(address router, address wrapped, address token, uint256 maxIn) payable {
+        bytes memory out = abi.encode(_run(router, wrapped, token, maxIn));
+        assembly {
+            return(add(out, 32), mload(out))
+        }
+    }
+
+    function _transferReason(address token, address to, uint256) internal override returns (bytes memory) {
+        (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(IERC20Min.transfer.selector, to, 1));
+        return ok ? bytes("") : ret;
+    }
+
+    function _sellAllWouldPass(address, address, address, uint256) internal pure override returns (bool) {
+        return true;
     }
 }

@@ -4,7 +4,7 @@
  * answers a request itself (an error object, or a result) or returns undefined to forward it, at once or
  * through a promise (a delay).
  * - `startOverrideRefusingProxy`: `eth_call` with a state override (third parameter) answers -32602, as
- *   nodes started without override support do.
+ *   nodes started without override support do, and `eth_simulateV1` answers -32601 (method not found).
  * - `rangeLimitProxy` (test/fixtures/evm/whales/range-limit-proxy.ts): eth_getLogs over too many blocks.
  */
 import http from 'node:http'
@@ -73,12 +73,14 @@ export async function startRpcProxy(target: string, rule: RpcRule): Promise<RpcP
 
 export function startOverrideRefusingProxy(target: string): Promise<RpcProxy> {
   return startRpcProxy(target, (r) =>
-    r.method === 'eth_call' && (r.params?.length ?? 0) >= 3 && r.params![2] !== null
-      ? {
-          jsonrpc: '2.0',
-          id: r.id,
-          error: { code: -32602, message: 'invalid argument 2: state overrides are not supported' }
-        }
-      : undefined
+    r.method === 'eth_simulateV1'
+      ? { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: 'the method eth_simulateV1 does not exist' } }
+      : r.method === 'eth_call' && (r.params?.length ?? 0) >= 3 && r.params![2] !== null
+        ? {
+            jsonrpc: '2.0',
+            id: r.id,
+            error: { code: -32602, message: 'invalid argument 2: state overrides are not supported' }
+          }
+        : undefined
   )
 }

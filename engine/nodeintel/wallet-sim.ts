@@ -1,0 +1,276 @@
+/**
+ * @module
+ * The honeypot check as a wallet meets the token: one `eth_simulateV1` request (through the chain
+ * client's viem transport) in which a fresh address without code, given native coin by state override, sends its
+ * own transactions in successive simulated blocks on top of the head, each block one number and
+ * STEP_GAP_S seconds after the last:
+ *
+ * 1. buy: the wallet calls the probe's `walletBuy` (engine/nodeintel/probe/HoneypotProbe.sol, injected by
+ *    state override), which buys through the router and has the pair pay the tokens to the wallet;
+ * 2. transfer: `token.transfer(recipient, bought / 4)` from the wallet, the recipient's balance read before
+ *    and after;
+ * 3. approve: `token.approve(router, max)` from the wallet, a block of its own;
+ * 4. sell: the router's quote, then the wallet's own
+ *    `swapExactTokensForTokensSupportingFeeOnTransferTokens(bought / 2)`, with the wallet's wrapped-native
+ *    balance and the pair's token balance read before and after, then one token unit sent straight to the
+ *    pair (its revert is the token's own reason, which the router masks as TRANSFER_FROM_FAILED);
+ * 5. the probe contract's own run (`probe`, from another sender): the sell-all check, and what a contract
+ *    meets, compared with the wallet in the reasons.
+ *
+ * The transfer and the sell need the amount the buy delivers, so they use a plan: the pair and the amount
+ * the same buy delivered last time. Without a plan (the token's first check) the request holds the buy
+ * only, and the full request follows with the plan it gives; a plan that no longer fits
+ * (the buy now delivers less than the three quarters the steps spend, or another pair) is replaced the
+ * same way. Both requests run on the same head block, so the buy is the same in both.
+ */
+import {
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  maxUint256,
+  numberToHex,
+  parseAbi,
+  type Address,
+  type Hex,
+  type PublicClient
+} from 'viem'
+import { isTransportError } from '../chain/chain-client.js'
+import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
+import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, type ProbeInput } from './probe.js'
+
+/** The simulated wallet: an address without code nobody holds a key for, funded by state override. */
+export const WALLET: Address = getAddress('0x5a1e0b7c3d9f2e4a6b8c0d1e3f5a7b9c2d4e6f80')
+/** Where the wallet's transfer goes: a second fresh address. */
+export const WALLET_RECIPIENT: Address = getAddress('0x7c2e4a6b8d0f1a3c5e7b9d2f4a6c8e0b1d3f5a79')
+/** Seconds between the wallet's blocks: a person's pace, past the usual anti-bot cooldowns (30-60 s). */
+export const STEP_GAP_S = 60n
+/** Gas limit of each wallet transaction (what a wallet would set for a swap). */
+const WALLET_TX_GAS = 3_000_000n
+/** The simulated blocks' gas limit: room for the probe's run (PROBE_GAS) on chains with smaller blocks. */
+const BLOCK_GAS_LIMIT = 2n * PROBE_GAS
+/** Native coin given to the wallet and the probe's sender, wei (gas x price must be covered). */
+const FUNDS = 10n ** 24n
+/** The sell's deadline after its block, seconds (a wallet's usual 20 minutes). */
+const DEADLINE_S = 1200n
+
+/** the router functions the wallet calls (common to every V2 fork) */
+export const ROUTER_ABI = parseAbi([
+  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
+  'function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)'
+])
+
+/** The head block the wallet's blocks follow. */
+export interface Head {
+  readonly number: bigint
+  /** seconds */
+  readonly timestamp: bigint
+}
+
+/** What the token's buy delivered last time: the transfer and sell amounts come from it. */
+export interface WalletPlan {
+  readonly pair: Address
+  /** tokens the wallet's buy delivered, smallest units */
+  readonly bought: bigint
+}
+
+export interface WalletSimInput extends ProbeInput {
+  readonly head: Head
+  /** null: the buy only (the plan comes from it) */
+  readonly plan: WalletPlan | null
+}
+
+/** One transaction of the simulated blocks. */
+export interface SimCall {
+  readonly account: Address
+  readonly to: Address
+  readonly data: Hex
+  readonly gas: bigint
+  readonly gasPrice: bigint
+  readonly value?: bigint
+}
+
+/** One simulated block: its overrides (number and time in seconds) and its transactions. */
+export interface SimBlock {
+  readonly blockOverrides: { readonly number: bigint; readonly time: bigint; readonly gasLimit: bigint }
+  readonly stateOverrides?: readonly { readonly address: Address; readonly code?: Hex; readonly balance: bigint }[]
+  readonly calls: readonly SimCall[]
+}
+
+/** One simulated call as the node answered it (status, raw return or revert data, gas). */
+export interface CallOutcome {
+  readonly status: 'success' | 'failure'
+  /** return data, or revert data of a failure */
+  readonly data: Hex
+  readonly gasUsed: bigint
+}
+
+export type WalletSimAnswer = { blocks: readonly (readonly CallOutcome[])[] } | { error: unknown }
+
+/** the wallet's transfer: a quarter of the planned buy */
+export const transferAmount = (p: WalletPlan): bigint => p.bought / 4n
+/** the wallet's sell: half of the planned buy */
+export const sellAmount = (p: WalletPlan): bigint => p.bought / 2n
+
+/** The simulated blocks of one wallet simulation. */
+export function walletBlocks(input: WalletSimInput): SimBlock[] {
+  const { head, plan, token, router, wrappedNative: wrapped, gasPrice } = input
+  const at = (i: bigint) => ({
+    number: head.number + i,
+    time: head.timestamp + i * STEP_GAP_S,
+    gasLimit: BLOCK_GAS_LIMIT
+  })
+  const tx = (to: Address, data: Hex, value?: bigint): SimCall => ({
+    account: WALLET,
+    to,
+    data,
+    gas: WALLET_TX_GAS,
+    gasPrice,
+    ...(value === undefined ? {} : { value })
+  })
+  const balanceOf = (of: Address, who: Address) =>
+    tx(of, encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [who] }))
+  const buy: SimBlock = {
+    blockOverrides: at(1n),
+    stateOverrides: [
+      { address: PROBE_ADDRESS, code: PROBE_RUNTIME, balance: input.maxIn + 10n ** 18n },
+      { address: WALLET, balance: FUNDS },
+      { address: PROBE_SENDER, balance: FUNDS }
+    ],
+    calls: [
+      tx(
+        PROBE_ADDRESS,
+        encodeFunctionData({ abi: PROBE_ABI, functionName: 'walletBuy', args: [router, wrapped, token] }),
+        input.maxIn
+      )
+    ]
+  }
+  const contractRun = (i: bigint): SimBlock => ({
+    blockOverrides: at(i),
+    calls: [
+      {
+        account: PROBE_SENDER,
+        to: PROBE_ADDRESS,
+        data: encodeFunctionData({
+          abi: PROBE_ABI,
+          functionName: 'probe',
+          args: [router, wrapped, token, input.maxIn]
+        }),
+        gas: PROBE_GAS,
+        gasPrice
+      }
+    ]
+  })
+  if (!plan) return [buy]
+  const sellPath = [token, wrapped] as const
+  const sell = sellAmount(plan)
+  return [
+    buy,
+    {
+      blockOverrides: at(2n),
+      calls: [
+        balanceOf(token, WALLET_RECIPIENT),
+        tx(
+          token,
+          encodeFunctionData({
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [WALLET_RECIPIENT, transferAmount(plan)]
+          })
+        ),
+        balanceOf(token, WALLET_RECIPIENT)
+      ]
+    },
+    {
+      blockOverrides: at(3n),
+      calls: [tx(token, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }))]
+    },
+    {
+      blockOverrides: at(4n),
+      calls: [
+        tx(router, encodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut', args: [sell, sellPath] })),
+        balanceOf(wrapped, WALLET),
+        balanceOf(token, plan.pair),
+        tx(
+          router,
+          encodeFunctionData({
+            abi: ROUTER_ABI,
+            functionName: 'swapExactTokensForTokensSupportingFeeOnTransferTokens',
+            args: [sell, 0n, sellPath, WALLET, head.timestamp + 4n * STEP_GAP_S + DEADLINE_S]
+          })
+        ),
+        balanceOf(wrapped, WALLET),
+        balanceOf(token, plan.pair),
+        // the token's own reason when the sell failed (the router masks it): one unit sent to the pair
+        tx(token, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [plan.pair, 1n] }))
+      ]
+    },
+    contractRun(5n)
+  ]
+}
+
+/**
+ * The `eth_simulateV1` parameters of one wallet simulation, as JSON-RPC takes them (quantities as hex):
+ * the blocks on top of the head, `validation: false` (the wallet's nonce and the base fee are not checked).
+ */
+export function walletRequest(input: WalletSimInput): [unknown, Hex] {
+  const blockStateCalls = walletBlocks(input).map((b) => ({
+    blockOverrides: {
+      number: numberToHex(b.blockOverrides.number),
+      time: numberToHex(b.blockOverrides.time),
+      gasLimit: numberToHex(b.blockOverrides.gasLimit)
+    },
+    ...(b.stateOverrides
+      ? {
+          stateOverrides: Object.fromEntries(
+            b.stateOverrides.map((o) => [
+              o.address,
+              { ...(o.code ? { code: o.code } : {}), balance: numberToHex(o.balance) }
+            ])
+          )
+        }
+      : {}),
+    calls: b.calls.map((x) => ({
+      from: x.account,
+      to: x.to,
+      data: x.data,
+      gas: numberToHex(x.gas),
+      gasPrice: numberToHex(x.gasPrice),
+      ...(x.value === undefined ? {} : { value: numberToHex(x.value) })
+    }))
+  }))
+  return [{ blockStateCalls, validation: false }, numberToHex(input.head.number)]
+}
+
+interface RpcSimBlock {
+  readonly calls: readonly {
+    readonly status: Hex
+    readonly returnData: Hex
+    readonly gasUsed: Hex
+    readonly error?: { readonly data?: Hex }
+  }[]
+}
+
+/**
+ * One wallet simulation through the client's viem transport (`eth_simulateV1`; only each call's status,
+ * data and gas are read, so viem's block and log formatting is not paid): the calls' outcomes, or the
+ * node's JSON-RPC error object (a node without eth_simulateV1, or one that refuses these blocks);
+ * transport errors throw. Caught here, inside the client's request, as runProbe does.
+ */
+export function runWalletSim(c: PublicClient, input: WalletSimInput): Promise<WalletSimAnswer> {
+  const request = c.request as (a: { method: 'eth_simulateV1'; params: [unknown, Hex] }) => Promise<RpcSimBlock[]>
+  return request({ method: 'eth_simulateV1', params: walletRequest(input) }).then(
+    (blocks) => ({
+      blocks: blocks.map((b) =>
+        b.calls.map((x): CallOutcome => ({
+          status: x.status === '0x1' ? 'success' : 'failure',
+          data: x.error?.data ?? x.returnData,
+          gasUsed: BigInt(x.gasUsed)
+        }))
+      )
+    }),
+    (err: unknown) => {
+      if (isTransportError(err)) throw err
+      return { error: err }
+    }
+  )
+}
