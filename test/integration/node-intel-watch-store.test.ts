@@ -25,7 +25,7 @@ const row = (over: Partial<VerdictRow>): VerdictRow => ({
   token: A,
   verdict: 'ok',
   is_honeypot: false,
-  method: 'simulation',
+  method: 'simulate_v1_wallet',
   buy_tax_pct: 0,
   sell_tax_pct: 0.0001,
   transfer_tax_pct: null,

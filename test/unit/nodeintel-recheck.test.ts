@@ -20,7 +20,7 @@ if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => !Nu
 const point = (over: Partial<VerdictPoint> = {}): VerdictPoint => ({
   verdict: 'ok',
   is_honeypot: false,
-  method: 'simulation',
+  method: 'simulate_v1_wallet',
   buy_tax_pct: 0,
   sell_tax_pct: 0,
   transfer_tax_pct: 0,
