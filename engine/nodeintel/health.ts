@@ -9,6 +9,7 @@
  * head, `degraded` when one answers but its head is stale or it is syncing, `down` when none answers,
  * `chain_mismatch` when the answering nodes are on another chain.
  */
+import type { RecheckStats } from './recheck.js'
 import type { PublicClient } from 'viem'
 import { errorText, isTransportError, type ChainClient, type ChainClientStats } from '../chain/chain-client.js'
 import { EVM_CHAINS, NODE_INTEL_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
@@ -57,6 +58,11 @@ export interface ChainHealth {
   readonly simulate_v1: boolean | null
   /** the shared client's counters (calls, errors, failovers, rate-limit waits, latency) */
   readonly client: ChainClientStats | null
+  /**
+   * the watch list's re-checks: tokens watched, last block scanned, triggers, re-checks, changes, errors and
+   * triggers dropped because the queue was full (null: no re-checks on this chain)
+   */
+  readonly rechecks: RecheckStats | null
 }
 
 const optional = async <T>(p: Promise<T>): Promise<T | null> => {
@@ -178,7 +184,14 @@ function status(chain: NodeIntelChain, nodes: readonly NodeHealth[], blockTimeMs
   return fresh ? 'ok' : 'degraded'
 }
 
-export async function chainHealth(service: NodeIntelService, chain: NodeIntelChain): Promise<ChainHealth> {
+/** The re-checks of a chain, if it runs them. */
+export type RecheckStatsOf = (chain: NodeIntelChain) => RecheckStats | null
+
+export async function chainHealth(
+  service: NodeIntelService,
+  chain: NodeIntelChain,
+  rechecks: RecheckStatsOf = () => null
+): Promise<ChainHealth> {
   const spec = EVM_CHAINS[nodeIntelChain(chain)]
   if (!service.has(chain)) {
     return {
@@ -188,7 +201,8 @@ export async function chainHealth(service: NodeIntelService, chain: NodeIntelCha
       expected_chain_id: spec.chainId,
       nodes: [],
       simulate_v1: null,
-      client: null
+      client: null,
+      rechecks: null
     }
   }
   const intel = service.get(chain)
@@ -201,16 +215,18 @@ export async function chainHealth(service: NodeIntelService, chain: NodeIntelCha
     expected_chain_id: spec.chainId,
     nodes,
     simulate_v1: simulate,
-    client: intel.client.stats()
+    client: intel.client.stats(),
+    rechecks: rechecks(chain)
   }
 }
 
 /** Every node-intelligence chain (or one), in path order; `status` overall: the worst configured chain's. */
 export async function nodeHealthReport(
   service: NodeIntelService,
-  only?: NodeIntelChain
+  only?: NodeIntelChain,
+  rechecks?: RecheckStatsOf
 ): Promise<{ status: 'ok' | 'degraded' | 'down'; chains: ChainHealth[] }> {
-  const chains = await Promise.all((only ? [only] : NODE_INTEL_CHAINS).map((c) => chainHealth(service, c)))
+  const chains = await Promise.all((only ? [only] : NODE_INTEL_CHAINS).map((c) => chainHealth(service, c, rechecks)))
   const configured = chains.filter((c) => c.status !== 'not_configured')
   const status =
     configured.length === 0 || configured.every((c) => c.status === 'down' || c.status === 'chain_mismatch')

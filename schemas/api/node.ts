@@ -230,7 +230,19 @@ export const HealthResponse = Type.Object({
         Type.Boolean(),
         "the chain's honeypot checks simulate a wallet with eth_simulateV1 (true) or call the probe contract (false); null when the node did not answer"
       ),
-      client: nullable(CLIENT_STATS)
+      client: nullable(CLIENT_STATS),
+      rechecks: nullable(
+        Type.Object({
+          watched: Type.Integer({ minimum: 0, description: 'tokens on the watch list (keys and new pairs)' }),
+          last_block: nullable(Type.Integer(), 'the last block scanned for triggers'),
+          triggers: Type.Integer({ minimum: 0, description: 'owner transactions and events seen' }),
+          rechecks: Type.Integer({ minimum: 0 }),
+          changes: Type.Integer({ minimum: 0, description: 'verdict changes stored and announced' }),
+          errors: Type.Integer({ minimum: 0 }),
+          dropped: Type.Integer({ minimum: 0, description: 'triggers dropped because the re-check queue was full' })
+        }),
+        'the watch list re-checks of the chain (docs/node-intel.md "Watch list and re-checks"); null when the chain runs none'
+      )
     })
   )
 })

@@ -86,7 +86,11 @@ export class NodeIntelModule implements ServiceModule {
   }
 
   routes(): Route[] {
-    const routes = nodeRoutes({ service: this.service, newPairs: (chain) => this.watchers.get(chain) })
+    const routes = nodeRoutes({
+      service: this.service,
+      newPairs: (chain) => this.watchers.get(chain),
+      rechecks: (chain) => this.rechecks.get(chain)?.stats() ?? null
+    })
     if (!this.wiring || !this.watches) return routes
     const watch = watchRoutes({
       service: this.service,

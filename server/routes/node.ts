@@ -8,7 +8,7 @@
 import { getAddress, isAddress, type Address } from 'viem'
 import { ApiError } from '../../engine/errors.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
-import { nodeHealthReport } from '../../engine/nodeintel/health.js'
+import { nodeHealthReport, type RecheckStatsOf } from '../../engine/nodeintel/health.js'
 import type { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'
 import type { ChainIntel, NodeIntelService } from '../../engine/nodeintel/service.js'
 import {
@@ -30,6 +30,8 @@ export interface NodeRoutesDeps {
   readonly service: NodeIntelService
   /** the chain's new-pairs watcher (undefined: the chain has no node, or NODEINTEL_NEW_PAIRS_POLL_MS=0) */
   readonly newPairs: (chain: NodeIntelChain) => NewPairsWatcher | undefined
+  /** the chain's re-check counters (null: it runs no re-checks) */
+  readonly rechecks?: RecheckStatsOf
 }
 
 export function parseChain(raw: string | undefined): NodeIntelChain {
@@ -127,7 +129,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
       response: HealthResponse,
       handler: async (req) => {
         const only = req.q['chain'] === undefined ? undefined : parseChain(req.q['chain'] as string)
-        return json(200, await nodeHealthReport(d.service, only))
+        return json(200, await nodeHealthReport(d.service, only, d.rechecks))
       }
     },
     {

@@ -171,6 +171,14 @@ describe('re-checks of watched tokens', () => {
         ['ok', 'watch', null]
       ])
       expect(h.body.history[0].changed).toEqual(expect.arrayContaining(['verdict', 'sell_tax_pct']))
+
+      // the node health shows the chain's re-check counters
+      const health = await api('GET', '/v1/node/health?chain=bsc')
+      const rechecks = health.body.chains[0].rechecks
+      expect(rechecks.watched).toBeGreaterThanOrEqual(1)
+      expect(rechecks.changes).toBeGreaterThanOrEqual(1)
+      expect(rechecks.triggers).toBeGreaterThanOrEqual(1)
+      expect(rechecks.last_block).toBeGreaterThan(0)
     } finally {
       c.close()
     }
