@@ -99,7 +99,7 @@ describe('Bybit configuration', () => {
       symbols: []
     })
     expect(() => loadConfig({ BYBIT_WS_URL: 'https://stream.bybit.com' })).toThrow('BYBIT_WS_URL must use ws or wss')
-    expect(() => loadConfig({ BYBIT_REST_URL: 'nope' })).toThrow('BYBIT_REST_URL must be a URL')
+    expect(() => loadConfig({ BYBIT_REST_URL: 'nope' })).toThrow('BYBIT_REST_URL must be an http(s) URL')
     expect(loadConfig({ BYBIT_REST_URL: 'http://127.0.0.1:9/' }).venues.bybit.restUrl).toBe('http://127.0.0.1:9')
     expect(loadConfig({ BYBIT_SYMBOLS: 'btcusdt, 1000PEPEUSDT' }).venues.bybit.symbols).toEqual([
       'BTCUSDT',
