@@ -7,7 +7,8 @@ import { ReplaySource } from '../../ingest/sources/replay-source.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { BybitTestServer } from '../helpers/venues/bybit-server.js'
 import { PERPS, liquidationMessage, tradeMessage, tradeRow } from '../helpers/venues/bybit-fixtures.js'
-import { drainSource, until } from '../helpers/venues/drain-source.js'
+import { drainSource } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const rec = tmpDir()
 let live: NormalizedRecord[] = []
