@@ -2,22 +2,41 @@
  * @module
  * The service's configuration, read once from the environment at start, validated with messages that name
  * the variable and the accepted values, and passed down as a readonly object. Nothing else reads
- * `process.env`. Each capability reads its own variables (engine/webhooks/config.ts,
- * engine/alerts/config.ts, engine/chain/rpc-config.ts, engine/nodeintel/config.ts,
- * ingest/sources/chain/chain-settings.ts, the venue entries of ingest/sources/venues.ts) with the readers
- * of engine/config/env.ts; this module assembles them and reads the service's own.
+ * `process.env`. Each capability declares its variables as a TypeBox schema and reads them with
+ * engine/config/env.ts (engine/webhooks/config.ts, engine/alerts/config.ts, engine/chain/rpc-config.ts,
+ * engine/nodeintel/config.ts, ingest/sources/chain/chain-settings.ts, the venue modules'
+ * `variables`); this module declares the service's own (`SERVICE_ENV`), joins them all into
+ * `ENV_SCHEMA` and assembles the one `Config`.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { VENUES, type VenueConfigs, type VenueName } from '../ingest/sources/venues.js'
 import type { VenueEnv } from '../ingest/sources/venue-settings.js'
 import { ConfigError } from '../engine/config/config-error.js'
-import { checkUrl, envDir, envInt, envOneOf, envValue, type Env } from '../engine/config/env.js'
-import { alertAllowedIps, alertSources } from '../engine/alerts/config.js'
-import { webhookConfig, type WebhookConfig } from '../engine/webhooks/config.js'
-import { chainsConfig, type ChainsConfig } from '../engine/chain/rpc-config.js'
-import { nodeIntelConfig, type NodeIntelConfig } from '../engine/nodeintel/config.js'
-import { chainSourcesConfig, chainSourcesFor, type ChainSourcesConfig } from '../ingest/sources/chain/chain-settings.js'
+import { Type, type TSchema } from '@sinclair/typebox'
+import {
+  EnvDir,
+  EnvEnum,
+  EnvInt,
+  EnvText,
+  EnvUrl,
+  commaList,
+  readEnv,
+  readVariable,
+  envValue,
+  type Env
+} from '../engine/config/env.js'
+import { ALERT_ENV, alertAllowedIps, alertSources } from '../engine/alerts/config.js'
+import { WEBHOOK_ENV, webhookConfig, type WebhookConfig } from '../engine/webhooks/config.js'
+import { CHAIN_RPC_ENV, chainsConfig, type ChainsConfig } from '../engine/chain/rpc-config.js'
+import { NODE_INTEL_ENV, nodeIntelConfig, type NodeIntelConfig } from '../engine/nodeintel/config.js'
+import { WATCH_ENV } from '../engine/nodeintel/watch-config.js'
+import {
+  CHAIN_SOURCES_ENV,
+  chainSourcesConfig,
+  chainSourcesFor,
+  type ChainSourcesConfig
+} from '../ingest/sources/chain/chain-settings.js'
 import { isChainSourceName, type ChainSourceName } from '../ingest/sources/chain/chain-source-names.js'
 
 export { ConfigError, type WebhookConfig }
@@ -30,7 +49,7 @@ export const KNOWN_SOURCES: readonly string[] = ['sim', ...VENUES.map((v) => v.n
 /** What `SOURCES=live` means: the registry's venues marked live (ingest/sources/venues.ts). */
 export const LIVE_VENUES: readonly VenueName[] = VENUES.filter((v) => v.live).map((v) => v.name)
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies readonly LogLevel[]
 
 export interface Config {
   /** @default 8080 (0 picks a free port) */
@@ -102,19 +121,151 @@ export interface Config {
   readonly chainSources: ChainSourcesConfig
 }
 
-function sources(env: Env): readonly SourceName[] {
-  const raw = env['SOURCES'] ?? 'sim'
-  const list = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
+/** The service's own variables. */
+export const SERVICE_ENV = Type.Object({
+  PORT: EnvInt({ description: 'HTTP listen port (0 picks a free port)', default: 8080, minimum: 0, maximum: 65_535 }),
+  HOST: EnvText({ description: 'HTTP listen address', accepted: 'a host name or address', default: '127.0.0.1' }),
+  DATA_DIR: EnvDir({ description: 'chDB data directory; also holds the admin token', default: './data' }),
+  CLICKHOUSE_URL: Type.Optional(
+    EnvUrl('http', 'http://user:pass@host:8123/db', { description: 'a ClickHouse server used instead of chDB' })
+  ),
+  CLICKHOUSE_CLUSTER: Type.Optional(
+    EnvText({
+      description: 'cluster name: replicated tables + Distributed, DDL ON CLUSTER (needs CLICKHOUSE_URL)',
+      accepted: 'a plain identifier',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$'
+    })
+  ),
+  SOURCES: EnvText({
+    description: 'comma list of ingest sources',
+    accepted: `a comma list of ${KNOWN_SOURCES.join(', ')} or replay:<file or dir>`,
+    default: 'sim'
+  }),
+  RECORD_DIR: Type.Optional(EnvDir({ description: 'record every raw venue message (gzipped NDJSON, hourly files)' })),
+  REPLAY_SPEED: EnvText({
+    description: 'pace of SOURCES=replay: 1 as recorded, 10 ten times faster, 0 or max as fast as possible',
+    accepted: 'max or a number from 0 (as fast as possible) to 1000000',
+    default: '1'
+  }),
+  SIM_SEED: EnvInt({ description: 'seed of the demo market', default: 42, minimum: 0, maximum: 2 ** 31 - 1 }),
+  SIM_BACKFILL_DAYS: EnvInt({
+    description: 'history the demo market writes on first start, days',
+    default: 30,
+    minimum: 0,
+    maximum: 365
+  }),
+  ADMIN_TOKEN: Type.Optional(
+    EnvText({
+      description: 'bearer token of /v1/admin/*; unset: generated on first start',
+      accepted: 'at least 16 characters without spaces',
+      pattern: '^\\S{16,}$',
+      secret: true
+    })
+  ),
+  LOG_LEVEL: EnvEnum(LOG_LEVELS, { description: 'log level', default: 'info' }),
+  INGEST_BATCH_ROWS: EnvInt({
+    description: 'rows that seal an insert batch',
+    default: 50_000,
+    minimum: 1,
+    maximum: 1_000_000
+  }),
+  INGEST_BULK_BATCH_ROWS: EnvInt({
+    description: 'rows that seal a batch of bulk loads (the demo backfill, replays at full speed)',
+    default: 250_000,
+    minimum: 1,
+    maximum: 1_000_000
+  }),
+  INGEST_FLUSH_MS: EnvInt({
+    description: 'oldest a live batch gets before it is written, ms',
+    default: 1_000,
+    minimum: 10,
+    maximum: 60_000
+  }),
+  INGEST_QUEUE_ROWS: EnvInt({
+    description: 'rows one table may have queued before sources wait (backpressure)',
+    default: 500_000,
+    minimum: 1_000,
+    maximum: 10_000_000
+  }),
+  CHDB_POOL_SIZE: EnvInt({ description: 'chDB connections = queries in flight', default: 4, minimum: 1, maximum: 32 }),
+  EXPORT_MAX_CONCURRENT: Type.Optional(
+    EnvInt({
+      description: 'bulk exports streaming at once; on chDB below CHDB_POOL_SIZE (default min(2, pool - 1))',
+      minimum: 1,
+      maximum: 32
+    })
+  ),
+  EXPORT_PIN_MERGED: EnvEnum(['0', '1'], {
+    description: 'read candle partitions that are one merged part without FINAL in exports',
+    default: '1'
+  }),
+  BODY_MEMORY_MB: EnvInt({
+    description: 'request bodies held in memory at once across connections, MiB',
+    default: 64,
+    minimum: 1,
+    maximum: 65_536
+  }),
+  PUBLIC_RATE_PER_MIN: EnvInt({
+    description: 'public endpoints without a key: requests per minute per client IP',
+    default: 60,
+    minimum: 1,
+    maximum: 1_000_000_000
+  }),
+  TRUSTED_PROXY_HOPS: EnvInt({
+    description: 'reverse proxies whose X-Forwarded-For is trusted (0: header ignored)',
+    default: 0,
+    minimum: 0,
+    maximum: 10
+  }),
+  SIGNUP: EnvEnum(['invite', 'open'], {
+    description: "invite: after the first account sign-up needs an owner's invite; open: anyone may sign up",
+    default: 'invite'
+  })
+})
+
+/** Venue `v`'s variables, by full name: `<PREFIX>_WS_URL`, `<PREFIX>_REST_URL` and the module's own. */
+function venueEnvSchema(v: (typeof VENUES)[number]): Record<string, TSchema> {
+  const out: Record<string, TSchema> = {
+    [`${v.envPrefix}_WS_URL`]: EnvUrl('ws', v.wsUrl, {
+      description: `${v.name} WebSocket endpoint or base`,
+      default: v.wsUrl,
+      family: '<PREFIX>_WS_URL'
+    }),
+    [`${v.envPrefix}_REST_URL`]: EnvUrl('http', v.restUrl, {
+      description: `${v.name} REST base`,
+      default: v.restUrl,
+      family: '<PREFIX>_REST_URL'
+    })
+  }
+  for (const [suffix, schema] of Object.entries(v.variables)) out[`${v.envPrefix}_${suffix}`] = schema
+  return out
+}
+
+/** Every venue's variables (catalog/venues.ts and each venue's module). */
+export const VENUE_ENV = Type.Object(Object.assign({}, ...VENUES.map(venueEnvSchema)) as Record<string, TSchema>)
+
+/**
+ * Every variable the service reads, by name: the service's own and each capability's. The docs' variable
+ * tables list exactly these (test/unit/config-env-docs.test.ts).
+ */
+export const ENV_SCHEMA = Type.Object({
+  ...SERVICE_ENV.properties,
+  ...VENUE_ENV.properties,
+  ...CHAIN_RPC_ENV.properties,
+  ...CHAIN_SOURCES_ENV.properties,
+  ...NODE_INTEL_ENV.properties,
+  ...WATCH_ENV.properties,
+  ...WEBHOOK_ENV.properties,
+  ...ALERT_ENV.properties
+})
+
+function sources(env: Env, raw: string): readonly SourceName[] {
+  const list = commaList(raw)
   const bad = list.find(
     (s) => !KNOWN_SOURCES.includes(s) && !s.startsWith('replay:') && s !== 'chains' && !isChainSourceName(s)
   )
   if (bad !== undefined || list.length === 0) {
-    throw new ConfigError(
-      `SOURCES must be a comma list of ${KNOWN_SOURCES.join(', ')} or replay:<file or dir> (got '${raw}')`
-    )
+    throw new ConfigError(`SOURCES must be ${SERVICE_ENV.properties.SOURCES.accepted} (got '${raw}')`)
   }
   if (list.includes('none') && list.length > 1) throw new ConfigError(`SOURCES=none cannot be combined (got '${raw}')`)
   const out: SourceName[] = []
@@ -136,74 +287,43 @@ function sources(env: Env): readonly SourceName[] {
   return out
 }
 
-function baseUrl(env: Env, name: string, def: string, protocols: readonly string[]): string {
-  const raw = envValue(env, name)
-  return raw === undefined ? def : checkUrl(name, raw, protocols, def).replace(/\/+$/, '')
-}
-
-/** A venue's variables: `<prefix>_<suffix>`, errors naming the variable. */
-function venueEnv(env: Env, prefix: string): VenueEnv {
+/** A venue's own variables (`<prefix>_<suffix>`, checked against its schema), errors naming the variable. */
+function venueEnv(env: Env, prefix: string, variables: Readonly<Record<string, TSchema>>): VenueEnv {
   return {
-    get: (suffix) => envValue(env, `${prefix}_${suffix}`),
+    get: (suffix) => {
+      const schema = variables[suffix]
+      const value =
+        schema === undefined ? envValue(env, `${prefix}_${suffix}`) : readVariable(env, `${prefix}_${suffix}`, schema)
+      return value === undefined ? undefined : String(value)
+    },
     fail: (suffix, message) => {
       throw new ConfigError(`${prefix}_${suffix} ${message}`)
     }
   }
 }
 
-/** `config.venues`: every registry entry's URLs (default from the entry) and settings. */
+/** `config.venues`: every registry entry's URLs (default from the entry, trailing slashes removed) and settings. */
 function venues(env: Env): VenueConfigs {
   const out: Record<string, unknown> = {}
+  const urls = readEnv(VENUE_ENV, env) as Record<string, string>
+  const base = (name: string): string => urls[name]!.replace(/\/+$/, '')
   for (const v of VENUES) {
     out[v.name] = Object.freeze({
-      wsUrl: baseUrl(env, `${v.envPrefix}_WS_URL`, v.wsUrl, ['ws:', 'wss:']),
-      restUrl: baseUrl(env, `${v.envPrefix}_REST_URL`, v.restUrl, ['http:', 'https:']),
-      ...v.settings(venueEnv(env, v.envPrefix))
+      wsUrl: base(`${v.envPrefix}_WS_URL`),
+      restUrl: base(`${v.envPrefix}_REST_URL`),
+      ...v.settings(venueEnv(env, v.envPrefix, v.variables))
     })
   }
   return Object.freeze(out) as VenueConfigs
 }
 
-function replaySpeed(env: Env): number {
-  const raw = envValue(env, 'REPLAY_SPEED')
-  if (raw === undefined) return 1
-  if (raw === 'max') return 0
-  const n = Number(raw)
+/** REPLAY_SPEED: `max` is 0 (as fast as possible). */
+function replaySpeed(raw: string): number {
+  const n = raw === 'max' ? 0 : Number(raw)
   if (!Number.isFinite(n) || n < 0 || n > 1_000_000) {
-    throw new ConfigError(`REPLAY_SPEED must be max or a number from 0 (as fast as possible) to 1000000 (got '${raw}')`)
+    throw new ConfigError(`REPLAY_SPEED must be ${SERVICE_ENV.properties.REPLAY_SPEED.accepted} (got '${raw}')`)
   }
   return n
-}
-
-function clickhouseUrl(env: Env): string | undefined {
-  const raw = envValue(env, 'CLICKHOUSE_URL')
-  if (raw === undefined) return undefined
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new ConfigError(`CLICKHOUSE_URL must be an http(s) URL like http://user:pass@host:8123/db (got '${raw}')`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`CLICKHOUSE_URL must use http or https (got '${url.protocol}')`)
-  }
-  return raw
-}
-
-function identifier(env: Env, name: string): string | undefined {
-  const raw = envValue(env, name)
-  if (raw === undefined) return undefined
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw)) throw new ConfigError(`${name} must be a plain identifier (got '${raw}')`)
-  return raw
-}
-
-function adminToken(env: Env): string | undefined {
-  const raw = env['ADMIN_TOKEN']
-  if (raw === undefined || raw === '') return undefined
-  if (raw.length < 16 || /\s/.test(raw)) {
-    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters without spaces')
-  }
-  return raw
 }
 
 /**
@@ -211,10 +331,10 @@ function adminToken(env: Env): string | undefined {
  * its client has read everything, so the cap stays below the pool (ingest and other reads keep at least
  * one): default min(2, pool - 1), at least 1 (with a pool of 1 an export holds the only connection).
  */
-function exportMaxConcurrent(env: Env, pool: number): number {
-  if (env['CLICKHOUSE_URL']) return envInt(env, 'EXPORT_MAX_CONCURRENT', 2, 1, 32)
+function exportMaxConcurrent(set: number | undefined, pool: number, server: boolean): number {
+  if (server) return set ?? 2
   const most = Math.max(1, pool - 1)
-  const cap = envInt(env, 'EXPORT_MAX_CONCURRENT', Math.min(2, most), 1, 32)
+  const cap = set ?? Math.min(2, most)
   if (cap > most) {
     throw new ConfigError(
       `EXPORT_MAX_CONCURRENT (${cap}) must be below CHDB_POOL_SIZE (${pool}): each streaming export holds a chDB connection until its client has read everything, and ingest and other reads need one left`
@@ -225,41 +345,40 @@ function exportMaxConcurrent(env: Env, pool: number): number {
 
 /** Reads and validates the configuration. Throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
-  const host = envValue(env, 'HOST') ?? '127.0.0.1'
-  if (env['CLICKHOUSE_CLUSTER'] && !env['CLICKHOUSE_URL']) {
+  const e = readEnv(SERVICE_ENV, env)
+  if (e.CLICKHOUSE_CLUSTER !== undefined && e.CLICKHOUSE_URL === undefined) {
     throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a ClickHouse server deployment)')
   }
-  const chdbPoolSize = envInt(env, 'CHDB_POOL_SIZE', 4, 1, 32)
   return Object.freeze({
-    port: envInt(env, 'PORT', 8080, 0, 65_535),
-    host,
-    dataDir: envDir(env, 'DATA_DIR') ?? path.resolve('./data'),
-    clickhouseUrl: clickhouseUrl(env),
-    clickhouseCluster: identifier(env, 'CLICKHOUSE_CLUSTER'),
-    sources: sources(env),
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    clickhouseCluster: e.CLICKHOUSE_CLUSTER,
+    sources: sources(env, e.SOURCES),
     venues: venues(env),
-    recordDir: envDir(env, 'RECORD_DIR'),
-    replaySpeed: replaySpeed(env),
-    simSeed: envInt(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
-    simBackfillDays: envInt(env, 'SIM_BACKFILL_DAYS', 30, 0, 365),
-    adminToken: adminToken(env),
-    logLevel: envOneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
-    batchRows: envInt(env, 'INGEST_BATCH_ROWS', 50_000, 1, 1_000_000),
-    bulkBatchRows: envInt(env, 'INGEST_BULK_BATCH_ROWS', 250_000, 1, 1_000_000),
-    flushMs: envInt(env, 'INGEST_FLUSH_MS', 1_000, 10, 60_000),
-    queueRows: envInt(env, 'INGEST_QUEUE_ROWS', 500_000, 1_000, 10_000_000),
-    chdbPoolSize,
-    exportMaxConcurrent: exportMaxConcurrent(env, chdbPoolSize),
-    exportPinMerged: envOneOf(env, 'EXPORT_PIN_MERGED', '1', ['0', '1']) === '1',
-    bodyMemoryBytes: envInt(env, 'BODY_MEMORY_MB', 64, 1, 65_536) * 1024 * 1024,
-    publicRatePerMinute: envInt(env, 'PUBLIC_RATE_PER_MIN', 60, 1, 1_000_000_000),
-    trustedProxyHops: envInt(env, 'TRUSTED_PROXY_HOPS', 0, 0, 10),
+    recordDir: e.RECORD_DIR === undefined ? undefined : path.resolve(e.RECORD_DIR),
+    replaySpeed: replaySpeed(e.REPLAY_SPEED),
+    simSeed: e.SIM_SEED,
+    simBackfillDays: e.SIM_BACKFILL_DAYS,
+    adminToken: e.ADMIN_TOKEN,
+    logLevel: e.LOG_LEVEL,
+    batchRows: e.INGEST_BATCH_ROWS,
+    bulkBatchRows: e.INGEST_BULK_BATCH_ROWS,
+    flushMs: e.INGEST_FLUSH_MS,
+    queueRows: e.INGEST_QUEUE_ROWS,
+    chdbPoolSize: e.CHDB_POOL_SIZE,
+    exportMaxConcurrent: exportMaxConcurrent(e.EXPORT_MAX_CONCURRENT, e.CHDB_POOL_SIZE, e.CLICKHOUSE_URL !== undefined),
+    exportPinMerged: e.EXPORT_PIN_MERGED === '1',
+    bodyMemoryBytes: e.BODY_MEMORY_MB * 1024 * 1024,
+    publicRatePerMinute: e.PUBLIC_RATE_PER_MIN,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     alertSources: alertSources(env),
     alertAllowedIps: alertAllowedIps(env),
     webhooks: webhookConfig(env),
     chains: chainsConfig(env),
     nodeIntel: nodeIntelConfig(env),
     chainSources: chainSourcesConfig(env),
-    signup: envOneOf(env, 'SIGNUP', 'invite', ['invite', 'open'] as const)
+    signup: e.SIGNUP
   })
 }

@@ -71,8 +71,8 @@ export interface ServerContext {
   readonly signals?: SignalService
   /** inbound alerts: secrets, settings, the duplicate window (docs/alerts.md) */
   readonly alerts?: AlertService
-  /** accounts, sessions and login throttling counters for /v1/health (docs/accounts.md) */
-  readonly accounts?: { counters(): Record<string, number> }
+  /** the modules' sections of /v1/health (ServiceModule.health), in module order; absent in route unit tests */
+  readonly healthSections?: () => Readonly<Record<string, unknown>>
   /** registrations, the delivery outbox and its counters (docs/webhooks.md) */
   readonly webhooks?: WebhookService
 }

@@ -135,8 +135,8 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
     lastStop: () => lastStop,
     signals: signals.service,
     alerts: alerts.service,
-    accounts,
-    webhooks: webhooks.service
+    webhooks: webhooks.service,
+    healthSections: () => modules.health()
   }
   const routes = [...modules.routes(ctx), STREAM_ROUTE]
   const app = new App([...routes, ...openapiRoutes(routes, ctx.version)], log.child({ mod: 'http' }), access, {

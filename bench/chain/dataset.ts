@@ -15,6 +15,7 @@
 import type { TxInput, EvmLog } from '../../ingest/normalize/chain/evm-decode.js'
 import { DEPOSIT, SWAP_TOPICS, TRANSFER } from '../../ingest/normalize/chain/evm-topics.js'
 import { replacer, reviver } from '../../ingest/sources/chain/rpc-tape.js'
+import { mulberry32 } from '../mulberry32.js'
 
 export const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'
 export const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
@@ -23,16 +24,6 @@ export const BBB = '0x00000000000000000000000000000000000bbb01'
 const ROUTER = '0x7a250d5630b4cf539739df2c5dacb4c659f2488d'
 const POOL1 = '0x0000000000000000000000000000000000009001'
 const POOL2 = '0x0000000000000000000000000000000000009002'
-
-function mulberry32(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const word = (hex: string): string => `0x${hex.replace(/^0x/, '').padStart(64, '0')}`
 const amountWord = (v: bigint): string => word(v.toString(16))

@@ -16,7 +16,8 @@
  *
  * A malformed value throws ConfigError naming the variable (the process exits 2 with that line).
  */
-import { checkUrl, envInt, envValue, type Env } from '../config/env.js'
+import { Type, type TSchema } from '@sinclair/typebox'
+import { EnvInt, EnvUrl, EnvUrlList, commaList, envValue, readVariable, type Env } from '../config/env.js'
 import { EVM_CHAIN_NAMES, EVM_CHAINS, envPrefixesOf, type EvmChainName } from './chains.js'
 
 /** Default `<ENV>_RPC_RATE`, requests/s: below the free tiers of public providers, far below a own node. */
@@ -39,6 +40,48 @@ export interface ChainRpcConfig {
 
 export type ChainsConfig = Readonly<Partial<Record<EvmChainName, ChainRpcConfig>>>
 
+/** The variables of `chain`'s nodes: `<ENV>_RPC_URL` and `<ENV>_WS_URL` under each of its prefixes, rate and timeout. */
+function chainRpcVariables(chain: EvmChainName): Record<string, TSchema> {
+  const out: Record<string, TSchema> = {}
+  for (const p of envPrefixesOf(chain)) {
+    out[`${p}_RPC_URL`] = Type.Optional(
+      EnvUrlList('http', 'http://127.0.0.1:8545', {
+        description: `${chain} JSON-RPC nodes, in order of preference`,
+        family: '<ENV>_RPC_URL'
+      })
+    )
+    out[`${p}_WS_URL`] = Type.Optional(
+      EnvUrl('ws', 'ws://127.0.0.1:8546', { description: `${chain} node for subscriptions`, family: '<ENV>_WS_URL' })
+    )
+  }
+  const p = EVM_CHAINS[chain].envName
+  out[`${p}_RPC_RATE`] = EnvInt({
+    description: `requests per second to ${chain}'s nodes, all callers together`,
+    default: DEFAULT_RPC_RATE,
+    minimum: 1,
+    maximum: 100_000,
+    family: '<ENV>_RPC_RATE'
+  })
+  out[`${p}_RPC_TIMEOUT_MS`] = EnvInt({
+    description: "one node's time to answer one request before the next node is tried, ms",
+    default: DEFAULT_RPC_TIMEOUT_MS,
+    minimum: 50,
+    maximum: 120_000,
+    family: '<ENV>_RPC_TIMEOUT_MS'
+  })
+  return out
+}
+
+/** Every chain's node variables. */
+export const CHAIN_RPC_ENV = Type.Object(
+  Object.assign({}, ...EVM_CHAIN_NAMES.map(chainRpcVariables)) as Record<string, TSchema>
+)
+
+/** One of CHAIN_RPC_ENV's variables, read and checked. */
+function rpcVariable(env: Env, name: string): unknown {
+  return readVariable(env, name, CHAIN_RPC_ENV.properties[name]!)
+}
+
 /** The variable that holds `<suffix>` for `chain` (its own name first, then aliases), or the own name if none is set. */
 export function variableFor(env: Env, chain: EvmChainName, suffix: string): string {
   const names = envPrefixesOf(chain).map((p) => `${p}_${suffix}`)
@@ -47,21 +90,13 @@ export function variableFor(env: Env, chain: EvmChainName, suffix: string): stri
 
 /** `<ENV>_RPC_URL` as a list (empty when unset). Throws ConfigError naming the variable. */
 export function rpcUrlsFor(env: Env, chain: EvmChainName): string[] {
-  const name = variableFor(env, chain, 'RPC_URL')
-  const raw = envValue(env, name)
-  if (raw === undefined) return []
-  const urls = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-  return urls.map((u) => checkUrl(name, u, ['http:', 'https:'], 'http://127.0.0.1:8545'))
+  const raw = rpcVariable(env, variableFor(env, chain, 'RPC_URL')) as string | undefined
+  return raw === undefined ? [] : commaList(raw)
 }
 
 /** `<ENV>_WS_URL`, or undefined. Throws ConfigError naming the variable. */
 export function wsUrlFor(env: Env, chain: EvmChainName): string | undefined {
-  const name = variableFor(env, chain, 'WS_URL')
-  const raw = envValue(env, name)
-  return raw === undefined ? undefined : checkUrl(name, raw, ['ws:', 'wss:'], 'ws://127.0.0.1:8546')
+  return rpcVariable(env, variableFor(env, chain, 'WS_URL')) as string | undefined
 }
 
 /** One chain's settings, or undefined when it has no `<ENV>_RPC_URL`. */
@@ -69,8 +104,8 @@ export function chainRpcConfig(env: Env, chain: EvmChainName): ChainRpcConfig | 
   const urls = rpcUrlsFor(env, chain)
   const wsUrl = wsUrlFor(env, chain)
   const prefix = EVM_CHAINS[chain].envName
-  const ratePerSec = envInt(env, `${prefix}_RPC_RATE`, DEFAULT_RPC_RATE, 1, 100_000)
-  const timeoutMs = envInt(env, `${prefix}_RPC_TIMEOUT_MS`, DEFAULT_RPC_TIMEOUT_MS, 50, 120_000)
+  const ratePerSec = rpcVariable(env, `${prefix}_RPC_RATE`) as number
+  const timeoutMs = rpcVariable(env, `${prefix}_RPC_TIMEOUT_MS`) as number
   if (urls.length === 0) return undefined
   return Object.freeze({
     chain,

@@ -6,9 +6,10 @@
  * Avalanche) and overridable for forks, other DEXes and test nodes. Verdict thresholds, the probe's trade size, the cache time and the new-pairs watcher.
  * The nodes themselves are `BSC_RPC_URL` / `AVAX_RPC_URL` (engine/chain/rpc-config.ts).
  */
-import { getAddress, isAddress, parseEther, type Address } from 'viem'
+import { getAddress, parseEther, type Address } from 'viem'
 import { ConfigError } from '../config/config-error.js'
-import { envNumber, envValue, type Env } from '../config/env.js'
+import { Type, type TSchema } from '@sinclair/typebox'
+import { EnvNumber, EnvText, commaList, envValue, readEnv, readVariable, type Env } from '../config/env.js'
 import { watchConfig, type WatchConfig } from './watch-config.js'
 import {
   EVM_CHAINS,
@@ -50,70 +51,127 @@ export interface NodeIntelConfig {
   readonly watch: WatchConfig
 }
 
-function address(env: Env, name: string, def: Address): Address {
-  const raw = envValue(env, name)
-  if (raw === undefined) return def
-  if (!isAddress(raw, { strict: false }))
-    throw new ConfigError(`${name} must be a 0x-prefixed 20-byte address (got '${raw}')`)
-  return getAddress(raw)
+/** An address variable's schema; `def` is its default. */
+function addressVariable(description: string, family: string, def?: string): TSchema {
+  const schema = EnvText({
+    description,
+    family,
+    accepted: 'a 0x-prefixed 20-byte address',
+    pattern: '^0x[0-9a-fA-F]{40}$',
+    ...(def === undefined ? {} : { default: def })
+  })
+  return def === undefined ? Type.Optional(schema) : schema
 }
 
-/** A comma list of addresses (empty when unset). */
-function addressList(env: Env, name: string): readonly Address[] {
-  const raw = envValue(env, name)
-  if (raw === undefined) return Object.freeze([])
-  const out = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((a) => {
-      if (!isAddress(a, { strict: false }))
-        throw new ConfigError(`${name} must be a comma list of 0x addresses (got '${a}')`)
-      return getAddress(a)
-    })
-  if (out.length > 20) throw new ConfigError(`${name} lists at most 20 addresses (got ${out.length})`)
-  return Object.freeze(out)
+/** One node-intelligence chain's variables, `<BSC|AVAX>_DEX_ROUTER`, ... with the catalog's mainnet defaults. */
+function dexVariables(chain: NodeIntelChain): Record<string, TSchema> {
+  const p = chain.toUpperCase()
+  const m = nodeIntelDefaults(chain)
+  return {
+    [`${p}_DEX_ROUTER`]: addressVariable('V2 router the probe trades through', '<PATH>_DEX_ROUTER', m.router),
+    [`${p}_DEX_FACTORY`]: addressVariable('its factory', '<PATH>_DEX_FACTORY', m.factory),
+    [`${p}_WRAPPED_NATIVE`]: addressVariable(
+      'the wrapped native the probe buys with',
+      '<PATH>_WRAPPED_NATIVE',
+      EVM_CHAINS[nodeIntelChain(chain)].wrappedNative
+    ),
+    [`${p}_USD_TOKEN`]: addressVariable('stablecoin that prices liquidity in USD', '<PATH>_USD_TOKEN', m.usdToken),
+    [`${p}_LP_LOCKERS`]: Type.Optional(
+      EnvText({
+        description: 'LP locker contracts whose LP holdings count as locked',
+        family: '<PATH>_LP_LOCKERS',
+        accepted: 'a comma list of at most 20 0x addresses',
+        pattern: '^[\\s,]*0x[0-9a-fA-F]{40}(\\s*,[\\s,]*0x[0-9a-fA-F]{40}){0,19}[\\s,]*$'
+      })
+    )
+  }
+}
+
+/** Node intelligence's variables. */
+export const NODE_INTEL_ENV = Type.Object({
+  ...(Object.assign({}, ...NODE_INTEL_CHAINS.map(dexVariables)) as Record<string, TSchema>),
+  NODEINTEL_HIGH_TAX_PCT: EnvNumber({
+    description: 'a buy, sell or transfer tax above this, percent, gives high_tax',
+    default: 10,
+    minimum: 0,
+    maximum: 100
+  }),
+  NODEINTEL_HONEYPOT_TAX_PCT: EnvNumber({
+    description: 'a sell tax at or above this, percent, gives honeypot',
+    default: 90,
+    minimum: 0,
+    maximum: 100
+  }),
+  NODEINTEL_PROBE_MAX_IN: EnvText({
+    description: 'the largest buy, in native coins',
+    accepted: 'a positive amount of the native coin, e.g. 0.5',
+    pattern: '^\\d+(\\.\\d{1,18})?$',
+    default: '1'
+  }),
+  NODEINTEL_CACHE_MS: EnvNumber({
+    description: 'how long an answer is reused for the same token, ms',
+    default: 15_000,
+    minimum: 0,
+    maximum: 3_600_000
+  }),
+  NODEINTEL_NEW_PAIRS_POLL_MS: EnvNumber({
+    description: "how often the factory's PairCreated logs are read, ms (0 turns the watcher off)",
+    default: 3_000,
+    minimum: 0,
+    maximum: 600_000
+  }),
+  NODEINTEL_NEW_PAIRS_KEEP: EnvNumber({
+    description: 'how many new pairs are remembered per chain',
+    default: 1_000,
+    minimum: 10,
+    maximum: 100_000
+  })
+})
+
+/** One of NODE_INTEL_ENV's variables, read and checked. */
+function variable(env: Env, name: string): string | undefined {
+  const properties: Readonly<Record<string, TSchema>> = NODE_INTEL_ENV.properties
+  return readVariable(env, name, properties[name]!) as string | undefined
 }
 
 function dex(env: Env, chain: NodeIntelChain): NodeIntelDex {
   const p = chain.toUpperCase()
-  // mainnet defaults (catalog/chains.ts), checked against the deployed contracts' public code
   const m = nodeIntelDefaults(chain)
   const custom = envValue(env, `${p}_DEX_ROUTER`) !== undefined
+  const lockers = variable(env, `${p}_LP_LOCKERS`)
   return Object.freeze({
     dexName: custom ? 'custom' : m.dexName,
-    router: address(env, `${p}_DEX_ROUTER`, getAddress(m.router)),
-    factory: address(env, `${p}_DEX_FACTORY`, getAddress(m.factory)),
-    wrappedNative: address(env, `${p}_WRAPPED_NATIVE`, EVM_CHAINS[nodeIntelChain(chain)].wrappedNative),
-    usdToken: address(env, `${p}_USD_TOKEN`, getAddress(m.usdToken)),
-    lpLockers: addressList(env, `${p}_LP_LOCKERS`)
+    router: getAddress(variable(env, `${p}_DEX_ROUTER`)!),
+    factory: getAddress(variable(env, `${p}_DEX_FACTORY`)!),
+    wrappedNative: getAddress(variable(env, `${p}_WRAPPED_NATIVE`)!),
+    usdToken: getAddress(variable(env, `${p}_USD_TOKEN`)!),
+    lpLockers: Object.freeze(lockers === undefined ? [] : commaList(lockers).map((a) => getAddress(a)))
   })
 }
 
 export function nodeIntelConfig(env: Env): NodeIntelConfig {
-  const highTaxPct = envNumber(env, 'NODEINTEL_HIGH_TAX_PCT', 10, 0, 100)
-  const honeypotTaxPct = envNumber(env, 'NODEINTEL_HONEYPOT_TAX_PCT', 90, 0, 100)
-  if (honeypotTaxPct < highTaxPct) {
+  const e = readEnv(NODE_INTEL_ENV, env)
+  if (e.NODEINTEL_HONEYPOT_TAX_PCT < e.NODEINTEL_HIGH_TAX_PCT) {
     throw new ConfigError(
-      `NODEINTEL_HONEYPOT_TAX_PCT (${honeypotTaxPct}) must not be below NODEINTEL_HIGH_TAX_PCT (${highTaxPct})`
+      `NODEINTEL_HONEYPOT_TAX_PCT (${e.NODEINTEL_HONEYPOT_TAX_PCT}) must not be below NODEINTEL_HIGH_TAX_PCT (${e.NODEINTEL_HIGH_TAX_PCT})`
     )
   }
-  const maxIn = envValue(env, 'NODEINTEL_PROBE_MAX_IN') ?? '1'
-  if (!/^\d+(\.\d{1,18})?$/.test(maxIn) || parseEther(maxIn) === 0n) {
+  const probeMaxIn = parseEther(e.NODEINTEL_PROBE_MAX_IN)
+  if (probeMaxIn === 0n) {
     throw new ConfigError(
-      `NODEINTEL_PROBE_MAX_IN must be a positive amount of the native coin, e.g. 0.5 (got '${maxIn}')`
+      `NODEINTEL_PROBE_MAX_IN must be ${NODE_INTEL_ENV.properties.NODEINTEL_PROBE_MAX_IN.accepted} (got '${e.NODEINTEL_PROBE_MAX_IN}')`
     )
   }
   return Object.freeze({
     dex: Object.freeze(
       Object.fromEntries(NODE_INTEL_CHAINS.map((c) => [c, dex(env, c)])) as Record<NodeIntelChain, NodeIntelDex>
     ),
-    highTaxPct,
-    honeypotTaxPct,
-    probeMaxIn: parseEther(maxIn),
-    cacheMs: envNumber(env, 'NODEINTEL_CACHE_MS', 15_000, 0, 3_600_000),
-    newPairsPollMs: envNumber(env, 'NODEINTEL_NEW_PAIRS_POLL_MS', 3_000, 0, 600_000),
-    newPairsKeep: envNumber(env, 'NODEINTEL_NEW_PAIRS_KEEP', 1_000, 10, 100_000),
+    highTaxPct: e.NODEINTEL_HIGH_TAX_PCT,
+    honeypotTaxPct: e.NODEINTEL_HONEYPOT_TAX_PCT,
+    probeMaxIn,
+    cacheMs: e.NODEINTEL_CACHE_MS,
+    newPairsPollMs: e.NODEINTEL_NEW_PAIRS_POLL_MS,
+    newPairsKeep: e.NODEINTEL_NEW_PAIRS_KEEP,
     watch: watchConfig(env)
   })
 }

@@ -56,7 +56,13 @@ export interface TokenBucketOptions {
   readonly burst?: number
   /** callers allowed to wait at once. @default 10_000 */
   readonly maxWaiters?: number
+  /** the clock, ms (tests drive it). @default performance.now */
+  readonly now?: () => number
+  /** waits `ms` (tests move their clock instead). @default a timer */
+  readonly wait?: (ms: number) => Promise<void>
 }
+
+const timer = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 /**
  * A token bucket with a bounded line of waiters: `take()` resolves at once while tokens last, otherwise
@@ -71,6 +77,8 @@ export class TokenBucket {
   private reserved = 0
   private waiting = 0
   private readonly maxWaiters: number
+  private readonly now: () => number
+  private readonly wait: (ms: number) => Promise<void>
   /** callers that had to wait for a token */
   waited = 0
   /** callers refused (line full or wait too long) */
@@ -80,12 +88,14 @@ export class TokenBucket {
     if (!(opts.ratePerSec > 0)) throw new RangeError('ratePerSec must be positive')
     this.rate = new RefillRate(opts.ratePerSec, 1000, Math.max(1, opts.burst ?? opts.ratePerSec))
     this.maxWaiters = opts.maxWaiters ?? 10_000
-    this.level = this.rate.full(performance.now())
+    this.now = opts.now ?? (() => performance.now())
+    this.wait = opts.wait ?? timer
+    this.level = this.rate.full(this.now())
   }
 
   /** Takes one token; waits at most `maxWaitMs` for it. Resolves false when refused (nothing was taken). */
   async take(maxWaitMs: number): Promise<boolean> {
-    this.rate.refill(this.level, performance.now())
+    this.rate.refill(this.level, this.now())
     if (this.reserved === 0 && this.level.tokens >= 1) {
       this.level.tokens -= 1
       return true
@@ -100,12 +110,12 @@ export class TokenBucket {
     this.waiting++
     this.reserved++
     try {
-      await new Promise((r) => setTimeout(r, Math.ceil(waitMs)))
+      await this.wait(Math.ceil(waitMs))
     } finally {
       this.waiting--
       this.reserved--
     }
-    this.rate.refill(this.level, performance.now())
+    this.rate.refill(this.level, this.now())
     this.level.tokens -= 1 // may go slightly negative by timer rounding; the next refill repays it
     return true
   }

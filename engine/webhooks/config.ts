@@ -3,7 +3,8 @@
  * Outbound webhook settings (docs/webhooks.md, "Configuration"), the `WEBHOOK_*` variables, read once at start.
  */
 import { ConfigError } from '../config/config-error.js'
-import { envInt, envValue, type Env } from '../config/env.js'
+import { Type } from '@sinclair/typebox'
+import { EnvInt, EnvText, readEnv, type Env } from '../config/env.js'
 import { parseCidrList } from './address-policy.js'
 import { parseWebhookKey } from './secret-box.js'
 
@@ -28,30 +29,88 @@ export interface WebhookConfig {
   readonly retryAfterMaxS: number
 }
 
+/** The `WEBHOOK_*` variables. */
+export const WEBHOOK_ENV = Type.Object({
+  WEBHOOK_KEY: Type.Optional(
+    EnvText({
+      description: 'key that encrypts webhook signing keys at rest; unset: generated into DATA_DIR/webhook.key',
+      accepted: '32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)',
+      secret: true
+    })
+  ),
+  WEBHOOK_ALLOW_PRIVATE: EnvText({
+    description: 'CIDRs deliveries may reach despite the SSRF guard (tests and private deployments only)',
+    accepted: 'a comma list of CIDRs',
+    default: ''
+  }),
+  WEBHOOK_TIMEOUT_MS: EnvInt({
+    description: "one delivery attempt's time limit, ms",
+    default: 10_000,
+    minimum: 100,
+    maximum: 120_000
+  }),
+  WEBHOOK_DISABLE_AFTER_S: EnvInt({
+    description: 'a webhook whose deliveries all failed this long is disabled, s',
+    default: 86_400,
+    minimum: 1,
+    maximum: 90 * 86_400
+  }),
+  WEBHOOK_CONCURRENCY: EnvInt({
+    description: 'attempts in flight at once, all receivers',
+    default: 256,
+    minimum: 1,
+    maximum: 10_000
+  }),
+  WEBHOOK_RECEIVER_CONCURRENCY: EnvInt({
+    description: 'attempts in flight per receiver origin',
+    default: 16,
+    minimum: 1,
+    maximum: 1_000
+  }),
+  WEBHOOK_MAX_PENDING: EnvInt({
+    description: 'deliveries waiting at once; more are stored as failed (queue_full)',
+    default: 250_000,
+    minimum: 1,
+    maximum: 10_000_000
+  }),
+  WEBHOOK_MAX_PENDING_PER_WEBHOOK: EnvInt({
+    description: 'deliveries waiting at once per webhook',
+    default: 100_000,
+    minimum: 1,
+    maximum: 10_000_000
+  }),
+  WEBHOOK_RETRY_AFTER_MAX_S: EnvInt({
+    description: "longest wait a 429's Retry-After can impose before a retry, s",
+    default: 60,
+    minimum: 1,
+    maximum: 3_600
+  })
+})
+
 /** Reads the webhook settings. Throws ConfigError naming the variable at fault. */
 export function webhookConfig(env: Env): WebhookConfig {
-  const rawKey = envValue(env, 'WEBHOOK_KEY')
+  const e = readEnv(WEBHOOK_ENV, env)
   let key: Buffer | undefined
   let allowPrivate: string[]
   try {
-    key = rawKey === undefined ? undefined : parseWebhookKey(rawKey)
+    key = e.WEBHOOK_KEY === undefined ? undefined : parseWebhookKey(e.WEBHOOK_KEY)
   } catch (err) {
     throw new ConfigError((err as Error).message)
   }
   try {
-    allowPrivate = parseCidrList(env['WEBHOOK_ALLOW_PRIVATE'] ?? '')
+    allowPrivate = parseCidrList(e.WEBHOOK_ALLOW_PRIVATE)
   } catch (err) {
     throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE must be a comma list of CIDRs: ${(err as Error).message}`)
   }
   return Object.freeze({
     key,
     allowPrivate: Object.freeze(allowPrivate),
-    timeoutMs: envInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-    disableAfterS: envInt(env, 'WEBHOOK_DISABLE_AFTER_S', 86_400, 1, 90 * 86_400),
-    concurrency: envInt(env, 'WEBHOOK_CONCURRENCY', 256, 1, 10_000),
-    receiverConcurrency: envInt(env, 'WEBHOOK_RECEIVER_CONCURRENCY', 16, 1, 1_000),
-    maxPending: envInt(env, 'WEBHOOK_MAX_PENDING', 250_000, 1, 10_000_000),
-    maxPendingPerWebhook: envInt(env, 'WEBHOOK_MAX_PENDING_PER_WEBHOOK', 100_000, 1, 10_000_000),
-    retryAfterMaxS: envInt(env, 'WEBHOOK_RETRY_AFTER_MAX_S', 60, 1, 3_600)
+    timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    disableAfterS: e.WEBHOOK_DISABLE_AFTER_S,
+    concurrency: e.WEBHOOK_CONCURRENCY,
+    receiverConcurrency: e.WEBHOOK_RECEIVER_CONCURRENCY,
+    maxPending: e.WEBHOOK_MAX_PENDING,
+    maxPendingPerWebhook: e.WEBHOOK_MAX_PENDING_PER_WEBHOOK,
+    retryAfterMaxS: e.WEBHOOK_RETRY_AFTER_MAX_S
   })
 }

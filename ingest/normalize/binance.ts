@@ -16,22 +16,29 @@
  * - `/fapi/v1/openInterest` → open_interest: `openInterest` is in contracts = base coin; USD uses the
  *   latest mark price (a reading that arrives before any mark price waits for the first one).
  * - `/futures/data/globalLongShortAccountRatio` → long_short (each 5-minute reading once).
+ *   (Both in binance-rest.ts; the message shapes and field readers in binance-fields.ts.)
  * - `/fapi/v1/aggTrades` (gap backfill) → trades, outside the gap check (they are older than the last id).
- * - `/fapi/v1/exchangeInfo`, `/fapi/v1/fundingInfo` → market meta (base coin, multiplier, interval).
+ * - `/fapi/v1/exchangeInfo`, `/fapi/v1/fundingInfo` → market meta (base coin, multiplier, interval), kept
+ *   per market by binance-market-book.ts.
  * "1000PEPE"-style markets are converted to the plain coin: sizes × 1000, prices ÷ 1000.
  * Delivery contracts (`BTCUSDT_250328`, or listed as such by exchangeInfo) ride the all-market streams
  * with a funding rate of "" or "0.00000000" and a next funding time of 0; they are not followed (no
  * funding, not perpetuals): every message of one is `unknown` and makes no market.
  */
-import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../engine/records/types.js'
+import type { NormalizedRecord } from '../../engine/records/types.js'
 import {
-  deliveryContracts,
-  fundingIntervals,
-  guessMarket,
-  isDeliverySymbol,
-  usdtPerpetuals,
-  type MarketMeta
-} from './binance-markets.js'
+  absent,
+  fieldsId,
+  num,
+  optional,
+  unsequencedId,
+  type AggTrade,
+  type ForceOrder,
+  type MarkPriceUpdate
+} from './binance-fields.js'
+import { BinanceMarketBook, type Market } from './binance-market-book.js'
+import type { MarketMeta } from './binance-markets.js'
+import { emitOi, longShort, openInterest } from './binance-rest.js'
 import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
 import { FieldScanner } from './scan.js'
 import { RecentIds } from './trade-window.js'
@@ -40,83 +47,9 @@ import { RecentIds } from './trade-window.js'
 export const FUNDING_SAMPLE_MS = 60_000
 const EXCHANGE = 'binance'
 
-/** Per-market state: meta, the latest mark price, the last aggregate trade id and sampling marks. */
-interface Market {
-  meta: MarketMeta
-  intervalHours: number
-  /** latest mark price per contract unit; NaN until the first mark price */
-  mark: number
-  /** last aggregate trade id seen on the socket; -1 before the first */
-  lastAggId: number
-  /** trade_ids of the latest trades that came without an aggregate id; null until the first such trade */
-  unsequencedIds: RecentIds | null
-  fundingAt: number
-  nextFundingTs: number
-  lastLongShortTs: number
-  pendingOi: { ts: number; contracts: number } | null
-}
-
-/** `aggTrade` event (socket) or REST aggTrades row (without `e`, `E`, `s`). */
-interface AggTrade {
-  e?: unknown
-  s?: unknown
-  a?: unknown
-  /** first trade id of the aggregate */
-  f?: unknown
-  p?: unknown
-  q?: unknown
-  T?: unknown
-  m?: unknown
-}
-
-interface MarkPriceUpdate {
-  E?: unknown
-  s?: unknown
-  p?: unknown
-  i?: unknown
-  r?: unknown
-  T?: unknown
-}
-
-interface ForceOrder {
-  o?: { s?: unknown; S?: unknown; p?: unknown; ap?: unknown; q?: unknown; z?: unknown; T?: unknown }
-}
+export { unsequencedId }
 
 export type GapHandler = (symbol: string, fromId: number, toId: number) => void
-
-/** A field without a value: missing, null or "". */
-const absent = (v: unknown): boolean => v === undefined || v === null || v === ''
-
-/** A number Binance sends as a string (a number is taken too); NaN when absent or not a number. */
-const num = (v: unknown): number =>
-  typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN
-
-/**
- * A field the record can do without (mark, index, next funding time, account shares): its value; null when
- * absent or 0 (Binance's "no value"); undefined when present but not a number ≥ 0 (the message is malformed).
- */
-function optional(v: unknown): number | null | undefined {
-  if (absent(v)) return null
-  const n = num(v)
-  if (!(n >= 0)) return undefined
-  return n === 0 ? null : n
-}
-
-/**
- * trade_id of an aggregate trade that came without its aggregate id `a`: `f<first trade id>` when `f` is
- * there (every trade belongs to one aggregate, so its first trade id names the aggregate), else
- * `t<T>-<p>-<q>-<b|s>` from the fields as sent (taker side b/s). The letter keeps them apart from aggregate
- * ids (digits only); the same message always gives the same id. Without `f`, two aggregates of one
- * millisecond with the same price, size and taker side get the same id (and the second is taken for a
- * repeat of the first).
- */
-export function unsequencedId(d: AggTrade, ts: number, buyerIsMaker: boolean): string {
-  if (typeof d.f === 'number' && Number.isSafeInteger(d.f) && d.f >= 0) return `f${d.f}`
-  return fieldsId(d, ts, buyerIsMaker)
-}
-
-const fieldsId = (d: AggTrade, ts: number, buyerIsMaker: boolean): string =>
-  `t${ts}-${String(d.p)}-${String(d.q)}-${buyerIsMaker ? 's' : 'b'}`
 
 const SYMBOL_PARAM = /[?&]symbol=([A-Z0-9]+)/
 /** Marks the one message shape the fast path reads: a combined-stream aggTrade event. */
@@ -126,9 +59,7 @@ const CLOSE_BRACE = 125
 
 export class BinanceNormalizer implements VenueNormalizer {
   readonly venue = EXCHANGE
-  private readonly markets = new Map<string, Market>()
-  /** delivery contracts named by the last exchangeInfo (each also carries the `_YYMMDD` suffix today) */
-  private dated = new Set<string>()
+  private readonly book = new BinanceMarketBook()
   private readonly scanner = new FieldScanner()
   /** trades skipped because their id was not above the last one */
   duplicates = 0
@@ -144,7 +75,7 @@ export class BinanceNormalizer implements VenueNormalizer {
 
   /** Known markets (from exchangeInfo or seen in messages). */
   marketMeta(symbol: string): MarketMeta | undefined {
-    return this.markets.get(symbol)?.meta
+    return this.book.peek(symbol)?.meta
   }
 
   /**
@@ -152,28 +83,7 @@ export class BinanceNormalizer implements VenueNormalizer {
    * normalizer's share one state, ingest/sources/binance/trade-state.ts): `market`, made on first sight.
    */
   tradeMarket(symbol: string): Market | null {
-    return this.market(symbol)
-  }
-
-  /** The state of a perpetual, made on first sight; null for a delivery contract (not followed). */
-  private market(symbol: string): Market | null {
-    let m = this.markets.get(symbol)
-    if (m === undefined) {
-      if (isDeliverySymbol(symbol) || this.dated.has(symbol)) return null
-      m = {
-        meta: guessMarket(symbol),
-        intervalHours: DEFAULT_FUNDING_INTERVAL_HOURS,
-        mark: Number.NaN,
-        lastAggId: -1,
-        unsequencedIds: null,
-        fundingAt: -Infinity,
-        nextFundingTs: 0,
-        lastLongShortTs: 0,
-        pendingOi: null
-      }
-      this.markets.set(symbol, m)
-    }
-    return m
+    return this.book.market(symbol)
   }
 
   normalize(channel: string, msg: unknown, _recvTs: number, out: NormalizedRecord[]): Outcome {
@@ -226,7 +136,7 @@ export class BinanceNormalizer implements VenueNormalizer {
     const qty = +q
     if (s.includes('\\') || Number.isNaN(price) || Number.isNaN(qty)) return undefined
     // a market that had trades without an id: the parsed path checks each trade against them
-    if (this.unsequenced > 0 && this.markets.get(s)?.unsequencedIds) return undefined
+    if (this.unsequenced > 0 && this.book.peek(s)?.unsequencedIds) return undefined
     return this.trade(s, id, ts, price, qty, buyerIsMaker, true, out, null)
   }
 
@@ -252,7 +162,7 @@ export class BinanceNormalizer implements VenueNormalizer {
     raw: AggTrade | null
   ): Outcome {
     if (!(price > 0) || !(qty > 0)) return 'malformed' // NaN compares false too
-    const m = this.market(s)
+    const m = this.book.market(s)
     if (m === null) return 'unknown'
     // only parsed trades come without an id, so `raw` is there
     if (id === null) return this.unsequencedTrade(m, raw!, ts, price, qty, buyerIsMaker, out)
@@ -354,7 +264,7 @@ export class BinanceNormalizer implements VenueNormalizer {
   private markPrice(d: MarkPriceUpdate, out: NormalizedRecord[]): Outcome {
     const ts = d.E
     if (typeof d.s !== 'string' || typeof ts !== 'number') return 'malformed'
-    const m = this.market(d.s)
+    const m = this.book.market(d.s)
     if (m === null) return 'unknown' // a delivery contract: "r" is "" or "0.00000000", "T" 0
     const mark = optional(d.p)
     const index = optional(d.i)
@@ -367,7 +277,7 @@ export class BinanceNormalizer implements VenueNormalizer {
     const k = m.meta.multiplier
     if (mark !== null) {
       m.mark = mark
-      if (m.pendingOi) this.emitOi(m, m.pendingOi.ts, m.pendingOi.contracts, out)
+      if (m.pendingOi) emitOi(m, m.pendingOi.ts, m.pendingOi.contracts, out)
     }
     if (rate === null) return 'ok' // mark price only
     if (ts - m.fundingAt < FUNDING_SAMPLE_MS && (next ?? 0) === m.nextFundingTs) return 'ok'
@@ -399,7 +309,7 @@ export class BinanceNormalizer implements VenueNormalizer {
     const filled = num(o.z)
     const qty = filled > 0 ? filled : num(o.q)
     if (!(price > 0) || !(qty > 0)) return 'malformed'
-    const m = this.market(o.s)
+    const m = this.book.market(o.s)
     if (m === null) return 'unknown'
     const k = m.meta.multiplier
     out.push({
@@ -415,20 +325,6 @@ export class BinanceNormalizer implements VenueNormalizer {
     return 'ok'
   }
 
-  private emitOi(m: Market, ts: number, contracts: number, out: NormalizedRecord[]): void {
-    m.pendingOi = null
-    const k = m.meta.multiplier
-    out.push({
-      kind: 'open_interest',
-      ts,
-      exchange: EXCHANGE,
-      symbol: m.meta.symbol,
-      base: m.meta.base,
-      oi_base: contracts * k,
-      oi_usd: contracts * m.mark
-    })
-  }
-
   private rest(channel: string, body: object, out: NormalizedRecord[]): Outcome {
     if (!Array.isArray(body) && 'code' in body && 'msg' in body) return 'error' // {"code":-1121,"msg":"Invalid symbol."}
     const path = channel.split('?', 1)[0]
@@ -437,13 +333,16 @@ export class BinanceNormalizer implements VenueNormalizer {
       case '/fapi/v1/aggTrades':
         return this.restAggTrades(body, symbol, out)
       case '/fapi/v1/openInterest':
-        return this.openInterest(body as { symbol?: unknown; openInterest?: unknown; time?: unknown }, out)
+        return openInterest(this.book, body as { symbol?: unknown; openInterest?: unknown; time?: unknown }, out)
       case '/futures/data/globalLongShortAccountRatio':
-        return this.longShort(body, out)
-      case '/fapi/v1/exchangeInfo':
-        return this.exchangeInfo(body)
+        return longShort(this.book, body, out)
+      case '/fapi/v1/exchangeInfo': {
+        const outcome = this.book.exchangeInfo(body)
+        if (outcome === 'ok') this.marketsVersion++
+        return outcome
+      }
       case '/fapi/v1/fundingInfo':
-        return this.fundingInfo(body)
+        return this.book.fundingInfo(body)
     }
     return 'unknown'
   }
@@ -458,87 +357,5 @@ export class BinanceNormalizer implements VenueNormalizer {
       }
     }
     return outcome
-  }
-
-  private openInterest(
-    d: { symbol?: unknown; openInterest?: unknown; time?: unknown },
-    out: NormalizedRecord[]
-  ): Outcome {
-    const contracts = num(d.openInterest)
-    if (typeof d.symbol !== 'string' || typeof d.time !== 'number' || !(contracts >= 0)) return 'malformed'
-    const m = this.market(d.symbol)
-    if (m === null) return 'unknown'
-    if (Number.isNaN(m.mark)) m.pendingOi = { ts: d.time, contracts }
-    else this.emitOi(m, d.time, contracts, out)
-    return 'ok'
-  }
-
-  private longShort(body: unknown, out: NormalizedRecord[]): Outcome {
-    if (!Array.isArray(body)) return 'malformed'
-    let outcome: Outcome = 'ok'
-    let delivery = 0
-    type Row = {
-      symbol?: unknown
-      longShortRatio?: unknown
-      longAccount?: unknown
-      shortAccount?: unknown
-      timestamp?: unknown
-    }
-    for (const row of body as Row[]) {
-      const ts = num(row?.timestamp)
-      const ratio = num(row?.longShortRatio)
-      // the account shares are optional: absent or "0" gives null, a share above 1 is no share
-      const long = optional(row?.longAccount)
-      const short = optional(row?.shortAccount)
-      const shares = long !== undefined && short !== undefined && (long ?? 0) <= 1 && (short ?? 0) <= 1
-      if (typeof row?.symbol !== 'string' || !Number.isSafeInteger(ts) || ts <= 0 || !(ratio >= 0) || !shares) {
-        outcome = 'malformed'
-        continue
-      }
-      const m = this.market(row.symbol)
-      if (m === null) {
-        delivery++
-        continue
-      }
-      if (ts <= m.lastLongShortTs) continue // the same 5-minute reading polled again
-      m.lastLongShortTs = ts
-      out.push({
-        kind: 'long_short',
-        ts,
-        exchange: EXCHANGE,
-        symbol: row.symbol,
-        base: m.meta.base,
-        long_short_ratio: ratio,
-        long_account: long,
-        short_account: short
-      })
-    }
-    return outcome === 'ok' && delivery > 0 && delivery === body.length ? 'unknown' : outcome
-  }
-
-  private exchangeInfo(body: unknown): Outcome {
-    const markets = usdtPerpetuals(body)
-    const dated = deliveryContracts(body)
-    if (markets === null || dated === null) return 'malformed'
-    this.dated = new Set(dated)
-    this.marketsVersion++
-    for (const symbol of dated) this.markets.delete(symbol) // seen before the list said what it is
-    for (const meta of markets) {
-      const m = this.market(meta.symbol)
-      if (m !== null) m.meta = meta
-    }
-    return 'ok'
-  }
-
-  private fundingInfo(body: unknown): Outcome {
-    const intervals = fundingIntervals(body)
-    if (intervals === null) return 'malformed'
-    // the list names only non-default markets: one that left it is back to the default (Binance's: 8 h)
-    for (const m of this.markets.values()) m.intervalHours = DEFAULT_FUNDING_INTERVAL_HOURS
-    for (const [symbol, hours] of intervals) {
-      const m = this.market(symbol)
-      if (m !== null) m.intervalHours = hours
-    }
-    return 'ok'
   }
 }

@@ -25,44 +25,22 @@
  * - `/api/v2/mix/market/account-long-short` → long_short: `longAccountRatio`/`shortAccountRatio` are the
  *   account shares long/short, `longShortAccountRatio` their ratio; each 5-minute reading once.
  * - `/api/v3/market/instruments` → market meta (plain coin, multiplier, funding interval).
- * Markets quoted per 1000 coins are converted to the plain coin: sizes × 1000, prices ÷ 1000.
+ * Markets quoted per 1000 coins are converted to the plain coin: sizes × 1000, prices ÷ 1000. The market
+ * state and the records Bybit maps alike are `ticker-venue.ts`'s.
  */
-import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../engine/records/types.js'
+import type { NormalizedRecord } from '../../engine/records/types.js'
 import { BITGET_OK, guessBitgetMarket, usdtPerpetuals, type MarketMeta } from './bitget-markets.js'
 import { applyBitgetTicker, emptyBitgetTicker, type BitgetTicker } from './bitget-ticker.js'
-import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
-import {
-  MarketTrades,
-  NO_GAPS,
-  RECONNECT_CHANNEL,
-  closeWindowUnfilled,
-  openReconnectWindows,
-  type ReconnectGaps,
-  type TradesOf
-} from './trade-window.js'
+import { WS_CHANNEL, type Outcome } from './normalizer.js'
+import { TickerVenueNormalizer } from './ticker-venue.js'
+import { RECONNECT_CHANNEL, closeWindowUnfilled, openReconnectWindows, serveFill } from './trade-window.js'
 
-/** One funding record per market per minute: tickers push several times a second, the rate moves slowly. */
-export const FUNDING_SAMPLE_MS = 60_000
-/** One open interest record per market per minute, the cadence of the other venues. */
-export const OI_SAMPLE_MS = 60_000
-const EXCHANGE = 'bitget'
+export { FUNDING_SAMPLE_MS, OI_SAMPLE_MS } from './ticker-venue.js'
 
 /** REST paths the normalizer maps (bitget/rest.ts builds the requests). */
 export const INSTRUMENTS = '/api/v3/market/instruments'
 export const FILLS = '/api/v3/market/fills'
 export const ACCOUNT_LONG_SHORT = '/api/v2/mix/market/account-long-short'
-
-interface Market {
-  meta: MarketMeta
-  intervalHours: number
-  readonly ticker: BitgetTicker
-  fundingAt: number
-  /** next funding time of the last funding record, epoch ms (NaN before the first or when unknown) */
-  nextFundingTs: number
-  oiAt: number
-  lastLongShortTs: number
-  readonly trades: MarketTrades
-}
 
 interface Push {
   action?: unknown
@@ -88,39 +66,15 @@ const msOf = (v: unknown): number => {
 }
 const SYMBOL_PARAM = /[?&]symbol=([A-Z0-9]+)/
 
-export class BitgetNormalizer implements VenueNormalizer {
-  readonly venue = EXCHANGE
-  private readonly markets = new Map<string, Market>()
+export class BitgetNormalizer extends TickerVenueNormalizer<BitgetTicker, MarketMeta> {
+  readonly venue = 'bitget'
 
-  /** `gaps` hears of reconnect windows and their fills (the transport fetches; a replay only counts). */
-  constructor(private readonly gaps: ReconnectGaps = NO_GAPS) {}
-
-  /** Known markets (from the instrument list or seen in messages). */
-  marketMeta(symbol: string): MarketMeta | undefined {
-    return this.markets.get(symbol)?.meta
+  protected guessMarket(symbol: string): MarketMeta {
+    return guessBitgetMarket(symbol)
   }
 
-  /** The merged ticker state of a market (tests and diagnostics). */
-  tickerOf(symbol: string): Readonly<BitgetTicker> | undefined {
-    return this.markets.get(symbol)?.ticker
-  }
-
-  private market(symbol: string): Market {
-    let m = this.markets.get(symbol)
-    if (m === undefined) {
-      m = {
-        meta: guessBitgetMarket(symbol),
-        intervalHours: DEFAULT_FUNDING_INTERVAL_HOURS,
-        ticker: emptyBitgetTicker(),
-        fundingAt: -Infinity,
-        nextFundingTs: Number.NaN,
-        oiAt: -Infinity,
-        lastLongShortTs: 0,
-        trades: new MarketTrades()
-      }
-      this.markets.set(symbol, m)
-    }
-    return m
+  protected emptyTicker(): BitgetTicker {
+    return emptyBitgetTicker()
   }
 
   normalize(channel: string, msg: unknown, _recvTs: number, out: NormalizedRecord[]): Outcome {
@@ -168,28 +122,8 @@ export class BitgetNormalizer implements VenueNormalizer {
     const ts = msOf(d.T)
     if (typeof d.i !== 'string' || d.i === '' || Number.isNaN(ts)) return 'malformed'
     if ((d.S !== 'buy' && d.S !== 'sell') || !(price > 0) || !(qty > 0)) return 'malformed'
-    const m = this.market(symbol)
-    if (m.trades.recent.has(d.i)) return 'duplicate'
-    m.trades.accept(d.i, ts, fromSocket)
-    const meta = m.meta
-    const k = meta.multiplier
-    out.push({
-      kind: 'trade',
-      ts,
-      exchange: EXCHANGE,
-      market: 'perp',
-      symbol: meta.symbol,
-      base: meta.base,
-      quote: meta.quote,
-      side: d.S,
-      price: price / k,
-      qty: qty * k,
-      trade_id: d.i
-    })
-    return 'ok'
+    return this.pushTrade(symbol, { id: d.i, ts, side: d.S, price, qty }, fromSocket, out)
   }
-
-  private readonly tradesOf: TradesOf = (s) => this.markets.get(s)?.trades
 
   /** A fills page: the trades of the market's open reconnect window that were missed. */
   private fills(data: unknown, querySymbol: string | null, out: NormalizedRecord[]): Outcome {
@@ -211,16 +145,9 @@ export class BitgetNormalizer implements VenueNormalizer {
       page.push({ id: r.execId, ts, i: r.execId, p: r.price, v: r.size, S: r.side, T: ts })
     }
     page.reverse() // Bitget lists newest first
-    const fill = this.markets.get(querySymbol)?.trades.fill(page)
-    if (fill === null || fill === undefined) return outcome // no open window: an answer already served
-    let recovered = 0
-    for (const row of fill.rows) {
-      const o = this.trade(querySymbol, row, false, out)
-      if (o === 'ok') recovered++
-      else if (o === 'malformed') outcome = 'malformed'
-    }
-    this.gaps.served(querySymbol, recovered, fill.reachedBack)
-    return outcome
+    return serveFill(querySymbol, page, outcome, this.tradesOf, this.gaps, (row) =>
+      this.trade(querySymbol, row, false, out)
+    )
   }
 
   private ticker(push: Push, out: NormalizedRecord[]): Outcome {
@@ -232,48 +159,11 @@ export class BitgetNormalizer implements VenueNormalizer {
       if (row === null || typeof row !== 'object' || Array.isArray(row)) return 'malformed'
       if (!applyBitgetTicker(m.ticker, row as Record<string, unknown>, push.action === 'snapshot')) return 'malformed'
     }
-    this.funding(m, ts, out)
-    this.openInterest(m, ts, out)
+    const t = m.ticker
+    this.funding(m, ts, t.nextFundingTime, m.intervalHours, out)
+    // contract units × price per contract unit, once there is a mark price
+    this.openInterest(m, ts, t.markPrice > 0 ? t.openInterest * t.markPrice : Number.NaN, out)
     return 'ok'
-  }
-
-  private funding(m: Market, ts: number, out: NormalizedRecord[]): void {
-    const t = m.ticker
-    if (!Number.isFinite(t.fundingRate)) return
-    const next = t.nextFundingTime
-    const moved = !Object.is(next, m.nextFundingTs)
-    if (ts - m.fundingAt < FUNDING_SAMPLE_MS && !moved) return
-    m.fundingAt = ts
-    m.nextFundingTs = next
-    const k = m.meta.multiplier
-    out.push({
-      kind: 'funding',
-      ts,
-      exchange: EXCHANGE,
-      symbol: m.meta.symbol,
-      base: m.meta.base,
-      funding_rate: t.fundingRate,
-      interval_hours: m.intervalHours,
-      next_funding_ts: Number.isNaN(next) ? null : next,
-      mark_price: t.markPrice > 0 ? t.markPrice / k : null,
-      index_price: t.indexPrice > 0 ? t.indexPrice / k : null
-    })
-  }
-
-  private openInterest(m: Market, ts: number, out: NormalizedRecord[]): void {
-    const t = m.ticker
-    if (!(t.openInterest >= 0) || !(t.markPrice > 0) || ts - m.oiAt < OI_SAMPLE_MS) return
-    m.oiAt = ts
-    out.push({
-      kind: 'open_interest',
-      ts,
-      exchange: EXCHANGE,
-      symbol: m.meta.symbol,
-      base: m.meta.base,
-      oi_base: t.openInterest * m.meta.multiplier,
-      // contract units × price per contract unit
-      oi_usd: t.openInterest * t.markPrice
-    })
   }
 
   private liquidations(rows: unknown[], out: NormalizedRecord[]): Outcome {
@@ -291,18 +181,7 @@ export class BitgetNormalizer implements VenueNormalizer {
     const side = d['side']
     if (typeof d['symbol'] !== 'string' || d['symbol'] === '' || Number.isNaN(ts)) return false
     if ((side !== 'buy' && side !== 'sell') || !(price > 0) || !(qty > 0)) return false
-    const meta = this.market(d['symbol']).meta
-    const k = meta.multiplier
-    out.push({
-      kind: 'liquidation',
-      ts,
-      exchange: EXCHANGE,
-      symbol: meta.symbol,
-      base: meta.base,
-      side: side === 'buy' ? 'sell' : 'buy', // a long position (buy) is closed by a sell order
-      price: price / k,
-      qty: qty * k
-    })
+    this.pushLiquidation(d['symbol'], ts, side, price, qty, out)
     return true
   }
 
@@ -339,33 +218,18 @@ export class BitgetNormalizer implements VenueNormalizer {
       } else rows.push({ ts, long, short, ratio })
     }
     rows.sort((a, b) => a.ts - b.ts)
-    const m = this.market(symbol)
-    for (const r of rows) {
-      if (r.ts <= m.lastLongShortTs) continue // the same 5-minute reading polled again
-      m.lastLongShortTs = r.ts
-      out.push({
-        kind: 'long_short',
-        ts: r.ts,
-        exchange: EXCHANGE,
-        symbol: m.meta.symbol,
-        base: m.meta.base,
-        long_short_ratio: r.ratio,
-        long_account: r.long,
-        short_account: r.short
-      })
-    }
+    this.market(symbol) // a market named by the query, even with no reading
+    this.pushLongShort(
+      rows.map((r) => ({ symbol, ...r })),
+      out
+    )
     return outcome
   }
 
   private instruments(body: unknown): Outcome {
     const markets = usdtPerpetuals(body)
     if (markets === null) return 'malformed'
-    for (const market of markets) {
-      const { intervalHours, ...meta } = market
-      const m = this.market(meta.symbol)
-      m.meta = meta
-      m.intervalHours = intervalHours
-    }
+    this.adoptInstruments(markets)
     return 'ok'
   }
 }

@@ -24,40 +24,17 @@
  * - `/v5/market/account-ratio` → long_short: `buyRatio`/`sellRatio` are the account shares long/short;
  *   ratio = buy / sell; each 5-minute reading once.
  * - `/v5/market/instruments-info` → market meta (plain coin, multiplier, funding interval).
- * Markets quoted per 1000 coins are converted to the plain coin: sizes × 1000, prices ÷ 1000.
+ * Markets quoted per 1000 coins are converted to the plain coin: sizes × 1000, prices ÷ 1000. The market
+ * state and the records Bitget maps alike are `ticker-venue.ts`'s.
  */
-import { DEFAULT_FUNDING_INTERVAL_HOURS, type NormalizedRecord } from '../../engine/records/types.js'
+import type { NormalizedRecord } from '../../engine/records/types.js'
 import { guessBybitMarket, instrumentsPage, type MarketMeta } from './bybit-markets.js'
 import { applyTicker, emptyTicker, type TickerState } from './bybit-ticker.js'
-import { WS_CHANNEL, type Outcome, type VenueNormalizer } from './normalizer.js'
-import {
-  MarketTrades,
-  NO_GAPS,
-  RECONNECT_CHANNEL,
-  closeWindowUnfilled,
-  openReconnectWindows,
-  type ReconnectGaps,
-  type TradesOf
-} from './trade-window.js'
+import { WS_CHANNEL, type Outcome } from './normalizer.js'
+import { TickerVenueNormalizer } from './ticker-venue.js'
+import { RECONNECT_CHANNEL, closeWindowUnfilled, openReconnectWindows, serveFill } from './trade-window.js'
 
-/** One funding record per market per minute: tickers push every 100 ms, the rate moves slowly. */
-export const FUNDING_SAMPLE_MS = 60_000
-/** One open interest record per market per minute, the cadence of the Binance adapter's OI polling. */
-export const OI_SAMPLE_MS = 60_000
-const EXCHANGE = 'bybit'
-
-interface Market {
-  meta: MarketMeta
-  /** from instruments-info; the ticker's fundingIntervalHour wins when present */
-  intervalHours: number
-  readonly ticker: TickerState
-  fundingAt: number
-  /** next funding time of the last funding record, epoch ms (NaN before the first) */
-  nextFundingTs: number
-  oiAt: number
-  lastLongShortTs: number
-  readonly trades: MarketTrades
-}
+export { FUNDING_SAMPLE_MS, OI_SAMPLE_MS } from './ticker-venue.js'
 
 interface Push {
   topic?: unknown
@@ -108,39 +85,15 @@ const msOf = (v: unknown): number => {
 }
 const SYMBOL_PARAM = /[?&]symbol=([A-Z0-9]+)/
 
-export class BybitNormalizer implements VenueNormalizer {
-  readonly venue = EXCHANGE
-  private readonly markets = new Map<string, Market>()
+export class BybitNormalizer extends TickerVenueNormalizer<TickerState, MarketMeta> {
+  readonly venue = 'bybit'
 
-  /** `gaps` hears of reconnect windows and their fills (the transport fetches; a replay only counts). */
-  constructor(private readonly gaps: ReconnectGaps = NO_GAPS) {}
-
-  /** Known markets (from instruments-info or seen in messages). */
-  marketMeta(symbol: string): MarketMeta | undefined {
-    return this.markets.get(symbol)?.meta
+  protected guessMarket(symbol: string): MarketMeta {
+    return guessBybitMarket(symbol)
   }
 
-  /** The merged ticker state of a market (tests and diagnostics). */
-  tickerOf(symbol: string): Readonly<TickerState> | undefined {
-    return this.markets.get(symbol)?.ticker
-  }
-
-  private market(symbol: string): Market {
-    let m = this.markets.get(symbol)
-    if (m === undefined) {
-      m = {
-        meta: guessBybitMarket(symbol),
-        intervalHours: DEFAULT_FUNDING_INTERVAL_HOURS,
-        ticker: emptyTicker(),
-        fundingAt: -Infinity,
-        nextFundingTs: Number.NaN,
-        oiAt: -Infinity,
-        lastLongShortTs: 0,
-        trades: new MarketTrades()
-      }
-      this.markets.set(symbol, m)
-    }
-    return m
+  protected emptyTicker(): TickerState {
+    return emptyTicker()
   }
 
   normalize(channel: string, msg: unknown, _recvTs: number, out: NormalizedRecord[]): Outcome {
@@ -186,25 +139,8 @@ export class BybitNormalizer implements VenueNormalizer {
     const qty = num(d.v)
     if (typeof d.s !== 'string' || typeof d.T !== 'number' || typeof d.i !== 'string' || d.i === '') return 'malformed'
     if ((d.S !== 'Buy' && d.S !== 'Sell') || !(price > 0) || !(qty > 0)) return 'malformed'
-    const m = this.market(d.s)
-    if (m.trades.recent.has(d.i)) return 'duplicate'
-    m.trades.accept(d.i, d.T, fromSocket)
-    const meta = m.meta
-    const k = meta.multiplier
-    out.push({
-      kind: 'trade',
-      ts: d.T,
-      exchange: EXCHANGE,
-      market: 'perp',
-      symbol: meta.symbol,
-      base: meta.base,
-      quote: meta.quote,
-      side: d.S === 'Buy' ? 'buy' : 'sell',
-      price: price / k,
-      qty: qty * k,
-      trade_id: d.i
-    })
-    return 'ok'
+    const side = d.S === 'Buy' ? 'buy' : 'sell'
+    return this.pushTrade(d.s, { id: d.i, ts: d.T, side, price, qty }, fromSocket, out)
   }
 
   /** A connection reopened: a window per market of it that has traded (`trade-window.ts`). */
@@ -216,8 +152,6 @@ export class BybitNormalizer implements VenueNormalizer {
   private pageFailed(symbol: string | undefined): void {
     closeWindowUnfilled(symbol, this.tradesOf, this.gaps)
   }
-
-  private readonly tradesOf: TradesOf = (s) => this.markets.get(s)?.trades
 
   /** A recent-trade page: the trades of the market's open reconnect window that were missed. */
   private recentTrades(body: Record<string, unknown>, querySymbol: string | null, out: NormalizedRecord[]): Outcome {
@@ -235,17 +169,7 @@ export class BybitNormalizer implements VenueNormalizer {
       page.push({ id: r.execId, ts, T: ts, s, S: r.side, v: r.size, p: r.price, i: r.execId })
     }
     page.reverse() // Bybit lists newest first
-    const m = this.markets.get(querySymbol)
-    const fill = m?.trades.fill(page)
-    if (fill === null || fill === undefined) return outcome // no open window: an answer already served
-    let recovered = 0
-    for (const row of fill.rows) {
-      const o = this.trade(row, false, out)
-      if (o === 'ok') recovered++
-      else if (o === 'malformed') outcome = 'malformed'
-    }
-    this.gaps.served(querySymbol, recovered, fill.reachedBack)
-    return outcome
+    return serveFill(querySymbol, page, outcome, this.tradesOf, this.gaps, (row) => this.trade(row, false, out))
   }
 
   private ticker(push: Push, topicSymbol: string, out: NormalizedRecord[]): Outcome {
@@ -257,48 +181,13 @@ export class BybitNormalizer implements VenueNormalizer {
     if (symbol === '') return 'malformed'
     const m = this.market(symbol)
     if (!applyTicker(m.ticker, d, push.type === 'snapshot')) return 'malformed'
-    this.funding(m, ts, out)
-    this.openInterest(m, ts, out)
-    return 'ok'
-  }
-
-  private funding(m: Market, ts: number, out: NormalizedRecord[]): void {
     const t = m.ticker
-    if (!Number.isFinite(t.fundingRate)) return
     const next = Number.isFinite(t.nextFundingTime) && t.nextFundingTime > 0 ? t.nextFundingTime : Number.NaN
-    const moved = !Object.is(next, m.nextFundingTs)
-    if (ts - m.fundingAt < FUNDING_SAMPLE_MS && !moved) return
-    m.fundingAt = ts
-    m.nextFundingTs = next
-    const k = m.meta.multiplier
+    // the ticker's interval wins: Bybit changes it live (e.g. to 1 h when a rate hits its cap)
     const h = t.fundingIntervalHour
-    out.push({
-      kind: 'funding',
-      ts,
-      exchange: EXCHANGE,
-      symbol: m.meta.symbol,
-      base: m.meta.base,
-      funding_rate: t.fundingRate,
-      interval_hours: Number.isInteger(h) && h > 0 && h <= 24 ? h : m.intervalHours,
-      next_funding_ts: Number.isNaN(next) ? null : next,
-      mark_price: t.markPrice > 0 ? t.markPrice / k : null,
-      index_price: t.indexPrice > 0 ? t.indexPrice / k : null
-    })
-  }
-
-  private openInterest(m: Market, ts: number, out: NormalizedRecord[]): void {
-    const t = m.ticker
-    if (!(t.openInterest >= 0) || !(t.openInterestValue >= 0) || ts - m.oiAt < OI_SAMPLE_MS) return
-    m.oiAt = ts
-    out.push({
-      kind: 'open_interest',
-      ts,
-      exchange: EXCHANGE,
-      symbol: m.meta.symbol,
-      base: m.meta.base,
-      oi_base: t.openInterest * m.meta.multiplier,
-      oi_usd: t.openInterestValue
-    })
+    this.funding(m, ts, next, Number.isInteger(h) && h > 0 && h <= 24 ? h : m.intervalHours, out)
+    this.openInterest(m, ts, t.openInterestValue >= 0 ? t.openInterestValue : Number.NaN, out)
+    return 'ok'
   }
 
   private liquidations(push: Push, out: NormalizedRecord[]): Outcome {
@@ -316,18 +205,8 @@ export class BybitNormalizer implements VenueNormalizer {
     const qty = num(d.v)
     if (typeof d.s !== 'string' || typeof d.T !== 'number' || (d.S !== 'Buy' && d.S !== 'Sell')) return false
     if (!(price > 0) || !(qty > 0)) return false
-    const meta = this.market(d.s).meta
-    const k = meta.multiplier
-    out.push({
-      kind: 'liquidation',
-      ts: d.T,
-      exchange: EXCHANGE,
-      symbol: meta.symbol,
-      base: meta.base,
-      side: d.S === 'Buy' ? 'sell' : 'buy', // a long position (Buy) is closed by a sell order
-      price: price / k,
-      qty: qty * k
-    })
+    // `S` is the side of the liquidated position
+    this.pushLiquidation(d.s, d.T, d.S === 'Buy' ? 'buy' : 'sell', price, qty, out)
     return true
   }
 
@@ -362,33 +241,17 @@ export class BybitNormalizer implements VenueNormalizer {
       else rows.push({ symbol, ts, buy, sell })
     }
     rows.sort((a, b) => a.ts - b.ts) // Bybit lists newest first
-    for (const r of rows) {
-      const m = this.market(r.symbol)
-      if (r.ts <= m.lastLongShortTs) continue // the same 5-minute reading polled again
-      m.lastLongShortTs = r.ts
-      out.push({
-        kind: 'long_short',
-        ts: r.ts,
-        exchange: EXCHANGE,
-        symbol: m.meta.symbol,
-        base: m.meta.base,
-        long_short_ratio: r.buy / r.sell,
-        long_account: r.buy,
-        short_account: r.sell
-      })
-    }
+    this.pushLongShort(
+      rows.map((r) => ({ symbol: r.symbol, ts: r.ts, ratio: r.buy / r.sell, long: r.buy, short: r.sell })),
+      out
+    )
     return outcome
   }
 
   private instruments(body: unknown): Outcome {
     const page = instrumentsPage(body)
     if (page === null) return 'malformed'
-    for (const market of page.markets) {
-      const { intervalHours, ...meta } = market
-      const m = this.market(meta.symbol)
-      m.meta = meta
-      m.intervalHours = intervalHours
-    }
+    this.adoptInstruments(page.markets)
     return 'ok'
   }
 }

@@ -41,6 +41,7 @@ import {
   RECONNECT_CHANNEL,
   closeWindowUnfilled,
   openReconnectWindows,
+  serveFill,
   type ReconnectGaps,
   type TradesOf
 } from './trade-window.js'
@@ -218,16 +219,7 @@ export class OkxNormalizer implements VenueNormalizer {
       else page.push({ id, ts, row: r })
     }
     page.reverse() // OKX lists newest first
-    const fill = this.markets.get(instId)?.trades.fill(page)
-    if (fill === null || fill === undefined) return outcome // no open window: an answer already served
-    let recovered = 0
-    for (const { row } of fill.rows) {
-      const o = this.trade(row, false, out)
-      if (o === 'ok') recovered++
-      else if (o === 'malformed') outcome = 'malformed'
-    }
-    this.gaps.served(instId, recovered, fill.reachedBack)
-    return outcome
+    return serveFill(instId, page, outcome, this.tradesOf, this.gaps, ({ row }) => this.trade(row, false, out))
   }
 
   private funding(d: Row, recvTs: number, out: NormalizedRecord[]): Outcome {

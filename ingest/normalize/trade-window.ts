@@ -176,3 +176,30 @@ export function missedRows<R extends TradeRef>(
   }
   return { rows, reachedBack }
 }
+
+/**
+ * A recent-trades page (oldest first) against `symbol`'s open reconnect window: each missed row is handed to
+ * `trade` and the window is closed with how many were recovered. `outcome` is the page's own (`malformed`
+ * when rows were left out); a row `trade` refuses as malformed makes it `malformed`. Without an open window
+ * (an answer already served) nothing is mapped.
+ */
+export function serveFill<R extends TradeRef, O extends string>(
+  symbol: string,
+  page: readonly R[],
+  outcome: O | 'malformed',
+  tradesOf: TradesOf,
+  gaps: ReconnectGaps,
+  trade: (row: R) => string
+): O | 'malformed' {
+  const fill = tradesOf(symbol)?.fill(page)
+  if (fill === null || fill === undefined) return outcome
+  let recovered = 0
+  let out = outcome
+  for (const row of fill.rows) {
+    const o = trade(row)
+    if (o === 'ok') recovered++
+    else if (o === 'malformed') out = 'malformed'
+  }
+  gaps.served(symbol, recovered, fill.reachedBack)
+  return out
+}

@@ -18,7 +18,7 @@ import { pollLongShort } from './bitget/pollers.js'
 import { BitgetRest, INSTRUMENTS_PATH, recentTradesPath } from './bitget/rest.js'
 import { LIQUIDATIONS, marketArgs, type BitgetArg } from './bitget/topics.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../../engine/runtime/backoff.js'
-import { MarketFeedSource } from './feed/market-feed-source.js'
+import { TickerVenueSource } from './feed/ticker-venue-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'
 
@@ -72,11 +72,10 @@ export interface BitgetSourceOptions {
 /** REST answers repeated at the top of each recording file, so every file replays on its own. */
 const isSticky = stickyPaths([INSTRUMENTS_PATH.split('?', 1)[0]!])
 
-export class BitgetSource extends MarketFeedSource<BitgetMarket[], BitgetArg> {
+export class BitgetSource extends TickerVenueSource<BitgetMarket[], BitgetArg> {
   readonly name = 'bitget'
   protected readonly tuning: BitgetTuning
   protected readonly rest: BitgetRest
-  // reconnect windows: trade ids reveal no gaps, reopened connections are checked instead
   protected readonly gaps: ReconnectFiller
   readonly normalizer: BitgetNormalizer
 
@@ -90,12 +89,7 @@ export class BitgetSource extends MarketFeedSource<BitgetMarket[], BitgetArg> {
       queue: this.queue,
       longShortPerMinute: tuning.longShortPerMinute
     })
-    this.gaps = new ReconnectFiller({
-      venue: this.name,
-      fetch: (path, signal) => this.rest.fetch(path, signal),
-      path: recentTradesPath,
-      log: opts.log
-    })
+    this.gaps = this.reconnectFiller(recentTradesPath, opts.log)
     this.normalizer = new BitgetNormalizer(this.gaps)
   }
 
@@ -103,22 +97,16 @@ export class BitgetSource extends MarketFeedSource<BitgetMarket[], BitgetArg> {
     const t = this.tuning
     return new BitgetConnections(
       {
-        url: this.opts.wsUrl,
-        log: this.opts.log,
-        perConnection: t.argsPerConnection,
+        ...this.connectionsBase(this.opts.wsUrl, this.opts.log, t.argsPerConnection, t.staleMs),
         pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
-        pingMs: t.pingMs,
-        staleMs: t.staleMs,
-        backoff: t.backoff,
-        onMessage: this.wsMessage,
-        onReopen: this.reopened
+        pingMs: t.pingMs
       },
       signal
     )
   }
 
-  protected tasks(signal: AbortSignal): Promise<void>[] {
-    return [this.gaps.run(signal), pollLongShort(this.rest, () => this.markets, this.tuning.longShortEveryMs, signal)]
+  protected pollLongShort(signal: AbortSignal): Promise<void> {
+    return pollLongShort(this.rest, () => this.markets, this.tuning.longShortEveryMs, signal)
   }
 
   protected override allMarketItems(): readonly BitgetArg[] {

@@ -18,7 +18,7 @@ import { pollLongShort } from './bybit/pollers.js'
 import { BybitRest, instrumentsPath, recentTradesPath } from './bybit/rest.js'
 import { marketTopics } from './bybit/topics.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../../engine/runtime/backoff.js'
-import { MarketFeedSource } from './feed/market-feed-source.js'
+import { TickerVenueSource } from './feed/ticker-venue-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'
 
@@ -75,11 +75,10 @@ export interface BybitSourceOptions {
 /** REST answers repeated at the top of each recording file, so every file replays on its own. */
 const isSticky = stickyPaths(['/v5/market/instruments-info'])
 
-export class BybitSource extends MarketFeedSource<BybitMarket[], string> {
+export class BybitSource extends TickerVenueSource<BybitMarket[], string> {
   readonly name = 'bybit'
   protected readonly tuning: BybitTuning
   protected readonly rest: BybitRest
-  // reconnect windows: trade ids (UUIDs) reveal no gaps, reopened connections are checked instead
   protected readonly gaps: ReconnectFiller
   readonly normalizer: BybitNormalizer
 
@@ -93,12 +92,7 @@ export class BybitSource extends MarketFeedSource<BybitMarket[], string> {
       queue: this.queue,
       requestsPerMinute: this.tuning.requestsPerMinute
     })
-    this.gaps = new ReconnectFiller({
-      venue: this.name,
-      fetch: (path, signal) => this.rest.fetch(path, signal),
-      path: recentTradesPath,
-      log: opts.log
-    })
+    this.gaps = this.reconnectFiller(recentTradesPath, opts.log)
     this.normalizer = new BybitNormalizer(this.gaps)
   }
 
@@ -106,22 +100,16 @@ export class BybitSource extends MarketFeedSource<BybitMarket[], string> {
     const t = this.tuning
     return new TopicConnections(
       {
-        url: this.opts.wsUrl,
-        log: this.opts.log,
-        perConnection: t.topicsPerConnection,
+        ...this.connectionsBase(this.opts.wsUrl, this.opts.log, t.topicsPerConnection, t.staleMs),
         pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
-        pingMs: t.pingMs,
-        staleMs: t.staleMs,
-        backoff: t.backoff,
-        onMessage: this.wsMessage,
-        onReopen: this.reopened
+        pingMs: t.pingMs
       },
       signal
     )
   }
 
-  protected tasks(signal: AbortSignal): Promise<void>[] {
-    return [this.gaps.run(signal), pollLongShort(this.rest, () => this.markets, this.tuning.longShortEveryMs, signal)]
+  protected pollLongShort(signal: AbortSignal): Promise<void> {
+    return pollLongShort(this.rest, () => this.markets, this.tuning.longShortEveryMs, signal)
   }
 
   protected marketsOf(found: BybitMarket[]): readonly string[] {

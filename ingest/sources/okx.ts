@@ -13,7 +13,7 @@ import type { Logger } from '../../engine/log.js'
 import { OkxNormalizer } from '../normalize/okx.js'
 import { usdtSwaps, type OkxMarket } from '../normalize/okx-markets.js'
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../../engine/runtime/backoff.js'
-import { MarketFeedSource } from './feed/market-feed-source.js'
+import { TickerVenueSource } from './feed/ticker-venue-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'
 import { LIQUIDATIONS, instrumentArgs, type OkxArg } from './okx/channels.js'
@@ -77,11 +77,10 @@ interface Discovery {
   readonly statistics: Set<string> | null
 }
 
-export class OkxSource extends MarketFeedSource<Discovery, OkxArg> {
+export class OkxSource extends TickerVenueSource<Discovery, OkxArg> {
   readonly name = 'okx'
   protected readonly tuning: OkxTuning
   protected readonly rest: OkxRest
-  // reconnect windows: trade ids reveal no gaps, reopened connections are checked instead
   protected readonly gaps: ReconnectFiller
   readonly normalizer: OkxNormalizer
   private longShortCoins: readonly string[] = []
@@ -96,12 +95,7 @@ export class OkxSource extends MarketFeedSource<Discovery, OkxArg> {
       queue: this.queue,
       statisticsPerMinute: this.tuning.statisticsPerMinute
     })
-    this.gaps = new ReconnectFiller({
-      venue: this.name,
-      fetch: (path, signal) => this.rest.fetch(path, signal),
-      path: recentTradesPath,
-      log: opts.log
-    })
+    this.gaps = this.reconnectFiller(recentTradesPath, opts.log)
     this.normalizer = new OkxNormalizer(this.gaps)
   }
 
@@ -109,25 +103,16 @@ export class OkxSource extends MarketFeedSource<Discovery, OkxArg> {
     const t = this.tuning
     return new OkxConnections(
       {
-        url: this.opts.wsUrl,
-        log: this.opts.log,
-        perConnection: t.argsPerConnection,
+        ...this.connectionsBase(this.opts.wsUrl, this.opts.log, t.argsPerConnection, t.staleMs),
         pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
-        staleMs: t.staleMs,
-        pingAfterMs: t.pingAfterMs,
-        backoff: t.backoff,
-        onMessage: this.wsMessage,
-        onReopen: this.reopened
+        pingAfterMs: t.pingAfterMs
       },
       signal
     )
   }
 
-  protected tasks(signal: AbortSignal): Promise<void>[] {
-    return [
-      this.gaps.run(signal),
-      pollLongShort(this.rest, () => this.longShortCoins, this.tuning.longShortEveryMs, signal)
-    ]
+  protected pollLongShort(signal: AbortSignal): Promise<void> {
+    return pollLongShort(this.rest, () => this.longShortCoins, this.tuning.longShortEveryMs, signal)
   }
 
   protected override allMarketItems(): readonly OkxArg[] {

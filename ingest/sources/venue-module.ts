@@ -14,6 +14,7 @@
  * these two files and one catalog entry; test/unit/venue-modules.test.ts checks that every catalog venue
  * has both files and every folder holding a `venue.ts` has a catalog entry.
  */
+import type { TSchema } from '@sinclair/typebox'
 import type { Logger } from '../../engine/log.js'
 import type { VenueNormalizer } from '../normalize/normalizer.js'
 import type { Source } from './source.js'
@@ -54,6 +55,11 @@ export type VenueSettingsOf<N extends string> = N extends keyof VenueSettingsByI
 
 /** One venue's code. `S` is what `settings` reads: the symbols and any venue-specific settings. */
 export interface VenueModule<S extends BaseVenueSettings = BaseVenueSettings> {
+  /**
+   * its variables besides `_WS_URL` and `_REST_URL`, by suffix (`SYMBOLS`, Deribit's `CURRENCIES`), as
+   * schemas of engine/config/env.ts: part of the service's ENV_SCHEMA, checked before `settings` reads them
+   */
+  readonly variables: Readonly<Record<string, TSchema>>
   /** reads `<PREFIX>_SYMBOLS` and the venue's other variables; errors name the variable (`env.fail`) */
   readonly settings: (env: VenueEnv) => S
   /** the venue's Source, from its `config.venues.<name>` */

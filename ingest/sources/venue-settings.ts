@@ -5,6 +5,7 @@
  * module a `VenueEnv` bound to its prefix, so a module says `SYMBOLS` and the error says `OKX_SYMBOLS`.
  * The plain symbol list is here; a venue's own forms are in its module.
  */
+import { EnvText } from '../../engine/config/env.js'
 
 /** A venue's variables, `<PREFIX>_<suffix>` (server/config.ts). */
 export interface VenueEnv {
@@ -12,6 +13,15 @@ export interface VenueEnv {
   get(suffix: string): string | undefined
   /** throws the configuration error `<PREFIX>_<suffix> <message>` */
   fail(suffix: string, message: string): never
+}
+
+/** The variables of a venue whose only own setting is a plain symbol list (`<PREFIX>_SYMBOLS`). */
+export const PLAIN_SYMBOL_VARIABLES = {
+  SYMBOLS: EnvText({
+    description: 'only these markets (comma list); empty: every market the venue follows',
+    accepted: 'a comma list of symbols like BTCUSDT',
+    family: '<PREFIX>_SYMBOLS'
+  })
 }
 
 /** `<PREFIX>_SYMBOLS` as plain exchange symbols (`BTCUSDT`), upper-cased; empty: every market. */

@@ -25,6 +25,8 @@ export interface Venue<N extends string = string, S extends Pick<VenueConfig, 's
   readonly wsUrl: string
   /** default of `<PREFIX>_REST_URL` */
   readonly restUrl: string
+  /** its variables besides `_WS_URL` and `_REST_URL`, by suffix (VenueModule.variables) */
+  readonly variables: VenueModule['variables']
   /** reads `<PREFIX>_SYMBOLS` and the venue's other variables; errors name the variable (`env.fail`) */
   readonly settings: (env: VenueEnv) => S
   /** the venue's Source, from its `config.venues.<name>` */
@@ -56,6 +58,7 @@ export const VENUES: readonly AnyVenue[] = CATALOG_VENUES.map(
       live: v.live,
       wsUrl: v.wsUrl,
       restUrl: v.restUrl,
+      variables: MODULES[i]!.variables,
       settings: MODULES[i]!.settings,
       create: MODULES[i]!.create
     }) as unknown as AnyVenue

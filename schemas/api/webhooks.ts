@@ -65,6 +65,22 @@ const SECRET_FIELD = Type.String({
     'signing secret, at least 16 characters. Stored only as its SHA-256 hex digest (the signing key), itself encrypted at rest; never shown again. Keep the raw value'
 })
 
+/** A webhook id as a path segment: the decimal id the registration answered (a positive integer). */
+export const WEBHOOK_ID_PATTERN = '^[1-9][0-9]{0,15}$'
+/** A delivery id as a path segment: `msg_` and 32 hex digits (the Standard Webhooks `webhook-id`). */
+export const DELIVERY_ID_PATTERN = '^msg_[0-9a-f]{32}$'
+
+const WebhookIdParam = Type.String({ pattern: WEBHOOK_ID_PATTERN, description: 'webhook_id' })
+
+/** The path parameters of `/v1/webhooks/{id}...` (server/routes/webhooks.ts checks them with the same pattern). */
+export const WebhookPath = Type.Object({ id: WebhookIdParam })
+
+/** The path parameters of `/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver`. */
+export const DeliveryPath = Type.Object({
+  id: WebhookIdParam,
+  delivery_id: Type.String({ pattern: DELIVERY_ID_PATTERN, description: 'delivery_id, msg_ and 32 hex digits' })
+})
+
 export const WebhookCreateBody = Type.Object(
   { url: URL_FIELD, events: EVENTS_FIELD, symbols: SYMBOLS_FIELD, secret: SECRET_FIELD },
   { additionalProperties: false, description: 'unknown fields are refused (400)' }

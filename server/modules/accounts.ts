@@ -39,10 +39,12 @@ export async function openAccounts(
   })
   await service.load()
   const gate = new SessionGate(service, config.trustedProxyHops)
+  const counters = (): Record<string, number> => ({ ...service.counters(), ...gate.counters, ...hashCounters })
   return {
     name: 'accounts',
     gate,
-    counters: () => ({ ...service.counters(), ...gate.counters, ...hashCounters }),
+    counters,
+    health: () => ({ accounts: counters() }),
     routes: () => accountRoutes(gate, core.quota, () => alerts.service.settings),
     start: () => core.supervisor.every('accounts-reload', KEY_RELOAD_MS, () => service.load())
   }

@@ -54,6 +54,7 @@ export async function openAlerts(
   return {
     name: 'alerts',
     service,
+    health: () => ({ alerts: { ...service.counters } }),
     routes: (ctx) => alertRoutes(ctx, service),
     start: () => {
       core.supervisor.every('alert-settings-reload', KEY_RELOAD_MS, () => settings.load())

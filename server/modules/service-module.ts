@@ -7,6 +7,7 @@
  *
  * - `sourceFor`: the ingest source it implements for a `SOURCES` entry;
  * - `routes`: its HTTP routes, built once the server context exists;
+ * - `health`: its sections of `GET /v1/health` (counters it owns), read at each request;
  * - `start`: its background loops, started under the supervisor in module order before the server listens;
  * - `stop`: what it must end and release, run in reverse module order on a stop, and for the modules
  *   already opened when a later one fails to open.
@@ -27,6 +28,11 @@ export interface ServiceModule {
   sourceFor?(name: SourceName): Source | undefined
   /** its HTTP routes, in the order they are documented */
   routes?(ctx: ServerContext): readonly Route[]
+  /**
+   * its sections of `GET /v1/health`, keyed by section name (`{ webhooks: {...} }`), read at each request;
+   * server/routes/health.ts places them in the answer by its section order
+   */
+  health?(): Readonly<Record<string, unknown>>
   /** starts its background loops (called once, before the server listens) */
   start?(): void
   /** ends its work and releases what it holds; `deadline` is epoch ms */
@@ -60,6 +66,11 @@ export class ModuleList {
 
   routes(ctx: ServerContext): Route[] {
     return this.modules.flatMap((m) => m.routes?.(ctx) ?? [])
+  }
+
+  /** Every module's `/v1/health` sections, in module order. */
+  health(): Record<string, unknown> {
+    return Object.assign({}, ...this.modules.map((m) => m.health?.() ?? {})) as Record<string, unknown>
   }
 
   startAll(): void {

@@ -21,6 +21,7 @@ export function openSignals(storage: Storage, core: Core, readiness: () => Readi
   return {
     name: 'signals',
     service,
+    health: () => ({ signals: service.stats() }),
     routes: (ctx) => signalRoutes(ctx),
     start: () => service.start(core.supervisor, () => readiness().ready)
   }

@@ -45,6 +45,7 @@ export async function openWebhooks(
   return {
     name: 'webhooks',
     service,
+    health: () => ({ webhooks: { ...service.outbox.stats() } }),
     routes: () => webhookRoutes({ webhooks: service, known: screenerBases(core.live.screener) }),
     start: () => {
       service.subscribe(signals.service.bus)

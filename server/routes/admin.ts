@@ -31,6 +31,9 @@ export function adminRoutes(ctx: ServerContext, parser: NdjsonParser): Route[] {
     {
       method: 'POST',
       path: '/v1/admin/ingest/:kind',
+      pathParams: Type.Object({
+        kind: Type.String({ enum: [...RECORD_KINDS], description: 'the kind of every record in the body' })
+      }),
       access: 'admin',
       maxBodyBytes: MAX_INGEST_BODY_BYTES,
       spoolBody: true,

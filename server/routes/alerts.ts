@@ -8,6 +8,7 @@
  * rotates the key's alert secret (shown once), `DELETE` removes it, `GET`/`PUT /v1/alerts/settings` read and
  * set forwarding and the silence check, `GET /v1/alerts/strategies` lists the sequence checks per strategy.
  */
+import { Type } from '@sinclair/typebox'
 import { PLANS, cheapestPlanWith } from '../../engine/access/plans.js'
 import { DUPLICATE_WINDOW_MS } from '../../engine/alerts/alert-dedup.js'
 import type { AlertOutcome, AlertService } from '../../engine/alerts/alert-service.js'
@@ -65,6 +66,12 @@ export function alertRoutes(ctx: Pick<ServerContext, 'config'>, alerts: AlertSer
     {
       method: 'POST',
       path: '/v1/:alert_source/webhook',
+      pathParams: Type.Object({
+        alert_source: Type.String({
+          enum: [...ctx.config.alertSources],
+          description: 'tradingview or a name in ALERT_SOURCES'
+        })
+      }),
       access: 'none',
       // gated by readiness and labelled synthetic like every data answer
       data: true,

@@ -271,6 +271,42 @@ const HEALTH_RESPONSE = Type.Object({
   })
 })
 
+/**
+ * The answer's sections in the order they are served. The modules' sections (ServiceModule.health:
+ * accounts, alerts, webhooks, signals) take their place here; a section not listed comes last.
+ */
+const SECTION_ORDER: readonly string[] = [
+  'status',
+  'version',
+  'uptime_s',
+  'ready',
+  'waiting_for',
+  'synthetic',
+  'loops',
+  'store',
+  'sources',
+  'process',
+  'live',
+  'last_stop',
+  'accounts',
+  'alerts',
+  'webhooks',
+  'stream',
+  'signals',
+  'exports',
+  'bodies',
+  'ingest'
+]
+
+/** `body` with its sections in SECTION_ORDER, unlisted ones after in their own order. */
+function inSectionOrder(body: Record<string, unknown>): Record<string, unknown> {
+  const rank = (k: string): number => {
+    const i = SECTION_ORDER.indexOf(k)
+    return i === -1 ? SECTION_ORDER.length : i
+  }
+  return Object.fromEntries(Object.entries(body).sort(([a], [b]) => rank(a) - rank(b)))
+}
+
 export function healthRoutes(ctx: ServerContext): Route[] {
   const started = Date.now()
   return [
@@ -293,55 +329,55 @@ export function healthRoutes(ctx: ServerContext): Route[] {
         const degraded =
           !ctx.storeProbe.ok || totals.failed > 0 || totals.waiting_for_disk || repairs.pending > 0 || down || failing
         const lastStop = ctx.lastStop?.()
-        return json(200, {
-          status: degraded ? 'degraded' : 'ok',
-          version: ctx.version,
-          uptime_s: Math.floor((Date.now() - started) / 1000),
-          ready,
-          waiting_for: ctx.readiness.waitingFor(),
-          synthetic: ctx.synthetic,
-          loops,
-          store: {
-            kind: ctx.store.kind,
-            ok: ctx.storeProbe.ok,
-            ...(ctx.storeProbe.engineMemory && { engine_memory_mb: ctx.storeProbe.engineMemory })
-          },
-          sources,
-          process: ctx.processMonitor.stats(),
-          // the in-memory whale window is bounded: rows it had to drop (still in the store) are counted
-          live: {
-            whale_window_rows: ctx.live.whales.size,
-            whale_window_dropped: ctx.live.whales.dropped,
-            queued: ctx.live.queued,
-            ...ctx.live.counters
-          },
-          ...(lastStop !== undefined && { last_stop: lastStop }),
-          ...(ctx.accounts && { accounts: ctx.accounts.counters() }),
-          ...(ctx.alerts && { alerts: { ...ctx.alerts.counters } }),
-          ...(ctx.webhooks && { webhooks: { ...ctx.webhooks.outbox.stats() } }),
-          ...(ctx.stream && { stream: ctx.stream.stats() }),
-          ...(ctx.signals && { signals: ctx.signals.stats() }),
-          exports: ctx.exports.stats(),
-          ...(ctx.bodies && { bodies: ctx.bodies.counters() }),
-          ingest: {
-            queued: totals.queued,
-            written: totals.written,
-            failed: totals.failed,
-            batches: totals.batches,
-            retries: totals.retries,
-            disk_full_retries: totals.disk_full_retries,
-            waiting_for_disk: totals.waiting_for_disk,
-            journal_failed: ctx.journal?.failedEntries() ?? 0,
-            repairs: { ...repairs },
-            queue_bound_rows: ctx.config.queueRows,
-            tables: Object.fromEntries(
-              Object.entries(totals.tables).map(([t, c]) => [
-                t,
-                { queued: c.queued, queued_max: c.queued_max, written: c.written, failed: c.failed }
-              ])
-            )
-          }
-        })
+        return json(
+          200,
+          inSectionOrder({
+            status: degraded ? 'degraded' : 'ok',
+            version: ctx.version,
+            uptime_s: Math.floor((Date.now() - started) / 1000),
+            ready,
+            waiting_for: ctx.readiness.waitingFor(),
+            synthetic: ctx.synthetic,
+            loops,
+            store: {
+              kind: ctx.store.kind,
+              ok: ctx.storeProbe.ok,
+              ...(ctx.storeProbe.engineMemory && { engine_memory_mb: ctx.storeProbe.engineMemory })
+            },
+            sources,
+            process: ctx.processMonitor.stats(),
+            // the in-memory whale window is bounded: rows it had to drop (still in the store) are counted
+            live: {
+              whale_window_rows: ctx.live.whales.size,
+              whale_window_dropped: ctx.live.whales.dropped,
+              queued: ctx.live.queued,
+              ...ctx.live.counters
+            },
+            ...(lastStop !== undefined && { last_stop: lastStop }),
+            ...(ctx.stream && { stream: ctx.stream.stats() }),
+            ...ctx.healthSections?.(),
+            exports: ctx.exports.stats(),
+            ...(ctx.bodies && { bodies: ctx.bodies.counters() }),
+            ingest: {
+              queued: totals.queued,
+              written: totals.written,
+              failed: totals.failed,
+              batches: totals.batches,
+              retries: totals.retries,
+              disk_full_retries: totals.disk_full_retries,
+              waiting_for_disk: totals.waiting_for_disk,
+              journal_failed: ctx.journal?.failedEntries() ?? 0,
+              repairs: { ...repairs },
+              queue_bound_rows: ctx.config.queueRows,
+              tables: Object.fromEntries(
+                Object.entries(totals.tables).map(([t, c]) => [
+                  t,
+                  { queued: c.queued, queued_max: c.queued_max, written: c.written, failed: c.failed }
+                ])
+              )
+            }
+          })
+        )
       }
     },
     {

@@ -26,7 +26,11 @@ import {
   WebhookPatchBody,
   WebhookRemoved,
   WebhookTestBody,
-  WebhookTestResult
+  WebhookTestResult,
+  WebhookPath,
+  DeliveryPath,
+  WEBHOOK_ID_PATTERN,
+  DELIVERY_ID_PATTERN
 } from '../../schemas/api/webhooks.js'
 import { json, type Route, type RouteRequest } from '../http/types.js'
 
@@ -59,8 +63,11 @@ function readSymbols(list: readonly string[], known: KnownBases | null): string[
   return [...out]
 }
 
+const WEBHOOK_ID = new RegExp(WEBHOOK_ID_PATTERN)
+const DELIVERY_ID = new RegExp(DELIVERY_ID_PATTERN)
+
 function idOf(raw: string | undefined, what = 'webhook'): number {
-  if (raw === undefined || !/^[1-9]\d{0,15}$/.test(raw)) throw new ApiError('not_found', `no ${what} ${raw ?? ''}`)
+  if (raw === undefined || !WEBHOOK_ID.test(raw)) throw new ApiError('not_found', `no ${what} ${raw ?? ''}`)
   return Number(raw)
 }
 
@@ -131,6 +138,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       ...keyed,
       method: 'GET',
       path: '/v1/webhooks/:id',
+      pathParams: WebhookPath,
       response: WebhookInfo,
       summary: 'One webhook of the calling key',
       handler: (req) => json(200, viewOf(own(req)))
@@ -139,6 +147,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       ...keyed,
       method: 'PATCH',
       path: '/v1/webhooks/:id',
+      pathParams: WebhookPath,
       maxBodyBytes: MAX_BODY_BYTES,
       body: WebhookPatchBody,
       response: WebhookInfo,
@@ -169,6 +178,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       ...keyed,
       method: 'DELETE',
       path: '/v1/webhooks/:id',
+      pathParams: WebhookPath,
       response: WebhookRemoved,
       summary: 'Delete a webhook: nothing more is sent to it; waiting deliveries end failed',
       handler: async (req) => {
@@ -181,6 +191,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       ...keyed,
       method: 'POST',
       path: '/v1/webhooks/:id/enable',
+      pathParams: WebhookPath,
       response: WebhookInfo,
       summary: 'Enable a disabled webhook (deliveries failed meanwhile can be redelivered)',
       handler: async (req) => {
@@ -192,6 +203,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       ...keyed,
       method: 'GET',
       path: '/v1/webhooks/:id/deliveries',
+      pathParams: WebhookPath,
       query: DeliveriesQuery,
       response: DeliveryPageResponse,
       summary:
@@ -214,6 +226,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       ...keyed,
       method: 'POST',
       path: '/v1/webhooks/:id/deliveries/:delivery_id/redeliver',
+      pathParams: DeliveryPath,
       status: 202,
       response: DeliveryInfo,
       summary: 'Deliver a delivered or failed delivery again: a new round of up to 4 attempts, same webhook-id',
@@ -221,7 +234,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       handler: async (req) => {
         const w = own(req)
         const id = req.params['delivery_id'] ?? ''
-        if (!/^msg_[0-9a-f]{32}$/.test(id)) throw new ApiError('not_found', `no delivery ${id} for webhook ${w.id}`)
+        if (!DELIVERY_ID.test(id)) throw new ApiError('not_found', `no delivery ${id} for webhook ${w.id}`)
         return json(202, await outbox.redeliver(w, id))
       }
     },

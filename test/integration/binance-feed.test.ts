@@ -3,7 +3,8 @@ import { silentLogger } from '../../engine/log.js'
 import { BinanceSource } from '../../ingest/sources/binance.js'
 import { BinanceTestServer } from '../helpers/venues/binance-server.js'
 import { MARK, PERPS, markPriceUpdate, forceOrderEvent } from '../helpers/venues/binance-fixtures.js'
-import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
+import { drainSource, tradeIds } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 import { silenceUntilReopened } from '../helpers/venues/stale-reopen.js'
 
 let server: BinanceTestServer

@@ -5,7 +5,7 @@ import { jsonBody, startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { BinanceTestServer } from '../helpers/venues/binance-server.js'
 import { MARK, PERPS, markPriceUpdate } from '../helpers/venues/binance-fixtures.js'
-import { until } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 let venue: BinanceTestServer
 let srv: Awaited<ReturnType<typeof startTestServer>>

@@ -9,7 +9,8 @@ import { silentLogger } from '../../engine/log.js'
 import { BitgetSource } from '../../ingest/sources/bitget.js'
 import { BitgetTestServer } from '../helpers/venues/bitget-server.js'
 import { PERPS, instrument, liquidationRow, push } from '../helpers/venues/bitget-fixtures.js'
-import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
+import { drainSource, tradeIds } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 let server: BitgetTestServer
 let feed: ReturnType<typeof drainSource>

@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonBody, startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
-import { until as untilOutcome } from '../helpers/until.js'
 import { BitgetTestServer } from '../helpers/venues/bitget-server.js'
 import { PERPS } from '../helpers/venues/bitget-fixtures.js'
-import { until } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 let venue: BitgetTestServer
 let srv: Awaited<ReturnType<typeof startTestServer>>
@@ -69,7 +68,7 @@ describe('SOURCES=bitget through the real server', () => {
       ) &&
       rows.some((r) => r['symbol'] === 'DOGEUSDT' && r['long_short_ratio_cumulative'] !== null) &&
       rows.some((r) => r['symbol'] === '1000SATSUSDT' && r['volume_24h_usd'] !== 0)
-    await untilOutcome('the Bitget screener rows', async () => {
+    await until('the Bitget screener rows', async () => {
       rows = (await get('/v1/derivatives/screener?exchange=bitget')).rows
       return ready()
     })

@@ -3,7 +3,8 @@ import { silentLogger } from '../../engine/log.js'
 import { BybitSource } from '../../ingest/sources/bybit.js'
 import { BybitTestServer } from '../helpers/venues/bybit-server.js'
 import { PERPS, liquidationMessage, tradeMessage, tradeRow } from '../helpers/venues/bybit-fixtures.js'
-import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
+import { drainSource, tradeIds } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 import { silenceUntilReopened } from '../helpers/venues/stale-reopen.js'
 
 let server: BybitTestServer

@@ -6,7 +6,8 @@ import { ReplaySource } from '../../ingest/sources/replay-source.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { BybitTestServer } from '../helpers/venues/bybit-server.js'
 import { PERPS, tradeRow } from '../helpers/venues/bybit-fixtures.js'
-import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
+import { drainSource, tradeIds } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const rec = tmpDir()
 let server: BybitTestServer

@@ -7,7 +7,8 @@ import { ReplaySource } from '../../ingest/sources/replay-source.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { BybitTestServer } from '../helpers/venues/bybit-server.js'
 import { PERPS, liquidationMessage, tradeMessage, tradeRow } from '../helpers/venues/bybit-fixtures.js'
-import { drainSource, until } from '../helpers/venues/drain-source.js'
+import { drainSource } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const rec = tmpDir()
 let live: NormalizedRecord[] = []
@@ -99,7 +100,7 @@ describe('Bybit configuration', () => {
       symbols: []
     })
     expect(() => loadConfig({ BYBIT_WS_URL: 'https://stream.bybit.com' })).toThrow('BYBIT_WS_URL must use ws or wss')
-    expect(() => loadConfig({ BYBIT_REST_URL: 'nope' })).toThrow('BYBIT_REST_URL must be a URL')
+    expect(() => loadConfig({ BYBIT_REST_URL: 'nope' })).toThrow('BYBIT_REST_URL must be an http(s) URL')
     expect(loadConfig({ BYBIT_REST_URL: 'http://127.0.0.1:9/' }).venues.bybit.restUrl).toBe('http://127.0.0.1:9')
     expect(loadConfig({ BYBIT_SYMBOLS: 'btcusdt, 1000PEPEUSDT' }).venues.bybit.symbols).toEqual([
       'BTCUSDT',

@@ -5,7 +5,7 @@ import { jsonBody, startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { BybitTestServer } from '../helpers/venues/bybit-server.js'
 import { PERPS, tradeMessage, tradeRow } from '../helpers/venues/bybit-fixtures.js'
-import { until } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 let venue: BybitTestServer
 let srv: Awaited<ReturnType<typeof startTestServer>>

@@ -12,7 +12,7 @@ import { jsonBody, startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { DeribitTestServer } from '../helpers/venues/deribit-server.js'
 import { chain, expiryCode, type OptionSpec } from '../helpers/venues/deribit-fixtures.js'
-import { until } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const NOW = Date.now()
 /** exchange time of every book summary row the venue sends in this test */

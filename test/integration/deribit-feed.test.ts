@@ -5,7 +5,8 @@ import type { NormalizedRecord, OptionQuoteRecord } from '../../engine/records/t
 import { DeribitSource, type DeribitTuning } from '../../ingest/sources/deribit.js'
 import { DeribitTestServer } from '../helpers/venues/deribit-server.js'
 import { chain, type OptionSpec } from '../helpers/venues/deribit-fixtures.js'
-import { drainSource, until } from '../helpers/venues/drain-source.js'
+import { drainSource } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const NOW = Date.now()
 const BTC = chain('BTC', NOW)

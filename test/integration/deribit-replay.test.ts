@@ -8,7 +8,8 @@ import { jsonBody, startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { DeribitTestServer } from '../helpers/venues/deribit-server.js'
 import { chain } from '../helpers/venues/deribit-fixtures.js'
-import { drainSource, until } from '../helpers/venues/drain-source.js'
+import { drainSource } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const NOW = Date.now()
 const rec = tmpDir()

@@ -10,7 +10,8 @@ import {
   markPriceRow,
   openInterestRow
 } from '../helpers/venues/okx-fixtures.js'
-import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
+import { drainSource, tradeIds } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 import { silenceUntilReopened } from '../helpers/venues/stale-reopen.js'
 
 let server: OkxTestServer

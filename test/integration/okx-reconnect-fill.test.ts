@@ -5,7 +5,8 @@ import { ReplaySource } from '../../ingest/sources/replay-source.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { OkxTestServer } from '../helpers/venues/okx-server.js'
 import { SWAPS } from '../helpers/venues/okx-fixtures.js'
-import { drainSource, tradeIds, until } from '../helpers/venues/drain-source.js'
+import { drainSource, tradeIds } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const rec = tmpDir()
 let server: OkxTestServer

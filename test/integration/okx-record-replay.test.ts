@@ -8,7 +8,8 @@ import { startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { OkxTestServer } from '../helpers/venues/okx-server.js'
 import { fundingRow, liquidationRow, markPriceRow, openInterestRow, tradeRow } from '../helpers/venues/okx-fixtures.js'
-import { drainSource, until } from '../helpers/venues/drain-source.js'
+import { drainSource } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const rec = tmpDir()
 let live: NormalizedRecord[] = []

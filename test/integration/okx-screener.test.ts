@@ -3,7 +3,7 @@ import { jsonBody, startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { OkxTestServer } from '../helpers/venues/okx-server.js'
 import { SWAPS, fundingRow, markPriceRow, openInterestRow } from '../helpers/venues/okx-fixtures.js'
-import { until } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 let venue: OkxTestServer
 let srv: Awaited<ReturnType<typeof startTestServer>>

@@ -12,7 +12,8 @@ import { startTestServer } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { BinanceTestServer } from '../helpers/venues/binance-server.js'
 import { PERPS, forceOrderEvent, markPriceUpdate } from '../helpers/venues/binance-fixtures.js'
-import { drainSource, until } from '../helpers/venues/drain-source.js'
+import { drainSource } from '../helpers/venues/drain-source.js'
+import { until } from '../helpers/until.js'
 
 const rec = tmpDir()
 let live: NormalizedRecord[] = []

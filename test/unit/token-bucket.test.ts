@@ -30,13 +30,32 @@ describe('TokenBucket', () => {
     expect(b.refused).toBe(1)
   })
 
-  it('a waiter gets its token once the bucket refilled', async () => {
-    const b = new TokenBucket({ ratePerSec: 100, burst: 1 })
+  it('a waiter gets its token once the bucket refilled, waiting as long as the refill takes', async () => {
+    // a driven clock: a wait is recorded and ends at once; the test moves the clock past it
+    let now = 0
+    const waits: number[] = []
+    const b = new TokenBucket({
+      ratePerSec: 100,
+      burst: 1,
+      now: () => now,
+      wait: async (ms) => void waits.push(ms)
+    })
     expect(await b.take(0)).toBe(true)
-    const t0 = performance.now()
-    expect(await b.take(1_000)).toBe(true)
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(5)
+    // one token at 100/s: 10 ms
+    const one = b.take(1_000)
+    expect(waits).toEqual([10])
+    now = 10
+    expect(await one).toBe(true)
     expect(b.waited).toBe(1)
+    // two callers in line: the second waits for both tokens, 20 ms from now
+    const first = b.take(1_000)
+    const second = b.take(1_000)
+    expect(waits).toEqual([10, 10, 20])
+    now = 30
+    expect(await Promise.all([first, second])).toEqual([true, true])
+    // a wait longer than the caller allows is refused at once
+    expect(await b.take(5)).toBe(false)
+    expect(b.refused).toBe(1)
   })
 })
 

@@ -5,9 +5,10 @@
  */
 import { BybitSource } from '../bybit.js'
 import { venueModule } from '../venue-module.js'
-import { plainSymbols } from '../venue-settings.js'
+import { PLAIN_SYMBOL_VARIABLES, plainSymbols } from '../venue-settings.js'
 
 export const venue = venueModule({
+  variables: PLAIN_SYMBOL_VARIABLES,
   settings: (env) => ({ symbols: plainSymbols(env) }),
   create: (c, ctx) => new BybitSource({ ...c, ...ctx })
 })

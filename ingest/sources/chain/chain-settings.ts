@@ -28,7 +28,18 @@
 import path from 'node:path'
 import { isAddress } from 'viem'
 import { ConfigError } from '../../../engine/config/config-error.js'
-import { envDir, envInt, envNumber, envUrl, envValue, type Env } from '../../../engine/config/env.js'
+import { Type, type TSchema } from '@sinclair/typebox'
+import {
+  EnvDir,
+  EnvInt,
+  EnvNumber,
+  EnvText,
+  EnvUrl,
+  envValue,
+  readEnv,
+  readVariable,
+  type Env
+} from '../../../engine/config/env.js'
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../../engine/chain/chains.js'
 import { rpcUrlsFor, variableFor, wsUrlFor } from '../../../engine/chain/rpc-config.js'
 import { projectRoot } from '../../../engine/paths.js'
@@ -77,6 +88,100 @@ export interface ChainSourcesConfig {
 /** events of a backfill write group (CHAIN_WRITE_EVENTS; bench/chain/rows.ts reads the same setting) */
 const DEFAULT_WRITE_EVENTS = 10_000
 
+/** One EVM chain's source variables, `<ENV>_CONFIRMATIONS`, ... with the catalog's defaults. */
+function evmVariables(chain: EvmChainName): Record<string, TSchema> {
+  const spec = EVM_CHAINS[chain]
+  const p = spec.envName
+  return {
+    [`${p}_CONFIRMATIONS`]: EnvInt({
+      description: 'blocks deep a block must be before its events are final',
+      default: spec.confirmations,
+      minimum: 1,
+      maximum: 1_000,
+      family: '<ENV>_CONFIRMATIONS'
+    }),
+    [`${p}_START_BLOCK`]: Type.Optional(
+      EnvInt({
+        description: 'first block read when no checkpoint is stored',
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        family: '<ENV>_START_BLOCK'
+      })
+    ),
+    [`${p}_BACKFILL_HOURS`]: EnvNumber({
+      description: 'without checkpoint or start block, how far behind the head to begin, hours',
+      default: 1,
+      minimum: 0,
+      maximum: 24 * 365,
+      family: '<ENV>_BACKFILL_HOURS'
+    }),
+    [`${p}_LOGS_MAX_RANGE`]: EnvInt({
+      description: 'largest eth_getLogs span, blocks',
+      default: 2_000,
+      minimum: 1,
+      maximum: 1_000_000,
+      family: '<ENV>_LOGS_MAX_RANGE'
+    }),
+    [`${p}_POLL_MS`]: EnvInt({
+      description: 'head polling interval, ms',
+      default: Math.max(250, spec.blockTimeMs),
+      minimum: 10,
+      maximum: 600_000,
+      family: '<ENV>_POLL_MS'
+    }),
+    [`${p}_WRAPPED_NATIVE`]: Type.Optional(
+      EnvText({
+        description: "the wrapped native token, counted as the coin itself (default: the catalog's)",
+        accepted: 'a 0x-prefixed 20-byte address',
+        pattern: '^0x[0-9a-fA-F]{40}$',
+        family: '<ENV>_WRAPPED_NATIVE'
+      })
+    )
+  }
+}
+
+/** The chain sources' variables (node URLs are engine/chain/rpc-config.ts's). */
+export const CHAIN_SOURCES_ENV = Type.Object({
+  ...(Object.assign({}, ...EVM_CHAIN_NAMES.map(evmVariables)) as Record<string, TSchema>),
+  WHALE_MIN_USD: EnvNumber({
+    description: 'USD size from which a wallet not on the watch list is reported',
+    default: 100_000,
+    minimum: 0,
+    maximum: 1e12
+  }),
+  WATCHLIST_DIR: Type.Optional(EnvDir({ description: 'tracked wallets and tokens; unset: the shipped watchlists/' })),
+  CHAIN_BATCH_BLOCKS: EnvInt({
+    description: 'confirmed blocks read per batch',
+    default: 500,
+    minimum: 1,
+    maximum: 100_000
+  }),
+  CHAIN_WRITE_EVENTS: EnvInt({
+    description: 'backfill: events of consecutive batches written together',
+    default: DEFAULT_WRITE_EVENTS,
+    minimum: 1,
+    maximum: 1_000_000
+  }),
+  CHAIN_WRITE_HOLD_MS: EnvInt({
+    description: 'backfill: longest a write group is held, ms (0 writes every batch)',
+    default: 5_000,
+    minimum: 0,
+    maximum: 600_000
+  }),
+  CHAIN_RECORD_DIR: Type.Optional(EnvDir({ description: "record the chain sources' RPC answers" })),
+  CHAIN_REPLAY_DIR: Type.Optional(EnvDir({ description: 'answer from recordings instead of the nodes' })),
+  SOLANA_RPC_URL: Type.Optional(EnvUrl('http', 'http://127.0.0.1:8899', { description: 'Solana JSON-RPC node' })),
+  SOLANA_POLL_MS: EnvInt({ description: 'Solana polling interval, ms', default: 2_000, minimum: 10, maximum: 600_000 }),
+  SOLANA_SIGNATURES_LIMIT: EnvInt({
+    description: 'signatures read per wallet and poll',
+    default: 100,
+    minimum: 1,
+    maximum: 1_000
+  })
+})
+
+type ChainSourcesEnv = ReturnType<typeof readEnv<typeof CHAIN_SOURCES_ENV.properties>>
+
 /** `<ENV>_WRAPPED_NATIVE` of `chain` (its own prefix first, then its aliases), lower-case; else the catalog's */
 function wrappedNativeOf(env: Env, chain: EvmChainName): string {
   const name = variableFor(env, chain, 'WRAPPED_NATIVE')
@@ -88,59 +193,54 @@ function wrappedNativeOf(env: Env, chain: EvmChainName): string {
   return raw.toLowerCase()
 }
 
-function evmSettings(
-  env: Env,
-  chain: EvmChainName,
-  minUsd: number,
-  batchBlocks: number,
-  writes: { readonly writeEvents: number; readonly writeHoldMs: number }
-): EvmSourceSettings {
+function evmSettings(env: Env, chain: EvmChainName, e: ChainSourcesEnv): EvmSourceSettings {
   const spec = EVM_CHAINS[chain]
   const p = spec.envName
-  const start = envValue(env, `${p}_START_BLOCK`)
-  const hours = envNumber(env, `${p}_BACKFILL_HOURS`, 1, 0, 24 * 365)
+  const properties: Readonly<Record<string, TSchema>> = CHAIN_SOURCES_ENV.properties
+  const own = (suffix: string): number | undefined =>
+    readVariable(env, `${p}_${suffix}`, properties[`${p}_${suffix}`]!) as number | undefined
+  const hours = own('BACKFILL_HOURS')!
   return Object.freeze({
-    confirmations: envInt(env, `${p}_CONFIRMATIONS`, spec.confirmations, 1, 1_000),
-    startBlock: start === undefined ? undefined : envInt(env, `${p}_START_BLOCK`, 0, 0, Number.MAX_SAFE_INTEGER),
+    confirmations: own('CONFIRMATIONS')!,
+    startBlock: own('START_BLOCK'),
     backfillBlocks: Math.ceil((hours * 3_600_000) / spec.blockTimeMs),
-    maxSpan: envInt(env, `${p}_LOGS_MAX_RANGE`, 2_000, 1, 1_000_000),
-    pollMs: envInt(env, `${p}_POLL_MS`, Math.max(250, spec.blockTimeMs), 10, 600_000),
-    batchBlocks,
-    ...writes,
-    minUsd,
+    maxSpan: own('LOGS_MAX_RANGE')!,
+    pollMs: own('POLL_MS')!,
+    batchBlocks: e.CHAIN_BATCH_BLOCKS,
+    writeEvents: e.CHAIN_WRITE_EVENTS,
+    writeHoldMs: e.CHAIN_WRITE_HOLD_MS,
+    minUsd: e.WHALE_MIN_USD,
     wrappedNative: wrappedNativeOf(env, chain),
     wsUrl: wsUrlFor(env, chain),
-    recordDir: envDir(env, 'CHAIN_RECORD_DIR'),
-    replayDir: envDir(env, 'CHAIN_REPLAY_DIR')
+    recordDir: resolved(e.CHAIN_RECORD_DIR),
+    replayDir: resolved(e.CHAIN_REPLAY_DIR)
   })
 }
 
+const resolved = (dir: string | undefined): string | undefined => (dir === undefined ? undefined : path.resolve(dir))
+
 function solanaUrl(env: Env): string | undefined {
-  return envUrl(env, 'SOLANA_RPC_URL', ['http:', 'https:'], 'http://127.0.0.1:8899')
+  return readVariable(env, 'SOLANA_RPC_URL', CHAIN_SOURCES_ENV.properties.SOLANA_RPC_URL)
 }
 
 /** Reads the chain sources' settings. Throws ConfigError naming the variable at fault. */
 export function chainSourcesConfig(env: Env): ChainSourcesConfig {
-  const minUsd = envNumber(env, 'WHALE_MIN_USD', 100_000, 0, 1e12)
-  const batchBlocks = envInt(env, 'CHAIN_BATCH_BLOCKS', 500, 1, 100_000)
-  const writes = {
-    writeEvents: envInt(env, 'CHAIN_WRITE_EVENTS', DEFAULT_WRITE_EVENTS, 1, 1_000_000),
-    writeHoldMs: envInt(env, 'CHAIN_WRITE_HOLD_MS', 5_000, 0, 600_000)
-  }
-  const evm = Object.fromEntries(
-    EVM_CHAIN_NAMES.map((c) => [c, evmSettings(env, c, minUsd, batchBlocks, writes)])
-  ) as Record<EvmChainName, EvmSourceSettings>
+  const e = readEnv(CHAIN_SOURCES_ENV, env)
+  const evm = Object.fromEntries(EVM_CHAIN_NAMES.map((c) => [c, evmSettings(env, c, e)])) as Record<
+    EvmChainName,
+    EvmSourceSettings
+  >
   return Object.freeze({
-    watchlistDir: path.resolve(envValue(env, 'WATCHLIST_DIR') ?? path.join(projectRoot(), 'watchlists')),
-    minUsd,
+    watchlistDir: path.resolve(e.WATCHLIST_DIR ?? path.join(projectRoot(), 'watchlists')),
+    minUsd: e.WHALE_MIN_USD,
     evm: Object.freeze(evm),
     solana: Object.freeze({
-      rpcUrl: solanaUrl(env),
-      recordDir: envDir(env, 'CHAIN_RECORD_DIR'),
-      replayDir: envDir(env, 'CHAIN_REPLAY_DIR'),
-      pollMs: envInt(env, 'SOLANA_POLL_MS', 2_000, 10, 600_000),
-      signaturesLimit: envInt(env, 'SOLANA_SIGNATURES_LIMIT', 100, 1, 1_000),
-      minUsd
+      rpcUrl: e.SOLANA_RPC_URL,
+      recordDir: resolved(e.CHAIN_RECORD_DIR),
+      replayDir: resolved(e.CHAIN_REPLAY_DIR),
+      pollMs: e.SOLANA_POLL_MS,
+      signaturesLimit: e.SOLANA_SIGNATURES_LIMIT,
+      minUsd: e.WHALE_MIN_USD
     })
   })
 }

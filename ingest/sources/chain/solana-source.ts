@@ -22,7 +22,7 @@
  * events whose whale_transfers row is not stored yet (idempotent by chain, tx_hash, log_index, address),
  * checked against whale_transfers itself, so a run that ended with one table written and not the other loses
  * neither.
- * Plain JSON-RPC over fetch (undici): Solana has no viem client; requests are bounded by a timeout.
+ * The JSON-RPC client is solana-rpc.ts, the signature paging solana-signatures.ts.
  */
 import type { Logger } from '../../../engine/log.js'
 import type { Store } from '../../../engine/store/store.js'
@@ -45,14 +45,11 @@ import { encodeRecords } from '../../encode-records.js'
 import { decodeSolanaTx, WSOL_MINT, type SolanaTransaction } from '../../normalize/chain/solana-decode.js'
 import type { Source, SourceStatus } from '../source.js'
 import type { SolanaSettings } from './chain-settings.js'
-import { RecordedError, TapePlayer, TapeRecorder, tapeFile } from './rpc-tape.js'
+import { RpcAnswerError, SolanaRpc } from './solana-rpc.js'
+import { newSignatures, type Signature } from './solana-signatures.js'
 import { flowBatch } from './flow-records.js'
 import { chainEventRows } from './chain-event-rows.js'
 
-/** one JSON-RPC request's time to answer, ms */
-const REQUEST_TIMEOUT_MS = 10_000
-/** signatures held per wallet and poll (~200 bytes each): the oldest ones after the checkpoint when more wait */
-const MAX_NEW_SIGNATURES = 100_000
 /**
  * a transaction the node answers null for (or with an error) is asked again at later polls; it is skipped (and
  * counted) once it was missing at MISSING_TX_POLLS polls over at least MISSING_TX_MS: a load-balanced provider
@@ -86,12 +83,9 @@ export interface SolanaWhaleSourceOptions {
   readonly log: Logger
   /** epoch ms, for how long a transaction has been missing (tests move it on). @default Date.now */
   readonly now?: () => number
-  /** one JSON-RPC request's time to answer, ms. @default REQUEST_TIMEOUT_MS (10 s) */
+  /** one JSON-RPC request's time to answer, ms. @default REQUEST_TIMEOUT_MS (10 s, solana-rpc.ts) */
   readonly requestTimeoutMs?: number
 }
-
-/** the node answered the call with a JSON-RPC error object (it is reachable; the call's subject is at fault) */
-class RpcAnswerError extends Error {}
 
 /** the lowest and highest slot (the events' block_number) of `events`, not empty */
 function slotRange(events: readonly ChainWhaleEvent[]): [number, number] {
@@ -104,18 +98,9 @@ function slotRange(events: readonly ChainWhaleEvent[]): [number, number] {
   return [from, to]
 }
 
-interface Signature {
-  readonly signature: string
-  readonly slot: number
-  readonly err: unknown
-  /** epoch seconds, or null/absent when the node does not know it */
-  readonly blockTime?: number | null
-}
-
 export class SolanaWhaleSource implements Source {
   readonly name = 'solana'
   readonly synthetic = false
-  private connected = false
   /** the read API's details of the last 7 days loaded (once per process, engine/whales/chain-details.ts) */
   private phase = 'starting'
   private rows = 0
@@ -128,12 +113,8 @@ export class SolanaWhaleSource implements Source {
     failed_transactions: 0,
     transactions_unavailable: 0,
     malformed_transactions: 0,
-    rpc_calls: 0,
-    rpc_errors: 0,
     unpriced: 0
   }
-  /** the current run's stop signal (set by `items`) */
-  private stopped: AbortSignal = new AbortController().signal
   /** signature -> polls its transaction was missing so far and when it was first (bounded: MAX_MISSING) */
   private readonly missing = new Map<string, { polls: number; since: number }>()
   /**
@@ -141,66 +122,10 @@ export class SolanaWhaleSource implements Source {
    * polls: counted once), the newest MAX_MISSING
    */
   private readonly malformedSeen = new Set<string>()
-  private nextId = 1
+  private readonly rpc: SolanaRpc
 
-  constructor(private readonly opts: SolanaWhaleSourceOptions) {}
-
-  private tape: TapePlayer | TapeRecorder | null = null
-
-  private async rpc<T>(method: string, params: unknown[]): Promise<T> {
-    const { replayDir, recordDir } = this.opts.settings
-    if (replayDir !== undefined) {
-      if (!(this.tape instanceof TapePlayer)) this.tape = new TapePlayer(tapeFile(replayDir, this.name))
-      this.counts.rpc_calls += 1
-      try {
-        return this.tape.answer<T>(method, params)
-      } catch (err) {
-        // a recorded error answer replays as one (a transaction the node could not give is waited for again)
-        this.counts.rpc_errors += 1
-        if (err instanceof RecordedError && err.answer) throw new RpcAnswerError(err.message)
-        this.connected = false
-        throw err
-      }
-    }
-    if (recordDir !== undefined && !(this.tape instanceof TapeRecorder)) {
-      this.tape = new TapeRecorder(tapeFile(recordDir, this.name))
-    }
-    const tape = this.tape instanceof TapeRecorder ? this.tape : null
-    let result: T
-    try {
-      result = await this.node<T>(method, params)
-    } catch (err) {
-      // the node's failures are recorded too; a stop is not the node's
-      if (!this.stopped.aborted) tape?.recordError(method, params, err, err instanceof RpcAnswerError)
-      throw err
-    }
-    tape?.record(method, params, result)
-    return result
-  }
-
-  private async node<T>(method: string, params: unknown[]): Promise<T> {
-    const url = this.opts.settings.rpcUrl
-    if (url === undefined) throw new Error('SOLANA_RPC_URL is not set')
-    this.counts.rpc_calls += 1
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-        // the run's stop ends a request in flight at once: a stop never waits for a slow node
-        signal: AbortSignal.any([this.stopped, AbortSignal.timeout(this.opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS)])
-      })
-      if (!res.ok) throw new Error(`${method}: HTTP ${res.status}`)
-      const body = (await res.json()) as { result?: T; error?: { code: number; message: string } }
-      if (body.error) throw new RpcAnswerError(`${method}: ${body.error.code} ${body.error.message}`)
-      return body.result as T
-    } catch (err) {
-      if (this.stopped.aborted) throw err // the stop, not the node
-      this.counts.rpc_errors += 1
-      // an error answer means the node is there (a transaction it cannot give is not an outage)
-      if (!(err instanceof RpcAnswerError)) this.connected = false
-      throw err
-    }
+  constructor(private readonly opts: SolanaWhaleSourceOptions) {
+    this.rpc = new SolanaRpc(opts.settings, opts.requestTimeoutMs)
   }
 
   private checkpointKey(wallet: string): string {
@@ -237,54 +162,6 @@ export class SolanaWhaleSource implements Source {
   }
 
   /**
-   * One page of `wallet`'s signatures, newest first. A page that is not a list of signatures is an RPC error
-   * (thrown: the source retries with its backoff). Leaving a bad entry out instead would make a full page look
-   * short and end the paging early, and the checkpoint would then move past the signatures never read.
-   */
-  private async signaturePage(wallet: string, until: string | null, before: string | null): Promise<Signature[]> {
-    const opts: Record<string, unknown> = { limit: this.opts.settings.signaturesLimit, commitment: 'finalized' }
-    if (until !== null) opts['until'] = until
-    if (before !== null) opts['before'] = before
-    const page = await this.rpc<unknown>('getSignaturesForAddress', [wallet, opts])
-    const ok =
-      Array.isArray(page) &&
-      page.every((x) => typeof x === 'object' && x !== null && typeof (x as Signature).signature === 'string')
-    if (!ok) {
-      this.counts.rpc_errors += 1
-      throw new Error('getSignaturesForAddress: the answer is not a list of signatures')
-    }
-    return page as Signature[]
-  }
-
-  /**
-   * Signatures of `wallet` after `until`, oldest first. With a checkpoint, every page back to it (`before` the
-   * oldest signature of the page before), keeping the oldest MAX_NEW_SIGNATURES when more wait (the next polls
-   * read the rest: the checkpoint moves up to the newest one kept); without one, the newest page.
-   */
-  private async newSignatures(wallet: string, until: string | null): Promise<Signature[]> {
-    const limit = this.opts.settings.signaturesLimit
-    let newestFirst: Signature[] = []
-    let before: string | null = null
-    for (;;) {
-      const page = await this.signaturePage(wallet, until, before)
-      for (const sig of page) newestFirst.push(sig)
-      // keep the oldest: the newest beyond the bound wait for a later poll
-      if (newestFirst.length > MAX_NEW_SIGNATURES) newestFirst = newestFirst.slice(-MAX_NEW_SIGNATURES)
-      if (until === null || page.length < limit || page.length === 0) break
-      const oldest = page[page.length - 1]!.signature
-      if (oldest === before) {
-        // a node that ignores `before` answers the same page again: the signatures between it and the
-        // checkpoint cannot be read, and moving on would skip them
-        this.counts.rpc_errors += 1
-        throw new Error('getSignaturesForAddress: the node ignores `before` (the same page twice)')
-      }
-      before = oldest
-    }
-    this.counts.signatures += newestFirst.length
-    return newestFirst.reverse()
-  }
-
-  /**
    * The transaction of `sig`, fetched once per poll (`round`); null when the node answered null this poll and
    * it is to be asked again, 'skip' once it was answered null for MISSING_TX_POLLS polls (counted).
    */
@@ -295,7 +172,7 @@ export class SolanaWhaleSource implements Source {
     let tx = round.get(sig.signature)
     if (tx === undefined) {
       try {
-        tx = await this.rpc<SolanaTransaction | null>('getTransaction', [
+        tx = await this.rpc.call<SolanaTransaction | null>('getTransaction', [
           sig.signature,
           { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0, commitment: 'finalized' }
         ])
@@ -379,10 +256,10 @@ export class SolanaWhaleSource implements Source {
 
   async *items(signal: AbortSignal): AsyncIterable<IngestItem> {
     const { store } = this.opts
-    this.stopped = signal
+    this.rpc.run(signal)
     this.phase = 'connecting'
-    await this.rpc<number>('getSlot', [{ commitment: 'finalized' }])
-    this.connected = true
+    await this.rpc.call<number>('getSlot', [{ commitment: 'finalized' }])
+    this.rpc.connected = true
     // once per store and chain (chain-details.ts): a restart of the source after an error keeps what it remembered
     await loadChainDetails(store, 'solana', whaleWindowStart())
     this.phase = 'live'
@@ -392,8 +269,9 @@ export class SolanaWhaleSource implements Source {
       for (const w of wallets) {
         if (signal.aborted) break
         const since = await this.lastSignature(w.address)
-        const sigs = await this.newSignatures(w.address, since)
-        this.connected = true
+        const sigs = await newSignatures(this.rpc, this.opts.settings.signaturesLimit, w.address, since)
+        this.counts.signatures += sigs.length
+        this.rpc.connected = true
         const chunkSize = this.opts.settings.signaturesLimit
         for (let at = 0; at < sigs.length && !signal.aborted; at += chunkSize) {
           const chunk = sigs.slice(at, at + chunkSize)
@@ -448,7 +326,7 @@ export class SolanaWhaleSource implements Source {
     return {
       name: this.name,
       synthetic: false,
-      connected: this.connected,
+      connected: this.rpc.connected,
       last_event_ts: this.lastEventTs,
       rows: this.rows,
       phase: this.phase,
@@ -459,8 +337,8 @@ export class SolanaWhaleSource implements Source {
         failed_transactions: this.counts.failed_transactions,
         transactions_unavailable: this.counts.transactions_unavailable,
         malformed_transactions: this.counts.malformed_transactions,
-        rpc_calls: this.counts.rpc_calls,
-        rpc_errors: this.counts.rpc_errors,
+        rpc_calls: this.rpc.calls,
+        rpc_errors: this.rpc.errors,
         last_slot: this.lastSlot,
         lag_s: this.lastBlockTs === null ? null : Math.max(0, Math.round((Date.now() - this.lastBlockTs) / 1000)),
         unpriced_events: this.counts.unpriced

@@ -6,6 +6,7 @@
 import { DeribitSource } from '../deribit.js'
 import { venueModule } from '../venue-module.js'
 import type { VenueEnv } from '../venue-settings.js'
+import { EnvText } from '../../../engine/config/env.js'
 
 /** `config.venues.deribit` besides the common settings. */
 export interface DeribitSettings {
@@ -57,6 +58,18 @@ export function deribitSymbols(env: VenueEnv, currencies: readonly string[]): re
 }
 
 export const venue = venueModule<DeribitSettings>({
+  variables: {
+    CURRENCIES: EnvText({
+      description: 'option chains to follow',
+      accepted: `a comma list of ${DERIBIT_CURRENCY_LIST.join(', ')}`,
+      default: DERIBIT_CURRENCY_LIST.join(',')
+    }),
+    SYMBOLS: EnvText({
+      description: 'only these options or expiries; empty: every option of the currencies',
+      accepted: 'a comma list of options or expiries like BTC-27MAR26-100000-C or BTC-27MAR26',
+      family: '<PREFIX>_SYMBOLS'
+    })
+  },
   settings: (env) => {
     const currencies = deribitCurrencies(env)
     return { currencies, symbols: deribitSymbols(env, currencies) }

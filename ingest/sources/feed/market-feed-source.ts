@@ -11,7 +11,9 @@ import { WS_CHANNEL } from '../../normalize/normalizer.js'
 import type { BackoffOptions } from '../../../engine/runtime/backoff.js'
 import { discoverWithBackoff, rediscoverLoop } from './discovery.js'
 import { connectionSetStatus, type ConnectionSet } from './feed-status.js'
+import type { ConnectionsBase } from './venue-connections.js'
 import { VenueSource, type VenueHealth } from './venue-source.js'
+import type { Logger } from '../../../engine/log.js'
 
 /** A venue's connection set (`feed-connections.ts`): items are added once, resubscribed on every open. */
 export interface MarketConnections<Item> extends ConnectionSet {
@@ -62,6 +64,22 @@ export abstract class MarketFeedSource<Found, Item> extends VenueSource {
   /** A connection reopened: its markets' reconnect windows are marked in the queue (`feed/reconnect-fill.ts`). */
   protected readonly reopened = (markets: readonly string[]): void => {
     this.queue.push({ channel: RECONNECT_CHANNEL, text: reconnectMarker(markets), recvTs: Date.now() })
+  }
+
+  /**
+   * What a venue's connection set is built from besides its protocol (feed/venue-connections.ts): the
+   * endpoint, the log, items per connection, the stale bound, this source's backoff and handlers.
+   */
+  protected connectionsBase(url: string, log: Logger, perConnection: number, staleMs: number): ConnectionsBase {
+    return {
+      url,
+      log,
+      perConnection,
+      staleMs,
+      backoff: this.tuning.backoff,
+      onMessage: this.wsMessage,
+      onReopen: this.reopened
+    }
   }
 
   protected health(): VenueHealth {

@@ -6,6 +6,7 @@
 import { OkxSource } from '../okx.js'
 import { venueModule } from '../venue-module.js'
 import type { VenueEnv } from '../venue-settings.js'
+import { EnvText } from '../../../engine/config/env.js'
 
 /** OKX_SYMBOLS: native instrument ids (`BTC-USDT-SWAP`); `BTCUSDT` is taken as `BTC-USDT-SWAP`. */
 export function okxInstruments(env: VenueEnv): readonly string[] {
@@ -23,6 +24,13 @@ export function okxInstruments(env: VenueEnv): readonly string[] {
 }
 
 export const venue = venueModule({
+  variables: {
+    SYMBOLS: EnvText({
+      description: 'only these OKX swaps (comma list); empty: every live USDT swap',
+      accepted: 'a comma list of USDT swaps like BTC-USDT-SWAP or BTCUSDT',
+      family: '<PREFIX>_SYMBOLS'
+    })
+  },
   settings: (env) => ({ symbols: okxInstruments(env) }),
   create: (c, ctx) => new OkxSource({ ...c, ...ctx })
 })

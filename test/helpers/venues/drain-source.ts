@@ -29,14 +29,5 @@ export function drainSource(source: Source): {
   }
 }
 
-/** Polls `check` until it returns true; throws with `what` after `timeoutMs`. */
-export async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-
 export const tradeIds = (records: readonly NormalizedRecord[], symbol: string): string[] =>
   records.filter((r) => r.kind === 'trade' && r.symbol === symbol).map((r) => (r as { trade_id: string }).trade_id)

@@ -5,7 +5,7 @@
  * so the silent connections must really be gone and as many new ones accepted.
  */
 import type { Source } from '../../../ingest/sources/source.js'
-import { until } from './drain-source.js'
+import { until } from '../until.js'
 import type { SubscribingClient, SubscribingTestServer } from './venue-test-server.js'
 
 /** Bound of each wait, ms: stale detection in these tests is 2 s. */
