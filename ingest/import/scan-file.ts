@@ -30,7 +30,7 @@ export interface ScanResult {
 }
 
 /** The first chunk and its first line, then the rest of the stream. */
-async function firstLine(
+export async function firstLine(
   source: CsvSource
 ): Promise<{ line: string; first: Buffer | null; rest: AsyncIterator<Buffer> }> {
   const it = source.chunks[Symbol.asyncIterator]()

@@ -9,13 +9,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { LineSink } from './csv-scan.js'
+import { SLICE_ROWS } from './stage-slices.js'
 
-/**
- * Lines per slice before a new one starts at the next hour. A slice is SLICE_ROWS plus at most one hour
- * (BTCUSDT's busiest hours hold a few 100,000 aggTrades), so it stays under ClickHouse's insert block of
- * 1,048,449 rows and is written as one block.
- */
-export const SLICE_ROWS = 500_000
 const HOUR_MS = 3_600_000
 /** Bytes buffered per slice before they go to its file. */
 const FLUSH_BYTES = 4 * 1024 * 1024
