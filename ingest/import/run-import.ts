@@ -107,6 +107,7 @@ async function readOne(
         signal
       )
     } catch (err) {
+      if (signal?.aborted) throw signal.reason // stopped: the stop's reason, not the hashing it cut short
       await checksum // a checksum failure is reported before the file's own
       throw err
     }
