@@ -95,6 +95,26 @@ export interface StageSource {
   readonly bytes: number
 }
 
+/**
+ * Whether the staging table keeps column `c`: a target reads it, a rule checks it, or it names the market,
+ * the row time or the funding time. The load parses every column whether kept or not (an unsigned integer
+ * column that is never read, like aggTrades' `first_trade_id`, is checked by its parse alone, tested), so
+ * a column only the parse checks costs no space in the staging table.
+ */
+function kept(layout: CsvLayout, c: CsvColumn): boolean {
+  const i = layout.columns.indexOf(c)
+  const n = columnName(c)
+  const read = new RegExp(`\\b${n}\\b`)
+  const m = layout.marketColumns
+  return (
+    i === layout.timeColumn ||
+    i === layout.fundingTimeColumn ||
+    (m !== undefined && (i === m.exchange || i === m.symbol)) ||
+    cellCheck(c) !== '1' ||
+    layout.targets.some((t) => [t.inner, t.outer, t.where, t.groupBy].some((x) => x !== undefined && read.test(x)))
+  )
+}
+
 /** The statement creating and filling the staging table `table` from `src`, as one statement. */
 export function loadStatement(
   layout: CsvLayout,
@@ -110,7 +130,10 @@ export function loadStatement(
   const missing = nulls.map((c) => `${readName(layout, c)} IS NULL`).join(' OR ') || '0'
   const engine = src.bytes <= STAGE_IN_MEMORY_MAX_BYTES ? 'Memory' : 'MergeTree ORDER BY tuple()'
   const args = [quote(src.file), `'CSV'`, quote(readStructure(layout)), ...(src.gzip ? [`'gzip'`] : [])]
-  const names = layout.columns.map(columnName).join(', ')
+  const names = layout.columns
+    .filter((c) => kept(layout, c))
+    .map(columnName)
+    .join(', ')
   return [
     `CREATE TABLE ${table} ENGINE = ${engine} AS`,
     `SELECT _row, ${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${names}`,

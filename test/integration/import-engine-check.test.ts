@@ -41,6 +41,20 @@ describe('the engine checks an import file before writing it', () => {
     expect(await stages()).toEqual([])
   })
 
+  it('a column the staging table does not keep is still checked by the load: a bad first_trade_id writes nothing', async () => {
+    const lines = aggTradesCsv(DAY, 20, 5).split('\n')
+    lines[30] = lines[30]!.replace(/^(\d+),([^,]+),([^,]+),\d+,/, '$1,$2,$3,abc,')
+    const f = writeCsv(env.filesDir, 'ENGCUSDT-aggTrades-2024-01-01.csv', lines.join('\n'))
+    const err = await env.run([f]).catch((e: unknown) => e)
+    expect(err).toMatchObject({
+      file: f,
+      line: 31,
+      reason: expect.stringMatching(/^first_trade_id must be a non-negative integer/)
+    })
+    expect(await trades('ENGC')).toBe(0)
+    expect(await stages()).toEqual([])
+  })
+
   it('a gzip file is read by the engine itself, markets from its rows; a good file leaves no staging table', async () => {
     const rows = Array.from({ length: 120 }, (_, i) => {
       const us = (DAY + i * 1000) * 1000
