@@ -4,8 +4,9 @@
  * `node dist/bench/import/variant.js <import|ceiling|payload> <dataDir> <csv[,csv...]> <tsv> <rows>`. Prints one JSON
  * line. Several CSVs (comma-separated) are one `importFiles` run of those files in order.
  *
- * - import: `importFiles` on the aggTrades CSV: checksum, every line checked and sliced, INSERT ... SELECT
- *   FROM file() per slice with the coverage filter, every view attached.
+ * - import: `importFiles` on the aggTrades CSV: the SHA-256 beside the engine reading the CSV into a staging
+ *   table and one validation query, then INSERT ... SELECT FROM the staging table per slice with the
+ *   coverage filter, every view attached.
  * - ceiling: the same rows as pre-built normalized TSV, one `INSERT INTO trades SELECT * FROM file()` with
  *   the same settings: what the engine takes through the same path, with nothing of ours around it.
  * - payload: the same TSV as insert payloads of 1,000,000 rows (the path of the ingest pipeline and

@@ -2,21 +2,24 @@
  * @module
  * Write-ahead journal of import statements, the import's counterpart of the live pipeline's batch journal
  * (ingest/journal.ts). ClickHouse commits a raw table's part and each view's part separately, so a process
- * killed during a slice's `INSERT ... SELECT FROM file()` can leave the slice in the raw table with some
- * candle (or funding, OI) levels missing. Before each statement runs, its entry is written under
+ * killed during a slice's `INSERT ... SELECT FROM <staging table>` can leave the slice in the raw table with
+ * some candle (or funding, OI) levels missing. Before each statement runs, its entry is written under
  * `DATA_DIR/journal/import/<entry>/`:
  *
- * - `slice.csv`: a hard link to the slice file (a copy across file systems), kept until acknowledged;
+ * - `slice.csv`: a hard link to the staged file the staging table was loaded from (a copy across file
+ *   systems), kept until acknowledged: a staging table in memory does not outlive the process;
  * - `keys.native`: the keys the store held before the statement (coverage.ts), which the statement reads
  *   instead of the live tables, so the statement is a pure function of its entry;
- * - `entry.json`: the statement text, its bound parameters and its dedup token, written last (renamed into
- *   place): an entry without it was never sent.
+ * - `entry.json`: the statement text, its bound parameters, its dedup token and the statement that loads
+ *   the staging table from `slice.csv`, written last (renamed into place): an entry without it was never sent.
  *
  * Once the store acknowledged the statement the entry is removed. At the next start (server start, a CLI
  * import on the data directory, and before every import run) leftover entries are run again, identical,
- * with their original `insert_deduplication_token`: parts already written are deduplicated (raw table and
- * every view, `deduplicate_blocks_in_dependent_materialized_views`), missing view parts are completed, so
- * the slice ends up whole, exactly once. Files are not fsynced: this covers process crashes, not power loss.
+ * with their original `insert_deduplication_token`, after their staging table is loaded again from the
+ * entry's file (the same rows): parts already written are deduplicated (raw table and every view,
+ * `deduplicate_blocks_in_dependent_materialized_views`), missing view parts are completed, so the slice
+ * ends up whole, exactly once. Staging tables left by a crash are dropped after the replays. Files are not
+ * fsynced: this covers process crashes, not power loss.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -26,6 +29,7 @@ import type { Params, Store } from '../../engine/store/store.js'
 import { backoffMs, sleep } from '../../engine/runtime/backoff.js'
 import { sqlString } from '../../engine/store/sql-text.js'
 import { journalEntries, journalName, replayEntries, setAside } from '../../engine/journal/replay.js'
+import { STAGE_PREFIX } from './stage-file.js'
 
 /** The journal directory of imports under a data directory. */
 export function importJournalDir(dataDir: string): string {
@@ -62,6 +66,11 @@ export interface JournaledStatement {
    * the entry's files by absolute path; a data directory moved since is rewritten to the entry's new place.
    */
   readonly dir?: string
+  /**
+   * The staging table `sql` reads, and the statement creating and loading it from the entry's `slice.csv`
+   * (stage-sql.ts): a replay loads it first (it may be gone with the process) and drops it after.
+   */
+  readonly stage?: { readonly table: string; readonly load: string }
 }
 
 /** An entry being prepared: its files exist, its statement is not recorded yet. */
@@ -78,7 +87,7 @@ export class ImportJournal {
 
   constructor(private readonly dir: string) {}
 
-  /** Creates an entry holding its own link to `sliceFile`. */
+  /** Creates an entry holding its own link to `sliceFile` (the staged file a statement's rows come from). */
   open(sliceFile: string): OpenEntry {
     fs.mkdirSync(this.dir, { recursive: true })
     const dir = path.join(this.dir, journalName(this.seq++, 6))
@@ -148,7 +157,12 @@ export class ImportJournal {
             return 'set-aside'
           }
           try {
-            await store.command(relocated(stmt, dir), stmt.params)
+            if (stmt.stage) {
+              await store.command(`DROP TABLE IF EXISTS ${stmt.stage.table}`)
+              await store.command(relocated(stmt, stmt.stage.load, dir))
+            }
+            await store.command(relocated(stmt, stmt.sql, dir), stmt.params)
+            if (stmt.stage) await store.command(`DROP TABLE IF EXISTS ${stmt.stage.table}`)
           } catch (err) {
             throw new Error(
               `replaying the interrupted import statement in ${dir} (table ${stmt.table}) failed; ` +
@@ -166,20 +180,33 @@ export class ImportJournal {
       },
       log
     )
+    await dropStages(store)
     return replayed.length
   }
 }
 
 /**
- * The statement's SQL with the entry's recorded directory replaced by where the entry is now (a data
- * directory moved between a crash and the restart). Paths are SQL string literals (sql-text.ts), so the
+ * Drops staging tables no import uses any more: a crash leaves them (a `Memory` one empty, its definition
+ * kept), and this runs before an import run starts or at a start, when no import is running.
+ */
+async function dropStages(store: Store): Promise<void> {
+  const rows = await store.query<{ name: string }>(
+    `SELECT name FROM system.tables WHERE database = currentDatabase() AND startsWith(name, {prefix:String})`,
+    { prefix: STAGE_PREFIX }
+  )
+  for (const { name } of rows) await store.command(`DROP TABLE IF EXISTS ${name}`)
+}
+
+/**
+ * `sql` (the entry's statement or its staging load) with the entry's recorded directory replaced by where
+ * the entry is now (a data directory moved between a crash and the restart). Paths are SQL string literals (sql-text.ts), so the
  * escaped form of the old directory, followed by a separator, is what is replaced; the directory name is
  * unique (time, pid, sequence), so nothing else matches.
  */
-function relocated(stmt: JournaledStatement, dir: string): string {
-  if (stmt.dir === undefined || stmt.dir === dir) return stmt.sql
+function relocated(stmt: JournaledStatement, sql: string, dir: string): string {
+  if (stmt.dir === undefined || stmt.dir === dir) return sql
   const inLiteral = (p: string) => sqlString(p + path.sep).slice(1, -1)
-  return stmt.sql.split(inLiteral(stmt.dir)).join(inLiteral(dir))
+  return sql.split(inLiteral(stmt.dir)).join(inLiteral(dir))
 }
 
 /** When the entry's statement failed with an error (epoch ms), or null for an entry left by a crash. */

@@ -1,8 +1,9 @@
 /**
  * @module
- * Runs the read phase of one import file (scan-file.ts) in a worker thread and gives its result back as
- * if it had run here: the same `ImportError` (file, line, reason), the same totals and slices. `signal`
- * stops the worker (the scan is thrown away, nothing was written). Progress arrives about every 200 ms.
+ * Runs the byte scan of one import file (scan-file.ts: the first bad line of a file the engine refused) in
+ * a worker thread and gives its result back as if it had run here: the same `ImportError` (file, line,
+ * reason), the same totals and slices. `signal` stops the worker (the scan is thrown away). Progress
+ * arrives about every 200 ms.
  */
 import { Worker } from 'node:worker_threads'
 import { distPath } from '../../engine/paths.js'

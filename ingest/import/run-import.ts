@@ -1,23 +1,20 @@
 /**
  * @module
- * Imports files one after the other into a store: for each, verify the `.CHECKSUM` (when present) while a
- * worker thread checks every line and splits the file into slices in a temporary directory (scan-file.ts,
- * import-scan.ts: the main thread stays free), then write the slices (writer.ts). The next file's read
- * phase runs while the current file is written (its writes wait their turn), so a run of several files
- * keeps the engine writing while the worker checks: at most two files' slices are on disk at once.
- * The first file that fails stops the run with its `ImportError`; files before it stay imported, nothing
- * of the failed file is written. Used by `tidewatch import` on a data directory it opened itself and by
- * the server's `POST /v1/admin/import`.
+ * Imports files one after the other into a store: for each, verify the `.CHECKSUM` (when present) while the
+ * engine reads the file into a staging table and checks every line (stage-file.ts), then move the staged
+ * rows into the raw tables (writer.ts) and drop the staging table. The next file's read phase runs while
+ * the current file is written (its writes wait their turn), so a run of several files keeps the engine
+ * busy: at most two files are staged at once. The first file that fails stops the run with its
+ * `ImportError`; files before it stay imported, nothing of the failed file is written. Used by
+ * `tidewatch import` on a data directory it opened itself and by the server's `POST /v1/admin/import`.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { silentLogger, type Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
 import { verifyChecksum } from './checksum.js'
-import { scanInWorker } from './import-scan.js'
 import { ImportJournal } from './import-journal.js'
-import { planFile, type FilePlan } from './plan-file.js'
-import type { ScanResult } from './scan-file.js'
+import { stageFile, type StagedFile } from './stage-file.js'
 import { writeSlices } from './writer.js'
 
 export type ImportPhase = 'checksum' | 'reading' | 'writing' | 'done'
@@ -51,13 +48,13 @@ export interface FileResult {
 }
 
 export interface ImportOptions {
-  /** where slice files go (removed after each file); best on the data directory's disk */
+  /** where staged files go (removed after each file); best on the data directory's disk */
   readonly tmpDir: string
-  /** the import journal (`importJournalDir(DATA_DIR)`); same disk as `tmpDir`, so slices are linked, not copied */
+  /** the import journal (`importJournalDir(DATA_DIR)`); same disk as `tmpDir`, so staged files are linked, not copied */
   readonly journalDir: string
   /** where journal replays are reported; default silent */
   readonly log?: Logger
-  /** lines per slice file; default `SLICE_ROWS` (tests use small slices to get several) */
+  /** rows per slice statement; default `SLICE_ROWS` (tests use small slices to get several) */
   readonly sliceRows?: number
   /** market of Binance klines (the files do not say); default perp */
   readonly market?: 'perp' | 'spot'
@@ -66,46 +63,58 @@ export interface ImportOptions {
   readonly signal?: AbortSignal
 }
 
-/** A file whose read phase passed: its slices wait in `dir` for the write phase. */
+/** A file whose read phase passed: its rows wait in a staging table for the write phase. */
 interface ReadFile {
   readonly file: string
-  /** the file's own temporary directory (its slices); removed once the file is written or given up */
+  /** the file's own temporary directory (its staged input); removed once the file is written or given up */
   readonly dir: string
-  readonly plan: FilePlan
-  readonly scan: ScanResult
+  readonly staged: StagedFile
   readonly sha256: string
   readonly checked: boolean
 }
 
+/** Drops the file's staging table and removes its directory. */
+async function release(store: Store, read: ReadFile): Promise<void> {
+  await store.command(`DROP TABLE IF EXISTS ${read.staged.table}`).catch(() => undefined)
+  fs.rmSync(read.dir, { recursive: true, force: true })
+}
+
 /**
- * The read phase of one file: the checksum, and beside it the worker that checks every line and cuts the
- * slices into a new directory under `tmpDir`. Throws the file's `ImportError` with nothing left behind.
+ * The read phase of one file: the checksum, and beside it the engine reading the file into a staging
+ * table and checking every line. The checksum's verdict is taken first, as when the two ran one after the
+ * other. Throws the file's `ImportError` with nothing left behind.
  */
-async function readOne(file: string, opts: ImportOptions, report: Report, signal?: AbortSignal): Promise<ReadFile> {
+async function readOne(
+  store: Store,
+  file: string,
+  opts: ImportOptions,
+  report: Report,
+  signal?: AbortSignal
+): Promise<ReadFile> {
   const label = file
   report('checksum', 0, 0)
   fs.mkdirSync(opts.tmpDir, { recursive: true })
   const dir = fs.mkdtempSync(path.join(opts.tmpDir, 'import-'))
-  const stopScan = new AbortController()
+  const checksum = verifyChecksum(file, label, signal)
+  checksum.catch(() => undefined) // awaited below, first
+  let staged: StagedFile | null = null
   try {
-    // the read phase (every line checked, slices cut) runs in a worker beside the checksum; the checksum's
-    // verdict is taken first, as when the two ran one after the other
-    const scanSignal = signal ? AbortSignal.any([signal, stopScan.signal]) : stopScan.signal
-    const scanning = scanInWorker(
-      { file, label, dir, sliceRows: opts.sliceRows, market: opts.market },
-      (fraction, rows) => report('reading', fraction, rows),
-      scanSignal
-    )
-    scanning.catch(() => undefined) // awaited below, or stopped when the checksum fails
-    const sum = await verifyChecksum(file, label, signal).catch(async (err: unknown) => {
-      stopScan.abort()
-      await scanning.catch(() => undefined)
+    try {
+      staged = await stageFile(
+        store,
+        { file, label, dir, sliceRows: opts.sliceRows, market: opts.market },
+        (fraction, rows) => report('reading', fraction, rows),
+        signal
+      )
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason // stopped: the stop's reason, not the hashing it cut short
+      await checksum // a checksum failure is reported before the file's own
       throw err
-    })
-    const scan = await scanning
-    const plan = planFile(label, file, scan.firstLine, opts.market)
-    return { file, dir, plan, scan, sha256: sum.sha256, checked: sum.checked }
+    }
+    const sum = await checksum
+    return { file, dir, staged, sha256: sum.sha256, checked: sum.checked }
   } catch (err) {
+    if (staged) await store.command(`DROP TABLE IF EXISTS ${staged.table}`).catch(() => undefined)
     fs.rmSync(dir, { recursive: true, force: true })
     throw err
   }
@@ -119,11 +128,11 @@ async function writeOne(
   opts: ImportOptions,
   report: Report
 ): Promise<FileResult> {
-  const { file, plan, scan, sha256, checked } = read
-  const { totals, slices } = scan
+  const { file, staged, sha256, checked } = read
+  const { plan, totals } = staged
   const params = plan.params(totals)
   report('writing', 0, totals.rows)
-  await writeSlices(store, journal, plan.layout, slices, params, sha256, (done, total) =>
+  await writeSlices(store, journal, staged, params, sha256, (done, total) =>
     report('writing', done / total, totals.rows)
   )
   report('done', 1, totals.rows)
@@ -184,7 +193,7 @@ export async function importFiles(store: Store, files: readonly string[], opts: 
     const reports = new FileReports((phase, fraction, rows) =>
       opts.onProgress?.({ file, index, files: files.length, phase, fraction, rows })
     )
-    const read = readOne(file, opts, reports.report, signal)
+    const read = readOne(store, file, opts, reports.report, signal)
     read.catch(() => undefined) // its error is thrown when the file's turn comes
     return { reports, read }
   }
@@ -198,21 +207,21 @@ export async function importFiles(store: Store, files: readonly string[], opts: 
       const file = await read
       try {
         opts.signal?.throwIfAborted()
-        // the next file is read (checksum, every line checked, slices cut) while this one is written; its
+        // the next file is read (checksum, staged and checked by the engine) while this one is written; its
         // writes still wait for this file's, so its coverage sees this file whole
         next = index + 1 < files.length ? start(index + 1) : null
         results.push(await writeOne(store, journal, file, opts, reports.report))
       } finally {
-        fs.rmSync(file.dir, { recursive: true, force: true })
+        await release(store, file)
       }
     }
     return results
   } finally {
     if (next) {
-      // the run ended before the file read ahead was written: stop its read, remove its slices
+      // the run ended before the file read ahead was written: stop its read, drop what it staged
       stopAhead.abort()
       const left = await next.read.catch(() => null)
-      if (left) fs.rmSync(left.dir, { recursive: true, force: true })
+      if (left) await release(store, left)
     }
   }
 }

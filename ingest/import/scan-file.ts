@@ -1,9 +1,11 @@
 /**
  * @module
- * The read phase of one import file: open it (zip, gzip or plain), read its first line, decide its layout
+ * The byte scan of one import file: open it (zip, gzip or plain), read its first line, decide its layout
  * (plan-file.ts), check every line and split the file into slice files in `dir` (csv-scan.ts, slices.ts).
- * Runs in the import's worker thread (workers/import-scan-worker.ts), so the main thread (the server's
- * event loop during `POST /v1/admin/import`) stays free while the bytes are checked. Throws `ImportError`.
+ * The engine reads and checks files itself (stage-file.ts); this scan runs when the engine refused a file,
+ * to name its first bad line and the reason in the scan's words. It runs in a worker thread
+ * (workers/import-scan-worker.ts), so the main thread (the server's event loop during
+ * `POST /v1/admin/import`) stays free while the bytes are checked. Throws `ImportError`.
  */
 import { CsvScanner, type ScanTotals } from './csv-scan.js'
 import { openCsvSource, type CsvSource } from './file-source.js'
@@ -30,7 +32,7 @@ export interface ScanResult {
 }
 
 /** The first chunk and its first line, then the rest of the stream. */
-async function firstLine(
+export async function firstLine(
   source: CsvSource
 ): Promise<{ line: string; first: Buffer | null; rest: AsyncIterator<Buffer> }> {
   const it = source.chunks[Symbol.asyncIterator]()

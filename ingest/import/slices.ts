@@ -1,21 +1,16 @@
 /**
  * @module
  * Splits the checked lines of one file into slice files of whole hours, about `SLICE_ROWS` lines each
- * (an hour is never split, whatever its size). Each slice is later written by one INSERT as one block
- * (writer.ts), so a slice is written whole or not at all, and hours already in the store are recognised whole (see
- * coverage.ts). Lines are copied as byte runs: consecutive lines of one slice are one write.
- * Rows out of time order go to the slice whose hours hold them.
+ * (an hour is never split, whatever its size): the sink of the byte scan (scan-file.ts), which runs when
+ * the engine refused a file. The import itself cuts its slices from the staged rows (stage-slices.ts).
+ * Lines are copied as byte runs: consecutive lines of one slice are one write. Rows out of time order go
+ * to the slice whose hours hold them.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import type { LineSink } from './csv-scan.js'
+import { SLICE_ROWS } from './stage-slices.js'
 
-/**
- * Lines per slice before a new one starts at the next hour. A slice is SLICE_ROWS plus at most one hour
- * (BTCUSDT's busiest hours hold a few 100,000 aggTrades), so it stays under ClickHouse's insert block of
- * 1,048,449 rows and is written as one block.
- */
-export const SLICE_ROWS = 500_000
 const HOUR_MS = 3_600_000
 /** Bytes buffered per slice before they go to its file. */
 const FLUSH_BYTES = 4 * 1024 * 1024

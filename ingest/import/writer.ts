@@ -1,18 +1,20 @@
 /**
  * @module
- * Writes the checked slices of one file: per slice and target one `INSERT INTO <table> SELECT ... FROM
- * file(<slice>, CSV)`. ClickHouse parses the CSV itself (several times faster than building insert
- * payloads in JS, bench/import) and the rows reach the candle and aggregate views like any insert.
+ * Writes a staged file (stage-file.ts): per slice of whole hours and target one `INSERT INTO <table>
+ * SELECT ... FROM <staging table>`. The engine parsed and checked the file once when it staged it; these
+ * statements only select, convert and filter, and the rows reach the candle and aggregate views like any
+ * insert.
  *
- * All or nothing, for files of any size: every line of the file has been checked (csv-scan.ts) and split
- * into slice files before the first statement runs, so a bad line, a truncated archive or a checksum
- * mismatch writes nothing. ClickHouse squashes an INSERT ... SELECT into blocks of
- * `min_insert_block_size_rows` (1,048,449 by default) and slices stay below that (slices.ts), so a slice is
- * one block (forcing larger blocks measured 4x slower), with a dedup token built from the file's SHA-256,
- * the table, the slice's hours and the hash of the coverage keys it was judged against: the same statement
- * run again (a journal replay) is a no-op for what it already wrote. What the store already holds is skipped (coverage.ts), so importing the same file again
- * writes nothing. Each statement is journaled before it runs (import-journal.ts): a process killed while
- * ClickHouse wrote the raw part and some view parts has the statement completed at the next start.
+ * All or nothing, for files of any size: every line of the file has been read and checked in the staging
+ * table before the first statement runs, so a bad line, a truncated archive or a checksum mismatch writes
+ * nothing. ClickHouse squashes an INSERT ... SELECT into blocks of `min_insert_block_size_rows`
+ * (1,048,449 by default) and slices stay below that (stage-slices.ts), so a slice is one block, with a
+ * dedup token built from the file's SHA-256, the table, the slice's hours and the hash of the coverage keys
+ * it was judged against: the same statement run again (a journal replay) is a no-op for what it already
+ * wrote. What the store already holds is skipped (coverage.ts), so importing the same file again writes
+ * nothing. Each statement is journaled before it runs (import-journal.ts) with how to rebuild the staging
+ * table from its own link to the staged file: a process killed while ClickHouse wrote the raw part and some
+ * view parts has the statement completed at the next start.
  *
  * Statements run with `optimize_on_insert=0` (FAST_INSERT_SETTINGS), not the folding of the pipeline's bulk
  * batches (`InsertBatch.foldKeys`): the import's candle parts are level 0, read through FINAL by exports
@@ -25,24 +27,21 @@ import type { Params, Store } from '../../engine/store/store.js'
 import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS } from '../../engine/store/store.js'
 import { settingsClause, sqlString } from '../../engine/store/sql-text.js'
 import { coveragePlan } from './coverage.js'
-import type { CsvLayout, ImportTarget } from './csv-layout.js'
+import type { ImportTarget } from './csv-layout.js'
 import type { ImportJournal } from './import-journal.js'
-import type { Slice } from './slices.js'
-
-/** The `file()` structure: every CSV column as `c_<name> <type>`. */
-export function csvStructure(layout: CsvLayout): string {
-  return layout.columns.map((c) => `c_${c.name.replace(/\W/g, '_')} ${c.chType}`).join(', ')
-}
+import type { StagedFile } from './stage-file.js'
+import type { StageSlice } from './stage-slices.js'
+import { loadStatement } from './stage-sql.js'
 
 /**
- * The statement writing the slice file `sliceFile` into `target`, skipping the keys in `keysFile` (the
- * coverage the store had before, coverage.ts). It reads only those two files and its parameters, so
- * running it again selects the same rows.
+ * The statement moving the staged rows of hours `startHour..lastHour` (epoch hours) of `stage` into
+ * `target`, skipping the keys in `keysFile` (the coverage the store had before, coverage.ts). It reads only
+ * the staging table, that file and its parameters, so running it again selects the same rows.
  */
 export function insertStatement(
-  layout: CsvLayout,
   target: ImportTarget,
-  sliceFile: string,
+  stage: string,
+  slice: Pick<StageSlice, 'startHour' | 'lastHour'>,
   keysFile: string,
   token: string,
   /** the coverage checks that found keys (`coveredParts`); unset: every check */
@@ -54,7 +53,7 @@ export function insertStatement(
     `INSERT INTO ${target.table} (${target.columns.join(', ')})`,
     `SELECT ${target.outer ?? target.columns.join(', ')}`,
     `FROM (SELECT ${target.inner}`,
-    `  FROM file(${sqlString(sliceFile)}, 'CSV', ${sqlString(csvStructure(layout))}))`,
+    `  FROM ${stage} WHERE intDiv(_ms, 3600000) BETWEEN ${slice.startHour} AND ${slice.lastHour})`,
     `WHERE ${filters}`,
     target.groupBy ? `GROUP BY ${target.groupBy}` : '',
     settingsClause({ ...DEDUP_INSERT_SETTINGS, ...FAST_INSERT_SETTINGS, insert_deduplication_token: token }).trimStart()
@@ -86,28 +85,28 @@ export interface WriteProgress {
 }
 
 /**
- * Writes every slice into every target of the layout, in time order. Each statement is journaled
- * (import-journal.ts) with the coverage it was judged against, so a crash mid-statement is completed
- * exactly at the next start.
+ * Writes every slice of the staged file into every target of its layout, in time order. Each statement is
+ * journaled (import-journal.ts) with the coverage it was judged against and how to rebuild the staging
+ * table, so a crash mid-statement is completed exactly at the next start.
  */
 export async function writeSlices(
   store: Store,
   journal: ImportJournal,
-  layout: CsvLayout,
-  slices: readonly Slice[],
+  staged: StagedFile,
   params: Params,
   sha256: string,
   onProgress?: WriteProgress
 ): Promise<void> {
-  const total = slices.length * layout.targets.length
+  const { layout } = staged.plan
+  const total = staged.slices.length * layout.targets.length
   let done = 0
   // the bound market (symbol, base, ... from the file name) is part of every token: two files with the same
   // bytes for different markets are different statements, and must not dedup each other
   const market = crypto.createHash('sha1').update(JSON.stringify(params)).digest('hex').slice(0, 12)
-  for (const slice of slices) {
+  for (const slice of staged.slices) {
     const bound: Params = { ...params, from_ms: slice.minMs, to_ms: slice.maxMs }
     for (const target of layout.targets) {
-      const entry = journal.open(slice.file)
+      const entry = journal.open(staged.source.file)
       let keys: string
       let parts: Set<number>
       try {
@@ -120,8 +119,15 @@ export async function writeSlices(
       }
       // equal statement, equal token: a replay dedups; a later run judged against other coverage does not
       const token = `import:${sha256.slice(0, 32)}:${market}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
-      const sql = insertStatement(layout, target, entry.slice, entry.keys, token, parts)
-      await journal.run(store, entry, { table: target.table, token, sql, params: bound })
+      const sql = insertStatement(target, staged.table, slice, entry.keys, token, parts)
+      const load = loadStatement(layout, staged.table, { ...staged.source, file: entry.slice }, sqlString)
+      await journal.run(store, entry, {
+        table: target.table,
+        token,
+        sql,
+        params: bound,
+        stage: { table: staged.table, load }
+      })
       onProgress?.(++done, total)
     }
   }

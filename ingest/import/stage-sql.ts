@@ -1,0 +1,230 @@
+/**
+ * @module
+ * The SQL of an import's staging table: ClickHouse's own CSV input reads the file into it with strict
+ * input settings (a line that does not parse as the layout's columns fails the load), and one query over
+ * it checks every rule of the layout (the rules of csv-cells.ts and csv-scan.ts, in SQL) before anything
+ * reaches the raw tables. Columns: `_row` (0-based data line, file order), `_ms` (the row time, epoch ms)
+ * and every CSV column as `c_<name>` with its `chType`, the names the layouts' `inner` selects read.
+ */
+import { MICROS_FROM, type CellCheck, type CsvColumn, type CsvLayout } from './csv-layout.js'
+import { MIN_FUNDING_STEP_MS } from './funding-interval.js'
+
+/** Latest accepted row time: 2100-01-01, epoch ms (as csv-scan.ts). */
+const MAX_TS_MS = 4_102_444_800_000
+
+/**
+ * Staged files up to this many decompressed bytes are held in a `Memory` table (parsed once, no
+ * compression); larger ones go to a `MergeTree` on the data directory's disk, so a file of any size is
+ * checked without holding it in memory (measured ~1.7x the CPU of the Memory table to load).
+ */
+export const STAGE_IN_MEMORY_MAX_BYTES = 512 * 1024 * 1024
+
+/** The same words as the byte checks' (csv-cells.ts), so the engine's verdict reads like the scan's. */
+const REASON: Readonly<Record<CellCheck, string>> = {
+  uint: 'must be a non-negative integer',
+  int: 'must be an integer',
+  udec: 'must be a non-negative number',
+  dec: 'must be a number',
+  bool: 'must be true or false',
+  word: 'must be a non-empty value without quotes',
+  side: 'must be buy or sell',
+  datetime: 'must be a UTC time YYYY-MM-DD HH:MM:SS',
+  any: 'quoted cells are not supported'
+}
+
+export const columnName = (c: CsvColumn): string => `c_${c.name.replace(/\W/g, '_')}`
+
+/**
+ * Whether the layout has optional cells. Its file is read with empty cells as NULL; required number
+ * columns are then read as Nullable too, so an empty required cell is caught (`_missing`) instead of
+ * becoming 0. A layout without optional cells is read with `input_format_csv_empty_as_default = 0`: an
+ * empty cell fails the load.
+ */
+const hasOptional = (layout: CsvLayout): boolean => layout.columns.some((c) => c.optional)
+const nullableRead = (c: CsvColumn): boolean => !c.optional && c.chType !== 'String'
+
+/** The name a column is read under from the file: `r_<name>` when read as Nullable first (see `hasOptional`). */
+const readName = (layout: CsvLayout, c: CsvColumn): string =>
+  hasOptional(layout) && nullableRead(c) ? columnName(c).replace(/^c_/, 'r_') : columnName(c)
+
+/** The `file()` structure the CSV is read with. */
+function readStructure(layout: CsvLayout): string {
+  return layout.columns
+    .map((c) => `${readName(layout, c)} ${readName(layout, c) === columnName(c) ? c.chType : `Nullable(${c.chType})`}`)
+    .join(', ')
+}
+
+/** The row time in epoch ms, over the staged columns (as csv-scan.ts reads it). */
+function timeMs(layout: CsvLayout): string {
+  const t = columnName(layout.columns[layout.timeColumn]!)
+  switch (layout.time) {
+    case 'epoch':
+      return `toInt64(if(${t} >= ${MICROS_FROM}, intDiv(${t}, 1000), ${t}))`
+    case 'micros':
+      return `toInt64(intDiv(${t}, 1000))`
+    case 'datetime':
+      return `toUnixTimestamp64Milli(toDateTime64OrZero(${t}, 3, 'UTC'))`
+  }
+}
+
+/**
+ * Strict CSV input: no error tolerated, quotes are data (a quoted cell fails a number's parse and is seen
+ * by the string checks), no trimming, no header detection, a fixed number of columns.
+ */
+function inputSettings(layout: CsvLayout, header: boolean): string {
+  return [
+    'input_format_allow_errors_num = 0',
+    'input_format_allow_errors_ratio = 0',
+    `input_format_csv_empty_as_default = ${hasOptional(layout) ? 1 : 0}`,
+    'format_csv_allow_double_quotes = 0',
+    'format_csv_allow_single_quotes = 0',
+    'input_format_csv_trim_whitespaces = 0',
+    'input_format_csv_allow_variable_number_of_columns = 0',
+    'input_format_csv_detect_header = 0',
+    `input_format_csv_skip_first_lines = ${header ? 1 : 0}`
+  ].join(', ')
+}
+
+export interface StageSource {
+  /** the staged CSV (plain, or gzip when `gzip`) */
+  readonly file: string
+  readonly gzip: boolean
+  /** the first line is a header (checked by the caller) */
+  readonly header: boolean
+  /** decompressed size, bytes (or an estimate): picks the table engine */
+  readonly bytes: number
+}
+
+/**
+ * Whether the staging table keeps column `c`: a target reads it, a rule checks it, or it names the market,
+ * the row time or the funding time. The load parses every column whether kept or not (an unsigned integer
+ * column that is never read, like aggTrades' `first_trade_id`, is checked by its parse alone, tested), so
+ * a column only the parse checks costs no space in the staging table.
+ */
+function kept(layout: CsvLayout, c: CsvColumn): boolean {
+  const i = layout.columns.indexOf(c)
+  const n = columnName(c)
+  const read = new RegExp(`\\b${n}\\b`)
+  const m = layout.marketColumns
+  return (
+    i === layout.timeColumn ||
+    i === layout.fundingTimeColumn ||
+    (m !== undefined && (i === m.exchange || i === m.symbol)) ||
+    cellCheck(c) !== '1' ||
+    layout.targets.some((t) => [t.inner, t.outer, t.where, t.groupBy].some((x) => x !== undefined && read.test(x)))
+  )
+}
+
+/** The statement creating and filling the staging table `table` from `src`, as one statement. */
+export function loadStatement(
+  layout: CsvLayout,
+  table: string,
+  src: StageSource,
+  quote: (s: string) => string
+): string {
+  const opt = hasOptional(layout)
+  const read = layout.columns.map((c) =>
+    readName(layout, c) === columnName(c) ? columnName(c) : `assumeNotNull(${readName(layout, c)}) AS ${columnName(c)}`
+  )
+  const nulls = layout.columns.filter((c) => readName(layout, c) !== columnName(c))
+  const missing = nulls.map((c) => `${readName(layout, c)} IS NULL`).join(' OR ') || '0'
+  const engine = src.bytes <= STAGE_IN_MEMORY_MAX_BYTES ? 'Memory' : 'MergeTree ORDER BY tuple()'
+  const args = [quote(src.file), `'CSV'`, quote(readStructure(layout)), ...(src.gzip ? [`'gzip'`] : [])]
+  const names = layout.columns
+    .filter((c) => kept(layout, c))
+    .map(columnName)
+    .join(', ')
+  return [
+    `CREATE TABLE ${table} ENGINE = ${engine} AS`,
+    `SELECT _row, ${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${names}`,
+    `FROM (SELECT _row_number AS _row, ${opt ? `toUInt8(${missing}) AS _missing, ` : ''}${read.join(', ')}`,
+    `  FROM file(${args.join(', ')}))`,
+    `SETTINGS ${inputSettings(layout, src.header)}`
+  ].join('\n')
+}
+
+/** The check of one staged cell, true when it passes (csv-cells.ts `checkCell`). */
+function cellCheck(c: CsvColumn): string {
+  const n = columnName(c)
+  const pass = ((): string => {
+    switch (c.check) {
+      case 'uint':
+      case 'int':
+        return '1' // the integer parse of the load is the check
+      case 'udec':
+        return `isFinite(${n}) AND ${n} >= 0`
+      case 'dec':
+        return `isFinite(${n})`
+      case 'bool':
+        return `lower(${n}) IN ('true', 'false')`
+      case 'word':
+        return `${n} != '' AND position(${n}, '"') = 0`
+      case 'side':
+        return `lower(${n}) IN ('buy', 'sell')`
+      case 'datetime':
+        return `match(${n}, '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$')`
+      case 'any':
+        return `position(${n}, '"') = 0`
+    }
+  })()
+  return c.optional && pass !== '1' ? `ifNull(${pass}, 1)` : pass
+}
+
+/** One rule of the validation query: rows where `pass` is false break it, and `reason` says why. */
+export interface StageRule {
+  readonly pass: string
+  readonly reason: string
+}
+
+/** Every rule a staged row must pass (the load already enforced the column count and each number's syntax). */
+export function stageRules(layout: CsvLayout): StageRule[] {
+  const rules: StageRule[] = []
+  if (hasOptional(layout)) rules.push({ pass: '_missing = 0', reason: 'an empty cell in a required column' })
+  for (const c of layout.columns) {
+    const pass = cellCheck(c)
+    if (pass !== '1') rules.push({ pass, reason: `${c.name} ${REASON[c.check]}` })
+  }
+  const time = layout.columns[layout.timeColumn]!.name
+  rules.push({ pass: `_ms > 0 AND _ms <= ${MAX_TS_MS}`, reason: `${time} is not a time between 1970 and 2100` })
+  return rules
+}
+
+/**
+ * The validation query: per rule the first data line (0-based `_row`) that breaks it, or null; with the
+ * number of rows and the time range. One pass over the staged rows.
+ */
+export function validationQuery(layout: CsvLayout, table: string): string {
+  const rules = stageRules(layout)
+    .map((r, i) => `minIf(_row, NOT (${r.pass})) AS r${i}, countIf(NOT (${r.pass})) AS n${i}`)
+    .join(',\n  ')
+  return `SELECT count() AS rows, min(_ms) AS min_ms, max(_ms) AS max_ms,\n  ${rules}\nFROM ${table}`
+}
+
+/** Rows per hour (epoch hours), with each hour's time range: slices are cut from this (stage-slices.ts). */
+export function hoursQuery(table: string): string {
+  return `SELECT intDiv(_ms, 3600000) AS hour, count() AS rows, min(_ms) AS min_ms, max(_ms) AS max_ms
+FROM ${table} GROUP BY hour ORDER BY hour`
+}
+
+/**
+ * The markets of a multi-market layout (`exchange\tsymbol`), and with `fundingTimeColumn` each market's
+ * smallest step of at least MIN_FUNDING_STEP_MS between consecutive distinct funding times in file order
+ * (funding-interval.ts; 0 when there is none).
+ */
+export function marketsQuery(layout: CsvLayout, table: string): string | null {
+  const m = layout.marketColumns
+  if (!m) return null
+  const ex = columnName(layout.columns[m.exchange]!)
+  const sym = columnName(layout.columns[m.symbol]!)
+  const f = layout.fundingTimeColumn
+  let step = '0'
+  if (f !== undefined) {
+    const ft = columnName(layout.columns[f]!)
+    const ms = layout.time === 'micros' ? `intDiv(${ft}, 1000)` : ft
+    // the market's funding times in file order; consecutive equal ones step by 0, under the minimum
+    const times = `arrayMap(x -> toInt64(x.2), arraySort(x -> x.1, groupArrayIf((_row, assumeNotNull(${ms})), ${ft} IS NOT NULL)))`
+    const steps = `arrayFilter(d -> d >= ${MIN_FUNDING_STEP_MS}, arrayMap(d -> abs(d), arrayDifference(${times})))`
+    step = `if(empty(${steps}), 0, arrayMin(${steps}))`
+  }
+  return `SELECT ${ex} AS exchange, ${sym} AS symbol, ${step} AS min_step FROM ${table} GROUP BY exchange, symbol`
+}
