@@ -5,6 +5,7 @@
 import { ConfigError } from '../config/config-error.js'
 import { envInt, envValue, type Env } from '../config/env.js'
 import { parseCidrList } from './address-policy.js'
+import { RETRY_DELAYS_MS } from './retry-schedule.js'
 import { parseWebhookKey } from './secret-box.js'
 
 export interface WebhookConfig {
@@ -26,6 +27,32 @@ export interface WebhookConfig {
   readonly maxPendingPerWebhook: number
   /** `WEBHOOK_RETRY_AFTER_MAX_S`: longest wait a 429's Retry-After can impose before a retry. @default 60 */
   readonly retryAfterMaxS: number
+  /**
+   * `WEBHOOK_RETRY_DELAYS_MS`: the three delays before retries 1, 2 and 3, ms, each jittered ±20% (a comma
+   * list; tests shorten it so a failing receiver ends its round in seconds). @default [1_000, 4_000, 16_000]
+   */
+  readonly retryDelaysMs: readonly number[]
+}
+
+/** Longest delay `WEBHOOK_RETRY_DELAYS_MS` may set, ms (one hour). */
+const RETRY_DELAY_MAX_MS = 3_600_000
+
+/** Reads `WEBHOOK_RETRY_DELAYS_MS`: exactly as many whole ms as RETRY_DELAYS_MS has, each 1 to one hour. */
+function retryDelays(env: Env): readonly number[] {
+  const raw = envValue(env, 'WEBHOOK_RETRY_DELAYS_MS')
+  if (raw === undefined) return RETRY_DELAYS_MS
+  const parts = raw.split(',').map((p) => p.trim())
+  const delays = parts.map(Number)
+  if (
+    parts.length !== RETRY_DELAYS_MS.length ||
+    parts.some((p) => !/^\d+$/.test(p)) ||
+    delays.some((d) => d < 1 || d > RETRY_DELAY_MAX_MS)
+  ) {
+    throw new ConfigError(
+      `WEBHOOK_RETRY_DELAYS_MS must be ${RETRY_DELAYS_MS.length} comma-separated whole ms from 1 to ${RETRY_DELAY_MAX_MS}, e.g. ${RETRY_DELAYS_MS.join(',')}; got "${raw}"`
+    )
+  }
+  return Object.freeze(delays)
 }
 
 /** Reads the webhook settings. Throws ConfigError naming the variable at fault. */
@@ -52,6 +79,7 @@ export function webhookConfig(env: Env): WebhookConfig {
     receiverConcurrency: envInt(env, 'WEBHOOK_RECEIVER_CONCURRENCY', 16, 1, 1_000),
     maxPending: envInt(env, 'WEBHOOK_MAX_PENDING', 250_000, 1, 10_000_000),
     maxPendingPerWebhook: envInt(env, 'WEBHOOK_MAX_PENDING_PER_WEBHOOK', 100_000, 1, 10_000_000),
-    retryAfterMaxS: envInt(env, 'WEBHOOK_RETRY_AFTER_MAX_S', 60, 1, 3_600)
+    retryAfterMaxS: envInt(env, 'WEBHOOK_RETRY_AFTER_MAX_S', 60, 1, 3_600),
+    retryDelaysMs: retryDelays(env)
   })
 }
