@@ -36,7 +36,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'own-server', include: ['test/**/*.test.ts'], exclude: SHARED_SERVER_FILES }
+        // unit tests hold no store, server or process-wide setting: one process runs many files, so the
+        // modules they share are imported once per process, not once per file
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false }
+      },
+      {
+        extends: true,
+        test: {
+          name: 'own-server',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**', ...SHARED_SERVER_FILES]
+        }
       },
       {
         extends: true,
