@@ -16,13 +16,28 @@ const SHARED_SERVER_FILES = [
   'test/integration/openapi-ingest-body.test.ts',
   'test/integration/read-api.test.ts',
   'test/integration/records-doc.test.ts',
+  'test/integration/stream-unmasked.test.ts',
   'test/integration/symbols-api.test.ts',
   'test/integration/uws-adapter.test.ts',
   'test/integration/web-static.test.ts'
 ]
 
+/*
+ * Route tests that only read yet keep their own server, and why (each would see or change what another
+ * file's data makes):
+ * - options-chain, options-history-total, hot-read-bytes: assert a currency's whole options chain or history
+ *   (BTC or ETH, the only option currencies), which records-doc's and read-api's quotes change;
+ * - whales-api, history-whales: assert the whale window's totals and hourly whale history across chains;
+ * - openapi-params, openapi-contract: load the OpenAPI seed rows (BTC, ETH, whales, options), which would
+ *   change every file's answers above;
+ * - stream: reads the stream hub's in-process objects and posts BTC and ETH trades;
+ * - fuzz, history-fuzz, server, access, records-limits: drive the in-process app, routes, key registry or
+ *   store (stopping TTL merges); account-flow, account-security, body-budget: settings of their own (trusted
+ *   proxy hops, the body memory budget).
+ */
+
 // chDB must be driven from one thread per process, so test files run in forked processes
-// (Vitest's `forks` pool), never in worker threads. Each test file that boots its own server gets its own
+// (Vitest's `forks` pool), never in worker threads. Unit tests (no store, no server) share processes. Each test file that boots its own server gets its own
 // temp data dir; the shared server runs in Vitest's main process, started only when one of its files runs.
 export default defineConfig({
   test: {
