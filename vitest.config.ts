@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 /**
@@ -42,6 +43,9 @@ const SHARED_SERVER_FILES = [
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Vitest's default is one worker less than the cores (1 on a 2-core machine); most files wait on sockets,
+    // child processes and timers more than they compute, so two files at a time, or one per core
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // an unhandled rejection fails the test it happened in (test/setup/unhandled.ts)
     setupFiles: ['test/setup/unhandled.ts'],
     testTimeout: 60_000,
