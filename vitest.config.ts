@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 /**
@@ -16,17 +17,35 @@ const SHARED_SERVER_FILES = [
   'test/integration/openapi-ingest-body.test.ts',
   'test/integration/read-api.test.ts',
   'test/integration/records-doc.test.ts',
+  'test/integration/stream-unmasked.test.ts',
   'test/integration/symbols-api.test.ts',
   'test/integration/uws-adapter.test.ts',
   'test/integration/web-static.test.ts'
 ]
 
+/*
+ * Route tests that only read yet keep their own server, and why (each would see or change what another
+ * file's data makes):
+ * - options-chain, options-history-total, hot-read-bytes: assert a currency's whole options chain or history
+ *   (BTC or ETH, the only option currencies), which records-doc's and read-api's quotes change;
+ * - whales-api, history-whales: assert the whale window's totals and hourly whale history across chains;
+ * - openapi-params, openapi-contract: load the OpenAPI seed rows (BTC, ETH, whales, options), which would
+ *   change every file's answers above;
+ * - stream: reads the stream hub's in-process objects and posts BTC and ETH trades;
+ * - fuzz, history-fuzz, server, access, records-limits: drive the in-process app, routes, key registry or
+ *   store (stopping TTL merges); account-flow, account-security, body-budget: settings of their own (trusted
+ *   proxy hops, the body memory budget).
+ */
+
 // chDB must be driven from one thread per process, so test files run in forked processes
-// (Vitest's `forks` pool), never in worker threads. Each test file that boots its own server gets its own
+// (Vitest's `forks` pool), never in worker threads. Unit tests (no store, no server) share processes. Each test file that boots its own server gets its own
 // temp data dir; the shared server runs in Vitest's main process, started only when one of its files runs.
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Vitest's default is one worker less than the cores (1 on a 2-core machine); most files wait on sockets,
+    // child processes and timers more than they compute, so two files at a time, or one per core
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // an unhandled rejection fails the test it happened in (test/setup/unhandled.ts)
     setupFiles: ['test/setup/unhandled.ts'],
     testTimeout: 60_000,
@@ -36,7 +55,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'own-server', include: ['test/**/*.test.ts'], exclude: SHARED_SERVER_FILES }
+        // unit tests hold no store, server or process-wide setting: one process runs many files, so the
+        // modules they share are imported once per process, not once per file
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false }
+      },
+      {
+        extends: true,
+        test: {
+          name: 'own-server',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**', ...SHARED_SERVER_FILES]
+        }
       },
       {
         extends: true,

@@ -92,7 +92,7 @@ export class AttemptRunner {
     const outcome = outcomeOf(res.status, inRound)
     let next: number | null = null
     if (outcome === 'retry' && d.state === 'pending') {
-      const scheduled = retryDelayMs(inRound, this.random)
+      const scheduled = retryDelayMs(inRound, this.random, this.config.retryDelaysMs)
       const delay =
         res.status === 429
           ? retryAfterDelayMs(res.retryAfter, scheduled, this.config.retryAfterMaxS * 1000, now)

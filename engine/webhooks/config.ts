@@ -4,8 +4,9 @@
  */
 import { ConfigError } from '../config/config-error.js'
 import { Type } from '@sinclair/typebox'
-import { EnvInt, EnvText, readEnv, type Env } from '../config/env.js'
+import { EnvInt, EnvText, envValue, readEnv, type Env } from '../config/env.js'
 import { parseCidrList } from './address-policy.js'
+import { RETRY_DELAYS_MS } from './retry-schedule.js'
 import { parseWebhookKey } from './secret-box.js'
 
 export interface WebhookConfig {
@@ -27,6 +28,32 @@ export interface WebhookConfig {
   readonly maxPendingPerWebhook: number
   /** `WEBHOOK_RETRY_AFTER_MAX_S`: longest wait a 429's Retry-After can impose before a retry. @default 60 */
   readonly retryAfterMaxS: number
+  /**
+   * `WEBHOOK_RETRY_DELAYS_MS`: the three delays before retries 1, 2 and 3, ms, each jittered ±20% (a comma
+   * list; tests shorten it so a failing receiver ends its round in seconds). @default [1_000, 4_000, 16_000]
+   */
+  readonly retryDelaysMs: readonly number[]
+}
+
+/** Longest delay `WEBHOOK_RETRY_DELAYS_MS` may set, ms (one hour). */
+const RETRY_DELAY_MAX_MS = 3_600_000
+
+/** Reads `WEBHOOK_RETRY_DELAYS_MS`: exactly as many whole ms as RETRY_DELAYS_MS has, each 1 to one hour. */
+function retryDelays(env: Env): readonly number[] {
+  const raw = envValue(env, 'WEBHOOK_RETRY_DELAYS_MS')
+  if (raw === undefined) return RETRY_DELAYS_MS
+  const parts = raw.split(',').map((p) => p.trim())
+  const delays = parts.map(Number)
+  if (
+    parts.length !== RETRY_DELAYS_MS.length ||
+    parts.some((p) => !/^\d+$/.test(p)) ||
+    delays.some((d) => d < 1 || d > RETRY_DELAY_MAX_MS)
+  ) {
+    throw new ConfigError(
+      `WEBHOOK_RETRY_DELAYS_MS must be ${RETRY_DELAYS_MS.length} comma-separated whole ms from 1 to ${RETRY_DELAY_MAX_MS}, e.g. ${RETRY_DELAYS_MS.join(',')}; got "${raw}"`
+    )
+  }
+  return Object.freeze(delays)
 }
 
 /** The `WEBHOOK_*` variables. */
@@ -84,7 +111,13 @@ export const WEBHOOK_ENV = Type.Object({
     default: 60,
     minimum: 1,
     maximum: 3_600
-  })
+  }),
+  WEBHOOK_RETRY_DELAYS_MS: Type.Optional(
+    EnvText({
+      description: 'the delays before retries 1, 2 and 3, ms (default 1000,4000,16000)',
+      accepted: '3 comma-separated whole ms from 1 to 3600000, e.g. 1000,4000,16000'
+    })
+  )
 })
 
 /** Reads the webhook settings. Throws ConfigError naming the variable at fault. */
@@ -111,6 +144,7 @@ export function webhookConfig(env: Env): WebhookConfig {
     receiverConcurrency: e.WEBHOOK_RECEIVER_CONCURRENCY,
     maxPending: e.WEBHOOK_MAX_PENDING,
     maxPendingPerWebhook: e.WEBHOOK_MAX_PENDING_PER_WEBHOOK,
-    retryAfterMaxS: e.WEBHOOK_RETRY_AFTER_MAX_S
+    retryAfterMaxS: e.WEBHOOK_RETRY_AFTER_MAX_S,
+    retryDelaysMs: retryDelays(env)
   })
 }

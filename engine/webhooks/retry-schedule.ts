@@ -7,7 +7,7 @@
  * the webhook is disabled. After the last retry the delivery is `failed`.
  */
 
-/** Delays before retries 1, 2 and 3, ms (spec: about 1 s, 4 s, 16 s). */
+/** Delays before retries 1, 2 and 3, ms (spec: about 1 s, 4 s, 16 s); `WEBHOOK_RETRY_DELAYS_MS` replaces them. */
 export const RETRY_DELAYS_MS: readonly number[] = [1_000, 4_000, 16_000]
 /** Attempts per round: the first and 3 retries. */
 export const ATTEMPTS_PER_ROUND = RETRY_DELAYS_MS.length + 1
@@ -23,9 +23,13 @@ export function outcomeOf(status: number | null, attemptInRound: number): Outcom
   return attemptInRound < ATTEMPTS_PER_ROUND ? 'retry' : 'failed'
 }
 
-/** Delay before the retry that follows attempt `attemptInRound` (1-based), ms. */
-export function retryDelayMs(attemptInRound: number, random: () => number = Math.random): number {
-  const base = RETRY_DELAYS_MS[Math.min(attemptInRound, RETRY_DELAYS_MS.length) - 1]!
+/** Delay before the retry that follows attempt `attemptInRound` (1-based), ms, on the schedule `delays`. */
+export function retryDelayMs(
+  attemptInRound: number,
+  random: () => number = Math.random,
+  delays: readonly number[] = RETRY_DELAYS_MS
+): number {
+  const base = delays[Math.min(attemptInRound, delays.length) - 1]!
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()))
 }
 

@@ -8,6 +8,7 @@
 import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { deliveryId } from '../../engine/webhooks/delivery.js'
+import { RETRY_DELAYS_MS } from '../../engine/webhooks/retry-schedule.js'
 import { freePort, spawnServer, waitForHealth, type Spawned } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { makeTestCa, until, WebhookReceiver } from '../helpers/webhook-receiver.js'
@@ -61,7 +62,9 @@ describe('SIGKILL during webhook delivery', () => {
       NODE_EXTRA_CA_CERTS: tls.caFile,
       WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
       WEBHOOK_KEY: crypto.randomBytes(32).toString('hex'),
-      WEBHOOK_RECEIVER_CONCURRENCY: '4'
+      WEBHOOK_RECEIVER_CONCURRENCY: '4',
+      // the spec's schedule (1, 4, 16 s) at a tenth: the failing receiver's rounds end in about 2 s
+      WEBHOOK_RETRY_DELAYS_MS: RETRY_DELAYS_MS.map((ms) => ms / 10).join(',')
     }
     let s = spawnServer(env, await freePort())
     try {
@@ -91,7 +94,12 @@ describe('SIGKILL during webhook delivery', () => {
         }
       })()
       // kill with deliveries in flight to the slow receiver and retries waiting for the failing one
-      await until(() => good.received.length >= 15 && bad.received.length >= 5, 20_000, 'deliveries under way')
+      // (a receiver can have an event's delivery before the poster has its 202: wait for both)
+      await until(
+        () => good.received.length >= 15 && bad.received.length >= 5 && acked.length > 15,
+        20_000,
+        'deliveries under way'
+      )
       s.child.kill('SIGKILL')
       await posting
       await s.exited
@@ -100,7 +108,7 @@ describe('SIGKILL during webhook delivery', () => {
 
       s = spawnServer(env, await freePort())
       await waitForHealth(s)
-      // the failing receiver's deliveries need their 1 + 4 + 16 s of retries after the restart
+      // the failing receiver's deliveries need their 0.1 + 0.4 + 1.6 s of retries after the restart
       await until(
         async () => {
           const g = await allDeliveries(s, key, goodId)

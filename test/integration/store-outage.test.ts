@@ -1,5 +1,7 @@
 /**
- * Fault test: the store is unavailable for 60 s under the live demo feed. Memory stays bounded,
+ * Fault test: the store goes away under the live demo feed and stays away until the outage has been seen
+ * everywhere it shows: /v1/health reports it (the store probe), a batch has been retried WRITE_RETRIES times
+ * with a growing backoff, and rows are queued. Memory stays bounded,
  * no table queues more than INGEST_QUEUE_ROWS, /v1/health shows the outage, endpoints that need the store
  * answer 503 with the envelope while hot reads keep answering from memory, and once the store is back
  * everything queued is written exactly once, without a restart. Figures are logged (RSS, queued rows,
@@ -12,14 +14,24 @@ import { start } from '../../server/start.js'
 import { FlakyStore } from '../helpers/flaky-store.js'
 import { TEST_ADMIN_TOKEN, jsonBody } from '../helpers/server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
+import { until } from '../helpers/until.js'
 
-/** Outage length, s (the issue's 60 s; OUTAGE_S shortens it for a quick local run). */
-const OUTAGE_S = Number(process.env['OUTAGE_S'] ?? 60)
+/**
+ * Least outage length, s: 0 lets the outage end as soon as it has been seen (below); OUTAGE_S=60 holds it for a
+ * minute, past the write backoff's 15 s ceiling, for the figures in the benchmark notes.
+ */
+const OUTAGE_S = Number(process.env['OUTAGE_S'] ?? 0)
+/** Retries of one table's batch before the store comes back: its backoff has grown to 1.6-3.2 s by then. */
+const WRITE_RETRIES = 5
+/** Bound on the outage, ms: far past the store probe's 5 s period and the retries' ~6 s on a loaded machine. */
+const OUTAGE_BOUND_MS = 150_000
+/** Pause between two looks at the server during the outage, ms. */
+const LOOK_MS = 250
 const QUEUE_ROWS = 5_000
 const MB = 1024 * 1024
 
 describe('store outage under the live demo feed', () => {
-  it(`survives ${OUTAGE_S} s without the store, bounded, and writes everything once afterwards`, async () => {
+  it('survives an outage of the store, bounded, and writes everything once afterwards', async () => {
     const tmp = tmpDir()
     let store: FlakyStore | undefined
     const running = await start(
@@ -53,13 +65,26 @@ describe('store outage under the live demo feed', () => {
       const rssBefore = process.memoryUsage().rss
       const writtenBefore = pipeline.totals().written
 
+      const retriesBefore = new Map(Object.entries(pipeline.totals().tables).map(([t, c]) => [t, c.retries]))
+      /** most retries of one table since the outage began */
+      const outageRetries = (): number =>
+        Math.max(
+          0,
+          ...Object.entries(pipeline.totals().tables).map(([t, c]) => c.retries - (retriesBefore.get(t) ?? 0))
+        )
       store!.down = true
+      const downAt = Date.now()
       let rssMax = rssBefore
       let queuedMax = 0
       let sawDegraded = false
-      const until = Date.now() + OUTAGE_S * 1000
-      while (Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 1000))
+      let looks = 0
+      // the outage lasts until it has been seen (health, retries, queued rows) and at least OUTAGE_S
+      const seen = (): boolean =>
+        sawDegraded && outageRetries() >= WRITE_RETRIES && queuedMax > 0 && Date.now() - downAt >= OUTAGE_S * 1000
+      while (!seen()) {
+        expect(Date.now() - downAt, 'the outage was not seen in health and retries').toBeLessThan(OUTAGE_BOUND_MS)
+        await new Promise((r) => setTimeout(r, LOOK_MS))
+        looks++
         rssMax = Math.max(rssMax, process.memoryUsage().rss)
         for (const [table, c] of Object.entries(pipeline.totals().tables)) {
           expect(c.queued, table).toBeLessThanOrEqual(QUEUE_ROWS)
@@ -84,23 +109,27 @@ describe('store outage under the live demo feed', () => {
         expect(body.error.code).toBe('unavailable')
         expect(hist.headers.get('retry-after')).toBe('5')
       }
-      expect(sawDegraded).toBe(true)
+      const outageMs = Date.now() - downAt
+      expect(looks).toBeGreaterThan(0)
       expect(rssMax - rssBefore).toBeLessThan(200 * MB)
       const queuedAtEnd = pipeline.totals().queued
       const refused = store!.refused
       expect(refused).toBeGreaterThan(0)
 
-      // the store is back: the queued rows drain without a restart
+      // the store is back: every row queued during the outage is written (FIFO per table) without a restart
+      const atBack = Object.entries(pipeline.totals().tables).map(([t, c]) => [t, c.written + c.queued] as const)
       store!.down = false
       const back = Date.now()
-      while (pipeline.totals().queued > 0 || pipeline.totals().written === writtenBefore) {
-        expect(Date.now() - back).toBeLessThan(60_000)
-        await new Promise((r) => setTimeout(r, 100))
-      }
+      await until(
+        'the rows queued during the outage written',
+        () => atBack.every(([t, n]) => pipeline.totals().tables[t]!.written >= n),
+        60_000
+      )
+      expect(pipeline.totals().written).toBeGreaterThan(writtenBefore)
       const drainMs = Date.now() - back
       const health = await jsonBody(await fetch(`${base}/v1/health`))
       console.log(
-        `store outage ${OUTAGE_S} s: RSS before ${Math.round(rssBefore / MB)} MB, max ${Math.round(rssMax / MB)} MB ` +
+        `store outage ${outageMs} ms (${looks} looks, ${outageRetries()} retries of one table): RSS before ${Math.round(rssBefore / MB)} MB, max ${Math.round(rssMax / MB)} MB ` +
           `(+${Math.round((rssMax - rssBefore) / MB)} MB); queued max ${queuedMax} rows/table (bound ${QUEUE_ROWS}), ` +
           `${queuedAtEnd} rows queued at the end of the outage; ${refused} store calls refused; drained in ${drainMs} ms; ` +
           `loops: ${JSON.stringify(health.loops.map((l: { name: string; errors: number }) => [l.name, l.errors]))}`

@@ -11,26 +11,18 @@
  */
 import crypto from 'node:crypto'
 import net from 'node:net'
-import { describe, it, expect, beforeAll, afterAll } from 'vitest'
-import { startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
+import { describe, it, expect, beforeAll } from 'vitest'
+import { createKey, sharedServer } from '../helpers/shared-server.js'
 
 /** How long a connection is watched for an answer that should not come, ms. */
 const OBSERVE_MS = 1_500
 
-let srv: Awaited<ReturnType<typeof startTestServer>>
+/** the shared server (vitest.config.ts, SHARED_SERVER_FILES): this file only opens connections of its own key */
+const srv = sharedServer()
 let key = ''
 
 beforeAll(async () => {
-  srv = await startTestServer()
-  const res = await fetch(`${srv.base}/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ plan: 'trader' })
-  })
-  key = ((await res.json()) as { key: string }).key
-})
-afterAll(async () => {
-  await srv.stop()
+  key = await createKey(srv.base, 'trader', 'stream-unmasked')
 })
 
 /** A text frame (FIN set) with a payload under 126 bytes, masked with a random key or not at all. */
@@ -70,7 +62,7 @@ interface Conn {
 /** Opens /v1/stream over a raw socket and waits for the 101 and the welcome frame. */
 function openStream(): Promise<Conn> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(srv.running.port, '127.0.0.1')
+    const socket = net.connect(srv.port, '127.0.0.1')
     let head = Buffer.alloc(0)
     let frames = Buffer.alloc(0)
     let upgraded = false

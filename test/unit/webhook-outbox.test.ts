@@ -281,6 +281,24 @@ describe('webhook outbox schedule (fake clock)', () => {
     expect(s.outbox.stats()).toMatchObject({ failed: 1, retries: 3, attempts: 4, pending: 0 })
   })
 
+  it('WEBHOOK_RETRY_DELAYS_MS replaces the schedule; a list that is not 3 whole ms in range is refused by name', async () => {
+    const s = await setup(
+      { WEBHOOK_RETRY_DELAYS_MS: '100, 200,300' },
+      () => ({ status: 500 }),
+      () => 0.5
+    )
+    await s.hook(A)
+    const t0 = s.clock.now()
+    await s.outbox.accept(ev())
+    await s.clock.advance(60_000)
+    expect(s.transport.at(A).map((t) => t - t0)).toEqual([0, 100, 300, 600])
+    expect(s.states().map((x) => x['state'])).toEqual(['failed'])
+    for (const bad of ['100,200', '100,200,300,400', '0,1,2', '1,2,x', '1.5,2,3', '1,2,3600001'])
+      expect(() => loadConfig({ SOURCES: 'none', WEBHOOK_RETRY_DELAYS_MS: bad }), bad).toThrow(
+        /^WEBHOOK_RETRY_DELAYS_MS must be 3 comma-separated whole ms/
+      )
+  })
+
   it('a delivery delivered on the 2nd attempt stops there', async () => {
     const s = await setup({}, (_q, n) => ({ status: n === 1 ? 503 : 200 }))
     await s.hook(A)

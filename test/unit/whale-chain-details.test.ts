@@ -5,7 +5,7 @@
  * dropped first and counted; collapse.ts puts them on the served events.
  */
 import fc from 'fast-check'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   chainDetailCount,
   chainDetailOf,
@@ -48,6 +48,8 @@ const B = '0x' + 'd'.repeat(40)
 const record = (events: readonly ChainWhaleEvent[]): void => recordChainDetails(events, 0)
 const find = (e: ChainWhaleEvent) => chainDetailOf(e.chain, e.tx_hash, e.log_index, e.address)
 
+// the details are process-wide: other files of the same process (the unit project shares processes) record some
+beforeEach(() => clearChainDetails())
 afterEach(() => clearChainDetails())
 
 describe('chain event details', () => {
