@@ -63,7 +63,7 @@ export interface TidewatchClientOptions {
   /** sent as X-API-Key on every call; omit for public routes or cookie sessions */
   readonly apiKey?: string
   /** @default 'same-origin' (the browser sends the session cookie to its own origin only) */
-  readonly credentials?: RequestCredentials
+  readonly credentials?: 'omit' | 'same-origin' | 'include'
   /** @default globalThis.fetch */
   readonly fetch?: ClientOptions['fetch']
 }
