@@ -2,7 +2,8 @@
 // `npm start` runs this before the server: it compiles TypeScript only when a source file, tsconfig.json
 // or package.json is newer than the last build (dist/.build-stamp), so a restart costs a few ms of stat
 // calls instead of a 3 s compile. The web dashboard (web/) is rebuilt likewise with Vite when one of its
-// files is newer than the last build. Plain JavaScript on purpose: it must run before anything is built.
+// files, or one of the typed client's it bundles (clients/ts), is newer than the last build. Plain
+// JavaScript on purpose: it must run before anything is built.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -27,7 +28,7 @@ function newest(dir, pattern = /\.ts$/) {
   }
   for (const e of entries) {
     const p = path.join(dir, e.name)
-    if (e.isDirectory()) max = Math.max(max, newest(p, pattern))
+    if (e.isDirectory()) max = e.name === 'node_modules' ? max : Math.max(max, newest(p, pattern))
     else if (pattern.test(e.name)) max = Math.max(max, fs.statSync(p).mtimeMs)
   }
   return max
@@ -41,7 +42,8 @@ try {
 }
 let sources = Math.max(...['tsconfig.json', 'package.json'].map((f) => fs.statSync(path.join(root, f)).mtimeMs))
 for (const d of SOURCE_DIRS) sources = Math.max(sources, newest(path.join(root, d)))
-const webSources = newest(path.join(root, 'web'), WEB_SOURCE)
+// the dashboard bundles the typed client (clients/ts) too
+const webSources = Math.max(newest(path.join(root, 'web'), WEB_SOURCE), newest(path.join(root, 'clients', 'ts')))
 const webBuilt = fs.existsSync(path.join(root, 'dist', 'web', 'index.html'))
 
 if (built === 0 || sources > built || webSources > built || !webBuilt) {

@@ -1,16 +1,18 @@
 /**
  * @module
- * The dashboard's client of the public /v1 API. Credentials, in order: an API key pasted on the Account
- * page for development (kept in localStorage, sent as X-API-Key, needs no CSRF token), else the session
- * cookie `tw_session` (sent by the browser; every state-changing call carries X-CSRF-Token, the token the
- * account answers returned). Errors come back as ApiFailure with the API's error envelope.
+ * The dashboard's client of the public /v1 API: the typed client of clients/ts over the page's own origin.
+ * Credentials, in order: an API key pasted on the Account page for development (kept in localStorage, sent
+ * as X-API-Key, needs no CSRF token), else the session cookie `tw_session` (sent by the browser to its own
+ * origin; every state-changing call carries X-CSRF-Token, the token the account answers returned). A failed
+ * call throws TidewatchError with the API's error envelope.
  */
-
-import type { Account, AccountSession } from './api-types.js'
+import { createClient, TidewatchError } from '@tidewatch/client'
+import type { Account } from './api-types.js'
 
 const DEV_KEY = 'tidewatch.devKey'
 
 export type { Account }
+export { TidewatchError }
 
 /** The signed-in account and its CSRF token; null when signed out. */
 let session: { account: Account; csrf: string } | null = null
@@ -44,51 +46,22 @@ export function setDevKey(key: string): void {
   for (const l of listeners) l()
 }
 
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string
-  ) {
-    super(message)
+/** Calls of the page's own origin; the session cookie goes with them (credentials: same-origin). */
+export const client = createClient({ baseUrl: '', credentials: 'same-origin' })
+// the credentials are read per request: the key and the session change while the page lives
+client.use({
+  onRequest({ request }) {
+    const key = devKey()
+    if (key) request.headers.set('x-api-key', key)
+    else if (request.method !== 'GET' && session?.csrf) request.headers.set('x-csrf-token', session.csrf)
+    return request
   }
-}
-
-/**
- * A JSON call. `body` is sent as JSON; 204 answers resolve to null. `T` is the answer's type from
- * api-types.ts (the API schemas); a call whose answer is not read leaves it `unknown`.
- */
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' }
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const key = devKey()
-  if (key) headers['x-api-key'] = key
-  else if (method !== 'GET' && session?.csrf) headers['x-csrf-token'] = session.csrf
-  const res = await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {})
-  })
-  if (res.status === 204) return null as T
-  const text = await res.text()
-  let parsed: unknown = null
-  try {
-    parsed = text ? JSON.parse(text) : null
-  } catch {
-    parsed = null
-  }
-  if (!res.ok) {
-    const err = (parsed as { error?: { code?: string; message?: string } } | null)?.error
-    throw new ApiFailure(res.status, err?.code ?? String(res.status), err?.message ?? (text || res.statusText))
-  }
-  return parsed as T
-}
+})
 
 /** Reads the session at start (GET /v1/account); signed out on 401. */
 export async function loadSession(): Promise<void> {
   try {
-    const r = await api<AccountSession>('GET', '/v1/account')
+    const r = await client.GET('/v1/account')
     setSession(r.account, r.csrf_token)
   } catch {
     setSession(null)

@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact'
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
-import { api, ApiFailure } from './api.js'
+import { TidewatchError } from './api.js'
 
 export function Page(props: {
   title: string
@@ -56,11 +56,11 @@ export function SymbolForm(props: {
 export function ErrorLine(props: { error: unknown }) {
   if (!props.error) return null
   const e = props.error
-  const text = e instanceof ApiFailure ? `${e.status} ${e.code}: ${e.message}` : String(e)
+  const text = e instanceof TidewatchError ? `${e.status} ${e.code}: ${e.message}` : String(e)
   return (
     <p class="error" role="alert">
       {text}
-      {e instanceof ApiFailure && e.status === 401 ? ' (log in, or paste an API key on the Account page)' : ''}
+      {e instanceof TidewatchError && e.status === 401 ? ' (log in, or paste an API key on the Account page)' : ''}
     </p>
   )
 }
@@ -73,17 +73,20 @@ export interface Loaded<T> {
   set(data: T): void
 }
 
-/** GET `path` (null: nothing to load) and keep the answer; reloads when the path changes. */
-export function useApi<T>(path: string | null): Loaded<T> {
+/**
+ * Runs `load` (a call of the API client) and keeps its answer; `key` names what is loaded (null: nothing
+ * to load): the call runs again when it changes, or on reload().
+ */
+export function useApi<T>(key: string | null, load: () => Promise<T>): Loaded<T> {
   const [data, setData] = useState<T | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [loading, setLoading] = useState(false)
   const [n, setN] = useState(0)
   useEffect(() => {
-    if (!path) return
+    if (key === null) return
     let live = true
     setLoading(true)
-    api<T>('GET', path).then(
+    load().then(
       (d) => {
         if (!live) return
         setData(d)
@@ -99,7 +102,7 @@ export function useApi<T>(path: string | null): Loaded<T> {
     return () => {
       live = false
     }
-  }, [path, n])
+  }, [key, n])
   const reload = useCallback(() => setN((x) => x + 1), [])
   return { data, error, loading, reload, set: setData }
 }

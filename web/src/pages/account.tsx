@@ -6,11 +6,11 @@
  */
 import { useState } from 'preact/hooks'
 import { PLAN_NAMES } from '../../../catalog/plans.js'
-import { api, currentAccount, devKey, setDevKey, setSession } from '../lib/api.js'
+import { client, currentAccount, devKey, setDevKey, setSession } from '../lib/api.js'
 import { CopyField } from '../lib/copy.js'
 import { when } from '../lib/format.js'
 import { navigate } from '../lib/router.js'
-import type { AccountList, Invite } from '../lib/api-types.js'
+import type { Invite } from '../lib/api-types.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
 
 function PasswordForm() {
@@ -24,7 +24,7 @@ function PasswordForm() {
       onSubmit={async (e) => {
         e.preventDefault()
         try {
-          await api('POST', '/v1/account/password', { current_password: current, new_password: next })
+          await client.POST('/v1/account/password', { body: { current_password: current, new_password: next } })
           setOk(true)
           setMsg(null)
           setCurrent('')
@@ -62,7 +62,7 @@ function PasswordForm() {
 }
 
 function OwnerPanel() {
-  const accounts = useApi<AccountList>('/v1/account/accounts')
+  const accounts = useApi('accounts', () => client.GET('/v1/account/accounts'))
   const [invite, setInvite] = useState<Invite | null>(null)
   const [error, setError] = useState<unknown>(null)
   return (
@@ -72,7 +72,7 @@ function OwnerPanel() {
         type="button"
         onClick={async () => {
           try {
-            setInvite(await api<Invite>('POST', '/v1/account/invites', {}))
+            setInvite(await client.POST('/v1/account/invites'))
           } catch (err) {
             setError(err)
           }
@@ -107,8 +107,10 @@ function OwnerPanel() {
                   value={a.plan}
                   onChange={async (e) => {
                     try {
-                      await api('PATCH', `/v1/account/accounts/${encodeURIComponent(a.id)}`, {
-                        plan: e.currentTarget.value
+                      await client.PATCH('/v1/account/accounts/{id}', {
+                        params: { path: { id: a.id } },
+                        // the options are PLAN_NAMES
+                        body: { plan: e.currentTarget.value as (typeof PLAN_NAMES)[number] }
                       })
                       accounts.reload()
                     } catch (err) {
@@ -162,7 +164,7 @@ export function AccountPage() {
           <button
             type="button"
             onClick={async () => {
-              await api('POST', '/v1/account/logout').catch(() => undefined)
+              await client.POST('/v1/account/logout').catch(() => undefined)
               setSession(null)
               navigate('/login')
             }}

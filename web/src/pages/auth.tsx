@@ -4,8 +4,7 @@
  * keep the returned account and CSRF token (lib/api.ts); the session itself is the HttpOnly cookie.
  */
 import { useState } from 'preact/hooks'
-import { api, setSession } from '../lib/api.js'
-import type { AccountSession } from '../lib/api-types.js'
+import { client, setSession } from '../lib/api.js'
 import { linkTo, navigate } from '../lib/router.js'
 import { ErrorLine, Page } from '../lib/ui.js'
 
@@ -25,9 +24,12 @@ function AuthForm(props: { mode: 'signup' | 'login'; invite: string | null }) {
     }
     setBusy(true)
     try {
-      const body: Record<string, string> = { email, password }
-      if (props.mode === 'signup' && props.invite) body['invite'] = props.invite
-      const r = await api<AccountSession>('POST', `/v1/account/${props.mode}`, body)
+      const r =
+        props.mode === 'signup'
+          ? await client.POST('/v1/account/signup', {
+              body: { email, password, ...(props.invite ? { invite: props.invite } : {}) }
+            })
+          : await client.POST('/v1/account/login', { body: { email, password } })
       setSession(r.account, r.csrf_token)
       navigate('/keys')
     } catch (err) {

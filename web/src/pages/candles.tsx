@@ -14,9 +14,12 @@ import {
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi, SymbolForm } from '../lib/ui.js'
-import type { Candle, Ohlcv } from '../lib/api-types.js'
+import { client } from '../lib/api.js'
+import type { Candle } from '../lib/api-types.js'
 
 const TIMEFRAMES = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1M'] as const
+/** a timeframe the URL names goes to the API as is: an unknown one answers 400, shown on the page */
+type Timeframe = (typeof TIMEFRAMES)[number]
 
 function toBar(c: Candle) {
   return {
@@ -39,7 +42,9 @@ function toVolume(c: Candle) {
 export function CandlesPage(props: { query: URLSearchParams }) {
   const [symbol, setSymbol] = useState(props.query.get('symbol') ?? 'BTC')
   const [tf, setTf] = useState(props.query.get('timeframe') ?? '1h')
-  const res = useApi<Ohlcv>(`/v1/historical/ohlcv?symbol=${encodeURIComponent(symbol)}&timeframe=${tf}&limit=1000`)
+  const res = useApi(`${symbol}:${tf}`, () =>
+    client.GET('/v1/historical/ohlcv', { params: { query: { symbol, timeframe: tf as Timeframe, limit: 1000 } } })
+  )
   const box = useRef<HTMLDivElement>(null)
   const chart = useRef<{
     chart: IChartApi

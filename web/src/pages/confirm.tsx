@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { num } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { divergingColor, ErrorLine, Page, useApi, useCanvas, SymbolForm } from '../lib/ui.js'
+import { client } from '../lib/api.js'
 import type { Confirm } from '../lib/api-types.js'
 
 function drawScores(ctx: CanvasRenderingContext2D, w: number, h: number, c: Confirm | null): boolean {
@@ -44,9 +45,11 @@ function drawScores(ctx: CanvasRenderingContext2D, w: number, h: number, c: Conf
 
 export function ConfirmPage(props: { query: URLSearchParams }) {
   const [symbol, setSymbol] = useState(props.query.get('symbol') ?? 'BTC')
-  const [direction, setDirection] = useState(props.query.get('direction') === 'short' ? 'short' : 'long')
-  const res = useApi<Confirm>(
-    `/v1/confirm?symbol=${encodeURIComponent(symbol)}&direction=${direction}&source=dashboard`
+  const [direction, setDirection] = useState<'long' | 'short'>(
+    props.query.get('direction') === 'short' ? 'short' : 'long'
+  )
+  const res = useApi(`${symbol}:${direction}`, () =>
+    client.GET('/v1/confirm', { params: { query: { symbol, direction, source: 'dashboard' } } })
   )
   // the stream's latest answer for this direction; the HTTP answer alone says whether the data is synthetic
   const [live, setLive] = useState<Confirm | null>(null)
@@ -69,7 +72,11 @@ export function ConfirmPage(props: { query: URLSearchParams }) {
       synthetic={res.data?.synthetic}
       tools={
         <SymbolForm symbol={symbol} onSymbol={setSymbol} size={16} submit="Check">
-          <select aria-label="Direction" value={direction} onChange={(e) => setDirection(e.currentTarget.value)}>
+          <select
+            aria-label="Direction"
+            value={direction}
+            onChange={(e) => setDirection(e.currentTarget.value as 'long' | 'short')}
+          >
             <option value="long">long</option>
             <option value="short">short</option>
           </select>

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { pct, when } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { divergingColor, ErrorLine, Page, useApi, useCanvas, SymbolForm } from '../lib/ui.js'
+import { client } from '../lib/api.js'
 import type { Heatmap } from '../lib/api-types.js'
 
 function drawHeatmap(ctx: CanvasRenderingContext2D, w: number, h: number, hm: Heatmap | null): boolean {
@@ -39,8 +40,10 @@ function drawHeatmap(ctx: CanvasRenderingContext2D, w: number, h: number, hm: He
 export function FundingPage(props: { query: URLSearchParams }) {
   const [symbol, setSymbol] = useState(props.query.get('symbol') ?? 'BTC')
   const [lookback, setLookback] = useState('7d')
-  const res = useApi<Heatmap>(
-    `/v1/historical/derivatives/funding-heatmap/comparative?symbol=${encodeURIComponent(symbol)}&interval=1h&lookback=${lookback}`
+  const res = useApi(`${symbol}:${lookback}`, () =>
+    client.GET('/v1/historical/derivatives/funding-heatmap/comparative', {
+      params: { query: { symbol, interval: '1h', lookback } }
+    })
   )
   const [latest, setLatest] = useState<
     Record<string, { funding_rate: number; interval_hours: number; funding_rate_annualized: number }>

@@ -5,11 +5,11 @@
  * with a ready-to-paste TradingView alert message for a chosen symbol and direction (docs/alerts.md).
  */
 import { useState } from 'preact/hooks'
-import { api } from '../lib/api.js'
+import { client } from '../lib/api.js'
 import { CopyField } from '../lib/copy.js'
 import { when } from '../lib/format.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-import type { AccountKey as Key, AccountKeys, AlertSecret, CreatedKey } from '../lib/api-types.js'
+import type { AlertSecret, CreatedKey } from '../lib/api-types.js'
 
 /** The TradingView alert message (docs/alerts.md "The alert"); `{{…}}` are TradingView placeholders. */
 export function alertMessage(secret: string, symbol: string, direction: string): string {
@@ -29,7 +29,7 @@ function AlertSecret(props: { keyId: string }) {
         onClick={async () => {
           try {
             setSecret(
-              await api<AlertSecret>('POST', `/v1/account/keys/${encodeURIComponent(props.keyId)}/alert-secret`, {})
+              await client.POST('/v1/account/keys/{id}/alert-secret', { params: { path: { id: props.keyId } } })
             )
             setError(null)
           } catch (err) {
@@ -70,7 +70,7 @@ function AlertSecret(props: { keyId: string }) {
 }
 
 export function KeysPage() {
-  const keys = useApi<AccountKeys>('/v1/account/keys')
+  const keys = useApi('keys', () => client.GET('/v1/account/keys'))
   const [name, setName] = useState('')
   const [created, setCreated] = useState<CreatedKey | null>(null)
   const [error, setError] = useState<unknown>(null)
@@ -82,7 +82,7 @@ export function KeysPage() {
         onSubmit={async (e) => {
           e.preventDefault()
           try {
-            setCreated(await api<CreatedKey>('POST', '/v1/account/keys', { name: name.trim() || 'key' }))
+            setCreated(await client.POST('/v1/account/keys', { body: { name: name.trim() || 'key' } }))
             setName('')
             setError(null)
             keys.reload()
@@ -142,7 +142,7 @@ export function KeysPage() {
                         onClick={async () => {
                           if (!confirm(`Revoke key ${k.name}? Calls with it stop at once.`)) return
                           try {
-                            await api('DELETE', `/v1/account/keys/${encodeURIComponent(k.id)}`)
+                            await client.DELETE('/v1/account/keys/{id}', { params: { path: { id: k.id } } })
                             keys.reload()
                           } catch (err) {
                             setError(err)

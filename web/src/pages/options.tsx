@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { num, usd } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi, useCanvas } from '../lib/ui.js'
+import { client } from '../lib/api.js'
 import type { OptionsChain as Chain } from '../lib/api-types.js'
 
 function drawOi(
@@ -65,8 +66,8 @@ function drawOi(
 }
 
 export function OptionsPage() {
-  const [currency, setCurrency] = useState('BTC')
-  const res = useApi<Chain>(`/v1/options/chain?currency=${currency}`)
+  const [currency, setCurrency] = useState<'BTC' | 'ETH'>('BTC')
+  const res = useApi(currency, () => client.GET('/v1/options/chain', { params: { query: { currency } } }))
   // the stream's latest summary; the HTTP answer alone says whether the data is synthetic
   const [live, setLive] = useState<Chain | null>(null)
   const [expiry, setExpiry] = useState<string | null>(null)
@@ -88,7 +89,11 @@ export function OptionsPage() {
       title="Options open interest"
       synthetic={res.data?.synthetic}
       tools={
-        <select aria-label="Currency" value={currency} onChange={(e) => setCurrency(e.currentTarget.value)}>
+        <select
+          aria-label="Currency"
+          value={currency}
+          onChange={(e) => setCurrency(e.currentTarget.value as 'BTC' | 'ETH')}
+        >
           <option>BTC</option>
           <option>ETH</option>
         </select>

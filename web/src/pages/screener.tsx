@@ -9,7 +9,8 @@ import { PERP_VENUES } from '../../../catalog/venues.js'
 import { num, pct, usd } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-import type { Screener, ScreenerRow as Row } from '../lib/api-types.js'
+import { client } from '../lib/api.js'
+import type { ScreenerRow as Row } from '../lib/api-types.js'
 
 const COLUMNS: { key: keyof Row; label: string; fmt: (r: Row) => string; numeric: boolean }[] = [
   { key: 'symbol', label: 'Market', fmt: (r) => r.symbol, numeric: false },
@@ -41,7 +42,7 @@ const COLUMNS: { key: keyof Row; label: string; fmt: (r: Row) => string; numeric
 const rowKey = (r: Row): string => `${r.exchange}:${r.symbol}`
 
 export function ScreenerPage() {
-  const res = useApi<Screener>('/v1/derivatives/screener')
+  const res = useApi('screener', () => client.GET('/v1/derivatives/screener'))
   const [rows, setRows] = useState<Map<string, Row>>(new Map())
   const [sort, setSort] = useState<{ key: keyof Row; desc: boolean }>({ key: 'volume_24h_usd', desc: true })
   const [filter, setFilter] = useState('')

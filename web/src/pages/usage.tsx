@@ -8,7 +8,8 @@ import { createChart, HistogramSeries, type UTCTimestamp } from 'lightweight-cha
 import { useEffect, useRef } from 'preact/hooks'
 import { num, when } from '../lib/format.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-import type { KeyUsage, Usage } from '../lib/api-types.js'
+import { client } from '../lib/api.js'
+import type { KeyUsage } from '../lib/api-types.js'
 
 const dayTime = (day: string): UTCTimestamp => (Date.parse(`${day}T00:00:00Z`) / 1000) as UTCTimestamp
 
@@ -39,7 +40,7 @@ function UsageChart(props: { usage: KeyUsage }) {
 }
 
 export function UsagePage() {
-  const usage = useApi<Usage>('/v1/account/usage')
+  const usage = useApi('usage', () => client.GET('/v1/account/usage'))
   return (
     <Page title="Usage" tools={<button onClick={usage.reload}>Refresh</button>}>
       <ErrorLine error={usage.error} />

@@ -6,15 +6,18 @@
  */
 import { useState } from 'preact/hooks'
 import { WEBHOOK_EVENT_TYPES } from '../../../catalog/webhook-events.js'
-import { api } from '../lib/api.js'
+import type { RequestBody } from '@tidewatch/client'
+import { client } from '../lib/api.js'
 import { when } from '../lib/format.js'
 import { ErrorLine, Page, useApi } from '../lib/ui.js'
-import type { Deliveries, Delivery, Webhook, Webhooks, WebhookTest } from '../lib/api-types.js'
+import type { Deliveries, Webhook } from '../lib/api-types.js'
 
 /** The registrable event types (catalog/webhook-events.ts), for the form's label and its tooltip. */
 const EVENT_NAMES = WEBHOOK_EVENT_TYPES.map((t) => t.name).join(', ')
 const EVENT_HELP = WEBHOOK_EVENT_TYPES.map((t) => `${t.name}: ${t.description}`).join('\n')
 
+/** the event names typed in the form; the API answers 400 naming an unknown one */
+type EventNames = NonNullable<RequestBody<'/v1/webhooks/{id}', 'patch'>['events']>
 const list = (s: string): string[] =>
   s
     .split(',')
@@ -22,7 +25,9 @@ const list = (s: string): string[] =>
     .filter(Boolean)
 
 function Deliveries(props: { id: number }) {
-  const log = useApi<Deliveries>(`/v1/webhooks/${props.id}/deliveries?limit=50`)
+  const log = useApi(String(props.id), () =>
+    client.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: String(props.id) }, query: { limit: 50 } } })
+  )
   const [error, setError] = useState<unknown>(null)
   return (
     <div class="stack">
@@ -70,10 +75,9 @@ function Deliveries(props: { id: number }) {
                       type="button"
                       onClick={async () => {
                         try {
-                          await api(
-                            'POST',
-                            `/v1/webhooks/${props.id}/deliveries/${encodeURIComponent(d.delivery_id)}/redeliver`
-                          )
+                          await client.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', {
+                            params: { path: { id: String(props.id), delivery_id: d.delivery_id } }
+                          })
                           log.reload()
                         } catch (err) {
                           setError(err)
@@ -102,9 +106,10 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
   const [error, setError] = useState<unknown>(null)
   const [test, setTest] = useState<{ ok: boolean; text: string; at: number } | null>(null)
   const [showLog, setShowLog] = useState(false)
-  const call = async <T,>(method: string, path: string, body?: unknown): Promise<T | null> => {
+  /** Runs an API call; its error shows on the row, its success reloads the list. */
+  const call = async <T,>(run: () => Promise<T>): Promise<T | null> => {
     try {
-      const r = await api<T>(method, path, body)
+      const r = await run()
       setError(null)
       props.changed()
       return r
@@ -128,7 +133,7 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
         <button
           type="button"
           onClick={async () => {
-            const r = await call<WebhookTest>('POST', '/v1/webhooks/test', { webhook_id: h.webhook_id })
+            const r = await call(() => client.POST('/v1/webhooks/test', { body: { webhook_id: h.webhook_id } }))
             if (r)
               setTest({
                 ok: r.delivered,
@@ -143,11 +148,26 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
           Send test
         </button>
         {h.state === 'active' ? (
-          <button type="button" onClick={() => call('PATCH', `/v1/webhooks/${h.webhook_id}`, { state: 'disabled' })}>
+          <button
+            type="button"
+            onClick={() =>
+              call(() =>
+                client.PATCH('/v1/webhooks/{id}', {
+                  params: { path: { id: String(h.webhook_id) } },
+                  body: { state: 'disabled' }
+                })
+              )
+            }
+          >
             Disable
           </button>
         ) : (
-          <button type="button" onClick={() => call('POST', `/v1/webhooks/${h.webhook_id}/enable`)}>
+          <button
+            type="button"
+            onClick={() =>
+              call(() => client.POST('/v1/webhooks/{id}/enable', { params: { path: { id: String(h.webhook_id) } } }))
+            }
+          >
             Enable
           </button>
         )}
@@ -160,7 +180,10 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
         <button
           type="button"
           class="danger"
-          onClick={() => confirm(`Remove webhook #${h.webhook_id}?`) && call('DELETE', `/v1/webhooks/${h.webhook_id}`)}
+          onClick={() =>
+            confirm(`Remove webhook #${h.webhook_id}?`) &&
+            call(() => client.DELETE('/v1/webhooks/{id}', { params: { path: { id: String(h.webhook_id) } } }))
+          }
         >
           Remove
         </button>
@@ -177,7 +200,12 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
           onSubmit={async (e) => {
             e.preventDefault()
             if (
-              await call('PATCH', `/v1/webhooks/${h.webhook_id}`, { url, events: list(events), symbols: list(symbols) })
+              await call(() =>
+                client.PATCH('/v1/webhooks/{id}', {
+                  params: { path: { id: String(h.webhook_id) } },
+                  body: { url, events: list(events) as EventNames, symbols: list(symbols) }
+                })
+              )
             )
               setEditing(false)
           }}
@@ -194,7 +222,7 @@ function WebhookRow(props: { hook: Webhook; changed: () => void }) {
 }
 
 export function WebhooksPage() {
-  const hooks = useApi<Webhooks>('/v1/webhooks')
+  const hooks = useApi('webhooks', () => client.GET('/v1/webhooks'))
   const [url, setUrl] = useState('')
   const [events, setEvents] = useState('*')
   const [symbols, setSymbols] = useState('*')
@@ -207,7 +235,9 @@ export function WebhooksPage() {
         onSubmit={async (e) => {
           e.preventDefault()
           try {
-            await api('POST', '/v1/webhooks', { url, events: list(events), symbols: list(symbols), secret })
+            await client.POST('/v1/webhooks', {
+              body: { url, events: list(events) as EventNames, symbols: list(symbols), secret }
+            })
             setUrl('')
             setSecret('')
             setError(null)

@@ -8,7 +8,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { num, usd, when } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
 import { ErrorLine, Page, useApi, useCanvas } from '../lib/ui.js'
-import type { WhaleEvent, WhaleEvents, WhaleSummary as Summary } from '../lib/api-types.js'
+import { client } from '../lib/api.js'
+import type { WhaleEvent, WhaleSummary as Summary } from '../lib/api-types.js'
 
 /** Events kept on screen (newest first). */
 const MAX_EVENTS = 50
@@ -50,8 +51,8 @@ function drawFlows(ctx: CanvasRenderingContext2D, w: number, h: number, s: Summa
 }
 
 export function WhalesPage() {
-  const summary = useApi<Summary>('/v1/whales/summary')
-  const events = useApi<WhaleEvents>(`/v1/whales/events?limit=${MAX_EVENTS}`)
+  const summary = useApi('summary', () => client.GET('/v1/whales/summary'))
+  const events = useApi('events', () => client.GET('/v1/whales/events', { params: { query: { limit: MAX_EVENTS } } }))
   const [list, setList] = useState<WhaleEvent[]>([])
   const canvas = useCanvas((ctx, w, h) => drawFlows(ctx, w, h, summary.data), [summary.data])
 
