@@ -780,8 +780,8 @@ export interface paths {
       cookie?: never
     }
     /**
-     * Honeypot check: a simulated buy, sell and transfer on your own node at the latest block
-     * @description One eth_call to a probe contract injected by state override (never deployed, no transaction): it buys the token with the chain's wrapped native through the configured V2 router (PancakeSwap V2 on bsc, Trader Joe V1 on avax), approves, sells half back and transfers to a fresh address, each step isolated. Taxes are measured against router quotes; verdict thresholds are configurable (docs/node-intel.md). {chain} is bsc or avax, case-insensitive; anything else answers 400 invalid_parameter naming both. Rule: {token} is a 0x-prefixed 20-byte hex address, lower-case or with a correct EIP-55 checksum; anything else answers 400 invalid_parameter.
+     * Honeypot check: a simulated buy, sell and transfer on your own node on top of the latest block
+     * @description Where the node runs eth_simulateV1, a fresh wallet's own transactions in successive simulated blocks (buy through the configured V2 router: PancakeSwap V2 on bsc, Trader Joe V1 on avax; transfer to a fresh address; approve; sell half back), with the probe contract's run in the last block for comparison (method simulate_v1_wallet; a step refused to the contract but not to the wallet is named in reasons). Otherwise one eth_call to a probe contract injected by state override doing the same steps (method probe_contract). Nothing is deployed and no transaction is sent. Taxes are measured against router quotes; verdict thresholds are configurable (docs/node-intel.md). {chain} is bsc or avax, case-insensitive; anything else answers 400 invalid_parameter naming both. Rule: {token} is a 0x-prefixed 20-byte hex address, lower-case or with a correct EIP-55 checksum; anything else answers 400 invalid_parameter.
      */
     get: operations['getV1NodeChainHoneypotToken']
     put?: never
@@ -821,7 +821,7 @@ export interface paths {
     }
     /**
      * Health of the node-intelligence nodes: chain id, head age, sync, peers, latency, features
-     * @description Each configured node checked on its own (no failover): eth_chainId against the chain, head block and its age, eth_syncing, net_peerCount where answered, web3_clientVersion, latency (median of 3), state-override and debug_traceCall support, and avalanchego /ext/health for avax URLs ending in /ext/bc/C/rpc.
+     * @description Each configured node checked on its own (no failover): eth_chainId against the chain, head block and its age, eth_syncing, net_peerCount where answered, web3_clientVersion, latency (median of 3), state-override, eth_simulateV1 and debug_traceCall support (and per chain whether honeypot checks simulate a wallet), and avalanchego /ext/health for avax URLs ending in /ext/bc/C/rpc.
      */
     get: operations['getV1NodeHealth']
     put?: never
@@ -5329,7 +5329,16 @@ export interface operations {
       query?: never
       header?: never
       path: {
-        kind: string
+        /** @description the kind of every record in the body */
+        kind:
+          | 'trade'
+          | 'funding'
+          | 'open_interest'
+          | 'long_short'
+          | 'liquidation'
+          | 'option_quote'
+          | 'whale_transfer'
+          | 'onchain_metric'
       }
       cookie?: never
     }
@@ -5790,6 +5799,7 @@ export interface operations {
       query?: never
       header?: never
       path: {
+        /** @description webhook_id */
         id: string
       }
       cookie?: never
@@ -5911,6 +5921,7 @@ export interface operations {
       query?: never
       header?: never
       path: {
+        /** @description webhook_id */
         id: string
       }
       cookie?: never
@@ -6021,6 +6032,7 @@ export interface operations {
       query?: never
       header?: never
       path: {
+        /** @description webhook_id */
         id: string
       }
       cookie?: never
@@ -6170,6 +6182,7 @@ export interface operations {
       query?: never
       header?: never
       path: {
+        /** @description webhook_id */
         id: string
       }
       cookie?: never
@@ -6298,6 +6311,7 @@ export interface operations {
       }
       header?: never
       path: {
+        /** @description webhook_id */
         id: string
       }
       cookie?: never
@@ -6439,7 +6453,9 @@ export interface operations {
       query?: never
       header?: never
       path: {
+        /** @description webhook_id */
         id: string
+        /** @description delivery_id, msg_ and 32 hex digits */
         delivery_id: string
       }
       cookie?: never
@@ -6705,7 +6721,8 @@ export interface operations {
       query?: never
       header?: never
       path: {
-        alert_source: string
+        /** @description tradingview or a name in ALERT_SOURCES */
+        alert_source: 'tradingview'
       }
       cookie?: never
     }
@@ -7727,11 +7744,11 @@ export interface operations {
               sell_tax_pct: number | null
               /** @description transfer: (sent - received) / sent; tax, percent (null: the step did not run) */
               transfer_tax_pct: number | null
-              /** @description gas of the buy call inside the probe */
+              /** @description gas of the buy: the wallet's transaction (simulate_v1_wallet) or the call inside the probe */
               buy_gas: number | null
-              /** @description gas of the sell call inside the probe */
+              /** @description gas of the sell: the wallet's transaction (simulate_v1_wallet) or the call inside the probe */
               sell_gas: number | null
-              /** @description gas of the transfer call inside the probe */
+              /** @description gas of the transfer: the wallet's transaction (simulate_v1_wallet) or the call inside the probe */
               transfer_gas: number | null
               /** @description the first failing step and its reason, e.g. 'sell: sells disabled' */
               revert_reason: string | null
@@ -7748,11 +7765,11 @@ export interface operations {
               usd: number | null
             } | null
             /**
-             * @description simulation: one eth_call with the probe injected by state override; bytecode_only: the node refuses overrides
+             * @description which simulation answered. simulate_v1_wallet: a fresh wallet's own transactions (buy, transfer, approve, sell) in successive blocks of one eth_simulateV1, plus the probe contract's run for comparison; probe_contract: one eth_call of the probe contract injected by state override (nodes without eth_simulateV1, or when the simulation failed); probe_constructor: the probe contract was refused a step that the same probe run by its constructor (an address without code at the time) passed, and the constructor's run answered; bytecode_only: the node refuses overrides, no simulation
              * @enum {string}
              */
-            method: 'simulation' | 'bytecode_only'
-            /** @description why the verdict, for a person */
+            method: 'simulate_v1_wallet' | 'probe_contract' | 'probe_constructor' | 'bytecode_only'
+            /** @description why the verdict, for a person. With simulate_v1_wallet (or probe_constructor), a step the probe contract failed but the wallet (or the constructor probe) passed is listed as 'contract-only behaviour: ...' (the token treats contracts differently) */
             reasons: string[]
           }
         }
@@ -7950,10 +7967,10 @@ export interface operations {
               verdict: 'ok' | 'high_tax' | 'honeypot' | 'no_liquidity' | 'unknown'
               is_honeypot: boolean | null
               /**
-               * @description simulation: one eth_call with the probe injected by state override; bytecode_only: the node refuses overrides
+               * @description which simulation answered. simulate_v1_wallet: a fresh wallet's own transactions (buy, transfer, approve, sell) in successive blocks of one eth_simulateV1, plus the probe contract's run for comparison; probe_contract: one eth_call of the probe contract injected by state override (nodes without eth_simulateV1, or when the simulation failed); probe_constructor: the probe contract was refused a step that the same probe run by its constructor (an address without code at the time) passed, and the constructor's run answered; bytecode_only: the node refuses overrides, no simulation
                * @enum {string}
                */
-              method: 'simulation' | 'bytecode_only'
+              method: 'simulate_v1_wallet' | 'probe_contract' | 'probe_constructor' | 'bytecode_only'
               simulation: {
                 /** @description the buy through the router delivered tokens */
                 buy_ok: boolean
@@ -7967,11 +7984,11 @@ export interface operations {
                 sell_tax_pct: number | null
                 /** @description transfer: (sent - received) / sent; tax, percent (null: the step did not run) */
                 transfer_tax_pct: number | null
-                /** @description gas of the buy call inside the probe */
+                /** @description gas of the buy: the wallet's transaction (simulate_v1_wallet) or the call inside the probe */
                 buy_gas: number | null
-                /** @description gas of the sell call inside the probe */
+                /** @description gas of the sell: the wallet's transaction (simulate_v1_wallet) or the call inside the probe */
                 sell_gas: number | null
-                /** @description gas of the transfer call inside the probe */
+                /** @description gas of the transfer: the wallet's transaction (simulate_v1_wallet) or the call inside the probe */
                 transfer_gas: number | null
                 /** @description the first failing step and its reason, e.g. 'sell: sells disabled' */
                 revert_reason: string | null
@@ -8129,6 +8146,8 @@ export interface operations {
                 features: {
                   /** @description eth_call honours state overrides (needed for the simulation) */
                   state_override: boolean | null
+                  /** @description eth_simulateV1 with a state override answers (the honeypot check then simulates a wallet's transactions) */
+                  simulate_v1: boolean | null
                   /** @description debug_traceCall with callTracer answers */
                   debug_trace: boolean | null
                 }
@@ -8139,6 +8158,8 @@ export interface operations {
                 } | null
                 error: string | null
               }[]
+              /** @description the chain's honeypot checks simulate a wallet with eth_simulateV1 (true) or call the probe contract (false); null when the node did not answer */
+              simulate_v1: boolean | null
               client:
                 | ({
                     calls: number
@@ -8157,6 +8178,21 @@ export interface operations {
                     [key: string]: unknown
                   })
                 | null
+              /** @description the watch list re-checks of the chain (docs/node-intel.md "Watch list and re-checks"); null when the chain runs none */
+              rechecks: {
+                /** @description tokens on the watch list (keys and new pairs) */
+                watched: number
+                /** @description the last block scanned for triggers */
+                last_block: number | null
+                /** @description owner transactions and events seen */
+                triggers: number
+                rechecks: number
+                /** @description verdict changes stored and announced */
+                changes: number
+                errors: number
+                /** @description triggers dropped because the re-check queue was full */
+                dropped: number
+              } | null
             }[]
           }
         }
@@ -8292,7 +8328,7 @@ export interface operations {
               /** @description the honeypot verdict computed when the pair appeared; null while pending or not simulated */
               verdict: ('ok' | 'high_tax' | 'honeypot' | 'no_liquidity' | 'unknown') | null
               is_honeypot: boolean | null
-              method: ('simulation' | 'bytecode_only') | null
+              method: ('simulate_v1_wallet' | 'probe_contract' | 'probe_constructor' | 'bytecode_only') | null
               reasons: string[]
             }[]
           }
