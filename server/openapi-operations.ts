@@ -7,6 +7,7 @@
  * fails when an answer's status is not documented, so a handler that learns a new status shows up there.
  */
 import { EXPORT_FORMATS } from '../engine/export/formats.js'
+import { FREQTRADE_ARCHIVE_TYPE } from '../engine/export/freqtrade/archive.js'
 import type { OperationNotes } from './operation-notes.js'
 import { ACCOUNT_OPERATION_NOTES } from './routes/account/openapi-notes.js'
 import { NODE_OPERATION_NOTES } from './routes/node.js'
@@ -16,18 +17,20 @@ type Json = Record<string, unknown>
 export const RETRY_AFTER = { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } }
 
 const EXPORT_CONTENT: Json = Object.fromEntries(
-  // media types without parameters (`text/csv; charset=utf-8` is documented as text/csv)
-  [...new Set(Object.values(EXPORT_FORMATS).map((f) => f.contentType.split(';')[0]!))].map((type) => [
-    type,
-    {
-      schema:
-        type === 'application/json'
-          ? { type: 'array', items: { type: 'object' }, description: 'json_layout=array: one array of row objects' }
-          : type.startsWith('text/') || type.endsWith('ndjson')
-            ? { type: 'string', description: 'text: CSV with a header line, or one JSON object per line' }
-            : { contentMediaType: type, description: 'binary file' }
-    }
-  ])
+  // media types without parameters (`text/csv; charset=utf-8` is documented as text/csv); layout=freqtrade: tar
+  [...new Set(Object.values(EXPORT_FORMATS).map((f) => f.contentType.split(';')[0]!)), FREQTRADE_ARCHIVE_TYPE].map(
+    (type) => [
+      type,
+      {
+        schema:
+          type === 'application/json'
+            ? { type: 'array', items: { type: 'object' }, description: 'json_layout=array: one array of row objects' }
+            : type.startsWith('text/') || type.endsWith('ndjson')
+              ? { type: 'string', description: 'text: CSV with a header line, or one JSON object per line' }
+              : { contentMediaType: type, description: 'binary file' }
+      }
+    ]
+  )
 )
 
 export const OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
