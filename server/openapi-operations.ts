@@ -16,21 +16,24 @@ type Json = Record<string, unknown>
 
 export const RETRY_AFTER = { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } }
 
+/** media types without parameters (`text/csv; charset=utf-8` is documented as text/csv); layout=freqtrade's tar */
+const EXPORT_TYPES = [
+  ...new Set(Object.values(EXPORT_FORMATS).map((f) => f.contentType.split(';')[0]!)),
+  FREQTRADE_ARCHIVE_TYPE
+]
+
 const EXPORT_CONTENT: Json = Object.fromEntries(
-  // media types without parameters (`text/csv; charset=utf-8` is documented as text/csv); layout=freqtrade: tar
-  [...new Set(Object.values(EXPORT_FORMATS).map((f) => f.contentType.split(';')[0]!)), FREQTRADE_ARCHIVE_TYPE].map(
-    (type) => [
-      type,
-      {
-        schema:
-          type === 'application/json'
-            ? { type: 'array', items: { type: 'object' }, description: 'json_layout=array: one array of row objects' }
-            : type.startsWith('text/') || type.endsWith('ndjson')
-              ? { type: 'string', description: 'text: CSV with a header line, or one JSON object per line' }
-              : { contentMediaType: type, description: 'binary file' }
-      }
-    ]
-  )
+  EXPORT_TYPES.map((type) => [
+    type,
+    {
+      schema:
+        type === 'application/json'
+          ? { type: 'array', items: { type: 'object' }, description: 'json_layout=array: one array of row objects' }
+          : type.startsWith('text/') || type.endsWith('ndjson')
+            ? { type: 'string', description: 'text: CSV with a header line, or one JSON object per line' }
+            : { contentMediaType: type, description: 'binary file' }
+    }
+  ])
 )
 
 export const OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
@@ -55,7 +58,7 @@ export const OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
       status: '200',
       response: {
         description:
-          'the file, streamed (chunked); its content type follows `format` (json: application/x-ndjson, or application/json with json_layout=array). A failure after the first byte cuts the transfer short (no final chunk).',
+          'the file, streamed (chunked); its content type follows `format` (json: application/x-ndjson, or application/json with json_layout=array); layout=freqtrade: application/x-tar. A failure after the first byte cuts the transfer short (no final chunk).',
         headers: {
           'Content-Disposition': {
             description: 'attachment; filename="tidewatch_<symbols>_<timeframe>_<first day>_<last day><ext>"',

@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main } from '../../cli/main.js'
 import { ingestRecords, startTestServer } from '../helpers/server.js'
 import { exportTrades } from '../helpers/export-trades.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -312,6 +313,51 @@ describe('GET /v1/backtest/export?layout=freqtrade', () => {
     it('the default layout still needs a format', async () => {
       const e = await refused(base)
       expect(e.param).toBe('format')
+    })
+  })
+
+  describe('tidewatch export --layout freqtrade', () => {
+    const cli = async (dir: string, symbols: string): Promise<{ code: number; stderr: string }> => {
+      let stderr = ''
+      const io = { out: () => undefined, err: (t: string) => void (stderr += t) }
+      const argv = ['export', '--symbols', symbols, '--timeframe', '1h', '--lookback', '3d', '--layout', 'freqtrade']
+      const code = await main([...argv, '--exchange', 'binance', '--out', dir, '--key', pro, '--url', srv.base], {}, io)
+      return { code, stderr }
+    }
+
+    it('unpacks the data directory: the files of the manifest, checked, readable, replacing older ones', async () => {
+      const dir = path.join(out.dir, 'user_data', 'data', 'binance')
+      fs.mkdirSync(path.join(dir, 'futures'), { recursive: true })
+      const stale = path.join(dir, 'futures', 'FTA_USDT_USDT-1h-futures.feather')
+      fs.writeFileSync(stale, 'older download')
+      const kept = path.join(dir, 'futures', 'ETH_USDT_USDT-1h-futures.feather')
+      fs.writeFileSync(kept, 'another pair')
+      const r = await cli(dir, 'FTA,FTB')
+      expect(r.code, r.stderr).toBe(0)
+      expect(r.stderr).toMatch(/wrote 4 files \([\d,]+ rows\) and tidewatch-manifest\.json to /)
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'tidewatch-manifest.json'), 'utf8')) as Manifest
+      expect(manifest.files.map((f) => f.path)).toEqual([
+        'futures/FTA_USDT_USDT-1h-futures.feather',
+        'futures/FTB_USDT_USDT-1h-futures.feather',
+        'futures/FTA_USDT_USDT-1h-funding_rate.feather',
+        'futures/FTB_USDT_USDT-1h-funding_rate.feather'
+      ])
+      for (const f of manifest.files) {
+        const bytes = fs.readFileSync(path.join(dir, f.path))
+        expect(createHash('sha256').update(bytes).digest('hex')).toBe(f.sha256)
+        expect(tableFromIPC(bytes).numRows).toBe(f.rows)
+      }
+      expect(manifest.files[0]!.rows).toBe(5) // the five hours of trades
+      expect(fs.readFileSync(kept, 'utf8')).toBe('another pair')
+      expect(fs.readdirSync(dir).sort()).toEqual(['futures', 'tidewatch-manifest.json'])
+    })
+
+    it('on a refusal writes nothing and says why', async () => {
+      const dir = path.join(out.dir, 'refused')
+      const r = await cli(dir, 'FTD')
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(/cannot name 1000FTDUSDT on binance/)
+      expect(fs.readdirSync(dir)).toEqual([])
     })
   })
 })
