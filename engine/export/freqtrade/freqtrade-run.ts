@@ -17,13 +17,12 @@ import { marketsCondition, type Market } from '../../history/markets.js'
 import { dateTimeSeconds } from '../../history/sql-bounds.js'
 import { TIMEFRAMES, type TimeframeName } from '../../history/timeframes.js'
 import type { Params, Store } from '../../store/store.js'
-import { exportSql } from '../candle-sql.js'
-import { exportSelect, type ExportColumn } from '../columns.js'
-import { EMBEDDED_READ_SETTINGS, NATIVE_SETTINGS, SYNTHETIC_METADATA, settingsClause } from '../formats.js'
+import { SYNTHETIC_METADATA } from '../formats.js'
 import { nativeBlocks, nativeBlockViews, type NativeColumnView } from '../native-blocks.js'
 import { FreqtradeArchive } from './archive.js'
 import { FeatherWriter, FREQTRADE_SCHEMA, type FeatherBatch } from './feather-file.js'
 import { GapTracker } from './gaps.js'
+import { candleSql, fundingSql, pinnedNative } from './freqtrade-sql.js'
 import { freqtradeFilePath, freqtradePair } from './names.js'
 
 /** A market to export and the CCXT pair freqtrade names it by. */
@@ -44,6 +43,8 @@ export interface FreqtradeExportRequest {
   readonly synthetic: boolean
   /** modification time of the archive's entries, epoch ms */
   readonly mtimeMs: number
+  /** read merged parts without FINAL (`canPinMergedParts`, engine/export/export-run.ts) */
+  readonly pinMerged: boolean
   /** aborting it cancels the query between blocks (stopping the iterator early does too) */
   readonly signal?: AbortSignal
 }
@@ -62,46 +63,6 @@ export function freqtradeMarkets(markets: readonly Market[]): FreqtradeMarket[] 
     .sort((a, b) => cmp(a.base, b.base) || cmp(a.symbol, b.symbol))
     .map((market) => ({ market, pair: freqtradePair(market) }))
 }
-
-function querySettings(store: Store): string {
-  return settingsClause(store.kind === 'chdb' ? { ...NATIVE_SETTINGS, ...EMBEDDED_READ_SETTINGS } : NATIVE_SETTINGS)
-}
-
-/** The candle query's columns: `m` (1-based market index), `date` (ns), open, high, low, close, volume (base units). */
-const CANDLE_COLUMNS: readonly ExportColumn[] = [
-  { name: 'm', type: 'UInt32' },
-  { name: 'date', type: 'Int64' },
-  ...['open', 'high', 'low', 'close', 'volume'].map((name) => ({ name, type: 'Float64' as const }))
-]
-
-function candleSql(table: string, marketsSql: string): string {
-  return exportSelect(
-    `SELECT indexOf({syms:Array(String)}, symbol) AS m, timestamp * 1000000 AS date,
-      open, high, low, close, volume_base AS volume
-    FROM (${exportSql(table, marketsSql)})`,
-    CANDLE_COLUMNS
-  )
-}
-
-/** The funding query's columns (FUNDING_SQL). */
-const FUNDING_COLUMNS: readonly ExportColumn[] = [
-  { name: 'm', type: 'UInt32' },
-  { name: 's', type: 'UInt32' },
-  { name: 'rate', type: 'Float64' },
-  { name: 'ih', type: 'UInt32' }
-]
-
-/**
- * `m`, `s` (bucket start, epoch s), `rate` (the hour's last reading, decimal per interval), `ih` (interval
- * hours). The rate read last in the hour before a settlement is the rate the settlement uses: the venues
- * publish the rate of the running interval continuously and settle it at the interval's end.
- */
-const FUNDING_SQL = `SELECT indexOf({syms:Array(String)}, symbol) AS m, toUInt32(bucket) AS s,
-    finalizeAggregation(rate_last) AS rate, interval_hours AS ih
-  FROM funding_1h FINAL
-  WHERE base IN {bases:Array(String)} AND {markets}
-    AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')
-  ORDER BY base, exchange, symbol, bucket`
 
 /** `bytes` as a DataView (the view's offset need not be aligned). */
 const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength)
@@ -161,9 +122,8 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
 
   let dirSent = false
   let current: OpenFile | null = null
-  const blocks = nativeBlockViews(
-    store.stream(candleSql(tf.table, cond.sql) + querySettings(store), params, 'Native', req.signal)
-  )
+  const sqlFor = (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
+  const blocks = nativeBlockViews(pinnedNative(store, tf.table, sqlFor, params, req.pinMerged, req.signal))
   for await (const block of blocks) {
     if (!dirSent) {
       yield archive.directory() // after the query's first block: errors before it are still answered as JSON
@@ -175,6 +135,10 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
     let i = 0
     while (i < block.rows) {
       const index = mv.getUint32(i * 4, true) - 1
+      if (index < (current?.index ?? 0) || index >= req.markets.length) {
+        // the markets' order is the query's ORDER BY (freqtradeMarkets): anything else would repeat a file
+        throw new Error(`freqtrade export: rows of market ${index} out of order`)
+      }
       if (current?.index !== index) {
         let next = current === null ? 0 : current.index + 1
         if (current !== null) yield* close(current)
@@ -223,7 +187,6 @@ async function* fundingFiles(
 ): AsyncGenerator<Uint8Array> {
   const fromMs = Math.ceil(req.fromMs / HOUR_MS) * HOUR_MS
   const toMs = Math.max(fromMs, Math.ceil(req.toMs / HOUR_MS) * HOUR_MS)
-  const sql = exportSelect(FUNDING_SQL.replace('{markets}', marketsSql), FUNDING_COLUMNS) + querySettings(store)
   const hourParams = { ...params, from: (fromMs - HOUR_MS) / 1000, to: (toMs - HOUR_MS) / 1000 }
   // per market: settlement times (ms) and rates; funding rows are few (one per market and hour at most)
   let index = -1
@@ -251,11 +214,14 @@ async function* fundingFiles(
       writer.file([{ rows: n, columns: [bytes(date), bytes(Float64Array.from(rates)), zeros, zeros, zeros, zeros] }])
     )
   }
-  const blocks = nativeBlocks(store.stream(sql, hourParams, 'Native', req.signal))
+  const sqlFor = (pinned: boolean) => fundingSql(marketsSql, pinned)
+  const blocks = nativeBlocks(pinnedNative(store, 'funding_1h', sqlFor, hourParams, req.pinMerged, req.signal))
   for await (const block of blocks) {
     const [m, s, rate, ih] = block.columns.map((c) => c.values) as [Uint32Array, Uint32Array, Float64Array, Uint32Array]
     for (let i = 0; i < block.rows; i++) {
       if (m[i]! - 1 !== index) {
+        if (m[i]! - 1 < index || m[i]! > req.markets.length)
+          throw new Error('freqtrade export: funding rows out of order')
         if (index >= 0) yield* flush()
         index = m[i]! - 1
         dates = []

@@ -4,7 +4,7 @@
  * no row, adjacent buckets merged, as `gaps` is defined for the history endpoints (docs/history.md). Rows
  * arrive in time order, one call per row.
  */
-import { plus, type Span } from '../../history/span.js'
+import { fixedMs, plus, type Span } from '../../history/span.js'
 
 export interface Gap {
   /** first missing bucket start, epoch ms */
@@ -17,6 +17,8 @@ export class GapTracker {
   readonly gaps: Gap[] = []
   /** the next bucket start expected */
   private expected: number
+  /** the span in ms when fixed (not months): the per-row step without calendar arithmetic */
+  private readonly step: number | null
 
   /** `fromMs`: first bucket start of the range; `toMs`: its end (exclusive), both aligned to `span` */
   constructor(
@@ -25,12 +27,13 @@ export class GapTracker {
     private readonly span: Span
   ) {
     this.expected = fromMs
+    this.step = fixedMs(span)
   }
 
   /** A row at bucket start `ms` (>= the previous one). */
   see(ms: number): void {
     if (ms > this.expected) this.gaps.push({ start: this.expected, end: Math.min(ms, this.toMs) })
-    if (ms >= this.expected) this.expected = plus(ms, this.span)
+    if (ms >= this.expected) this.expected = this.step === null ? plus(ms, this.span) : ms + this.step
   }
 
   /** The gaps, once every row was seen. */

@@ -151,7 +151,8 @@ export function exportRoutes(
             fromMs: from,
             toMs: to,
             synthetic,
-            mtimeMs: t
+            mtimeMs: t,
+            pinMerged
           })
           return streamed(headers, run, req.path)
         }
