@@ -11,6 +11,7 @@ import path from 'node:path'
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../cli/main.js'
+import { pinnedRead } from '../../engine/export/pinned-parts.js'
 import { ingestRecords, startTestServer } from '../helpers/server.js'
 import { exportTrades } from '../helpers/export-trades.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -272,6 +273,20 @@ describe('GET /v1/backtest/export?layout=freqtrade', () => {
       expect(bytes.subarray(0, 6).toString('latin1')).toBe('ARROW1')
       expect(bytes.subarray(bytes.length - 6).toString('latin1')).toBe('ARROW1')
     }
+  })
+
+  it('the same files once the tables are merged and read pinned, without FINAL', async () => {
+    const q = `symbols=FTA,FTB,FTC&exchange=binance&timeframe=1h&${RANGE}&layout=freqtrade`
+    const before = (await unpack(q)).manifest.files.map((f) => [f.path, f.sha256])
+    const store = srv.running.ctx.store
+    for (const table of ['candles_1h', 'funding_1h']) await store.command(`OPTIMIZE TABLE ${table} FINAL`)
+    const from = H0 / 1000 - 3600
+    for (const table of ['candles_1h', 'funding_1h']) {
+      expect((await pinnedRead(store, table, from, from + 6 * 3600)).parts.length, table).toBeGreaterThan(0)
+    }
+    const after = (await unpack(q)).manifest.files.map((f) => [f.path, f.sha256])
+    expect(after).toEqual(before)
+    expect(after).toHaveLength(6)
   })
 
   it('HEAD answers the headers of the archive', async () => {
