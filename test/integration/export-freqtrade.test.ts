@@ -32,17 +32,14 @@ interface Reading {
   readonly rate: number
   readonly interval: number
 }
-/** funding readings every 20 minutes from 2 hours before H0: FTA settles every 8 h, FTB every hour */
+/** funding readings every 20 minutes from 2 hours before H0: FTA settles every 8 h, FTB every hour (one hour without) */
 const READINGS: Reading[] = []
 for (let k = 0; k < 21; k++) {
   READINGS.push({ symbol: 'FTAUSDT', base: 'FTA', ts: H0 - 2 * HOUR + k * 20 * MIN + 7, rate: 0.0001 * k, interval: 8 })
-  READINGS.push({
-    symbol: 'FTBUSDT',
-    base: 'FTB',
-    ts: H0 - 2 * HOUR + k * 20 * MIN + 9,
-    rate: -0.00003 * k,
-    interval: 1
-  })
+  const ts = H0 - 2 * HOUR + k * 20 * MIN + 9
+  // no FTB reading in [H0 + 1h, H0 + 2h): its settlement at H0 + 2h is missing
+  if (ts < H0 + HOUR || ts >= H0 + 2 * HOUR)
+    READINGS.push({ symbol: 'FTBUSDT', base: 'FTB', ts, rate: -0.00003 * k, interval: 1 })
 }
 // a market with funding and no candles (its candle file has no rows): one reading before H0's settlement
 READINGS.push({ symbol: 'FTCUSDT', base: 'FTC', ts: H0 - 30 * MIN, rate: 0.0002, interval: 8 })
@@ -239,13 +236,20 @@ describe('GET /v1/backtest/export?layout=freqtrade', () => {
     for (const f of funding) {
       const mine = READINGS.filter((r) => r.symbol === f.symbol)
       const expected: { date: number; open: number }[] = []
-      const covered: number[] = []
       for (let t = H0; t < H0 + 5 * HOUR; t += HOUR) {
         const before = mine.filter((r) => r.ts >= t - HOUR && r.ts < t)
-        if (before.length > 0) covered.push(t)
         if (before.length > 0 && (t / HOUR) % before[0]!.interval === 0)
           expected.push({ date: t, open: before[before.length - 1]!.rate })
       }
+      // missing settlements: the next is due one interval after the last (the first at the range's first one)
+      const step = mine[0]!.interval * HOUR
+      const gaps: { start: number; end: number }[] = []
+      let due = Math.ceil(H0 / step) * step
+      for (const e of expected) {
+        if (e.date > due) gaps.push({ start: due, end: e.date })
+        due = e.date + step
+      }
+      if (due < H0 + 5 * HOUR) gaps.push({ start: due, end: H0 + 5 * HOUR })
       const table = readFeather(path.join(dir, f.path))
       expect(
         table
@@ -253,12 +257,11 @@ describe('GET /v1/backtest/export?layout=freqtrade', () => {
           .map((r) => ({ date: Number(r.date), open: r.open as number, rest: [r.high, r.low, r.close, r.volume] }))
       ).toEqual(expected.map((e) => ({ ...e, rest: [0, 0, 0, 0] })))
       expect(f.rows).toBe(expected.length)
-      // in settlement time: settlements whose hour before had no reading
-      expect(f.gaps).toEqual(expectedGaps(covered, H0, H0 + 5 * HOUR, HOUR))
+      expect(f.gaps).toEqual(gaps)
     }
-    // FTA settles at H0 only (8-hourly), FTB every hour; FTC has one reading, before H0
-    expect(funding.map((f) => f.rows)).toEqual([1, 5, 1])
-    expect(funding[2]!.gaps).toEqual([{ start: H0 + HOUR, end: H0 + 5 * HOUR }])
+    // FTA settles at H0 only (8-hourly), FTB every hour but H0 + 2h; FTC has one reading, before H0
+    expect(funding.map((f) => f.rows)).toEqual([1, 4, 1])
+    expect(funding.map((f) => f.gaps)).toEqual([[], [{ start: H0 + 2 * HOUR, end: H0 + 3 * HOUR }], []])
   })
 
   it('the manifest holds each file SHA-256 and size, and lists every file of the archive', async () => {

@@ -21,7 +21,7 @@ import { SYNTHETIC_METADATA } from '../formats.js'
 import { nativeBlocks, nativeBlockViews, type NativeColumnView } from '../native-blocks.js'
 import { FreqtradeArchive } from './archive.js'
 import { FeatherWriter, FREQTRADE_SCHEMA, type FeatherBatch } from './feather-file.js'
-import { GapTracker } from './gaps.js'
+import { GapTracker, type Gap } from './gaps.js'
 import { candleSql, fundingSql, pinnedNative } from './freqtrade-sql.js'
 import { freqtradeFilePath, freqtradePair } from './names.js'
 
@@ -172,10 +172,11 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
 }
 
 /**
- * One `funding_rate` file per market with funding readings in the hours before settlements in the range:
- * a row at each settlement time H (a multiple of the market's interval since 00:00 UTC, as the venues settle)
- * with the last reading of the hour [H - 1h, H). freqtrade sums `open` x mark price over these rows, so
- * only settlements have a row. Gaps: hours of the range without a reading.
+ * One `funding_rate` file per market with a settlement in the range: a row at each settlement time H (a
+ * multiple of the market's interval since 00:00 UTC, the venues' schedule) with the last reading of the hour
+ * [H - 1h, H): the venues publish the running interval's rate continuously and settle the last one.
+ * freqtrade sums `open` x mark price over these rows, so only settlements have a row. Gaps: settlements
+ * missing, judged by the interval each settlement carries (the next is due one interval after the last).
  */
 async function* fundingFiles(
   store: Store,
@@ -188,14 +189,16 @@ async function* fundingFiles(
   const fromMs = Math.ceil(req.fromMs / HOUR_MS) * HOUR_MS
   const toMs = Math.max(fromMs, Math.ceil(req.toMs / HOUR_MS) * HOUR_MS)
   const hourParams = { ...params, from: (fromMs - HOUR_MS) / 1000, to: (toMs - HOUR_MS) / 1000 }
-  // per market: settlement times (ms) and rates; funding rows are few (one per market and hour at most)
+  // one market at a time: settlement times (epoch ms), rates, gaps; the next settlement due (epoch ms)
   let index = -1
   let dates: number[] = []
   let rates: number[] = []
-  let gaps = new GapTracker(fromMs, toMs, { n: 1, unit: 'h' })
+  let gaps: Gap[] = []
+  let due = 0
   const flush = (): Uint8Array[] => {
     const { market, pair } = req.markets[index]!
     const n = dates.length
+    if (due < toMs) gaps.push({ start: due, end: toMs })
     const date = new BigInt64Array(n)
     for (let k = 0; k < n; k++) date[k] = BigInt(dates[k]!) * 1_000_000n
     const zeros = new Uint8Array(n * 8)
@@ -207,9 +210,9 @@ async function* fundingFiles(
         symbol: market.symbol,
         candle_type: 'funding_rate',
         timeframe: '1h',
-        first: n > 0 ? dates[0]! : null,
-        last: n > 0 ? dates[n - 1]! : null,
-        gaps: gaps.finish()
+        first: dates[0]!,
+        last: dates[n - 1]!,
+        gaps
       },
       writer.file([{ rows: n, columns: [bytes(date), bytes(Float64Array.from(rates)), zeros, zeros, zeros, zeros] }])
     )
@@ -219,6 +222,8 @@ async function* fundingFiles(
   for await (const block of blocks) {
     const [m, s, rate, ih] = block.columns.map((c) => c.values) as [Uint32Array, Uint32Array, Float64Array, Uint32Array]
     for (let i = 0; i < block.rows; i++) {
+      const step = ih[i]! * HOUR_MS
+      const settlement = s[i]! * 1000 + HOUR_MS // the end of the reading's hour
       if (m[i]! - 1 !== index) {
         if (m[i]! - 1 < index || m[i]! > req.markets.length)
           throw new Error('freqtrade export: funding rows out of order')
@@ -226,15 +231,13 @@ async function* fundingFiles(
         index = m[i]! - 1
         dates = []
         rates = []
-        gaps = new GapTracker(fromMs, toMs, { n: 1, unit: 'h' })
+        gaps = []
+        due = Math.ceil(fromMs / step) * step
       }
-      const settlement = s[i]! * 1000 + HOUR_MS // the end of the reading's hour
-      gaps.see(settlement) // the hour ending at the settlement time had a reading
-      const hours = settlement / HOUR_MS
-      if (ih[i]! > 0 && hours % ih[i]! === 0) {
-        dates.push(settlement)
-        rates.push(rate[i]!)
-      }
+      if (settlement > due) gaps.push({ start: due, end: settlement })
+      due = settlement + step
+      dates.push(settlement)
+      rates.push(rate[i]!)
     }
   }
   if (index >= 0) yield* flush()

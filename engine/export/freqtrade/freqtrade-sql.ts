@@ -40,7 +40,10 @@ export function candleSql(table: string, marketsSql: string, pinned: boolean): s
   )
 }
 
-/** funding_1h in key order; pinned as `exportSql` reads candles (a UNION ALL of two key-ordered branches). */
+/**
+ * The hours of funding_1h that end at a settlement, in key order; pinned as `exportSql` reads candles (a
+ * UNION ALL of two key-ordered branches).
+ */
 export function fundingSql(marketsSql: string, pinned: boolean): string {
   const where = `base IN {bases:Array(String)} AND ${marketsSql}
         AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')`
@@ -50,9 +53,13 @@ export function fundingSql(marketsSql: string, pinned: boolean): string {
       UNION ALL
       ${states} FROM funding_1h FINAL PREWHERE bucket >= toDateTime({cut:UInt32}, 'UTC') WHERE ${where}`
     : `${states} FROM funding_1h FINAL WHERE ${where}`
+  // only the hours that end at a settlement (a multiple of the interval since the epoch); pushed into both
+  // branches, it is a PREWHERE on the pinned one and filters after the merge on the FINAL one
   return exportSelect(
     `SELECT indexOf({syms:Array(String)}, symbol) AS m, toUInt32(bucket) AS s, rate, ih
-     FROM (${inner}) ORDER BY base, exchange, symbol, bucket`,
+     FROM (${inner})
+     WHERE ih > 0 AND (toUInt32(bucket) + 3600) % (3600 * greatest(toUInt32(ih), 1)) = 0
+     ORDER BY base, exchange, symbol, bucket`,
     FUNDING_COLUMNS
   )
 }
