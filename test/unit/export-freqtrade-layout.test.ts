@@ -5,7 +5,8 @@
  * back by apache-arrow.
  */
 import { describe, expect, it } from 'vitest'
-import { tableFromIPC } from 'apache-arrow'
+import { Schema, tableFromIPC } from 'apache-arrow'
+import { SYNTHETIC_METADATA } from '../../engine/export/formats.js'
 import { ApiError } from '../../engine/errors.js'
 import {
   checkFreqtradeTimeframe,
@@ -136,6 +137,14 @@ describe('feather files', () => {
     const empty = tableFromIPC(Buffer.concat(writer.file([]).chunks))
     expect(empty.numRows).toBe(0)
     expect(empty.schema.fields.map((f) => f.name)).toEqual(['date', 'open', 'high', 'low', 'close', 'volume'])
+  })
+})
+
+describe('synthetic label', () => {
+  it('a schema with tidewatch.synthetic keeps it in the file', () => {
+    const schema = new Schema(FREQTRADE_SCHEMA.fields, new Map(SYNTHETIC_METADATA))
+    const table = tableFromIPC(Buffer.concat(new FeatherWriter(schema).file([]).chunks))
+    expect(table.schema.metadata.get('tidewatch.synthetic')).toBe('true')
   })
 })
 
