@@ -312,7 +312,7 @@ export const ExportQuery = Type.Object({
   format: Type.Optional(
     EnumParam(EXPORT_FORMAT_NAMES, {
       description:
-        'csv (with header), json (NDJSON unless json_layout=array), parquet, hdf5 (row-limited), arrow (IPC stream). Required with layout=tidewatch; layout=freqtrade writes feather files (leave it out, or arrow)'
+        'csv (with header), json (NDJSON unless json_layout=array), parquet, hdf5 (row-limited), arrow (IPC stream). Rule: required with layout=tidewatch (the default); with layout=freqtrade (feather files) absent or arrow'
     })
   ),
   layout: Type.Optional(
@@ -328,5 +328,9 @@ export const ExportQuery = Type.Object({
       default: 'ndjson'
     })
   ),
-  exchange: Type.Optional(ExchangeParam)
+  exchange: Type.Optional(
+    EnumParam(HISTORY_EXCHANGES, {
+      description: `${ExchangeParam.description}. Rule: required with layout=freqtrade (freqtrade keeps one data directory per exchange)`
+    })
+  )
 })
