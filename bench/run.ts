@@ -291,6 +291,18 @@ async function main(): Promise<void> {
   // access before bodies (docs/access.md): server RSS under concurrent large unauthenticated/authenticated bodies
   if (only === 'bodies')
     return console.log(JSON.stringify(await (await import('./http/hostile-bodies.js')).hostileBodiesBench(), null, 2))
+  // freqtrade layout (docs/export-formats.md): 100 pairs x 1h x 2 years vs the Parquet export of the same rows
+  if (only === 'freqtrade') {
+    const out = await (await import('./history/freqtrade-export.js')).freqtradeExportBench(ROUNDS)
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'freqtrade-export.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
   if (only === 'auth') {
     console.log(JSON.stringify(await authOverhead(ROUNDS, HTTP_SECONDS), null, 2))
     return

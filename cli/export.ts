@@ -7,17 +7,19 @@
  * removed, so no partial FILE is ever left. Progress goes to stderr: bytes, rate and, for text formats,
  * rows against the most the server can send (markets x buckets). When the server labels the export
  * synthetic (header `x-tidewatch-synthetic: true`: it holds demo-market data), a warning says so before the
- * download and again with the file name; FILE keeps the name asked for.
+ * download and again with the file name; FILE keeps the name asked for. `--layout freqtrade` unpacks
+ * freqtrade's data directory instead (export-freqtrade.ts).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { once } from 'node:events'
 import { UsageError, stringFlag } from './args.js'
 import { CliError } from './client.js'
+import { downloadFreqtrade } from './export-freqtrade.js'
+import { requestExport } from './export-request.js'
 import type { CommandGroup, Io } from './command.js'
 import { withInterrupt } from './interrupt.js'
 import { ProgressLine, progressBar } from './progress.js'
-import { SYNTHETIC_HEADER } from '../engine/live/synthetic-data.js'
 
 const FORMATS = ['csv', 'json', 'parquet', 'hdf5', 'arrow'] as const
 const PROGRESS_EVERY_MS = 250
@@ -53,29 +55,8 @@ async function download(
   const part = `${out}.part-${process.pid}`
   let file: fs.WriteStream | null = null
   try {
-    let res: Response
-    try {
-      res = await fetch(url, { headers: { 'x-api-key': key }, signal })
-    } catch (err) {
-      throw new CliError(`cannot reach the server at ${new URL(url).origin} (is it running?)`, 1, { cause: err })
-    }
-    if (!res.ok || !res.body) {
-      const text = await res.text()
-      let message = `the server answered HTTP ${res.status}`
-      try {
-        message = (JSON.parse(text) as { error: { message: string } }).error.message
-      } catch {
-        // not the JSON envelope: keep the status line
-      }
-      throw new CliError(message)
-    }
+    const { res, synthetic } = await requestExport(url, key, io, signal)
     const maxRows = Number(res.headers.get('x-export-max-rows') ?? '') || null
-    const synthetic = res.headers.get(SYNTHETIC_HEADER) === 'true'
-    if (synthetic) {
-      io.err(
-        `tidewatch: warning: the server holds SYNTHETIC demo data (${SYNTHETIC_HEADER}): this export is not market data; do not trade on it\n`
-      )
-    }
     const countsRows = format === 'csv' || format === 'json'
     file = fs.createWriteStream(part, { flags: 'wx' })
     await once(file, 'open')
@@ -125,13 +106,15 @@ export const exportGroup: CommandGroup = {
     {
       name: '',
       synopsis:
-        '--symbols <BTC,ETH> --timeframe <1m..1M> --lookback <90d> --format <csv|json|parquet|hdf5|arrow> --out <file> [--exchange <venue>] [--key <api key>]',
-      summary: 'stream an export to --out (never leaves a partial file); API key from --key or TIDEWATCH_API_KEY',
+        '--symbols <BTC,ETH> --timeframe <1m..1M> --lookback <90d> (--format <csv|json|parquet|hdf5|arrow> --out <file> | --layout freqtrade --exchange <venue> --out <dir>) [--exchange <venue>] [--key <api key>]',
+      summary:
+        "stream an export to --out (never leaves a partial file), or with --layout freqtrade unpack freqtrade's data directory into --out; API key from --key or TIDEWATCH_API_KEY",
       flags: {
         symbols: 'string',
         timeframe: 'string',
         lookback: 'string',
         format: 'string',
+        layout: 'string',
         out: 'string',
         exchange: 'string',
         key: 'string'
@@ -141,6 +124,21 @@ export const exportGroup: CommandGroup = {
         const symbols = required(args, 'symbols', 'comma list, e.g. BTC,ETH')
         const timeframe = required(args, 'timeframe', '1m, 5m, 15m, 1h, 4h, 1d, 1w or 1M')
         const lookback = required(args, 'lookback', 'e.g. 90d')
+        const key = stringFlag(args, 'key') ?? process.env['TIDEWATCH_API_KEY']
+        const layout = stringFlag(args, 'layout') ?? 'tidewatch'
+        if (layout === 'freqtrade') {
+          const exchange = required(args, 'exchange', 'freqtrade keeps one data directory per exchange, e.g. binance')
+          const dir = path.resolve(required(args, 'out', 'the data directory, e.g. user_data/data/binance'))
+          if (!key) throw new UsageError('an API key is required: --key or TIDEWATCH_API_KEY (a pro or enterprise key)')
+          const q = new URLSearchParams({ symbols, timeframe, lookback, exchange, layout })
+          const url = `${client.url}/v1/backtest/export?${q}`
+          const tty = process.stderr.isTTY === true
+          await withInterrupt((signal) => downloadFreqtrade(url, key, dir, io, tty, signal))
+          return
+        }
+        if (layout !== 'tidewatch') {
+          throw new UsageError(`--layout must be tidewatch or freqtrade; got ${JSON.stringify(layout)}`)
+        }
         const format = required(args, 'format', FORMATS.join(', '))
         if (!(FORMATS as readonly string[]).includes(format)) {
           throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got ${JSON.stringify(format)}`)
@@ -148,7 +146,6 @@ export const exportGroup: CommandGroup = {
         const out = path.resolve(required(args, 'out', 'the file to write'))
         if (!fs.existsSync(path.dirname(out)))
           throw new UsageError(`--out: directory ${path.dirname(out)} does not exist`)
-        const key = stringFlag(args, 'key') ?? process.env['TIDEWATCH_API_KEY']
         if (!key) throw new UsageError('an API key is required: --key or TIDEWATCH_API_KEY (a pro or enterprise key)')
         const q = new URLSearchParams({ symbols, timeframe, lookback, format })
         const exchange = stringFlag(args, 'exchange')

@@ -7,6 +7,7 @@
  * fails when an answer's status is not documented, so a handler that learns a new status shows up there.
  */
 import { EXPORT_FORMATS } from '../engine/export/formats.js'
+import { FREQTRADE_ARCHIVE_TYPE } from '../engine/export/freqtrade/archive.js'
 import type { OperationNotes } from './operation-notes.js'
 import { ACCOUNT_OPERATION_NOTES } from './routes/account/openapi-notes.js'
 import { NODE_OPERATION_NOTES } from './routes/node.js'
@@ -16,9 +17,14 @@ type Json = Record<string, unknown>
 
 export const RETRY_AFTER = { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } }
 
+/** media types without parameters (`text/csv; charset=utf-8` is documented as text/csv); layout=freqtrade's tar */
+const EXPORT_TYPES = [
+  ...new Set(Object.values(EXPORT_FORMATS).map((f) => f.contentType.split(';')[0]!)),
+  FREQTRADE_ARCHIVE_TYPE
+]
+
 const EXPORT_CONTENT: Json = Object.fromEntries(
-  // media types without parameters (`text/csv; charset=utf-8` is documented as text/csv)
-  [...new Set(Object.values(EXPORT_FORMATS).map((f) => f.contentType.split(';')[0]!))].map((type) => [
+  EXPORT_TYPES.map((type) => [
     type,
     {
       schema:
@@ -54,7 +60,7 @@ export const OPERATION_NOTES: Readonly<Record<string, OperationNotes>> = {
       status: '200',
       response: {
         description:
-          'the file, streamed (chunked); its content type follows `format` (json: application/x-ndjson, or application/json with json_layout=array). A failure after the first byte cuts the transfer short (no final chunk).',
+          'the file, streamed (chunked); its content type follows `format` (json: application/x-ndjson, or application/json with json_layout=array); layout=freqtrade: application/x-tar. A failure after the first byte cuts the transfer short (no final chunk).',
         headers: {
           'Content-Disposition': {
             description: 'attachment; filename="tidewatch_<symbols>_<timeframe>_<first day>_<last day><ext>"',

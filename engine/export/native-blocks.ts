@@ -115,19 +115,59 @@ function readBlock(c: Cursor): NativeBlock {
   return { rows, columns }
 }
 
+/** One column of a block as the bytes of its values (fixed-width types only). */
+export interface NativeColumnView {
+  readonly name: string
+  readonly type: string
+  /** a view of the chunk, `rows x width` bytes little-endian, not necessarily aligned; not copied */
+  readonly bytes: Uint8Array
+}
+
+export interface NativeBlockView {
+  readonly rows: number
+  readonly columns: readonly NativeColumnView[]
+}
+
+function readBlockView(c: Cursor): NativeBlockView {
+  const columnCount = c.varuint()
+  const rows = c.varuint()
+  const columns: NativeColumnView[] = []
+  for (let i = 0; i < columnCount; i++) {
+    const name = c.string()
+    const type = c.string()
+    const Ctor = NUMERIC[type]
+    if (!Ctor) throw new Error(`Native column type ${type} cannot be read as bytes`)
+    const at = c.take(rows * Ctor.BYTES_PER_ELEMENT)
+    columns.push({ name, type, bytes: c.buf.subarray(at, at + rows * Ctor.BYTES_PER_ELEMENT) })
+  }
+  return { rows, columns }
+}
+
 /** Yields every Native block of the byte stream, whatever the chunk boundaries. */
-export async function* nativeBlocks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<NativeBlock> {
+export function nativeBlocks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<NativeBlock> {
+  return parseBlocks(chunks, readBlock)
+}
+
+/**
+ * Like `nativeBlocks`, with each column's values as a view of the received bytes instead of a copy (the
+ * chunks are never written to again, so the views stay valid). Fixed-width, non-Nullable columns only.
+ */
+export function nativeBlockViews(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<NativeBlockView> {
+  return parseBlocks(chunks, readBlockView)
+}
+
+async function* parseBlocks<B>(chunks: AsyncIterable<Uint8Array>, readOne: (c: Cursor) => B): AsyncGenerator<B> {
   let held: Uint8Array[] = []
   let heldBytes = 0
   /** parse again once this many bytes are held */
   let awaited = 0
-  function* parseHeld(atEnd: boolean): Generator<NativeBlock> {
+  function* parseHeld(atEnd: boolean): Generator<B> {
     const buf = held.length === 1 ? Buffer.from(held[0]!.buffer, held[0]!.byteOffset, heldBytes) : Buffer.concat(held)
     const c = new Cursor(buf)
     let done = 0
     try {
       while (c.pos < buf.length) {
-        const block = readBlock(c)
+        const block = readOne(c)
         done = c.pos
         yield block
       }

@@ -300,6 +300,8 @@ export const BacktestDataQuery = Type.Object({
 export const AlignedResponse = Envelope(AlignedRecord, 'rows per market and bucket, oldest first per market')
 
 export const EXPORT_FORMAT_NAMES = ['csv', 'json', 'parquet', 'hdf5', 'arrow'] as const
+/** The export layouts: one file in `format`, or freqtrade's data directory as a tar archive. */
+export const EXPORT_LAYOUT_NAMES = ['tidewatch', 'freqtrade'] as const
 
 export const ExportQuery = Type.Object({
   symbols: SymbolsParam('base assets or native market names', 300),
@@ -307,15 +309,28 @@ export const ExportQuery = Type.Object({
   lookback: Type.Optional(LookbackParam),
   start_time: Type.Optional(START_TIME),
   end_time: Type.Optional(END_TIME),
-  format: EnumParam(EXPORT_FORMAT_NAMES, {
-    description:
-      'csv (with header), json (NDJSON unless json_layout=array), parquet, hdf5 (row-limited), arrow (IPC stream)'
-  }),
+  format: Type.Optional(
+    EnumParam(EXPORT_FORMAT_NAMES, {
+      description:
+        'csv (with header), json (NDJSON unless json_layout=array), parquet, hdf5 (row-limited), arrow (IPC stream). Rule: required with layout=tidewatch (the default); with layout=freqtrade (feather files) absent or arrow'
+    })
+  ),
+  layout: Type.Optional(
+    EnumParam(EXPORT_LAYOUT_NAMES, {
+      description:
+        "tidewatch: one file in `format`. freqtrade: a tar archive that unpacks into freqtrade's data directory of `exchange` (required): futures/<PAIR>-<tf>-futures.feather per market, funding_rate files where funding is stored, and tidewatch-manifest.json (SHA-256, rows, gaps per file). See docs/export-formats.md",
+      default: 'tidewatch'
+    })
+  ),
   json_layout: Type.Optional(
     EnumParam(['ndjson', 'array'] as const, {
       description: 'format=json only: one object per line, or one JSON array',
       default: 'ndjson'
     })
   ),
-  exchange: Type.Optional(ExchangeParam)
+  exchange: Type.Optional(
+    EnumParam(HISTORY_EXCHANGES, {
+      description: `${ExchangeParam.description}. Rule: required with layout=freqtrade (freqtrade keeps one data directory per exchange)`
+    })
+  )
 })

@@ -11,13 +11,16 @@ import path from 'node:path'
 import { EXPORT_FORMATS, type ExportFormat } from '../../../engine/export/encode.js'
 import { canPinMergedParts, runCandleExport } from '../../../engine/export/export-run.js'
 import { primed } from '../../../engine/export/primed.js'
+import { freqtradeMarkets, runFreqtradeExport } from '../../../engine/export/freqtrade/freqtrade-run.js'
+import { FREQTRADE_ARCHIVE_TYPE } from '../../../engine/export/freqtrade/archive.js'
+import { checkFreqtradeTimeframe } from '../../../engine/export/freqtrade/names.js'
 import { releasingWhenDone } from '../../export-slots.js'
 import { resolveRange } from '../../../engine/history/range.js'
 import { bucketStarts, ceilTo, floorTo } from '../../../engine/history/span.js'
 import { TIMEFRAMES, type TimeframeName } from '../../../engine/history/timeframes.js'
 import { ApiError } from '../../../engine/errors.js'
 import { SYNTHETIC_HEADER } from '../../../engine/live/synthetic-data.js'
-import { ExportQuery } from '../../../schemas/api/history.js'
+import { EXPORT_FORMAT_NAMES, ExportQuery } from '../../../schemas/api/history.js'
 import { AccessControl } from '../../access/access-control.js'
 import type { ServerContext } from '../../context.js'
 import type { Route } from '../../http/types.js'
@@ -43,6 +46,25 @@ function fileName(
     symbols.length > 4 ? `${symbols.slice(0, 4).join('-')}-and-${symbols.length - 4}-more` : symbols.join('-')
   const prefix = synthetic ? SYNTHETIC_FILE_PREFIX : 'tidewatch_'
   return `${prefix}${names.replace(/[^A-Za-z0-9-]/g, '_')}_${tf}_${day(from)}_${day(to)}${ext}`
+}
+
+/** 400 unless layout=freqtrade can be written: one exchange (one data directory), a timeframe freqtrade names. */
+function checkFreqtradeLayout(timeframe: string, format: string | undefined, exchange: string | undefined): void {
+  if (format !== undefined && format !== 'arrow') {
+    throw new ApiError(
+      'invalid_parameter',
+      `layout=freqtrade writes feather (Arrow IPC) files: leave format out or use format=arrow, not ${format}`,
+      { param: 'format' }
+    )
+  }
+  if (exchange === undefined) {
+    throw new ApiError(
+      'invalid_parameter',
+      'layout=freqtrade needs exchange: freqtrade keeps one data directory per exchange (user_data/data/<exchange>)',
+      { param: 'exchange' }
+    )
+  }
+  checkFreqtradeTimeframe(timeframe)
 }
 
 /**
@@ -82,6 +104,14 @@ export function exportRoutes(
             param: 'symbols'
           })
         }
+        const freqtrade = q['layout'] === 'freqtrade'
+        const exchange = q['exchange'] as string | undefined
+        if (freqtrade) checkFreqtradeLayout(tf.name, q['format'] as string | undefined, exchange)
+        else if (q['format'] === undefined) {
+          throw new ApiError('invalid_parameter', `format is required: one of ${EXPORT_FORMAT_NAMES.join(', ')}`, {
+            param: 'format'
+          })
+        }
         const t = now()
         const range = resolveRange(
           {
@@ -96,13 +126,36 @@ export function exportRoutes(
           },
           t
         )
-        const markets = await ctx.markets.resolveList(symbols, q['exchange'] as string | undefined, {
+        const markets = await ctx.markets.resolveList(symbols, exchange, {
           param: 'symbols',
           everyVenue: true,
           check: (base) => AccessControl.checkSymbol(req.plan, base, 'symbols')
         })
         const from = ceilTo(range.fromMs, tf.span)
         const to = Math.min(ceilTo(range.toMs, tf.span), floorTo(t, tf.span))
+        // the most rows this export can have (every market, every bucket): a progress bar's total
+        const maxRows = String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length)
+        if (freqtrade) {
+          const ftMarkets = freqtradeMarkets(markets)
+          const headers = {
+            'content-type': FREQTRADE_ARCHIVE_TYPE,
+            'content-disposition': `attachment; filename="${fileName(symbols, tf.name, from, to, `_freqtrade_${exchange}.tar`, synthetic)}"`,
+            'x-export-markets': String(markets.length),
+            'x-export-max-rows': maxRows,
+            ...(synthetic && { [SYNTHETIC_HEADER]: 'true' })
+          }
+          if (req.method === 'HEAD') return { status: 200, headers, body: { stream: NO_CHUNKS } }
+          const run = runFreqtradeExport(ctx.store, {
+            timeframe: tf.name,
+            markets: ftMarkets,
+            fromMs: from,
+            toMs: to,
+            synthetic,
+            mtimeMs: t,
+            pinMerged
+          })
+          return streamed(headers, run, req.path)
+        }
         const requested = q['format'] as string
         const format: ExportFormat =
           requested === 'json' ? (q['json_layout'] === 'array' ? 'json' : 'ndjson') : (requested as ExportFormat)
@@ -112,46 +165,51 @@ export function exportRoutes(
           'content-disposition': `attachment; filename="${fileName(symbols, tf.name, from, to, info.extension, synthetic)}"`,
           'x-export-markets': String(markets.length),
           // the most rows this export can have (every market, every bucket): a progress bar's total
-          'x-export-max-rows': String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length),
+          'x-export-max-rows': maxRows,
           ...(synthetic && { [SYNTHETIC_HEADER]: 'true' })
         }
         // HEAD: the headers alone, without taking a slot or running the query
         if (req.method === 'HEAD') return { status: 200, headers, body: { stream: NO_CHUNKS } }
-        const release = ctx.exports.take()
-        let body: AsyncIterableIterator<Uint8Array>
-        try {
-          const run = runCandleExport(
-            ctx.store,
-            {
-              timeframe: tf.name,
-              markets,
-              fromMs: from,
-              toMs: to,
-              format,
-              tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export'),
-              synthetic,
-              pinMerged
-            },
-            { onPinRestart }
-          )
-          body = releasingWhenDone(await primed(run), release)
-        } catch (err) {
-          release()
-          throw err
-        }
-        return {
-          status: 200,
-          headers,
-          body: {
-            stream: body,
-            onError: (err: unknown) =>
-              ctx.log.error(
-                { err: err instanceof Error ? err.message : String(err), path: req.path },
-                'export failed mid-stream'
-              )
-          }
-        }
+        const run = runCandleExport(
+          ctx.store,
+          {
+            timeframe: tf.name,
+            markets,
+            fromMs: from,
+            toMs: to,
+            format,
+            tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export'),
+            synthetic,
+            pinMerged
+          },
+          { onPinRestart }
+        )
+        return streamed(headers, run, req.path)
       }
     }
   ]
+
+  /** Takes an export slot, pulls the first chunk (errors before it answer as JSON), then streams the rest. */
+  async function streamed(headers: Record<string, string>, run: AsyncIterable<Uint8Array>, reqPath: string) {
+    const release = ctx.exports.take()
+    let body: AsyncIterableIterator<Uint8Array>
+    try {
+      body = releasingWhenDone(await primed(run), release)
+    } catch (err) {
+      release()
+      throw err
+    }
+    return {
+      status: 200,
+      headers,
+      body: {
+        stream: body,
+        onError: (err: unknown) =>
+          ctx.log.error(
+            { err: err instanceof Error ? err.message : String(err), path: reqPath },
+            'export failed mid-stream'
+          )
+      }
+    }
+  }
 }
