@@ -3732,11 +3732,13 @@ export interface operations {
         start_time?: number
         /** @description range end, epoch ms (exclusive); default now. Rule: a range ending before the plan's history depth is refused */
         end_time?: number
-        /** @description csv (with header), json (NDJSON unless json_layout=array), parquet, hdf5 (row-limited), arrow (IPC stream) */
-        format: 'csv' | 'json' | 'parquet' | 'hdf5' | 'arrow'
+        /** @description csv (with header), json (NDJSON unless json_layout=array), parquet, hdf5 (row-limited), arrow (IPC stream). Rule: required with layout=tidewatch (the default); with layout=freqtrade (feather files) absent or arrow */
+        format?: 'csv' | 'json' | 'parquet' | 'hdf5' | 'arrow'
+        /** @description tidewatch: one file in `format`. freqtrade: a tar archive that unpacks into freqtrade's data directory of `exchange` (required): futures/<PAIR>-<tf>-futures.feather per market, funding_rate files where funding is stored, and tidewatch-manifest.json (SHA-256, rows, gaps per file). See docs/export-formats.md */
+        layout?: 'tidewatch' | 'freqtrade'
         /** @description format=json only: one object per line, or one JSON array */
         json_layout?: 'ndjson' | 'array'
-        /** @description venue; default: the first of binance, bybit, okx, bitget listing the symbol */
+        /** @description venue; default: the first of binance, bybit, okx, bitget listing the symbol. Rule: required with layout=freqtrade (freqtrade keeps one data directory per exchange) */
         exchange?: 'binance' | 'bybit' | 'okx' | 'bitget'
       }
       header?: never
@@ -3745,7 +3747,7 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description the file, streamed (chunked); its content type follows `format` (json: application/x-ndjson, or application/json with json_layout=array). A failure after the first byte cuts the transfer short (no final chunk). */
+      /** @description the file, streamed (chunked); its content type follows `format` (json: application/x-ndjson, or application/json with json_layout=array); layout=freqtrade: application/x-tar. A failure after the first byte cuts the transfer short (no final chunk). */
       200: {
         headers: {
           /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
@@ -3771,6 +3773,7 @@ export interface operations {
           'application/vnd.apache.parquet': unknown
           'application/vnd.apache.arrow.stream': unknown
           'application/x-hdf5': unknown
+          'application/x-tar': unknown
         }
       }
       /** @description invalid_parameter, invalid_body or invalid_record: a malformed or out-of-range parameter or body field, an unknown or repeated query parameter; unknown_symbol: a well-formed symbol without stored data. A value the schema admits can still be refused by a rule its description states ("Rule: ..."). */
