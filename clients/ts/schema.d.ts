@@ -712,7 +712,7 @@ export interface paths {
     }
     /** The key's alert settings: whether it has a secret, forwarding, the alert paths */
     get: operations['getV1AlertsSettings']
-    /** Set the key's alert settings: forward, to publish each accepted alert as a SIGNAL to the key's webhooks */
+    /** Set the key's alert settings: forward (publish each accepted alert as a SIGNAL to the key's webhooks) and silence_bars (alert.silent after that many bars without an alert) */
     put: operations['putV1AlertsSettings']
     post?: never
     delete?: never

@@ -170,7 +170,10 @@ export const AlertSettingsBody = Type.Object(
       })
     )
   },
-  { additionalProperties: false, description: 'forward, silence_bars or both; unknown fields are refused (400)' }
+  {
+    additionalProperties: false,
+    description: 'forward, silence_bars or both; a field left out keeps its value; unknown fields are refused (400)'
+  }
 )
 
 export const AlertStrategiesResponse = Type.Object({

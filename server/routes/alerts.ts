@@ -20,8 +20,7 @@ import {
   AlertSecretResponse,
   AlertSettingsBody,
   AlertSettingsResponse,
-  AlertStrategiesResponse,
-  SILENCE_BARS_MAX
+  AlertStrategiesResponse
 } from '../../schemas/api/alerts.js'
 import { clientIp } from '../access/client-ip.js'
 import type { ServerContext } from '../context.js'
@@ -127,18 +126,12 @@ export function alertRoutes(ctx: Pick<ServerContext, 'config'>, alerts: AlertSer
       path: '/v1/alerts/settings',
       maxBodyBytes: 1024,
       summary:
-        "Set the key's alert settings: forward, to publish each accepted alert as a SIGNAL to the key's webhooks",
+        "Set the key's alert settings: forward (publish each accepted alert as a SIGNAL to the key's webhooks) and silence_bars (alert.silent after that many bars without an alert)",
       body: AlertSettingsBody,
       response: AlertSettingsResponse,
       handler: async (req) => {
         const forward = req.json!['forward'] as boolean | undefined
         const silenceBars = req.json!['silence_bars'] as number | undefined
-        if (forward === undefined && silenceBars === undefined) {
-          throw new ApiError(
-            'invalid_body',
-            'send forward (true or false), silence_bars (0 to ' + SILENCE_BARS_MAX + '), or both'
-          )
-        }
         const plan = PLANS[req.key!.plan]
         if (forward && !plan.features.has('webhooks')) {
           throw new ApiError(
