@@ -1,0 +1,31 @@
+/**
+ * @module
+ * The point-in-time parameters shared by every `as_of` endpoint (engine/asof/point-in-time.ts gives the
+ * rules and parses them).
+ */
+import { Type } from '@sinclair/typebox'
+import { MOMENT_FORMS, MOMENT_PATTERN } from '../../engine/asof/point-in-time.js'
+import { StringParam } from './params.js'
+
+export const AS_OF_PARAMS = {
+  as_of: Type.Optional(
+    StringParam({
+      description:
+        "answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer",
+      pattern: MOMENT_PATTERN,
+      rule: MOMENT_FORMS,
+      maxLength: 32,
+      examples: ['2026-01-01T00:00:00Z', '1767225600000']
+    })
+  ),
+  known_by: Type.Optional(
+    StringParam({
+      description:
+        'use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of',
+      pattern: MOMENT_PATTERN,
+      rule: MOMENT_FORMS,
+      maxLength: 32,
+      examples: ['2026-01-02T00:00:00Z']
+    })
+  )
+} as const
