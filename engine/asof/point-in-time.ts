@@ -104,3 +104,21 @@ export function resolvePointInTime(q: PointInTimeQuery, plan: Plan | null, nowMs
   checkNotFuture(knownByMs, 'known_by', nowMs)
   return { asOfMs, knownByMs }
 }
+
+/** The `point_in_time` member of an `as_of` answer (schemas/api/as-of.ts PointInTimeMember). */
+export interface PointInTimeInfo {
+  readonly as_of: string
+  readonly known_by: string
+  readonly oldest_known: string | null
+  readonly before_data: boolean
+}
+
+/** What an `as_of` answer reports about itself; `oldestKnownMs`: event time of the oldest usable data, or null. */
+export function pointInTimeInfo(pit: PointInTime, oldestKnownMs: number | null): PointInTimeInfo {
+  return {
+    as_of: iso(pit.asOfMs),
+    known_by: iso(pit.knownByMs),
+    oldest_known: oldestKnownMs === null ? null : iso(oldestKnownMs),
+    before_data: oldestKnownMs === null || pit.asOfMs < oldestKnownMs
+  }
+}

@@ -29,3 +29,19 @@ export const AS_OF_PARAMS = {
     })
   )
 } as const
+
+/** The member every `as_of` answer adds to its endpoint's usual shape (absent from live answers). */
+export const PointInTimeMember = Type.Object(
+  {
+    as_of: Type.String({ format: 'date-time', description: 'the moment answered' }),
+    known_by: Type.String({ format: 'date-time', description: 'records received after it were not used' }),
+    oldest_known: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'event time of the oldest data the answer could use (null: none was known by known_by)'
+    }),
+    before_data: Type.Boolean({
+      description:
+        'true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known)'
+    })
+  },
+  { description: 'present only when as_of was given' }
+)
