@@ -152,8 +152,9 @@ describe('webhook delivery to real HTTPS receivers', () => {
     await w.service.outbox.accept(event())
     await until(() => r.received.length === 2, 30_000, 'the retry')
     const gap = r.received[1]!.at - r.received[0]!.at
+    // the wait is at least Retry-After (a lower bound holds on any machine); its exact length, and the
+    // bound, are asserted on a fake clock in test/unit/webhook-outbox.test.ts
     expect(gap).toBeGreaterThanOrEqual(2_900)
-    expect(gap).toBeLessThan(4_500)
     await w.call('DELETE', `/v1/webhooks/${id}`, { key })
   })
 

@@ -3,13 +3,13 @@
  * intervals, reading `seq` and `time`, the template fields standing in for the canonical ones, and the
  * per-strategy judgement (missing, late, out of order, silence) on an injected clock.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { readAlertFields } from '../../engine/alerts/alert-body.js'
 import { readBarTime, readSeq } from '../../engine/alerts/alert-sequence.js'
 import { barMs } from '../../engine/alerts/alert-timeframe.js'
 import { LATE_FLOOR_MS, STRATEGIES_PER_KEY, StrategyStatuses } from '../../engine/alerts/strategy-status.js'
 import { ApiError } from '../../engine/errors.js'
-import type { Store } from '../../engine/store/store.js'
+import { FakeStore } from '../helpers/fake-store.js'
 
 const MIN = 60_000
 const T0 = Date.parse('2026-05-01T12:00:00Z')
@@ -72,8 +72,13 @@ describe('seq and time', () => {
   })
 })
 
-/** The tracker without a store: only `observe` and `silenced` are exercised here (flush/load: the integration test). */
-const statuses = () => new StrategyStatuses({} as Store)
+/**
+ * The tracker over a store that refuses inserts and records every call: `observe`, `silenced` and `list`
+ * work in memory and must not touch it (flush/load against chDB: the integration test).
+ */
+let store = new FakeStore(() => [])
+const statuses = () => new StrategyStatuses((store = new FakeStore(() => [])))
+afterEach(() => expect(store.calls).toEqual([]))
 const obs = (o: Partial<Parameters<StrategyStatuses['observe']>[0]> = {}) => ({
   keyId: 'k1',
   strategy: 's',
