@@ -9,8 +9,38 @@
 import type { Store } from '../store/store.js'
 import { utcDay } from './utc-day.js'
 import { sqlTime } from '../store/sql-time.js'
+import { compileTsvRow } from '../runtime/tsv-row.js'
 
 const DAY_MS = 86_400_000
+
+/** A count to add to a key's day (epoch day number) in a usage table. */
+interface DayDelta {
+  readonly keyId: string
+  readonly day: number
+  readonly delta: number
+}
+
+/** `key_id, day, count` lines (api_usage, api_throttled), through the one TSV row encoder. */
+const DAY_ROW = compileTsvRow<{ keyId: string; day: string; delta: number }>(
+  [
+    { name: 'keyId', cell: 'text' },
+    { name: 'day', cell: 'raw' },
+    { name: 'delta', cell: 'raw' }
+  ],
+  '\n'
+)
+/** `key_id, last_used_at` lines (api_key_last_used). */
+const LAST_USED_ROW = compileTsvRow<{ keyId: string; at: string }>(
+  [
+    { name: 'keyId', cell: 'text' },
+    { name: 'at', cell: 'raw' }
+  ],
+  '\n'
+)
+
+function dayRows(rows: readonly DayDelta[]): Buffer {
+  return Buffer.from(rows.map((r) => DAY_ROW({ keyId: r.keyId, day: utcDay(r.day * DAY_MS), delta: r.delta })).join(''))
+}
 
 /** Persistence period, ms. */
 export const QUOTA_FLUSH_MS = 1_000
@@ -143,7 +173,7 @@ export class QuotaCounter {
           table: 'api_throttled',
           columns: ['key_id', 'day', 'throttled'],
           format: 'TSV',
-          data: Buffer.from(rows.map((r) => `${r.keyId}\t${utcDay(r.day * DAY_MS)}\t${r.delta}\n`).join('')),
+          data: dayRows(rows),
           dedupToken: `throttled:${process.pid}:${this.now()}:${this.flushSeq++}`
         })
       }
@@ -159,7 +189,7 @@ export class QuotaCounter {
         table: 'api_key_last_used',
         columns: ['key_id', 'last_used_at'],
         format: 'TSV',
-        data: Buffer.from(used.map(([k, ms]) => `${k}\t${sqlTime(ms)}\n`).join('')),
+        data: Buffer.from(used.map(([k, ms]) => LAST_USED_ROW({ keyId: k, at: sqlTime(ms) })).join('')),
         dedupToken: `last-used:${process.pid}:${this.now()}:${this.flushSeq++}`
       })
     } catch (err) {
@@ -214,7 +244,7 @@ export class QuotaCounter {
       }
     }
     if (rows.length === 0) return
-    const data = Buffer.from(rows.map((r) => `${r.keyId}\t${utcDay(r.day * DAY_MS)}\t${r.delta}\n`).join(''))
+    const data = dayRows(rows)
     try {
       await this.store.insert({
         table: 'api_usage',
