@@ -69,6 +69,12 @@ async function expectTidyChart(page: Page, selector: string): Promise<void> {
   expect(layout.problems).toEqual([])
 }
 
+/** The page is no wider than its viewport: wide tables scroll inside themselves, the page never sideways. */
+async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
+  const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)
+  expect(width, `${name} is ${width} px wide`).toBeLessThanOrEqual(page.viewportSize()!.width)
+}
+
 /** The texts of the page's error lines (the API's refusals as shown). */
 const errorLines = (page: Page): Promise<string[]> => page.locator('.error').allTextContents()
 
@@ -209,6 +215,7 @@ describe('dashboard in headless Chromium', () => {
       const nav = (await p.locator('nav a').allTextContents()).map((t) => t.trim())
       expect(nav).toEqual(['Tidewatch', 'Options', 'Whales', 'Log in', 'Sign up'])
       expect(await errorLines(p)).toEqual([])
+      await expectNoSidewaysScroll(p, 'the welcome page')
       await shot(p, 'welcome')
 
       for (const [name, chart] of [
@@ -219,6 +226,7 @@ describe('dashboard in headless Chromium', () => {
         await expect.poll(() => colouredPixels(p, chart), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
         await expectTidyChart(p, chart)
         expect(await errorLines(p)).toEqual([])
+        await expectNoSidewaysScroll(p, name)
         await shot(p, `${name}-signed-out`)
       }
       // a page that needs an account says so (and how accounts start) instead of calling the API
@@ -402,7 +410,8 @@ describe('dashboard in headless Chromium', () => {
           await card.locator('button:has-text("Refresh")').click()
           return testRows.locator('.state.delivered').count()
         },
-        { timeout: 30_000 }
+        // the redelivery goes through the delivery queue: generous on a loaded machine
+        { timeout: 60_000 }
       )
       .toBe(2)
     // edit the events and symbols
@@ -450,6 +459,7 @@ describe('dashboard in headless Chromium', () => {
       // the charts drawn on a canvas lay out their labels and axes as elements: their boxes must not meet
       // (the candles are lightweight-charts', which lays out its own scales)
       if (name !== 'candles') await expectTidyChart(page, chart)
+      await expectNoSidewaysScroll(page, name)
       await shot(page, name)
     }, 60_000)
   }
@@ -517,9 +527,7 @@ describe('dashboard in headless Chromium', () => {
         await expect.poll(() => colouredPixels(p, chart), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
         await expectTidyChart(p, chart)
       }
-      // wide tables scroll inside themselves; the page itself is never wider than the screen
-      const width = await p.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)
-      expect(width, `${name} is ${width} px wide`).toBeLessThanOrEqual(PHONE.width)
+      await expectNoSidewaysScroll(p, name)
       expect(await errorLines(p)).toEqual([])
       await shot(p, name)
     }
