@@ -9784,6 +9784,8 @@ export interface operations {
               created_at: string
               last_used_at: string | null
               revoked_at: string | null
+              /** @description true for the key the session stands in for: it cannot be revoked (log out instead) */
+              dashboard: boolean
             }[]
           }
         }

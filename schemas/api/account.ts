@@ -90,7 +90,10 @@ export const AccountKey = Type.Object({
   plan: Plan,
   created_at: DateTime(),
   last_used_at: Type.Union([DateTime('the last counted call'), Type.Null()]),
-  revoked_at: Type.Union([DateTime(), Type.Null()])
+  revoked_at: Type.Union([DateTime(), Type.Null()]),
+  dashboard: Type.Boolean({
+    description: 'true for the key the session stands in for: it cannot be revoked (log out instead)'
+  })
 })
 
 export const AccountKeys = Type.Object({ keys: Type.Array(AccountKey) })

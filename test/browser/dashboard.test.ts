@@ -2,20 +2,28 @@
  * The dashboard end to end in headless Chromium (Debian's `chromium`, driven by playwright-core) over the
  * built server as a user runs it (dist/server/main.js: real chDB, the demo market with a one-day backfill)
  * and a local HTTPS webhook receiver trusted through NODE_EXTRA_CA_CERTS (WEBHOOK_ALLOW_PRIVATE lets the
- * server reach 127.0.0.1). Steps, each through the UI: sign up the owner; make an invite link and sign up a
+ * server reach 127.0.0.1). Steps, each through the UI: a signed-out visitor's first page explains Tidewatch
+ * and the owner rule and shows the public pages' data, with no refusal on screen, no refused call but the
+ * session probe and no push-stream socket; sign up the owner; make an invite link and sign up a
  * second account with it in another browser context, set its plan; log out and log in; change the
- * password (the old one is refused, the new one logs in); create an API key (secret shown once), make its
+ * password (the old one is refused, the new one logs in); the free member's navigation leaves out what its
+ * plan cannot open (Screener, Webhooks), which explains itself when opened, and its dashboard key has no
+ * Revoke button; create an API key (secret shown once), make its
  * TradingView alert message; call /v1/confirm with the key from the test and see the usage count move;
  * register a webhook against the receiver, send a test and see it delivered in the log (and signed, at
  * the receiver), fail one and redeliver it, disable/enable and edit the webhook; revoke a key (its calls
  * get 401 at once); open every market view and read the canvases' pixels (data drawn,
- * not just elements), sort and filter the screener. No CSP violation may be reported on any page.
+ * not just elements) and the boxes of the charts' labels and axes (no label meets an axis or another label),
+ * sort and filter the screener (the funding interval beside the annualised rate); every page again on a
+ * 390x844 phone screen (no sideways scrolling of the page, charts laid out as on the desktop). No CSP
+ * violation may be reported on any page.
  *
  * Measured and written to test-artifacts/dashboard/metrics.json (reported, never asserted as timings): the
  * JavaScript bytes of the first load (as transferred, and gzip per dist/web/build-report.json; and of every
  * chunk, the most a chart page loads), the time
  * from navigation start to the app's `tw:interactive` mark, and from a cold browser launch to that mark.
- * A screenshot of every page goes to test-artifacts/dashboard/<page>.png.
+ * A screenshot of every page goes to test-artifacts/dashboard/<page>-1280.png (1280x800) and
+ * <page>-390.png (390x844), to be looked at.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -25,6 +33,7 @@ import { projectRoot } from '../../engine/paths.js'
 import { freePort, spawnServer, waitForHealth, type Spawned } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 import { makeTestCa, WebhookReceiver, type TestCa } from '../helpers/webhook-receiver.js'
+import { chartLayout } from './chart-boxes.js'
 import { colouredPixels } from './pixels.js'
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
@@ -41,11 +50,33 @@ const MIN_DATA_PIXELS = 200
 /** expect.poll waits 1 s by default; password hashing (scrypt) and a loaded machine need longer */
 const POLL = { timeout: 20_000 }
 
+const DESKTOP = { width: 1280, height: 800 }
+const PHONE = { width: 390, height: 844 }
+
 const metrics: Record<string, unknown> = {}
 
+/** A full-page screenshot, named by the page and the viewport's width. */
 async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true })
+  const width = page.viewportSize()?.width ?? 0
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true })
 }
+
+/** The chart under `selector` has labels and axes, and no label meets an axis, a label or the frame's edge. */
+async function expectTidyChart(page: Page, selector: string): Promise<void> {
+  await expect.poll(async () => (await chartLayout(page, selector)).labels, POLL).toBeGreaterThan(2)
+  const layout = await chartLayout(page, selector)
+  expect(layout.axes).toBeGreaterThan(0)
+  expect(layout.problems).toEqual([])
+}
+
+/** The page is no wider than its viewport: wide tables scroll inside themselves, the page never sideways. */
+async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
+  const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)
+  expect(width, `${name} is ${width} px wide`).toBeLessThanOrEqual(page.viewportSize()!.width)
+}
+
+/** The texts of the page's error lines (the API's refusals as shown). */
+const errorLines = (page: Page): Promise<string[]> => page.locator('.error').allTextContents()
 
 /** Fills the sign-up or login form and submits it; the app then shows API access. */
 async function submitCredentials(page: Page, who: { email: string; password: string }, button: string): Promise<void> {
@@ -93,7 +124,7 @@ describe('dashboard in headless Chromium', () => {
     // cold start: the browser process is launched here, and the first page is measured from this instant
     const launched = performance.now()
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true })
-    owner = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    owner = await browser.newContext({ viewport: DESKTOP })
     page = await owner.newPage()
     watch(page)
     await page.goto(`${server.base}/signup`)
@@ -150,6 +181,74 @@ describe('dashboard in headless Chromium', () => {
     expect(metrics['all_js_gzip_bytes'] as number).toBeLessThanOrEqual(JS_BUDGET_GZIP)
   })
 
+  for (const viewport of [DESKTOP, PHONE]) {
+    it(`a signed-out visitor (${viewport.width}x${viewport.height}) is told what Tidewatch is and sees the public data, never a refusal`, async () => {
+      const visitor = await browser.newContext({ viewport })
+      const p = await visitor.newPage()
+      watch(p)
+      const refused: string[] = []
+      p.on('response', (r) => {
+        // the session probe at start (GET /v1/account) is how the app learns it is signed out
+        if (r.status() === 401 && new URL(r.url()).pathname !== '/v1/account') refused.push(r.url())
+      })
+      const sockets: string[] = []
+      p.on('websocket', (ws) => sockets.push(ws.url()))
+
+      await p.goto(`${server.base}/`)
+      const welcome = p.locator('[data-testid=welcome]')
+      await welcome.waitFor()
+      expect(await welcome.textContent()).toContain(
+        'Tidewatch gathers crypto derivatives, options and on-chain whale data'
+      )
+      expect(await p.textContent('[data-testid=owner-note]')).toContain(
+        'The first account created on this server becomes its owner'
+      )
+      // the public pages' data, read without an account
+      await expect.poll(() => p.textContent('[data-testid=public-options]'), POLL).toMatch(/Underlying \$[\d.]+k/)
+      await expect.poll(() => p.textContent('[data-testid=public-whales]'), POLL).toMatch(/Volume \$[\d.]+[kMB]/)
+      await expect.poll(() => p.textContent('.page-head'), POLL).toContain('Demo data (synthetic)')
+      // the plans: what an account on each adds (the screener from trader, webhooks from pro)
+      const plans = p.locator('[data-testid=plan-table]')
+      expect(await plans.locator('tr', { hasText: 'trader' }).textContent()).toContain('the derivatives screener')
+      expect(await plans.locator('tr', { hasText: 'pro' }).textContent()).toContain('signed webhooks')
+      // the navigation links only what a visitor can open
+      const nav = (await p.locator('nav a').allTextContents()).map((t) => t.trim())
+      expect(nav).toEqual(['Tidewatch', 'Options', 'Whales', 'Log in', 'Sign up'])
+      expect(await errorLines(p)).toEqual([])
+      await expectNoSidewaysScroll(p, 'the welcome page')
+      await shot(p, 'welcome')
+
+      for (const [name, chart] of [
+        ['options', '[data-testid=options-canvas]'],
+        ['whales', '[data-testid=whales-canvas]']
+      ] as const) {
+        await p.click(`nav >> text=${name === 'options' ? 'Options' : 'Whales'}`)
+        await expect.poll(() => colouredPixels(p, chart), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
+        await expectTidyChart(p, chart)
+        expect(await errorLines(p)).toEqual([])
+        await expectNoSidewaysScroll(p, name)
+        await shot(p, `${name}-signed-out`)
+      }
+      // a page that needs an account says so (and how accounts start) instead of calling the API
+      for (const url of ['/screener', '/candles?symbol=BTC', '/keys']) {
+        await p.goto(`${server.base}${url}`)
+        const note = p.locator('[data-testid=not-included]')
+        await note.waitFor()
+        expect(await note.textContent()).toContain('needs an account')
+        expect(await note.textContent()).toContain('the first account on this server becomes its owner')
+        expect(await errorLines(p)).toEqual([])
+      }
+      await shot(p, 'screener-signed-out')
+      await p.goto(`${server.base}/signup`)
+      await p.locator('input[name=email]').waitFor()
+      await shot(p, 'signup')
+      expect(refused).toEqual([])
+      // the push stream is not in a visitor's reach: no socket is opened for a refusal
+      expect(sockets).toEqual([])
+      await visitor.close()
+    }, 120_000)
+  }
+
   it('signs up the owner, invites a second account, logs out and in again', async () => {
     await shot(page, 'signup')
     await submitCredentials(page, OWNER, 'Create account')
@@ -159,14 +258,50 @@ describe('dashboard in headless Chromium', () => {
     expect(invite).toMatch(/\/signup\?invite=/)
     await shot(page, 'account-owner')
 
-    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const other = await browser.newContext({ viewport: DESKTOP })
     const p2 = await other.newPage()
     watch(p2)
     await p2.goto(invite)
     await expect.poll(() => p2.textContent('main'), POLL).toContain('You were invited')
     await shot(p2, 'signup-invited')
+    const memberSockets: string[] = []
+    p2.on('websocket', (ws) => memberSockets.push(ws.url()))
     await submitCredentials(p2, MEMBER, 'Create account')
     expect(await p2.textContent('nav')).toContain(MEMBER.email)
+    // the free plan: the navigation leaves out the Screener and Webhooks, and the plan badge says why
+    expect(await p2.textContent('[data-testid=plan-badge]')).toBe('free')
+    expect(await p2.getAttribute('[data-testid=plan-badge]', 'title')).toBe(
+      'Not in the free plan: Screener (trader plan), Webhooks (pro plan)'
+    )
+    const memberNav = (await p2.locator('nav a').allTextContents()).map((t) => t.trim())
+    expect(memberNav).toEqual([
+      'Tidewatch',
+      'Candles',
+      'Options',
+      'Funding',
+      'Whales',
+      'Confirm',
+      'API access',
+      'Usage',
+      'Account'
+    ])
+    // its only key is the dashboard key, which cannot be revoked: no Revoke button
+    await expect.poll(() => p2.textContent('[data-testid=keys-table]'), POLL).toContain('dashboard key')
+    expect(await p2.locator('[data-testid=keys-table] button:has-text("Revoke")').count()).toBe(0)
+    await shot(p2, 'api-access-free')
+    // opened anyway, the screener explains which plan has it rather than showing a refusal
+    await p2.goto(`${server.base}/screener`)
+    const note = p2.locator('[data-testid=not-included]')
+    await note.waitFor()
+    expect(await note.textContent()).toContain('is not in the free plan: it needs the trader plan or higher')
+    expect(await errorLines(p2)).toEqual([])
+    await shot(p2, 'screener-free')
+    // the confirm view works on the free plan, without a push stream
+    await p2.goto(`${server.base}/confirm?symbol=BTC&direction=long`)
+    await expect.poll(() => colouredPixels(p2, '[data-testid=confirm-canvas]'), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
+    expect(await errorLines(p2)).toEqual([])
+    expect(memberSockets).toEqual([])
+    await expect.poll(() => p2.getAttribute('nav .dot', 'title'), POLL).toContain('not in this plan')
     await p2.click('nav >> text=Account')
     await expect.poll(() => p2.textContent('main'), POLL).toContain('member')
     await shot(p2, 'account-member')
@@ -275,7 +410,8 @@ describe('dashboard in headless Chromium', () => {
           await card.locator('button:has-text("Refresh")').click()
           return testRows.locator('.state.delivered').count()
         },
-        { timeout: 30_000 }
+        // the redelivery goes through the delivery queue: generous on a loaded machine
+        { timeout: 60_000 }
       )
       .toBe(2)
     // edit the events and symbols
@@ -297,6 +433,9 @@ describe('dashboard in headless Chromium', () => {
         (r) => r.status
       )
     expect(await call()).toBe(200)
+    const dashboardRow = page.locator('[data-testid=keys-table] tr', { hasText: 'dashboard key' })
+    expect(await dashboardRow.count()).toBe(1)
+    expect(await dashboardRow.locator('button:has-text("Revoke")').count()).toBe(0)
     page.once('dialog', (d) => void d.accept())
     const row = page.locator('[data-testid=keys-table] tr', { hasText: 'short-lived' })
     await row.locator('button:has-text("Revoke")').click()
@@ -312,11 +451,15 @@ describe('dashboard in headless Chromium', () => {
     ['confirm', '/confirm?symbol=ETH&direction=short', '[data-testid=confirm-canvas]']
   ]
   for (const [name, url, chart] of views) {
-    it(`${name}: the chart has drawn data (pixels) and the demo data is labelled`, async () => {
+    it(`${name}: the chart has drawn data (pixels), tidy labels, and the demo data is labelled`, async () => {
       await page.goto(`${server.base}${url}`)
       await expect.poll(() => colouredPixels(page, chart), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
       // the label renders from its own request: waited for like the chart, not read once
       await expect.poll(() => page.textContent('.page-head'), POLL).toContain('Demo data (synthetic)')
+      // the charts drawn on a canvas lay out their labels and axes as elements: their boxes must not meet
+      // (the candles are lightweight-charts', which lays out its own scales)
+      if (name !== 'candles') await expectTidyChart(page, chart)
+      await expectNoSidewaysScroll(page, name)
       await shot(page, name)
     }, 60_000)
   }
@@ -336,6 +479,11 @@ describe('dashboard in headless Chromium', () => {
     await page.goto(`${server.base}/screener`)
     const table = page.locator('[data-testid=screener-table]')
     await expect.poll(() => table.locator('tbody tr').count(), POLL).toBeGreaterThan(10)
+    // the funding interval (hours) between the rate per interval and the annualised rate
+    const heads = (await table.locator('thead th').allTextContents()).map((t) => t.replace(/[▲▼]/g, '').trim())
+    expect(heads.slice(6, 9)).toEqual(['Funding', 'Interval', 'Funding (yr)'])
+    const intervals = await table.locator('tbody tr td:nth-child(8)').allTextContents()
+    expect(intervals.filter((t) => /^\d+(\.\d+)? h$/.test(t)).length).toBeGreaterThan(0)
     expect(await page.textContent('.page-head')).toContain('Demo data (synthetic)')
     const funding = async (): Promise<number[]> =>
       (await table.locator('tbody tr td:nth-child(7)').allTextContents()).map((t) => Number(t.replace('%', '')))
@@ -355,6 +503,36 @@ describe('dashboard in headless Chromium', () => {
     await page.locator('nav .dot.live').waitFor({ timeout: 15_000 })
     await shot(page, 'screener')
   }, 60_000)
+
+  it('every page on a 390x844 phone screen: no sideways scrolling, tidy charts, a screenshot each', async () => {
+    const phone = await browser.newContext({ viewport: PHONE, storageState: await owner.storageState() })
+    const p = await phone.newPage()
+    watch(p)
+    const pages: [string, string, string | null][] = [
+      ['candles', '/candles?symbol=BTC&timeframe=1h', null],
+      ['options', '/options', '[data-testid=options-canvas]'],
+      ['funding', '/funding?symbol=BTC', '[data-testid=funding-canvas]'],
+      ['whales', '/whales', '[data-testid=whales-canvas]'],
+      ['screener', '/screener', null],
+      ['confirm', '/confirm?symbol=ETH&direction=short', '[data-testid=confirm-canvas]'],
+      ['api-access', '/keys', null],
+      ['usage', '/usage', null],
+      ['webhooks', '/webhooks', null],
+      ['account-owner', '/account', null]
+    ]
+    for (const [name, url, chart] of pages) {
+      await p.goto(`${server.base}${url}`)
+      await p.locator('main .page-head h1').waitFor()
+      if (chart) {
+        await expect.poll(() => colouredPixels(p, chart), POLL).toBeGreaterThan(MIN_DATA_PIXELS)
+        await expectTidyChart(p, chart)
+      }
+      await expectNoSidewaysScroll(p, name)
+      expect(await errorLines(p)).toEqual([])
+      await shot(p, name)
+    }
+    await phone.close()
+  }, 180_000)
 
   it('reported no Content-Security-Policy violation on any page', () => {
     expect(cspViolations).toEqual([])

@@ -172,8 +172,11 @@ describe('accounts: sign-up, sessions, keys and usage', () => {
     expect(del.status).toBe(204)
     expect((await call()).status).toBe(401)
     const listed = (await owner.call('GET', '/v1/account/keys')).body.keys
+    expect(listed.find((k: { id: string }) => k.id === created.body.id)).toMatchObject({ dashboard: false })
     expect(listed.find((k: { id: string }) => k.id === created.body.id).revoked_at).not.toBeNull()
-    const dash = listed.find((k: { name: string }) => k.name === 'dashboard')
+    // the list names the key the session stands in for, the one revoking refuses
+    const dash = listed.find((k: { dashboard: boolean }) => k.dashboard)
+    expect(dash.name).toBe('dashboard')
     const refused = await owner.call('DELETE', `/v1/account/keys/${dash.id}`)
     expect(refused.status).toBe(400)
     expect(refused.body.error.param).toBe('id')

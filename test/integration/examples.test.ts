@@ -3,7 +3,8 @@
  * sockets: the candle pullers (TypeScript to Parquet, Python standard library to CSV) walk a fixed 90-day
  * range of hourly candles by cursor in several pages and write exactly the rows the JSON API answers; the
  * webhook receivers (Node and Python) serve TLS, verify both signatures of a real signed test delivery, print
- * its event once, and refuse a delivery whose signature does not match with 401.
+ * its event once, and refuse a delivery whose signature does not match with 401; the CCXT-style bot places
+ * the order /v1/confirm lets through, scaled by its size_mult, and none for a SKIP.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -191,4 +192,53 @@ describe('examples: webhook receivers', () => {
       expect(p.out).toHaveLength(1)
     })
   }
+})
+
+describe('examples: CCXT-style bot', () => {
+  // ETH on Binance: shorts paying longs heavily and accounts 1:2.5 short, so the contrarian derivatives
+  // score argues for a long; the short is the exact negation and answers SKIP
+  const m = { exchange: 'binance', symbol: 'ETHUSDT', base: 'ETH' } as const
+  beforeAll(async () => {
+    const now = Date.now()
+    await ingestRecords(srv.base, 'funding', [{ ...m, ts: now - 60_000, funding_rate: -0.002, interval_hours: 8 }])
+    await ingestRecords(srv.base, 'long_short', [{ ...m, ts: now - 60_000, long_short_ratio: 0.4 }])
+    await until(
+      'the ETH long confirmed',
+      async () => {
+        const c = await jsonBody(
+          await fetch(`${srv.base}/v1/confirm?symbol=ETH&direction=long`, { headers: { 'x-api-key': key } })
+        )
+        return c.action !== 'SKIP'
+      },
+      30_000
+    )
+  })
+
+  it('ccxt-confirm-bot places the confirmed order scaled by size_mult and no order for a SKIP', async () => {
+    const answer = async (direction: string) =>
+      jsonBody(
+        await fetch(`${srv.base}/v1/confirm?symbol=ETH&direction=${direction}`, { headers: { 'x-api-key': key } })
+      )
+    const long = await answer('long')
+    const short = await answer('short')
+    expect(long.action).not.toBe('SKIP')
+    expect(long.size_mult).toBeGreaterThan(0)
+    expect(short.action).toBe('SKIP')
+    const p = run('node', ['dist/examples/ccxt-confirm-bot.js', 'ETH/USDT:USDT buy 2', 'ETH/USDT:USDT sell 2'], env())
+    expect(await p.exited, p.stderr()).toBe(0)
+    const [buy, sell] = p.out.map((l) => JSON.parse(l))
+    expect(buy).toMatchObject({ symbol: 'ETH/USDT:USDT', side: 'buy', amount: 2, action: long.action })
+    expect(buy.size_mult).toBe(long.size_mult)
+    expect(buy.order).toEqual({ id: 'paper-1', amount: 2 * long.size_mult })
+    // the screener's row of the market, read for the log line: the funding as ingested
+    expect(buy.funding).toMatchObject({ rate: -0.002, interval_hours: 8 })
+    expect(sell).toMatchObject({ side: 'sell', action: 'SKIP', size_mult: 0, order: null })
+  })
+
+  it('ccxt-confirm-bot refuses a symbol that is not a CCXT unified symbol, placing nothing', async () => {
+    const p = run('node', ['dist/examples/ccxt-confirm-bot.js', 'ETHUSDT buy 1'], env())
+    expect(await p.exited).toBe(1)
+    expect(p.stderr()).toContain('ETHUSDT is not a CCXT unified symbol')
+    expect(p.out.filter((l) => l.trim() !== '')).toEqual([])
+  })
 })

@@ -1,8 +1,11 @@
 /**
  * @module
  * The dashboard's entry: reads the session, renders the navigation and the page of the current path.
- * Every page is a client of the public /v1 API (lib/api.ts). `performance.mark('tw:interactive')` is set
- * once the first page has rendered and its handlers are attached (the browser test reports it).
+ * Every page is a client of the public /v1 API (lib/api.ts). The navigation lists the pages the caller's
+ * plan includes (lib/plan.ts); a page outside it explains why instead of calling the API for a refusal, and
+ * a signed-out visitor's first page says what Tidewatch is (pages/welcome.tsx).
+ * `performance.mark('tw:interactive')` is set once the first page has rendered and its handlers are
+ * attached (the browser test reports it).
  */
 import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
@@ -18,7 +21,10 @@ import { FundingPage } from './pages/funding.js'
 import { KeysPage } from './pages/keys.js'
 import { OptionsPage } from './pages/options.js'
 import { ScreenerPage } from './pages/screener.js'
+import { NotIncluded, WelcomePage } from './pages/welcome.js'
 import { WhalesPage } from './pages/whales.js'
+import type { Feature } from '../../catalog/plans.js'
+import { cheapestPlanWith, currentPlan, loadDevKeyPlan, PAGE_NEEDS, pageRefusal } from './lib/plan.js'
 
 // the two pages drawing with lightweight-charts load it (two thirds of the JavaScript) on first use, so
 // the other pages (sign-up and login above all) start without it
@@ -44,18 +50,33 @@ const ACCOUNT = [
   ['/account', 'Account']
 ] as const
 
+const LABELS: Readonly<Record<string, string>> = Object.fromEntries([...MARKET, ...ACCOUNT])
+
+/** The pages the caller's plan leaves out, as "Screener (trader)", for the plan badge's explanation. */
+function leftOut(): string[] {
+  return [...MARKET, ...ACCOUNT]
+    .filter(([to]) => pageRefusal(to) === 'plan')
+    .map(([to, label]) => `${label} (${cheapestPlanWith(PAGE_NEEDS[to]!.feature as Feature)} plan)`)
+}
+
 function Nav(props: { path: string }) {
   const account = currentAccount()
+  const plan = currentPlan()
   const [stream, setStream] = useState('idle')
   useEffect(() => onStreamStatus(setStream), [])
-  const link = (to: string, label: string) => (
-    <a href={to} class={props.path === to ? 'active' : ''} onClick={linkTo(to)}>
-      {label}
-    </a>
-  )
+  // a page the caller cannot open is not linked: it could only show a refusal
+  const link = (to: string, label: string) =>
+    pageRefusal(to) === null ? (
+      <a href={to} class={props.path === to ? 'active' : ''} onClick={linkTo(to)}>
+        {label}
+      </a>
+    ) : null
+  const missing = plan ? leftOut() : []
+  const streamTitle =
+    stream === 'off' ? 'push stream: not in this plan (trader plan or higher)' : `push stream: ${stream}`
   return (
     <nav class="nav">
-      <a class="brand" href="/candles" onClick={linkTo('/candles')}>
+      <a class="brand" href="/" onClick={linkTo('/')}>
         Tidewatch
       </a>
       <div class="group">{MARKET.map(([to, label]) => link(to, label))}</div>
@@ -65,14 +86,26 @@ function Nav(props: { path: string }) {
           : [link('/login', 'Log in'), link('/signup', 'Sign up')]}
       </div>
       <div class="who">
-        <span class={`dot ${stream}`} title={`push stream: ${stream}`} />
+        <span class={`dot ${stream}`} title={streamTitle} />
         {account ? account.email : devKey() ? 'API key' : 'signed out'}
+        {plan ? (
+          <span
+            class="badge plan"
+            data-testid="plan-badge"
+            title={missing.length > 0 ? `Not in the ${plan} plan: ${missing.join(', ')}` : `${plan} plan`}
+          >
+            {plan}
+          </span>
+        ) : null}
       </div>
     </nav>
   )
 }
 
 function Route(props: { path: string; query: URLSearchParams }) {
+  const refusal = pageRefusal(props.path === '/' ? '/candles' : props.path)
+  if (props.path === '/' && refusal === 'signed-out') return <WelcomePage />
+  if (refusal) return <NotIncluded path={props.path} label={LABELS[props.path] ?? 'This page'} reason={refusal} />
   switch (props.path) {
     case '/signup':
       return <SignupPage query={props.query} />
@@ -126,4 +159,6 @@ function App() {
   )
 }
 
-void loadSession().finally(() => render(<App />, document.getElementById('app')!))
+void loadSession()
+  .then(loadDevKeyPlan)
+  .finally(() => render(<App />, document.getElementById('app')!))

@@ -24,14 +24,16 @@ export function alertMessage(secret: string): string {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
 
-export function keyView(k: KeyRecord, quota: QuotaCounter) {
+/** A key as the account's list shows it; `dashboardKeyId` names the key the account's sessions stand in for. */
+export function keyView(k: KeyRecord, quota: QuotaCounter, dashboardKeyId: string) {
   return {
     id: k.id,
     name: k.name,
     plan: k.plan,
     created_at: new Date(k.createdAt).toISOString(),
     last_used_at: iso(quota.lastUsed(k.id)),
-    revoked_at: iso(k.revokedAt)
+    revoked_at: iso(k.revokedAt),
+    dashboard: k.id === dashboardKeyId
   }
 }
 
@@ -51,7 +53,9 @@ export function keyRoutes(
       response: AccountKeys,
       handler: (req) => {
         const s = gate.require(req)
-        return json(200, { keys: service.keys.forAccount(s.account.id).map((k) => keyView(k, quota)) }, { ...NO_STORE })
+        const dashboardKeyId = s.account.dashboardKeyId
+        const keys = service.keys.forAccount(s.account.id).map((k) => keyView(k, quota, dashboardKeyId))
+        return json(200, { keys }, { ...NO_STORE })
       }
     },
     {

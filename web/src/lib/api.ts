@@ -24,6 +24,11 @@ export function currentAccount(): Account | null {
 
 export function setSession(account: Account | null, csrf = ''): void {
   session = account ? { account, csrf } : null
+  sessionChanged()
+}
+
+/** Tells the views that who the caller is, or what its plan includes, changed. */
+export function sessionChanged(): void {
   for (const l of listeners) l()
 }
 
@@ -43,7 +48,7 @@ export function devKey(): string {
 export function setDevKey(key: string): void {
   if (key) localStorage.setItem(DEV_KEY, key)
   else localStorage.removeItem(DEV_KEY)
-  for (const l of listeners) l()
+  sessionChanged()
 }
 
 /** Calls of the page's own origin; the session cookie goes with them (credentials: same-origin). */

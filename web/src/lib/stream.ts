@@ -5,9 +5,11 @@
  * returns an unsubscribe function; the socket closes when nothing is subscribed and reconnects with
  * backoff (1 s doubling to 30 s) while something is. An upgrade refused three times in a row (a plan
  * without streaming, or signed out: the browser does not show the HTTP answer) stops the retries until the
- * next subscription; status `unavailable`.
+ * next subscription; status `unavailable`. A caller whose plan has no push stream (signed out, the free plan)
+ * opens no socket at all: `subscribe` does nothing and the status is `off`.
  */
 import { devKey } from './api.js'
+import { allows } from './plan.js'
 
 export interface StreamFrame {
   readonly type: 'snapshot' | 'update'
@@ -84,6 +86,10 @@ function connect(): void {
 }
 
 export function subscribe(channel: string, h: Handler): () => void {
+  if (!allows('stream')) {
+    if (status === 'idle') setStatus('off')
+    return () => undefined
+  }
   let set = handlers.get(channel)
   if (!set) {
     handlers.set(channel, (set = new Set()))

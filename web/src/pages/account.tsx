@@ -7,6 +7,7 @@
 import { useState } from 'preact/hooks'
 import { PLAN_NAMES } from '../../../catalog/plans.js'
 import { client, currentAccount, devKey, setDevKey, setSession } from '../lib/api.js'
+import { loadDevKeyPlan } from '../lib/plan.js'
 import { CopyField } from '../lib/copy.js'
 import { when } from '../lib/format.js'
 import { navigate } from '../lib/router.js'
@@ -139,6 +140,7 @@ function DevKeyForm() {
       onSubmit={(e) => {
         e.preventDefault()
         setDevKey(key.trim())
+        void loadDevKeyPlan()
       }}
     >
       <h2>Use an API key instead (development)</h2>

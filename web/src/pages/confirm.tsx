@@ -7,40 +7,59 @@
 import { useEffect, useState } from 'preact/hooks'
 import { num } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
-import { divergingColor, ErrorLine, Page, useApi, useCanvas, SymbolForm } from '../lib/ui.js'
+import { Chart, LABEL_HEIGHT, textWidth, type ChartLabel, type Overlay } from '../lib/chart.js'
+import { divergingColor, ErrorLine, Page, useApi, SymbolForm } from '../lib/ui.js'
 import { client } from '../lib/api.js'
 import type { Confirm } from '../lib/api-types.js'
 
-function drawScores(ctx: CanvasRenderingContext2D, w: number, h: number, c: Confirm | null): boolean {
-  if (!c) return false
+function drawScores(ctx: CanvasRenderingContext2D, w: number, h: number, c: Confirm | null): Overlay | null {
+  if (!c) return null
   const scores: [string, number][] = [
     ['derivatives', c.deriv_score],
     ['on-chain', c.onchain_score],
     ['whales', c.whale_score],
     ['composite', c.composite]
   ]
-  const pad = { l: 90, r: 60 }
-  const row = h / scores.length
+  const pad = {
+    l: Math.ceil(Math.max(...scores.map(([n]) => textWidth(ctx, n)))) + 14,
+    r: Math.ceil(textWidth(ctx, '-0.000')) + 14,
+    t: 4,
+    b: LABEL_HEIGHT + 10
+  }
+  const bottom = h - pad.b
+  const row = (bottom - pad.t) / scores.length
   const mid = pad.l + (w - pad.l - pad.r) / 2
   const half = (w - pad.l - pad.r) / 2
-  ctx.font = '12px system-ui, sans-serif'
+  const labels: ChartLabel[] = []
   scores.forEach(([name, v], i) => {
-    const y = i * row
+    const y = pad.t + i * row
     ctx.fillStyle = '#f1f5f9'
     ctx.fillRect(pad.l, y + row * 0.2, w - pad.l - pad.r, row * 0.6)
     ctx.fillStyle = divergingColor(v)
     const len = Math.max(2, Math.abs(v) * half)
     ctx.fillRect(v >= 0 ? mid : mid - len, y + row * 0.2, len, row * 0.6)
-    ctx.fillStyle = '#334155'
-    ctx.fillText(name, 6, y + row / 2 + 4)
-    ctx.fillText(num(v, 3), w - pad.r + 8, y + row / 2 + 4)
+    labels.push({ text: name, x: pad.l - 8, y: y + row / 2, align: 'end', valign: 'middle', color: '#334155' })
+    labels.push({
+      text: num(v, 3),
+      x: w - pad.r + 8,
+      y: y + row / 2,
+      align: 'start',
+      valign: 'middle',
+      color: '#334155'
+    })
   })
-  ctx.strokeStyle = '#64748b'
-  ctx.beginPath()
-  ctx.moveTo(mid, 0)
-  ctx.lineTo(mid, h)
-  ctx.stroke()
-  return true
+  return {
+    axes: [
+      { x1: mid, y1: pad.t, x2: mid, y2: bottom }, // zero
+      { x1: pad.l, y1: bottom, x2: w - pad.r, y2: bottom } // score
+    ],
+    labels: [
+      ...labels,
+      { text: '−1 against', x: pad.l, y: bottom + 5, align: 'start' },
+      { text: '0', x: mid, y: bottom + 5, align: 'middle' },
+      { text: '+1 for', x: w - pad.r, y: bottom + 5, align: 'end' }
+    ]
+  }
 }
 
 export function ConfirmPage(props: { query: URLSearchParams }) {
@@ -54,7 +73,6 @@ export function ConfirmPage(props: { query: URLSearchParams }) {
   // the stream's latest answer for this direction; the HTTP answer alone says whether the data is synthetic
   const [live, setLive] = useState<Confirm | null>(null)
   const c = live ?? res.data
-  const canvas = useCanvas((ctx, w, h) => drawScores(ctx, w, h, c), [c])
   const base = res.data?.symbol
 
   useEffect(() => {
@@ -107,7 +125,7 @@ export function ConfirmPage(props: { query: URLSearchParams }) {
         </div>
       ) : null}
       <h2>Sub-scores (−1 against, +1 for the {direction})</h2>
-      <canvas class="plot short" ref={canvas} data-testid="confirm-canvas" />
+      <Chart testid="confirm-canvas" short draw={(ctx, w, h) => drawScores(ctx, w, h, c)} deps={[c]} />
       <h2>Reasons</h2>
       <ul class="reasons">
         {c?.reasons.map((r) => (

@@ -7,34 +7,51 @@
 import { useEffect, useState } from 'preact/hooks'
 import { pct, when } from '../lib/format.js'
 import { subscribe } from '../lib/stream.js'
-import { divergingColor, ErrorLine, Page, useApi, useCanvas, SymbolForm } from '../lib/ui.js'
+import { Chart, LABEL_HEIGHT, textWidth, xTicks, type ChartLabel, type Overlay } from '../lib/chart.js'
+import { divergingColor, ErrorLine, Page, useApi, SymbolForm } from '../lib/ui.js'
 import { client } from '../lib/api.js'
 import type { Heatmap } from '../lib/api-types.js'
 
-function drawHeatmap(ctx: CanvasRenderingContext2D, w: number, h: number, hm: Heatmap | null): boolean {
+function drawHeatmap(ctx: CanvasRenderingContext2D, w: number, h: number, hm: Heatmap | null): Overlay | null {
   const rows = hm?.data ?? []
-  if (rows.length === 0) return false
+  if (rows.length === 0) return null
   const venues = [...new Set(rows.flatMap((r) => Object.keys(r.exchanges)))].sort()
   const rates = rows.flatMap((r) => venues.map((v) => r.exchanges[v]?.rate_8h ?? 0))
   const scale = Math.max(1e-6, ...rates.map(Math.abs))
-  const pad = { l: 70, r: 8, t: 8, b: 24 }
+  const pad = {
+    l: Math.ceil(Math.max(...venues.map((v) => textWidth(ctx, v)))) + 14,
+    r: 8,
+    t: 8,
+    b: LABEL_HEIGHT + 10
+  }
+  const bottom = h - pad.b
   const cw = (w - pad.l - pad.r) / rows.length
-  const ch = (h - pad.t - pad.b) / venues.length
-  ctx.font = '12px system-ui, sans-serif'
+  const ch = (bottom - 2 - pad.t) / venues.length
   venues.forEach((v, i) => {
-    ctx.fillStyle = '#334155'
-    ctx.fillText(v, 6, pad.t + ch * i + ch / 2 + 4)
     rows.forEach((r, j) => {
       const rate = r.exchanges[v]?.rate_8h
       ctx.fillStyle = rate === null || rate === undefined ? '#e2e8f0' : divergingColor(rate / scale)
-      ctx.fillRect(pad.l + j * cw, pad.t + i * ch, Math.max(1, cw - 1), ch - 2)
+      ctx.fillRect(pad.l + 2 + j * cw, pad.t + i * ch, Math.max(1, cw - 1), ch - 2)
     })
   })
-  ctx.fillStyle = '#64748b'
-  ctx.font = '11px system-ui, sans-serif'
-  ctx.fillText(when(rows[0]!.timestamp), pad.l, h - 6)
-  ctx.fillText(when(rows[rows.length - 1]!.timestamp), w - pad.r - 100, h - 6)
-  return true
+  return {
+    axes: [
+      { x1: pad.l, y1: pad.t, x2: pad.l, y2: bottom }, // venue
+      { x1: pad.l, y1: bottom, x2: w - pad.r, y2: bottom } // time
+    ],
+    labels: [
+      ...venues.map((v, i): ChartLabel => ({
+        text: v,
+        x: pad.l - 8,
+        y: pad.t + ch * i + ch / 2,
+        align: 'end',
+        valign: 'middle',
+        color: '#334155'
+      })),
+      // a tick names the start of the bucket nearest to it
+      ...xTicks(ctx, pad.l + 2, w - pad.r, bottom + 5, (t) => when(rows[Math.round(t * (rows.length - 1))]!.timestamp))
+    ]
+  }
 }
 
 export function FundingPage(props: { query: URLSearchParams }) {
@@ -48,7 +65,6 @@ export function FundingPage(props: { query: URLSearchParams }) {
   const [latest, setLatest] = useState<
     Record<string, { funding_rate: number; interval_hours: number; funding_rate_annualized: number }>
   >({})
-  const canvas = useCanvas((ctx, w, h) => drawHeatmap(ctx, w, h, res.data), [res.data])
 
   useEffect(() => {
     setLatest({})
@@ -80,7 +96,7 @@ export function FundingPage(props: { query: URLSearchParams }) {
       <p class="muted">
         Hourly funding per venue, as the 8-hour equivalent rate. Green: longs pay shorts; red: shorts pay longs.
       </p>
-      <canvas class="plot" ref={canvas} data-testid="funding-canvas" />
+      <Chart testid="funding-canvas" draw={(ctx, w, h) => drawHeatmap(ctx, w, h, res.data)} deps={[res.data]} />
       <h2>Latest (live)</h2>
       <table class="grid">
         <thead>

@@ -1,6 +1,7 @@
 /**
  * @module
- * API access: this account's keys (create with a name, list with plan and last use, revoke), the new
+ * API access: this account's keys (create with a name, list with plan and last use, revoke; the dashboard
+ * key, which the session stands in for and the API refuses to revoke, has no Revoke button), the new
  * key's secret shown once with a copy button, and per key the inbound-alert secret (rotated on request)
  * with a ready-to-paste TradingView alert message for a chosen symbol and direction (docs/alerts.md).
  */
@@ -136,21 +137,27 @@ export function KeysPage() {
                       <button type="button" onClick={() => setOpen(open === k.id ? null : k.id)}>
                         Alerts
                       </button>
-                      <button
-                        type="button"
-                        class="danger"
-                        onClick={async () => {
-                          if (!confirm(`Revoke key ${k.name}? Calls with it stop at once.`)) return
-                          try {
-                            await client.DELETE('/v1/account/keys/{id}', { params: { path: { id: k.id } } })
-                            keys.reload()
-                          } catch (err) {
-                            setError(err)
-                          }
-                        }}
-                      >
-                        Revoke
-                      </button>
+                      {k.dashboard ? (
+                        <span class="muted" title="This dashboard signs in with it; log out to end its sessions">
+                          dashboard key
+                        </span>
+                      ) : (
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={async () => {
+                            if (!confirm(`Revoke key ${k.name}? Calls with it stop at once.`)) return
+                            try {
+                              await client.DELETE('/v1/account/keys/{id}', { params: { path: { id: k.id } } })
+                              keys.reload()
+                            } catch (err) {
+                              setError(err)
+                            }
+                          }}
+                        >
+                          Revoke
+                        </button>
+                      )}
                     </>
                   )}
                 </td>

@@ -1,7 +1,8 @@
 /**
  * @module
  * The derivatives screener (GET /v1/derivatives/screener) as a sortable, filterable table: click a header to
- * sort (again to reverse), filter by text (symbol or base) and venue. The `screener` stream channel
+ * sort (again to reverse), filter by text (symbol or base) and venue. Funding shows the rate per interval,
+ * the interval (hours) and the annualised rate side by side: venues settle every 1, 4 or 8 hours. The `screener` stream channel
  * replaces rows as markets get new readings (keyed by exchange and symbol).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks'
@@ -23,6 +24,13 @@ const COLUMNS: { key: keyof Row; label: string; fmt: (r: Row) => string; numeric
     key: 'funding_rate',
     label: 'Funding',
     fmt: (r) => pct(r.funding_rate === null ? null : r.funding_rate * 100, 4),
+    numeric: true
+  },
+  {
+    // hours between settlements: the per-interval rate beside it annualises over 8760 / interval settlements
+    key: 'funding_interval_hours',
+    label: 'Interval',
+    fmt: (r) => (r.funding_interval_hours === null ? '–' : `${num(r.funding_interval_hours, 2)} h`),
     numeric: true
   },
   {
