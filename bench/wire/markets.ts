@@ -65,3 +65,27 @@ export function subscriptions(markets: readonly WireMarket[], subscribers: numbe
 
 /** trades channels per subscriber */
 const TRADES_PER_SUB = 2
+
+/** prices cycle every PRICE_CYCLE trades of a market (more than any market sends in a run) */
+const PRICE_CYCLE = 200_000
+const PRICE_STEP = 1e-7
+
+/**
+ * A price unique to this trade among the market's trades of the run (10 significant digits); `seqOfPrice`
+ * inverts it, so a forming candle's close names the trade that made it.
+ */
+export function priceOf(m: WireMarket, seq: number): string {
+  return (m.refPrice * (1 + ((seq % PRICE_CYCLE) - PRICE_CYCLE / 2) * PRICE_STEP)).toPrecision(10)
+}
+
+/** The market's trade seq whose price is `price` (within the run). */
+export function seqOfPrice(m: WireMarket, price: number): number {
+  return Math.round((price / m.refPrice - 1) / PRICE_STEP) + PRICE_CYCLE / 2
+}
+
+/**
+ * Trade ids as the local servers number them, so a receiver maps an id back to the market's trade seq
+ * (seq = id - ID_BASE + 1): Binance aggTrade ids from 1000 (binance-server.ts), OKX trade ids from
+ * 500000001 (okx-server.ts); Bybit ids are given by the sender, the seq itself.
+ */
+export const ID_BASE: Readonly<Record<WireVenue, number>> = { binance: 1_000, okx: 500_000_001, bybit: 1 }

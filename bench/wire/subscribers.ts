@@ -2,19 +2,17 @@
  * @module
  * Subscriber side of the wire benchmark, a child process (IPC) holding N `ws` sockets to one server
  * (Tidewatch's /v1/stream or the bare relay). The receive time (bench/wire/clock.ts) is read first thing
- * in each frame's handler; the frame's trades are then matched to the venue's send stamps, which the
- * parent forwards from the venue process:
- * - Tidewatch: a `trades:` update's trades by `exchange|symbol|trade_id`, a `candles:` update of a forming
- *   candle by `exchange|symbol|close` (the close is the price of the trade that made it; closed candles
- *   are pushed on a timer and not measured). Sequence numbers are checked per socket and channel: an
- *   update whose seq is not the previous + 1 is a gap.
+ * in each frame's handler; each delivered trade is kept as (market index, trade seq, receive time, kind)
+ * and written to a file at the end, where the parent matches it to the venue's send time:
+ * - Tidewatch: a `trades:` update's trades by trade id, a `candles:` update of a forming candle by its close
+ *   (the price of the trade that made it; closed candles are pushed on a timer and not measured). Sequence
+ *   numbers are checked per socket and channel: an update whose seq is not the previous + 1 is a gap.
  * - bare: each frame is one raw venue message, matched by its trade id.
- * Latencies are kept per phase of the send (live, burst, after a burst); a delivery that arrives before its
- * stamp waits in `pending` until the stamp comes (stamps are kept for the whole run: a few hundred thousand).
  */
+import fs from 'node:fs'
 import WebSocket from 'ws'
 import { monoMs } from './clock.js'
-import type { WireMarket } from './markets.js'
+import { ID_BASE, seqOfPrice, type WireMarket, type WireVenue } from './markets.js'
 
 interface Init {
   readonly kind: 'tidewatch' | 'bare'
@@ -23,75 +21,58 @@ interface Init {
   readonly markets: WireMarket[]
 }
 
-type Cmd = { stamps: (string | number)[] } | { cmd: 'report' } | { cmd: 'close' }
+type Cmd = { cmd: 'report'; file: string } | { cmd: 'stop' }
 
 /** sockets opened at once while connecting */
 const CONNECT_PARALLEL = 50
-/** longest a delivery waits for its stamp before it counts as unmatched, ms */
-const STAMP_WAIT_MS = 30_000
+/** fields per delivery: market index, trade seq, receive time (ms), kind (0 trade, 1 forming candle) */
+const FIELDS = 4
 
-/** send time (bench/wire/clock.ts) and phase index per trade key and price key, for the whole run */
-const stamps = new Map<string, number>()
-const phaseOf = new Map<string, number>()
-/** latencies per phase index, ms; kind 0 = trades frames, 1 = candle frames */
-const lat: number[][][] = [[], []]
-/** deliveries that came before their stamp: [key, receive time, kind], matched when stamps arrive */
-let pending: [string, number, number][] = []
+let deliveries = new Float64Array(FIELDS << 20)
+let used = 0
 const counts = {
   frames: 0,
   trade_deliveries: 0,
   candle_updates: 0,
   closed_candles: 0,
-  /** deliveries with no stamp by the end of the run (a trade the venue did not send: a REST backfill's) */
-  unmatched: 0,
-  expected_trade_deliveries: 0,
+  /** deliveries of a market the run does not list (none expected) */
+  unknown_market: 0,
   seq_gaps: 0,
   snapshots: 0,
   closed_sockets: 0
 }
 /** messages of the channels the server refused */
 const refused = new Set<string>()
-/** trades-channel subscribers per base (expected deliveries of a trade of that base) */
-const tradeSubs = new Map<string, number>()
-/** venue|symbol -> base */
-const baseOf = new Map<string, string>()
+/** exchange|symbol -> market index */
+const indexOf = new Map<string, number>()
+let markets: WireMarket[] = []
 
-function record(key: string, t: number, kind: number): void {
-  const s = stamps.get(key)
-  if (s === undefined) pending.push([key, t, kind])
-  else (lat[kind]![phaseOf.get(key)!] ??= []).push(t - s)
+function keep(exchange: string, symbol: string, seq: number, t: number, kind: number): void {
+  const i = indexOf.get(`${exchange}|${symbol}`)
+  if (i === undefined) {
+    counts.unknown_market++
+    return
+  }
+  if (used + FIELDS > deliveries.length) {
+    const bigger = new Float64Array(deliveries.length * 2)
+    bigger.set(deliveries)
+    deliveries = bigger
+  }
+  deliveries[used++] = i
+  deliveries[used++] = seq
+  deliveries[used++] = t
+  deliveries[used++] = kind
 }
 
-function onStamps(batch: (string | number)[]): void {
-  for (let i = 0; i < batch.length; i += 4) {
-    const key = batch[i] as string
-    const priceKey = batch[i + 1] as string
-    const t = batch[i + 2] as number
-    const phase = batch[i + 3] as number
-    stamps.set(key, t)
-    phaseOf.set(key, phase)
-    stamps.set(priceKey, t)
-    phaseOf.set(priceKey, phase)
-    const market = key.slice(0, key.lastIndexOf('|'))
-    counts.expected_trade_deliveries += tradeSubs.get(baseOf.get(market) ?? '') ?? 0
-  }
-  if (pending.length) {
-    const again = pending
-    pending = []
-    const now = monoMs()
-    // a stamp comes within the IPC's delay; past STAMP_WAIT_MS none will (not a trade the venue sent)
-    for (const [key, t, kind] of again) {
-      if (now - t > STAMP_WAIT_MS && !stamps.has(key)) counts.unmatched++
-      else record(key, t, kind)
-    }
-  }
-}
+const seqOfId = (exchange: string, id: string | number): number => Number(id) - ID_BASE[exchange as WireVenue] + 1
 
-interface Update {
+interface Frame {
   type: string
   channel: string
   seq: number
   data: unknown
+  channels?: string[]
+  errors?: { message: string }[]
 }
 
 function tidewatchSocket(ws: WebSocket, channels: string[], done: () => void): void {
@@ -100,7 +81,7 @@ function tidewatchSocket(ws: WebSocket, channels: string[], done: () => void): v
   ws.on('message', (raw: Buffer) => {
     const t = monoMs()
     counts.frames++
-    const m = JSON.parse(raw.toString('utf8')) as Update & { channels?: string[]; errors?: { message: string }[] }
+    const m = JSON.parse(raw.toString('utf8')) as Frame
     if (m.type === 'ack') {
       // refused channels (a base no market has under that name) get no snapshot
       for (const e of m.errors ?? []) refused.add(e.message)
@@ -121,34 +102,22 @@ function tidewatchSocket(ws: WebSocket, channels: string[], done: () => void): v
     if (m.channel.startsWith('trades:')) {
       for (const tr of m.data as { exchange: string; symbol: string; trade_id: string }[]) {
         counts.trade_deliveries++
-        record(`${tr.exchange}|${tr.symbol}|${tr.trade_id}`, t, 0)
+        keep(tr.exchange, tr.symbol, seqOfId(tr.exchange, tr.trade_id), t, 0)
       }
     } else {
       const c = m.data as { exchange: string; symbol: string; close: number; closed: boolean }
       if (c.closed) counts.closed_candles++
       else {
         counts.candle_updates++
-        record(`${c.exchange}|${c.symbol}|${c.close}`, t, 1)
+        const i = indexOf.get(`${c.exchange}|${c.symbol}`)
+        if (i !== undefined) keep(c.exchange, c.symbol, seqOfPrice(markets[i]!, c.close), t, 1)
       }
     }
   })
   ws.send(JSON.stringify({ op: 'subscribe', id: 1, channels }))
 }
 
-/** the trade key of a raw venue message (Binance aggTrade, Bybit publicTrade, OKX trades) */
-function rawKey(text: string): string | null {
-  const m = JSON.parse(text) as {
-    stream?: string
-    data: { s: string; a: number } | { s?: string; i?: string; instId?: string; tradeId?: string }[]
-  }
-  if (m.stream) {
-    const d = m.data as { s: string; a: number }
-    return `binance|${d.s}|${d.a}`
-  }
-  const row = (m.data as { s?: string; i?: string; instId?: string; tradeId?: string }[])[0]
-  if (!row) return null
-  return row.instId ? `okx|${row.instId}|${row.tradeId}` : `bybit|${row.s}|${row.i}`
-}
+type RawRow = { s?: string; i?: string; instId?: string; tradeId?: string }
 
 function bareSocket(ws: WebSocket, channels: string[], done: () => void): void {
   ws.on('message', (raw: Buffer) => {
@@ -156,10 +125,16 @@ function bareSocket(ws: WebSocket, channels: string[], done: () => void): void {
     counts.frames++
     const text = raw.toString('utf8')
     if (text === '{"type":"subscribed"}') return done()
-    const key = rawKey(text)
-    if (key === null) return
+    const m = JSON.parse(text) as { stream?: string; data: { s: string; a: number } | RawRow[] }
     counts.trade_deliveries++
-    record(key, t, 0)
+    if (m.stream) {
+      const d = m.data as { s: string; a: number }
+      keep('binance', d.s, seqOfId('binance', d.a), t, 0)
+      return
+    }
+    const row = (m.data as RawRow[])[0]!
+    if (row.instId) keep('okx', row.instId, seqOfId('okx', row.tradeId!), t, 0)
+    else keep('bybit', row.s!, seqOfId('bybit', row.i!), t, 0)
   })
   ws.send(JSON.stringify({ op: 'subscribe', channels }))
 }
@@ -177,41 +152,18 @@ function open(init: Init, channels: string[]): Promise<WebSocket> {
   })
 }
 
-function pct(xs: number[], p: number): number {
-  if (xs.length === 0) return Number.NaN
-  return Math.round(xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! * 100) / 100
-}
-
-function summary(xs: number[] | undefined): Record<string, number> {
-  const s = Float64Array.from(xs ?? []).sort()
-  const arr = Array.from(s)
-  return { n: arr.length, p50_ms: pct(arr, 50), p99_ms: pct(arr, 99), p99_9_ms: pct(arr, 99.9), max_ms: pct(arr, 100) }
-}
-
 async function main(init: Init): Promise<void> {
-  for (const m of init.markets) baseOf.set(`${m.exchange}|${m.symbol}`, m.base)
-  for (const chs of init.subs)
-    for (const c of chs) if (c.startsWith('trades:')) tradeSubs.set(c.slice(7), (tradeSubs.get(c.slice(7)) ?? 0) + 1)
+  markets = init.markets
+  markets.forEach((m, i) => indexOf.set(`${m.exchange}|${m.symbol}`, i))
   const sockets: WebSocket[] = []
   const t0 = performance.now()
   for (let i = 0; i < init.subs.length; i += CONNECT_PARALLEL) {
     sockets.push(...(await Promise.all(init.subs.slice(i, i + CONNECT_PARALLEL).map((chs) => open(init, chs)))))
   }
   process.on('message', (m: Cmd) => {
-    if ('stamps' in m) onStamps(m.stamps)
-    else if (m.cmd === 'report') {
-      const phases = (kind: number): Record<number, Record<string, number>> =>
-        Object.fromEntries(lat[kind]!.map((xs, i) => [i, summary(xs)]))
-      const all = lat[0]!.map((xs, i) => [...(xs ?? []), ...(lat[1]![i] ?? [])])
-      process.send!({
-        report: {
-          counts: { ...counts, unmatched: counts.unmatched + pending.length },
-          refused: [...refused],
-          trades: phases(0),
-          candles: phases(1),
-          all: Object.fromEntries(all.map((xs, i) => [i, summary(xs)]))
-        }
-      })
+    if (m.cmd === 'report') {
+      fs.writeFileSync(m.file, deliveries.subarray(0, used))
+      process.send!({ report: { counts, refused: [...refused] } })
     } else {
       for (const ws of sockets) ws.terminate()
       process.exit(0)

@@ -3,9 +3,9 @@
  * Venue side of the wire benchmark, a child process (IPC): the local protocol servers the tests use
  * (test/helpers/venues: Binance USD-M, Bybit v5 linear, OKX v5 swaps, Deribit options) listing every market
  * of bench/wire/markets.ts, then on command a trade schedule: rate phases (live, 10x bursts) of one-trade
- * messages in each venue's wire shape, markets drawn by weight. Every trade is stamped with its send time
- * and the stamps go to the parent in batches, keyed `exchange|symbol|trade_id` and `exchange|symbol|price`
- * (prices are unique per market within a run, so a forming candle's close names the trade that made it).
+ * messages in each venue's wire shape, markets drawn by weight. The send time of every trade is kept by
+ * market and trade seq and handed to the parent at the end of the run (nothing crosses processes while it
+ * runs); trade ids and prices map back to that seq (`ID_BASE`, `priceOf`).
  *
  * Clock: `process.hrtime` (CLOCK_MONOTONIC on Linux), one clock for every process of the machine, immune
  * to wall-clock steps; the subscriber processes read the same clock on receive.
@@ -22,7 +22,7 @@ import { instrument as okxInstrument } from '../../test/helpers/venues/okx-fixtu
 import { DeribitTestServer } from '../../test/helpers/venues/deribit-server.js'
 import { chain } from '../../test/helpers/venues/deribit-fixtures.js'
 import { mulberry32 } from '../mulberry32.js'
-import { wireMarkets, type WireMarket } from './markets.js'
+import { priceOf, wireMarkets } from './markets.js'
 import { monoMs } from './clock.js'
 
 export interface Phase {
@@ -36,8 +36,6 @@ type Cmd = { cmd: 'run'; phases: Phase[] } | { cmd: 'prime' } | { cmd: 'held'; h
 
 /** send tick, ms: each tick sends rate x tick / 1000 messages back to back */
 const TICK_MS = 5
-/** stamps are handed to the parent this often, ms */
-const STAMP_FLUSH_MS = 20
 
 const markets = wireMarkets()
 const binance = new BinanceTestServer({ pingMs: 60_000 })
@@ -69,35 +67,26 @@ function listMarkets(): void {
   deribit.chains.set('ETH', chain('ETH', now))
 }
 
-let stamps: (string | number)[] = []
+/** send time (bench/wire/clock.ts) of each trade per market index, by the market's trade seq (1-based) */
+const sendTimes: number[][] = markets.map(() => [0])
+/** phase index of each trade per market index (-1: the priming trade) */
+const sendPhases: number[][] = markets.map(() => [-1])
 const phaseIndex = new Map<string, number>()
 
-function stamp(key: string, priceKey: string, t: number, phase: number): void {
-  stamps.push(key, priceKey, t, phase)
-}
-
-const seqOf = new Map<string, number>()
-
-/** A price unique to this trade among the market's trades of the run (10 significant digits). */
-function priceOf(m: WireMarket, seq: number): string {
-  return (m.refPrice * (1 + ((seq % 200_000) - 100_000) * 1e-7)).toPrecision(10)
-}
-
-function sendTrade(m: WireMarket, phase: number, rnd: () => number): void {
-  const seq = (seqOf.get(m.symbol + m.exchange) ?? 0) + 1
-  seqOf.set(m.symbol + m.exchange, seq)
+function sendTrade(i: number, phase: number, rnd: () => number): void {
+  const m = markets[i]!
+  const times = sendTimes[i]!
+  const seq = times.length
   const price = priceOf(m, seq)
   const qty = (0.001 + rnd() * 2).toFixed(3)
   const buy = rnd() < 0.5
-  const t = monoMs()
+  times.push(monoMs())
+  sendPhases[i]!.push(phase)
   const ts = Date.now()
-  let id: string
-  if (m.exchange === 'binance') id = String(binance.trade(m.symbol, ts, price, qty, !buy))
-  else if (m.exchange === 'bybit') {
-    id = `bench-${seq}`
-    bybit.trades(m.symbol, [bybitTradeRow(m.symbol, ts, buy ? 'Buy' : 'Sell', qty, price, id)])
-  } else id = okx.trade(m.symbol, ts, price, qty, buy ? 'buy' : 'sell')
-  stamp(`${m.exchange}|${m.symbol}|${id}`, `${m.exchange}|${m.symbol}|${Number(price)}`, t, phase)
+  if (m.exchange === 'binance') binance.trade(m.symbol, ts, price, qty, !buy)
+  else if (m.exchange === 'bybit')
+    bybit.trades(m.symbol, [bybitTradeRow(m.symbol, ts, buy ? 'Buy' : 'Sell', qty, price, String(seq))])
+  else okx.trade(m.symbol, ts, price, qty, buy ? 'buy' : 'sell')
 }
 
 async function run(phases: Phase[]): Promise<void> {
@@ -105,7 +94,7 @@ async function run(phases: Phase[]): Promise<void> {
   let total = 0
   for (const m of markets) cum.push((total += m.weight))
   const rnd = mulberry32(0x3a7e)
-  const pick = (): WireMarket => {
+  const pick = (): number => {
     const x = rnd() * total
     let lo = 0
     let hi = cum.length - 1
@@ -114,13 +103,8 @@ async function run(phases: Phase[]): Promise<void> {
       if (cum[mid]! < x) lo = mid + 1
       else hi = mid
     }
-    return markets[lo]!
+    return lo
   }
-  const flush = setInterval(() => {
-    if (stamps.length === 0) return
-    process.send!({ stamps })
-    stamps = []
-  }, STAMP_FLUSH_MS)
   const sentBy: Record<string, number> = {}
   for (const p of phases) {
     const idx = phaseIndex.get(p.name) ?? phaseIndex.size
@@ -137,10 +121,7 @@ async function run(phases: Phase[]): Promise<void> {
     }
     sentBy[p.name] = (sentBy[p.name] ?? 0) + sent
   }
-  clearInterval(flush)
-  process.send!({ stamps })
-  stamps = []
-  process.send!({ ran: sentBy, phases: Object.fromEntries(phaseIndex) })
+  process.send!({ ran: sentBy, phases: Object.fromEntries(phaseIndex), sendTimes, sendPhases })
 }
 
 async function main(): Promise<void> {
@@ -151,8 +132,7 @@ async function main(): Promise<void> {
     else if (m.cmd === 'prime') {
       // one trade per market: every market exists in the receivers' state before channels are subscribed
       const rnd = mulberry32(1)
-      for (const market of markets) sendTrade(market, -1, rnd)
-      stamps = []
+      for (let i = 0; i < markets.length; i++) sendTrade(i, -1, rnd)
       process.send!({ primed: markets.length })
     } else if (m.cmd === 'held') process.send!({ held: tradeStreamsHeld(m.holders), of: markets.length })
     else void Promise.all([binance.stop(), bybit.stop(), okx.stop(), deribit.stop()]).finally(() => process.exit(0))

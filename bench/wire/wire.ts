@@ -20,6 +20,7 @@ import { distPath, projectRoot } from '../../engine/paths.js'
 import { freePort } from '../free-port.js'
 import { subscriptions, type WireMarket } from './markets.js'
 import type { Phase } from './venues.js'
+import { expectedDeliveries, matchDeliveries, type Sends } from './match.js'
 
 /** messages per second of all venues together at the live rate */
 const LIVE_RATE = Number(process.env['BENCH_WIRE_RATE'] ?? 2_000)
@@ -30,6 +31,8 @@ const BURST_S = 2
 /** live rate between bursts, s: what a burst leaves behind drains here (reported apart) */
 const RECOVER_S = 5
 const ADMIN = 'bench-admin-token-0123456789'
+/** after the last send, ms: the last deliveries arrive */
+const DRAIN_MS = 5_000
 
 type Msg = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- IPC answers
 
@@ -114,19 +117,6 @@ function phasesOf(): Phase[] {
   return out
 }
 
-/** Latency summaries keyed by phase name instead of index. */
-function byPhase(report: Msg, names: Record<string, number>): Msg {
-  const name = Object.fromEntries(Object.entries(names).map(([k, v]) => [String(v), k]))
-  const rename = (x: Msg): Msg => Object.fromEntries(Object.entries(x).map(([i, v]) => [name[i] ?? i, v]))
-  return {
-    counts: report['counts'],
-    refused: report['refused'],
-    all: rename(report['all']),
-    trades: rename(report['trades']),
-    candles: rename(report['candles'])
-  }
-}
-
 export async function wireBench(): Promise<Record<string, unknown>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-wire-'))
   const resultsDir = path.join(projectRoot(), 'bench', 'results')
@@ -178,26 +168,30 @@ export async function wireBench(): Promise<Record<string, unknown>> {
     const connected = await Promise.all([clients.tidewatch.next('connected'), clients.bare.next('connected')])
     console.log(`wire: ${SUBSCRIBERS} subscribers each, connected in ${connected.map((c) => c['ms']).join(' / ')} ms`)
     if (connected[0]!['refused'].length) console.log(`wire: channels refused: ${connected[0]!['refused'].join('; ')}`)
-    venues.proc.on('message', (m: Msg) => {
-      if (!('stamps' in m)) return
-      clients.tidewatch.proc.send(m)
-      clients.bare.proc.send(m)
-    })
     const cpu0 = os.loadavg()
     const phases = phasesOf()
     venues.proc.send({ cmd: 'run', phases })
     const ran = await venues.next('ran')
-    await sleep(3_000) // the last deliveries and stamps arrive
+    const sends: Sends = { sendTimes: ran['sendTimes'], sendPhases: ran['sendPhases'], phases: ran['phases'] }
+    await sleep(DRAIN_MS)
     const reports = await Promise.all(
       (['tidewatch', 'bare'] as const).map(async (k) => {
-        clients[k].proc.send({ cmd: 'report' })
-        return byPhase((await clients[k].next('report'))['report'], ran['phases'])
+        const file = path.join(dir, `${k}.deliveries`)
+        clients[k].proc.send({ cmd: 'report', file })
+        const r = (await clients[k].next('report'))['report']
+        const { unmatched, ...latency } = matchDeliveries(file, sends)
+        const expected = expectedDeliveries(markets, subs, sends, k === 'bare')
+        return {
+          counts: { ...r['counts'], unmatched, expected_trade_deliveries: expected },
+          refused: r['refused'],
+          ...latency
+        }
       })
     )
     const health = await getJson(`${server.base}/v1/health`)
     relay.proc.send({ cmd: 'counts' })
     const relayCounts = (await relay.next('counts'))['counts']
-    const [tw, bare] = reports as [Msg, Msg]
+    const [tw, bare] = reports as unknown as [Msg, Msg]
     const p99 = (r: Msg, phase: string): number => r['all'][phase]?.['p99_ms']
     const round = (x: number): number => Math.round(x * 100) / 100
     const sources = (health['sources'] as Msg[]).map((s) => ({
