@@ -89,7 +89,7 @@ async function startServer(env: Record<string, string>, dir: string, profileDir:
     const h = await getJson(`${base}/v1/health`).catch(() => null)
     if (h?.['ready'] && (h['sources'] as Msg[]).every((s) => s['connected'])) break
     if (proc.exitCode !== null) throw new Error(`server exited ${proc.exitCode}`)
-    if (i % 50 === 49) console.log(`wire: server waiting for ${JSON.stringify(h?.['waiting_for'])}`)
+    if (i % 50 === 49) console.log(`wire: server ${h ? `waiting for ${JSON.stringify(h['waiting_for'])}` : 'starting'}`)
     if (i > 1200) throw new Error(`server not ready: ${JSON.stringify(h?.['waiting_for'])}`)
     await sleep(100)
   }
