@@ -1,8 +1,8 @@
 /**
  * @module
  * mulberry32: the seeded generator of the benchmarks' datasets (uniform in [0, 1), the same sequence for a
- * seed on every run). test/helpers/mulberry32.ts is the tests' copy: bench/ is built into dist/ and does not
- * import test/.
+ * seed on every run). test/helpers/mulberry32.ts is the tests' copy: bench/ is built into dist/ and imports
+ * from test/ only the local venue servers (bench/wire), which tsc then compiles into dist/test/helpers/venues/.
  */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0

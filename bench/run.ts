@@ -340,6 +340,18 @@ async function main(): Promise<void> {
     )
     return
   }
+  // venue-to-bot latency (docs/benchmarks.md "Wire"): local venue servers -> Tidewatch -> 1,000 push subscribers
+  if (only === 'wire') {
+    const out = await (await import('./wire/wire.js')).wireBench()
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'wire.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
   if (only === 'import') {
     const out = await importBench(ROUNDS)
     console.log(JSON.stringify(out, null, 2))

@@ -94,11 +94,19 @@ describe('Bybit: trades missed while a connection was down', () => {
     server.recentTradesCap = 2
     const [found, filled, unfilled] = gaps()
     const s0 = status()
+    const asked = recentTradeRequests().length
     server.dropAll()
     // three trades missed, the venue's page holds only the newest two
     server.trades('BTCUSDT', [trade('BTCUSDT', 'b-7'), trade('BTCUSDT', 'b-8'), trade('BTCUSDT', 'b-9')], false)
     await reconnected(s0.reconnects!, 3)
-    await until('pages served', () => status().gaps_unfilled === unfilled + 1 && sortedIds('BTCUSDT').length === 8)
+    // every market that traded is asked for its page (BTC's records can arrive before the others are asked)
+    await until(
+      'pages served',
+      () =>
+        status().gaps_unfilled === unfilled + 1 &&
+        sortedIds('BTCUSDT').length === 8 &&
+        recentTradeRequests().length === asked + 3
+    )
     server.recentTradesCap = 1_000
     expect(sortedIds('BTCUSDT')).toEqual(['b-1', 'b-2', 'b-3', 'b-4', 'b-5', 'b-6', 'b-8', 'b-9'])
     // ETHUSDT and 1000PEPEUSDT missed nothing: their pages hold the last trade seen

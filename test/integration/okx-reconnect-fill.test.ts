@@ -99,14 +99,19 @@ describe('OKX: trades missed while a connection was down', () => {
     server.recentTradesCap = 2
     const [found, filled, unfilled] = gaps()
     const s0 = status()
+    const asked = tradeRequests().length
     server.dropAll()
     // three trades missed, the venue's page holds only the newest two
     const lost = trade('BTC-USDT-SWAP', false)
     btc.push(trade('BTC-USDT-SWAP', false), trade('BTC-USDT-SWAP', false))
     await reconnected(s0.reconnects!, 2)
+    // every instrument that traded is asked for its page (BTC's records can arrive before the others are asked)
     await until(
       'pages served',
-      () => status().gaps_unfilled === unfilled + 1 && sortedIds('BTC-USDT-SWAP').length === 8
+      () =>
+        status().gaps_unfilled === unfilled + 1 &&
+        sortedIds('BTC-USDT-SWAP').length === 8 &&
+        tradeRequests().length === asked + 3
     )
     server.recentTradesCap = 500
     expect(sortedIds('BTC-USDT-SWAP')).toEqual([...btc].sort())

@@ -2,8 +2,11 @@
  * @module
  * The consumer side of a live venue feed: takes raw messages from the bounded RawQueue, parses them,
  * records them (RECORD_DIR), normalizes them with the venue's normalizer and hands the records to the
- * pipeline as encoded chunks plus live records, every FLUSH_MS or CHUNK_RECORDS records, whichever comes
- * first. A message that fails anywhere is counted and skipped; the pump never throws on venue data.
+ * pipeline as encoded chunks plus live records as soon as the queue is drained, or every CHUNK_RECORDS
+ * records while it is not. A live record waits for nothing but the messages queued with it: under load
+ * they queue while the pump works, so chunks grow with the rate and stay one per drain when it is quiet
+ * (the table batcher gathers chunks into inserts on its own timer, INGEST_FLUSH_MS). A message that
+ * fails anywhere is counted and skipped; the pump never throws on venue data.
  */
 import type { NormalizedRecord } from '../../../engine/records/types.js'
 import { encodeRecords } from '../../encode-records.js'
@@ -15,8 +18,13 @@ import type { RawQueue } from './raw-queue.js'
 
 /** Records per chunk: big enough to keep encoding cheap, small enough to keep live latency low. */
 export const CHUNK_RECORDS = 5_000
-/** Longest a normalized record waits before it is handed on, ms. */
+/**
+ * Longest a normalized record waits before it is handed on, ms, where records are not handed on at once
+ * (a replay at recorded pace gathers records between its waits).
+ */
 export const FLUSH_MS = 250
+/** How long the pump sleeps on an empty queue before it looks at the abort signal again, ms. */
+const IDLE_WAKE_MS = 1_000
 
 export interface FeedPumpOptions {
   readonly normalizer: VenueNormalizer
@@ -25,8 +33,6 @@ export interface FeedPumpOptions {
   readonly recorder?: Recorder | undefined
   /** channels whose messages are repeated at the top of each recording file (market lists) */
   readonly sticky?: (channel: string) => boolean
-  /** @default FLUSH_MS */
-  readonly flushMs?: number
 }
 
 /**
@@ -90,12 +96,10 @@ export function normalizeMessage(
 export async function* pumpFeed(opts: FeedPumpOptions, signal: AbortSignal): AsyncIterable<IngestItem> {
   const { normalizer, queue, counters, recorder } = opts
   const venue = normalizer.venue
-  const flushMs = opts.flushMs ?? FLUSH_MS
   let out: NormalizedRecord[] = []
-  let lastFlush = Date.now()
   for (;;) {
     if (signal.aborted && queue.length === 0) break
-    await queue.wait(Math.max(1, lastFlush + flushMs - Date.now()), signal)
+    await queue.wait(IDLE_WAKE_MS, signal)
     for (let msg = queue.shift(); msg !== undefined; msg = queue.shift()) {
       counters.messages++
       counters.lastMessageTs = msg.recvTs
@@ -105,13 +109,11 @@ export async function* pumpFeed(opts: FeedPumpOptions, signal: AbortSignal): Asy
       else recorder?.write(venue, msg.channel, msg.text, msg.recvTs, opts.sticky?.(msg.channel) ?? false)
       if (out.length >= CHUNK_RECORDS) break
     }
-    const now = Date.now()
-    if (out.length >= CHUNK_RECORDS || (out.length > 0 && now - lastFlush >= flushMs)) {
+    // the queue is drained (or a chunk is full): hand on what it held
+    if (out.length > 0) {
       const records = out
       out = []
-      lastFlush = now
       yield* recordItems(records, counters)
-    } else if (out.length === 0) lastFlush = now
+    }
   }
-  if (out.length > 0) yield* recordItems(out, counters)
 }
