@@ -21,7 +21,7 @@ export async function chainAsOf(
   nowMs: number
 ): Promise<ChainAsOf> {
   const [quotes, oldest] = await Promise.all([
-    loadChainQuotes(store, { asOfMs: pit.asOfMs, knownByMs: pit.knownByMs }, nowMs),
+    loadChainQuotes(store, { asOfMs: pit.asOfMs, knownByMs: pit.knownByMs }, nowMs, [currency]),
     oldestKnown(store, 'option_quotes', pit.knownByMs)
   ])
   const book = new OptionsBook()

@@ -8,6 +8,10 @@
 import type { Store } from '../store/store.js'
 import type { OptionQuoteRecord } from '../records/types.js'
 import { CHAIN_LOOKBACK_MS } from './chain-at.js'
+import type { OptionsCurrency } from './chain-types.js'
+
+/** the chains this service summarizes */
+const OPTIONS_CURRENCIES: readonly OptionsCurrency[] = ['BTC', 'ETH']
 
 /** The bounds of a load, epoch ms. */
 export interface ChainLoadBounds {
@@ -21,24 +25,30 @@ export interface ChainLoadBounds {
 const NO_BOUND_MS = 7_258_118_400_000
 
 /**
- * The quotes of the BTC and ETH chain snapshots at `bounds.asOfMs` (the live rebuild: the newest ones of the
- * last CHAIN_LOOKBACK_MS). Each currency's quotes share one `ts`; empty for a currency without a snapshot.
+ * The quotes of the chain snapshots of `currencies` at `bounds.asOfMs` (the live rebuild: the newest ones of
+ * the last CHAIN_LOOKBACK_MS). Each currency's quotes share one `ts`; none for a currency without a snapshot.
  */
 export async function loadChainQuotes(
   store: Store,
   bounds: ChainLoadBounds,
-  nowMs: number
+  nowMs: number,
+  currencies: readonly OptionsCurrency[] = OPTIONS_CURRENCIES
 ): Promise<OptionQuoteRecord[]> {
   const to = bounds.asOfMs ?? NO_BOUND_MS
   const from = (bounds.asOfMs ?? nowMs) - CHAIN_LOOKBACK_MS
-  const params = { from, to, known: bounds.knownByMs ?? NO_BOUND_MS }
+  const params = { from, to, known: bounds.knownByMs ?? NO_BOUND_MS, prefix: `${currencies[0] ?? 'BTC'}-` }
+  // one currency: its prefix (`ETH-`) lets the primary key (instrument, ts) skip the other's rows
+  const instruments =
+    currencies.length === 1
+      ? 'startsWith(instrument, {prefix:String})'
+      : "(startsWith(instrument, 'BTC-') OR startsWith(instrument, 'ETH-'))"
   // the quote time is aliased ts_ms: an alias named ts would shadow the column in WHERE
   const rows = await store.query<Omit<OptionQuoteRecord, 'ts'> & { ts_ms: number }>(
     `WITH snapshots AS (
        SELECT splitByChar('-', toString(instrument))[1] AS currency, max(ts) AS snapshot_ts FROM option_quotes
        WHERE ts > fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
          AND ingest_ts <= fromUnixTimestamp64Milli({known:Int64}, 'UTC')
-         AND (startsWith(instrument, 'BTC-') OR startsWith(instrument, 'ETH-'))
+         AND ${instruments}
        GROUP BY currency
      )
      SELECT 'option_quote' AS kind, toUnixTimestamp64Milli(ts) AS ts_ms, exchange, instrument, underlying_price,
@@ -46,7 +56,7 @@ export async function loadChainQuotes(
      FROM option_quotes
      WHERE ts > fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
        AND ingest_ts <= fromUnixTimestamp64Milli({known:Int64}, 'UTC')
-       AND (splitByChar('-', toString(instrument))[1], ts) IN (SELECT currency, snapshot_ts FROM snapshots)
+       AND ${instruments} AND (splitByChar('-', toString(instrument))[1], ts) IN (SELECT currency, snapshot_ts FROM snapshots)
      ORDER BY instrument, ingest_ts`,
     params
   )

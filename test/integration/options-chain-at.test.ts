@@ -4,11 +4,11 @@
  * 08:00 UTC expiry and one 00:00 UTC strike-grid change: instruments listed and delisted) pushed through
  * admin ingest into a real server:
  * - at every minute, the live book fed the quotes in order and the history point of that minute agree to the
- *   last digit, and so does the `as_of` chain at every 20th minute and at each minute around 00:00 and 08:00;
- * - the live chain recorded after each hour's ingest equals `as_of` the recording moment after a newer
+ *   last digit, and so does the `as_of` chain at every 30th minute and at each minute around 00:00 and 08:00;
+ * - the live chain recorded after each ingest (three hours of snapshots) equals `as_of` the recording moment after a newer
  *   snapshot and a late import with old event times arrived, and after a rebuild of the live state.
- * The quotes keep instruments expiring within 3 days of the day's start (the dailies and their grids), so the
- * day stays ~200k quotes; the seed is the first whose 00:00 grid change lists or delists an instrument.
+ * The quotes keep instruments expiring within 2 days of the day's start (dailies) at strikes that are
+ * multiples of 50, so the day stays ~60k quotes; the seed is the first whose 00:00 grid change lists or delists an instrument.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ingestRecords, jsonBody, startTestServer } from '../helpers/server.js'
@@ -29,9 +29,11 @@ const DAY = 86_400_000
 const END = Math.floor(Date.now() / MIN) * MIN - MIN
 const START = END - DAY + MIN
 const MINUTES = Array.from({ length: 1440 }, (_, i) => START + i * MIN)
-const EXPIRY_CUTOFF = START + 3 * DAY
+const EXPIRY_CUTOFF = START + 2 * DAY
+/** snapshots ingested per admin ingest body, and so between two recorded live answers */
+const BODY_MS = 3 * 3_600_000
 
-/** ETH quotes of the demo market's minute snapshots in [from, to), instruments expiring before the cutoff */
+/** ETH quotes of the demo market's minute snapshots in [from, to): expiring before the cutoff, strikes of 50 */
 function ethQuotes(seed: number, from: number, to: number): OptionQuoteRecord[] {
   const s = mixSeed(seed)
   const options = createOptions({ seed: s, universe: UNIVERSE, path: new PricePath(s, UNIVERSE.bases) })
@@ -41,7 +43,8 @@ function ethQuotes(seed: number, from: number, to: number): OptionQuoteRecord[] 
   for (const chunk of [...sink.takeFull(), sink.takeRest() ?? []]) {
     for (const r of chunk) {
       if (r.kind !== 'option_quote' || !r.instrument.startsWith('ETH-')) continue
-      if (parseInstrument(r.instrument)!.expiryMs < EXPIRY_CUTOFF) out.push(r)
+      const i = parseInstrument(r.instrument)!
+      if (i.expiryMs < EXPIRY_CUTOFF && i.strike % 50 === 0) out.push(r)
     }
   }
   return out
@@ -63,7 +66,7 @@ function seedWithGridChange(): number {
 
 let srv: Awaited<ReturnType<typeof startTestServer>>
 let quotes: OptionQuoteRecord[]
-/** live chains recorded after each hour's ingest, with the moment each was answered by */
+/** live chains recorded after each ingest, with the moment each was answered by */
 const recorded: { at: number; body: ChainSummary }[] = []
 
 const get = async (path: string): Promise<any> => jsonBody(await fetch(`${srv.base}${path}`))
@@ -77,12 +80,12 @@ const withoutPit = (b: Record<string, unknown>): Record<string, unknown> => {
 beforeAll(async () => {
   quotes = ethQuotes(seedWithGridChange(), START, END + MIN)
   srv = await startTestServer({ PUBLIC_RATE_PER_MIN: '100000' })
-  // an hour of snapshots a body: whole snapshots, few enough records for the live state to apply them
-  for (let h = START; h <= END; h += 3_600_000) {
+  // three hours of snapshots a body (~8k quotes): whole snapshots, few enough for the live state to apply them
+  for (let h = START; h <= END; h += BODY_MS) {
     await ingestRecords(
       srv.base,
       'option_quote',
-      quotes.filter((q) => q.ts >= h && q.ts < h + 3_600_000)
+      quotes.filter((q) => q.ts >= h && q.ts < h + BODY_MS)
     )
     const body = await get('/v1/options/chain?currency=ETH')
     recorded.push({ at: Date.now(), body })
@@ -127,7 +130,7 @@ describe('the chain at T, one definition', () => {
       [0, 8].some(
         (h) => Math.abs(((m - h * 3_600_000) % DAY) - 0) <= 2 * MIN || (m - h * 3_600_000) % DAY >= DAY - 2 * MIN
       )
-    const sampled = MINUTES.filter((m, i) => i % 20 === 0 || nearBoundary(m))
+    const sampled = MINUTES.filter((m, i) => i % 30 === 0 || nearBoundary(m))
     for (let i = 0; i < sampled.length; i += 4) {
       await Promise.all(
         sampled.slice(i, i + 4).map(async (m) => {
@@ -155,7 +158,9 @@ describe('the chain at T, one definition', () => {
   }, 600_000)
 
   it('as_of each recorded moment equals the recorded live chain after newer quotes, a late import and a rebuild', async () => {
-    expect(recorded).toHaveLength(24)
+    expect(recorded).toHaveLength(8)
+    const hourlyBefore = await get('/v1/options/history?currency=ETH&metric=pcr_oi&hours=72')
+    expect(hourlyBefore.resolution).toBe('1h')
     // a newer snapshot, and a late import of snapshots between the recorded ones (old event times, new OI)
     const newest = Math.floor(Date.now() / 1000) * 1000
     const last = quotes.filter((q) => q.ts === END)
@@ -186,5 +191,12 @@ describe('the chain at T, one definition', () => {
     const before = await get(`/v1/options/history?currency=ETH&metric=pcr_oi&hours=25&known_by=${recorded.at(-1)!.at}`)
     expect(all.points.length).toBe(before.points.length + 1 + late.length)
     expect(before.points.map((p: { ts: number }) => p.ts)).toEqual(MINUTES.map((m) => m / 1000))
+    // beyond 48 hours known_by reads the last snapshot of each hour from the snapshot rows: the roll-up as it was
+    const hourlyKnown = await get(
+      `/v1/options/history?currency=ETH&metric=pcr_oi&hours=72&known_by=${recorded.at(-1)!.at}`
+    )
+    expect(hourlyKnown).toEqual(hourlyBefore)
+    const hourlyNow = await get('/v1/options/history?currency=ETH&metric=pcr_oi&hours=72')
+    expect(hourlyNow.points).not.toEqual(hourlyBefore.points)
   }, 300_000)
 })
