@@ -169,7 +169,10 @@ describe('the chain at T, one definition', () => {
       'option_quote',
       last.map((q) => ({ ...q, ts: newest }))
     )
-    const late = recorded.map((r) => r.body.updated * 1000 + 30_000)
+    // the last 30 s of each recorded snapshot's hour: after the hour's last minute snapshot, so the hour's value moves
+    const late = recorded
+      .map((r) => Math.floor(r.body.updated / 3600) * 3_600_000 + 3_600_000 - 30_000)
+      .filter((ts) => ts < END)
     await ingestRecords(
       srv.base,
       'option_quote',
