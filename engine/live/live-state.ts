@@ -9,6 +9,7 @@
 import type { Store } from '../store/store.js'
 import type { NormalizedRecord, OnchainMetricRecord, OptionQuoteRecord, WhaleTransferRecord } from '../records/types.js'
 import { OptionsBook } from './options-book.js'
+import { loadChainQuotes } from '../options/chain-load.js'
 import { ScreenerBook } from './screener-book.js'
 import { OnchainBook } from './onchain-book.js'
 import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
@@ -16,8 +17,6 @@ import { FundingHistory } from './confirm-inputs.js'
 import { loadScreener, type ScreenerLoad } from './screener-load.js'
 import type { WriteHold } from '../store/write-hold.js'
 
-/** How far back a rebuild looks for the latest quote of each instrument, hours. */
-const OPTIONS_LOOKBACK_HOURS = 24
 /** What a rebuild read from the store, applied to the books in one synchronous step. */
 interface Loaded {
   readonly quotes: readonly OptionQuoteRecord[]
@@ -240,19 +239,10 @@ export class LiveState {
 
   /** Everything a rebuild reads from the store. */
   private async load(): Promise<Loaded> {
-    // the newest quote's time is aliased last_ms: an alias named ts would shadow the column in WHERE
-    const quotes = await this.store.query<Omit<OptionQuoteRecord, 'ts'> & { last_ms: number }>(
-      `SELECT 'option_quote' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, 'deribit' AS exchange, instrument,
-              argMax(underlying_price, ts) AS underlying_price, argMax(mark_price, ts) AS mark_price,
-              argMax(mark_iv, ts) AS mark_iv, argMax(open_interest, ts) AS open_interest,
-              argMax(volume_24h, ts) AS volume_24h, argMax(bid, ts) AS bid, argMax(ask, ts) AS ask
-       FROM option_quotes
-       WHERE ts >= now64(3) - INTERVAL {hours:UInt32} HOUR
-       GROUP BY instrument`,
-      { hours: OPTIONS_LOOKBACK_HOURS }
-    )
+    // the chain snapshots of now (engine/options/chain-at.ts), read as of no bound: the live book's state
+    const quotes = await loadChainQuotes(this.store, { asOfMs: null, knownByMs: null }, Date.now())
     return {
-      quotes: quotes.map(({ last_ms, ...q }) => ({ ...q, ts: last_ms })),
+      quotes,
       screener: await loadScreener(this.store),
       ...(await this.loadOnchainAndWhales())
     }

@@ -1,12 +1,12 @@
 /**
  * @module
- * The live options chains (BTC, ETH): the latest quote per instrument, and the chain snapshot cached per
- * currency, as an object (the push stream's `options:` channels; shared, never mutated) and as JSON bytes
- * (`GET /v1/options/chain`). The snapshot is rebuilt only when a quote of that currency changed or an
- * expiry passed, so a request is a map lookup. Quotes of expired instruments are
- * dropped when the snapshot is rebuilt.
+ * The live options chains (BTC, ETH): per currency the quotes of the newest chain snapshot (the rule of
+ * engine/options/chain-at.ts, folded in as quotes arrive), and the chain summary cached per currency, as an
+ * object (the push stream's `options:` channels; shared, never mutated) and as JSON bytes
+ * (`GET /v1/options/chain`). The summary is rebuilt only when the snapshot changed, an expiry passed or the
+ * snapshot grew older than CHAIN_LOOKBACK_MS, so a request is a map lookup.
  */
-import { summarizeChain } from '../options/chain-summary.js'
+import { CHAIN_LOOKBACK_MS, SnapshotFold, quoteCurrency, summarizeSnapshot } from '../options/chain-at.js'
 import type { ChainSummary, OptionsCurrency } from '../options/chain-types.js'
 import { parseInstrument } from '../options/instrument.js'
 import type { OptionQuoteRecord } from '../records/types.js'
@@ -14,55 +14,58 @@ import type { OptionQuoteRecord } from '../records/types.js'
 export const OPTIONS_CURRENCIES: readonly OptionsCurrency[] = ['BTC', 'ETH']
 
 interface Book {
-  readonly quotes: Map<string, OptionQuoteRecord>
-  /** the cached snapshot (the push stream sends it); null when stale */
+  readonly snapshot: SnapshotFold
+  /** the cached summary (the push stream sends it); null when stale */
   chain: ChainSummary | null
   /** its JSON, UTF-8 encoded once (responses send these bytes as they are); null when stale */
   json: Buffer | null
-  /** epoch ms of the earliest expiry among the quotes: the snapshot must be rebuilt then */
+  /** epoch ms from which the cached summary is stale: the earliest expiry, or the snapshot's lookback end */
   validUntil: number
 }
 
 export class OptionsBook {
   private readonly books = new Map<OptionsCurrency, Book>(
-    OPTIONS_CURRENCIES.map((c) => [c, { quotes: new Map(), chain: null, json: null, validUntil: Infinity }])
+    OPTIONS_CURRENCIES.map((c) => [c, { snapshot: new SnapshotFold(), chain: null, json: null, validUntil: Infinity }])
   )
 
-  /** Applies quotes (any currency; others are ignored). A newer quote replaces an older one per instrument. */
+  /** Applies quotes (any currency; others are ignored): a newer snapshot replaces the chain, the same adds to it. */
   apply(quotes: readonly OptionQuoteRecord[]): void {
     for (const q of quotes) {
-      const currency = q.instrument.slice(0, q.instrument.indexOf('-')) as OptionsCurrency
-      const book = this.books.get(currency)
-      if (!book) continue
-      const prev = book.quotes.get(q.instrument)
-      if (prev && prev.ts > q.ts) continue
-      book.quotes.set(q.instrument, q)
+      const book = this.books.get(quoteCurrency(q.instrument) as OptionsCurrency)
+      if (book === undefined || !book.snapshot.add(q)) continue
       book.chain = null
       book.json = null
     }
   }
 
-  /** Replaces everything (rebuild from the store). */
+  /** Replaces everything (rebuild from the store: the quotes of each currency's chain snapshot). */
   reset(quotes: readonly OptionQuoteRecord[]): void {
     for (const book of this.books.values()) {
-      book.quotes.clear()
+      book.snapshot.clear()
       book.chain = null
       book.json = null
     }
     this.apply(quotes)
   }
 
-  /** The cached snapshot of `currency` at `now` (epoch ms); rebuilt when a quote changed or an expiry passed. */
+  /** Snapshot time of `currency`'s chain, epoch ms; null before any quote. */
+  snapshotTs(currency: OptionsCurrency): number | null {
+    const ts = this.books.get(currency)!.snapshot.ts
+    return ts === -Infinity ? null : ts
+  }
+
+  /** The cached summary of `currency` at `now` (epoch ms); rebuilt when the snapshot changed or an expiry passed. */
   chain(currency: OptionsCurrency, now: number): ChainSummary {
     const book = this.books.get(currency)!
     if (book.chain !== null && now < book.validUntil) return book.chain
-    let earliest = Infinity
-    for (const [name, q] of book.quotes) {
+    const { quotes, ts } = book.snapshot
+    let earliest = ts === -Infinity ? Infinity : ts + CHAIN_LOOKBACK_MS
+    for (const [name, q] of quotes) {
       const expiry = parseInstrument(q.instrument)?.expiryMs ?? 0
-      if (expiry <= now) book.quotes.delete(name)
+      if (expiry <= now) quotes.delete(name)
       else if (expiry < earliest) earliest = expiry
     }
-    book.chain = summarizeChain([...book.quotes.values()], now, currency)
+    book.chain = summarizeSnapshot([...quotes.values()], currency, now)
     book.json = null
     book.validUntil = earliest
     return book.chain

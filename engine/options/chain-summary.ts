@@ -4,7 +4,11 @@
  * per-expiry summary and max pain (service spec, "Options chain snapshot"), plus the compact metrics row.
  * Input rules: only instruments of exactly that currency (`BTC` excludes `BTC_USDC`), only unexpired ones
  * (expiry > nowMs), and only the latest quote per instrument by `ts` (on equal `ts`, the later one in the input).
- * One pass to keep the latest quotes, one to aggregate, one max pain per expiry: O(n log n) overall.
+ * The answer does not depend on the order of the input otherwise: quotes are summed in instrument-name order
+ * (floating-point sums depend on their order, and the live book, the store loader and the history derivation
+ * hold the same quotes in different orders), and underlying_price is taken from the newest quote, ties going to
+ * the nearest expiry, then the smallest name. Which quotes make "the chain at T" is chain-at.ts's rule.
+ * One pass to keep the latest quotes, one sort, one to aggregate, one max pain per expiry: O(n log n) overall.
  * Sums are rounded as they leave (decimal-sums.ts): OI and volume to the decimals of the most precise amount
  * summed (0.1 for Deribit BTC options), payouts to cents, so the JSON shows `1718.7`, not `1718.6999999999998`.
  * Rounding happens only here, on the way out: max pain and the put/call ratios come from the unrounded amounts
@@ -80,7 +84,22 @@ function liveQuotes(quotes: readonly OptionQuoteRecord[], nowMs: number, currenc
     if (parsed === null || parsed.currency !== currency || parsed.expiryMs <= nowMs) continue
     live.push({ quote, parsed })
   }
-  return live
+  return live.sort((a, b) => (a.quote.instrument < b.quote.instrument ? -1 : 1))
+}
+
+/** The quote whose underlying_price the snapshot shows: newest ts, then nearest expiry, then smallest name. */
+function newestQuote(live: readonly LiveQuote[]): OptionQuoteRecord | null {
+  let best: LiveQuote | null = null
+  for (const q of live) {
+    // `live` is sorted by name: on a full tie the first (smallest name) stays
+    if (
+      best === null ||
+      q.quote.ts > best.quote.ts ||
+      (q.quote.ts === best.quote.ts && q.parsed.expiryMs < best.parsed.expiryMs)
+    )
+      best = q
+  }
+  return best === null ? null : best.quote
 }
 
 /** Options chain snapshot of `currency` at `nowMs` (epoch ms). Well-formed (zeros, empty, nulls) with no quotes. */
@@ -91,8 +110,7 @@ export function summarizeChain(
 ): ChainSummary {
   const live = liveQuotes(quotes, nowMs, currency)
 
-  let newest: OptionQuoteRecord | null = null
-  for (const { quote } of live) if (newest === null || quote.ts >= newest.ts) newest = quote
+  const newest = newestQuote(live)
   const underlying = newest === null ? 0 : newest.underlying_price
 
   let callOi = 0

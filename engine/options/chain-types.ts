@@ -41,7 +41,7 @@ export interface MaxPainEntry {
 
 export interface ChainSummary {
   readonly currency: OptionsCurrency
-  /** underlying index price of the newest quote, USD; 0 when there are no quotes */
+  /** underlying price of the newest quote (ties: nearest expiry, then smallest name), USD; 0 when there are no quotes */
   readonly underlying_price: number
   /** all unexpired calls, all strikes (not limited to the strike band), coins */
   readonly total_call_oi: number

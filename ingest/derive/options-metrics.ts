@@ -2,10 +2,13 @@
  * @module
  * Derives the per-snapshot options metrics rows (`options_metrics`, `options_expiry_metrics`) from option
  * quotes. Max pain has no clean SQL form over a stream of quotes, so the engine computes it from each
- * chain snapshot: quotes are grouped by currency and quote time (one snapshot = one `ts`), summarized with
- * the same code as the live chain, and encoded as TSV for the derived tables.
+ * chain snapshot: quotes are grouped by currency and snapshot time (one snapshot = one `ts`), and each group
+ * is summarized at its own time with the rule the live chain and `as_of` use (engine/options/chain-at.ts), so a
+ * history point is the chain at that moment. A snapshot must reach one call whole (one Deribit answer, one
+ * demo window, one admin ingest body): the parts of a snapshot split across calls would each give a row.
  */
-import { summarizeChain, chainMetrics } from '../../engine/options/chain-summary.js'
+import { chainMetrics } from '../../engine/options/chain-summary.js'
+import { quoteCurrency, summarizeSnapshot } from '../../engine/options/chain-at.js'
 import type { OptionsCurrency } from '../../engine/options/chain-types.js'
 import { parseExpiryCode } from '../../engine/options/instrument.js'
 import { escapeTsv } from '../../engine/runtime/tsv-row.js'
@@ -44,7 +47,7 @@ const nul = (v: number | null): string => (v === null ? '\\N' : String(v))
 function snapshotGroups(quotes: readonly OptionQuoteRecord[]): Map<string, OptionQuoteRecord[]> {
   const groups = new Map<string, OptionQuoteRecord[]>()
   for (const q of quotes) {
-    const currency = q.instrument.slice(0, q.instrument.indexOf('-'))
+    const currency = quoteCurrency(q.instrument)
     if (currency !== 'BTC' && currency !== 'ETH') continue
     const key = `${currency}|${q.ts}`
     let g = groups.get(key)
@@ -64,7 +67,7 @@ export function deriveOptionsMetrics(quotes: readonly OptionQuoteRecord[], bulk:
     const [currency, tsText] = key.split('|') as [OptionsCurrency, string]
     const ts = Number(tsText)
     if (!CURRENCIES.includes(currency)) continue
-    const s = summarizeChain(group, ts, currency)
+    const s = summarizeSnapshot(group, currency, ts)
     const m = chainMetrics(s)
     metrics +=
       `${ts}\t${currency}\t${s.underlying_price}\t${s.total_call_oi}\t${s.total_put_oi}\t${s.total_call_volume}\t` +

@@ -14,7 +14,12 @@ export const DERIBIT_PATHS = {
   bookSummaryByCurrency: '/public/get_book_summary_by_currency',
   bookSummaryByInstrument: '/public/get_book_summary_by_instrument',
   setHeartbeat: '/public/set_heartbeat',
-  test: '/public/test'
+  test: '/public/test',
+  /**
+   * not a Deribit method: the transport's mark of the start of a DERIBIT_SYMBOLS poll pass, queued (and
+   * recorded) before the pass's requests as `{"result":<epoch ms>}`; the pass's quotes carry that time
+   */
+  pollPass: '/tidewatch/poll_pass'
 } as const
 
 /** The currencies with inverse BTC/ETH option chains; the only ones DERIBIT_CURRENCIES accepts. */

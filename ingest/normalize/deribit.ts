@@ -6,15 +6,19 @@
  * (`/public/get_book_summary_by_currency?currency=BTC&kind=option`), so REST answers, socket answers and
  * replays of both are read the same way. Unsolicited socket messages come on channel `ws`.
  *
- * - `public/get_book_summary_by_currency` / `_by_instrument` → one `option_quote` per option row:
- *   `ts` = `creation_timestamp` (exchange time, ms); `mark_price`, `bid_price`, `ask_price` in the base coin
+ * - `public/get_book_summary_by_currency` / `_by_instrument` → one `option_quote` per option row. `ts` is the
+ *   snapshot time of the chain poll (engine/options/chain-at.ts), exchange time in ms: for a by-currency answer
+ *   (one whole-chain poll) the newest `creation_timestamp` of its rows, shared by all of them (rows of one answer
+ *   carry creation times a few ms apart; the per-row times are not kept); for a by-instrument answer
+ *   (DERIBIT_SYMBOLS) the start of its poll pass as the transport marked it (`pollPass`), or the row's own
+ *   `creation_timestamp` without a mark (recordings made without marks). `mark_price`, `bid_price`, `ask_price` in the base coin
  *   for inverse BTC/ETH options (linear USDC options quote USDC per coin: divided by `underlying_price` here so
  *   the record stays in base coin); `mark_iv` in percent as sent (52.3 = 52.3%; unlike `markprice.options`,
  *   whose `iv` is a fraction); `open_interest` and `volume` (24 h) in contracts = coins (Deribit: "for options
  *   … the underlying base currency coin"); `underlying_price` USD (index or the expiry's future). A bid, ask
  *   or IV that is missing, null, "" or 0 (no order on that side, no IV) is null; a missing volume is 0; a
- *   value present but not a number (or negative) makes the row malformed. Rows of expired instruments (expiry at or before the row's
- *   own time: an answer around 08:00 UTC can still hold them) are skipped, not counted.
+ *   value present but not a number (or negative) makes the row malformed. Rows of expired instruments (expiry at or before the
+ *   snapshot time: an answer around 08:00 UTC can still hold them) are skipped, not counted.
  * - `public/get_instruments` → instrument meta (expiry, linear or inverse); no record.
  * - `public/set_heartbeat`, `public/test` answers and `heartbeat` notifications → protocol chatter.
  * - An `error` envelope → `error` (venue_errors); subscription notifications and stray answers → `unknown`.
@@ -56,6 +60,19 @@ function optional(v: unknown): number | null | undefined {
   return isNum(v) && v > 0 ? v : undefined
 }
 
+const isCreationTime = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+
+/** The snapshot time of a whole-chain answer: its rows' newest creation time; null when it has none. */
+function snapshotTime(rows: unknown): number | null {
+  if (!Array.isArray(rows)) return null
+  let ts: number | null = null
+  for (const row of rows as (BookSummaryRow | null)[]) {
+    const t = row?.creation_timestamp
+    if (isCreationTime(t) && (ts === null || t > ts)) ts = t
+  }
+  return ts
+}
+
 export class DeribitNormalizer implements VenueNormalizer {
   readonly venue = EXCHANGE
   /** per instrument: expiry and kind, from get_instruments or else from the name */
@@ -64,6 +81,8 @@ export class DeribitNormalizer implements VenueNormalizer {
   expiredRows = 0
   /** newest quote time seen, epoch ms: instruments expired before it are forgotten at the next list */
   private newestTs = 0
+  /** start of the current DERIBIT_SYMBOLS poll pass, epoch ms; null before the first mark */
+  private passTs: number | null = null
 
   /** Known option instruments (from instrument lists or seen in quotes). */
   instrument(name: string): InstrumentMeta | undefined {
@@ -78,8 +97,13 @@ export class DeribitNormalizer implements VenueNormalizer {
     if (!('result' in m)) return 'malformed'
     switch (channel.split('?', 1)[0]) {
       case DERIBIT_PATHS.bookSummaryByCurrency:
+        return this.bookSummary(m.result, out, snapshotTime(m.result))
       case DERIBIT_PATHS.bookSummaryByInstrument:
-        return this.bookSummary(m.result, out)
+        return this.bookSummary(m.result, out, this.passTs)
+      case DERIBIT_PATHS.pollPass:
+        if (!isNum(m.result) || !Number.isSafeInteger(m.result) || m.result <= 0) return 'malformed'
+        this.passTs = m.result
+        return 'control'
       case DERIBIT_PATHS.instruments:
         return this.instrumentList(m)
       case DERIBIT_PATHS.setHeartbeat:
@@ -107,33 +131,35 @@ export class DeribitNormalizer implements VenueNormalizer {
     return 'ok'
   }
 
-  private bookSummary(rows: unknown, out: NormalizedRecord[]): Outcome {
+  /** `snapshotTs`: the time every row's quote carries (null: each row its own creation time). */
+  private bookSummary(rows: unknown, out: NormalizedRecord[], snapshotTs: number | null): Outcome {
     if (!Array.isArray(rows)) return 'malformed'
     let outcome: Outcome = 'ok'
     for (const row of rows as (BookSummaryRow | null)[]) {
       // the good rows of an answer are kept; one bad row marks the whole answer malformed (counted once)
-      if (row === null || typeof row !== 'object' || !this.quote(row, out)) outcome = 'malformed'
+      if (row === null || typeof row !== 'object' || !this.quote(row, snapshotTs, out)) outcome = 'malformed'
     }
     return outcome
   }
 
   /** Appends the quote of one row; false when the row is malformed. Non-options and expired rows: true, nothing. */
-  private quote(r: BookSummaryRow, out: NormalizedRecord[]): boolean {
+  private quote(r: BookSummaryRow, snapshotTs: number | null, out: NormalizedRecord[]): boolean {
     const name = r.instrument_name
     if (typeof name !== 'string') return false
     const meta = this.meta(name)
     if (meta === null) return true // a future or perpetual: not an option quote
-    const ts = r.creation_timestamp
+    const created = r.creation_timestamp
     const underlying = r.underlying_price
     const mark = r.mark_price
     const oi = r.open_interest
-    if (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts <= 0) return false
+    if (!isCreationTime(created)) return false
     if (!isNum(underlying) || !(underlying > 0) || !isNum(mark) || mark < 0 || !isNum(oi) || oi < 0) return false
     const volume = absent(r.volume) ? 0 : r.volume
     const bid = optional(r.bid_price)
     const ask = optional(r.ask_price)
     const iv = optional(r.mark_iv)
     if (!isNum(volume) || volume < 0 || bid === undefined || ask === undefined || iv === undefined) return false
+    const ts = snapshotTs ?? created
     if (ts > this.newestTs) this.newestTs = ts
     if (meta.expiryMs <= ts) {
       this.expiredRows++

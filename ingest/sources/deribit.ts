@@ -194,6 +194,11 @@ export class DeribitSource extends VenueSource {
       const started = Date.now()
       const behind = this.queue.length >= POLL_BACKLOG
       if (behind) this.opts.log.warn({ queued: this.queue.length }, 'deribit poll skipped: the normalizer is behind')
+      // a DERIBIT_SYMBOLS pass is one snapshot of the chosen instruments: its start marks the quotes' time
+      // (a mark dropped by a full queue leaves the pass's quotes on the previous pass's time, adding to it)
+      if (perInstrument && !behind) {
+        this.queue.push({ channel: DERIBIT_PATHS.pollPass, text: JSON.stringify({ result: started }), recvTs: started })
+      }
       for (const req of behind ? [] : pollRequests(this.opts.currencies, this.instruments, perInstrument, started)) {
         if (signal.aborted) return
         await this.rpc.call(req.method, req.params, signal)

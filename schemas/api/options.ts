@@ -3,14 +3,16 @@
  * Parameter and response schemas of the options endpoints (service spec "Options").
  */
 import { Type } from '@sinclair/typebox'
-import { EnumParam } from './params.js'
+import { AS_OF_PARAMS, PointInTimeMember } from './as-of.js'
+import { MOMENT_FORMS, MOMENT_PATTERN } from '../../engine/asof/point-in-time.js'
+import { EnumParam, StringParam } from './params.js'
 
 export const OPTIONS_CURRENCY = EnumParam(['BTC', 'ETH'] as const, {
   description: 'underlying currency',
   default: 'BTC'
 })
 
-export const ChainQuery = Type.Object({ currency: Type.Optional(OPTIONS_CURRENCY) })
+export const ChainQuery = Type.Object({ currency: Type.Optional(OPTIONS_CURRENCY), ...AS_OF_PARAMS })
 
 const nullableRatio = Type.Union([Type.Number(), Type.Null()], { description: 'null when the divisor is 0' })
 
@@ -44,7 +46,8 @@ export const ChainResponse = Type.Object({
       quote_currency: Type.Literal('USD')
     })
   ),
-  updated: Type.Integer({ description: 'time of the newest quote, epoch seconds' })
+  updated: Type.Integer({ description: 'snapshot time of the chain (its newest quote), epoch seconds' }),
+  point_in_time: Type.Optional(PointInTimeMember)
 })
 
 export const OPTIONS_HISTORY_METRICS = ['pcr_oi', 'total_oi', 'max_pain'] as const
@@ -57,6 +60,16 @@ export const HistoryQuery = Type.Object({
   }),
   hours: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'window, hours back from now (1 to 720)' })
+  ),
+  known_by: Type.Optional(
+    StringParam({
+      description:
+        'use only snapshots the service had received by this moment (not in the future), so a later import never changes the series; without it every stored snapshot',
+      pattern: MOMENT_PATTERN,
+      rule: MOMENT_FORMS,
+      maxLength: 32,
+      examples: ['2026-01-02T00:00:00Z']
+    })
   )
 })
 

@@ -2,14 +2,17 @@
  * @module
  * Options endpoints. `GET /v1/options/chain` serves the cached snapshot of the live chain: a lookup. One
  * response object per cached body, so a hot read allocates none and the synthetic label's copy (cached by
- * the response's identity, server/app.ts) is reused.
+ * the response's identity, server/app.ts) is reused. With `as_of` the chain at that moment is read from the
+ * store (engine/options/chain-as-of.ts).
  */
+import { resolvePointInTime } from '../../engine/asof/point-in-time.js'
+import { chainAsOf } from '../../engine/options/chain-as-of.js'
 import type { OptionsCurrency } from '../../engine/options/chain-types.js'
 import { ChainQuery, ChainResponse } from '../../schemas/api/options.js'
 import type { ServerContext } from '../context.js'
-import { JSON_HEADERS, type HttpResponse, type Route } from '../http/types.js'
+import { JSON_HEADERS, json, type HttpResponse, type Route } from '../http/types.js'
 
-export function optionsRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
+export function optionsRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): Route[] {
   const responses = new WeakMap<Buffer, HttpResponse>()
   const response = (body: Buffer): HttpResponse => {
     let res = responses.get(body)
@@ -25,11 +28,17 @@ export function optionsRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
       symbolParam: 'currency',
       summary: 'Options chain snapshot: open interest by strike, put/call ratios, max pain per expiry',
       description:
-        "Instruments are parsed from Deribit names (expiry 08:00 UTC); expired ones are excluded. Max pain per expiry: the strike among that expiry's strikes with the lowest payout to holders (calls below plus puts above, times OI); ties go to the lower strike.",
+        "The chain is the newest whole-chain snapshot of the currency (its instruments are the ones listed then), minus instruments expired since. Instruments are parsed from Deribit names (expiry 08:00 UTC). Max pain per expiry: the strike among that expiry's strikes with the lowest payout to holders (calls below plus puts above, times OI); ties go to the lower strike. With as_of: the chain at that moment from the quotes received by known_by, plus point_in_time.",
       tags: ['options'],
       query: ChainQuery,
       response: ChainResponse,
-      handler: (req) => response(ctx.live.options.chainJson(req.q['currency'] as OptionsCurrency, Date.now()))
+      handler: async (req) => {
+        const currency = req.q['currency'] as OptionsCurrency
+        const now = Date.now()
+        const pit = resolvePointInTime(req.q, req.plan, now)
+        if (pit === null) return response(ctx.live.options.chainJson(currency, now))
+        return json(200, await chainAsOf(ctx.store, currency, pit, now))
+      }
     }
   ]
 }

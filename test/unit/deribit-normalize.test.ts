@@ -262,3 +262,24 @@ describe('Deribit requests and schedule', () => {
     ])
   })
 })
+
+describe('snapshot time of a poll (engine/options/chain-at.ts)', () => {
+  it('stamps every row of a whole-chain answer with its newest creation time', () => {
+    const n = new DeribitNormalizer()
+    const rows = BTC.map((o, i) => bookSummaryRow(o, NOW - (i % 5)))
+    const { records } = run(n, SUMMARY_BTC, rpcResult(rows, 1))
+    expect(records.length).toBeGreaterThan(40)
+    expect(new Set(records.map((r) => r.ts))).toEqual(new Set([NOW]))
+  })
+
+  it('stamps the rows of a DERIBIT_SYMBOLS pass with the pass mark, and each row its own time without one', () => {
+    const n = new DeribitNormalizer()
+    const path = (name: string): string => `/public/get_book_summary_by_instrument?instrument_name=${name}`
+    const [a, b] = [BTC[0]!, BTC[1]!]
+    expect(run(n, path(a.name), rpcResult([bookSummaryRow(a, NOW + 7)], 1)).records[0]!.ts).toBe(NOW + 7)
+    expect(run(n, '/tidewatch/poll_pass', { result: NOW - 100 }).outcome).toBe('control')
+    expect(run(n, path(a.name), rpcResult([bookSummaryRow(a, NOW + 3)], 2)).records[0]!.ts).toBe(NOW - 100)
+    expect(run(n, path(b.name), rpcResult([bookSummaryRow(b, NOW + 9)], 3)).records[0]!.ts).toBe(NOW - 100)
+    expect(run(n, '/tidewatch/poll_pass', { result: 'soon' }).outcome).toBe('malformed')
+  })
+})

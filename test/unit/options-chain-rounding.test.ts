@@ -88,8 +88,10 @@ describe('options chain sums', () => {
       expect(s.max_pain[code]?.strike).toBe(brute.strike)
       expect(s.max_pain[code]?.total_pain_quote).toBe(Math.round(brute.payout * 100) / 100)
     }
+    // summed in instrument-name order, the order the summary adds in whatever the input order
+    const byName = [...quotes].sort((a, b) => (a.instrument < b.instrument ? -1 : 1))
     const sum = (calls: boolean): number =>
-      quotes.filter((q) => q.instrument.endsWith('-C') === calls).reduce((a, q) => a + q.open_interest, 0)
+      byName.filter((q) => q.instrument.endsWith('-C') === calls).reduce((a, q) => a + q.open_interest, 0)
     expect(s.pcr_oi).toBe(sum(false) / sum(true))
     expect(s.pcr_volume).toBe(1)
   })
