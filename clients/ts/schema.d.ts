@@ -2595,6 +2595,8 @@ export interface operations {
         end?: string
         /** @description time between steps; steps are whole multiples of it counted from the Unix epoch (1h: each UTC hour) */
         interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'
+        /** @description answers use only records received by this fixed moment at every step (default: each step its own moment, no lookahead). A later moment lets the evaluation use history imported after the fact. Rule: not in the future */
+        known_by?: string
         /** @description forward-return horizons, each minutes, hours or days from 1m to 30d; default 1h,4h,24h (comma-separated, no spaces; at least one item, no empty items (a trailing comma or an empty value is refused); repeated items count once; at most 6 items) */
         horizons?: string[]
       }
@@ -2628,6 +2630,8 @@ export interface operations {
             direction: 'long' | 'short'
             /** @enum {string} */
             interval: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'
+            /** @description "step" (each answer used what was received by its own step) or the fixed moment given, ISO 8601 UTC */
+            known_by: string
             horizons: string[]
             /** @description first step, epoch ms */
             start: number

@@ -2,7 +2,7 @@
  * @module
  * The walk-forward evaluation of the confirm model on stored history (docs/confirm.md, "Evaluation"): for
  * each market and step, the confirm answer as it was at the step (`confirmSeries`, each step its own
- * `known_by`, so nothing received later is used) and the forward returns of the direction from the market's
+ * `known_by` unless one is fixed, so nothing received later is used) and the forward returns of the direction from the market's
  * stored candles; then the report of engine/evaluation/report.ts. The returns are outcomes, measured with
  * every candle stored now; the answers are point-in-time.
  */
@@ -36,6 +36,8 @@ export interface EvaluationInput {
   readonly price: Timeframe
   /** only candles closed by then are read, epoch ms */
   readonly nowMs: number
+  /** a fixed receive-time bound of every answer; undefined: each step its own (no lookahead) */
+  readonly knownByMs?: number | undefined
 }
 
 /** The steps of one market, evaluated. */
@@ -52,7 +54,7 @@ export async function evaluateMarket(
   // closed candles only: a bucket ending after now is still open
   const to = Math.min(steps[steps.length - 1]! + maxH, Math.floor(input.nowMs / widthMs) * widthMs)
   const [answers, candles] = await Promise.all([
-    series(store, market.base, input.direction, steps),
+    series(store, market.base, input.direction, steps, input.knownByMs),
     readCandles(store, market, input.price.table, input.price.name, steps[0]! - widthMs, to)
   ])
   const closes = closesOf(candles, widthMs)

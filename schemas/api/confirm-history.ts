@@ -102,6 +102,12 @@ export const ConfirmEvaluationQuery = Type.Object(
       )
     ),
     interval: Type.Optional(interval),
+    known_by: Type.Optional(
+      moment(
+        'answers use only records received by this fixed moment at every step (default: each step its own moment, no lookahead). A later moment lets the evaluation use history imported after the fact. Rule: not in the future',
+        '2026-02-01T00:00:00Z'
+      )
+    ),
     horizons: Type.Optional(
       CsvParam<string>(
         { type: 'string', pattern: '^[1-9][0-9]{0,5}[mhd]$' },
@@ -140,6 +146,9 @@ const Group = Type.Object({
 export const ConfirmEvaluationResponse = Type.Object({
   direction: Type.String({ enum: ['long', 'short'] }),
   interval: Type.String({ enum: [...STEP_INTERVALS] }),
+  known_by: Type.String({
+    description: '"step" (each answer used what was received by its own step) or the fixed moment given, ISO 8601 UTC'
+  }),
   horizons: Type.Array(Type.String()),
   start: Type.Integer({ description: 'first step, epoch ms' }),
   end: Type.Integer({ description: 'steps before it, epoch ms (exclusive)' }),

@@ -53,6 +53,14 @@ function pageStart(cursor: number | undefined, startMs: number, endMs: number, s
   return cursor
 }
 
+/** A fixed `known_by`, epoch ms (400 when malformed or in the future), or undefined: each step its own. */
+function fixedKnownBy(text: string | undefined, nowMs: number): number | undefined {
+  if (text === undefined) return undefined
+  const ms = parseMoment(text, 'known_by')
+  if (ms > nowMs) throw new ApiError('invalid_parameter', `known_by ${iso(ms)} is in the future`, { param: 'known_by' })
+  return ms
+}
+
 export function confirmHistoryRoutes(
   ctx: Pick<ServerContext, 'live' | 'store' | 'markets'>,
   now: () => number = Date.now,
@@ -74,11 +82,7 @@ export function confirmHistoryRoutes(
         AccessControl.checkSymbol(req.plan, base, 'symbol')
         const t = now()
         const range = resolveStepRange({ start: q['start'] as string, end: opt(q['end']) }, req.plan, t)
-        const knownByText = opt<string>(q['known_by'])
-        const knownByMs = knownByText === undefined ? undefined : parseMoment(knownByText, 'known_by')
-        if (knownByMs !== undefined && knownByMs > t) {
-          throw new ApiError('invalid_parameter', `known_by ${iso(knownByMs)} is in the future`, { param: 'known_by' })
-        }
+        const knownByMs = fixedKnownBy(opt(q['known_by']), t)
         const interval = q['interval'] as StepInterval
         const stepMs = intervalMs(interval)
         const from = pageStart(opt(q['cursor']), range.startMs, range.endMs, stepMs)
@@ -142,6 +146,7 @@ export function confirmHistoryRoutes(
             if (m) markets.push(m)
           }
         }
+        const knownByMs = fixedKnownBy(opt(q['known_by']), t)
         const direction = q['direction'] as Direction
         const price = priceTimeframe(stepMs, horizons)
         const stepsMs = stepGrid(range.startMs, range.endMs, stepMs, MAX_EVALUATION_STEPS)
@@ -151,11 +156,13 @@ export function confirmHistoryRoutes(
           stepsMs,
           horizons,
           price,
-          nowMs: t
+          nowMs: t,
+          knownByMs
         })
         return json(200, {
           direction,
           interval,
+          known_by: knownByMs === undefined ? 'step' : iso(knownByMs),
           horizons: horizons.map((h) => h.name),
           start: stepsMs[0] ?? range.startMs,
           end: range.endMs,
