@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js'
 import { booksAt } from '../live/books-load.js'
 import { buildConfirmInputs, fundingHistoryAt } from '../live/confirm-inputs.js'
 import type { PointInTime } from './point-in-time.js'
+import { confirmGrid, gridOf } from './confirm-series.js'
 
 /** The confirmation of `direction` on `base` as of `pit`, from what was stored and received by then. */
 export async function confirmAt(
@@ -28,8 +29,9 @@ export async function confirmAt(
 }
 
 /**
- * The confirmation at each of `stepsMs` (epoch ms, any order), each known by `knownByMs` or, when absent,
- * by its own moment.
+ * The confirmation at each of `stepsMs` (epoch ms), each known by `knownByMs` or, when absent, by its own
+ * moment. Ascending equally spaced steps take one load (engine/asof/confirm-series.ts); others are
+ * answered one by one.
  */
 export async function confirmSeries(
   store: Store,
@@ -38,6 +40,9 @@ export async function confirmSeries(
   stepsMs: readonly number[],
   knownByMs?: number
 ): Promise<ConfirmResult[]> {
+  // a regular grid (the history endpoint's steps): one load, each step in memory
+  const grid = gridOf(stepsMs, knownByMs)
+  if (grid) return confirmGrid(store, base, direction, grid)
   const out: ConfirmResult[] = []
   for (const t of stepsMs) out.push(await confirmAt(store, base, direction, { asOfMs: t, knownByMs: knownByMs ?? t }))
   return out

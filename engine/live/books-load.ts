@@ -64,7 +64,7 @@ export async function loadWhales(store: Store, b: LoadBounds): Promise<WhaleTran
             address, counterparty, toString(event_type) AS event_type, token, amount, usd_value
      FROM whale_transfers WHERE ts >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')${knownSql(b)}
        ${tokens ? 'AND upper(token) IN {tokens:Array(String)}' : ''}
-     ORDER BY ms`,
+     ORDER BY ms, chain, tx_hash, log_index, address`,
     { ...boundParams(b), since: b.nowMs - WHALE_WINDOW_MS, ...(tokens ? { tokens } : {}) }
   )
   return rows.map(withTs<WhaleTransferRecord>)
