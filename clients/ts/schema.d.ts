@@ -1929,6 +1929,10 @@ export interface operations {
         order?: 'asc' | 'desc'
         /** @description rows at most */
         limit?: number
+        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -1983,6 +1987,23 @@ export interface operations {
               /** @description newest reading, epoch seconds */
               updated: number
             }[]
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
           }
         }
       }
@@ -2083,6 +2104,10 @@ export interface operations {
         metrics?: ('exchange_netflow_usd' | 'exchange_reserve_usd' | 'mvrv' | 'active_addresses')[]
         /** @description series window, hours */
         hours?: number
+        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -2127,6 +2152,23 @@ export interface operations {
                 /** @description chain:<chains> when measured by the chain sources from the operator nodes, else stored (admin API or demo market); MVRV, reserves and active addresses are never computed from chain data */
                 source: string
               }
+            }
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
             }
           }
         }
@@ -2228,6 +2270,10 @@ export interface operations {
         direction: 'long' | 'short'
         /** @description free-form caller label, logged; 1 to 64 characters (Unicode code points), an empty value is refused */
         source?: string
+        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -2293,6 +2339,23 @@ export interface operations {
             }
             /** Format: date-time */
             as_of: string
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
           }
         }
       }
@@ -2480,6 +2543,23 @@ export interface operations {
               }
               /** Format: date-time */
               as_of: string
+              /** @description present only when as_of was given */
+              point_in_time?: {
+                /**
+                 * Format: date-time
+                 * @description the moment answered
+                 */
+                as_of: string
+                /**
+                 * Format: date-time
+                 * @description records received after it were not used
+                 */
+                known_by: string
+                /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+                oldest_known: string | null
+                /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+                before_data: boolean
+              }
             }[]
             meta: {
               /** @description first step of the page, epoch ms (inclusive) */
@@ -2977,7 +3057,12 @@ export interface operations {
   }
   getV1WhalesSummary: {
     parameters: {
-      query?: never
+      query?: {
+        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        known_by?: string
+      }
       header?: never
       path?: never
       cookie?: never
@@ -3030,6 +3115,23 @@ export interface operations {
             total_whales_tracked: number
             /** Format: date-time */
             as_of: string
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
           }
         }
       }
@@ -7273,6 +7375,23 @@ export interface operations {
             }
             /** Format: date-time */
             as_of: string
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
           }
         }
       }
