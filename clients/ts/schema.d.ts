@@ -2677,7 +2677,7 @@ export interface operations {
         interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'
         /** @description answers use only records received by this fixed moment at every step (default: each step its own moment, no lookahead). A later moment lets the evaluation use history imported after the fact. Rule: not in the future */
         known_by?: string
-        /** @description forward-return horizons, each minutes, hours or days from 1m to 30d; default 1h,4h,24h (comma-separated, no spaces; at least one item, no empty items (a trailing comma or an empty value is refused); repeated items count once; at most 6 items) */
+        /** @description forward-return horizons; default 1h,4h,24h. Rule: each minutes, hours or days from 1m to 30d, at most 6 (comma-separated, no spaces; at least one item, no empty items (a trailing comma or an empty value is refused); repeated items count once; at most 6 items) */
         horizons?: string[]
       }
       header?: never

@@ -112,7 +112,8 @@ export const ConfirmEvaluationQuery = Type.Object(
       CsvParam<string>(
         { type: 'string', pattern: '^[1-9][0-9]{0,5}[mhd]$' },
         {
-          description: 'forward-return horizons, each minutes, hours or days from 1m to 30d; default 1h,4h,24h',
+          description:
+            'forward-return horizons; default 1h,4h,24h. Rule: each minutes, hours or days from 1m to 30d, at most 6',
           default: ['1h', '4h', '24h'],
           maxItems: 6
         }
