@@ -12,6 +12,9 @@
  *   `npm start` (`npm run bench -- start` runs only this one).
  * - webhooks: signed deliveries/s through the durable outbox vs a bare undici POST loop, and memory with
  *   100,000 pending deliveries (`npm run bench -- webhooks`, bench/webhooks/webhooks.ts).
+ * - asof: p99 of as_of answers vs the live answer of /v1/confirm, /v1/derivatives/screener,
+ *   /v1/whales/summary, /v1/onchain/metrics, and confirmSeries over 30 days at 1 h (`npm run bench -- asof`,
+ *   bench/asof/asof.ts).
  * - rebuild: live-state rebuild time at 0.1M, 1M and 5M trades of the day with a producer writing; the
  *   ratio 5M / 0.1M (`npm run bench -- rebuild`, bench/rebuild/rebuild.ts).
  * - steady demo feed: time to backfill SIM_BACKFILL_DAYS (default 30) on first start, then RSS and
@@ -34,6 +37,7 @@ import { streamBench } from './stream/stream.js'
 import { replayBench } from './replay/replay.js'
 import { webhooksBench } from './webhooks/webhooks.js'
 import { rebuildBench } from './rebuild/rebuild.js'
+import { asofBench } from './asof/asof.js'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
@@ -370,6 +374,17 @@ async function main(): Promise<void> {
     fs.mkdirSync(dir, { recursive: true })
     fs.writeFileSync(
       path.join(dir, 'webhooks.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
+  if (only === 'asof') {
+    const out = await asofBench(ROUNDS, HTTP_SECONDS)
+    console.log(JSON.stringify(out, (k, v) => (k === 'runs' ? undefined : v), 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'asof.json'),
       JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
     )
     return

@@ -134,6 +134,46 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/confirm/history': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The confirm answers as they were at each step of a range (for backtests), paged by cursor
+     * @description Each step's answer uses only records with event time at or before the step and received by it (or by known_by). At most 1,000 steps per page: walk next_cursor until it is null. docs/confirm.md, "History".
+     */
+    get: operations['getV1ConfirmHistory']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/confirm/evaluation': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Walk-forward evaluation of the confirm model on the stored history: forward returns per action
+     * @description For each step the confirm answer as it was then, and the forward return of the direction at each horizon from the stored candles; per action and confidence and for an always-confirm baseline: n, mean, median, hit rate and a 95% confidence interval of the mean. docs/confirm.md, "Evaluation".
+     */
+    get: operations['getV1ConfirmEvaluation']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/whales/events': {
     parameters: {
       query?: never
@@ -1889,6 +1929,10 @@ export interface operations {
         order?: 'asc' | 'desc'
         /** @description rows at most */
         limit?: number
+        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -1943,6 +1987,23 @@ export interface operations {
               /** @description newest reading, epoch seconds */
               updated: number
             }[]
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
           }
         }
       }
@@ -2043,6 +2104,10 @@ export interface operations {
         metrics?: ('exchange_netflow_usd' | 'exchange_reserve_usd' | 'mvrv' | 'active_addresses')[]
         /** @description series window, hours */
         hours?: number
+        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -2087,6 +2152,23 @@ export interface operations {
                 /** @description chain:<chains> when measured by the chain sources from the operator nodes, else stored (admin API or demo market); MVRV, reserves and active addresses are never computed from chain data */
                 source: string
               }
+            }
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
             }
           }
         }
@@ -2188,6 +2270,10 @@ export interface operations {
         direction: 'long' | 'short'
         /** @description free-form caller label, logged; 1 to 64 characters (Unicode code points), an empty value is refused */
         source?: string
+        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -2253,6 +2339,449 @@ export interface operations {
             }
             /** Format: date-time */
             as_of: string
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
+          }
+        }
+      }
+      /** @description invalid_parameter, invalid_body or invalid_record: a malformed or out-of-range parameter or body field, an unknown or repeated query parameter; unknown_symbol: a well-formed symbol without stored data. A value the schema admits can still be refused by a rule its description states ("Rule: ..."). */
+      400: {
+        headers: {
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description unauthorized: a missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          /** @description ApiKey realm="tidewatch", header="X-API-Key" */
+          'WWW-Authenticate'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description forbidden: the key's plan lacks this endpoint or the symbol (the message names the plan that has it) */
+      403: {
+        headers: {
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description quota_exceeded: the daily quota is used up */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description internal: unexpected failure (logged with the correlation id) */
+      500: {
+        headers: {
+          /** @description the correlation_id of the body */
+          'X-Correlation-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description warming_up: the service is starting and its data is not complete yet */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  getV1ConfirmHistory: {
+    parameters: {
+      query: {
+        /** @description the base asset; a pair or market names its base. base asset, case-insensitive: BTC, or a US-dollar pair naming it: BTCUSDT, BTCUSDC, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, TradingView BINANCE:BTCUSDT.P (also BYBIT:, OKX:, BITGET:; the prefix acts as the exchange where the endpoint has one). Multiplier names mean the plain coin (1000PEPEUSDT = PEPE). Other quotes (ETH/BTC) are off the pattern and answer 400 invalid_parameter. Rule: a base the service does not know answers 400 unknown_symbol with the nearest known bases; a concatenated name ending in BTC, ETH, BNB, EUR, TRY after two or more characters (ETHBTC) is a cross pair and answers 400 invalid_parameter, unless the whole name is a known base (STETH) */
+        symbol: string
+        /** @description the idea confirmed at each step */
+        direction: 'long' | 'short'
+        /** @description first step at or after this moment (inclusive). Rule: not before the plan's history depth (403 naming it), not in the future */
+        start: string
+        /** @description steps before this moment (exclusive); default now. Rule: after start, not in the future */
+        end?: string
+        /** @description time between steps; steps are whole multiples of it counted from the Unix epoch (1h: each UTC hour) */
+        interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'
+        /** @description use only records received by this fixed moment at every step (default: each step its own moment, what a live caller had then). Rule: not in the future */
+        known_by?: string
+        /** @description steps per page, at most 1,000; a longer range pages: pass next_cursor as cursor */
+        limit?: number
+        /** @description next_cursor of the previous page. Rule: a step of the requested range (pass the same start, end and interval as the first page) */
+        cursor?: number
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          /** @description present (true) when the service holds synthetic demo data: the answer is not market data */
+          'x-tidewatch-synthetic'?: 'true'
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /**
+             * @description present (true) when the service holds synthetic demo data (also the x-tidewatch-synthetic header)
+             * @constant
+             */
+            synthetic?: true
+            /** @description the base asset answered */
+            symbol: string
+            /** @enum {string} */
+            direction: 'long' | 'short'
+            /** @enum {string} */
+            interval: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'
+            /** @description "step" (each answer used what was received by its own step) or the fixed moment given, ISO 8601 UTC */
+            known_by: string
+            /** @description one answer per step, oldest first */
+            data: {
+              /** @description the step, epoch ms: the moment the answer is as of */
+              timestamp: number
+              /** @description epoch seconds */
+              ts: number
+              symbol: string
+              /** @enum {string} */
+              direction: 'long' | 'short'
+              /** @description -1 strong contra .. +1 strong confirm */
+              composite: number
+              /** @enum {string} */
+              confidence: 'HIGH' | 'MEDIUM'
+              /** @enum {string} */
+              action: 'CONFIRM' | 'REDUCE' | 'SKIP'
+              size_mult: number
+              /** @description derivatives sub-score */
+              deriv_score: number
+              /** @description on-chain sub-score */
+              onchain_score: number
+              /** @description whale sub-score */
+              whale_score: number
+              reasons: string[]
+              /** @enum {string} */
+              confirmation: 'HIGH' | 'MEDIUM' | 'LOW' | 'NONE'
+              score: number
+              smart_money: {
+                /** @description whale net flow of the asset, 24 h, USD */
+                net_flow_usd: number | null
+                /** @description accounts long/short of the primary market */
+                long_short_ratio: number | null
+                whales_long: number | null
+                whales_short: number | null
+              }
+              derivatives: {
+                /** @description decimal fraction per interval */
+                funding_rate: number | null
+                /** @description fraction */
+                oi_change_24h: number | null
+              }
+              /** Format: date-time */
+              as_of: string
+              /** @description present only when as_of was given */
+              point_in_time?: {
+                /**
+                 * Format: date-time
+                 * @description the moment answered
+                 */
+                as_of: string
+                /**
+                 * Format: date-time
+                 * @description records received after it were not used
+                 */
+                known_by: string
+                /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+                oldest_known: string | null
+                /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+                before_data: boolean
+              }
+            }[]
+            meta: {
+              /** @description first step of the page, epoch ms (inclusive) */
+              start: number
+              /** @description end of the page, epoch ms (exclusive) */
+              end: number
+              /** @description answers in data */
+              rows: number
+            }
+            /** @description the next page first step, epoch ms (pass as cursor); null on the last page */
+            next_cursor: number | null
+          }
+        }
+      }
+      /** @description invalid_parameter, invalid_body or invalid_record: a malformed or out-of-range parameter or body field, an unknown or repeated query parameter; unknown_symbol: a well-formed symbol without stored data. A value the schema admits can still be refused by a rule its description states ("Rule: ..."). */
+      400: {
+        headers: {
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description unauthorized: a missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          /** @description ApiKey realm="tidewatch", header="X-API-Key" */
+          'WWW-Authenticate'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description forbidden: the key's plan lacks this endpoint or the symbol (the message names the plan that has it) */
+      403: {
+        headers: {
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description quota_exceeded: the daily quota is used up */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description internal: unexpected failure (logged with the correlation id) */
+      500: {
+        headers: {
+          /** @description the correlation_id of the body */
+          'X-Correlation-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description warming_up: the service is starting and its data is not complete yet */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  getV1ConfirmEvaluation: {
+    parameters: {
+      query: {
+        /** @description the base asset evaluated; default: the 5 bases of the plan with the highest quote volume in the range. base asset, case-insensitive: BTC, or a US-dollar pair naming it: BTCUSDT, BTCUSDC, BTC/USDT, BTC/USDT:USDT, BTC-USDT, BTC-USDT-SWAP, TradingView BINANCE:BTCUSDT.P (also BYBIT:, OKX:, BITGET:; the prefix acts as the exchange where the endpoint has one). Multiplier names mean the plain coin (1000PEPEUSDT = PEPE). Other quotes (ETH/BTC) are off the pattern and answer 400 invalid_parameter. Rule: a base the service does not know answers 400 unknown_symbol with the nearest known bases; a concatenated name ending in BTC, ETH, BNB, EUR, TRY after two or more characters (ETHBTC) is a cross pair and answers 400 invalid_parameter, unless the whole name is a known base (STETH) */
+        symbol?: string
+        /** @description the idea evaluated at each step */
+        direction?: 'long' | 'short'
+        /** @description first step at or after this moment (inclusive). Rule: not before the plan's history depth (403 naming it), not in the future. Rule: at most 2,160 steps per market (90 days at 1h) */
+        start: string
+        /** @description steps before this moment (exclusive); default now. Rule: after start, not in the future */
+        end?: string
+        /** @description time between steps; steps are whole multiples of it counted from the Unix epoch (1h: each UTC hour) */
+        interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'
+        /** @description answers use only records received by this fixed moment at every step (default: each step its own moment, no lookahead). A later moment lets the evaluation use history imported after the fact. Rule: not in the future */
+        known_by?: string
+        /** @description forward-return horizons; default 1h,4h,24h. Rule: each minutes, hours or days from 1m to 30d, at most 6 (comma-separated, no spaces; at least one item, no empty items (a trailing comma or an empty value is refused); repeated items count once; at most 6 items) */
+        horizons?: string[]
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          /** @description calls allowed in the window (per UTC day for keys, per minute for the public throttle) */
+          'RateLimit-Limit'?: number
+          /** @description calls left in the window */
+          'RateLimit-Remaining'?: number
+          /** @description seconds until the window resets */
+          'RateLimit-Reset'?: number
+          /** @description present (true) when the service holds synthetic demo data: the answer is not market data */
+          'x-tidewatch-synthetic'?: 'true'
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /**
+             * @description present (true) when the service holds synthetic demo data (also the x-tidewatch-synthetic header)
+             * @constant
+             */
+            synthetic?: true
+            /** @enum {string} */
+            direction: 'long' | 'short'
+            /** @enum {string} */
+            interval: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'
+            /** @description "step" (each answer used what was received by its own step) or the fixed moment given, ISO 8601 UTC */
+            known_by: string
+            horizons: string[]
+            /** @description first step, epoch ms */
+            start: number
+            /** @description steps before it, epoch ms (exclusive) */
+            end: number
+            /** @description steps per market */
+            steps: number
+            /** @description the markets evaluated, each base priced from its default market */
+            markets: {
+              base: string
+              exchange: string
+              symbol: string
+            }[]
+            /** @description candles the forward returns are read from */
+            price_timeframe: string
+            /** @description how ci95 is computed */
+            interval_method: string
+            /** @description each action and confidence, including empty ones */
+            groups: {
+              /** @enum {string} */
+              action: 'CONFIRM' | 'REDUCE' | 'SKIP' | 'ALWAYS_CONFIRM'
+              confidence: ('HIGH' | 'MEDIUM') | null
+              /** @description steps in the group */
+              answers: number
+              /** @description keyed by horizon, in the order asked */
+              horizons: {
+                [key: string]: {
+                  /** @description returns counted */
+                  n: number
+                  /** @description mean forward return of the direction, fraction (0.01 = +1%); null when n = 0 */
+                  mean: number | null
+                  /** @description median forward return, fraction; null when n = 0 */
+                  median: number | null
+                  /** @description share of returns above 0, 0 to 1; null when n = 0 */
+                  hit_rate: number | null
+                  /** @description 95% confidence interval of the mean [low, high], normal approximation; null when n < 2 */
+                  ci95: number[] | null
+                  /** @description steps left out: step + horizon after the newest stored candle */
+                  beyond_data: number
+                  /** @description steps left out: no candle at the step or at step + horizon */
+                  no_price: number
+                }
+              }
+            }[]
+            baseline: {
+              /** @enum {string} */
+              action: 'CONFIRM' | 'REDUCE' | 'SKIP' | 'ALWAYS_CONFIRM'
+              confidence: ('HIGH' | 'MEDIUM') | null
+              /** @description steps in the group */
+              answers: number
+              /** @description keyed by horizon, in the order asked */
+              horizons: {
+                [key: string]: {
+                  /** @description returns counted */
+                  n: number
+                  /** @description mean forward return of the direction, fraction (0.01 = +1%); null when n = 0 */
+                  mean: number | null
+                  /** @description median forward return, fraction; null when n = 0 */
+                  median: number | null
+                  /** @description share of returns above 0, 0 to 1; null when n = 0 */
+                  hit_rate: number | null
+                  /** @description 95% confidence interval of the mean [low, high], normal approximation; null when n < 2 */
+                  ci95: number[] | null
+                  /** @description steps left out: step + horizon after the newest stored candle */
+                  beyond_data: number
+                  /** @description steps left out: no candle at the step or at step + horizon */
+                  no_price: number
+                }
+              }
+            }
           }
         }
       }
@@ -2528,7 +3057,12 @@ export interface operations {
   }
   getV1WhalesSummary: {
     parameters: {
-      query?: never
+      query?: {
+        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        known_by?: string
+      }
       header?: never
       path?: never
       cookie?: never
@@ -2581,6 +3115,23 @@ export interface operations {
             total_whales_tracked: number
             /** Format: date-time */
             as_of: string
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
           }
         }
       }
@@ -6824,6 +7375,23 @@ export interface operations {
             }
             /** Format: date-time */
             as_of: string
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
           }
         }
       }

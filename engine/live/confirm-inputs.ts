@@ -2,43 +2,71 @@
  * @module
  * Assembles the confirmation model's inputs for a base asset from the live state: derivatives from the
  * screener book (primary market: Binance, else Bybit, else OKX), the primary market's funding history of
- * the last 30 days (hourly last rates from `funding_1h`, loaded on first use and cached for an hour), on-chain
- * inputs from the on-chain book, whale inputs from the whale window.
+ * the last 30 days (hourly last rates, engine/live/books-load.ts), on-chain inputs from the on-chain book,
+ * whale inputs from the whale window. The same assembly serves the live answer and an answer as of a past
+ * moment (books loaded as of it, engine/asof/confirm-at.ts).
  */
 import type { ConfirmInputs } from '../confirm/confirm.js'
 import type { Store } from '../store/store.js'
 import type { OnchainBook } from './onchain-book.js'
 import type { ScreenerBook } from './screener-book.js'
 import type { WhaleWindow } from './whale-window.js'
+import type { NormalizedRecord } from '../records/types.js'
+import { loadFundingHistory } from './books-load.js'
+import { HOUR_MS, liveBounds, pitBounds } from './load-bounds.js'
 
-/** How long a loaded funding history is reused, ms: hourly buckets change once an hour. */
-const HISTORY_TTL_MS = 3_600_000
 /** Most markets whose history is cached (every perpetual market fits). */
 const HISTORY_MAX = 2_000
 
-export class FundingHistory {
-  private readonly cache = new Map<string, { at: number; rates: number[] }>()
+/** The primary market's hourly funding history of the last 30 days, as of a moment. */
+export interface FundingHistorySource {
+  get(exchange: string, symbol: string, nowMs: number): Promise<number[]>
+}
+
+/**
+ * The live funding histories (engine/live/books-load.ts `loadFundingHistory`, live bounds), cached per
+ * market while the clock stays in the hour they were loaded in (the 30-day window moves by whole hours)
+ * and no funding reading of that market has been applied since (`applied`).
+ */
+export class FundingHistory implements FundingHistorySource {
+  private readonly cache = new Map<string, { hour: number; rates: number[] }>()
+  /** bumped by `applied` and `clear`: a load that started before a change is not cached */
+  private epoch = 0
 
   constructor(private readonly store: Store) {}
 
   async get(exchange: string, symbol: string, nowMs: number): Promise<number[]> {
     const key = `${exchange}|${symbol}`
+    const hour = Math.floor(nowMs / HOUR_MS)
     const hit = this.cache.get(key)
-    if (hit && nowMs - hit.at < HISTORY_TTL_MS) return hit.rates
-    const rows = await this.store.query<{ r: number }>(
-      `SELECT argMaxMerge(rate_last) AS r FROM funding_1h
-       WHERE exchange = {exchange:String} AND symbol = {symbol:String} AND bucket >= now() - INTERVAL 30 DAY
-       GROUP BY bucket ORDER BY bucket`,
-      { exchange, symbol }
-    )
-    if (this.cache.size >= HISTORY_MAX) this.cache.clear()
-    const rates = rows.map((x) => x.r)
-    this.cache.set(key, { at: nowMs, rates })
+    if (hit && hit.hour === hour) return hit.rates
+    const epoch = this.epoch
+    const rates = await loadFundingHistory(this.store, exchange, symbol, liveBounds(nowMs))
+    if (epoch === this.epoch) {
+      if (this.cache.size >= HISTORY_MAX) this.cache.clear()
+      this.cache.set(key, { hour, rates })
+    }
     return rates
+  }
+
+  /** Forgets the histories of markets with a funding reading among `records` (their newest hour changed). */
+  applied(records: readonly NormalizedRecord[]): void {
+    for (const r of records) {
+      if (r.kind === 'funding' && this.cache.delete(`${r.exchange}|${r.symbol}`)) this.epoch++
+    }
   }
 
   clear(): void {
     this.cache.clear()
+    this.epoch++
+  }
+}
+
+/** A point-in-time history source: each call loads the history as of `nowMs` known by `knownByMs`. */
+export function fundingHistoryAt(store: Store, knownByMs: number): FundingHistorySource {
+  return {
+    get: (exchange, symbol, nowMs) =>
+      loadFundingHistory(store, exchange, symbol, pitBounds({ asOfMs: nowMs, knownByMs }))
   }
 }
 
@@ -46,7 +74,7 @@ export interface ConfirmSources {
   readonly screener: ScreenerBook
   readonly onchain: OnchainBook
   readonly whales: WhaleWindow
-  readonly fundingHistory: FundingHistory
+  readonly fundingHistory: FundingHistorySource
 }
 
 export async function buildConfirmInputs(base: string, nowMs: number, s: ConfirmSources): Promise<ConfirmInputs> {

@@ -14,15 +14,15 @@ import { ScreenerBook } from './screener-book.js'
 import { OnchainBook } from './onchain-book.js'
 import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
 import { FundingHistory } from './confirm-inputs.js'
-import { loadScreener, type ScreenerLoad } from './screener-load.js'
+import { fillBooks, loadBooks, type BooksLoad } from './books-load.js'
+import { liveBounds } from './load-bounds.js'
 import type { WriteHold } from '../store/write-hold.js'
 
 /** What a rebuild read from the store, applied to the books in one synchronous step. */
 interface Loaded {
   readonly quotes: readonly OptionQuoteRecord[]
-  readonly screener: ScreenerLoad
-  readonly onchain: readonly OnchainMetricRecord[]
-  readonly whales: readonly WhaleTransferRecord[]
+  /** the screener, on-chain and whale books (engine/live/books-load.ts, the live bounds) */
+  readonly books: BooksLoad
 }
 
 /** Sees every applied batch (after the books took it) and every rebuild. */
@@ -175,6 +175,7 @@ export class LiveState {
     }
     if (quotes.length) this.options.apply(quotes)
     this.screener.apply(records)
+    this.fundingHistory.applied(records)
     if (onchain.length) this.onchain.apply(onchain)
     if (whales.length) this.whales.apply(whales)
   }
@@ -243,33 +244,12 @@ export class LiveState {
     const quotes = await loadChainQuotes(this.store, { asOfMs: null, knownByMs: null }, Date.now())
     return {
       quotes,
-      screener: await loadScreener(this.store),
-      ...(await this.loadOnchainAndWhales())
+      books: await loadBooks(this.store, liveBounds())
     }
   }
 
   private reset(l: Loaded): void {
     this.options.reset(l.quotes)
-    this.screener.clear()
-    for (const r of l.screener.hourly) this.screener.loadHour(r.exchange, r.symbol, r.base, r.h, r.oi, r.v, r.close)
-    for (const t of l.screener.lastTrades) this.screener.loadLastTrade(t.exchange, t.symbol, t.last_ms)
-    this.screener.loadLatest(l.screener.latest)
-    this.onchain.clear()
-    this.onchain.apply(l.onchain)
-    this.whales.reset(l.whales)
-  }
-
-  private async loadOnchainAndWhales(): Promise<Pick<Loaded, 'onchain' | 'whales'>> {
-    const onchain = await this.store.query<OnchainMetricRecord>(
-      `SELECT 'onchain_metric' AS kind, toUnixTimestamp64Milli(ts) AS ts, asset, metric, value FROM onchain_metrics
-       WHERE ts >= now64(3) - INTERVAL 48 HOUR AND metric IN ('exchange_netflow_usd', 'mvrv') ORDER BY ts`
-    )
-    const whales = await this.store.query<WhaleTransferRecord>(
-      `SELECT 'whale_transfer' AS kind, toUnixTimestamp64Milli(ts) AS ts, chain, tx_hash, log_index, block_number,
-              address, counterparty, toString(event_type) AS event_type, token, amount, usd_value
-       FROM whale_transfers WHERE ts >= now64(3) - toIntervalMillisecond({window:UInt64}) ORDER BY ts`,
-      { window: WHALE_WINDOW_MS }
-    )
-    return { onchain, whales }
+    fillBooks(this, l.books)
   }
 }

@@ -92,8 +92,13 @@ function newMarket(exchange: string, symbol: string, base: string): Market {
   }
 }
 
+/**
+ * The ring slot of `hour`, taken over (cleared) when it held an older hour; -1 when a newer hour holds it:
+ * a record older than the ring (a late import) must not clear the current hours.
+ */
 function slot(m: Market, hour: number): number {
   const i = hour % HOURS
+  if (m.hourOf[i]! > hour) return -1
   if (m.hourOf[i] !== hour) {
     m.hourOf[i] = hour
     m.oiHour[i] = Number.NaN
@@ -144,10 +149,10 @@ export class ScreenerBook {
   private trade(r: TradeRecord): void {
     const m = this.market(r.exchange, r.symbol, r.base)
     const i = slot(m, Math.floor(r.ts / HOUR_MS))
-    m.volHour[i]! += r.price * r.qty
+    if (i >= 0) m.volHour[i]! += r.price * r.qty
     if (!m.last || r.ts >= m.last.ts) {
       m.last = { price: r.price, ts: r.ts }
-      m.closeHour[i] = r.price
+      if (i >= 0) m.closeHour[i] = r.price
     }
     this.touch(m, r.ts)
   }
@@ -161,7 +166,8 @@ export class ScreenerBook {
   private openInterest(r: OpenInterestRecord): void {
     const m = this.market(r.exchange, r.symbol, r.base)
     if (!m.oiUsd || r.ts >= m.oiUsd.ts) m.oiUsd = { value: r.oi_usd, ts: r.ts }
-    m.oiHour[slot(m, Math.floor(r.ts / HOUR_MS))] = r.oi_usd
+    const i = slot(m, Math.floor(r.ts / HOUR_MS))
+    if (i >= 0) m.oiHour[i] = r.oi_usd
     this.touch(m, r.ts)
   }
 
@@ -183,6 +189,7 @@ export class ScreenerBook {
   ): void {
     const m = this.market(exchange, symbol, base)
     const i = slot(m, hour)
+    if (i < 0) return
     if (oiUsd !== null) m.oiHour[i] = oiUsd
     m.volHour[i] = volumeUsd
     if (close !== null) {

@@ -65,11 +65,12 @@ export class WhaleWindow {
 
   /**
    * Rows with ts in [sinceMs, nowMs] that had arrived by `maxSeq` (default: all), oldest first. Rows older
-   * than the window are dropped here.
+   * than the window (counted back from the clock, or from `nowMs` when earlier: a window as of a past
+   * moment) are dropped here.
    */
   since(sinceMs: number, nowMs: number, maxSeq = Infinity): readonly WhaleTransferRecord[] {
     this.sort()
-    const cutoff = whaleWindowStart()
+    const cutoff = whaleWindowStart(Math.min(Date.now(), nowMs))
     let drop = 0
     while (drop < this.rows.length && this.rows[drop]!.r.ts < cutoff) drop++
     if (drop > 0) this.rows = this.rows.slice(drop)

@@ -8,6 +8,7 @@ import { ApiError } from '../errors.js'
 import type { Store } from '../store/store.js'
 import { parseSymbol, resolveSymbol } from '../symbols/resolve.js'
 import { metricSources, type MetricSource } from './metric-sources.js'
+import type { PointInTime } from '../asof/point-in-time.js'
 
 /** One reading: `ts` in epoch seconds, `value` in the metric's own unit (USD, ratio, count). */
 export interface OnchainPoint {
@@ -45,30 +46,42 @@ export async function resolveOnchainAsset(store: Store, raw: string): Promise<st
 
 /**
  * Each of `metrics` of `asset`: its readings of the last `hours` and its latest reading. Every requested
- * metric has an entry, empty when the store holds none of it; keys in the order requested.
+ * metric has an entry, empty when the store holds none of it; keys in the order requested. With `pit`:
+ * only readings with `ts <= asOf` received by `knownBy`, the window counted back from `asOf`.
  */
 export async function onchainMetricSeries(
   store: Store,
   asset: string,
   metrics: readonly string[],
-  hours: number
+  hours: number,
+  pit: PointInTime | null = null
 ): Promise<Record<string, OnchainSeries>> {
-  const rows = await store.query<{ metric: string; ts: number; value: number }>(
-    `SELECT metric, toUnixTimestamp(ts) AS ts, value FROM onchain_metrics
-     WHERE asset = {asset:String} AND metric IN {metrics:Array(String)} AND ts >= now64(3) - INTERVAL {hours:UInt32} HOUR
-     ORDER BY metric, ts`,
-    { asset, metrics, hours }
+  const known = pit
+    ? ` AND ts <= fromUnixTimestamp64Milli({asOf:Int64}, 'UTC') AND ingest_ts <= fromUnixTimestamp64Milli({knownBy:Int64}, 'UTC')`
+    : ''
+  const bounds: Record<string, number> = pit ? { asOf: pit.asOfMs, knownBy: pit.knownByMs } : {}
+  // the window starts `hours` before now (live) or before asOf; a reading counts by its whole second
+  const since = pit
+    ? `fromUnixTimestamp64Milli({asOf:Int64}, 'UTC') - INTERVAL {hours:UInt32} HOUR`
+    : 'now64(3) - INTERVAL {hours:UInt32} HOUR'
+  // the event time aliased ts_s: an alias named ts would shadow the column in WHERE
+  const rows = await store.query<{ metric: string; ts_s: number; value: number }>(
+    `SELECT metric, toUnixTimestamp(ts) AS ts_s, value FROM onchain_metrics
+     WHERE asset = {asset:String} AND metric IN {metrics:Array(String)}
+       AND toDateTime64(toUnixTimestamp(ts), 3, 'UTC') >= ${since}${known}
+     ORDER BY metric, ts_s`,
+    { asset, metrics, hours, ...bounds }
   )
   // aliased last_ts: an alias named ts would shadow the column inside argMax
   const latest = await store.query<{ metric: string; last_ts: number; value: number }>(
     `SELECT metric, toUnixTimestamp(max(ts)) AS last_ts, argMax(value, ts) AS value FROM onchain_metrics
-     WHERE asset = {asset:String} AND metric IN {metrics:Array(String)} GROUP BY metric`,
-    { asset, metrics }
+     WHERE asset = {asset:String} AND metric IN {metrics:Array(String)}${known} GROUP BY metric`,
+    { asset, metrics, ...bounds }
   )
   const sources = await metricSources(store, asset, metrics)
   const out: Record<string, { latest: OnchainPoint | null; points: OnchainPoint[]; source: MetricSource }> = {}
   for (const m of metrics) out[m] = { latest: null, points: [], source: sources[m]! }
-  for (const r of rows) out[r.metric]!.points.push({ ts: r.ts, value: r.value })
+  for (const r of rows) out[r.metric]!.points.push({ ts: r.ts_s, value: r.value })
   for (const l of latest) out[l.metric]!.latest = { ts: l.last_ts, value: l.value }
   return out
 }

@@ -5,6 +5,7 @@
 import { Type } from '@sinclair/typebox'
 import { symbolParam } from './history.js'
 import { EnumParam, StringParam } from './params.js'
+import { AS_OF_PARAMS, PointInTimeMember } from './as-of.js'
 
 export const ConfirmQuery = Type.Object(
   {
@@ -16,7 +17,8 @@ export const ConfirmQuery = Type.Object(
           'free-form caller label, logged; 1 to 64 characters (Unicode code points), an empty value is refused',
         maxLength: 64
       })
-    )
+    ),
+    ...AS_OF_PARAMS
   },
   { required: ['symbol', 'direction'] }
 )
@@ -48,5 +50,6 @@ export const ConfirmResponse = Type.Object({
     funding_rate: nullableNumber('decimal fraction per interval'),
     oi_change_24h: nullableNumber('fraction')
   }),
-  as_of: Type.String({ format: 'date-time' })
+  as_of: Type.String({ format: 'date-time' }),
+  point_in_time: Type.Optional(PointInTimeMember)
 })

@@ -2,6 +2,7 @@
  * @module
  * Parameter and response schemas of `GET /v1/derivatives/screener`.
  */
+import { AS_OF_PARAMS, PointInTimeMember } from './as-of.js'
 import { Type } from '@sinclair/typebox'
 import { PERP_VENUE_IDS } from '../../catalog/venues.js'
 import { symbolParam } from './history.js'
@@ -34,7 +35,8 @@ export const ScreenerQuery = Type.Object({
   ),
   sort: Type.Optional(EnumParam(SCREENER_SORT_FIELDS, { description: 'field to sort by', default: 'volume_24h_usd' })),
   order: Type.Optional(EnumParam(['asc', 'desc'] as const, { description: 'sort order', default: 'desc' })),
-  limit: Type.Optional(IntParam(1, 1000, { description: 'rows at most', default: 1000 }))
+  limit: Type.Optional(IntParam(1, 1000, { description: 'rows at most', default: 1000 })),
+  ...AS_OF_PARAMS
 })
 
 const nullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
@@ -57,5 +59,6 @@ export const ScreenerRowSchema = Type.Object({
 export const ScreenerResponse = Type.Object({
   updated: Type.Integer({ description: 'newest reading among the rows, epoch seconds' }),
   count: Type.Integer(),
-  rows: Type.Array(ScreenerRowSchema)
+  rows: Type.Array(ScreenerRowSchema),
+  point_in_time: Type.Optional(PointInTimeMember)
 })

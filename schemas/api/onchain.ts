@@ -5,6 +5,7 @@
 import { Type } from '@sinclair/typebox'
 import { symbolParam } from './history.js'
 import { ListParam } from './params.js'
+import { AS_OF_PARAMS, PointInTimeMember } from './as-of.js'
 
 export const ONCHAIN_METRICS = ['exchange_netflow_usd', 'exchange_reserve_usd', 'mvrv', 'active_addresses'] as const
 
@@ -18,7 +19,8 @@ export const OnchainQuery = Type.Object(
     metrics: Type.Optional(
       ListParam(ONCHAIN_METRICS, { description: 'metrics; default all', default: [...ONCHAIN_METRICS] })
     ),
-    hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'series window, hours' }))
+    hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'series window, hours' })),
+    ...AS_OF_PARAMS
   },
   { required: ['asset'] }
 )
@@ -39,5 +41,6 @@ export const OnchainResponse = Type.Object({
           'chain:<chains> when measured by the chain sources from the operator nodes, else stored (admin API or demo market); MVRV, reserves and active addresses are never computed from chain data'
       })
     })
-  )
+  ),
+  point_in_time: Type.Optional(PointInTimeMember)
 })

@@ -2,6 +2,7 @@
  * @module
  * Parameter and response schemas of the whale endpoints (service spec "Whales").
  */
+import { AS_OF_PARAMS, PointInTimeMember } from './as-of.js'
 import { Type } from '@sinclair/typebox'
 import { CHAINS } from '../../engine/records/types.js'
 import { EnumParam, IntParam, ListParam, StringParam } from './params.js'
@@ -73,6 +74,8 @@ export const EventsResponse = Type.Object({
   events: Type.Array(EVENT)
 })
 
+export const SummaryQuery = Type.Object({ ...AS_OF_PARAMS })
+
 export const SummaryResponse = Type.Object({
   chain_counts: Type.Record(Type.String(), Type.Object({ event_count: Type.Integer(), volume_usd: Type.Number() })),
   net_flows: Type.Record(
@@ -95,5 +98,6 @@ export const SummaryResponse = Type.Object({
   total_volume_24h: Type.Number(),
   active_wallets: Type.Integer(),
   total_whales_tracked: Type.Integer(),
-  as_of: Type.String({ format: 'date-time' })
+  as_of: Type.String({ format: 'date-time' }),
+  point_in_time: Type.Optional(PointInTimeMember)
 })

@@ -4,6 +4,7 @@
  * model and whale flows, all read from the live state or the store. Routes only: the data arrives through
  * the sources of the venue and chain-source modules.
  */
+import { confirmHistoryRoutes } from '../routes/confirm-history.js'
 import { confirmRoutes } from '../routes/confirm.js'
 import { derivativesRoutes } from '../routes/derivatives.js'
 import { onchainRoutes } from '../routes/onchain.js'
@@ -20,6 +21,7 @@ export const marketModule: ServiceModule = {
     ...derivativesRoutes(ctx),
     ...onchainRoutes(ctx.store),
     ...confirmRoutes(ctx),
+    ...confirmHistoryRoutes(ctx),
     ...whaleRoutes(ctx)
   ]
 }

@@ -3,15 +3,19 @@
  * `GET /v1/derivatives/screener`: one row per perpetual market of the perpetual venues (catalog/venues.ts) from the live
  * screener state; filters by base asset, exchange and metric; sorted and limited. `symbol` is read by the one
  * symbol resolver (engine/symbols/resolve.ts) against the screener's bases and filters by its base; a
- * TradingView prefix (BINANCE:BTCUSDT.P) acts as `exchange`.
+ * TradingView prefix (BINANCE:BTCUSDT.P) acts as `exchange`. With `as_of`, the same rows from the screener book
+ * loaded as of then (engine/live/books-load.ts) plus `point_in_time`.
  */
 import { perpVenueLabels } from '../../catalog/venues.js'
-import type { ScreenerRow } from '../../engine/live/screener-book.js'
+import type { ScreenerBook, ScreenerRow } from '../../engine/live/screener-book.js'
+import { booksAt } from '../../engine/live/books-load.js'
+import { resolvePointInTime } from '../../engine/asof/point-in-time.js'
 import { screenerBases } from '../../engine/symbols/known-bases.js'
 import { resolveSymbol, venueOf } from '../../engine/symbols/resolve.js'
 import { ScreenerQuery, ScreenerResponse } from '../../schemas/api/derivatives.js'
 import type { ServerContext } from '../context.js'
-import { json, type Route } from '../http/types.js'
+import { json, type Route, type RouteRequest } from '../http/types.js'
+import { asOfAnswers } from './as-of.js'
 
 const METRIC_FIELD: Readonly<Record<string, keyof ScreenerRow>> = {
   open_interest: 'open_interest_change_24h',
@@ -33,8 +37,30 @@ function compare(field: keyof ScreenerRow, desc: boolean): (a: ScreenerRow, b: S
   }
 }
 
-export function derivativesRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
+export function derivativesRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): Route[] {
   const known = screenerBases(ctx.live.screener)
+  const asOf = asOfAnswers(ctx.store, 'screener', ['trades', 'funding', 'open_interest', 'long_short'])
+  /** The screener answer of `book` at `nowMs` for the request's filters, sort and limit. */
+  const answer = (
+    req: RouteRequest,
+    book: ScreenerBook,
+    nowMs: number,
+    base: string | undefined,
+    exchange: string | undefined
+  ) => {
+    const q = req.q
+    let rows = book.rows(nowMs)
+    if (base !== undefined) rows = rows.filter((r) => r.base === base)
+    if (exchange) rows = rows.filter((r) => r.exchange === exchange)
+    const metricField = q['metric'] ? METRIC_FIELD[q['metric'] as string]! : undefined
+    if (metricField) rows = rows.filter((r) => r[metricField] !== null)
+    const explicitSort = req.query.has('sort')
+    const field = (explicitSort || !metricField ? q['sort'] : metricField) as keyof ScreenerRow
+    rows.sort(compare(field, q['order'] === 'desc'))
+    rows = rows.slice(0, q['limit'] as number)
+    const updated = rows.reduce((m, r) => Math.max(m, r.updated), 0)
+    return { updated, count: rows.length, rows }
+  }
   return [
     {
       method: 'GET',
@@ -52,17 +78,15 @@ export function derivativesRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
         const exchange = symbol
           ? venueOf(symbol, q['exchange'] as string | undefined)
           : (q['exchange'] as string | undefined)
-        let rows = ctx.live.screener.rows(Date.now())
-        if (symbol !== undefined) rows = rows.filter((r) => r.base === symbol.base)
-        if (exchange) rows = rows.filter((r) => r.exchange === exchange)
-        const metricField = q['metric'] ? METRIC_FIELD[q['metric'] as string]! : undefined
-        if (metricField) rows = rows.filter((r) => r[metricField] !== null)
-        const explicitSort = req.query.has('sort')
-        const field = (explicitSort || !metricField ? q['sort'] : metricField) as keyof ScreenerRow
-        rows.sort(compare(field, q['order'] === 'desc'))
-        rows = rows.slice(0, q['limit'] as number)
-        const updated = rows.reduce((m, r) => Math.max(m, r.updated), 0)
-        return json(200, { updated, count: rows.length, rows })
+        const pit = resolvePointInTime(q, req.plan, Date.now())
+        if (pit) {
+          const key = { ...q, exchange, symbol: symbol?.base, sorted: req.query.has('sort') }
+          return asOf.answer(key, pit, async () => {
+            const books = await booksAt(ctx.store, pit, symbol ? [symbol.base] : undefined)
+            return answer(req, books.screener, pit.asOfMs, symbol?.base, exchange)
+          })
+        }
+        return json(200, answer(req, ctx.live.screener, Date.now(), symbol?.base, exchange))
       }
     }
   ]

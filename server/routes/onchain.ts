@@ -2,15 +2,19 @@
  * @module
  * `GET /v1/onchain/metrics`: latest value and series per on-chain metric of an asset, from the store
  * (engine/onchain/metrics-query.ts). `asset` is read by the one symbol resolver (engine/symbols/resolve.ts:
- * BTC, BTCUSDT, BTC/USDT, ...) against the assets with metrics.
+ * BTC, BTCUSDT, BTC/USDT, ...) against the assets with metrics. With `as_of`, the readings known then and the
+ * window counted back from it, plus `point_in_time`.
  */
 import { onchainMetricSeries, resolveOnchainAsset } from '../../engine/onchain/metrics-query.js'
+import { resolvePointInTime } from '../../engine/asof/point-in-time.js'
 import type { Store } from '../../engine/store/store.js'
 import { AccessControl } from '../access/access-control.js'
 import { OnchainQuery, OnchainResponse } from '../../schemas/api/onchain.js'
 import { json, type Route } from '../http/types.js'
+import { asOfAnswers } from './as-of.js'
 
 export function onchainRoutes(store: Store): Route[] {
+  const asOf = asOfAnswers(store, 'onchain', ['onchain_metrics'])
   return [
     {
       method: 'GET',
@@ -28,6 +32,14 @@ export function onchainRoutes(store: Store): Route[] {
         AccessControl.checkSymbol(req.plan, asset, 'asset')
         const metrics = req.q['metrics'] as string[]
         const hours = req.q['hours'] as number
+        const pit = resolvePointInTime(req.q, req.plan, Date.now())
+        if (pit) {
+          return asOf.answer({ ...req.q, asset }, pit, async () => ({
+            asset,
+            hours,
+            metrics: await onchainMetricSeries(store, asset, metrics, hours, pit)
+          }))
+        }
         return json(200, { asset, hours, metrics: await onchainMetricSeries(store, asset, metrics, hours) })
       }
     }

@@ -3,7 +3,8 @@
  * Whale endpoints (public) over the live 7-day whale window. Events collapse near-duplicates (multi-hop
  * legs, wash loops; docs/whales.md). Paging: newest first, ties by id; every response carries a
  * `snapshot` token (the window's arrival sequence and the time the listing was made); passing it back
- * makes later pages list exactly the same events however much data arrived since.
+ * makes later pages list exactly the same events however much data arrived since. The summary takes `as_of`:
+ * the same summary over the whale transfers (the chain sources write theirs there too) known then.
  */
 import { ApiError } from '../../engine/errors.js'
 import type { Chain, WhaleTransferRecord } from '../../engine/records/types.js'
@@ -11,18 +12,23 @@ import { collapseEvents, type WhaleEvent } from '../../engine/whales/collapse.js
 import { pageEvents } from '../../engine/whales/events-page.js'
 import type { Significance } from '../../engine/whales/significance.js'
 import { whaleSummary } from '../../engine/whales/summary.js'
-import { WHALE_WINDOW_MS } from '../../engine/live/whale-window.js'
-import { EventsQuery, EventsResponse, SummaryResponse } from '../../schemas/api/whales.js'
+import { WhaleWindow, WHALE_WINDOW_MS } from '../../engine/live/whale-window.js'
+import { loadWhales } from '../../engine/live/books-load.js'
+import { pitBounds } from '../../engine/live/load-bounds.js'
+import { resolvePointInTime } from '../../engine/asof/point-in-time.js'
+import { EventsQuery, EventsResponse, SummaryQuery, SummaryResponse } from '../../schemas/api/whales.js'
 import type { ServerContext } from '../context.js'
 import { json, type Route } from '../http/types.js'
+import { asOfAnswers } from './as-of.js'
 
 /** Collapsed listings kept (oldest dropped first): a few snapshots being paged at once. */
 const LISTINGS_MAX = 16
 /** How long a computed summary is served from cache, ms (it is polled; it changes with new events only). */
 const SUMMARY_TTL_MS = 1_000
 
-export function whaleRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
+export function whaleRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): Route[] {
   const window = ctx.live.whales
+  const asOf = asOfAnswers(ctx.store, 'whales-summary', ['whale_transfers'])
   // collapsed listings by snapshot and window: paging through one snapshot collapses the rows once
   const listings = new Map<string, { rows: readonly WhaleTransferRecord[]; events: readonly WhaleEvent[] }>()
   let summary: { at: number; seq: number; body: string } | null = null
@@ -93,8 +99,18 @@ export function whaleRoutes(ctx: Pick<ServerContext, 'live'>): Route[] {
       description:
         'Collapsed events at or above the low threshold ($100k). total_whales_tracked counts wallets seen in the last 7 days.',
       tags: ['whales'],
+      query: SummaryQuery,
       response: SummaryResponse,
-      handler: () => {
+      handler: (req) => {
+        const pit = resolvePointInTime(req.q, req.plan, Date.now())
+        if (pit) {
+          return asOf.answer(req.q, pit, async () => {
+            // the whale window as of then, answering with now = as_of
+            const w = new WhaleWindow()
+            w.reset(await loadWhales(ctx.store, pitBounds(pit)))
+            return whaleSummary(w.since(pit.asOfMs - WHALE_WINDOW_MS, pit.asOfMs), pit.asOfMs)
+          })
+        }
         const now = Date.now()
         if (!summary || summary.seq !== window.seq || now - summary.at > SUMMARY_TTL_MS) {
           const body = JSON.stringify(whaleSummary(window.since(now - WHALE_WINDOW_MS, now), now))

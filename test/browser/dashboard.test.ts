@@ -16,7 +16,7 @@
  * not just elements) and the boxes of the charts' labels and axes (no label meets an axis or another label),
  * sort and filter the screener (the funding interval beside the annualised rate); every page again on a
  * 390x844 phone screen (no sideways scrolling of the page, charts laid out as on the desktop). No CSP
- * violation may be reported on any page.
+ * violation may be reported on any page. The Confirm page shows its history and evaluation.
  *
  * Measured and written to test-artifacts/dashboard/metrics.json (reported, never asserted as timings): the
  * JavaScript bytes of the first load (as transferred, and gzip per dist/web/build-report.json; and of every
@@ -463,6 +463,23 @@ describe('dashboard in headless Chromium', () => {
       await shot(page, name)
     }, 60_000)
   }
+
+  it('confirm: the past days of answers as they were then and their evaluation beside the live answer', async () => {
+    await page.goto(`${server.base}/confirm?symbol=BTC&direction=long`)
+    const history = page.locator('[data-testid=confirm-history] tbody tr')
+    await expect.poll(() => history.count(), POLL).toBe(12)
+    const steps = Number(/\((\d+) steps\)/.exec((await page.textContent('h2:has-text("History")')) ?? '')?.[1])
+    expect(steps).toBe(3 * 24) // an answer at every whole hour of three days (before the demo's data: SKIP)
+    for (const action of await history.locator('td:nth-child(2)').allTextContents()) {
+      expect(['CONFIRM', 'REDUCE', 'SKIP']).toContain(action)
+    }
+    // the always-confirm baseline covers every step; its 1h returns come from the demo's stored candles
+    const baseline = page.locator('[data-testid=confirm-evaluation] tr', { hasText: 'always (baseline)' })
+    await expect.poll(() => baseline.count(), POLL).toBe(1)
+    expect(await baseline.locator('td:nth-child(2)').textContent()).toBe(String(steps))
+    expect(await baseline.locator('td:nth-child(3)').textContent()).toMatch(/^-?\d[\d,.]*% · \d[\d,.]*% · /)
+    await shot(page, 'confirm-history')
+  }, 60_000)
 
   it('candles: the symbol box and the timeframe choose what is drawn', async () => {
     await page.goto(`${server.base}/candles?symbol=BTC&timeframe=1h`)

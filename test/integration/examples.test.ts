@@ -4,7 +4,9 @@
  * range of hourly candles by cursor in several pages and write exactly the rows the JSON API answers; the
  * webhook receivers (Node and Python) serve TLS, verify both signatures of a real signed test delivery, print
  * its event once, and refuse a delivery whose signature does not match with 401; the CCXT-style bot places
- * the order /v1/confirm lets through, scaled by its size_mult, and none for a SKIP.
+ * the order /v1/confirm lets through, scaled by its size_mult, and none for a SKIP; the freqtrade strategy's
+ * `confirm_trade_entry` (freqtrade not installed: the module guards its import) answers a backtest at a candle's
+ * close time with the confirm history's answer at that step and live with the live answer.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -76,6 +78,16 @@ beforeAll(async () => {
     trades.push({ ...m, ts: t + 1_800_000, side: 'sell', price: price + 12.5, qty: 0.25, trade_id: `b${i}` })
   }
   await ingestRecords(srv.base, 'trade', trades)
+  // funding that crowds longs a day into the range and shorts a day later: the confirm answers differ
+  const f = { exchange: 'binance', symbol: 'BTCUSDT', base: 'BTC', interval_hours: 8 } as const
+  await ingestRecords(srv.base, 'funding', [
+    { ...f, ts: START + 24 * HOUR, funding_rate: 0.002 },
+    { ...f, ts: START + 48 * HOUR, funding_rate: -0.002 }
+  ])
+  await ingestRecords(srv.base, 'long_short', [
+    { exchange: 'binance', symbol: 'BTCUSDT', base: 'BTC', ts: START + 24 * HOUR, long_short_ratio: 3 },
+    { exchange: 'binance', symbol: 'BTCUSDT', base: 'BTC', ts: START + 48 * HOUR, long_short_ratio: 0.4 }
+  ])
   const created = await fetch(`${srv.base}/v1/admin/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
@@ -240,5 +252,69 @@ describe('examples: CCXT-style bot', () => {
     expect(await p.exited).toBe(1)
     expect(p.stderr()).toContain('ETHUSDT is not a CCXT unified symbol')
     expect(p.out.filter((l) => l.trim() !== '')).toEqual([])
+  })
+})
+
+describe('examples: freqtrade strategy (freqtrade not installed)', () => {
+  const strategy = 'examples/python/tidewatch_confirm_strategy.py'
+  const iso = (ms: number) => new Date(ms).toISOString()
+
+  /** Runs confirm_trade_entry once through the module's own entry point; its printed JSON. */
+  async function entry(side: string, moment: string | null, extra: Record<string, string> = {}) {
+    const p = run('python3', [strategy, 'BTC/USDT:USDT', side, ...(moment === null ? [] : [moment])], {
+      ...env(),
+      TIDEWATCH_PAGE_STEPS: '24',
+      ...extra
+    })
+    expect(await p.exited, p.stderr()).toBe(0)
+    return JSON.parse(p.out[0]!) as { mode: string; enter: boolean; answer: Record<string, unknown> | null }
+  }
+
+  /** The confirm history's answer at one step, as the API answers it. */
+  async function historyAt(side: string, stepMs: number, knownBy?: number) {
+    const q = `symbol=BTC&direction=${side}&start=${stepMs}&end=${stepMs + HOUR}${knownBy === undefined ? '' : `&known_by=${knownBy}`}`
+    const body = await jsonBody(await fetch(`${srv.base}/v1/confirm/history?${q}`, { headers: { 'x-api-key': key } }))
+    expect(body.data, JSON.stringify(body)).toHaveLength(1)
+    return body.data[0] as Record<string, unknown>
+  }
+
+  it('in a backtest, answers at the candle close time what the confirm history answers at that step', async () => {
+    // everything was received now: a backtest over data imported after the fact fixes known_by
+    const knownBy = Date.now()
+    const crowdedLongs = START + 30 * HOUR
+    const crowdedShorts = START + 54 * HOUR
+    const seen = []
+    for (const [moment, step] of [
+      [iso(crowdedLongs + 60_000), crowdedLongs], // a close time inside the step's hour reads the step
+      [String(crowdedShorts), crowdedShorts]
+    ] as const) {
+      const got = await entry('long', moment, { TIDEWATCH_KNOWN_BY: String(knownBy) })
+      const want = await historyAt('long', step, knownBy)
+      expect(got.mode).toBe('backtest')
+      expect(got.answer).toEqual(want)
+      expect(got.enter).toBe(want['action'] === 'CONFIRM')
+      seen.push(want)
+    }
+    // the moment matters: longs crowded then shorts crowded read differently for a long
+    expect(seen[1]!['composite'] as number).toBeGreaterThan(seen[0]!['composite'] as number)
+    expect(seen[0]!['derivatives']).toMatchObject({ funding_rate: 0.002 })
+    expect(seen[1]!['derivatives']).toMatchObject({ funding_rate: -0.002 })
+    // without known_by each step sees only what had been received by then: nothing, so no entry
+    const then = await entry('long', String(crowdedShorts))
+    expect(then.answer).toEqual(await historyAt('long', crowdedShorts))
+    expect(then.answer!['action']).toBe('SKIP')
+    expect(then.enter).toBe(false)
+  }, 180_000)
+
+  it('live, answers what GET /v1/confirm answers now', async () => {
+    const got = await entry('short', null)
+    const want = await jsonBody(
+      await fetch(`${srv.base}/v1/confirm?symbol=BTC&direction=short`, { headers: { 'x-api-key': key } })
+    )
+    expect(got.mode).toBe('live')
+    expect(got.answer).toMatchObject({ symbol: 'BTC', direction: 'short', action: want.action })
+    expect(got.answer!['composite']).toBe(want.composite)
+    expect(got.answer!['derivatives']).toEqual(want.derivatives)
+    expect(got.enter).toBe(want.action === 'CONFIRM')
   })
 })

@@ -56,7 +56,7 @@ describe('confirm answer cache', () => {
     const g = gatedStore()
     const live = new LiveState(g.store)
     live.apply([funding(0.0001, Date.now())])
-    const handler = confirmRoutes({ live, log: silentLogger() })[0]!.handler
+    const handler = confirmRoutes({ live, log: silentLogger(), store: g.store })[0]!.handler
     const a = handler(req)
     const b = handler(req)
     expect(a).toBeInstanceOf(Promise)
@@ -73,7 +73,7 @@ describe('confirm answer cache', () => {
     const g = gatedStore()
     const live = new LiveState(g.store)
     live.apply([funding(0.0001, Date.now())])
-    const handler = confirmRoutes({ live, log: silentLogger() })[0]!.handler
+    const handler = confirmRoutes({ live, log: silentLogger(), store: g.store })[0]!.handler
     const before = handler(req) // waits on the store
     live.apply([funding(0.01, Date.now() + 1)])
     const after = handler(req)

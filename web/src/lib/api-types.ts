@@ -18,6 +18,8 @@ export type Usage = Answer<'/v1/account/usage'>
 export type KeyUsage = Usage['keys'][number]
 
 export type Confirm = Answer<'/v1/confirm'>
+export type ConfirmHistory = Answer<'/v1/confirm/history'>
+export type ConfirmEvaluation = Answer<'/v1/confirm/evaluation'>
 export type Screener = Answer<'/v1/derivatives/screener'>
 export type ScreenerRow = Screener['rows'][number]
 /** the comparative funding heatmap: one row per bucket, one entry per exchange */

@@ -2,7 +2,8 @@
  * @module
  * The confirmation for a symbol and direction (GET /v1/confirm): action, size, composite, the three
  * sub-scores as bars on a canvas, and the model's reasons (docs/confirm.md). The `confirm:<base>` stream
- * channel pushes both directions when the answer changes.
+ * channel pushes both directions when the answer changes. Below the live answer, the answers of the past days
+ * and their evaluation (./confirm-history.tsx).
  */
 import { useEffect, useState } from 'preact/hooks'
 import { num } from '../lib/format.js'
@@ -11,6 +12,7 @@ import { Chart, LABEL_HEIGHT, textWidth, type ChartLabel, type Overlay } from '.
 import { divergingColor, ErrorLine, Page, useApi, SymbolForm } from '../lib/ui.js'
 import { client } from '../lib/api.js'
 import type { Confirm } from '../lib/api-types.js'
+import { ConfirmLookback } from './confirm-history.js'
 
 function drawScores(ctx: CanvasRenderingContext2D, w: number, h: number, c: Confirm | null): Overlay | null {
   if (!c) return null
@@ -133,6 +135,7 @@ export function ConfirmPage(props: { query: URLSearchParams }) {
         ))}
       </ul>
       {c ? <p class="muted">As of {c.as_of}</p> : null}
+      {base ? <ConfirmLookback symbol={base} direction={direction} /> : null}
     </Page>
   )
 }

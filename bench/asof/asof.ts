@@ -1,0 +1,119 @@
+/**
+ * @module
+ * `npm run bench -- asof`: point-in-time answers against the live answers of the same endpoints, same run,
+ * alternating rounds, 64 connections from the load generator of bench/http/load.ts (wrk when installed,
+ * else autocannon), on the demo market with BENCH_ASOF_DAYS (default 31) days of history:
+ * - p99 of `as_of` answers (one moment an hour back, settled, so kept by the answer cache) vs the live
+ *   answer, for /v1/confirm, /v1/derivatives/screener, /v1/whales/summary, /v1/onchain/metrics;
+ * - a cold `as_of` answer (a different moment each request, nothing cached), median and worst of a
+ *   sequence, beside the live answer's single-request time;
+ * - `confirmSeries` over 30 days at 1 h (720 steps) for BTC, in this process on the server's data dir
+ *   after the server stopped (the engine of /v1/confirm/history).
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import { load, loadTool, type LoadResult } from '../http/load.js'
+import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
+import { median } from '../stats.js'
+import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import { confirmSeries } from '../../engine/asof/confirm-at.js'
+
+const PORT = 19211
+const HOUR = 3_600_000
+const DAYS = Number(process.env['BENCH_ASOF_DAYS'] ?? 31)
+
+const PATHS = {
+  confirm: '/v1/confirm?symbol=BTC&direction=long',
+  screener: '/v1/derivatives/screener',
+  whales_summary: '/v1/whales/summary',
+  onchain_metrics: '/v1/onchain/metrics?asset=BTC'
+} as const
+
+const withAsOf = (p: string, at: number): string => `${p}${p.includes('?') ? '&' : '?'}as_of=${at}`
+
+export async function asofBench(rounds: number, seconds: number): Promise<Record<string, unknown>> {
+  const started = Date.now()
+  const server = await startBenchServer(
+    PORT,
+    { SIM_BACKFILL_DAYS: String(DAYS) },
+    (h) => h.sources[0]?.phase === 'live',
+    undefined,
+    { keepDir: true }
+  )
+  const backfillS = Math.round((Date.now() - started) / 1000)
+  const { base, dir } = server
+  const { key } = (await (
+    await fetch(`${base}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${BENCH_ADMIN}` },
+      body: '{"plan":"enterprise"}'
+    })
+  ).json()) as { key: string }
+  const headers = { 'x-api-key': key }
+  const at = Date.now() - HOUR
+  const out: Record<string, unknown> = { load_tool: loadTool(), backfill_days: DAYS, backfill_s: backfillS }
+  const endpoints: Record<string, unknown> = {}
+  for (const [name, p] of Object.entries(PATHS)) {
+    const live = `${base}${p}`
+    const past = `${base}${withAsOf(p, at)}`
+    // warm-up, discarded (JIT, the first as_of computation)
+    await load(live, 64, 2, headers)
+    await load(past, 64, 2, headers)
+    const runs: { live: LoadResult[]; as_of: LoadResult[] } = { live: [], as_of: [] }
+    for (let r = 0; r < rounds; r++) {
+      for (const which of r % 2 ? (['as_of', 'live'] as const) : (['live', 'as_of'] as const)) {
+        runs[which].push(await load(which === 'live' ? live : past, 64, seconds, headers))
+      }
+    }
+    // cold: a different moment each request (minutes apart over the last 30 days), nothing cached
+    const cold: number[] = []
+    const single: number[] = []
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now()
+      const res = await fetch(`${base}${withAsOf(p, at - (i + 1) * 36 * HOUR - i * 60_000)}`, { headers })
+      await res.arrayBuffer()
+      cold.push(performance.now() - t0)
+      const t1 = performance.now()
+      await (await fetch(live, { headers })).arrayBuffer()
+      single.push(performance.now() - t1)
+    }
+    const p99 = (xs: LoadResult[]): number => median(xs.map((x) => x.p99_ms))
+    endpoints[name] = {
+      live_p99_ms: p99(runs.live),
+      as_of_p99_ms: p99(runs.as_of),
+      p99_ratio: Math.round((p99(runs.as_of) / p99(runs.live)) * 100) / 100,
+      live_req_per_s: median(runs.live.map((x) => x.req_per_s)),
+      as_of_req_per_s: median(runs.as_of.map((x) => x.req_per_s)),
+      non2xx: [...runs.live, ...runs.as_of].reduce((n, x) => n + x.non2xx + x.errors, 0),
+      cold_as_of_ms: { median: Math.round(median(cold)), max: Math.round(Math.max(...cold)) },
+      single_live_ms: { median: Math.round(median(single) * 10) / 10 },
+      runs
+    }
+    console.log(`asof ${name}: ${JSON.stringify(endpoints[name], (k, v) => (k === 'runs' ? undefined : v))}`)
+  }
+  out['endpoints'] = endpoints
+  const end = Math.floor(Date.now() / HOUR) * HOUR - HOUR
+  await server.stop()
+  // confirmSeries over 30 days at 1 h on the same data, in this process
+  const store = new ChdbStore({ path: dir, poolSize: 2 })
+  try {
+    const steps = Array.from({ length: 720 }, (_, i) => end - (719 - i) * HOUR)
+    const times: number[] = []
+    let n = 0
+    for (let r = 0; r < Math.max(3, rounds); r++) {
+      const t0 = performance.now()
+      n = (await confirmSeries(store, 'BTC', 'long', steps)).length
+      times.push(performance.now() - t0)
+    }
+    out['confirm_series_30d_1h'] = {
+      steps: n,
+      ms: times.map((x) => Math.round(x)),
+      median_ms: Math.round(median(times))
+    }
+  } finally {
+    await store.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  out['loadavg'] = os.loadavg().map((x) => Math.round(x * 100) / 100)
+  return out
+}

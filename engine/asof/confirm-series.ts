@@ -1,0 +1,160 @@
+/**
+ * @module
+ * `confirmSeries` on a regular grid of moments, fast: one load of the base's rows over the whole run
+ * (engine/asof/series-load.ts), then at each step the books the live code uses (ScreenerBook, OnchainBook,
+ * WhaleWindow) are filled with what was usable at that step and the live assembly and model run with
+ * now = the step. Each step's answer equals `confirmAt` of that step: the same rows, the same books, the
+ * same code. The screener book gets no quote volume and no newest-trade time here: the model reads
+ * neither (engine/live/screener-book.ts `baseStats`).
+ */
+import { confirm, type ConfirmResult, type Direction } from '../confirm/confirm.js'
+import type { Store } from '../store/store.js'
+import type { NormalizedRecord } from '../records/types.js'
+import { ScreenerBook } from '../live/screener-book.js'
+import { OnchainBook } from '../live/onchain-book.js'
+import { WhaleWindow } from '../live/whale-window.js'
+import { buildConfirmInputs, type FundingHistorySource } from '../live/confirm-inputs.js'
+import { firstScreenerHour } from '../live/screener-load.js'
+import { FUNDING_HISTORY_MS, ONCHAIN_LOAD_MS } from '../live/books-load.js'
+import { HOUR_MS, loadSeries, type Group, type SeriesGrid } from './series-load.js'
+
+/** How far back the newest funding, long/short and open-interest readings are looked for (screener-load.ts). */
+const LATEST_MS = 2 * 86_400_000
+/** The whale inputs' window. */
+const WHALE_FLOW_MS = 86_400_000
+
+/** Per market (exchange|symbol), per epoch hour: the newest reading usable at each step, by step. */
+type HourIndex = Map<string, { exchange: string; symbol: string; hours: Map<number, Group[]> }>
+
+/**
+ * Groups by market and hour; each hour's list is sorted by effective step and holds, at each entry, the
+ * newest reading among the groups up to it (so the value at step i is the last entry with e <= i).
+ */
+function index(groups: readonly Group[]): HourIndex {
+  const out: HourIndex = new Map()
+  for (const g of groups) {
+    const k = `${g.exchange}|${g.symbol}`
+    let m = out.get(k)
+    if (!m) out.set(k, (m = { exchange: g.exchange, symbol: g.symbol, hours: new Map() }))
+    const list = m.hours.get(g.h)
+    if (list) list.push(g)
+    else m.hours.set(g.h, [g])
+  }
+  for (const m of out.values()) {
+    for (const list of m.hours.values()) {
+      list.sort((a, b) => a.e - b.e)
+      for (let j = 1; j < list.length; j++)
+        if (list[j - 1]!.ts > list[j]!.ts) list[j] = { ...list[j - 1]!, e: list[j]!.e }
+    }
+  }
+  return out
+}
+
+/** The newest reading of an hour usable at step i, or undefined. */
+function at(list: readonly Group[] | undefined, i: number): Group | undefined {
+  if (!list) return undefined
+  let found: Group | undefined
+  for (const g of list) {
+    if (g.e > i) break
+    found = g
+  }
+  return found
+}
+
+/** The newest reading of a market over hours [fromHour, toHour] usable at step i with ts >= sinceMs. */
+function newest(
+  hours: Map<number, Group[]> | undefined,
+  fromHour: number,
+  toHour: number,
+  i: number,
+  sinceMs: number
+): Group | undefined {
+  if (!hours) return undefined
+  let best: Group | undefined
+  for (let h = toHour; h >= fromHour; h--) {
+    const g = at(hours.get(h), i)
+    if (g && g.ts >= sinceMs && (!best || g.ts > best.ts)) best = g
+  }
+  return best
+}
+
+/** Whether `stepsMs` is a regular grid (ascending, equal spacing): the fast path's precondition. */
+export function gridOf(stepsMs: readonly number[], knownByMs: number | undefined): SeriesGrid | null {
+  if (stepsMs.length === 0) return null
+  const stepMs = stepsMs.length > 1 ? stepsMs[1]! - stepsMs[0]! : 1
+  if (!(stepMs > 0)) return null
+  for (let i = 1; i < stepsMs.length; i++) if (stepsMs[i]! - stepsMs[i - 1]! !== stepMs) return null
+  return { startMs: stepsMs[0]!, stepMs, n: stepsMs.length, knownByMs }
+}
+
+export async function confirmGrid(
+  store: Store,
+  base: string,
+  direction: Direction,
+  g: SeriesGrid
+): Promise<ConfirmResult[]> {
+  const first = g.startMs
+  const l = await loadSeries(store, base, g, {
+    tradesFromMs: firstScreenerHour(first) * HOUR_MS,
+    oiFromMs: firstScreenerHour(first) * HOUR_MS,
+    fundingFromMs: Math.min(first - LATEST_MS, Math.ceil((first - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS),
+    lsrFromMs: first - LATEST_MS,
+    onchainFromMs: first - ONCHAIN_LOAD_MS,
+    whalesFromMs: first - WHALE_FLOW_MS
+  })
+  const trades = index(l.trades)
+  const oi = index(l.oi)
+  const funding = index(l.funding)
+  const lsr = index(l.lsr)
+  const markets = new Map<string, { exchange: string; symbol: string }>()
+  for (const ix of [trades, oi, funding, lsr]) for (const [k, m] of ix) markets.set(k, m)
+
+  const out: ConfirmResult[] = []
+  for (let i = 0; i < g.n; i++) {
+    const t = g.startMs + i * g.stepMs
+    const nowHour = Math.floor(t / HOUR_MS)
+    const fromHour = firstScreenerHour(t)
+    const screener = new ScreenerBook()
+    const latest: NormalizedRecord[] = []
+    const latestFrom = Math.floor((t - LATEST_MS) / HOUR_MS)
+    for (const [k, m] of markets) {
+      for (let h = fromHour; h <= nowHour; h++) {
+        const c = at(trades.get(k)?.hours.get(h), i)
+        const o = at(oi.get(k)?.hours.get(h), i)
+        if (c || o) screener.loadHour(m.exchange, m.symbol, base, h, o ? o.a : null, 0, c ? c.a : null)
+      }
+      const mk = { exchange: m.exchange, symbol: m.symbol, base }
+      const f = newest(funding.get(k)?.hours, latestFrom, nowHour, i, t - LATEST_MS)
+      if (f)
+        latest.push({ kind: 'funding', ts: f.ts, ...mk, funding_rate: f.a, interval_hours: f.b } as NormalizedRecord)
+      const r = newest(lsr.get(k)?.hours, latestFrom, nowHour, i, t - LATEST_MS)
+      if (r) latest.push({ kind: 'long_short', ts: r.ts, ...mk, long_short_ratio: r.a } as NormalizedRecord)
+      const o = newest(oi.get(k)?.hours, latestFrom, nowHour, i, t - LATEST_MS)
+      if (o) latest.push({ kind: 'open_interest', ts: o.ts, ...mk, oi_base: 0, oi_usd: o.a } as NormalizedRecord)
+    }
+    // the store's order of the newest readings: funding, long/short, open interest
+    const kindOrder = { funding: 0, long_short: 1, open_interest: 2 } as Record<string, number>
+    latest.sort((a, b) => kindOrder[a.kind]! - kindOrder[b.kind]!)
+    screener.loadLatest(latest)
+    const onchain = new OnchainBook()
+    onchain.apply(l.onchain.filter((r) => r.e <= i && r.ts >= t - ONCHAIN_LOAD_MS))
+    const whales = new WhaleWindow()
+    whales.reset(l.whales.filter((r) => r.e <= i && r.ts >= t - WHALE_FLOW_MS))
+    const history: FundingHistorySource = {
+      get: (exchange, symbol) => {
+        const hours = funding.get(`${exchange}|${symbol}`)?.hours
+        const rates: number[] = []
+        if (!hours) return Promise.resolve(rates)
+        const firstHour = Math.ceil((t - FUNDING_HISTORY_MS) / HOUR_MS)
+        for (let h = firstHour; h <= nowHour; h++) {
+          const x = at(hours.get(h), i)
+          if (x) rates.push(x.a)
+        }
+        return Promise.resolve(rates)
+      }
+    }
+    const inputs = await buildConfirmInputs(base, t, { screener, onchain, whales, fundingHistory: history })
+    out.push(confirm(base, direction, inputs, t))
+  }
+  return out
+}

@@ -1,0 +1,138 @@
+/**
+ * @module
+ * One load of a base asset's stored rows for a run of moments on a regular grid (`confirmSeries`): every
+ * row is tagged with its effective step, the first step at which it is usable (event time `ts <= T_i` and
+ * receive time `ingest_ts <= K_i`, with K_i = T_i or one fixed known_by), and rows are grouped per
+ * market, event hour and effective step keeping the newest reading of the group (argMax by event time).
+ * A group is exact under any combination (the newest of newest readings), so the value of an hour at step
+ * i is the newest reading among its groups of step <= i: what the raw rows known then give, and what a
+ * complete hour's aggregate gives once every row of it is known.
+ */
+import type { Store } from '../store/store.js'
+import type { OnchainMetricRecord, WhaleTransferRecord } from '../records/types.js'
+import { tokensOf } from '../history/whale-assets.js'
+
+export const HOUR_MS = 3_600_000
+
+/** A regular grid of moments and the knowledge of each. */
+export interface SeriesGrid {
+  /** first step, epoch ms */
+  readonly startMs: number
+  /** spacing, ms (> 0) */
+  readonly stepMs: number
+  /** number of steps */
+  readonly n: number
+  /** fixed known_by of every step; undefined: each step's own moment */
+  readonly knownByMs: number | undefined
+}
+
+/** The newest reading of one market in one event hour among rows first usable at step `e`. */
+export interface Group {
+  readonly exchange: string
+  readonly symbol: string
+  /** epoch hour */
+  readonly h: number
+  /** effective step */
+  readonly e: number
+  /** event time of the reading, epoch ms */
+  readonly ts: number
+  readonly a: number
+  /** a second value of the reading (funding: interval hours), else 0 */
+  readonly b: number
+}
+
+export type Tagged<T> = T & { readonly e: number }
+
+export interface SeriesLoad {
+  readonly trades: readonly Group[]
+  readonly funding: readonly Group[]
+  readonly oi: readonly Group[]
+  readonly lsr: readonly Group[]
+  readonly onchain: readonly Tagged<OnchainMetricRecord>[]
+  readonly whales: readonly Tagged<WhaleTransferRecord>[]
+}
+
+/** SQL of a row's effective step from its `ts` and `ingest_ts` (parameters start, step, known). */
+function effectiveSql(g: SeriesGrid): string {
+  const stepOf = (x: string): string =>
+    `if(${x} - {start:Int64} <= 0, 0, intDiv(${x} - {start:Int64} + {step:Int64} - 1, {step:Int64}))`
+  const ts = stepOf('toUnixTimestamp64Milli(ts)')
+  return g.knownByMs === undefined ? `greatest(${ts}, ${stepOf('toUnixTimestamp64Milli(ingest_ts)')})` : ts
+}
+
+/** ` AND ingest_ts <= known` for a fixed known_by. */
+function knownSql(g: SeriesGrid): string {
+  return g.knownByMs === undefined ? '' : ` AND ingest_ts <= fromUnixTimestamp64Milli({known:Int64}, 'UTC')`
+}
+
+export interface SeriesWindows {
+  /** earliest event time each table is read from, epoch ms */
+  readonly tradesFromMs: number
+  readonly fundingFromMs: number
+  readonly oiFromMs: number
+  readonly lsrFromMs: number
+  readonly onchainFromMs: number
+  readonly whalesFromMs: number
+}
+
+export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: SeriesWindows): Promise<SeriesLoad> {
+  const lastMs = g.startMs + (g.n - 1) * g.stepMs
+  const params = {
+    base,
+    start: g.startMs,
+    step: g.stepMs,
+    n: g.n,
+    to: lastMs,
+    ...(g.knownByMs === undefined ? {} : { known: g.knownByMs })
+  }
+  const e = effectiveSql(g)
+  // the reading's time is aliased ms: an alias named ts would shadow the column inside max and argMax
+  const grouped = (table: string, a: string, b: string, fromMs: number, extra = ''): Promise<Group[]> =>
+    store
+      .query<Omit<Group, 'ts'> & { ms: number }>(
+        `SELECT exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
+       FROM (SELECT exchange, symbol, ts, intDiv(toUnixTimestamp(ts), 3600) AS h, ${e} AS e, ${a} AS va, ${b} AS vb
+             FROM ${table}
+             WHERE base = {base:String} AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC')
+               AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra})
+       WHERE e < {n:Int64}
+       GROUP BY exchange, symbol, h, e`,
+        { ...params, from: fromMs }
+      )
+      .then((rows) => rows.map(({ ms, ...r }) => ({ ...r, ts: ms })))
+  const [trades, funding, oi, lsr] = await Promise.all([
+    grouped('trades', 'price', '0', w.tradesFromMs),
+    grouped('funding', 'funding_rate', 'toFloat64(interval_hours)', w.fundingFromMs),
+    grouped('open_interest', 'oi_usd', '0', w.oiFromMs),
+    grouped('long_short', 'long_short_ratio', '0', w.lsrFromMs)
+  ])
+  // the event time is aliased ms: an alias named ts would shadow the column in WHERE
+  const onchain = await store.query<Omit<Tagged<OnchainMetricRecord>, 'ts'> & { ms: number }>(
+    `SELECT * FROM (
+       SELECT 'onchain_metric' AS kind, toUnixTimestamp64Milli(ts) AS ms, asset, metric, value, ${e} AS e
+       FROM onchain_metrics
+       WHERE asset = {base:String} AND metric IN ('exchange_netflow_usd', 'mvrv')
+         AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
+     WHERE e < {n:Int64} ORDER BY ms`,
+    { ...params, from: w.onchainFromMs }
+  )
+  const whales = await store.query<Omit<Tagged<WhaleTransferRecord>, 'ts'> & { ms: number }>(
+    `SELECT * FROM (
+       SELECT 'whale_transfer' AS kind, toUnixTimestamp64Milli(ts) AS ms, chain, tx_hash, log_index, block_number,
+              address, counterparty, toString(event_type) AS event_type, token, amount, usd_value, ${e} AS e
+       FROM whale_transfers
+       WHERE upper(token) IN {tokens:Array(String)}
+         AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
+     WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address`,
+    { ...params, from: w.whalesFromMs, tokens: tokensOf(base) }
+  )
+  const num = (x: Group): Group => ({ ...x, h: Number(x.h), e: Number(x.e), ts: Number(x.ts) })
+  return {
+    trades: trades.map(num),
+    funding: funding.map(num),
+    oi: oi.map(num),
+    lsr: lsr.map(num),
+    onchain: onchain.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<OnchainMetricRecord>),
+    whales: whales.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<WhaleTransferRecord>)
+  }
+}
