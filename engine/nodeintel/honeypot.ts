@@ -15,7 +15,7 @@ import { formatEther, formatUnits, RpcRequestError, type Address, type Hex, type
 import { ApiError } from '../errors.js'
 import { errorText, isTransportError, type ChainClient } from '../chain/chain-client.js'
 import { nodeIntelDefaults, type NodeIntelChain } from '../chain/chains.js'
-import { scanCode, type CodeScan } from './bytecode.js'
+import { codeFindings, scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
 import { decodeProbe, probeCall, probeInitCall, type ProbeResult } from './probe.js'
 import { revertReason } from './revert-reason.js'
@@ -283,7 +283,10 @@ async function probeCheck(
   const base = { chain: d.chain, token, block_number: Number(block), checked_at: new Date().toISOString() }
   if (!(await facts.overridesSupported())) return bytecodeOnly(base, scanCode(code))
   const why = 'error' in res ? probeError(res.error) : 'the probe returned nothing'
-  return undetermined(base, 'probe_contract', [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`])
+  return undetermined(base, 'probe_contract', [
+    `the probe failed: ${why} (check the ${d.chain} DEX router setting)`,
+    ...codeFindings(scanCode(code))
+  ])
 }
 
 type ReportBase = Pick<HoneypotReport, 'chain' | 'token' | 'block_number' | 'checked_at'>
@@ -332,15 +335,8 @@ function liquidity(
   }
 }
 
-/** What the code alone shows, for nodes that cannot simulate. */
+/** What the code alone shows, for nodes that cannot simulate: every group the code walk found (codeFindings). */
 function bytecodeOnly(base: ReportBase, scan: CodeScan): HoneypotReport {
   const reasons = ['the node refuses eth_call state overrides: no simulation, bytecode analysis only']
-  const g = scan.groups
-  if (g.blacklist) reasons.push(`blacklist functions: ${g.blacklist.join(', ')}`)
-  if (g.fee_setter) reasons.push(`fee setters: ${g.fee_setter.join(', ')}`)
-  if (g.pause || g.trading_switch)
-    reasons.push(`trading switches: ${[...(g.pause ?? []), ...(g.trading_switch ?? [])].join(', ')}`)
-  if (g.mint) reasons.push(`mint functions: ${g.mint.join(', ')}`)
-  if (scan.selfdestruct) reasons.push('contains SELFDESTRUCT')
-  return undetermined(base, 'bytecode_only', reasons)
+  return undetermined(base, 'bytecode_only', [...reasons, ...codeFindings(scan)])
 }
