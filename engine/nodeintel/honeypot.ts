@@ -161,11 +161,11 @@ async function walletCheck(
   d: HoneypotDeps,
   facts: NodeFacts,
   token: Address,
-  gasPrice: bigint
+  gasPrice: bigint,
+  minBlock: bigint
 ): Promise<HoneypotReport | { failed: string; byNode: boolean }> {
-  const block = await d.client.request('honeypot_head', (c) => c.getBlock({ blockTag: 'latest' }), { batch: false })
-  if (block.number === null) return { failed: 'the head block has no number', byNode: true }
-  const head = { number: block.number, timestamp: block.timestamp }
+  const head = await facts.head(minBlock)
+  if (head === null) return { failed: 'the head block has no number', byNode: true }
   let plan = facts.plan(token)
   for (let attempt = 0; attempt < WALLET_ATTEMPTS; attempt++) {
     const input: WalletSimInput = {
@@ -177,7 +177,13 @@ async function walletCheck(
       head,
       plan
     }
-    const res = await d.client.request('honeypot_simulate', (c) => runWalletSim(c, input), { batch: false })
+    const res = await d.client.request(
+      'honeypot_simulate',
+      (_c, raw) => runWalletSim((m, p) => raw.call(m, p), input),
+      {
+        batch: false
+      }
+    )
     if ('error' in res) return { failed: probeError(rpcCause(res.error)), byNode: true }
     const sim = readWalletSim(input, res.blocks)
     if (!sim) {
@@ -233,11 +239,21 @@ async function report(
   }
 }
 
-export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Address): Promise<HoneypotReport> {
-  const gasPrice = await facts.gasPrice()
+/**
+ * The check of `token`. `minBlock`: the wallet simulation builds on this block or a later one (a re-check
+ * after a transaction in that block); otherwise on the head read within the chain's block time.
+ */
+export async function checkHoneypot(
+  d: HoneypotDeps,
+  facts: NodeFacts,
+  token: Address,
+  minBlock = 0n
+): Promise<HoneypotReport> {
+  // both cached (a request only when stale): asked together
+  const [gasPrice, simulates] = await Promise.all([facts.gasPrice(), facts.simulateV1Supported()])
   let walletFailed: string | null = null
-  if (await facts.simulateV1Supported()) {
-    const w = await walletCheck(d, facts, token, gasPrice)
+  if (simulates) {
+    const w = await walletCheck(d, facts, token, gasPrice, minBlock)
     if (!('failed' in w)) return w
     walletFailed = w.failed
     if (w.byNode) facts.simulateV1Failed()
