@@ -230,16 +230,18 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         floor_p99_ratio: r2(floor.p99 / bare.p99)
       })
     }
-    const risk: { ms: number; errors: number; checks_per_s: number }[] = []
+    const risk: { ms: number; errors: number; checks_per_s: number; first_error: string | null }[] = []
     for (let i = 0; i < rounds; i++) {
       const t = performance.now()
       const answers = await Promise.all(
         tokens.map((tk) =>
           fetch(`${server!.base}/v1/node/bsc/token-risk/${tk}?fresh=1`, { headers }).then(
-            async (r) => ({
-              ok: r.status === 200 && typeof ((await r.json()) as { score?: unknown }).score === 'number'
-            }),
-            () => ({ ok: false })
+            async (r) => {
+              const text = await r.text()
+              const ok = r.status === 200 && typeof (JSON.parse(text) as { score?: unknown }).score === 'number'
+              return { ok, why: ok ? null : `${r.status} ${text.slice(0, 300)}` }
+            },
+            (err: unknown) => ({ ok: false, why: String(err) })
           )
         )
       )
@@ -247,7 +249,8 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       risk.push({
         ms: Math.round(ms),
         errors: answers.filter((x) => !x.ok).length,
-        checks_per_s: r2((RISK_TOKENS / ms) * 1000)
+        checks_per_s: r2((RISK_TOKENS / ms) * 1000),
+        first_error: answers.find((x) => !x.ok)?.why ?? null
       })
     }
     const med = (f: (h: HoneypotRound) => number): number => median(honeypot.map(f))

@@ -27,7 +27,8 @@ import {
   type Thresholds,
   type Verdict
 } from './verdict.js'
-import { NodeFacts } from './node-facts.js'
+import { NodeFacts, SIMULATIONS_WAITING } from './node-facts.js'
+import { SemaphoreFullError } from '../runtime/semaphore.js'
 import { readWalletSim } from './wallet-read.js'
 import { runWalletSim, type WalletSimInput } from './wallet-sim.js'
 
@@ -164,10 +165,25 @@ async function walletCheck(
   gasPrice: bigint,
   minBlock: bigint
 ): Promise<HoneypotReport | { failed: string; byNode: boolean }> {
-  const head = await facts.head(minBlock)
+  let head = await facts.head(minBlock)
   if (head === null) return { failed: 'the head block has no number', byNode: true }
+  let reread = false
+  /**
+   * true once (then the loop runs again, not counted as an attempt) when the head kept predates the head now:
+   * a token deployed or listed since has no code or no buy on the kept one
+   */
+  const newerHead = async (): Promise<boolean> => {
+    if (reread) return false
+    reread = true
+    const latest = await facts.latestHead()
+    if (latest === null || latest.number <= head!.number) return false
+    head = latest
+    attempt--
+    return true
+  }
+  let attempt = 0
   let plan = facts.plan(token)
-  for (let attempt = 0; attempt < WALLET_ATTEMPTS; attempt++) {
+  for (; attempt < WALLET_ATTEMPTS; attempt++) {
     const input: WalletSimInput = {
       router: d.dex.router,
       wrappedNative: d.dex.wrappedNative,
@@ -177,15 +193,14 @@ async function walletCheck(
       head,
       plan
     }
-    const res = await d.client.request(
-      'honeypot_simulate',
-      (_c, raw) => runWalletSim((m, p) => raw.call(m, p), input),
-      {
+    const res = await simulationSlot(d, facts, () =>
+      d.client.request('honeypot_simulate', (_c, raw) => runWalletSim((m, p) => raw.call(m, p), input), {
         batch: false
-      }
+      })
     )
     if ('error' in res) return { failed: probeError(rpcCause(res.error)), byNode: true }
     const sim = readWalletSim(input, res.blocks)
+    if (!sim && (await newerHead())) continue
     if (!sim) {
       const buy = res.blocks[0]?.[0]
       // a buy that reverted is the router setting's doing (as a probe revert is); no answer is the node's
@@ -193,8 +208,11 @@ async function walletCheck(
         ? { failed: `the wallet's buy reverted: ${revertReason(buy.data)}`, byNode: false }
         : { failed: "the wallet's buy returned nothing", byNode: true }
     }
+    if (sim.wallet.codeSize === 0n) {
+      if (await newerHead()) continue
+      requireContract(d.chain, token, '0x')
+    }
     facts.setPlan(token, sim.plan)
-    if (sim.wallet.codeSize === 0n) requireContract(d.chain, token, '0x')
     if (!sim.complete && sim.plan) {
       plan = sim.plan
       continue
@@ -204,6 +222,28 @@ async function walletCheck(
     return report(d, token, sim.wallet, { ...j, reasons }, 'simulate_v1_wallet')
   }
   return { failed: 'the buy delivered a different amount on the same block', byNode: false }
+}
+
+/**
+ * Runs `fn` holding one of the chain's simulation slots (node-facts.ts SIMULATIONS_AT_ONCE): the wait is
+ * here, before the request's timeout starts. A full waiting line answers 503 chain_unavailable.
+ */
+async function simulationSlot<T>(d: HoneypotDeps, facts: NodeFacts, fn: () => Promise<T>): Promise<T> {
+  try {
+    await facts.simulations.acquire()
+  } catch (err) {
+    if (!(err instanceof SemaphoreFullError)) throw err
+    throw new ApiError(
+      'chain_unavailable',
+      `more than ${SIMULATIONS_WAITING} honeypot checks are waiting for the ${d.chain} node; retry shortly`,
+      { cause: err, headers: { 'Retry-After': '1' }, details: { chain: d.chain } }
+    )
+  }
+  try {
+    return await fn()
+  } finally {
+    facts.simulations.release()
+  }
 }
 
 /** viem's error of a failed simulation as the node's own error object, as runProbe reads it. */

@@ -7,6 +7,7 @@
  */
 import type { Address, Hex } from 'viem'
 import type { ChainClient } from '../chain/chain-client.js'
+import { Semaphore } from '../runtime/semaphore.js'
 import { supportsSimulateV1, supportsStateOverride } from './probe.js'
 import type { WalletPlan } from './wallet-sim.js'
 
@@ -22,6 +23,15 @@ const GAS_PRICE_TTL_MS = 10_000
 const OVERRIDE_CHECK_TTL_MS = 600_000
 /** Wallet plans kept per chain at most (the oldest goes first). */
 const MAX_PLANS = 10_000
+/**
+ * Wallet simulations sent to one chain's node at once. Each is heavy for the node (about 1.5 ms of anvil's
+ * CPU, far more than a plain call): a burst of checks sent all at once queues at the node, where the wait
+ * counts against each request's timeout (`<ENV>_RPC_TIMEOUT_MS`); beyond this many they wait here instead,
+ * before the timeout starts.
+ */
+export const SIMULATIONS_AT_ONCE = 8
+/** Simulations waiting for one of those slots at most; beyond, a check answers 503 chain_unavailable. */
+export const SIMULATIONS_WAITING = 1_000
 
 /** The head block a wallet simulation builds on. */
 export interface Head {
@@ -40,6 +50,8 @@ export class NodeFacts {
   private overrides: { value: boolean; at: number } | null = null
   private simulate: { value: boolean; at: number } | null = null
   private readonly plans = new Map<string, WalletPlan>()
+  /** the node's simulation slots (SIMULATIONS_AT_ONCE, SIMULATIONS_WAITING) */
+  readonly simulations = new Semaphore(SIMULATIONS_AT_ONCE, SIMULATIONS_WAITING)
   private headRead: { value: Head; at: number } | null = null
   private headReading: Promise<Head | null> | null = null
   /**
@@ -66,6 +78,11 @@ export class NodeFacts {
     const read = await this.readHead()
     // a read already in flight may have started before block minBlock was known: read once more
     return read !== null && read.number < minBlock ? this.readHead() : read
+  }
+
+  /** the head read now (not the one kept), kept for the next checks */
+  latestHead(): Promise<Head | null> {
+    return this.readHead()
   }
 
   /** one eth_getBlockByNumber('latest') at a time, through the lean client (no block formatting) */
