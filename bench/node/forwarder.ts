@@ -3,7 +3,7 @@
  * The structural floor of the honeypot API for the node benchmark (bench/node/node.ts): the smallest HTTP
  * server that does what the API must do per check, and nothing else. A uWebSockets.js app answers every
  * GET by POSTing one fixed body (the bytes the bare side sends: the wallet simulation's eth_simulateV1) to the node through the raw client
- * (bench/node/raw-rpc.ts) and returning a short JSON. No key, route, cache, decoding or
+ * (engine/chain/raw-rpc.ts) and returning a short JSON. No key, route, cache, decoding or
  * report: the API minus this floor is the Tidewatch server's own cost; this floor minus the bare call is
  * the cost of the extra HTTP hop itself on this machine.
  *
@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs'
 import uWS from 'uWebSockets.js'
-import { RawRpc } from './raw-rpc.js'
+import { RawRpc } from '../../engine/chain/raw-rpc.js'
 
 const [nodeUrl, port, bodyFile] = process.argv.slice(2)
 const body = fs.readFileSync(bodyFile!)

@@ -6,7 +6,7 @@
  * node, both sides). CPU per call is the steady figure on a shared machine; percentiles are not.
  */
 import { Pool, type Dispatcher } from 'undici'
-import { AnswerReader } from './raw-rpc.js'
+import { AnswerReader } from '../../engine/chain/raw-rpc.js'
 import { mainThreadCpuMs } from '../http/cpu.js'
 import { cpuSeconds } from '../history/measure.js'
 
@@ -61,7 +61,7 @@ export async function timed(n: number, fn: () => Promise<void>, pids: Pids): Pro
 
 /**
  * The client both sides use: an undici pool of one kept-alive connection to `origin` (the server, or
- * anvil), answers read by a dispatch handler (bench/node/raw-rpc.ts; no response stream), so the API and the
+ * anvil), answers read by a dispatch handler (engine/chain/raw-rpc.ts; no response stream), so the API and the
  * bare call pay the same, smallest client costs.
  */
 export function benchClient(origin: string): {

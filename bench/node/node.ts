@@ -9,8 +9,9 @@
  *   same simulation: the JSON-RPC body viem writes for the server's request (same head, plan, router, amount
  *   and gas price) POSTed straight to anvil. Both sides use the same client (an undici pool, one kept-alive
  *   connection: bench/node/latency.ts). Also measured: the head read plus that body (`bare_head`: both
- *   requests the server sends per check), the simulation through viem's transport (`bare_viem`: what the
- *   server runs per check, engine/nodeintel/wallet-sim.ts runWalletSim, over fetch), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
+ *   requests of a check whose head read is not reused), the simulation through viem's http transport
+ *   (`bare_viem`: runWalletSim over viem's `request`, fetch; the server sends it through the lean client,
+ *   engine/chain/raw-rpc.ts), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
  *   without eth_simulateV1), and the structural floor: the smallest server forwarding the simulation's body
  *   (bench/node/forwarder.ts).
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
@@ -159,11 +160,15 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const block = await viem.getBlock({ blockTag: 'latest' })
     const head = { number: block.number!, timestamp: block.timestamp }
     const first: WalletSimInput = { ...input, token, head, plan: null }
-    const planned = await runWalletSim(viem, first)
+    const viemRequest = (method: string, params: readonly unknown[]): Promise<unknown> =>
+      viem.request({ method: method as 'eth_simulateV1', params: params as never })
+    const planned = await runWalletSim(viemRequest, first)
     const plan = 'blocks' in planned ? readWalletSim(first, planned.blocks)?.plan : null
     if (!plan) throw new Error('the wallet buy of the benchmark token delivered nothing')
     const sim: WalletSimInput = { ...first, plan }
-    const body = await viemBody('eth_simulateV1', (c) => runWalletSim(c, sim))
+    const body = await viemBody('eth_simulateV1', (c) =>
+      runWalletSim((method, params) => c.request({ method: method as 'eth_simulateV1', params: params as never }), sim)
+    )
     const headBody = Buffer.from(
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] })
     )
@@ -190,7 +195,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       if (res.status !== 200 || !(JSON.parse(res.text) as { ok?: boolean }).ok) throw new Error('floor: no result')
     }
     const viemCall = async (): Promise<void> => {
-      const r = await runWalletSim(viem, sim)
+      const r = await runWalletSim(viemRequest, sim)
       if (!('blocks' in r) || r.blocks.length !== 5) throw new Error('bare simulation (viem) returned nothing')
     }
     const pids = { node: anvil.pid }
@@ -225,16 +230,18 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         floor_p99_ratio: r2(floor.p99 / bare.p99)
       })
     }
-    const risk: { ms: number; errors: number; checks_per_s: number }[] = []
+    const risk: { ms: number; errors: number; checks_per_s: number; first_error: string | null }[] = []
     for (let i = 0; i < rounds; i++) {
       const t = performance.now()
       const answers = await Promise.all(
         tokens.map((tk) =>
           fetch(`${server!.base}/v1/node/bsc/token-risk/${tk}?fresh=1`, { headers }).then(
-            async (r) => ({
-              ok: r.status === 200 && typeof ((await r.json()) as { score?: unknown }).score === 'number'
-            }),
-            () => ({ ok: false })
+            async (r) => {
+              const text = await r.text()
+              const ok = r.status === 200 && typeof (JSON.parse(text) as { score?: unknown }).score === 'number'
+              return { ok, why: ok ? null : `${r.status} ${text.slice(0, 300)}` }
+            },
+            (err: unknown) => ({ ok: false, why: String(err) })
           )
         )
       )
@@ -242,7 +249,8 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       risk.push({
         ms: Math.round(ms),
         errors: answers.filter((x) => !x.ok).length,
-        checks_per_s: r2((RISK_TOKENS / ms) * 1000)
+        checks_per_s: r2((RISK_TOKENS / ms) * 1000),
+        first_error: answers.find((x) => !x.ok)?.why ?? null
       })
     }
     const med = (f: (h: HoneypotRound) => number): number => median(honeypot.map(f))

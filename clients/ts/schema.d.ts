@@ -2957,6 +2957,8 @@ export interface operations {
               token_in?: string | null
               /** @description chain swaps: units of token_in */
               amount_in?: number | null
+              /** @description chain swaps: the side that is a token off the watch list (decimals unknown): named by its contract address, its amount (amount or amount_in) in raw integer units; usd_value comes from the other side. null when both sides are known */
+              decimals_unknown?: 'token' | 'token_in' | null
               /** @description chain events: stablecoin or candles_1m:<exchanges> */
               price_source?: string | null
               /** @description chain events: watch-list label */

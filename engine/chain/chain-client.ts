@@ -1,7 +1,8 @@
 /**
  * @module
  * One chain's JSON-RPC client, shared by every feature that reads the chain (whale sources, node
- * intelligence): a viem `PublicClient` per configured node (http, with and without JSON-RPC batching),
+ * intelligence): a viem `PublicClient` per configured node (http, with and without JSON-RPC batching) and
+ * a lean client for large calls (raw-rpc.ts: the wallet simulation),
  * failover in the configured order (the first healthy node answers; a node that failed at the transport
  * level sits out `NODE_DOWN_MS` unless no other is left), one token bucket per chain (`<ENV>_RPC_RATE`), a
  * per-node timeout, and counters for /v1/node/health and /v1/health.
@@ -27,6 +28,7 @@ import { ApiError } from '../errors.js'
 import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
 import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
 import { TokenBucket } from '../runtime/token-bucket.js'
+import { RawRpc } from './raw-rpc.js'
 
 /** How long a node that failed at the transport level is tried only after the others, ms. */
 export const NODE_DOWN_MS = 10_000
@@ -63,6 +65,8 @@ interface Node {
   readonly client: PublicClient
   /** the same node without JSON-RPC batching */
   readonly direct: PublicClient
+  /** the same node through the lean client (one kept-alive pool), for large calls */
+  readonly raw: RawRpc
   downUntil: number
   failures: number
   /** last eth_chainId check: true = matches, false = another chain, undefined = not checked */
@@ -149,6 +153,7 @@ export class ChainClient {
       direct: createPublicClient({
         transport: http(u, { batch: false, timeout: this.timeoutMs, retryCount: 0 })
       }) as PublicClient,
+      raw: new RawRpc(u, this.timeoutMs),
       downUntil: 0,
       failures: 0,
       chainIdOk: undefined
@@ -168,9 +173,13 @@ export class ChainClient {
    * Runs `fn` against the first healthy node, failing over to the next on transport errors; rate limited
    * per chain. `label` names the call in errors and logs (e.g. `honeypot_probe`).
    */
-  async request<T>(label: string, fn: (c: PublicClient) => Promise<T>, opts: RequestOptions = {}): Promise<T> {
+  async request<T>(
+    label: string,
+    fn: (c: PublicClient, raw: RawRpc) => Promise<T>,
+    opts: RequestOptions = {}
+  ): Promise<T> {
     const batch = opts.batch !== false
-    return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct))
+    return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct, node.raw))
   }
 
   private async failover<T>(label: string, opts: RequestOptions, start: (node: Node) => Promise<T>): Promise<T> {
@@ -321,6 +330,11 @@ export class ChainClient {
     const checked = this.nodes.filter((n) => n.chainIdOk !== undefined)
     if (checked.length === 0) return null
     return checked.every((n) => n.chainIdOk === true)
+  }
+
+  /** closes the lean clients' kept-alive connections (viem's go through the process's shared fetch pool) */
+  async close(): Promise<void> {
+    await Promise.all(this.nodes.map((n) => n.raw.close()))
   }
 
   private latency(ms: number): void {

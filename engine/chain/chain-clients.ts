@@ -46,10 +46,10 @@ export class ChainClients {
   }
 
   /**
-   * The server's shutdown step for the chain nodes (after the sources stopped). Nothing is held open: viem's
-   * http transport sends through the process's shared fetch pool.
+   * The server's shutdown step for the chain nodes (after the sources stopped): the lean clients' kept-alive
+   * connections (viem's http transport sends through the process's shared fetch pool).
    */
-  close(): Promise<void> {
-    return Promise.resolve()
+  async close(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((c) => c.close()))
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { Hex } from 'viem'
 import { liveCode, type CodeView } from './code-walk.js'
-import { OWNER_SELECTOR_INDEX, type SelectorGroup } from './owner-selectors.js'
+import { GROUP_LABELS, OWNER_SELECTOR_INDEX, type SelectorGroup } from './owner-selectors.js'
 
 export type { SelectorGroup } from './owner-selectors.js'
 
@@ -71,6 +71,22 @@ export function scanCode(hex: Hex | undefined): CodeScan {
   const h = (hex ?? '0x').slice(2).toLowerCase()
   const minimalProxyTo = h.startsWith(EIP1167_PREFIX) ? (`0x${h.slice(20, 60)}` as Hex) : null
   return { size: full.length, groups, selfdestruct, delegatecall, minimalProxyTo }
+}
+
+/**
+ * What a scan found, one line each: every selector group with its functions (`fee exclusion:
+ * excludeFromFees(address,bool)`), in GROUP_LABELS order, then the risky opcodes and a minimal proxy.
+ */
+export function codeFindings(scan: CodeScan): string[] {
+  const out: string[] = []
+  for (const [group, label] of Object.entries(GROUP_LABELS) as [SelectorGroup, string][]) {
+    const sigs = scan.groups[group]
+    if (sigs?.length) out.push(`${label}: ${sigs.join(', ')}`)
+  }
+  if (scan.selfdestruct) out.push('contains SELFDESTRUCT')
+  if (scan.delegatecall) out.push('contains DELEGATECALL / CALLCODE')
+  if (scan.minimalProxyTo) out.push(`minimal proxy (EIP-1167) forwarding to ${scan.minimalProxyTo}`)
+  return out
 }
 
 /** EIP-1967 storage slots (keccak256('eip1967.proxy.implementation') - 1, and the beacon's). */

@@ -15,7 +15,7 @@ import { formatEther, formatUnits, RpcRequestError, type Address, type Hex, type
 import { ApiError } from '../errors.js'
 import { errorText, isTransportError, type ChainClient } from '../chain/chain-client.js'
 import { nodeIntelDefaults, type NodeIntelChain } from '../chain/chains.js'
-import { scanCode, type CodeScan } from './bytecode.js'
+import { codeFindings, scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
 import { decodeProbe, probeCall, probeInitCall, type ProbeResult } from './probe.js'
 import { revertReason } from './revert-reason.js'
@@ -27,7 +27,8 @@ import {
   type Thresholds,
   type Verdict
 } from './verdict.js'
-import { NodeFacts } from './node-facts.js'
+import { NodeFacts, SIMULATIONS_WAITING } from './node-facts.js'
+import { SemaphoreFullError } from '../runtime/semaphore.js'
 import { readWalletSim } from './wallet-read.js'
 import { runWalletSim, type WalletSimInput } from './wallet-sim.js'
 
@@ -161,13 +162,28 @@ async function walletCheck(
   d: HoneypotDeps,
   facts: NodeFacts,
   token: Address,
-  gasPrice: bigint
+  gasPrice: bigint,
+  minBlock: bigint
 ): Promise<HoneypotReport | { failed: string; byNode: boolean }> {
-  const block = await d.client.request('honeypot_head', (c) => c.getBlock({ blockTag: 'latest' }), { batch: false })
-  if (block.number === null) return { failed: 'the head block has no number', byNode: true }
-  const head = { number: block.number, timestamp: block.timestamp }
+  let head = await facts.head(minBlock)
+  if (head === null) return { failed: 'the head block has no number', byNode: true }
+  let reread = false
+  /**
+   * true once (then the loop runs again, not counted as an attempt) when the head kept predates the head now:
+   * a token deployed or listed since has no code or no buy on the kept one
+   */
+  const newerHead = async (): Promise<boolean> => {
+    if (reread) return false
+    reread = true
+    const latest = await facts.latestHead()
+    if (latest === null || latest.number <= head!.number) return false
+    head = latest
+    attempt--
+    return true
+  }
+  let attempt = 0
   let plan = facts.plan(token)
-  for (let attempt = 0; attempt < WALLET_ATTEMPTS; attempt++) {
+  for (; attempt < WALLET_ATTEMPTS; attempt++) {
     const input: WalletSimInput = {
       router: d.dex.router,
       wrappedNative: d.dex.wrappedNative,
@@ -177,9 +193,14 @@ async function walletCheck(
       head,
       plan
     }
-    const res = await d.client.request('honeypot_simulate', (c) => runWalletSim(c, input), { batch: false })
+    const res = await simulationSlot(d, facts, () =>
+      d.client.request('honeypot_simulate', (_c, raw) => runWalletSim((m, p) => raw.call(m, p), input), {
+        batch: false
+      })
+    )
     if ('error' in res) return { failed: probeError(rpcCause(res.error)), byNode: true }
     const sim = readWalletSim(input, res.blocks)
+    if (!sim && (await newerHead())) continue
     if (!sim) {
       const buy = res.blocks[0]?.[0]
       // a buy that reverted is the router setting's doing (as a probe revert is); no answer is the node's
@@ -187,8 +208,11 @@ async function walletCheck(
         ? { failed: `the wallet's buy reverted: ${revertReason(buy.data)}`, byNode: false }
         : { failed: "the wallet's buy returned nothing", byNode: true }
     }
+    if (sim.wallet.codeSize === 0n) {
+      if (await newerHead()) continue
+      requireContract(d.chain, token, '0x')
+    }
     facts.setPlan(token, sim.plan)
-    if (sim.wallet.codeSize === 0n) requireContract(d.chain, token, '0x')
     if (!sim.complete && sim.plan) {
       plan = sim.plan
       continue
@@ -198,6 +222,28 @@ async function walletCheck(
     return report(d, token, sim.wallet, { ...j, reasons }, 'simulate_v1_wallet')
   }
   return { failed: 'the buy delivered a different amount on the same block', byNode: false }
+}
+
+/**
+ * Runs `fn` holding one of the chain's simulation slots (node-facts.ts SIMULATIONS_AT_ONCE): the wait is
+ * here, before the request's timeout starts. A full waiting line answers 503 chain_unavailable.
+ */
+async function simulationSlot<T>(d: HoneypotDeps, facts: NodeFacts, fn: () => Promise<T>): Promise<T> {
+  try {
+    await facts.simulations.acquire()
+  } catch (err) {
+    if (!(err instanceof SemaphoreFullError)) throw err
+    throw new ApiError(
+      'chain_unavailable',
+      `more than ${SIMULATIONS_WAITING} honeypot checks are waiting for the ${d.chain} node; retry shortly`,
+      { cause: err, headers: { 'Retry-After': '1' }, details: { chain: d.chain } }
+    )
+  }
+  try {
+    return await fn()
+  } finally {
+    facts.simulations.release()
+  }
 }
 
 /** viem's error of a failed simulation as the node's own error object, as runProbe reads it. */
@@ -233,11 +279,21 @@ async function report(
   }
 }
 
-export async function checkHoneypot(d: HoneypotDeps, facts: NodeFacts, token: Address): Promise<HoneypotReport> {
-  const gasPrice = await facts.gasPrice()
+/**
+ * The check of `token`. `minBlock`: the wallet simulation builds on this block or a later one (a re-check
+ * after a transaction in that block); otherwise on the head read within the chain's block time.
+ */
+export async function checkHoneypot(
+  d: HoneypotDeps,
+  facts: NodeFacts,
+  token: Address,
+  minBlock = 0n
+): Promise<HoneypotReport> {
+  // both cached (a request only when stale): asked together
+  const [gasPrice, simulates] = await Promise.all([facts.gasPrice(), facts.simulateV1Supported()])
   let walletFailed: string | null = null
-  if (await facts.simulateV1Supported()) {
-    const w = await walletCheck(d, facts, token, gasPrice)
+  if (simulates) {
+    const w = await walletCheck(d, facts, token, gasPrice, minBlock)
     if (!('failed' in w)) return w
     walletFailed = w.failed
     if (w.byNode) facts.simulateV1Failed()
@@ -283,7 +339,10 @@ async function probeCheck(
   const base = { chain: d.chain, token, block_number: Number(block), checked_at: new Date().toISOString() }
   if (!(await facts.overridesSupported())) return bytecodeOnly(base, scanCode(code))
   const why = 'error' in res ? probeError(res.error) : 'the probe returned nothing'
-  return undetermined(base, 'probe_contract', [`the probe failed: ${why} (check the ${d.chain} DEX router setting)`])
+  return undetermined(base, 'probe_contract', [
+    `the probe failed: ${why} (check the ${d.chain} DEX router setting)`,
+    ...codeFindings(scanCode(code))
+  ])
 }
 
 type ReportBase = Pick<HoneypotReport, 'chain' | 'token' | 'block_number' | 'checked_at'>
@@ -332,15 +391,8 @@ function liquidity(
   }
 }
 
-/** What the code alone shows, for nodes that cannot simulate. */
+/** What the code alone shows, for nodes that cannot simulate: every group the code walk found (codeFindings). */
 function bytecodeOnly(base: ReportBase, scan: CodeScan): HoneypotReport {
   const reasons = ['the node refuses eth_call state overrides: no simulation, bytecode analysis only']
-  const g = scan.groups
-  if (g.blacklist) reasons.push(`blacklist functions: ${g.blacklist.join(', ')}`)
-  if (g.fee_setter) reasons.push(`fee setters: ${g.fee_setter.join(', ')}`)
-  if (g.pause || g.trading_switch)
-    reasons.push(`trading switches: ${[...(g.pause ?? []), ...(g.trading_switch ?? [])].join(', ')}`)
-  if (g.mint) reasons.push(`mint functions: ${g.mint.join(', ')}`)
-  if (scan.selfdestruct) reasons.push('contains SELFDESTRUCT')
-  return undetermined(base, 'bytecode_only', reasons)
+  return undetermined(base, 'bytecode_only', [...reasons, ...codeFindings(scan)])
 }

@@ -135,7 +135,8 @@ export class NewPairsWatcher {
 
   private async check(p: NewPair): Promise<void> {
     try {
-      const { value } = await this.intel.honeypot(p.token, true)
+      // on the pair's block or a later one (the head a check reuses may be older)
+      const { value } = await this.intel.honeypot(p.token, true, BigInt(p.block_number))
       p.verdict = value.verdict
       p.is_honeypot = value.is_honeypot
       p.method = value.method

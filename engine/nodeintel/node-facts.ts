@@ -1,13 +1,21 @@
 /**
  * @module
  * What the honeypot checks of one chain reuse (engine/nodeintel/honeypot.ts): the node's gas price, whether
- * it honours state overrides and runs eth_simulateV1 (each asked once and kept), and each token's wallet
- * plan (what its buy delivered last time: engine/nodeintel/wallet-sim.ts).
+ * it honours state overrides and runs eth_simulateV1 (each asked once and kept), the head block the wallet
+ * simulation builds on (kept for one block time), and each token's wallet plan (what its buy delivered last
+ * time: engine/nodeintel/wallet-sim.ts).
  */
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { ChainClient } from '../chain/chain-client.js'
+import { Semaphore } from '../runtime/semaphore.js'
 import { supportsSimulateV1, supportsStateOverride } from './probe.js'
 import type { WalletPlan } from './wallet-sim.js'
+
+/** the fields of a JSON-RPC block this reads (quantities as hex; `number` null for a pending block) */
+interface RawHead {
+  readonly number: Hex | null
+  readonly timestamp: Hex
+}
 
 /** How long the node's gas price is reused, ms (the probe only needs a realistic one). */
 const GAS_PRICE_TTL_MS = 10_000
@@ -15,6 +23,22 @@ const GAS_PRICE_TTL_MS = 10_000
 const OVERRIDE_CHECK_TTL_MS = 600_000
 /** Wallet plans kept per chain at most (the oldest goes first). */
 const MAX_PLANS = 10_000
+/**
+ * Wallet simulations sent to one chain's node at once. Each is heavy for the node (about 1.5 ms of anvil's
+ * CPU, far more than a plain call): a burst of checks sent all at once queues at the node, where the wait
+ * counts against each request's timeout (`<ENV>_RPC_TIMEOUT_MS`); beyond this many they wait here instead,
+ * before the timeout starts.
+ */
+export const SIMULATIONS_AT_ONCE = 8
+/** Simulations waiting for one of those slots at most; beyond, a check answers 503 chain_unavailable. */
+export const SIMULATIONS_WAITING = 1_000
+
+/** The head block a wallet simulation builds on. */
+export interface Head {
+  readonly number: bigint
+  /** seconds */
+  readonly timestamp: bigint
+}
 
 /**
  * Per-chain facts the checks reuse: the gas price, whether the node honours state overrides and runs
@@ -26,8 +50,58 @@ export class NodeFacts {
   private overrides: { value: boolean; at: number } | null = null
   private simulate: { value: boolean; at: number } | null = null
   private readonly plans = new Map<string, WalletPlan>()
+  /** the node's simulation slots (SIMULATIONS_AT_ONCE, SIMULATIONS_WAITING) */
+  readonly simulations = new Semaphore(SIMULATIONS_AT_ONCE, SIMULATIONS_WAITING)
+  private headRead: { value: Head; at: number } | null = null
+  private headReading: Promise<Head | null> | null = null
+  /**
+   * How long a head read is reused, ms: the chain's block time (a head read that recently is at most about
+   * one block behind); from half of it on, the next use refreshes it in the background.
+   */
+  private readonly headTtlMs: number
 
-  constructor(private readonly client: ChainClient) {}
+  constructor(private readonly client: ChainClient) {
+    this.headTtlMs = client.spec.blockTimeMs
+  }
+
+  /**
+   * The head block (number and time), read at most once per block time, never below `minBlock` (a re-check
+   * after a transaction in block N simulates on block N or later); null when the node's head has no number.
+   */
+  async head(minBlock = 0n): Promise<Head | null> {
+    const h = this.headRead
+    const age = h === null ? Infinity : Date.now() - h.at
+    if (h !== null && age < this.headTtlMs && h.value.number >= minBlock) {
+      if (age >= this.headTtlMs / 2) this.readHead().catch(() => undefined)
+      return h.value
+    }
+    const read = await this.readHead()
+    // a read already in flight may have started before block minBlock was known: read once more
+    return read !== null && read.number < minBlock ? this.readHead() : read
+  }
+
+  /** the head read now (not the one kept), kept for the next checks */
+  latestHead(): Promise<Head | null> {
+    return this.readHead()
+  }
+
+  /** one eth_getBlockByNumber('latest') at a time, through the lean client (no block formatting) */
+  private readHead(): Promise<Head | null> {
+    this.headReading ??= this.client
+      .request(
+        'honeypot_head',
+        (_c, raw) => raw.call('eth_getBlockByNumber', ['latest', false]) as Promise<RawHead | null>,
+        { batch: false }
+      )
+      .then((b) => {
+        if (!b?.number) return null
+        const value = { number: BigInt(b.number), timestamp: BigInt(b.timestamp) }
+        this.headRead = { value, at: Date.now() }
+        return value
+      })
+      .finally(() => (this.headReading = null))
+    return this.headReading
+  }
 
   /** the node's gas price (cached; refreshed in the background when stale) */
   async gasPrice(): Promise<bigint> {

@@ -21,6 +21,24 @@ export type SelectorGroup =
   | 'contract_switch'
   | 'upgrade'
 
+/**
+ * How a group is named in reasons and risk evidence (plural: a group usually has several functions), in
+ * the order reasons list them: what can stop or tax a sale first, the owner functions last.
+ */
+export const GROUP_LABELS: Readonly<Record<SelectorGroup, string>> = {
+  blacklist: 'blacklist functions',
+  fee_setter: 'fee setters',
+  fee_exclusion: 'fee exclusion',
+  max_tx: 'transaction / wallet limits',
+  cooldown: 'cooldowns',
+  trading_switch: 'trading switches',
+  pause: 'pause functions',
+  contract_switch: 'contract transfer switches',
+  mint: 'mint functions',
+  upgrade: 'upgrade functions',
+  owner: 'owner functions'
+}
+
 /** Where a signature was taken from (described in docs/node-intel.md, "Owner-power functions"). */
 export type SelectorSource = 'erc' | 'usdt' | 'safemoon' | 'stealth' | 'limits' | 'reward' | 'corpora' | 'eip1967'
 

@@ -218,7 +218,10 @@ export class TokenRecheck {
     const w = this.watched.get(token)
     if (!w) return null
     this.counts.rechecks++
-    const [{ value }, owner] = await Promise.all([this.intel.honeypot(token, fresh), this.owner(token)])
+    const [{ value }, owner] = await Promise.all([
+      this.intel.honeypot(token, fresh, BigInt(trigger.block_number ?? 0)),
+      this.owner(token)
+    ])
     w.owner = owner
     const after = pointOf(value)
     const before = w.last ?? (await this.stored(token))

@@ -9,6 +9,7 @@ import type { HoneypotReport } from './honeypot.js'
 import type { ContractAge } from './contract-age.js'
 import type { PairFacts, TokenFacts } from './token-facts.js'
 import type { SelectorGroup } from './bytecode.js'
+import { GROUP_LABELS } from './owner-selectors.js'
 import { SELL_ALL_BLOCKED } from './verdict.js'
 
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical'
@@ -60,35 +61,17 @@ export const OWNER_MAX_PCT = 20
 const DAY_MS = 86_400_000
 
 /**
- * Owner-power factors: the selector groups (owner-selectors.ts) each one rests on, and how its evidence
- * names them. They apply while the owner is not renounced, or when the token has no owner function.
+ * Owner-power factors: the selector groups (owner-selectors.ts) each one rests on; the evidence names each
+ * group found by its GROUP_LABELS label. They apply while the owner is not renounced, or when the token has
+ * no owner function.
  */
-type EvidencePart = readonly [group: SelectorGroup, label: string]
-const OWNER_POWER_FACTORS: readonly (readonly [keyof typeof WEIGHTS, readonly EvidencePart[]])[] = [
-  ['owner_can_mint', [['mint', 'mint functions']]],
-  ['owner_can_blacklist', [['blacklist', 'blacklist functions']]],
-  [
-    'owner_can_set_fees',
-    [
-      ['fee_setter', 'fee setters'],
-      ['fee_exclusion', 'fee exclusion']
-    ]
-  ],
-  [
-    'owner_can_pause',
-    [
-      ['pause', 'pause'],
-      ['trading_switch', 'trading switches']
-    ]
-  ],
-  [
-    'owner_can_limit_tx',
-    [
-      ['max_tx', 'transaction / wallet limits'],
-      ['cooldown', 'cooldowns']
-    ]
-  ],
-  ['owner_can_switch_contract_transfers', [['contract_switch', 'contract transfer switches']]]
+const OWNER_POWER_FACTORS: readonly (readonly [keyof typeof WEIGHTS, readonly SelectorGroup[]])[] = [
+  ['owner_can_mint', ['mint']],
+  ['owner_can_blacklist', ['blacklist']],
+  ['owner_can_set_fees', ['fee_setter', 'fee_exclusion']],
+  ['owner_can_pause', ['pause', 'trading_switch']],
+  ['owner_can_limit_tx', ['max_tx', 'cooldown']],
+  ['owner_can_switch_contract_transfers', ['contract_switch']]
 ]
 
 export function riskLevel(score: number): RiskLevel {
@@ -135,7 +118,7 @@ export function riskFactors(i: RiskInputs): RiskFactor[] {
   const groups = mergedGroups(i.facts)
   if (ownerLive || m.owner === null) {
     for (const [id, parts] of OWNER_POWER_FACTORS) {
-      const found = parts.flatMap(([g, what]) => (groups[g]?.length ? [`${what}: ${groups[g].join(', ')}`] : []))
+      const found = parts.flatMap((g) => (groups[g]?.length ? [`${GROUP_LABELS[g]}: ${groups[g].join(', ')}`] : []))
       if (found.length > 0) add(id, found.join('; '))
     }
   }

@@ -105,9 +105,10 @@ export class ChainIntel {
 
   private readonly deps: HoneypotDeps
 
-  async honeypot(token: Address, fresh: boolean): Promise<{ value: HoneypotReport; hit: boolean }> {
+  /** `minBlock`: a fresh check simulates on this block or a later one (a re-check after a transaction in it) */
+  async honeypot(token: Address, fresh: boolean, minBlock = 0n): Promise<{ value: HoneypotReport; hit: boolean }> {
     await this.ready()
-    return this.honeypots.get(token, () => checkHoneypot(this.deps, this.facts, token), fresh)
+    return this.honeypots.get(token, () => checkHoneypot(this.deps, this.facts, token, minBlock), fresh)
   }
 
   async risk(token: Address, fresh: boolean): Promise<{ value: RiskReport; hit: boolean }> {

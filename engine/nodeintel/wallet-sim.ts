@@ -31,8 +31,7 @@ import {
   numberToHex,
   parseAbi,
   type Address,
-  type Hex,
-  type PublicClient
+  type Hex
 } from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
@@ -250,17 +249,20 @@ interface RpcSimBlock {
   }[]
 }
 
+/** One JSON-RPC request: the answer's result; a JSON-RPC error answer rejects (RpcRequestError, as viem's). */
+export type RpcCall = (method: string, params: readonly unknown[]) => Promise<unknown>
+
 /**
- * One wallet simulation through the client's viem transport (`eth_simulateV1`; only each call's status,
- * data and gas are read, so viem's block and log formatting is not paid): the calls' outcomes, or the
- * node's JSON-RPC error object (a node without eth_simulateV1, or one that refuses these blocks);
- * transport errors throw. Caught here, inside the client's request, as runProbe does.
+ * One wallet simulation (`eth_simulateV1`) through `call`: the chain client's lean client (raw-rpc.ts) in
+ * the service, viem's `request` in the benchmark's reference. Only each call's status, data and gas are
+ * read (no block or log formatting). The calls' outcomes, or the node's JSON-RPC error (a node without
+ * eth_simulateV1, or one that refuses these blocks); transport errors throw. Caught here, inside the
+ * client's request, as runProbe does.
  */
-export function runWalletSim(c: PublicClient, input: WalletSimInput): Promise<WalletSimAnswer> {
-  const request = c.request as (a: { method: 'eth_simulateV1'; params: [unknown, Hex] }) => Promise<RpcSimBlock[]>
-  return request({ method: 'eth_simulateV1', params: walletRequest(input) }).then(
+export function runWalletSim(call: RpcCall, input: WalletSimInput): Promise<WalletSimAnswer> {
+  return call('eth_simulateV1', walletRequest(input)).then(
     (blocks) => ({
-      blocks: blocks.map((b) =>
+      blocks: (blocks as RpcSimBlock[]).map((b) =>
         b.calls.map((x): CallOutcome => ({
           status: x.status === '0x1' ? 'success' : 'failure',
           data: x.error?.data ?? x.returnData,

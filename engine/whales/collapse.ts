@@ -29,6 +29,7 @@ import { orderedRows, sameRow } from './row-order.js'
 import { checkThresholds, DEFAULT_THRESHOLDS, significanceOf, type SignificanceThresholds } from './significance.js'
 import type { WhaleEvent } from './whale-event.js'
 import { chainDetailOf, chainEventId, type ChainEventDetail } from './chain-details.js'
+import { decimalsUnknownOf } from './tx-events.js'
 
 export type { CollapseKind, WhaleEvent } from './whale-event.js'
 
@@ -198,6 +199,7 @@ function toEvent(group: readonly Route[], thresholds: SignificanceThresholds): W
     pools: detail.pools,
     token_in: detail.token_in,
     amount_in: detail.amount_in,
+    decimals_unknown: decimalsUnknownOf(event.token, detail.token_in),
     price_source: detail.price_source,
     label: detail.label,
     internal: detail.internal

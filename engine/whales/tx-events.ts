@@ -14,15 +14,19 @@
  *   event that cannot be priced keeps `usd_value` null (never 0).
  * - reported: every wallet on the watch list, and any other wallet whose event is worth at least `minUsd`
  *   (an unpriced event of an unwatched wallet cannot be sized, so it is not reported).
- * - known tokens only: an event shows only assets whose decimals are known (`ctx.token`), so every amount
- *   is in units, never a raw integer beside a contract address. An unknown asset is never a side; a wallet
- *   that gave, or got, only unknown assets (a swap into a token off the watch list, an unknown token's
- *   transfer) gets no event, since its type or its token could not be told truthfully.
+ * - known tokens first: an asset whose decimals are known (`ctx.token`) is shown by symbol in units. An
+ *   unlisted asset (off the watch list: decimals and price unknown) is a side only as the one side of a
+ *   trade, the other side known: a buy of an unlisted token with a known asset, or its sale for one (the
+ *   transaction has Swap logs, and the asset came from, or went to, neither the zero address nor its own
+ *   contract, as LP tokens are minted and burnt). Such a side is named by its contract address, its amount is
+ *   in raw integer units (exact up to 2^53) and the event says so (`decimals_unknown`); the event is valued
+ *   on its known side. An unlisted asset beside a known one of the same direction is left out, and a wallet
+ *   that moved only unlisted assets (a transfer of one, a swap between two) gets no event.
  * - liquidity: a wallet that added or removed liquidity in the transaction (net-deltas.ts `liquidity`) gets
  *   no event: it is neither a trade nor a transfer to someone.
  * Pools, the zero address and pure pass-through contracts (net zero, not the sender) never get an event.
  */
-import { assetOf, netDeltas, type WalletDelta } from './net-deltas.js'
+import { assetOf, netDeltas, ZERO_ADDRESS, type AssetDelta, type WalletDelta } from './net-deltas.js'
 import { NATIVE, type RawTx } from './tx-legs.js'
 
 /** How a token is shown and priced; `undefined` from the lookup = unknown token (raw units, unpriced). */
@@ -74,13 +78,22 @@ export interface ChainWhaleEvent {
   /** the address that moved the most of the event's token the other way */
   readonly counterparty: string
   readonly event_type: 'transfer_in' | 'transfer_out' | 'swap'
-  /** symbol of the asset moved (a known token: see the module); for a swap, the asset received */
+  /**
+   * symbol of the asset moved; for a swap, the asset received. An unlisted token's contract address when
+   * `decimals_unknown` is `token` (see the module)
+   */
   readonly token: string
-  /** units of `token` */
+  /** units of `token` (raw integer units when `decimals_unknown` is `token`) */
   readonly amount: number
-  /** swaps: asset given and its amount; transfers: null */
+  /** swaps: asset given and its amount (raw integer units when `decimals_unknown` is `token_in`); transfers: null */
   readonly token_in: string | null
   readonly amount_in: number | null
+  /**
+   * the side named by an unlisted token's address, its amount in raw units (decimals unknown); null: none.
+   * Always set here; optional for events read back from chain_whale_events, which does not store it (the
+   * address in `token` or `token_in` says it: a watch-list symbol is at most 20 characters)
+   */
+  readonly decimals_unknown?: 'token' | 'token_in' | null
   /** USD at the block time, or null when no price is known */
   readonly usd_value: number | null
   readonly price_source: string | null
@@ -135,6 +148,29 @@ function sideOf(asset: string, info: TokenInfo, raw: bigint, ts: number, ctx: Tx
   }
 }
 
+/** an EVM (0x + 40 hex) or Solana (base58, 32-44 characters) address: longer than any watch-list symbol (20) */
+const ADDRESS_NAME = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/
+
+/**
+ * `decimals_unknown` of a stored event, which does not keep it: the side named by an address rather than a
+ * symbol (an unlisted token, its amount in raw units), else null
+ */
+export function decimalsUnknownOf(token: string, tokenIn: string | null): 'token' | 'token_in' | null {
+  if (ADDRESS_NAME.test(token)) return 'token'
+  return tokenIn !== null && ADDRESS_NAME.test(tokenIn) ? 'token_in' : null
+}
+
+/**
+ * the side of an unlisted asset (decimals and price unknown) as one side of a trade: named by its address,
+ * raw units, unpriced; undefined when its legs look like liquidity (minted or burnt, or moved to or from its
+ * own contract: an LP token) or the transaction swapped nothing
+ */
+function rawSideOf(a: AssetDelta, tx: RawTx): Side | undefined {
+  if (tx.swaps.length === 0 || a.counterparty === ZERO_ADDRESS || a.counterparty === a.asset) return undefined
+  const abs = a.net < 0n ? -a.net : a.net
+  return { asset: a.asset, raw: abs, units: Number(abs), symbol: a.asset, usd: null, source: null }
+}
+
 /**
  * `best` or `s`, whichever is larger: the larger USD value; unpriced only against unpriced (then the larger
  * raw); on a tie the one seen first (`best`)
@@ -175,12 +211,21 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShare
   let got: Side | undefined
   let gaveUnknown = false
   let gotUnknown = false
+  // the largest unlisted side given and received that can be a trade's side (rawSideOf)
+  let gaveRaw: Side | undefined
+  let gotRaw: Side | undefined
   for (const a of d.assets) {
     if (a.net === 0n) continue
     const info = ctx.token(a.asset)
     if (info === undefined) {
-      if (a.net < 0n) gaveUnknown = true
-      else gotUnknown = true
+      const raw = rawSideOf(a, tx)
+      if (a.net < 0n) {
+        gaveUnknown = true
+        if (raw !== undefined) gaveRaw = larger(gaveRaw, raw)
+      } else {
+        gotUnknown = true
+        if (raw !== undefined) gotRaw = larger(gotRaw, raw)
+      }
       continue
     }
     const side = sideOf(a.asset, info, a.net, tx.ts, ctx)
@@ -190,6 +235,7 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShare
   let main: Side
   let given: Side | undefined
   let type: ChainWhaleEvent['event_type']
+  let decimalsUnknown: ChainWhaleEvent['decimals_unknown'] = null
   if (circular) {
     // sized by what went round: the largest gross amount sent of a known asset that came back (in order of
     // first send)
@@ -203,14 +249,27 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShare
     main = wentRound
     given = main
     type = 'swap'
-  } else if (gave === undefined ? got === undefined || gaveUnknown : got === undefined && gotUnknown) {
-    // only unknown assets, or one whole side unknown (a swap into or out of an unknown token): neither the
-    // event's type nor its token could be told
-    return null
   } else if (gave !== undefined && got !== undefined) {
     main = got
     given = gave
     type = 'swap'
+  } else if (gave !== undefined && gotUnknown) {
+    // a buy of an unlisted token with a known asset
+    if (gotRaw === undefined) return null
+    main = gotRaw
+    given = gave
+    type = 'swap'
+    decimalsUnknown = 'token'
+  } else if (got !== undefined && gaveUnknown) {
+    // a sale of an unlisted token for a known asset
+    if (gaveRaw === undefined) return null
+    main = got
+    given = gaveRaw
+    type = 'swap'
+    decimalsUnknown = 'token_in'
+  } else if (gave === undefined && got === undefined) {
+    // only unlisted assets: neither the event's value nor its token could be told
+    return null
   } else {
     main = (gave ?? got)!
     type = gave !== undefined ? 'transfer_out' : 'transfer_in'
@@ -239,6 +298,7 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext, shared: TxShare
     amount: main.units,
     token_in: given?.symbol ?? null,
     amount_in: given?.units ?? null,
+    decimals_unknown: decimalsUnknown,
     usd_value: usd,
     price_source: usd === null ? null : valued.source,
     hops: type === 'swap' ? tx.swaps.length : 0,

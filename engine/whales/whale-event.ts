@@ -47,6 +47,11 @@ export interface WhaleEvent {
   /** swaps: the asset given and its amount (`token` and `amount` are the asset received) */
   readonly token_in?: string | null
   readonly amount_in?: number | null
+  /**
+   * the side (`token` or `token_in`) that is a token off the watch list: named by its contract address, its
+   * amount in raw integer units (decimals unknown); null when both sides are known
+   */
+  readonly decimals_unknown?: 'token' | 'token_in' | null
   /** where usd_value comes from: `stablecoin`, `candles_1m:<exchanges>` */
   readonly price_source?: string | null
   /** watch-list label of the wallet */

@@ -56,6 +56,12 @@ const EVENT = Type.Object({
     })
   ),
   amount_in: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'chain swaps: units of token_in' })),
+  decimals_unknown: Type.Optional(
+    Type.Union([Type.Literal('token'), Type.Literal('token_in'), Type.Null()], {
+      description:
+        'chain swaps: the side that is a token off the watch list (decimals unknown): named by its contract address, its amount (amount or amount_in) in raw integer units; usd_value comes from the other side. null when both sides are known'
+    })
+  ),
   price_source: Type.Optional(
     Type.Union([Type.String(), Type.Null()], { description: 'chain events: stablecoin or candles_1m:<exchanges>' })
   ),

@@ -2,7 +2,8 @@
  * The bytecode scan on compiled tokens deployed to anvil (chain id 56), read back with eth_getCode through
  * the token-risk route: constants holding the bytes of DELEGATECALL / CALLCODE / SELFDESTRUCT (event topics,
  * masks, a long bytes constant the compiler stores after the code, a UTF-8 string) give no factor, while
- * tokens that really use those opcodes keep theirs; launch-template owner functions are named by group.
+ * tokens that really use those opcodes keep theirs; launch-template owner functions are named by group, in
+ * the risk factors and, on a node that refuses state overrides (no simulation), in the honeypot reasons.
  * Fixtures: test/fixtures/evm/bytecode (npm solc 0.8.37, optimizer on).
  */
 import path from 'node:path'
@@ -18,6 +19,7 @@ import { NodeIntelModule } from '../../server/modules/node-intel.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { compileDir, type Compiled } from '../helpers/evm/solc.js'
 import { addLiquidityEth, deployContract, deployUniswapV2, type UniswapV2 } from '../helpers/evm/uniswap.js'
+import { startOverrideRefusingProxy, type RpcProxy } from '../helpers/evm/rpc-proxy.js'
 import { jsonOf, routeApp, type RouteApp } from '../helpers/route-app.js'
 
 let anvil: Anvil
@@ -25,6 +27,9 @@ let uni: UniswapV2
 let compiled: Compiled
 let app: RouteApp
 let key: string
+let proxy: RpcProxy
+/** the same routes over `proxy`: a node that refuses state overrides and eth_simulateV1 */
+let refusingApp: RouteApp
 let tokens: {
   readonly constants: Address
   readonly delegating: Address
@@ -50,22 +55,23 @@ beforeAll(async () => {
     launch: await deploy('LaunchToken'),
     mintCaller: await deploy('MintCaller')
   }
-  const env = {
-    BSC_RPC_URL: anvil.url,
-    BSC_RPC_RATE: '10000',
-    BSC_DEX_ROUTER: uni.router,
-    BSC_DEX_FACTORY: uni.factory
+  proxy = await startOverrideRefusingProxy(anvil.url)
+  const appOver = (url: string): RouteApp => {
+    const env = { BSC_RPC_URL: url, BSC_RPC_RATE: '10000', BSC_DEX_ROUTER: uni.router, BSC_DEX_FACTORY: uni.factory }
+    const wiring = new NodeIntelModule(
+      nodeIntelConfig(env),
+      ChainClients.fromEnv(env),
+      silentLogger(),
+      new Supervisor(silentLogger())
+    )
+    return routeApp(wiring.routes())
   }
-  const wiring = new NodeIntelModule(
-    nodeIntelConfig(env),
-    ChainClients.fromEnv(env),
-    silentLogger(),
-    new Supervisor(silentLogger())
-  )
-  app = routeApp(wiring.routes())
+  app = appOver(anvil.url)
   key = await app.key('pro')
+  refusingApp = appOver(proxy.url)
 })
 afterAll(async () => {
+  await proxy?.close()
   await anvil?.stop()
 })
 
@@ -132,6 +138,28 @@ describe('bytecode scan on deployed tokens (anvil)', () => {
     const contracts = evidence(f, 'owner_can_switch_contract_transfers')
     for (const sig of ['setTransferDelayEnabled(bool)', 'setSwapAndLiquifyEnabled(bool)'])
       expect(contracts).toContain(sig)
+  })
+
+  it('without a simulation (bytecode_only), the reasons name every group the code walk found', async () => {
+    const res = await refusingApp.request(`/v1/node/bsc/honeypot/${tokens.launch}`, {
+      key: await refusingApp.key('pro')
+    })
+    const body = jsonOf(res) as { method: string; verdict: string; reasons: string[] }
+    expect(res.status, JSON.stringify(body)).toBe(200)
+    expect(body).toMatchObject({ method: 'bytecode_only', verdict: 'unknown' })
+    const line = (label: string): string => body.reasons.find((r) => r.startsWith(`${label}: `)) ?? ''
+    for (const sig of ['setBots(address[])', 'delBot(address)']) expect(line('blacklist functions')).toContain(sig)
+    expect(line('fee setters')).toBe('fee setters: setTaxes(uint256,uint256)')
+    expect(line('fee exclusion')).toBe('fee exclusion: excludeFromFees(address,bool)')
+    for (const sig of ['updateMaxWalletAmount(uint256)', 'removeLimits()'])
+      expect(line('transaction / wallet limits')).toContain(sig)
+    expect(line('cooldowns')).toBe('cooldowns: setCooldownEnabled(bool)')
+    for (const sig of ['openTrading()', 'setTrading(bool)']) expect(line('trading switches')).toContain(sig)
+    for (const sig of ['setTransferDelayEnabled(bool)', 'setSwapAndLiquifyEnabled(bool)'])
+      expect(line('contract transfer switches')).toContain(sig)
+    expect(line('owner functions')).toContain('owner()')
+    // a function the token does not have is not listed
+    expect(body.reasons.some((r) => r.startsWith('mint functions'))).toBe(false)
   })
 
   it('a selector the code only calls on another contract is not one of its functions', async () => {

@@ -8,14 +8,17 @@
  * - adding liquidity (addLiquidityETH) and removing it (removeLiquidityETH) give no event: no swap, no LP
  *   token, no raw address as a token;
  * - a sell through the router (swapExactTokensForETH: the router unwraps and pays the coin through an
- *   internal call) is a swap into BNB, which only the configured wrapped native's Withdrawal log can show.
+ *   internal call) is a swap into BNB, which only the configured wrapped native's Withdrawal log can show;
+ * - a buy and a sale of a token off the watch list whose decimals() reverts (it has none) are swaps naming it
+ *   by its address, its amount in raw units, `decimals_unknown` saying which side, valued on the BNB side.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Address } from 'viem'
+import { getAddress, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
-import { pairOf, PAIR } from '../helpers/evm/uniswap.js'
+import { compileDir } from '../helpers/evm/solc.js'
+import { addLiquidityEth, deployContract, pairOf, PAIR } from '../helpers/evm/uniswap.js'
 import { jsonBody, startTestServer, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 import { until } from '../helpers/until.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -40,6 +43,8 @@ let s: Scenario
 let server: Awaited<ReturnType<typeof startTestServer>>
 const lists = tmpDir()
 const hashes: Record<string, string> = {}
+/** the token with no decimals(), off the watch list (lower-case) */
+let noDecimals: string
 
 /**
  * the watch list: the coin's `native` row, then the wrapped token's row (the order that once relabelled the
@@ -72,6 +77,17 @@ beforeAll(async () => {
   anvil = await startAnvil({ chainId: 56, args: BEHIND() })
   s = await deployScenario(anvil.url, 'bsc', { wrappedNative: 'deployed' })
   expect(s.uni.weth.toLowerCase()).not.toBe(EVM_CHAINS.bsc.wrappedNative.toLowerCase())
+  const nd = compileDir(path.join(import.meta.dirname, '../fixtures/evm/whales')).NoDecimalsToken!
+  const ndToken = await deployContract(s.uni, nd.abi, nd.bytecode, [10n ** 30n])
+  noDecimals = ndToken.toLowerCase()
+  await expect(
+    s.uni.publicClient.readContract({
+      address: ndToken,
+      abi: [{ type: 'function', name: 'decimals', inputs: [], outputs: [{ type: 'uint8' }], stateMutability: 'view' }],
+      functionName: 'decimals'
+    })
+  ).rejects.toThrow()
+  await addLiquidityEth(s.uni, ndToken, 10n ** 27n, 2_000n * E18, { tokenAbi: nd.abi })
   const pair = await pairOf(s.uni, s.bbb)
   writeWatchlist(path.join(lists.dir, 'w'), pair)
   const start = Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
@@ -99,6 +115,8 @@ beforeAll(async () => {
   hashes.remove = await removeLiquidityFrom(s, ACCOUNTS.whale, s.bbb, pair, lp / 2n)
   hashes.sell = await sellForCoin(s, ACCOUNTS.whale, s.bbb, 50_000n * E18)
   hashes.buy = await buyWithCoin(s, ACCOUNTS.whale, s.bbb, 300n * E18)
+  hashes.ndBuy = await buyWithCoin(s, ACCOUNTS.whale, ndToken, 1_000n * E18)
+  hashes.ndSell = await sellForCoin(s, ACCOUNTS.whale, ndToken, 10n ** 26n)
   const last = Number(BigInt(await anvil.rpc<string>('eth_blockNumber')))
   await until(
     'the source to reach the last block',
@@ -154,10 +172,11 @@ describe('evm whale source labels what moved (anvil, chain id 56, BSC_WRAPPED_NA
       expect(receipt.status).toBe('success')
       expect(await chainEvents(tx)).toEqual([])
     }
-    const odd = await server.running.ctx.store.query<{ n: number }>(
-      `SELECT count() AS n FROM chain_whale_events FINAL WHERE chain = 'bsc' AND (token LIKE '0x%' OR token_in LIKE '0x%')`
+    // the only rows naming an address are the trades of the token without decimals(), never an LP token
+    const odd = await server.running.ctx.store.query<{ tx_hash: string }>(
+      `SELECT tx_hash FROM chain_whale_events FINAL WHERE chain = 'bsc' AND (token LIKE '0x%' OR token_in LIKE '0x%')`
     )
-    expect(Number(odd[0]!.n)).toBe(0)
+    expect(odd.map((r) => r.tx_hash).sort()).toEqual([hashes.ndBuy!, hashes.ndSell!].sort())
   })
 
   it('a sell through the router is a swap into BNB: the configured wrapped native unwraps for the whale', async () => {
@@ -189,5 +208,49 @@ describe('evm whale source labels what moved (anvil, chain id 56, BSC_WRAPPED_NA
       amount_in: 300,
       usd_value: 300 * BNB_PRICE
     })
+  })
+
+  it('a buy and a sale of a token without decimals() off the watch list: swaps naming it by address in raw units, valued on BNB', async () => {
+    const whaleBalance = (block: bigint): Promise<bigint> =>
+      s.uni.publicClient.readContract({
+        address: getAddress(noDecimals),
+        abi: PAIR.abi,
+        functionName: 'balanceOf',
+        args: [ACCOUNTS.whale as Address],
+        blockNumber: block
+      }) as Promise<bigint>
+    const buyReceipt = await s.uni.publicClient.getTransactionReceipt({ hash: hashes.ndBuy as `0x${string}` })
+    const bought = (await whaleBalance(buyReceipt.blockNumber)) - (await whaleBalance(buyReceipt.blockNumber - 1n))
+    expect(bought).toBeGreaterThan(10n ** 26n)
+    const buy = await chainEvents(hashes.ndBuy!)
+    expect(buy).toHaveLength(1)
+    expect(buy[0]).toMatchObject({
+      address: ACCOUNTS.whale,
+      event_type: 'swap',
+      token: noDecimals,
+      token_in: 'BNB',
+      amount_in: 1_000,
+      usd_value: 1_000 * BNB_PRICE,
+      label: 'Test whale'
+    })
+    expect(buy[0].amount).toBe(Number(bought)) // raw units
+    const sale = await chainEvents(hashes.ndSell!)
+    expect(sale).toHaveLength(1)
+    expect(sale[0]).toMatchObject({ event_type: 'swap', token: 'BNB', token_in: noDecimals, amount_in: 1e26 })
+    expect(sale[0].usd_value).toBeCloseTo(sale[0].amount * BNB_PRICE, 3)
+    // the read API says which side is in raw units
+    let page: any
+    await until(
+      'both trades in /v1/whales/events',
+      async () => {
+        page = await jsonBody(await fetch(`${server.base}/v1/whales/events?chain=bsc&significance=low&limit=200`))
+        return [hashes.ndBuy, hashes.ndSell].every((h) => page.events.some((e: any) => e.tx_hash === h))
+      },
+      30_000
+    )
+    const byTx = (tx: string): any => page.events.find((e: any) => e.tx_hash === tx)
+    expect(byTx(hashes.ndBuy!)).toMatchObject({ token: noDecimals, decimals_unknown: 'token', token_in: 'BNB' })
+    expect(byTx(hashes.ndSell!)).toMatchObject({ token: 'BNB', token_in: noDecimals, decimals_unknown: 'token_in' })
+    expect(byTx(hashes.buy!)).toMatchObject({ token: 'BBB', decimals_unknown: null })
   })
 })

@@ -180,19 +180,55 @@ describe('per-transaction whale events', () => {
     expect(events[0]).toMatchObject({ address: BIN1, token: 'BBB', amount: 1e12, usd_value: null, price_source: null })
   })
 
-  it('a token of unknown decimals is never shown: its transfer and a swap into it get no event', () => {
-    // AAA is not a known token: its raw amount could not be told in units
+  it('a buy or a sale of an unlisted token (decimals unknown): a swap naming it by address in raw units, valued on the known side', () => {
+    // AAA is not a known token: its transfer alone gives no event (no value, no units)
     expect(txEvents(tx(BIN1, [leg('transfer', AAA, BIN1, TRADER, 10n ** 30n)]), ctx)).toEqual([])
     const buy = tx(
-      BIN1,
+      TRADER,
       [
-        leg('value', NATIVE, BIN1, ROUTER, 500n * E18),
+        leg('value', NATIVE, TRADER, ROUTER, 500n * E18),
         leg('transfer', NATIVE, ROUTER, P1, 500n * E18),
-        leg('transfer', AAA, P1, BIN1, 10n ** 30n)
+        leg('transfer', AAA, P1, TRADER, 123_456_789n * 10n ** 20n)
       ],
       [swap(P1)]
     )
-    expect(txEvents(buy, ctx)).toEqual([])
+    const [b] = txEvents(buy, ctx)
+    expect(b).toMatchObject({
+      address: TRADER,
+      event_type: 'swap',
+      token: AAA,
+      amount: 123_456_789e20,
+      token_in: 'ETH',
+      amount_in: 500,
+      decimals_unknown: 'token',
+      usd_value: 1_500_000,
+      counterparty: P1,
+      pools: [P1]
+    })
+    const sale = tx(
+      TRADER,
+      [leg('transfer', AAA, TRADER, P1, 7_000n), leg('transfer', USDC, P1, TRADER, 200_000n * 10n ** 6n)],
+      [swap(P1)]
+    )
+    expect(txEvents(sale, ctx)).toMatchObject([
+      {
+        event_type: 'swap',
+        token: 'USDC',
+        amount: 200_000,
+        token_in: AAA,
+        amount_in: 7_000,
+        decimals_unknown: 'token_in'
+      }
+    ])
+    // no Swap log in the transaction: not a trade, no event
+    expect(txEvents({ ...buy, swaps: [] }, ctx)).toEqual([])
+    // minted to the wallet (an LP token of a pool whose Mint log is unknown): not a buy
+    const minted = tx(
+      TRADER,
+      [leg('transfer', USDC, TRADER, P2, 200_000n * 10n ** 6n), leg('transfer', AAA, a(0), TRADER, 10n ** 30n)],
+      [swap(P2)]
+    )
+    expect(txEvents(minted, ctx)).toEqual([])
     // beside a known side of each direction, the unknown asset is left out: the swap shows what it knows
     const spam = tx(
       BIN1,
@@ -204,9 +240,9 @@ describe('per-transaction whale events', () => {
       ],
       [swap(P1)]
     )
-    expect(txEvents(spam, ctx).map((e) => [e.event_type, e.token, e.amount, e.token_in, e.amount_in])).toEqual([
-      ['swap', 'BBB', 7, 'ETH', 500]
-    ])
+    expect(
+      txEvents(spam, ctx).map((e) => [e.event_type, e.token, e.amount, e.token_in, e.amount_in, e.decimals_unknown])
+    ).toEqual([['swap', 'BBB', 7, 'ETH', 500, null]])
   })
 
   it('adding or removing liquidity is no event: not for the provider, not for the pool', () => {
@@ -235,8 +271,8 @@ describe('per-transaction whale events', () => {
       liquidityPools: [P1]
     }
     expect(txEvents(remove, ctx)).toEqual([])
-    // the same legs without the pool's liquidity log were a swap of an unknown token: no event either, and
-    // never the pool's address as a token
+    // the same legs without the pool's liquidity log: the LP token is minted, not bought, and burnt back
+    // through its own contract, so never the pool's address as a token
     for (const e of txEvents({ ...add, liquidityPools: [] }, ctx)) expect(e.token).not.toBe(P1)
   })
 

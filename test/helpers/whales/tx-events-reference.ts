@@ -15,8 +15,10 @@
  *   event that cannot be priced keeps `usd_value` null (never 0).
  * - reported: every wallet on the watch list, and any other wallet whose event is worth at least `minUsd`
  *   (an unpriced event of an unwatched wallet cannot be sized, so it is not reported).
- * - known tokens only (the rule of tx-events.ts, added to this copy): unknown assets are never a side; a wallet
- *   whose given or received side, or both, hold only unknown assets gets no event.
+ * - known tokens first (the rule of tx-events.ts, added to this copy): an unknown asset is a side only as the
+ *   one side of a trade whose other side is known (Swap logs in the transaction, its counterparty neither the
+ *   zero address nor its own contract), named by its address in raw units (`decimals_unknown`); a wallet
+ *   with only unknown assets, or an unknown side that cannot be a trade's, gets no event.
  * Pools, the zero address and pure pass-through contracts (net zero, not the sender) never get an event.
  */
 import { unitsOf, type ChainWhaleEvent, type TxEventContext } from '../../../engine/whales/tx-events.js'
@@ -77,9 +79,18 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext): ChainWhaleEven
   for (const [asset, v] of d.net) if (known(asset)) (v < 0n ? gave : got).push(sideOf(asset, v, tx.ts, ctx))
   const gaveUnknown = [...d.net].some(([asset, v]) => v < 0n && !known(asset))
   const gotUnknown = [...d.net].some(([asset, v]) => v > 0n && !known(asset))
+  const tradeable = (asset: string): boolean => {
+    const cp = d.counterparty.get(asset)?.address
+    return tx.swaps.length > 0 && cp !== '0x0000000000000000000000000000000000000000' && cp !== asset
+  }
+  const raw = (sign: -1 | 1): Side[] =>
+    [...d.net]
+      .filter(([asset, v]) => !known(asset) && (sign < 0 ? v < 0n : v > 0n) && tradeable(asset))
+      .map(([asset, v]) => sideOf(asset, v, tx.ts, ctx))
   let main: Side
   let given: Side | undefined
   let type: ChainWhaleEvent['event_type']
+  let decimalsUnknown: ChainWhaleEvent['decimals_unknown'] = null
   if (circular) {
     // sized by what went round: the largest gross amount sent of a known asset that came back
     const round = [...d.sent].filter(([a]) => d.received.has(a) && known(a)).map(([a, v]) => sideOf(a, v, tx.ts, ctx))
@@ -89,8 +100,18 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext): ChainWhaleEven
     type = 'swap'
   } else if (gave.length === 0 && got.length === 0) {
     return null
-  } else if ((gave.length === 0 && gaveUnknown) || (got.length === 0 && gotUnknown)) {
-    return null
+  } else if (gave.length > 0 && got.length === 0 && gotUnknown) {
+    if (raw(1).length === 0) return null
+    main = largest(raw(1))!
+    given = largest(gave)!
+    type = 'swap'
+    decimalsUnknown = 'token'
+  } else if (got.length > 0 && gave.length === 0 && gaveUnknown) {
+    if (raw(-1).length === 0) return null
+    main = largest(got)!
+    given = largest(raw(-1))!
+    type = 'swap'
+    decimalsUnknown = 'token_in'
   } else if (gave.length > 0 && got.length > 0) {
     main = largest(got)!
     given = largest(gave)!
@@ -121,6 +142,7 @@ function eventOf(d: WalletDelta, tx: RawTx, ctx: TxEventContext): ChainWhaleEven
     amount: main.units,
     token_in: given?.symbol ?? null,
     amount_in: given?.units ?? null,
+    decimals_unknown: decimalsUnknown,
     usd_value: usd,
     price_source: usd === null ? null : valued.source,
     hops: type === 'swap' ? tx.swaps.length : 0,

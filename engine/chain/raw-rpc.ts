@@ -1,16 +1,21 @@
 /**
  * @module
- * The node benchmark's raw JSON-RPC client (bench/node/forwarder.ts, bench/node/latency.ts): an undici
- * `Pool` with kept-alive connections, a POST of a body serialized beforehand, the answer parsed as JSON.
- * The smallest client cost, for the bare references the API is measured against; the server itself goes
- * through viem (engine/chain/chain-client.ts).
+ * A lean JSON-RPC client for the large calls of node intelligence (the wallet simulation's eth_simulateV1:
+ * a 17 KB request, a 28 KB answer): an undici `Pool` with kept-alive connections, a POST of a body serialized
+ * once with JSON.stringify, the answer read by a dispatch handler (no response stream) and parsed once.
+ * viem still encodes the calls (engine/nodeintel/wallet-sim.ts); its http transport, built for many small
+ * calls (fetch, a Response object and a stream per request, the body re-serialized with its own replacer),
+ * costs about 2-3 ms of CPU per such call on a loaded 2-core machine, this client under 1 ms (docs/node-intel.md,
+ * "Performance"). The chain client (chain-client.ts) gives every node one, beside its viem clients; the
+ * node benchmark (bench/node) uses it for the bare references.
  *
  * Failures are classified as viem's http transport classifies them: no answer, a refused connection, an
  * unreadable or non-JSON body, or an HTTP error status without a JSON-RPC error object → viem
- * `HttpRequestError`; an HTTP error status carrying a JSON-RPC error object is the node's own answer and is
- * returned like any other.
+ * `HttpRequestError` (a transport error to the chain client); an HTTP error status carrying a JSON-RPC error
+ * object is the node's own answer and is returned like any other. `call` throws a JSON-RPC error answer as
+ * viem's `RpcRequestError` (its `cause` the node's error object), as viem's transport does.
  */
-import { HttpRequestError } from 'viem'
+import { HttpRequestError, RpcRequestError } from 'viem'
 import { Pool } from 'undici'
 
 /** Largest answer read, bytes (viem's http transport default). */
@@ -82,6 +87,18 @@ export class RawRpc {
       throw new HttpRequestError({ url: this.shown, status, details: text.slice(0, 200) || `HTTP ${status}` })
     }
     return data
+  }
+
+  /**
+   * One JSON-RPC request: `params` serialized here (quantities must already be hex strings: no bigint), the
+   * answer's `result`; a JSON-RPC error answer throws RpcRequestError, transport failures HttpRequestError.
+   */
+  async call<T>(method: string, params: readonly unknown[]): Promise<T> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+    const answer = (await this.post(body)) as { result?: T; error?: { code: number; message: string; data?: unknown } }
+    if (answer.error !== undefined)
+      throw new RpcRequestError({ body: { method, params }, error: answer.error, url: this.shown })
+    return answer.result as T
   }
 
   /** closes the kept-alive connections (idle ones also close by themselves after a few seconds) */
