@@ -49,7 +49,7 @@ export interface paths {
     }
     /**
      * Options chain snapshot: open interest by strike, put/call ratios, max pain per expiry
-     * @description Instruments are parsed from Deribit names (expiry 08:00 UTC); expired ones are excluded. Max pain per expiry: the strike among that expiry's strikes with the lowest payout to holders (calls below plus puts above, times OI); ties go to the lower strike.
+     * @description The chain is the newest whole-chain snapshot of the currency (its instruments are the ones listed then), minus instruments expired since. Instruments are parsed from Deribit names (expiry 08:00 UTC). Max pain per expiry: the strike among that expiry's strikes with the lowest payout to holders (calls below plus puts above, times OI); ties go to the lower strike. With as_of: the chain at that moment from the quotes received by known_by, plus point_in_time.
      */
     get: operations['getV1OptionsChain']
     put?: never
@@ -1602,6 +1602,10 @@ export interface operations {
       query?: {
         /** @description underlying currency */
         currency?: 'BTC' | 'ETH'
+        /** @description answer as the service would have at this moment, from what it had received by then; without it, the live answer. Rule: a date that exists (2026-02-30 is refused), not in the future, not before the plan's history depth (403 naming it) */
+        as_of?: string
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of. Rule: only with as_of; a date that exists, not in the future */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -1671,8 +1675,25 @@ export interface operations {
                 quote_currency: 'USD'
               }
             }
-            /** @description time of the newest quote, epoch seconds */
+            /** @description snapshot time of the chain (its newest quote), epoch seconds */
             updated: number
+            /** @description present only when as_of was given */
+            point_in_time?: {
+              /**
+               * Format: date-time
+               * @description the moment answered
+               */
+              as_of: string
+              /**
+               * Format: date-time
+               * @description records received after it were not used
+               */
+              known_by: string
+              /** @description event time of the oldest data the answer could use (null: none was known by known_by) */
+              oldest_known: string | null
+              /** @description true when as_of lies before the oldest data known: the answer is as it was then (empty where nothing was known) */
+              before_data: boolean
+            }
           }
         }
       }
@@ -1773,6 +1794,8 @@ export interface operations {
         metric: 'pcr_oi' | 'total_oi' | 'max_pain'
         /** @description window, hours back from now (1 to 720) */
         hours?: number
+        /** @description use only snapshots the service had received by this moment (not in the future), so a later import never changes the series; without it every stored snapshot */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -1929,9 +1952,9 @@ export interface operations {
         order?: 'asc' | 'desc'
         /** @description rows at most */
         limit?: number
-        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        /** @description answer as the service would have at this moment, from what it had received by then; without it, the live answer. Rule: a date that exists (2026-02-30 is refused), not in the future, not before the plan's history depth (403 naming it) */
         as_of?: string
-        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of. Rule: only with as_of; a date that exists, not in the future */
         known_by?: string
       }
       header?: never
@@ -2104,9 +2127,9 @@ export interface operations {
         metrics?: ('exchange_netflow_usd' | 'exchange_reserve_usd' | 'mvrv' | 'active_addresses')[]
         /** @description series window, hours */
         hours?: number
-        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        /** @description answer as the service would have at this moment, from what it had received by then; without it, the live answer. Rule: a date that exists (2026-02-30 is refused), not in the future, not before the plan's history depth (403 naming it) */
         as_of?: string
-        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of. Rule: only with as_of; a date that exists, not in the future */
         known_by?: string
       }
       header?: never
@@ -2270,9 +2293,9 @@ export interface operations {
         direction: 'long' | 'short'
         /** @description free-form caller label, logged; 1 to 64 characters (Unicode code points), an empty value is refused */
         source?: string
-        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        /** @description answer as the service would have at this moment, from what it had received by then; without it, the live answer. Rule: a date that exists (2026-02-30 is refused), not in the future, not before the plan's history depth (403 naming it) */
         as_of?: string
-        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of. Rule: only with as_of; a date that exists, not in the future */
         known_by?: string
       }
       header?: never
@@ -3060,9 +3083,9 @@ export interface operations {
   getV1WhalesSummary: {
     parameters: {
       query?: {
-        /** @description answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer */
+        /** @description answer as the service would have at this moment, from what it had received by then; without it, the live answer. Rule: a date that exists (2026-02-30 is refused), not in the future, not before the plan's history depth (403 naming it) */
         as_of?: string
-        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of */
+        /** @description use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of. Rule: only with as_of; a date that exists, not in the future */
         known_by?: string
       }
       header?: never
