@@ -1,5 +1,5 @@
 /**
- * `known_by` on the candle history (docs/history.md "Known by"): answers asked with a moment before a late
+ * `known_by` on the candle and funding history (docs/history.md "Known by"): answers asked with a moment before a late
  * arrival (trades with old event times, loaded later) equal, byte for byte, the answers given before it
  * arrived; with a moment after it they include it; without `known_by` answers are the plain ones. Every
  * timeframe, on a real server and store; values are exact in binary so sums do not depend on order.
@@ -41,12 +41,13 @@ const hourTrades = (start: number, hours: readonly number[], tag: string) =>
     trade(start + h * HOUR + 30 * MIN, 101 + h, 0.25, `${tag}-${h}-b`)
   ])
 
-async function lastIngest(): Promise<number> {
+async function lastIngestOf(table: 'trades' | 'funding' | 'whale_transfers'): Promise<number> {
   const [r] = await srv.running.ctx.store.query<{ t: number }>(
-    'SELECT toUnixTimestamp64Milli(max(ingest_ts)) AS t FROM trades'
+    `SELECT toUnixTimestamp64Milli(max(ingest_ts)) AS t FROM ${table}`
   )
   return Number(r!.t)
 }
+const lastIngest = () => lastIngestOf('trades')
 
 const around = (from: number, to: number) => `symbol=BTC&start_time=${from}&end_time=${to}`
 /** Every timeframe over the late hours, and resamples of a fine and a coarse source. */
@@ -130,5 +131,59 @@ describe('known_by on the candle history', () => {
     const bad = await get(`${PATHS[3]}&known_by=yesterday`)
     expect(bad.status).toBe(400)
     expect((await jsonBody(new Response(bad.text))).error.param).toBe('known_by')
+  })
+})
+
+const funding = (ts: number, k: number) => ({
+  ts,
+  exchange: 'binance',
+  symbol: 'BTCUSDT',
+  base: 'BTC',
+  // multiples of 2^-13: sums and means exact whatever their order
+  funding_rate: k / 8192,
+  interval_hours: 8
+})
+
+/** Readings at minutes 0 and 40 of each hour. */
+const hourFunding = (start: number, hours: readonly number[], k: number) =>
+  hours.flatMap((h) => [funding(start + h * HOUR, k + h), funding(start + h * HOUR + 40 * MIN, k - h)])
+
+const FUNDING = '/v1/historical/derivatives'
+/** Windows of whole days (a window moves only at midnight UTC), the statistics' data compared alone. */
+const FUNDING_PATHS = [
+  `${FUNDING}/funding-heatmap?symbol=BTC&interval=1d&lookback=7d`,
+  `${FUNDING}/funding-heatmap?symbol=BTC&interval=1d&lookback=7d&exchange=binance`,
+  `${FUNDING}/funding-heatmap/comparative?symbol=BTC&interval=1d&lookback=7d`
+]
+const STATS = `${FUNDING}/funding-stats?symbol=BTC&lookback=7d`
+
+describe('known_by on the funding history', () => {
+  it('answers before late readings as they were, after them with them', async () => {
+    await ingestRecords(srv.base, 'funding', hourFunding(D, [3, 4, 5], 2))
+    const before = await lastIngestOf('funding')
+    const recorded = new Map<string, string>()
+    for (const p of FUNDING_PATHS) {
+      const r = await get(p)
+      expect(r.status, `${p}: ${r.text.slice(0, 300)}`).toBe(200)
+      recorded.set(p, r.text)
+    }
+    const stats = JSON.parse((await get(STATS)).text).data
+    expect(stats[0].mean).not.toBeNull()
+    await until('the clock passes the first load', () => Date.now() > before)
+    await ingestRecords(srv.base, 'funding', [funding(D + 4 * HOUR + 20 * MIN, 40), ...hourFunding(D, [9], 30)])
+    const after = await lastIngestOf('funding')
+    for (const p of FUNDING_PATHS) {
+      const known = await get(`${p}&known_by=${before}`)
+      expect(known.status, known.text.slice(0, 300)).toBe(200)
+      expect(withoutKnownBy(known.text, before), p).toBe(recorded.get(p))
+      const plain = await get(p)
+      expect(plain.text, p).not.toBe(recorded.get(p))
+      expect(withoutKnownBy((await get(`${p}&known_by=${after}`)).text, after), p).toBe(plain.text)
+    }
+    expect(JSON.parse((await get(`${STATS}&known_by=${before}`)).text).data).toEqual(stats)
+    expect(JSON.parse((await get(STATS)).text).data).not.toEqual(stats)
+    expect(JSON.parse((await get(`${STATS}&known_by=${after}`)).text).data).toEqual(
+      JSON.parse((await get(STATS)).text).data
+    )
   })
 })
