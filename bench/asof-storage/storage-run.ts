@@ -4,9 +4,9 @@
  * process): `node dist/bench/asof-storage/storage-run.js <event|store> <dataDir> <days>`. Writes `days` of the
  * demo market (backfill density, seed 42, every kind, every view) through the ingest pipeline, merges every
  * table's parts (OPTIMIZE FINAL, as a long-running store ends up), and prints one JSON line: bytes on disk in
- * total, of the known-at ledger (`known_at_1h`), the compressed bytes of the `ingest_ts` columns (receive
- * times; compact parts do not report them), and bytes on disk once the ledger and the `ingest_ts` columns
- * are dropped and the parts merged again: the same data stored without what as_of needs.
+ * total, of the known-at ledger (`known_at_1h`), and once the ledger and the `ingest_ts` columns (receive
+ * times) are dropped and the parts merged again: the same data stored without what as_of needs. (Per-column
+ * sizes of system.parts_columns are not used: compact parts report none.)
  *
  * - event: receive time = event time, written explicitly (the demo backfill's stamps; per row like live
  *   receive times, which trail the event by the feed's latency);
@@ -57,10 +57,6 @@ async function main(): Promise<void> {
   await pipeline.barrier()
   await optimizeAll(store)
   const total = await bytesOnDisk(store)
-  const [receive] = await store.query<{ bytes: number }>(
-    `SELECT sum(column_data_compressed_bytes) AS bytes FROM system.parts_columns
-     WHERE active AND database = currentDatabase() AND column = 'ingest_ts'`
-  )
   const known = await bytesOnDisk(store, 'known_at_1h')
   const [markets] = await store.query<{ n: number }>('SELECT uniqExact(exchange, symbol) AS n FROM trades')
   // the same data without what as_of needs: the ledger and its views dropped, the receive-time columns too
@@ -85,7 +81,6 @@ async function main(): Promise<void> {
       markets: Number(markets!.n),
       total_bytes: total,
       without_asof_bytes: without,
-      ingest_ts_compressed_bytes: Number(receive!.bytes),
       known_at_bytes: known
     }) + '\n'
   )

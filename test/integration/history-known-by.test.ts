@@ -187,3 +187,44 @@ describe('known_by on the funding history', () => {
     )
   })
 })
+
+const whale = (ts: number, id: string, type: 'transfer_in' | 'transfer_out', usd: number) => ({
+  ts,
+  chain: 'ethereum',
+  tx_hash: `0x${id.padStart(64, '0')}`,
+  log_index: 0,
+  block_number: 1,
+  address: '0x00000000000000000000000000000000000000aa',
+  counterparty: '0x00000000000000000000000000000000000000bb',
+  event_type: type,
+  token: 'WETH',
+  amount: 1,
+  usd_value: usd
+})
+
+const WHALES = '/v1/historical/whales?asset=ETH&interval=1d&lookback=7d'
+
+describe('known_by on the whale history', () => {
+  it('answers before late transfers as they were, after them with them', async () => {
+    await ingestRecords(srv.base, 'whale_transfer', [
+      whale(D + 3 * HOUR, '1', 'transfer_in', 1000.5),
+      whale(D + 4 * HOUR, '2', 'transfer_out', 250.25)
+    ])
+    const before = await lastIngestOf('whale_transfers')
+    const recorded = await get(WHALES)
+    expect(recorded.status, recorded.text.slice(0, 300)).toBe(200)
+    await until('the clock passes the first load', () => Date.now() > before)
+    await ingestRecords(srv.base, 'whale_transfer', [
+      whale(D + 4 * HOUR + 5 * MIN, '3', 'transfer_in', 4096),
+      whale(D + 9 * HOUR, '4', 'transfer_in', 8)
+    ])
+    const after = await lastIngestOf('whale_transfers')
+    const known = await get(`${WHALES}&known_by=${before}`)
+    expect(withoutKnownBy(known.text, before)).toBe(recorded.text)
+    const plain = await get(WHALES)
+    expect(plain.text).not.toBe(recorded.text)
+    expect(withoutKnownBy((await get(`${WHALES}&known_by=${after}`)).text, after)).toBe(plain.text)
+    const day = (JSON.parse(plain.text).data as { timestamp: number; value: number }[]).find((r) => r.timestamp === D)
+    expect(day?.value).toBe(1000.5 - 250.25 + 4096 + 8)
+  })
+})
