@@ -35,7 +35,7 @@ export const KNOWN_BY_PARAM = {
   known_by: Type.Optional(
     StringParam({
       description:
-        "use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: not later than the server's clock",
+        "use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock",
       pattern: MOMENT_PATTERN,
       rule: MOMENT_FORMS,
       maxLength: 32,
