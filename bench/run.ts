@@ -311,6 +311,9 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await authOverhead(ROUNDS, HTTP_SECONDS), null, 2))
     return
   }
+  // as_of storage (docs/deployment.md "Disk"): receive times and the known-at ledger vs everything stored
+  if (only === 'asof-storage')
+    return console.log(JSON.stringify((await import('./asof-storage/asof-storage.js')).asofStorageBench(), null, 2))
   if (only === 'history') {
     const out = await historyBench(ROUNDS)
     console.log(JSON.stringify(out, null, 2))

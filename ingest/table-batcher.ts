@@ -146,6 +146,8 @@ export class TableBatcher {
 
   /** Takes a chunk now, synchronously; the caller made room first (`room`, with no await in between). */
   accept(chunk: EncodedChunk): void {
+    // one column list per insert: a chunk with other columns (explicit receive times) starts a new batch
+    if (this.open.length > 0 && !sameColumns(this.open[0]!.columns, chunk.columns)) this.seal()
     this.open.push(chunk)
     this.openRows += chunk.rows
     this.counters.queued += chunk.rows
@@ -300,6 +302,10 @@ export class TableBatcher {
       }
     }
   }
+}
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((c, i) => c === b[i]))
 }
 
 /**

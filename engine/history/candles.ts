@@ -24,7 +24,8 @@ export interface Candle {
   readonly trades: number
 }
 
-interface Row {
+/** A merged candle row as the reads select it. */
+export interface Row {
   readonly t: number
   readonly o: number
   readonly h: number
@@ -36,12 +37,12 @@ interface Row {
 }
 
 /** The merged columns of a candle group; aliases differ from column names (ClickHouse alias trap). */
-const MERGED = `argMinMerge(open) AS o, max(high) AS h, min(low) AS l, argMaxMerge(close) AS c,
+export const MERGED = `argMinMerge(open) AS o, max(high) AS h, min(low) AS l, argMaxMerge(close) AS c,
   sum(volume_base) AS vb, sum(volume_quote) AS vq, sum(trades) AS n`
 
-const MARKET_WHERE = `base = {base:String} AND exchange = {exchange:String} AND symbol = {symbol:String}`
+export const MARKET_WHERE = `base = {base:String} AND exchange = {exchange:String} AND symbol = {symbol:String}`
 
-function toCandle(r: Row, symbol: string, timeframe: string): Candle {
+export function toCandle(r: Row, symbol: string, timeframe: string): Candle {
   return {
     timestamp: r.t,
     symbol,

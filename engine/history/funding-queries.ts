@@ -13,6 +13,7 @@ import type { Market } from './markets.js'
 import type { TimeRange } from './range.js'
 import { DAY, bucketSql, isWholeMultiple, type Span } from './span.js'
 import { dateTimeSeconds } from './sql-bounds.js'
+import { fundingFrom } from './funding-known.js'
 
 /** One market's merged bucket, as read. */
 export interface FundingBucketRow {
@@ -43,21 +44,24 @@ function rangeParams(range: TimeRange): { from_s: number; to_s: number } {
 
 /**
  * Buckets of width `span` in `range` of the given markets (one base asset), only those with data, ordered
- * by exchange, symbol and time. `span` must be a whole number of hours.
+ * by exchange, symbol and time. `span` must be a whole number of hours. With `knownByMs`, only readings
+ * received by then (funding-known.ts).
  */
 export async function fundingBuckets(
   store: Store,
   markets: readonly Market[],
   range: TimeRange,
-  span: Span
+  span: Span,
+  knownByMs?: number
 ): Promise<FundingBucketRow[]> {
   if (markets.length === 0) return []
+  const src = await fundingFrom(store, fundingSource(span), range, knownByMs)
   const rows = await store.query<FundingBucketRow>(
     `SELECT exchange, symbol, toUnixTimestamp(${bucketSql('bucket', span)}) * 1000 AS t_ms,
        argMaxMerge(rate_last) AS last_rate, avgMerge(rate_avg) AS mean_rate,
        min(rate_min) AS low_rate, max(rate_max) AS high_rate,
        max(interval_hours) AS hours, sum(samples) AS readings
-     FROM ${fundingSource(span)}
+     FROM ${src.from}
      WHERE base = {base:String} AND exchange IN {exchanges:Array(String)} AND symbol IN {symbols:Array(String)}
        AND bucket >= toDateTime({from_s:Int64}, 'UTC') AND bucket < toDateTime({to_s:Int64}, 'UTC')
      GROUP BY exchange, symbol, t_ms
@@ -66,7 +70,8 @@ export async function fundingBuckets(
       base: markets[0]!.base,
       exchanges: [...new Set(markets.map((m) => m.exchange))],
       symbols: [...new Set(markets.map((m) => m.symbol))],
-      ...rangeParams(range)
+      ...rangeParams(range),
+      ...src.params
     }
   )
   // exchanges x symbols may match a pair not asked for (BTCUSDT on bybit when okx's was asked)
@@ -74,16 +79,25 @@ export async function fundingBuckets(
   return rows.filter((r) => wanted.has(`${r.exchange}\u0000${r.symbol}`))
 }
 
-/** The hourly series of one market in `range`: the last reading of each hour with data, oldest first. */
-export async function hourlyFunding(store: Store, market: Market, range: TimeRange): Promise<FundingSample[]> {
+/**
+ * The hourly series of one market in `range`: the last reading of each hour with data, oldest first; with
+ * `knownByMs`, of the readings received by then.
+ */
+export async function hourlyFunding(
+  store: Store,
+  market: Market,
+  range: TimeRange,
+  knownByMs?: number
+): Promise<FundingSample[]> {
+  const src = await fundingFrom(store, 'funding_1h', range, knownByMs)
   return store.query<FundingSample>(
     `SELECT toUnixTimestamp(bucket) * 1000 AS ts, argMaxMerge(rate_last) AS rate,
        max(interval_hours) AS intervalHours
-     FROM funding_1h
+     FROM ${src.from}
      WHERE base = {base:String} AND exchange = {exchange:String} AND symbol = {symbol:String}
        AND bucket >= toDateTime({from_s:Int64}, 'UTC') AND bucket < toDateTime({to_s:Int64}, 'UTC')
      GROUP BY bucket
      ORDER BY bucket`,
-    { base: market.base, exchange: market.exchange, symbol: market.symbol, ...rangeParams(range) }
+    { base: market.base, exchange: market.exchange, symbol: market.symbol, ...rangeParams(range), ...src.params }
   )
 }

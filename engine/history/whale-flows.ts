@@ -15,6 +15,7 @@ import { bucketSql } from './span.js'
 import { seconds, type BucketGrid } from './snapshot-grid.js'
 import { assetsOf, tokensOf } from './whale-assets.js'
 import { exchangeOwners } from '../whales/exchange-wallets.js'
+import { whaleFrom } from './whale-known.js'
 
 /** Aggregated whale flows of one bucket; USD at each transfer's time. */
 export interface WhaleFlowBucket {
@@ -46,6 +47,9 @@ export interface ExchangeFlowBucket {
 /** Bucket bounds of a grid as a WHERE condition on `col`; bounds are whole hours (seconds parameters). */
 const within = (col: string): string =>
   `${col} >= toDateTime({from:UInt32}, 'UTC') AND ${col} < toDateTime({to:UInt32}, 'UTC')`
+
+/** Raw rows received by `known` (epoch ms). */
+const KNOWN_ROWS = ` AND ingest_ts <= fromUnixTimestamp64Milli({known:Int64}, 'UTC')`
 
 const gridParams = (grid: BucketGrid) => ({ from: seconds(grid.from), to: seconds(grid.end) })
 
@@ -91,21 +95,25 @@ export async function requireWhaleAsset(
   return tokens
 }
 
-/** Aggregated flows of `tokens` per grid bucket with any row, oldest first. */
+/**
+ * Aggregated flows of `tokens` per grid bucket with any row, oldest first; with `knownByMs`, of the rows
+ * received by then (whale-known.ts).
+ */
 export async function readWhaleFlows(
   store: Store,
   tokens: readonly string[],
-  grid: BucketGrid
+  grid: BucketGrid,
+  knownByMs?: number
 ): Promise<WhaleFlowBucket[]> {
   if (grid.starts.length === 0) return []
-  const table = grid.daily ? 'whale_flows_1d' : 'whale_flows_1h'
+  const src = await whaleFrom(store, grid.daily ? 'whale_flows_1d' : 'whale_flows_1h', grid.from, grid.end, knownByMs)
   const rows = await store.query<{ t: number; n: number; i: number; o: number; v: number; w: number }>(
     `SELECT toUnixTimestamp(b) * 1000 AS t, sum(events) AS n, sum(usd_in) AS i, sum(usd_out) AS o,
        sum(usd_total) AS v, uniqMerge(wallets) AS w
-     FROM ${table}
+     FROM ${src.from}
      WHERE upper(token) IN {tokens:Array(String)} AND ${within('bucket')}
      GROUP BY ${bucketSql('bucket', grid.interval)} AS b ORDER BY t`,
-    { tokens, ...gridParams(grid) }
+    { tokens, ...gridParams(grid), ...src.params }
   )
   return rows.map((r) => ({
     t: Number(r.t),
@@ -122,13 +130,14 @@ export async function readWhaleFlows(
  * exchange addresses, with the watch list's exchange wallets added (engine/whales/exchange-wallets.ts);
  * EVM addresses (0x...) compare case-insensitively, Solana's base58 exactly. Swaps are neither inflow nor
  * outflow, and neither is a transfer between two wallets of one exchange (internal: both sides have the same
- * owner).
+ * owner). With `knownByMs`, only rows received by then.
  */
 export async function readExchangeFlows(
   store: Store,
   tokens: readonly string[],
   hotWallets: readonly string[],
-  grid: BucketGrid
+  grid: BucketGrid,
+  knownByMs?: number
 ): Promise<ExchangeFlowBucket[]> {
   if (grid.starts.length === 0) return []
   const { addresses, owners } = exchangeOwners()
@@ -151,11 +160,11 @@ export async function readExchangeFlows(
            transform(if(startsWith(address, '0x'), lower(address), address),
              {addresses:Array(String)}, {owners:Array(String)}, '') AS own_owner
          FROM whale_transfers
-         WHERE upper(token) IN {tokens:Array(String)} AND ${within('ts')}
+         WHERE upper(token) IN {tokens:Array(String)} AND ${within('ts')}${knownByMs === undefined ? '' : KNOWN_ROWS}
        )
      )
      GROUP BY ${bucketSql('at', grid.interval)} AS b ORDER BY t`,
-    { tokens, addresses, owners, ...gridParams(grid) }
+    { tokens, addresses, owners, ...gridParams(grid), ...(knownByMs === undefined ? {} : { known: knownByMs }) }
   )
   return rows.map((r) => ({ t: Number(r.t), rows: Number(r.n), inflow: r.i, outflow: r.o }))
 }

@@ -167,7 +167,31 @@ export function isRecordKind(value: string): value is RecordKind {
   return Object.hasOwn(KIND_SPECS, value)
 }
 
-/** Column names of a kind's raw table in insert order (the TSV column order). */
-export function columnsOf(kind: RecordKind): readonly string[] {
-  return KIND_SPECS[kind].fields.map((f) => f.name)
+/**
+ * How a row's receive time (`ingest_ts`, the moment the service received it) is set:
+ * - `store`: by the store, when the row reaches it (the column's `DEFAULT now64(3)`; every real write path:
+ *   live feeds, backfills, gap fills, admin ingest, imports);
+ * - `event`: the record's own event time `ts`, written as an explicit last column. Only the demo market's
+ *   backfill uses it: the demo stands for a service that ran live through its month (docs/demo-market.md).
+ */
+export type ReceiveStamp = 'store' | 'event'
+
+/** The raw tables' receive-time column (schemas/001_raw_tables.sql). */
+export const RECEIVE_COLUMN = 'ingest_ts'
+
+const COLUMNS = new Map<string, readonly string[]>()
+
+/**
+ * Column names of a kind's raw table in insert order (the TSV column order); with `event` stamps, plus
+ * `ingest_ts` last. The same array for the same arguments (batchers compare column lists).
+ */
+export function columnsOf(kind: RecordKind, stamp: ReceiveStamp = 'store'): readonly string[] {
+  const key = `${kind}:${stamp}`
+  let cols = COLUMNS.get(key)
+  if (!cols) {
+    const names = KIND_SPECS[kind].fields.map((f) => f.name)
+    cols = stamp === 'event' ? [...names, RECEIVE_COLUMN] : names
+    COLUMNS.set(key, cols)
+  }
+  return cols
 }

@@ -7,7 +7,7 @@
  * optional fields become `\N`.
  */
 import { compileTsvRow, type TsvRowEncoder } from '../runtime/tsv-row.js'
-import { KIND_SPECS, type FieldSpec } from './fields.js'
+import { KIND_SPECS, type FieldSpec, type ReceiveStamp } from './fields.js'
 import type { RecordKind, RecordOf } from './types.js'
 
 const columnOf = (f: FieldSpec) => ({
@@ -16,20 +16,32 @@ const columnOf = (f: FieldSpec) => ({
   nullable: f.optional === true
 })
 
-const ENCODERS: { [K in RecordKind]?: TsvRowEncoder<RecordOf<K>> } = {}
+/** `ts` once more, as the last cell: the `ingest_ts` of `event` stamps (fields.ts `columnsOf`). */
+const EVENT_RECEIVE: ReturnType<typeof columnOf> = { name: 'ts', cell: 'raw', nullable: false }
 
-function encoderFor<K extends RecordKind>(kind: K): TsvRowEncoder<RecordOf<K>> {
-  let enc = ENCODERS[kind] as TsvRowEncoder<RecordOf<K>> | undefined
+const ENCODERS = new Map<string, TsvRowEncoder<never>>()
+
+function encoderFor<K extends RecordKind>(kind: K, stamp: ReceiveStamp): TsvRowEncoder<RecordOf<K>> {
+  const key = `${kind}:${stamp}`
+  let enc = ENCODERS.get(key) as TsvRowEncoder<RecordOf<K>> | undefined
   if (!enc) {
-    enc = compileTsvRow<RecordOf<K>>(KIND_SPECS[kind].fields.map(columnOf), '\n')
-    ;(ENCODERS as Record<string, unknown>)[kind] = enc
+    const cols = KIND_SPECS[kind].fields.map(columnOf)
+    enc = compileTsvRow<RecordOf<K>>(stamp === 'event' ? [...cols, EVENT_RECEIVE] : cols, '\n')
+    ENCODERS.set(key, enc)
   }
   return enc
 }
 
-/** Encodes records of one kind to TSV text (one line per record, trailing newline). */
-export function encodeTsv<K extends RecordKind>(kind: K, records: readonly RecordOf<K>[]): string {
-  const enc = encoderFor(kind)
+/**
+ * Encodes records of one kind to TSV text (one line per record, trailing newline), in the column order of
+ * `columnsOf(kind, stamp)`.
+ */
+export function encodeTsv<K extends RecordKind>(
+  kind: K,
+  records: readonly RecordOf<K>[],
+  stamp: ReceiveStamp = 'store'
+): string {
+  const enc = encoderFor(kind, stamp)
   let out = ''
   for (let i = 0; i < records.length; i++) out += enc(records[i] as RecordOf<K>)
   return out

@@ -114,7 +114,27 @@ function klines(level: CandleLevel): CsvLayout {
     timeColumn: 0,
     time: 'epoch',
     header: 'optional',
-    targets: [target]
+    // the ledger first: judged against the same coverage before the candles are written, it marks exactly
+    // the buckets this file fills
+    targets: [klinesReceipt(target), target]
+  }
+}
+
+/**
+ * Klines go straight into a candle table, past the raw trades and so past the known-at ledger's views: this
+ * target notes each written bucket's first hour in the ledger as received now (as `trades`, the rows candles
+ * are made of; 0 rows), so a read with `known_by` before the import leaves the imported candles out
+ * (engine/asof/known-at.ts: a late hour is read from the raw trades, which klines do not have).
+ */
+function klinesReceipt(candles: ImportTarget): ImportTarget {
+  return {
+    table: 'known_at_1h',
+    columns: ['tbl', 'bucket', 'first_known', 'last_known', 'rows'],
+    inner: candles.inner,
+    outer: `'trades' AS tbl, toDateTime(toStartOfHour(ts), 'UTC') AS hour, now64(3), now64(3), toUInt64(0)`,
+    groupBy: 'hour',
+    coverage: candles.coverage,
+    ledger: true
   }
 }
 

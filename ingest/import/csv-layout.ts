@@ -59,6 +59,11 @@ export interface ImportTarget {
   readonly groupBy?: string
   /** how rows already in the store are recognized and skipped (coverage.ts) */
   readonly coverage: Coverage
+  /**
+   * a bookkeeping target (the known-at ledger, schemas/023_known_at.sql), not data: written like the others
+   * but not listed among the tables an import wrote
+   */
+  readonly ledger?: boolean
 }
 
 /** Candle tables and their bucket, by level (the `bucket` column of `candles_<level>`). */

@@ -145,7 +145,7 @@ async function writeOne(
     rows: totals.rows,
     from: totals.minMs,
     to: totals.maxMs,
-    tables: plan.layout.targets.map((t) => t.table),
+    tables: plan.layout.targets.filter((t) => !t.ledger).map((t) => t.table),
     checksum: checked,
     notes
   }

@@ -69,7 +69,8 @@ async function window(from: number, to: number, mode: SimMode): Promise<void> {
     if (pending.length === 0) return
     let maxTs = 0
     for (const r of pending) if (r.ts > maxTs) maxTs = r.ts
-    for (const c of encodeRecords(pending, true)) await send(c, maxTs)
+    // the backfill stands for a market that ran live: each row received at its own event time
+    for (const c of encodeRecords(pending, true, mode === 'backfill' ? 'event' : 'store')) await send(c, maxTs)
     if (mode === 'live') {
       await credit()
       post({ type: 'records', records: pending })

@@ -30,6 +30,20 @@ export const AS_OF_PARAMS = {
   )
 } as const
 
+/** `known_by` of the history endpoints (engine/asof/known-by.ts): without `as_of`, it bounds what the range uses. */
+export const KNOWN_BY_PARAM = {
+  known_by: Type.Optional(
+    StringParam({
+      description:
+        "use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock",
+      pattern: MOMENT_PATTERN,
+      rule: MOMENT_FORMS,
+      maxLength: 32,
+      examples: ['2026-01-02T00:00:00Z', '1767312000000']
+    })
+  )
+} as const
+
 /** The member every `as_of` answer adds to its endpoint's usual shape (absent from live answers). */
 export const PointInTimeMember = Type.Object(
   {

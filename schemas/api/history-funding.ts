@@ -5,6 +5,7 @@
  * (docs/history-funding.md). Rates are decimal fractions per the market's funding interval.
  */
 import { Type } from '@sinclair/typebox'
+import { KNOWN_BY_PARAM } from './as-of.js'
 import { perpVenueIdList } from '../../catalog/venues.js'
 import { FUNDING_METRICS } from '../../engine/history/funding-stats.js'
 import { Envelope, ExchangeParam, HISTORY_EXCHANGES, IntervalParam, SymbolParam, nullableNumber } from './history.js'
@@ -29,7 +30,8 @@ export const HeatmapQuery = Type.Object({
   symbol: SymbolParam,
   exchange: Type.Optional(ExchangeParam),
   interval: Type.Optional(interval('1h')),
-  lookback: Type.Optional(lookback('7d'))
+  lookback: Type.Optional(lookback('7d')),
+  ...KNOWN_BY_PARAM
 })
 
 export const ComparativeQuery = Type.Object({
@@ -40,7 +42,8 @@ export const ComparativeQuery = Type.Object({
     })
   ),
   interval: Type.Optional(interval('4h')),
-  lookback: Type.Optional(lookback('7d'))
+  lookback: Type.Optional(lookback('7d')),
+  ...KNOWN_BY_PARAM
 })
 
 export const StatsQuery = Type.Object({
@@ -52,7 +55,8 @@ export const StatsQuery = Type.Object({
       description: 'mean, median, std_dev, min, max (default all)',
       default: [...FUNDING_METRICS]
     })
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })
 
 const rate = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })

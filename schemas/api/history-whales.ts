@@ -4,6 +4,7 @@
  * `/v1/historical/snapshots` (service spec "Historical and backtest"; docs/history-whales.md).
  */
 import { Type } from '@sinclair/typebox'
+import { KNOWN_BY_PARAM } from './as-of.js'
 import { MAX_LAG } from '../../engine/history/correlation.js'
 import { SNAPSHOT_METRICS } from '../../engine/history/snapshots.js'
 import { MAX_BUCKETS } from '../../engine/history/snapshot-grid.js'
@@ -42,7 +43,8 @@ export const WhaleHistoryQuery = Type.Object({
     default: 'net_accumulation'
   }),
   interval: IntervalParam(`bucket width: ${INTERVAL_RULE}`, '1d', undefined, GRID),
-  lookback: Lookback
+  lookback: Lookback,
+  ...KNOWN_BY_PARAM
 })
 
 export const WhaleHistoryRecord = Type.Object({

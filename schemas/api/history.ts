@@ -27,6 +27,7 @@ import {
 } from './params.js'
 import { parseAlignedInterval } from '../../engine/history/aligned.js'
 import { MONTHS_SPAN_PATTERN } from '../../engine/history/span-grammar.js'
+import { KNOWN_BY_PARAM } from './as-of.js'
 
 /** The venues of the historical endpoints: the perpetual venues, in the default venue order. */
 export const HISTORY_EXCHANGES = PERP_VENUE_IDS
@@ -103,7 +104,13 @@ const Meta = Type.Object(
     start: Type.Integer({ description: 'served range start, inclusive, epoch ms' }),
     end: Type.Integer({ description: 'served range end, exclusive, epoch ms' }),
     rows: Type.Integer(),
-    source: Type.String({ description: 'table or view the rows come from' })
+    source: Type.String({ description: 'table or view the rows come from' }),
+    known_by: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'present when known_by was given: records received after it were not used'
+      })
+    )
   },
   { additionalProperties: true }
 )
@@ -160,7 +167,8 @@ export const OhlcvQuery = Type.Object({
     EpochMsParam(
       'next_cursor of the previous page. Rule: within the requested range (pass the same range parameters as the first page)'
     )
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })
 
 export const OhlcvResponse = Envelope(OhlcvRecord, 'closed candles, oldest first; gaps list buckets without trades')
@@ -197,7 +205,8 @@ export const ResampleQuery = Type.Object({
     DurationParam(
       `how far back from now; default 100 target buckets. Rule: at most the maximum lookback of source_timeframe (1m 30d, 5m 90d, 15m 180d, 1h 365d, longer 24 months) and within the plan's history depth`
     )
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })
 
 export const ResampleResponse = Envelope(OhlcvRecord, 'closed target candles, oldest first')

@@ -43,6 +43,8 @@ const PROSE_RULES: Readonly<Record<string, RegExp>> = {
   end: /./,
   since: /./,
   cursor: /cursor/,
+  // a moment: a real calendar date and time (the pattern admits 2026-13-40), not after the server's clock
+  known_by: /in the future|must be epoch milliseconds/,
   snapshot: /snapshot/,
   invite: /invite/,
   token: /checksum/

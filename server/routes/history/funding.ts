@@ -7,6 +7,7 @@
  * - `GET /v1/historical/derivatives/funding-stats`: statistics of the hourly series of a window.
  * All read the funding aggregates (24 months) and answer in the historical envelope.
  */
+import { knownByMeta, resolveKnownBy } from '../../../engine/asof/known-by.js'
 import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
 import { comparativeGrid, heatmapGrid } from '../../../engine/history/funding-grid.js'
 import { fundingBuckets, fundingSource, hourlyFunding } from '../../../engine/history/funding-queries.js'
@@ -78,8 +79,9 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
       handler: async (req) => {
         const span = parseFundingInterval(req.q['interval'] as string)
         const window = windowOf(req, span, HEATMAP_LOOKBACK)
+        const knownBy = resolveKnownBy(req.q['known_by'] as string | undefined, Date.now())
         const market = await marketOf(ctx.markets, req)
-        const rows = await fundingBuckets(ctx.store, [market], window, span)
+        const rows = await fundingBuckets(ctx.store, [market], window, span, knownBy)
         const { cells, gaps } = heatmapGrid(rows, market, window, span)
         // scope: the Market itself, so meta opens base, exchange, symbol (as it always has here)
         return json(
@@ -91,6 +93,7 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
             start: window.fromMs,
             end: window.toMs,
             source: fundingSource(span),
+            extra: knownByMeta(knownBy),
             gaps
           })
         )
@@ -105,10 +108,16 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
       handler: async (req) => {
         const span = parseFundingInterval(req.q['interval'] as string)
         const window = windowOf(req, span, HEATMAP_LOOKBACK)
+        const knownBy = resolveKnownBy(req.q['known_by'] as string | undefined, Date.now())
         const symbol = req.q['symbol'] as string
         const first = await marketOf(ctx.markets, req)
         const markets = await comparedMarkets(ctx.markets, symbol, first, req.q['exchanges'] as string[] | undefined)
-        const grid = comparativeGrid(await fundingBuckets(ctx.store, markets, window, span), markets, window, span)
+        const grid = comparativeGrid(
+          await fundingBuckets(ctx.store, markets, window, span, knownBy),
+          markets,
+          window,
+          span
+        )
         return json(
           200,
           historyEnvelope({
@@ -120,7 +129,8 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
             source: fundingSource(span),
             extra: {
               exchanges: markets.map((m) => m.exchange),
-              markets: markets.map((m, i) => ({ exchange: m.exchange, symbol: m.symbol, gaps: grid.marketGaps[i] }))
+              markets: markets.map((m, i) => ({ exchange: m.exchange, symbol: m.symbol, gaps: grid.marketGaps[i] })),
+              ...knownByMeta(knownBy)
             },
             gaps: grid.gaps
           })
@@ -135,9 +145,10 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
       response: StatsResponse,
       handler: async (req) => {
         const window = windowOf(req, HOUR, STATS_LOOKBACK)
+        const knownBy = resolveKnownBy(req.q['known_by'] as string | undefined, Date.now())
         const market = await marketOf(ctx.markets, req)
         const metrics = req.q['metrics'] as FundingMetric[]
-        const samples = await hourlyFunding(ctx.store, market, window)
+        const samples = await hourlyFunding(ctx.store, market, window, knownBy)
         return json(
           200,
           historyEnvelope({
@@ -147,7 +158,7 @@ export function fundingHistoryRoutes(ctx: Pick<ServerContext, 'store' | 'markets
             start: window.fromMs,
             end: window.toMs,
             source: 'funding_1h',
-            extra: { metrics },
+            extra: { metrics, ...knownByMeta(knownBy) },
             gaps: findGaps(
               samples.map((s) => s.ts),
               window.fromMs,

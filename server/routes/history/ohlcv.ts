@@ -4,7 +4,9 @@
  * `/ohlcv/resample` (merging a timeframe's candles into any whole multiple). Only closed candles are
  * served: a bucket is included when it has ended at the time of the request. Choices: docs/history.md.
  */
+import { resolveKnownBy, knownByMeta } from '../../../engine/asof/known-by.js'
 import { readCandles, latestCandles, type LatestProbe } from '../../../engine/history/candles.js'
+import { readCandlesKnown } from '../../../engine/history/candles-known.js'
 import { findGaps, historyEnvelope, marketScope } from '../../../engine/history/envelope.js'
 import { checkPlanDepth, planDepthStart, resolveRange } from '../../../engine/history/range.js'
 import {
@@ -57,6 +59,7 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
           },
           t
         )
+        const knownBy = resolveKnownBy(opt(q['known_by']), t)
         const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
         AccessControl.checkSymbol(req.plan, market.base, 'symbol')
         // closed buckets only: a bucket is served when it has ended by now
@@ -72,7 +75,12 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
         const from = ceilTo(cursor ?? range.fromMs, tf.span)
         const limit = q['limit'] as number
         const pageEnd = Math.min(end, plus(from, { n: limit * tf.span.n, unit: tf.span.unit }))
-        const data = pageEnd > from ? await readCandles(ctx.store, market, tf.table, tf.name, from, pageEnd) : []
+        const data =
+          pageEnd <= from
+            ? []
+            : knownBy === undefined
+              ? await readCandles(ctx.store, market, tf.table, tf.name, from, pageEnd)
+              : await readCandlesKnown(ctx.store, market, tf, tf.name, from, pageEnd, knownBy)
         return json(
           200,
           historyEnvelope({
@@ -82,6 +90,7 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
             start: from,
             end: Math.max(from, pageEnd),
             source: tf.table,
+            extra: knownByMeta(knownBy),
             gaps:
               pageEnd > from
                 ? findGaps(
@@ -166,12 +175,18 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
           },
           t
         )
+        const knownBy = resolveKnownBy(opt(q['known_by']), t)
         const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
         AccessControl.checkSymbol(req.plan, market.base, 'symbol')
         const from = ceilTo(range.fromMs, target)
         const end = Math.min(floorTo(range.toMs, target), floorTo(t, target))
         const name = formatSpan(target)
-        const data = end > from ? await readCandles(ctx.store, market, src.table, name, from, end, target) : []
+        const data =
+          end <= from
+            ? []
+            : knownBy === undefined
+              ? await readCandles(ctx.store, market, src.table, name, from, end, target)
+              : await readCandlesKnown(ctx.store, market, src, name, from, end, knownBy, target)
         return json(
           200,
           historyEnvelope({
@@ -181,7 +196,7 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
             start: from,
             end: Math.max(from, end),
             source: src.table,
-            extra: { source_timeframe: src.name },
+            extra: { source_timeframe: src.name, ...knownByMeta(knownBy) },
             gaps:
               end > from
                 ? findGaps(

@@ -4,6 +4,7 @@
  * (Pearson correlation of whale net flow with the next buckets' price returns, lags 0 to 24). Both serve
  * closed buckets only, in the historical envelope. Choices, units and limits: docs/history-whales.md.
  */
+import { knownByMeta, resolveKnownBy } from '../../../engine/asof/known-by.js'
 import { perpVenueIdList } from '../../../catalog/venues.js'
 import { bucketReturns, lagCorrelations, MAX_LAG } from '../../../engine/history/correlation.js'
 import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
@@ -61,10 +62,11 @@ export function whaleHistoryRoutes(
           req.plan,
           now()
         )
+        const knownBy = resolveKnownBy(opt(q['known_by']), now())
         const tokens = await requireWhaleAsset(ctx.store, asset)
         const [flows, exchange] = await Promise.all([
-          readWhaleFlows(ctx.store, tokens, grid),
-          readExchangeFlows(ctx.store, tokens, EXCHANGE_HOT_WALLET_ADDRESSES, grid)
+          readWhaleFlows(ctx.store, tokens, grid, knownBy),
+          readExchangeFlows(ctx.store, tokens, EXCHANGE_HOT_WALLET_ADDRESSES, grid, knownBy)
         ])
         const data = whaleHistoryRecords(asset, metric, grid.starts, flows, exchange)
         const source = `${grid.daily ? 'whale_flows_1d' : 'whale_flows_1h'}, whale_transfers`
@@ -75,7 +77,7 @@ export function whaleHistoryRoutes(
             scope: { symbol: null, base: asset, exchange: null },
             ...served(grid),
             source,
-            extra: { tokens },
+            extra: { tokens, ...knownByMeta(knownBy) },
             gaps: findGaps(
               flows.map((f) => f.t),
               grid.from,
