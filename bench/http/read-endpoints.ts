@@ -1,15 +1,16 @@
 /**
  * @module
  * Hot read endpoints against a bare uWebSockets.js server replying with the same bytes, same run,
- * alternating rounds, 64 connections from a separate load-generator process (load.ts: wrk if installed,
- * else autocannon): `GET /v1/confirm?symbol=BTC&direction=long` and `GET /v1/options/chain` (enterprise key:
- * counted, never limited). The server runs the demo market with one day of history so the live state is
- * realistic. Besides req/s and p99, each round measures the main thread's CPU per request of both servers
- * (cpu.ts): with autocannon, a Node process that saturates a core itself, req/s of both servers is capped
- * by the generator, while CPU per request still shows what the server spends (1 / capacity).
+ * alternating rounds, 64 connections from one wrk thread in its own process (load.ts):
+ * `GET /v1/confirm?symbol=BTC&direction=long` and `GET /v1/options/chain` (enterprise key: counted, never
+ * limited). The server runs the demo market with one day of history so the live state is realistic. Besides
+ * req/s and p99 (wrk's `--latency` distribution), each round records the main thread's CPU per request of
+ * the server measured (cpu.ts: what it spends, 1 / capacity, whichever side saturates first), wrk's own CPU
+ * share (near 1: the generator was the limit) and the machine's 1-minute load average (the machine is shared).
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { distPath } from '../../engine/paths.js'
 import { load, loadTool, type LoadResult } from './load.js'
@@ -22,7 +23,7 @@ const BARE_PORT = 19202
 /** unmeasured load before the rounds of each endpoint, s */
 const WARMUP_SECONDS = 3
 
-type Round = LoadResult & { readonly cpu_us_per_req: number }
+type Round = LoadResult & { readonly cpu_us_per_req: number; readonly load_avg_1m: number }
 
 async function until(ok: () => Promise<boolean>): Promise<void> {
   while (!(await ok().catch(() => false))) await new Promise((r) => setTimeout(r, 100))
@@ -65,9 +66,9 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
             ? await load(url, 64, seconds, headers)
             : await load(`http://127.0.0.1:${BARE_PORT}/`, 64, seconds)
         const cpuUs = Math.round(((mainThreadCpuMs(pid) - cpu0) * 1000 * 100) / res.requests) / 100
-        runs[which].push({ ...res, cpu_us_per_req: cpuUs })
+        runs[which].push({ ...res, cpu_us_per_req: cpuUs, load_avg_1m: Math.round(os.loadavg()[0]! * 100) / 100 })
         console.log(
-          `${name} round ${r + 1} ${which}: ${res.req_per_s} req/s p99 ${res.p99_ms} ms, main-thread CPU ${cpuUs} us/req`
+          `${name} round ${r + 1} ${which}: ${res.req_per_s} req/s p99 ${res.p99_ms} ms, main-thread CPU ${cpuUs} us/req, wrk CPU ${res.generator_cpu_share}, load ${os.loadavg()[0]!.toFixed(2)}`
         )
       }
     }
@@ -95,6 +96,7 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
         p99_ms: { ours: spread('ours', 'p99_ms'), bare: spread('bare', 'p99_ms') },
         cpu_us_per_req: { ours: spread('ours', 'cpu_us_per_req'), bare: spread('bare', 'cpu_us_per_req') }
       },
+      rounds: runs,
       errors: runs.ours.reduce((n, x) => n + x.errors + x.non2xx, 0),
       targets: { ratio: 0.8, p99_vs_bare: 1.25, cpu_ratio: 0.8 }
     }
