@@ -6,8 +6,8 @@
  *
  * - ingest: rows/s of the e2e path vs the naive client.insert JSONEachRow path and the engine ceiling
  *   (pre-built TSV), same rows, same schema with every view; each run in a fresh process and data dir.
- * - http: GET /v1/health req/s vs a bare uWebSockets.js static reply of the same size, load from a
- *   separate autocannon process, 64 connections.
+ * - http: GET /v1/health req/s vs a bare uWebSockets.js static reply of the same size, load from one wrk
+ *   thread in its own process (bench/http/load.ts), 64 connections.
  * - cold start: spawn to first 200 from /v1/health with an existing data dir, the server alone and through
  *   `npm start` (`npm run bench -- start` runs only this one).
  * - webhooks: signed deliveries/s through the durable outbox vs a bare undici POST loop, and memory with
@@ -44,6 +44,9 @@ const INGEST_DAYS = Number(process.env['BENCH_INGEST_DAYS'] ?? 6)
 const HTTP_SECONDS = Number(process.env['BENCH_HTTP_SECONDS'] ?? 8)
 const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
 
+/** cores, memory, node and the 1-minute load average when the run started (the machine is shared) */
+const machine = (): string =>
+  `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)} at start`
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
 
@@ -419,18 +422,22 @@ async function main(): Promise<void> {
     return
   }
   if (only === 'read') {
-    console.log(
-      JSON.stringify(
-        { micro: optionsMicro(), whales_micro: whalesMicro(), http: await readEndpoints(ROUNDS, HTTP_SECONDS) },
-        null,
-        2
-      )
-    )
+    const out = {
+      date: new Date().toISOString(),
+      machine: machine(),
+      micro: optionsMicro(),
+      whales_micro: whalesMicro(),
+      http: await readEndpoints(ROUNDS, HTTP_SECONDS)
+    }
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(path.join(dir, 'read.json'), JSON.stringify(out, null, 2) + '\n')
     return
   }
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
-    machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+    machine: machine(),
     load_generator: loadTool(),
     ingest: await ingest(),
     http: await http(),

@@ -35,6 +35,8 @@ const MIN = 60_000
 const DAYS = 30
 /** longest wait for the compaction after the backfill to log its end */
 const COMPACTION_WAIT_MS = 300_000
+/** longest wait for the screener to list markets once the backfill is served */
+const SCREENER_WAIT_MS = 60_000
 
 type Format = 'parquet' | 'csv'
 
@@ -95,9 +97,16 @@ async function newKey(base: string): Promise<string> {
 
 /** Every base the screener lists. */
 async function screenerBases(base: string, key: string): Promise<string[]> {
-  const res = await fetch(`${base}/v1/derivatives/screener?limit=1000`, { headers: { 'x-api-key': key } })
-  const body = (await res.json()) as { rows: { base: string }[] }
-  return [...new Set(body.rows.map((r) => r.base))]
+  // the screener can answer 503 warming_up, or no rows, for a moment after the backfill on a loaded machine
+  const deadline = Date.now() + SCREENER_WAIT_MS
+  for (;;) {
+    const res = await fetch(`${base}/v1/derivatives/screener?limit=1000`, { headers: { 'x-api-key': key } })
+    const text = await res.text()
+    const rows = res.ok ? (JSON.parse(text) as { rows: { base: string }[] }).rows : []
+    if (rows.length > 0) return [...new Set(rows.map((r) => r.base))]
+    if (Date.now() > deadline) throw new Error(`the screener listed no markets: ${res.status} ${text.slice(0, 200)}`)
+    await new Promise((r) => setTimeout(r, 500))
+  }
 }
 
 /** Rows of an export file: the Parquet footer's count, or CSV lines after the header. */

@@ -38,3 +38,12 @@ export function mainThreadCpuMs(pid: number): number {
     return Number.NaN
   }
 }
+
+/** User + system CPU of every thread of `pid` (the store's merges, workers, the thread pool too), ms; NaN where /proc is not available. */
+export function processCpuMs(pid: number): number {
+  try {
+    return statCpuMs(`/proc/${pid}/stat`)
+  } catch {
+    return Number.NaN
+  }
+}

@@ -1,19 +1,20 @@
 /**
  * @module
  * Hot read endpoints against a bare uWebSockets.js server replying with the same bytes, same run,
- * alternating rounds, 64 connections from a separate load-generator process (load.ts: wrk if installed,
- * else autocannon): `GET /v1/confirm?symbol=BTC&direction=long` and `GET /v1/options/chain` (enterprise key:
- * counted, never limited). The server runs the demo market with one day of history so the live state is
- * realistic. Besides req/s and p99, each round measures the main thread's CPU per request of both servers
- * (cpu.ts): with autocannon, a Node process that saturates a core itself, req/s of both servers is capped
- * by the generator, while CPU per request still shows what the server spends (1 / capacity).
+ * alternating rounds, 64 connections from one wrk thread in its own process (load.ts):
+ * `GET /v1/confirm?symbol=BTC&direction=long` and `GET /v1/options/chain` (enterprise key: counted, never
+ * limited). The server runs the demo market with one day of history so the live state is realistic. Besides
+ * req/s and p99 (wrk's `--latency` distribution), each round records the main thread's CPU per request of
+ * the server measured (cpu.ts: what it spends, 1 / capacity, whichever side saturates first), wrk's own CPU
+ * share (near 1: the generator was the limit) and the machine's 1-minute load average (the machine is shared).
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { distPath } from '../../engine/paths.js'
 import { load, loadTool, type LoadResult } from './load.js'
-import { mainThreadCpuMs } from './cpu.js'
+import { mainThreadCpuMs, processCpuMs } from './cpu.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from './bench-server.js'
 
@@ -22,7 +23,17 @@ const BARE_PORT = 19202
 /** unmeasured load before the rounds of each endpoint, s */
 const WARMUP_SECONDS = 3
 
-type Round = LoadResult & { readonly cpu_us_per_req: number }
+type Round = LoadResult & {
+  readonly cpu_us_per_req: number
+  /** the server's main thread (uWS and every handler) busy, share of one core over the round */
+  readonly main_thread_share: number
+  /** the server's other threads (store merges and inserts, workers, thread pool), cores over the round */
+  readonly other_threads_cores: number
+  readonly load_avg_1m: number
+}
+
+type NumericField =
+  'req_per_s' | 'p99_ms' | 'cpu_us_per_req' | 'main_thread_share' | 'other_threads_cores' | 'generator_cpu_share'
 
 async function until(ok: () => Promise<boolean>): Promise<void> {
   while (!(await ok().catch(() => false))) await new Promise((r) => setTimeout(r, 100))
@@ -60,25 +71,37 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
       for (const which of r % 2 ? (['bare', 'ours'] as const) : (['ours', 'bare'] as const)) {
         const pid = which === 'ours' ? server.pid : bare.pid!
         const cpu0 = mainThreadCpuMs(pid)
+        const all0 = processCpuMs(pid)
+        const t0 = performance.now()
         const res =
           which === 'ours'
             ? await load(url, 64, seconds, headers)
             : await load(`http://127.0.0.1:${BARE_PORT}/`, 64, seconds)
-        const cpuUs = Math.round(((mainThreadCpuMs(pid) - cpu0) * 1000 * 100) / res.requests) / 100
-        runs[which].push({ ...res, cpu_us_per_req: cpuUs })
+        const wallMs = performance.now() - t0
+        const mainMs = mainThreadCpuMs(pid) - cpu0
+        const otherMs = processCpuMs(pid) - all0 - mainMs
+        const cpuUs = Math.round((mainMs * 1000 * 100) / res.requests) / 100
+        runs[which].push({
+          ...res,
+          cpu_us_per_req: cpuUs,
+          main_thread_share: Math.round((mainMs / wallMs) * 100) / 100,
+          other_threads_cores: Math.round((otherMs / wallMs) * 100) / 100,
+          load_avg_1m: Math.round(os.loadavg()[0]! * 100) / 100
+        })
+        const last = runs[which].at(-1)!
         console.log(
-          `${name} round ${r + 1} ${which}: ${res.req_per_s} req/s p99 ${res.p99_ms} ms, main-thread CPU ${cpuUs} us/req`
+          `${name} round ${r + 1} ${which}: ${res.req_per_s} req/s p99 ${res.p99_ms} ms, main thread ${cpuUs} us/req (${last.main_thread_share} of a core), other threads ${last.other_threads_cores} cores, wrk ${res.generator_cpu_share} of a core, load ${last.load_avg_1m}`
         )
       }
     }
     bare.kill('SIGTERM')
     await new Promise((r) => bare.once('exit', r))
-    const med = (which: 'ours' | 'bare', k: 'req_per_s' | 'p99_ms' | 'cpu_us_per_req'): number =>
-      median(runs[which].map((x) => x[k]))
-    const spread = (which: 'ours' | 'bare', k: 'req_per_s' | 'p99_ms' | 'cpu_us_per_req'): [number, number] => {
+    const med = (which: 'ours' | 'bare', k: NumericField): number => median(runs[which].map((x) => x[k]))
+    const spread = (which: 'ours' | 'bare', k: NumericField): [number, number] => {
       const v = runs[which].map((x) => x[k])
       return [Math.min(...v), Math.max(...v)]
     }
+    const loads = [...runs.ours, ...runs.bare].map((x) => x.load_avg_1m)
     const r2 = (x: number): number => Math.round(x * 100) / 100
     out[name] = {
       body_bytes: body.length,
@@ -90,11 +113,26 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
       median_cpu_us_per_req: { ours: med('ours', 'cpu_us_per_req'), bare_uws_same_body: med('bare', 'cpu_us_per_req') },
       /** bare CPU / ours per request: the req/s ratio a CPU-bound server would reach */
       cpu_ratio: r2(med('bare', 'cpu_us_per_req') / med('ours', 'cpu_us_per_req')),
+      /** where the cores went: the server's main thread, its other threads, wrk (medians of rounds) */
+      median_cpu_split: {
+        ours: {
+          main_thread: med('ours', 'main_thread_share'),
+          other_threads: med('ours', 'other_threads_cores'),
+          wrk: med('ours', 'generator_cpu_share')
+        },
+        bare_uws_same_body: {
+          main_thread: med('bare', 'main_thread_share'),
+          other_threads: med('bare', 'other_threads_cores'),
+          wrk: med('bare', 'generator_cpu_share')
+        }
+      },
+      load_avg_1m: { min: Math.min(...loads), max: Math.max(...loads) },
       spread: {
         req_per_s: { ours: spread('ours', 'req_per_s'), bare: spread('bare', 'req_per_s') },
         p99_ms: { ours: spread('ours', 'p99_ms'), bare: spread('bare', 'p99_ms') },
         cpu_us_per_req: { ours: spread('ours', 'cpu_us_per_req'), bare: spread('bare', 'cpu_us_per_req') }
       },
+      rounds: runs,
       errors: runs.ours.reduce((n, x) => n + x.errors + x.non2xx, 0),
       targets: { ratio: 0.8, p99_vs_bare: 1.25, cpu_ratio: 0.8 }
     }

@@ -14,8 +14,8 @@ import { buildConfirmInputs, type ConfirmSources } from './confirm-inputs.js'
  * (live-state version) invalidates it at once; concurrent requests then share one recomputation.
  */
 export const ANSWER_TTL_MS = 1_000
-/** Answers cached at most (bases x 2 directions); the cache is cleared when full. */
-const ANSWER_CACHE_MAX = 1_000
+/** Bases whose answers are cached at most (two directions each); the cache is cleared when full. */
+const ANSWER_CACHE_MAX = 500
 
 export interface ConfirmAnswer {
   readonly result: ConfirmResult
@@ -31,8 +31,15 @@ export interface ConfirmLive extends ConfirmSources {
   readonly version: number
 }
 
+/** Slot of a direction in a base's pair of answers. */
+const SLOT: Readonly<Record<Direction, 0 | 1>> = { long: 0, short: 1 }
+
 export class ConfirmAnswers {
-  private readonly answers = new Map<string, ConfirmAnswer>()
+  /**
+   * Cached answers by base, one slot per direction (SLOT): a hit looks up the base string the resolver
+   * returned, without building a key string per request.
+   */
+  private readonly answers = new Map<string, [ConfirmAnswer | undefined, ConfirmAnswer | undefined]>()
   /** computations under way, joined only while as fresh as a cached answer would be */
   private readonly pending = new Map<
     string,
@@ -44,13 +51,13 @@ export class ConfirmAnswers {
   /** The answer for a resolved base: synchronous while cached, else the (shared) computation. */
   get(base: string, direction: Direction): ConfirmAnswer | Promise<ConfirmAnswer> {
     const live = this.live
-    const key = direction === 'long' ? `${base}|long` : `${base}|short`
-    const hit = this.answers.get(key)
-    if (hit && hit.version === live.version && Date.now() - hit.at < ANSWER_TTL_MS) return hit
     const now = Date.now()
+    const hit = this.answers.get(base)?.[SLOT[direction]]
+    if (hit && hit.version === live.version && now - hit.at < ANSWER_TTL_MS) return hit
+    const key = direction === 'long' ? `${base}|long` : `${base}|short`
     const running = this.pending.get(key)
     if (running && running.version === live.version && now - running.at < ANSWER_TTL_MS) return running.answer
-    const started = { version: live.version, at: now, answer: this.compute(key, base, direction, live.version, now) }
+    const started = { version: live.version, at: now, answer: this.compute(base, direction, live.version, now) }
     this.pending.set(key, started)
     const forget = (): void => {
       if (this.pending.get(key) === started) this.pending.delete(key)
@@ -59,21 +66,19 @@ export class ConfirmAnswers {
     return started.answer
   }
 
-  private async compute(
-    key: string,
-    base: string,
-    direction: Direction,
-    version: number,
-    now: number
-  ): Promise<ConfirmAnswer> {
+  private async compute(base: string, direction: Direction, version: number, now: number): Promise<ConfirmAnswer> {
     const inputs = await buildConfirmInputs(base, now, this.live)
     const result = confirm(base, direction, inputs, now)
     const answer: ConfirmAnswer = { result, body: JSON.stringify(result), version, at: now }
-    const cached = this.answers.get(key)
+    let pair = this.answers.get(base)
+    const cached = pair?.[SLOT[direction]]
     // a slower computation that started earlier never replaces a newer answer
     if (!cached || cached.at <= now) {
-      if (this.answers.size >= ANSWER_CACHE_MAX) this.answers.clear()
-      this.answers.set(key, answer)
+      if (!pair) {
+        if (this.answers.size >= ANSWER_CACHE_MAX) this.answers.clear()
+        this.answers.set(base, (pair = [undefined, undefined]))
+      }
+      pair[SLOT[direction]] = answer
     }
     return answer
   }
