@@ -11,7 +11,7 @@ export const AS_OF_PARAMS = {
   as_of: Type.Optional(
     StringParam({
       description:
-        "answer as the service would have at this moment, from what it had received by then; not in the future, not before the plan's history depth (403). Without it: the live answer",
+        "answer as the service would have at this moment, from what it had received by then. Without it: the live answer. Rule: a date that exists, not in the future (400), not before the plan's history depth (403)",
       pattern: MOMENT_PATTERN,
       rule: MOMENT_FORMS,
       maxLength: 32,
@@ -21,7 +21,7 @@ export const AS_OF_PARAMS = {
   known_by: Type.Optional(
     StringParam({
       description:
-        'use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of',
+        'use only records the service had received by this moment (default: as_of, so a later import never changes a past answer); later values ask what is known now about as_of. Rule: only with as_of; a date that exists, not in the future (400)',
       pattern: MOMENT_PATTERN,
       rule: MOMENT_FORMS,
       maxLength: 32,

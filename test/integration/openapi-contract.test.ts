@@ -156,7 +156,7 @@ const SOURCES: RequestSources = {
  * Whether a 4xx answer to a valid request is a refusal the document states: a 400 only for a rule stated
  * ("Rule:") on the parameter or body field it names, or unknown_symbol; 401 for a caller without
  * credentials, or on an operation that takes them in the body or path (no security scheme); 403 for the
- * free plan; another 4xx when the operation documents it (404 unknown resource, 409, 413, 429).
+ * free plan or a parameter that states it; another 4xx when the operation documents it (404 unknown resource, 409, 413, 429).
  */
 function documentedRefusal(o: Operation, caller: Caller, status: number, body: Json | null): boolean {
   const error = (body?.['error'] ?? {}) as Json
@@ -167,7 +167,8 @@ function documentedRefusal(o: Operation, caller: Caller, status: number, body: J
   const bodyField = ((o.bodySchema?.['properties'] ?? {}) as Record<string, Json>)[field]
   const documented = (o.op['responses'] as Json)[String(status)] !== undefined
   if (status === 401) return caller === 'nokey' || caller === 'noadmin' || (o.access === 'none' && documented)
-  if (status === 403) return caller === 'free'
+  // 403 also for a parameter whose description states it (as_of before the plan's history depth)
+  if (status === 403) return caller === 'free' || (code === 'forbidden' && String(param?.description).includes('(403)'))
   if (status !== 400) return documented
   if (o.rawBody) return code === 'invalid_record' || code === 'invalid_body' // NDJSON records, documented per line
   if (code === 'unknown_symbol') return param !== undefined || bodyField !== undefined

@@ -42,6 +42,8 @@ const PROSE_RULES: Readonly<Record<string, RegExp>> = {
   start: /./,
   end: /./,
   since: /./,
+  as_of: /./,
+  known_by: /./,
   cursor: /cursor/,
   snapshot: /snapshot/,
   invite: /invite/,
