@@ -35,11 +35,13 @@ export interface BooksLoad {
 
 /** Everything the screener book, the on-chain book and the whale window hold, read within `b`. */
 export async function loadBooks(store: Store, b: LoadBounds): Promise<BooksLoad> {
-  return {
-    screener: await loadScreener(store, b),
-    onchain: await loadOnchain(store, b),
-    whales: await loadWhales(store, b)
-  }
+  // independent reads: concurrent on the store's session pool
+  const [screener, onchain, whales] = await Promise.all([
+    loadScreener(store, b),
+    loadOnchain(store, b),
+    loadWhales(store, b)
+  ])
+  return { screener, onchain, whales }
 }
 
 // the event time is aliased ms and renamed after: an alias named ts would shadow the column in WHERE

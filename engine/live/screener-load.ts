@@ -51,29 +51,32 @@ export interface ScreenerLoad {
 }
 
 export async function loadScreener(store: Store, b: LoadBounds = liveBounds()): Promise<ScreenerLoad> {
-  const hourly = await loadHourly(store, b)
   // newest reading per market; its time is aliased last_ms (an alias named ts would shadow the column)
   type Latest = Omit<NormalizedRecord, 'ts'> & { last_ms: number }
   const where = `ts >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')${knownSql(b)}${basesSql(b)}`
   const params = { ...boundParams(b), since: b.nowMs - LATEST_MS }
-  const latest = await store.query<Latest>(
-    `SELECT 'funding' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
+  // independent reads: concurrent on the store's session pool
+  const [hourly, latest, lsr, oi] = await Promise.all([
+    loadHourly(store, b),
+    store.query<Latest>(
+      `SELECT 'funding' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
             argMax(funding_rate, ts) AS funding_rate, argMax(interval_hours, ts) AS interval_hours
      FROM funding WHERE ${where} GROUP BY exchange, symbol, base`,
-    params
-  )
-  const lsr = await store.query<Latest>(
-    `SELECT 'long_short' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
+      params
+    ),
+    store.query<Latest>(
+      `SELECT 'long_short' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
             argMax(long_short_ratio, ts) AS long_short_ratio
      FROM long_short WHERE ${where} GROUP BY exchange, symbol, base`,
-    params
-  )
-  const oi = await store.query<Latest>(
-    `SELECT 'open_interest' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
+      params
+    ),
+    store.query<Latest>(
+      `SELECT 'open_interest' AS kind, toUnixTimestamp64Milli(max(ts)) AS last_ms, exchange, symbol, base,
             argMax(oi_base, ts) AS oi_base, argMax(oi_usd, ts) AS oi_usd
      FROM open_interest WHERE ${where} GROUP BY exchange, symbol, base`,
-    params
-  )
+      params
+    )
+  ])
   return {
     hourly,
     latest: [...latest, ...lsr, ...oi].map(({ last_ms, ...r }) => ({ ...r, ts: last_ms }) as NormalizedRecord),
@@ -109,8 +112,10 @@ async function loadHourly(store: Store, b: LoadBounds): Promise<Hourly[]> {
     )
   } else {
     const { asOfMs, knownByMs } = b.pit
-    const t = await completeHours(store, 'trades', fromS * 1000, asOfMs + 1, asOfMs, knownByMs)
-    const o = await completeHours(store, 'open_interest', fromS * 1000, asOfMs + 1, asOfMs, knownByMs)
+    const [t, o] = await Promise.all([
+      completeHours(store, 'trades', fromS * 1000, asOfMs + 1, asOfMs, knownByMs),
+      completeHours(store, 'open_interest', fromS * 1000, asOfMs + 1, asOfMs, knownByMs)
+    ])
     const secs = (hours: readonly number[]): number[] => hours.map((h) => h / 1000)
     if (t.complete.length) {
       params['tc'] = secs(t.complete)

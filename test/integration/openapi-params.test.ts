@@ -43,7 +43,7 @@ const PROSE_RULES: Readonly<Record<string, RegExp>> = {
   end: /./,
   since: /./,
   cursor: /cursor/,
-  // a moment: a real calendar date and time (the pattern admits 2026-13-40), not after the server's clock
+  // a moment: a real calendar date and time (the pattern admits 2026-02-30), not after the server's clock
   known_by: /in the future|must be epoch milliseconds|give as_of with it/,
   // the same, and not before the plan's history depth (a 403 naming it)
   as_of: /in the future|must be epoch milliseconds|plan reaches/,
