@@ -3423,6 +3423,8 @@ export interface operations {
         limit?: number
         /** @description next_cursor of the previous page. Rule: within the requested range (pass the same range parameters as the first page) */
         cursor?: number
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -3479,6 +3481,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -3649,6 +3656,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -3765,6 +3777,8 @@ export interface operations {
         target_timeframe: string
         /** @description how far back from now; default 100 target buckets. Rule: at most the maximum lookback of source_timeframe (1m 30d, 5m 90d, 15m 180d, 1h 365d, longer 24 months) and within the plan's history depth. Written as a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M or 1y (count 1 to 100000 without leading zeros; m minutes, h hours, d days, w weeks, M calendar months, y calendar years) */
         lookback?: string
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -3821,6 +3835,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -4011,6 +4030,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -4192,6 +4216,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -4460,6 +4489,8 @@ export interface operations {
         interval?: string
         /** @description how far back from now; default 7d. Rule: at most 24 months, within the plan's history depth, and at least one interval. Written as a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M or 1y (count 1 to 100000 without leading zeros; m minutes, h hours, d days, w weeks, M calendar months, y calendar years) */
         lookback?: string
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -4521,6 +4552,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -4635,6 +4671,8 @@ export interface operations {
         interval?: string
         /** @description how far back from now; default 7d. Rule: at most 24 months, within the plan's history depth, and at least one interval. Written as a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M or 1y (count 1 to 100000 without leading zeros; m minutes, h hours, d days, w weeks, M calendar months, y calendar years) */
         lookback?: string
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -4703,6 +4741,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -4817,6 +4860,8 @@ export interface operations {
         lookback?: string
         /** @description mean, median, std_dev, min, max (default all) (comma-separated, no spaces; at least one item, no empty items (a trailing comma or an empty value is refused); repeated items count once) */
         metrics?: ('mean' | 'median' | 'std_dev' | 'min' | 'max')[]
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -4898,6 +4943,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -5012,6 +5062,8 @@ export interface operations {
         interval?: string
         /** @description how far back from now; default 30d. Rule: at most 24 months, within the plan's history depth, and at least one interval. Written as a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M or 1y (count 1 to 100000 without leading zeros; m minutes, h hours, d days, w weeks, M calendar months, y calendar years) */
         lookback?: string
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -5067,6 +5119,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -5228,6 +5285,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
@@ -5397,6 +5459,11 @@ export interface operations {
               rows: number
               /** @description table or view the rows come from */
               source: string
+              /**
+               * Format: date-time
+               * @description present when known_by was given: records received after it were not used
+               */
+              known_by?: string
             } & {
               [key: string]: unknown
             }
