@@ -1794,7 +1794,7 @@ export interface operations {
         metric: 'pcr_oi' | 'total_oi' | 'max_pain'
         /** @description window, hours back from now (1 to 720) */
         hours?: number
-        /** @description use only snapshots the service had received by this moment (not in the future), so a later import never changes the series; without it every stored snapshot */
+        /** @description use only snapshots the service had received by this moment, so a later import never changes the series; without it every stored snapshot. Rule: a date and time that exist, not later than the server's clock */
         known_by?: string
       }
       header?: never
@@ -2694,7 +2694,7 @@ export interface operations {
         direction?: 'long' | 'short'
         /** @description first step at or after this moment (inclusive). Rule: not before the plan's history depth (403 naming it), not in the future. Rule: at most 2,160 steps per market (90 days at 1h) */
         start: string
-        /** @description steps before this moment (exclusive); default now. Rule: after start, not in the future */
+        /** @description steps before this moment (exclusive); default: now, or start + 2,160 steps when that is earlier. Rule: after start, not in the future */
         end?: string
         /** @description time between steps; steps are whole multiples of it counted from the Unix epoch (1h: each UTC hour) */
         interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'

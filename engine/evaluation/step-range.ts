@@ -41,14 +41,19 @@ export function checkStartDepth(startMs: number, plan: Plan | null, nowMs: numbe
   )
 }
 
+/**
+ * @param defaultSpanMs without `end`, the range ends at the earlier of now and start + this (ms): the longest
+ * range the endpoint takes, so a `start` alone is always a whole answer. @default Infinity (now)
+ */
 export function resolveStepRange(
   q: { readonly start: string; readonly end?: string | undefined },
   plan: Plan | null,
-  nowMs: number
+  nowMs: number,
+  defaultSpanMs = Infinity
 ): StepRange {
   const startMs = parseMoment(q.start, 'start')
   notFuture(startMs, 'start', nowMs)
-  const endMs = q.end === undefined ? nowMs : parseMoment(q.end, 'end')
+  const endMs = q.end === undefined ? Math.min(nowMs, startMs + defaultSpanMs) : parseMoment(q.end, 'end')
   notFuture(endMs, 'end', nowMs)
   if (endMs <= startMs) {
     throw new ApiError('invalid_parameter', `end ${iso(endMs)} must be after start ${iso(startMs)}`, { param: 'end' })

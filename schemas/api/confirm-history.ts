@@ -97,7 +97,7 @@ export const ConfirmEvaluationQuery = Type.Object(
     ),
     end: Type.Optional(
       moment(
-        'steps before this moment (exclusive); default now. Rule: after start, not in the future',
+        `steps before this moment (exclusive); default: now, or start + ${MAX_EVALUATION_STEPS.toLocaleString('en-US')} steps when that is earlier. Rule: after start, not in the future`,
         '2026-01-31T00:00:00Z'
       )
     ),
@@ -110,7 +110,7 @@ export const ConfirmEvaluationQuery = Type.Object(
     ),
     horizons: Type.Optional(
       CsvParam<string>(
-        { type: 'string', pattern: '^[1-9][0-9]{0,5}[mhd]$' },
+        { type: 'string', pattern: '^[1-9][0-9]{0,5}[mhd]$', examples: ['1h', '4h', '24h'] },
         {
           description:
             'forward-return horizons; default 1h,4h,24h. Rule: each minutes, hours or days from 1m to 30d, at most 6',

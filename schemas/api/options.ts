@@ -64,7 +64,7 @@ export const HistoryQuery = Type.Object({
   known_by: Type.Optional(
     StringParam({
       description:
-        'use only snapshots the service had received by this moment (not in the future), so a later import never changes the series; without it every stored snapshot',
+        "use only snapshots the service had received by this moment, so a later import never changes the series; without it every stored snapshot. Rule: a date and time that exist, not later than the server's clock",
       pattern: MOMENT_PATTERN,
       rule: MOMENT_FORMS,
       maxLength: 32,

@@ -114,9 +114,11 @@ export function confirmHistoryRoutes(
       handler: async (req) => {
         const q = req.q
         const t = now()
-        const range = resolveStepRange({ start: q['start'] as string, end: opt(q['end']) }, req.plan, t)
         const interval = q['interval'] as StepInterval
         const stepMs = intervalMs(interval)
+        // without end: the longest range taken, or up to now
+        const span = MAX_EVALUATION_STEPS * stepMs
+        const range = resolveStepRange({ start: q['start'] as string, end: opt(q['end']) }, req.plan, t, span)
         const count = stepCount(range.startMs, range.endMs, stepMs)
         if (count > MAX_EVALUATION_STEPS) {
           throw new ApiError(

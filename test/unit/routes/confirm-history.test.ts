@@ -186,7 +186,7 @@ describe('GET /v1/confirm/evaluation (in process)', () => {
   it('refuses a range of too many steps, a bad horizon, and labels a demo answer synthetic', async () => {
     const { api, calls } = setup(true)
     const key = await api.key('pro')
-    const long = await api.request(`/v1/confirm/evaluation?symbol=BTC&start=${DAY0}&interval=1m`, { key })
+    const long = await api.request(`/v1/confirm/evaluation?symbol=BTC&start=${DAY0}&end=${NOW}&interval=1m`, { key })
     expect(long.status).toBe(400)
     expect(jsonOf(long).error.message).toMatch(
       /at most 2,160 steps per market .* shorten the range or widen the interval/
@@ -198,5 +198,11 @@ describe('GET /v1/confirm/evaluation (in process)', () => {
     const ok = await api.request(`/v1/confirm/evaluation?symbol=BTC&start=${DAY0}&end=${DAY0 + H}`, { key })
     expect(ok.status).toBe(200)
     expect(jsonOf(ok).synthetic).toBe(true)
+    // without end, the range stops at the longest one taken (2,160 steps), short of now
+    const clipped = await api.request(`/v1/confirm/evaluation?symbol=BTC&start=${DAY0}&interval=1m`, { key })
+    expect(clipped.status).toBe(200)
+    const steps = calls.at(-1)!.steps
+    expect(steps).toHaveLength(2_160)
+    expect(steps.at(-1)).toBe(DAY0 + 2_159 * 60_000)
   })
 })
