@@ -85,7 +85,8 @@ export async function loadFundingHistory(
 ): Promise<number[]> {
   // hour starts at or after nowMs - 30 d (hour-aligned, so the same set as `bucket >= now() - 30 DAY`)
   const fromMs = Math.ceil((b.nowMs - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS
-  const market = { exchange, symbol, fromS: fromMs / 1000 }
+  // nothing is stored before the epoch (DateTime columns): a window reaching before it starts there
+  const market = { exchange, symbol, fromS: Math.max(0, fromMs / 1000) }
   const agg = `SELECT toUnixTimestamp(bucket) AS h, argMaxMerge(rate_last) AS r FROM funding_1h
        WHERE exchange = {exchange:String} AND symbol = {symbol:String} AND bucket >= toDateTime({fromS:UInt32}, 'UTC')`
   if (!b.pit) {

@@ -95,7 +95,8 @@ export function firstScreenerHour(nowMs: number): number {
  * (engine/asof/known-at.ts) and the raw rows known by then for the others (the hour holding asOf, late hours).
  */
 async function loadHourly(store: Store, b: LoadBounds): Promise<Hourly[]> {
-  const fromS = firstScreenerHour(b.nowMs) * 3600
+  // nothing is stored before the epoch (DateTime columns): a window reaching before it starts there
+  const fromS = Math.max(0, firstScreenerHour(b.nowMs) * 3600)
   const params: Record<string, number | string[] | number[]> = { ...boundParams(b), fromS }
   const bases = basesSql(b)
   const candles = `SELECT exchange, symbol, base, intDiv(toUnixTimestamp(bucket), 3600) AS h, sum(volume_quote) AS v,

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, beforeAll } from 'vitest'
 import { confirmAt, confirmSeries } from '../../engine/asof/confirm-at.js'
+import { booksAt } from '../../engine/live/books-load.js'
 import { useMigratedStore } from '../helpers/migrated-store.js'
 import { writeMarket } from '../helpers/asof/market-rows.js'
 
@@ -90,5 +91,13 @@ describe('confirmAt and confirmSeries', () => {
     const r = await confirmAt(s.store, 'BTC', 'long', { asOfMs: t0 - HOUR, knownByMs: t0 - HOUR })
     expect(r.action).toBe('SKIP')
     expect(r.derivatives).toEqual({ funding_rate: null, oi_change_24h: null })
+  })
+
+  it('answers moments whose windows reach before the epoch (nothing is stored there)', async () => {
+    for (const t of [0, 10, HOUR]) {
+      expect((await confirmAt(s.store, 'BTC', 'long', { asOfMs: t, knownByMs: t })).action).toBe('SKIP')
+      const books = await booksAt(s.store, { asOfMs: t, knownByMs: t })
+      expect(books.screener.rows(t)).toEqual([])
+    }
   })
 })
