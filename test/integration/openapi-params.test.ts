@@ -43,6 +43,8 @@ const PROSE_RULES: Readonly<Record<string, RegExp>> = {
   end: /./,
   since: /./,
   cursor: /cursor/,
+  // evaluation horizons: 1m to 30d, in the span notation
+  horizons: /horizons takes|must be a count and a unit/,
   // a moment: a real calendar date and time (the pattern admits 2026-02-30), not after the server's clock
   known_by: /in the future|must be epoch milliseconds|give as_of with it/,
   // the same, and not before the plan's history depth (a 403 naming it)
