@@ -11,6 +11,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { distPath } from '../../engine/paths.js'
+import { benchChild, type BenchChild } from '../child.js'
 import { median } from '../stats.js'
 
 const LATENCY_MSGS = 40
@@ -20,33 +21,12 @@ const BURST: Record<number, number> = { 1_000: 300, 10_000: 60 }
 
 type Msg = Record<string, unknown>
 
-function child(
-  file: string,
-  args: string[] = [],
-  execArgv: string[] = []
-): { proc: ChildProcess; next: (key: string) => Promise<Msg> } {
+function child(file: string, args: string[] = [], execArgv: string[] = []): BenchChild {
   const proc = fork(distPath('bench', 'stream', file), args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv
   })
-  const queue: Msg[] = []
-  let wake: (() => void) | null = null
-  proc.on('message', (m: Msg) => {
-    queue.push(m)
-    wake?.()
-  })
-  const next = async (key: string): Promise<Msg> => {
-    for (;;) {
-      const i = queue.findIndex((m) => key in m)
-      if (i >= 0) return queue.splice(i, 1)[0]!
-      if (proc.exitCode !== null) throw new Error(`${file} exited ${proc.exitCode}`)
-      await new Promise<void>((r) => {
-        wake = r
-        setTimeout(r, 200)
-      })
-    }
-  }
-  return { proc, next }
+  return benchChild(proc, file)
 }
 
 async function waitCount(client: ReturnType<typeof child>, want: number, timeoutMs: number): Promise<Msg> {

@@ -17,6 +17,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { distPath, projectRoot } from '../../engine/paths.js'
+import { benchChild, type BenchChild } from '../child.js'
 import { freePort } from '../free-port.js'
 import { subscriptions, type WireMarket } from './markets.js'
 import type { Phase } from './venues.js'
@@ -36,26 +37,9 @@ const DRAIN_MS = 5_000
 
 type Msg = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- IPC answers
 
-function child(file: string, args: string[] = []): { proc: ChildProcess; next: (key: string) => Promise<Msg> } {
+function child(file: string, args: string[] = []): BenchChild {
   const proc = fork(distPath('bench', 'wire', file), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const queue: Msg[] = []
-  let wake: (() => void) | null = null
-  proc.on('message', (m: Msg) => {
-    queue.push(m)
-    wake?.()
-  })
-  const next = async (key: string): Promise<Msg> => {
-    for (;;) {
-      const i = queue.findIndex((m) => key in m)
-      if (i >= 0) return queue.splice(i, 1)[0]!
-      if (proc.exitCode !== null) throw new Error(`${file} exited ${proc.exitCode}`)
-      await new Promise<void>((r) => {
-        wake = r
-        setTimeout(r, 200)
-      })
-    }
-  }
-  return { proc, next }
+  return benchChild(proc, file)
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
