@@ -12,6 +12,7 @@ import { OptionsBook } from './options-book.js'
 import { loadChainQuotes } from '../options/chain-load.js'
 import { ScreenerBook } from './screener-book.js'
 import { OnchainBook } from './onchain-book.js'
+import { BaseChanges } from './base-changes.js'
 import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
 import { FundingHistory } from './confirm-inputs.js'
 import { fillBooks, loadBooks, type BooksLoad } from './books-load.js'
@@ -78,6 +79,8 @@ export class LiveState {
   rebuiltAt = 0
   /** bumped on every applied batch and rebuild: caches of derived answers compare it */
   version = 0
+  /** which bases' confirmation inputs changed (per-base counterpart of `version`) */
+  readonly changes = new BaseChanges()
   /** set by the server: holds writes while a rebuild reads its snapshot (absent: no pipeline, tests) */
   writes: WriteGate | undefined
   /** called with an error the live state counted (logging) */
@@ -164,6 +167,7 @@ export class LiveState {
 
   private applyBooks(records: readonly NormalizedRecord[]): void {
     this.version++
+    this.changes.applied(records)
     this.counters.applied += records.length
     const quotes: OptionQuoteRecord[] = []
     const onchain: OnchainMetricRecord[] = []
@@ -235,6 +239,7 @@ export class LiveState {
     this.fundingHistory.clear()
     this.rebuiltAt = Date.now()
     this.version++
+    this.changes.all()
     for (const o of this.observers) await o.rebuilt()
   }
 

@@ -19,6 +19,11 @@ const MAX_ROWS = 500_000
 /** Wrapped tokens count as their underlying asset for the confirmation model. */
 const TOKEN_BASE: Readonly<Record<string, string>> = { WBTC: 'BTC', WETH: 'ETH', WBNB: 'BNB', WAVAX: 'AVAX' }
 
+/** The base asset a whale transfer of `token` counts for in the confirmation model. */
+export function whaleBase(token: string): string {
+  return TOKEN_BASE[token] ?? token
+}
+
 interface Entry {
   readonly r: WhaleTransferRecord
   /** arrival sequence number: a snapshot is "every row that had arrived up to seq" */
@@ -69,16 +74,36 @@ export class WhaleWindow {
    * moment) are dropped here.
    */
   since(sinceMs: number, nowMs: number, maxSeq = Infinity): readonly WhaleTransferRecord[] {
+    const out: WhaleTransferRecord[] = []
+    const first = this.firstAt(sinceMs, nowMs) // may replace this.rows (drops rows out of the window)
+    const rows = this.rows
+    for (let i = first; i < rows.length; i++) {
+      const e = rows[i]!
+      if (e.r.ts > nowMs) break
+      if (e.seq <= maxSeq) out.push(e.r)
+    }
+    return out
+  }
+
+  /**
+   * Sorts, drops the rows older than the window (counted back from the clock, or from `nowMs` when
+   * earlier), and returns the index of the first row with ts >= `sinceMs` (binary search: rows are sorted
+   * by ts, so a 24 h read of the 7-day window visits only its own rows).
+   */
+  private firstAt(sinceMs: number, nowMs: number): number {
     this.sort()
     const cutoff = whaleWindowStart(Math.min(Date.now(), nowMs))
     let drop = 0
     while (drop < this.rows.length && this.rows[drop]!.r.ts < cutoff) drop++
     if (drop > 0) this.rows = this.rows.slice(drop)
-    const out: WhaleTransferRecord[] = []
-    for (const e of this.rows) {
-      if (e.r.ts >= sinceMs && e.r.ts <= nowMs && e.seq <= maxSeq) out.push(e.r)
+    let lo = 0
+    let hi = this.rows.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.rows[mid]!.r.ts < sinceMs) lo = mid + 1
+      else hi = mid
     }
-    return out
+    return lo
   }
 
   /**
@@ -91,8 +116,13 @@ export class WhaleWindow {
   flows24h(base: string, nowMs: number): { net: number | null; longs: number; shorts: number } {
     const perWallet = new Map<string, number>()
     let seen = false
-    for (const r of this.since(nowMs - 86_400_000, nowMs)) {
-      if ((TOKEN_BASE[r.token] ?? r.token) !== base || r.event_type === 'swap') continue
+    // no copy of the window per call: the signal engine reads this for every base
+    const first = this.firstAt(nowMs - 86_400_000, nowMs) // may replace this.rows
+    const rows = this.rows
+    for (let i = first; i < rows.length; i++) {
+      const r = rows[i]!.r
+      if (r.ts > nowMs) break
+      if (whaleBase(r.token) !== base || r.event_type === 'swap') continue
       if (isExchangeWallet(r.address)) continue
       seen = true
       const signed = r.event_type === 'transfer_in' ? r.usd_value : -r.usd_value

@@ -42,8 +42,8 @@ export function confirmRoutes(ctx: Pick<ServerContext, 'live' | 'log' | 'store'>
   const computations = new WeakMap<Promise<ConfirmAnswer>, Promise<HttpResponse>>()
   const response = (a: ConfirmAnswer): HttpResponse => {
     let res = responses.get(a)
-    // the body as bytes, encoded once per answer rather than by the socket on every request
-    if (!res) responses.set(a, (res = { status: 200, headers: JSON_HEADERS, body: Buffer.from(a.body) }))
+    // the answer's bytes, encoded once per answer rather than by the socket on every request
+    if (!res) responses.set(a, (res = { status: 200, headers: JSON_HEADERS, body: a.bytes }))
     return res
   }
   return [

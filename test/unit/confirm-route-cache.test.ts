@@ -1,6 +1,6 @@
 /**
- * The confirm route's answer cache: cached answers are served synchronously; concurrent misses share one
- * computation; a request after a new record never joins a computation that started before it.
+ * The confirm route's answer cache: cached answers are served synchronously as prebuilt bytes; concurrent
+ * misses share one computation. The freshness rule itself: confirm-answers.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
@@ -69,19 +69,16 @@ describe('confirm answer cache', () => {
     expect(g.queries()).toBe(1)
   })
 
-  it('never lets a request after a new record join a computation that started before it', async () => {
+  it('serves the answer bytes prebuilt: the same Buffer on every hit, equal to the answer encoded', async () => {
     const g = gatedStore()
-    const live = new LiveState(g.store)
-    live.apply([funding(0.0001, Date.now())])
-    const handler = confirmRoutes({ live, log: silentLogger(), store: g.store })[0]!.handler
-    const before = handler(req) // waits on the store
-    live.apply([funding(0.01, Date.now() + 1)])
-    const after = handler(req)
-    expect(after).not.toBe(before)
     g.release()
-    expect(fundingOf(await before)).toBe(0.0001)
-    expect(fundingOf(await after)).toBe(0.01)
-    // the newer answer is the one cached, whichever computation finished last
-    expect(fundingOf(handler(req) as HttpResponse)).toBe(0.01)
+    const live = new LiveState(g.store)
+    live.apply([funding(0.0002, Date.now())])
+    const handler = confirmRoutes({ live, log: silentLogger(), store: g.store })[0]!.handler
+    const first = await handler(req)
+    const again = handler(req) as HttpResponse
+    expect(Buffer.isBuffer(first.body)).toBe(true)
+    expect(again.body).toBe(first.body) // no encoding per request
+    expect((first.body as Buffer).equals(Buffer.from(JSON.stringify(JSON.parse(String(first.body)))))).toBe(true)
   })
 })

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { WhaleWindow } from '../../engine/live/whale-window.js'
 import type { WhaleTransferRecord } from '../../engine/records/types.js'
+import { mulberry32 } from '../helpers/mulberry32.js'
 import { EXCHANGE_HOT_WALLETS, setWatchedExchangeWallets } from '../../engine/whales/exchange-wallets.js'
 
 const NOW = Date.now()
@@ -58,5 +59,58 @@ describe('whale inputs of the confirmation model', () => {
     const w = new WhaleWindow()
     w.apply([row(EXCHANGE, WHALE, 'transfer_out', 1_000_000, 1)])
     expect(w.flows24h('ETH', NOW)).toEqual({ net: null, longs: 0, shorts: 0 })
+  })
+})
+
+describe('whale window reads', () => {
+  it('flows24h and since equal a scan of every row (rows arriving out of order, older than 24 h, after now)', () => {
+    const seed = 35_004
+    const rand = mulberry32(seed)
+    const w = new WhaleWindow()
+    const all: WhaleTransferRecord[] = []
+    const tokens = ['WETH', 'ETH', 'WBTC', 'BTC', 'SOL']
+    const events = ['transfer_in', 'transfer_out', 'swap'] as const
+    for (let batch = 0; batch < 20; batch++) {
+      const rows: WhaleTransferRecord[] = []
+      for (let i = 0; i < 50; i++) {
+        const n = batch * 50 + i
+        rows.push({
+          ...row(rand() < 0.5 ? WHALE : OTHER, EXCHANGE, events[Math.floor(rand() * 3)]!, Math.round(rand() * 1e6), n),
+          // from 3 days back to 1 h ahead of NOW, in no order
+          ts: NOW - Math.floor(rand() * 3 * 86_400_000) + 3_600_000,
+          token: tokens[Math.floor(rand() * tokens.length)]!
+        })
+      }
+      w.apply(rows)
+      all.push(...rows)
+    }
+    const inDay = all.filter((r) => r.ts >= NOW - 86_400_000 && r.ts <= NOW)
+    for (const base of ['ETH', 'BTC', 'SOL']) {
+      const perWallet = new Map<string, number>()
+      const wrapped: Record<string, string> = { WETH: 'ETH', WBTC: 'BTC' }
+      for (const r of inDay) {
+        if ((wrapped[r.token] ?? r.token) !== base || r.event_type === 'swap') continue
+        perWallet.set(
+          r.address,
+          (perWallet.get(r.address) ?? 0) + (r.event_type === 'transfer_in' ? 1 : -1) * r.usd_value
+        )
+      }
+      const values = [...perWallet.values()]
+      const expected = {
+        net: values.length ? values.reduce((a, b) => a + b, 0) : null,
+        longs: values.filter((v) => v > 0).length,
+        shorts: values.filter((v) => v < 0).length
+      }
+      const got = w.flows24h(base, NOW)
+      expect({ ...got, net: got.net === null ? null : Math.round(got.net) }, `seed ${seed}, ${base}`).toEqual({
+        ...expected,
+        net: expected.net === null ? null : Math.round(expected.net)
+      })
+    }
+    const sortedDay = [...inDay].sort((a, b) => a.ts - b.ts)
+    expect(
+      w.since(NOW - 86_400_000, NOW).map((r) => r.ts),
+      `seed ${seed}`
+    ).toEqual(sortedDay.map((r) => r.ts))
   })
 })
