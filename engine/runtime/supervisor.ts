@@ -5,6 +5,9 @@
  * function of an abort signal. When it throws, the error is counted and logged per loop, and the loop is
  * restarted after an exponential backoff (engine/runtime/backoff.ts); it never reaches the process as an unhandled
  * rejection. A loop that returns has finished (`done`). `/v1/health` shows every loop's state and counters.
+ * Each loop gets an abort signal of its own, aborted by `stop` (a fan-out over the loops): loops add abort
+ * listeners as they wait (sleeps, sockets, feeds), and one signal shared by every loop would collect them
+ * all (Node warns past 10 listeners on one signal).
  */
 import type { Logger } from '../log.js'
 import { backoffMs, sleep } from './backoff.js'
@@ -31,6 +34,8 @@ interface Loop {
   lastError: string | null
   lastErrorTs: number | null
   run: Promise<void>
+  /** aborted by the supervisor's stop: the loop's own signal */
+  readonly stop: AbortController
 }
 
 /** A loop that ran this long without failing starts its backoff over, ms. */
@@ -46,6 +51,7 @@ export class Supervisor {
     private readonly backoff: (attempt: number) => number = backoffMs
   ) {}
 
+  /** Aborted when the supervisor stops (loops read their own signal, see `run`). */
   get signal(): AbortSignal {
     return this.abort.signal
   }
@@ -104,6 +110,7 @@ export class Supervisor {
   /** Aborts every loop and waits until each has ended. */
   async stop(): Promise<void> {
     this.abort.abort()
+    for (const l of this.loops.values()) l.stop.abort()
     await Promise.all([...this.loops.values()].map((l) => l.run))
     for (const l of this.loops.values()) if (l.state === 'running') l.state = 'stopped'
   }
@@ -117,8 +124,11 @@ export class Supervisor {
       restarts: 0,
       lastError: null,
       lastErrorTs: null,
-      run: Promise.resolve()
+      run: Promise.resolve(),
+      stop: new AbortController()
     }
+    // a loop started after the stop ends at once
+    if (this.abort.signal.aborted) loop.stop.abort()
     this.loops.set(name, loop)
     return loop
   }
@@ -131,7 +141,7 @@ export class Supervisor {
   }
 
   private async drive(loop: Loop, body: (signal: AbortSignal) => Promise<void>): Promise<void> {
-    const signal = this.abort.signal
+    const signal = loop.stop.signal
     let attempt = 0
     while (!signal.aborted) {
       const started = Date.now()

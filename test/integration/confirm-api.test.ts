@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest'
 import { jsonBody, ingestRecords } from '../helpers/server.js'
 import { createKey, sharedServer } from '../helpers/shared-server.js'
+import { until } from '../helpers/until.js'
 
 const srv = sharedServer()
 let pro = ''
@@ -63,13 +64,17 @@ describe('GET /v1/confirm', () => {
     expect(short.score).toBeCloseTo(1 - long.score, 12)
   })
 
-  it('reflects a newly posted record at once', async () => {
+  it('reflects a newly posted record once the cached answer is ANSWER_REFRESH_MS old', async () => {
     const before = await jsonBody(await confirmCall('symbol=DOGE&direction=long'))
     await post('long_short', [
       { exchange: 'binance', symbol: 'DOGEUSDT', base: 'DOGE', ts: now, long_short_ratio: 0.5 }
     ])
-    const after = await jsonBody(await confirmCall('symbol=DOGE&direction=long'))
-    expect(after.smart_money.long_short_ratio).toBe(0.5)
+    // the freshness rule (engine/live/confirm-answers.ts; the clocked cases: test/unit/confirm-answers.test.ts)
+    let after = before
+    await until('the answer reflects the new long/short ratio', async () => {
+      after = await jsonBody(await confirmCall('symbol=DOGE&direction=long'))
+      return after.smart_money.long_short_ratio === 0.5
+    })
     expect(after.deriv_score).toBeGreaterThan(before.deriv_score) // shorts crowded now: better for a long
   })
 

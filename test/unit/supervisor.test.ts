@@ -116,4 +116,41 @@ describe('a failing source under the supervisor', () => {
     await pipeline.close(Date.now() + 1000)
     await sup.stop()
   })
+
+  it('gives every loop its own signal: 30 loops waiting on theirs print no MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = []
+    const onWarning = (w: Error): void => {
+      warnings.push(w)
+    }
+    process.on('warning', onWarning)
+    try {
+      const sup = new Supervisor(silentLogger(), fastBackoff)
+      const signals = new Set<AbortSignal>()
+      let waiting = 0
+      for (let i = 0; i < 30; i++) {
+        sup.run(`loop-${i}`, (signal) => {
+          signals.add(signal)
+          waiting++
+          // two listeners per loop, as a source's feed and its sleep add
+          return new Promise<void>((resolve) => {
+            signal.addEventListener('abort', () => undefined)
+            signal.addEventListener('abort', () => resolve())
+          })
+        })
+      }
+      await vi.waitFor(() => expect(waiting).toBe(30), { timeout: 5000, interval: 5 })
+      expect(signals.size).toBe(30)
+      await sup.stop() // every loop's signal aborted: each ended
+      expect(sup.status().every((l) => l.state === 'stopped')).toBe(true)
+      sup.run('late', (signal) => {
+        expect(signal.aborted).toBe(true) // a loop started after the stop ends at once
+        return Promise.resolve()
+      })
+      // process warnings are emitted on the next tick
+      await new Promise((r) => setImmediate(r))
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([])
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
 })
