@@ -34,6 +34,13 @@ export class WhaleWindow {
   private rows: Entry[] = []
   private sorted = true
   private nextSeq = 1
+  /**
+   * The rows of each base (`whaleBase` of the token; swaps left out), oldest first: what `flows24h` reads,
+   * so a pass of the signal engine over every base reads each row once rather than once per base. Built on
+   * the first read after `apply`; rows pruned from the window since stay in it until then (reads skip them
+   * by time).
+   */
+  private byBase: Map<string, WhaleTransferRecord[]> | null = null
   /** rows dropped because the window was full */
   dropped = 0
 
@@ -43,6 +50,7 @@ export class WhaleWindow {
   }
 
   apply(records: readonly WhaleTransferRecord[]): void {
+    if (records.length > 0) this.byBase = null
     for (const r of records) {
       const last = this.rows[this.rows.length - 1]
       if (last && r.ts < last.r.ts) this.sorted = false
@@ -57,6 +65,7 @@ export class WhaleWindow {
 
   reset(records: readonly WhaleTransferRecord[]): void {
     this.rows = []
+    this.byBase = null
     this.sorted = true
     this.apply(records)
   }
@@ -116,17 +125,25 @@ export class WhaleWindow {
   flows24h(base: string, nowMs: number): { net: number | null; longs: number; shorts: number } {
     const perWallet = new Map<string, number>()
     let seen = false
-    // no copy of the window per call: the signal engine reads this for every base
-    const first = this.firstAt(nowMs - 86_400_000, nowMs) // may replace this.rows
-    const rows = this.rows
-    for (let i = first; i < rows.length; i++) {
-      const r = rows[i]!.r
-      if (r.ts > nowMs) break
-      if (whaleBase(r.token) !== base || r.event_type === 'swap') continue
-      if (isExchangeWallet(r.address)) continue
-      seen = true
-      const signed = r.event_type === 'transfer_in' ? r.usd_value : -r.usd_value
-      perWallet.set(r.address, (perWallet.get(r.address) ?? 0) + signed)
+    const sinceMs = nowMs - 86_400_000
+    this.firstAt(sinceMs, nowMs) // sorts and prunes the window
+    const rows = this.baseRows().get(base)
+    if (rows) {
+      let lo = 0
+      let hi = rows.length
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (rows[mid]!.ts < sinceMs) lo = mid + 1
+        else hi = mid
+      }
+      for (let i = lo; i < rows.length; i++) {
+        const r = rows[i]!
+        if (r.ts > nowMs) break
+        if (isExchangeWallet(r.address)) continue
+        seen = true
+        const signed = r.event_type === 'transfer_in' ? r.usd_value : -r.usd_value
+        perWallet.set(r.address, (perWallet.get(r.address) ?? 0) + signed)
+      }
     }
     let net = 0
     let longs = 0
@@ -137,6 +154,20 @@ export class WhaleWindow {
       else if (v < 0) shorts++
     }
     return { net: seen ? net : null, longs, shorts }
+  }
+
+  /** The per-base rows (`byBase`), built from the sorted window when missing. */
+  private baseRows(): Map<string, WhaleTransferRecord[]> {
+    if (this.byBase) return this.byBase
+    const index = new Map<string, WhaleTransferRecord[]>()
+    for (const e of this.rows) {
+      if (e.r.event_type === 'swap') continue
+      const base = whaleBase(e.r.token)
+      const list = index.get(base)
+      if (list) list.push(e.r)
+      else index.set(base, [e.r])
+    }
+    return (this.byBase = index)
   }
 
   get size(): number {
