@@ -32,12 +32,13 @@ export function optionsRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): Route
       tags: ['options'],
       query: ChainQuery,
       response: ChainResponse,
-      handler: async (req) => {
+      // synchronous for the live chain: a hot read is a lookup, with no promise, abort hook or later cork
+      handler: (req) => {
         const currency = req.q['currency'] as OptionsCurrency
         const now = Date.now()
         const pit = resolvePointInTime(req.q, req.plan, now)
         if (pit === null) return response(ctx.live.options.chainJson(currency, now))
-        return json(200, await chainAsOf(ctx.store, currency, pit, now))
+        return chainAsOf(ctx.store, currency, pit, now).then((chain) => json(200, chain))
       }
     }
   ]
