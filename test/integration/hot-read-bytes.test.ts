@@ -6,6 +6,9 @@
  * test/fixtures/hot-reads/answers.json (`HOT_READS_RECORD=1` rewrites it).
  * What legitimately moves is masked: the Date header, RateLimit-Reset / Retry-After (seconds to UTC
  * midnight), timestamps in bodies and the expiry codes of the chain (they name days relative to today).
+ * The public throttle's RateLimit-Remaining is a token bucket that refills one request every 60 ms at 1,000 a
+ * minute, so it is masked in the comparison and checked on its own: the first public call leaves 999, a later
+ * one at most 999 and at least one fewer per public call made since.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -114,6 +117,9 @@ interface Answer {
  */
 const maskShift = new Map<string, number>()
 
+/** RateLimit-Remaining of each answer to a call without a key, in order */
+const publicRemaining: number[] = []
+
 async function answer(method: string, p: string, who: string | null): Promise<Answer> {
   const key = who === null ? undefined : (keys[who] ?? who)
   const res = await fetch(`${srv.base}${p}`, { method, headers: key ? { 'x-api-key': key } : {} })
@@ -128,7 +134,10 @@ async function answer(method: string, p: string, who: string | null): Promise<An
   res.headers.forEach((v, k) => {
     if (k === 'date') return
     if (k === 'content-length') headers[k] = String(sent + shift)
-    else headers[k] = k === 'ratelimit-reset' || k === 'retry-after' ? '<seconds>' : mask(v)
+    else if (k === 'ratelimit-remaining' && who === null) {
+      publicRemaining.push(Number(v))
+      headers[k] = '<remaining>'
+    } else headers[k] = k === 'ratelimit-reset' || k === 'retry-after' ? '<seconds>' : mask(v)
   })
   return {
     request: `${method} ${p} ${who === null ? 'no key' : keys[who] ? who : 'bad key'}`,
@@ -147,5 +156,10 @@ describe('hot read answers', () => {
     const want = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as Answer[]
     expect(got.length).toBe(want.length)
     for (let i = 0; i < want.length; i++) expect(got[i], want[i]!.request).toEqual(want[i])
+    // the public bucket starts full; each later call takes one and refills may give some back, never past full
+    expect(publicRemaining.length).toBe(2)
+    expect(publicRemaining[0]).toBe(999)
+    expect(publicRemaining[1]).toBeGreaterThanOrEqual(998)
+    expect(publicRemaining[1]).toBeLessThanOrEqual(999)
   })
 })
