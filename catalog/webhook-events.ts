@@ -44,7 +44,11 @@ const WhaleTransferPayload = Type.Object({
   direction: Type.Union([Type.Literal('transfer_in'), Type.Literal('transfer_out'), Type.Literal('swap')], {
     description: 'as seen from the tracked wallet'
   }),
-  amount: Type.Number({ description: 'units of the token' }),
+  amount: Type.Number({ description: 'units of the token; raw integer units when `decimals_unknown` is `token`' }),
+  decimals_unknown: Type.Union([Type.Literal('token'), Type.Null()], {
+    description:
+      '`token` when the token is off the watch list and its decimals are unknown: `symbol` is its contract address and `amount` is in raw integer units (as in /v1/whales/events); null otherwise'
+  }),
   usd_value: Type.Number({ description: 'USD at the time of the transfer' }),
   significance: Type.Union([Type.Literal('high'), Type.Literal('critical')]),
   address: Type.String({ description: 'the tracked wallet' }),

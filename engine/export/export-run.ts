@@ -13,12 +13,10 @@
 import { dateTimeSeconds } from '../history/sql-bounds.js'
 import { marketsCondition, type Market } from '../history/markets.js'
 import { TIMEFRAMES, type TimeframeName } from '../history/timeframes.js'
-import { stillActive } from '../store/merged-parts.js'
 import type { Store } from '../store/store.js'
 import { EXPORT_COLUMNS, exportSql } from './candle-sql.js'
 import { encodeExport, type ExportFormat, type ExportSpec } from './encode.js'
-import { NO_PIN, pinnedRead } from './pinned-parts.js'
-import { primed } from './primed.js'
+import { NO_PIN, pinnedBody, pinnedRead } from './pinned-parts.js'
 
 export interface CandleExportRequest {
   readonly timeframe: TimeframeName
@@ -85,25 +83,20 @@ export async function* runCandleExport(
     ? await pinnedRead(store, table, Number(spec.params['from']), Number(spec.params['to']))
     : NO_PIN
   if (pin.parts.length > 0) {
-    const body = await primed(
+    const body = await pinnedBody(
+      store,
+      table,
+      pin,
       encodeExport(store, {
         ...spec,
         sql: exportSql(table, cond.sql, true),
         params: { ...spec.params, parts: pin.parts, cut: pin.cutS }
       })
     )
-    let valid: boolean
-    try {
-      valid = await stillActive(store, table, { parts: pin.parts, partitions: [] })
-    } catch (err) {
-      await body.return?.() // the query holds a store connection until it is cancelled
-      throw err
-    }
-    if (valid) {
+    if (body !== null) {
       yield* body
       return
     }
-    await body.return?.()
     events.onPinRestart?.(table)
   }
   yield* encodeExport(store, { ...spec, sql: exportSql(table, cond.sql) })

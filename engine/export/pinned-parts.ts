@@ -30,7 +30,9 @@
  * (engine/store/merged-parts.ts) after the first block rules it out, else the export restarts with `FINAL`
  * everywhere (export-run.ts).
  */
+import { stillActive } from '../store/merged-parts.js'
 import type { Store } from '../store/store.js'
+import { primed } from './primed.js'
 
 export interface PinnedRead {
   /** candidate parts read without FINAL below `cutS`; empty: read everything with FINAL */
@@ -107,4 +109,28 @@ export function choosePin(parts: readonly PartInfo[], toS: number): PinnedRead {
     .map((p) => p.name)
     .sort()
   return pinned.length > 0 ? { parts: pinned, cutS } : NO_PIN
+}
+
+/**
+ * `body`, a read under `pin`, primed (its first block pulled), when every pinned part was still active
+ * after that block (the race of the module header); else null with the body cancelled, and the caller reads
+ * again with `FINAL` everywhere.
+ */
+export async function pinnedBody(
+  store: Store,
+  table: string,
+  pin: PinnedRead,
+  body: AsyncIterable<Uint8Array>
+): Promise<AsyncIterableIterator<Uint8Array> | null> {
+  const first = await primed(body)
+  let valid: boolean
+  try {
+    valid = await stillActive(store, table, { parts: pin.parts, partitions: [] })
+  } catch (err) {
+    await first.return?.() // the query holds a store connection until it is cancelled
+    throw err
+  }
+  if (valid) return first
+  await first.return?.()
+  return null
 }

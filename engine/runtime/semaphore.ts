@@ -4,7 +4,7 @@
  * callers waiting, so nothing queues without limit. A caller that finds the line full is refused at once
  * (`acquire` rejects with `SemaphoreFullError`); `tryAcquire` takes a permit only when one is free (no
  * wait). A release hands its permit straight to the longest waiter (first come, first served).
- * Used by the chDB session pool, password hashing and the export slots.
+ * Used by the chDB session pool, password hashing, the export slots and the worker pool.
  */
 
 /** `acquire` found `maxWaiters` callers already waiting. */

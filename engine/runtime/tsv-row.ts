@@ -13,7 +13,8 @@
  * - `nullable`: null or undefined is `\N` (with `text` or `raw`; `value` has it already).
  *
  * Users: the normalized records (engine/records/tsv.ts: `text` for string fields, `raw` for the rest,
- * `nullable` for optional ones) and the webhook outbox's journal rows (`value` for every column).
+ * `nullable` for optional ones), the options metrics rows (ingest/derive/options-metrics.ts) and the webhook
+ * outbox's journal rows (`value` for every column).
  */
 
 const NEEDS_ESCAPE = /[\\\t\n\r]/

@@ -10,6 +10,7 @@ import { WHALE_TRANSFER, type WhaleTransferPayload } from '../../catalog/webhook
 import type { LiveObserver } from '../live/live-state.js'
 import type { NormalizedRecord, WhaleTransferRecord } from '../records/types.js'
 import type { WebhookEvent } from '../webhooks/event.js'
+import { decimalsUnknownOf } from './tx-events.js'
 import { atLeast, DEFAULT_THRESHOLDS, significanceOf, type SignificanceThresholds } from './significance.js'
 
 /** The event of one row, or null below the `high` threshold. */
@@ -24,6 +25,8 @@ export function whaleTransferEvent(
     chain: r.chain,
     direction: r.event_type,
     amount: r.amount,
+    // a row keeps one token: an unlisted token's side is named by its address (tx-events.ts)
+    decimals_unknown: decimalsUnknownOf(r.token, null) === 'token' ? 'token' : null,
     usd_value: r.usd_value,
     significance: significance as 'high' | 'critical',
     address: r.address,

@@ -11,38 +11,72 @@ import { chainMetrics } from '../../engine/options/chain-summary.js'
 import { quoteCurrency, summarizeSnapshot } from '../../engine/options/chain-at.js'
 import type { OptionsCurrency } from '../../engine/options/chain-types.js'
 import { parseExpiryCode } from '../../engine/options/instrument.js'
-import { escapeTsv } from '../../engine/runtime/tsv-row.js'
+import { compileTsvRow, type TsvColumn } from '../../engine/runtime/tsv-row.js'
 import type { OptionQuoteRecord } from '../../engine/records/types.js'
 import { makeChunk, type EncodedChunk } from '../encoded-chunk.js'
 
 const CURRENCIES: readonly OptionsCurrency[] = ['BTC', 'ETH']
 
-export const OPTIONS_METRICS_COLUMNS = [
-  'ts',
-  'currency',
-  'underlying_price',
-  'total_call_oi',
-  'total_put_oi',
-  'total_call_volume',
-  'total_put_volume',
-  'pcr_oi',
-  'pcr_volume',
-  'nearest_expiry',
-  'max_pain_nearest'
-] as const
-export const OPTIONS_EXPIRY_COLUMNS = [
-  'ts',
-  'currency',
-  'expiry_code',
-  'expiry_ts',
-  'call_oi',
-  'put_oi',
-  'pcr',
-  'max_pain',
-  'total_pain_quote'
-] as const
+/** An `options_metrics` row: one chain snapshot's totals (coins), ratios and nearest max pain (USD per coin). */
+interface MetricsRow {
+  readonly ts: number
+  readonly currency: OptionsCurrency
+  readonly underlying_price: number
+  readonly total_call_oi: number
+  readonly total_put_oi: number
+  readonly total_call_volume: number
+  readonly total_put_volume: number
+  readonly pcr_oi: number | null
+  readonly pcr_volume: number | null
+  /** '' when the snapshot has no expiry (the column is a plain String) */
+  readonly nearest_expiry: string
+  readonly max_pain_nearest: number | null
+}
 
-const nul = (v: number | null): string => (v === null ? '\\N' : String(v))
+/** An `options_expiry_metrics` row: one expiry of one snapshot. */
+interface ExpiryRow {
+  readonly ts: number
+  readonly currency: OptionsCurrency
+  readonly expiry_code: string
+  /** expiry time, epoch ms; 0 when the code does not parse */
+  readonly expiry_ts: number
+  readonly call_oi: number
+  readonly put_oi: number
+  readonly pcr: number | null
+  readonly max_pain: number
+  readonly total_pain_quote: number
+}
+
+const METRICS_CELLS: readonly TsvColumn[] = [
+  { name: 'ts', cell: 'raw' },
+  { name: 'currency', cell: 'raw' },
+  { name: 'underlying_price', cell: 'raw' },
+  { name: 'total_call_oi', cell: 'raw' },
+  { name: 'total_put_oi', cell: 'raw' },
+  { name: 'total_call_volume', cell: 'raw' },
+  { name: 'total_put_volume', cell: 'raw' },
+  { name: 'pcr_oi', cell: 'raw', nullable: true },
+  { name: 'pcr_volume', cell: 'raw', nullable: true },
+  { name: 'nearest_expiry', cell: 'text' },
+  { name: 'max_pain_nearest', cell: 'raw', nullable: true }
+]
+const EXPIRY_CELLS: readonly TsvColumn[] = [
+  { name: 'ts', cell: 'raw' },
+  { name: 'currency', cell: 'raw' },
+  { name: 'expiry_code', cell: 'text' },
+  { name: 'expiry_ts', cell: 'raw' },
+  { name: 'call_oi', cell: 'raw' },
+  { name: 'put_oi', cell: 'raw' },
+  { name: 'pcr', cell: 'raw', nullable: true },
+  { name: 'max_pain', cell: 'raw' },
+  { name: 'total_pain_quote', cell: 'raw' }
+]
+
+const OPTIONS_METRICS_COLUMNS: readonly string[] = METRICS_CELLS.map((c) => c.name)
+const OPTIONS_EXPIRY_COLUMNS: readonly string[] = EXPIRY_CELLS.map((c) => c.name)
+
+const metricsRow = compileTsvRow<MetricsRow>(METRICS_CELLS, '\n')
+const expiryRow = compileTsvRow<ExpiryRow>(EXPIRY_CELLS, '\n')
 
 function snapshotGroups(quotes: readonly OptionQuoteRecord[]): Map<string, OptionQuoteRecord[]> {
   const groups = new Map<string, OptionQuoteRecord[]>()
@@ -69,16 +103,33 @@ export function deriveOptionsMetrics(quotes: readonly OptionQuoteRecord[], bulk:
     if (!CURRENCIES.includes(currency)) continue
     const s = summarizeSnapshot(group, currency, ts)
     const m = chainMetrics(s)
-    metrics +=
-      `${ts}\t${currency}\t${s.underlying_price}\t${s.total_call_oi}\t${s.total_put_oi}\t${s.total_call_volume}\t` +
-      `${s.total_put_volume}\t${nul(s.pcr_oi)}\t${nul(s.pcr_volume)}\t${escapeTsv(m.nearest_expiry ?? '')}\t` +
-      `${nul(m.max_pain_nearest)}\n`
+    metrics += metricsRow({
+      ts,
+      currency,
+      underlying_price: s.underlying_price,
+      total_call_oi: s.total_call_oi,
+      total_put_oi: s.total_put_oi,
+      total_call_volume: s.total_call_volume,
+      total_put_volume: s.total_put_volume,
+      pcr_oi: s.pcr_oi,
+      pcr_volume: s.pcr_volume,
+      nearest_expiry: m.nearest_expiry ?? '',
+      max_pain_nearest: m.max_pain_nearest
+    })
     metricRows++
     for (const [code, e] of Object.entries(s.expiry_summary)) {
       const pain = s.max_pain[code]!
-      expiries +=
-        `${ts}\t${currency}\t${escapeTsv(code)}\t${parseExpiryCode(code) ?? 0}\t${e.call_oi}\t${e.put_oi}\t` +
-        `${nul(e.pcr)}\t${e.max_pain}\t${pain.total_pain_quote}\n`
+      expiries += expiryRow({
+        ts,
+        currency,
+        expiry_code: code,
+        expiry_ts: parseExpiryCode(code) ?? 0,
+        call_oi: e.call_oi,
+        put_oi: e.put_oi,
+        pcr: e.pcr,
+        max_pain: e.max_pain,
+        total_pain_quote: pain.total_pain_quote
+      })
       expiryRows++
     }
   }

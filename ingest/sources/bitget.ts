@@ -17,29 +17,16 @@ import { BitgetConnections } from './bitget/connections.js'
 import { pollLongShort } from './bitget/pollers.js'
 import { BitgetRest, INSTRUMENTS_PATH, recentTradesPath } from './bitget/rest.js'
 import { LIQUIDATIONS, marketArgs, type BitgetArg } from './bitget/topics.js'
-import { DEFAULT_BACKOFF, type BackoffOptions } from '../../engine/runtime/backoff.js'
-import { TickerVenueSource } from './feed/ticker-venue-source.js'
+import { DEFAULT_BACKOFF } from '../../engine/runtime/backoff.js'
+import { TickerVenueSource, type TopicVenueTuning } from './feed/ticker-venue-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'
 
-export interface BitgetTuning {
+export interface BitgetTuning extends TopicVenueTuning {
   /** subscription args per WebSocket connection (2 per market; Bitget recommends under 50). @default 48 */
   readonly argsPerConnection: number
-  /** args per subscribe message. @default 12 */
-  readonly subscribeBatch: number
-  /** pause between subscribe messages on one connection, ms (Bitget: 10 messages a second). @default 200 */
-  readonly subscribeIntervalMs: number
   /** text `ping` period, ms (Bitget asks for one every 30 s and drops a line without one for 2 min). @default 25_000 */
   readonly pingMs: number
-  /** long/short poll period per market, ms (5-minute readings; a pass is paced by the 1-a-second limit). @default 900_000 */
-  readonly longShortEveryMs: number
-  /** market rediscovery period, ms. @default 3_600_000 */
-  readonly discoveryEveryMs: number
-  /** raw messages buffered between the sockets and the normalizer; more are dropped and counted. @default 100_000 */
-  readonly queueCapacity: number
-  /** a connection without any frame for this long (pongs included) is reopened, ms. @default 40_000 */
-  readonly staleMs: number
-  readonly backoff: BackoffOptions
   /** long/short requests per minute (Bitget allows 60). @default 30 */
   readonly longShortPerMinute: number
 }
@@ -47,8 +34,10 @@ export interface BitgetTuning {
 export const DEFAULT_BITGET_TUNING: BitgetTuning = {
   argsPerConnection: 48,
   subscribeBatch: 12,
+  // Bitget takes 10 subscribe messages a second
   subscribeIntervalMs: 200,
   pingMs: 25_000,
+  // 5-minute readings; a pass is paced by the 1-a-second limit
   longShortEveryMs: 900_000,
   discoveryEveryMs: 3_600_000,
   queueCapacity: 100_000,
@@ -96,11 +85,7 @@ export class BitgetSource extends TickerVenueSource<BitgetMarket[], BitgetArg> {
   protected openConnections(signal: AbortSignal): BitgetConnections {
     const t = this.tuning
     return new BitgetConnections(
-      {
-        ...this.connectionsBase(this.opts.wsUrl, this.opts.log, t.argsPerConnection, t.staleMs),
-        pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
-        pingMs: t.pingMs
-      },
+      { ...this.pacedConnections(this.opts.wsUrl, t.argsPerConnection), pingMs: t.pingMs },
       signal
     )
   }
@@ -123,20 +108,12 @@ export class BitgetSource extends TickerVenueSource<BitgetMarket[], BitgetArg> {
 
   /** The instrument list; the USDT perpetuals to follow, or null when the request failed. */
   protected async discover(signal: AbortSignal): Promise<BitgetMarket[] | null> {
-    const text = await this.rest.fetch(INSTRUMENTS_PATH, signal)
-    if (text === null) return null
-    let markets: BitgetMarket[] | null = null
-    try {
-      markets = usdtPerpetuals(JSON.parse(text))
-    } catch {
-      // counted as a parse error by the pump, which sees the same text
-    }
+    const markets = await this.fetchParsed(INSTRUMENTS_PATH, signal, usdtPerpetuals)
     if (markets === null) return null
-    const only = this.opts.symbols
-    if (only.length === 0) return markets
-    const missing = only.filter((s) => !markets!.some((m) => m.symbol === s))
-    if (missing.length)
-      this.opts.log.warn({ missing }, 'BITGET_SYMBOLS names markets that are not trading USDT perpetuals')
-    return markets.filter((m) => only.includes(m.symbol))
+    return this.onlyListed(
+      markets,
+      this.opts.symbols,
+      'BITGET_SYMBOLS names markets that are not trading USDT perpetuals'
+    )
   }
 }

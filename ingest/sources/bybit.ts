@@ -17,41 +17,30 @@ import { TopicConnections } from './bybit/connections.js'
 import { pollLongShort } from './bybit/pollers.js'
 import { BybitRest, instrumentsPath, recentTradesPath } from './bybit/rest.js'
 import { marketTopics } from './bybit/topics.js'
-import { DEFAULT_BACKOFF, type BackoffOptions } from '../../engine/runtime/backoff.js'
-import { TickerVenueSource } from './feed/ticker-venue-source.js'
+import { DEFAULT_BACKOFF } from '../../engine/runtime/backoff.js'
+import { TickerVenueSource, type TopicVenueTuning } from './feed/ticker-venue-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'
 
 /** Most instruments-info pages read in one discovery (1,000 instruments each): a runaway cursor stops here. */
 const MAX_PAGES = 10
 
-export interface BybitTuning {
+export interface BybitTuning extends TopicVenueTuning {
   /** topics per WebSocket connection (3 per market; Bybit limits args to 21,000 characters). @default 200 */
   readonly topicsPerConnection: number
-  /** topics per subscribe request (Bybit: no limit on linear, 10 on spot). @default 10 */
-  readonly subscribeBatch: number
-  /** pause between subscribe requests, ms. @default 100 */
-  readonly subscribeIntervalMs: number
   /** app-level `{"op":"ping"}` period, ms (Bybit recommends 20 s). @default 20_000 */
   readonly pingMs: number
-  /** long/short poll period per market, ms (the venue's readings are 5-minutely). @default 300_000 */
-  readonly longShortEveryMs: number
-  /** market rediscovery period, ms. @default 3_600_000 */
-  readonly discoveryEveryMs: number
-  /** raw messages buffered between the sockets and the normalizer; more are dropped and counted. @default 100_000 */
-  readonly queueCapacity: number
-  /** a connection without any frame for this long is reopened, ms. @default 30_000 */
-  readonly staleMs: number
-  readonly backoff: BackoffOptions
   /** REST requests per minute (Bybit allows 7,200 per IP). @default 300 */
   readonly requestsPerMinute: number
 }
 
 export const DEFAULT_BYBIT_TUNING: BybitTuning = {
   topicsPerConnection: 200,
+  // Bybit: no limit on linear, 10 on spot
   subscribeBatch: 10,
   subscribeIntervalMs: 100,
   pingMs: 20_000,
+  // the venue's readings are 5-minutely
   longShortEveryMs: 300_000,
   discoveryEveryMs: 3_600_000,
   queueCapacity: 100_000,
@@ -99,11 +88,7 @@ export class BybitSource extends TickerVenueSource<BybitMarket[], string> {
   protected openConnections(signal: AbortSignal): TopicConnections {
     const t = this.tuning
     return new TopicConnections(
-      {
-        ...this.connectionsBase(this.opts.wsUrl, this.opts.log, t.topicsPerConnection, t.staleMs),
-        pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
-        pingMs: t.pingMs
-      },
+      { ...this.pacedConnections(this.opts.wsUrl, t.topicsPerConnection), pingMs: t.pingMs },
       signal
     )
   }
@@ -125,23 +110,16 @@ export class BybitSource extends TickerVenueSource<BybitMarket[], string> {
     const markets: BybitMarket[] = []
     let cursor = ''
     for (let page = 0; page < MAX_PAGES; page++) {
-      const text = await this.rest.fetch(instrumentsPath(cursor), signal)
-      if (text === null) return null
-      let parsed = null
-      try {
-        parsed = instrumentsPage(JSON.parse(text))
-      } catch {
-        // counted as a parse error by the pump, which sees the same text
-      }
+      const parsed = await this.fetchParsed(instrumentsPath(cursor), signal, instrumentsPage)
       if (parsed === null) return null
       markets.push(...parsed.markets)
       cursor = parsed.nextCursor
       if (cursor === '') break
     }
-    const only = this.opts.symbols
-    if (!only.length) return markets
-    const kept = markets.filter((m) => only.includes(m.symbol))
-    if (kept.length === 0) this.opts.log.warn({ symbols: only }, 'bybit: no listed market matches BYBIT_SYMBOLS')
-    return kept
+    return this.onlyListed(
+      markets,
+      this.opts.symbols,
+      'BYBIT_SYMBOLS names markets that are not trading USDT perpetuals'
+    )
   }
 }

@@ -171,12 +171,11 @@ export class DeribitSource extends VenueSource {
     const all: InstrumentMeta[] = []
     for (const currency of this.opts.currencies) {
       const path = `${DERIBIT_PATHS.instruments}?currency=${currency}&kind=option&expired=false`
-      const answer = await this.rest.get(path, 1, this.instrumentsLimiter, signal)
-      if (answer === null) return null
-      this.queue.push({ channel: path, text: answer.text, recvTs: answer.recvTs })
+      const text = await this.rest.getQueued(this.queue, path, 1, this.instrumentsLimiter, signal)
+      if (text === null) return null
       let list: InstrumentMeta[] | null = null
       try {
-        list = optionInstruments(JSON.parse(answer.text))
+        list = optionInstruments(JSON.parse(text))
       } catch {
         // counted as a parse error by the pump, which sees the same text
       }

@@ -12,8 +12,8 @@
 import type { Logger } from '../../engine/log.js'
 import { OkxNormalizer } from '../normalize/okx.js'
 import { usdtSwaps, type OkxMarket } from '../normalize/okx-markets.js'
-import { DEFAULT_BACKOFF, type BackoffOptions } from '../../engine/runtime/backoff.js'
-import { TickerVenueSource } from './feed/ticker-venue-source.js'
+import { DEFAULT_BACKOFF } from '../../engine/runtime/backoff.js'
+import { TickerVenueSource, type TopicVenueTuning } from './feed/ticker-venue-source.js'
 import { ReconnectFiller } from './feed/reconnect-fill.js'
 import { stickyPaths } from './feed/venue-feed.js'
 import { LIQUIDATIONS, instrumentArgs, type OkxArg } from './okx/channels.js'
@@ -21,32 +21,21 @@ import { OkxConnections } from './okx/connections.js'
 import { pollLongShort, statisticsCoins } from './okx/long-short.js'
 import { INSTRUMENTS_PATH, OkxRest, SUPPORT_COIN_PATH, recentTradesPath } from './okx/rest.js'
 
-export interface OkxTuning {
+export interface OkxTuning extends TopicVenueTuning {
   /** subscription args per WebSocket connection (4 per instrument). @default 200 */
   readonly argsPerConnection: number
-  /** args per subscribe message (keeps one request far below OKX's size limit). @default 50 */
-  readonly subscribeBatch: number
-  /** pause between subscribe messages on one connection, ms. @default 200 */
-  readonly subscribeIntervalMs: number
-  /** long/short poll period per coin, ms (the venue's readings are 5-minutely). @default 300_000 */
-  readonly longShortEveryMs: number
-  /** market rediscovery period, ms. @default 3_600_000 */
-  readonly discoveryEveryMs: number
-  /** raw messages buffered between the sockets and the normalizer; more are dropped and counted. @default 100_000 */
-  readonly queueCapacity: number
   /** silence before a text `ping` is sent, ms (OKX drops connections silent for 30 s). @default 25_000 */
   readonly pingAfterMs: number
-  /** a connection without any frame for this long (pongs included) is reopened, ms. @default 40_000 */
-  readonly staleMs: number
-  readonly backoff: BackoffOptions
   /** rubik statistics requests per minute (OKX allows 5 per 2 s). @default 60 */
   readonly statisticsPerMinute: number
 }
 
 export const DEFAULT_OKX_TUNING: OkxTuning = {
   argsPerConnection: 200,
+  // keeps one request far below OKX's size limit
   subscribeBatch: 50,
   subscribeIntervalMs: 200,
+  // the venue's readings are 5-minutely
   longShortEveryMs: 300_000,
   discoveryEveryMs: 3_600_000,
   queueCapacity: 100_000,
@@ -102,11 +91,7 @@ export class OkxSource extends TickerVenueSource<Discovery, OkxArg> {
   protected openConnections(signal: AbortSignal): OkxConnections {
     const t = this.tuning
     return new OkxConnections(
-      {
-        ...this.connectionsBase(this.opts.wsUrl, this.opts.log, t.argsPerConnection, t.staleMs),
-        pacing: { batch: t.subscribeBatch, intervalMs: t.subscribeIntervalMs },
-        pingAfterMs: t.pingAfterMs
-      },
+      { ...this.pacedConnections(this.opts.wsUrl, t.argsPerConnection), pingAfterMs: t.pingAfterMs },
       signal
     )
   }
@@ -135,21 +120,15 @@ export class OkxSource extends TickerVenueSource<Discovery, OkxArg> {
 
   /** Instruments (+ the coins with statistics); the swaps to follow, or null when instruments failed. */
   protected async discover(signal: AbortSignal): Promise<Discovery | null> {
-    const text = await this.rest.fetch(INSTRUMENTS_PATH, signal)
-    if (text === null) return null
-    let markets: OkxMarket[] | null = null
-    try {
-      markets = usdtSwaps(JSON.parse(text))
-    } catch {
-      // counted as a parse error by the pump, which sees the same text
-    }
+    const markets = await this.fetchParsed(INSTRUMENTS_PATH, signal, usdtSwaps)
     if (markets === null) return null
     const coins = await this.rest.fetch(SUPPORT_COIN_PATH, signal)
     const statistics = coins === null ? null : statisticsCoins(coins)
-    const only = this.opts.symbols
-    if (only.length === 0) return { markets, statistics }
-    const missing = only.filter((s) => !markets!.some((m) => m.symbol === s))
-    if (missing.length) this.opts.log.warn({ missing }, 'OKX_SYMBOLS names instruments that are not live USDT swaps')
-    return { markets: markets.filter((m) => only.includes(m.symbol)), statistics }
+    const only = this.onlyListed(
+      markets,
+      this.opts.symbols,
+      'OKX_SYMBOLS names instruments that are not live USDT swaps'
+    )
+    return { markets: only, statistics }
   }
 }

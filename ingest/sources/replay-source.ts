@@ -18,14 +18,14 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { Worker } from 'node:worker_threads'
 import type { Logger } from '../../engine/log.js'
 import { distPath } from '../../engine/paths.js'
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import type { IngestItem } from '../encoded-chunk.js'
 import { ReplayLines, type ReplayCounts } from '../record/replay-lines.js'
 import { recordedLines, recordingFiles } from '../record/replay-reader.js'
-import type { ReplayToMain, ReplayWorkerData } from '../workers/replay-protocol.js'
+import type { MainToReplay, ReplayToMain, ReplayWorkerData } from '../workers/replay-protocol.js'
+import { workerPool } from '../workers/worker-pool.js'
 import { sleep } from '../../engine/runtime/backoff.js'
 import { CHUNK_RECORDS, FLUSH_MS, recordItems } from './feed/feed-pump.js'
 import type { Source, SourceStatus } from './source.js'
@@ -177,25 +177,22 @@ export class ReplaySource implements Source {
   /** The worker path; returns false when stopped by `signal` before the end. */
   private async *fromWorker(files: readonly string[], signal: AbortSignal): AsyncGenerator<IngestItem, boolean> {
     const data: ReplayWorkerData = { files }
-    const worker = new Worker(distPath('ingest', 'workers', 'replay-worker.js'), {
+    const { worker, next } = await workerPool.stream<MainToReplay, ReplayToMain>({
+      file: distPath('ingest', 'workers', 'replay-worker.js'),
       workerData: data,
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GEN_MB }
     })
-    const inbox: ReplayToMain[] = []
-    let wake: (() => void) | undefined
-    const push = (m: ReplayToMain): void => {
-      inbox.push(m)
-      wake?.()
-    }
-    worker.on('message', push)
-    worker.on('error', (err) => push({ type: 'error', message: err.message }))
-    worker.on('exit', (code) => push({ type: 'error', message: `the replay worker exited (code ${code})` }))
-    const stop = (): void => worker.postMessage({ type: 'stop' })
+    const stop = (): void => worker.post({ type: 'stop' })
     signal.addEventListener('abort', stop)
     try {
       for (;;) {
-        while (inbox.length === 0) await new Promise<void>((r) => (wake = r))
-        const msg = inbox.shift()!
+        const item = await next()
+        if ('end' in item) {
+          const e = item.end
+          const message = e.kind === 'error' ? e.error.message : `the replay worker exited (code ${e.code})`
+          throw new Error(`replay worker: ${message}`)
+        }
+        const msg = item.message
         if (msg.type === 'error') throw new Error(`replay worker: ${msg.message}`)
         if (msg.type === 'truncated') {
           this.fileEnded(msg.file, msg.error)
@@ -206,7 +203,7 @@ export class ReplaySource implements Source {
         // a stop was asked: the batches still arriving are not handed on (as the in-thread path stops)
         if (signal.aborted) continue
         for (const c of msg.chunks) yield { ...c, data: new Uint8Array(c.data) }
-        worker.postMessage({ type: 'credit', n: 1 })
+        worker.post({ type: 'credit', n: 1 })
       }
     } finally {
       signal.removeEventListener('abort', stop)

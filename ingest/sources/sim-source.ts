@@ -5,12 +5,12 @@
  * `engine_state` after each acknowledged backfill window and every 10 s live, so a restart resumes where
  * it stopped; windows are deterministic, so a window written just before a crash is deduplicated.
  */
-import { Worker } from 'node:worker_threads'
 import type { Logger } from '../../engine/log.js'
 import { distPath } from '../../engine/paths.js'
 import type { Store } from '../../engine/store/store.js'
 import type { IngestItem } from '../encoded-chunk.js'
-import type { WorkerToMain } from '../workers/protocol.js'
+import type { MainToWorker, WorkerToMain } from '../workers/protocol.js'
+import { workerPool } from '../workers/worker-pool.js'
 import type { SimWorkerData } from '../workers/sim-worker-data.js'
 import type { Source, SourceStatus } from './source.js'
 
@@ -122,24 +122,22 @@ export class SimSource implements Source {
       },
       'demo market (SOURCES=sim): all data from this source is SYNTHETIC'
     )
-    const worker = new Worker(distPath('ingest', 'workers', 'sim-worker.js'), { workerData: data })
-    const inbox: WorkerToMain[] = []
-    let wake: (() => void) | undefined
-    const push = (m: WorkerToMain): void => {
-      inbox.push(m)
-      wake?.()
-    }
-    worker.on('message', push)
-    worker.on('error', (err) => push({ type: 'error', message: err.message }))
-    worker.on('exit', () => push({ type: 'end' }))
-    const stop = (): void => worker.postMessage({ type: 'stop' })
+    const { worker, next } = await workerPool.stream<MainToWorker, WorkerToMain>({
+      file: distPath('ingest', 'workers', 'sim-worker.js'),
+      workerData: data
+    })
+    const stop = (): void => worker.post({ type: 'stop' })
     signal.addEventListener('abort', stop)
     this.connected = true
     try {
       // after abort the worker finishes its window and barrier, then ends: keep draining until then
       for (;;) {
-        while (inbox.length === 0) await new Promise<void>((r) => (wake = r))
-        const msg = inbox.shift()!
+        const item = await next()
+        if ('end' in item) {
+          if (item.end.kind === 'error') throw new Error(`demo market worker: ${item.end.error.message}`)
+          break
+        }
+        const msg = item.message
         if (msg.type === 'end') break
         if (msg.type === 'error') throw new Error(`demo market worker: ${msg.message}`)
         if (msg.type === 'chunk') {
@@ -165,7 +163,7 @@ export class SimSource implements Source {
             this.opts.log.info({ ms: Date.now() - backfillStart, rows: this.rows }, 'demo backfill ended')
           }
         }
-        worker.postMessage({ type: 'credit', n: 1 })
+        worker.post({ type: 'credit', n: 1 })
       }
     } finally {
       this.connected = false

@@ -3,7 +3,8 @@
  * loaded through the admin ingest reach the live state; the one at or above the high significance
  * threshold is delivered to the webhooks registered for it (by type and symbol), signed in both schemes, its
  * body what the catalog's schema describes (TypeBox `Value.Check`); the smaller one, and webhooks for other
- * types or symbols, get nothing. The receiver is a real HTTPS server trusted through NODE_EXTRA_CA_CERTS.
+ * types or symbols, get nothing. A token off the watch list (named by its contract address, its amount in
+ * raw units) is flagged `decimals_unknown: "token"`; a known one `null`. The receiver is a real HTTPS server trusted through NODE_EXTRA_CA_CERTS.
  */
 import crypto from 'node:crypto'
 import { FormatRegistry } from '@sinclair/typebox'
@@ -33,6 +34,15 @@ const BIG = {
   usd_value: 2_999_700.5
 }
 const SMALL = { ...BIG, log_index: 113, amount: 200_000, usd_value: 199_980 }
+/** a buy of a token off the watch list: named by its contract address, amount in raw units, valued on the side paid */
+const UNLISTED = {
+  ...BIG,
+  log_index: 114,
+  event_type: 'swap',
+  token: '0x6982508145454ce325ddbe47a25d4ec3d2311933',
+  amount: 1.5e21,
+  usd_value: 3_100_000
+}
 
 // TypeBox checks only the formats it is given: `ts` is RFC 3339 date-time in UTC, as toISOString writes it
 if (!FormatRegistry.Has('date-time'))
@@ -81,24 +91,28 @@ describe('whale.transfer webhook event', () => {
       const whales = await reg(['whale.transfer'], ['USDC'])
       const signalsOnly = await reg(['HIGH', 'VETO'], ['*'])
       const otherSymbol = await reg(['whale.transfer'], ['SOL'])
+      const anyWhale = await reg(['whale.transfer'], ['*'])
 
       const ingest = await fetch(`${s.base}/v1/admin/ingest/whale_transfer`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ADMIN}` },
         // the small transfer first: once the big one's delivery exists, the small one has been judged
-        body: [SMALL, BIG].map((r) => JSON.stringify(r)).join('\n') + '\n'
+        body: [SMALL, BIG, UNLISTED].map((r) => JSON.stringify(r)).join('\n') + '\n'
       })
       expect(ingest.status).toBe(201)
-      await until(() => receiver.received.length >= 1, 30_000, 'the whale.transfer delivery')
+      // BIG to `whales` and `anyWhale`, UNLISTED to `anyWhale`
+      await until(() => receiver.received.length >= 3, 30_000, 'the whale.transfer deliveries')
 
-      const got = receiver.received[0]!
-      expect(got.serviceSignatureOk).toBe(true)
-      expect(got.standardOk).toBe(true)
-      expect(got.headers['x-service-event']).toBe('whale.transfer')
+      const bodyOf = (r: { body: Buffer }) => JSON.parse(r.body.toString('utf8')) as Record<string, unknown>
+      for (const r of receiver.received) {
+        expect(r.serviceSignatureOk).toBe(true)
+        expect(r.standardOk).toBe(true)
+        expect(r.headers['x-service-event']).toBe('whale.transfer')
+        expect(Value.Check(deliveryBodySchema(WHALE_TRANSFER), bodyOf(r))).toBe(true)
+      }
+      const got = receiver.received.find((r) => bodyOf(r).webhook_id === whales)!
       const eventId = `${BIG.chain}:${BIG.tx_hash}:${BIG.log_index}:${BIG.address}`
       expect(got.headers['webhook-id']).toBe(deliveryId(eventId, whales))
-      const body = JSON.parse(got.body.toString('utf8')) as unknown
-      expect(Value.Check(deliveryBodySchema(WHALE_TRANSFER), body)).toBe(true)
       expect(got.body.toString('utf8')).toBe(
         JSON.stringify({
           event: 'whale.transfer',
@@ -107,6 +121,7 @@ describe('whale.transfer webhook event', () => {
           chain: 'ethereum',
           direction: 'transfer_out',
           amount: 3_000_000,
+          decimals_unknown: null,
           usd_value: 2_999_700.5,
           significance: 'high',
           address: BIG.address,
@@ -115,6 +130,26 @@ describe('whale.transfer webhook event', () => {
           log_index: 112,
           block_number: 23845120,
           webhook_id: whales
+        })
+      )
+      const unlisted = receiver.received.find((r) => bodyOf(r).symbol === UNLISTED.token)!
+      expect(unlisted.body.toString('utf8')).toBe(
+        JSON.stringify({
+          event: 'whale.transfer',
+          ts: new Date(UNLISTED.ts).toISOString(),
+          symbol: UNLISTED.token,
+          chain: 'ethereum',
+          direction: 'swap',
+          amount: 1.5e21,
+          decimals_unknown: 'token',
+          usd_value: 3_100_000,
+          significance: 'high',
+          address: BIG.address,
+          counterparty: BIG.counterparty,
+          tx_hash: BIG.tx_hash,
+          log_index: 114,
+          block_number: 23845120,
+          webhook_id: anyWhale
         })
       )
 
@@ -127,8 +162,15 @@ describe('whale.transfer webhook event', () => {
         30_000,
         'the delivered whale.transfer in the log'
       )
-      expect(receiver.received).toHaveLength(1)
+      let all: any[] = []
+      await until(
+        async () => (all = await log(anyWhale)).filter((d) => d.state === 'delivered').length === 2,
+        30_000,
+        'both deliveries of the webhook for every symbol in the log'
+      )
+      expect(receiver.received).toHaveLength(3)
       expect(mine.map((d) => [d.event, d.symbol, d.state])).toEqual([['whale.transfer', 'USDC', 'delivered']])
+      expect(all.map((d) => d.symbol).sort()).toEqual(['USDC', UNLISTED.token].sort())
       expect(await log(signalsOnly)).toEqual([])
       expect(await log(otherSymbol)).toEqual([])
     } finally {

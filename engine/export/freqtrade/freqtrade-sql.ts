@@ -8,12 +8,10 @@
  * `bases`, the markets' `ex`/`sym`, `from`/`to` (epoch s), and `parts`/`cut` when pinned.
  */
 import type { Params, Store } from '../../store/store.js'
-import { stillActive } from '../../store/merged-parts.js'
 import { exportSql } from '../candle-sql.js'
 import { exportSelect, type ExportColumn } from '../columns.js'
 import { EMBEDDED_READ_SETTINGS, NATIVE_SETTINGS, settingsClause } from '../formats.js'
-import { NO_PIN, pinnedRead } from '../pinned-parts.js'
-import { primed } from '../primed.js'
+import { NO_PIN, pinnedBody, pinnedRead } from '../pinned-parts.js'
 
 /** The candle query's columns: `m` (1-based market index), `date` (ns), open, high, low, close, volume (base units). */
 const CANDLE_COLUMNS: readonly ExportColumn[] = [
@@ -83,19 +81,16 @@ export async function* pinnedNative(
   const read = pin ? await pinnedRead(store, table, Number(params['from']), Number(params['to'])) : NO_PIN
   if (read.parts.length > 0) {
     const pinnedParams = { ...params, parts: read.parts, cut: read.cutS }
-    const body = await primed(store.stream(sqlFor(true) + settings, pinnedParams, 'Native', signal))
-    let valid: boolean
-    try {
-      valid = await stillActive(store, table, { parts: read.parts, partitions: [] })
-    } catch (err) {
-      await body.return?.() // the query holds a store connection until it is cancelled
-      throw err
-    }
-    if (valid) {
+    const body = await pinnedBody(
+      store,
+      table,
+      read,
+      store.stream(sqlFor(true) + settings, pinnedParams, 'Native', signal)
+    )
+    if (body !== null) {
       yield* body
       return
     }
-    await body.return?.()
   }
   yield* store.stream(sqlFor(false) + settings, params, 'Native', signal)
 }

@@ -55,9 +55,6 @@ export class BinanceRest {
    */
   async fetch(path: string, weight: number, signal: AbortSignal): Promise<string | null> {
     const limiter = path.startsWith('/futures/data/') ? this.statistics : this.weight
-    const answer = await this.client.get(path, weight, limiter, signal)
-    if (answer === null) return null
-    this.opts.queue.push({ channel: path, text: answer.text, recvTs: answer.recvTs })
-    return answer.text
+    return this.client.getQueued(this.opts.queue, path, weight, limiter, signal)
   }
 }

@@ -51,9 +51,6 @@ export class BitgetRest {
   /** GETs `path` and queues the answer for the normalizer; returns its text (null on failure). */
   async fetch(path: string, signal: AbortSignal): Promise<string | null> {
     const limiter = path.startsWith(ACCOUNT_LONG_SHORT) ? this.longShort : this.publicData
-    const answer = await this.client.get(path, 1, limiter, signal)
-    if (answer === null) return null
-    this.opts.queue.push({ channel: path, text: answer.text, recvTs: answer.recvTs })
-    return answer.text
+    return this.client.getQueued(this.opts.queue, path, 1, limiter, signal)
   }
 }

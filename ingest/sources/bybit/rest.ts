@@ -40,10 +40,7 @@ export class BybitRest {
    * callers that also need it (discovery paging).
    */
   async fetch(path: string, signal: AbortSignal): Promise<string | null> {
-    const answer = await this.client.get(path, 1, this.limiter, signal)
-    if (answer === null) return null
-    this.opts.queue.push({ channel: path, text: answer.text, recvTs: answer.recvTs })
-    return answer.text
+    return this.client.getQueued(this.opts.queue, path, 1, this.limiter, signal)
   }
 }
 

@@ -8,6 +8,7 @@
  * (and the recorder) like socket messages. Failures return null and are counted, never thrown.
  */
 import type { Logger } from '../../../engine/log.js'
+import type { RawQueue } from './raw-queue.js'
 import type { WeightLimiter } from './weight-limiter.js'
 
 /** Longest a request may take before it counts as failed. */
@@ -82,6 +83,23 @@ export class RestClient {
       }
       return null
     }
+  }
+
+  /**
+   * GET `path` as `get` does and push the answer onto `queue` under the channel `path` (the normalizer and
+   * the recorder read it there); the answer's text for callers that read it too (discovery, paging), or null.
+   */
+  async getQueued(
+    queue: RawQueue,
+    path: string,
+    weight: number,
+    limiter: WeightLimiter,
+    signal: AbortSignal
+  ): Promise<string | null> {
+    const answer = await this.get(path, weight, limiter, signal)
+    if (answer === null) return null
+    queue.push({ channel: path, text: answer.text, recvTs: answer.recvTs })
+    return answer.text
   }
 
   private watchWeight(res: Response, limiter: WeightLimiter, now: number): void {
