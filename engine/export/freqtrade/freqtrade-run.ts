@@ -145,10 +145,14 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
         for (; next < index; next++) yield* close(open(next)) // markets without rows
         current = open(index)
       }
-      let j = i
-      while (j < block.rows && mv.getUint32(j * 4, true) - 1 === index) current.gaps.see(msAt(dv, j++))
-      current.first ??= msAt(dv, i)
-      current.last = msAt(dv, j - 1)
+      let j = i + 1
+      while (j < block.rows && mv.getUint32(j * 4, true) - 1 === index) j++
+      const first = msAt(dv, i)
+      const last = msAt(dv, j - 1)
+      // a run without holes is seen in one step; otherwise row by row
+      if (!current.gaps.seeRun(first, last, j - i)) for (let k = i; k < j; k++) current.gaps.see(msAt(dv, k))
+      current.first ??= first
+      current.last = last
       current.batches.push({
         rows: j - i,
         columns: [dateCol.bytes.subarray(i * 8, j * 8), ...values.map((c) => c.bytes.subarray(i * 8, j * 8))]
