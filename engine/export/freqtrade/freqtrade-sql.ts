@@ -1,6 +1,6 @@
 /**
  * @module
- * The freqtrade layout's two queries, in Native format with declared casts (columns.ts), and their reads with
+ * The freqtrade layout's queries (candles, funding settlements, mark candles), in Native format with declared casts (columns.ts), and their reads with
  * merged parts pinned (pinned-parts.ts, as the candle export does in export-run.ts): rows before the cut
  * come from the pinned parts without `FINAL`, the rest through `FINAL`; once the first block shows the
  * query has its snapshot of parts, the pin is checked still valid, else the query restarts with `FINAL`
@@ -72,6 +72,40 @@ export function fundingSql(marketsSql: string, pinned: boolean): string {
 }
 
 /**
+ * The hours of the raw `funding` table's mark prices as OHLCV candles (the candle query's columns): per
+ * market and hour (bucket start `date`, ns) the first, highest, lowest and last mark price of the readings
+ * in `[from, to)` (epoch s), volume 0; readings without a mark price are left out. The raw table is a plain
+ * MergeTree (no states to merge, no pin): a reading stored twice changes no value.
+ */
+export function markSql(marketsSql: string): string {
+  return exportSelect(
+    `SELECT ${MARKET_INDEX} AS m, toInt64(toUnixTimestamp(h)) * 1000000000 AS date,
+      o AS open, hi AS high, lo AS low, c AS close, 0 AS volume
+    FROM (
+      SELECT base, exchange, symbol, toStartOfHour(ts) AS h,
+        argMin(p, ts) AS o, max(p) AS hi, min(p) AS lo, argMax(p, ts) AS c
+      FROM (
+        SELECT base, exchange, symbol, ts, assumeNotNull(mark_price) AS p FROM funding
+        WHERE base IN {bases:Array(String)} AND ${marketsSql} AND mark_price IS NOT NULL
+          AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')
+      )
+      GROUP BY base, exchange, symbol, h
+    )
+    ORDER BY base, exchange, symbol, h`,
+    CANDLE_COLUMNS
+  )
+}
+
+/** The Native bytes of `sql` with the export's read settings. */
+export function readNative(store: Store, sql: string, params: Params, signal: AbortSignal | undefined) {
+  return store.stream(sql + nativeSettings(store), params, 'Native', signal)
+}
+
+function nativeSettings(store: Store): string {
+  return settingsClause(store.kind === 'chdb' ? { ...NATIVE_SETTINGS, ...EMBEDDED_READ_SETTINGS } : NATIVE_SETTINGS)
+}
+
+/**
  * The Native bytes of `sqlFor(pinned)` over `table`, for rows with bucket in [`from`, `to`) (params, epoch
  * s). `pin`: read merged parts without FINAL (`canPinMergedParts`). The first chunk is pulled before the
  * pin check; nothing is yielded before it passed.
@@ -84,9 +118,7 @@ export async function* pinnedNative(
   pin: boolean,
   signal: AbortSignal | undefined
 ): AsyncGenerator<Uint8Array> {
-  const settings = settingsClause(
-    store.kind === 'chdb' ? { ...NATIVE_SETTINGS, ...EMBEDDED_READ_SETTINGS } : NATIVE_SETTINGS
-  )
+  const settings = nativeSettings(store)
   const read = pin ? await pinnedRead(store, table, Number(params['from']), Number(params['to'])) : NO_PIN
   if (read.parts.length > 0) {
     const pinnedParams = { ...params, parts: read.parts, cut: read.cutS }
