@@ -1,7 +1,7 @@
 /**
  * `GET /v1/backtest/export?layout=freqtrade` through the real server and socket: the archive is unpacked by
  * the system's `tar`, every feather file is read back with apache-arrow and compared with the JSON export of
- * the same range (candles) or with the funding readings ingested (funding_rate files), the manifest's
+ * the same range (candles) or with the funding readings ingested (funding_rate files, mark files), the manifest's
  * SHA-256, rows and gaps match the files, and the refusals answer 400 before any byte.
  */
 import { execFileSync } from 'node:child_process'

@@ -20,7 +20,8 @@ import { dateTimeSeconds } from '../../history/sql-bounds.js'
 import { TIMEFRAMES, type TimeframeName } from '../../history/timeframes.js'
 import type { Params, Store } from '../../store/store.js'
 import { SYNTHETIC_METADATA } from '../formats.js'
-import { nativeBlocks, nativeBlockViews } from '../native-blocks.js'
+import { nativeBlocks, nativeBlockViews, type NativeBlock, type NativeBlockView } from '../native-blocks.js'
+import { readAhead, type ReadAhead } from './read-ahead.js'
 import { FreqtradeArchive } from './archive.js'
 import { FeatherWriter, FREQTRADE_SCHEMA } from './feather-file.js'
 import type { Gap } from './gaps.js'
@@ -53,6 +54,22 @@ export interface FreqtradeExportRequest {
 }
 
 const HOUR_MS = 3_600_000
+/**
+ * Bytes of the funding query's Native output read ahead while the candle files stream (its rows are 20
+ * bytes: 100 markets x 2 years of 8-hourly settlements are ~4.4 MB); past it the query waits for the reader.
+ */
+const FUNDING_READ_AHEAD_BYTES = 16 * 1024 * 1024
+
+/** The hours the funding and mark files cover: from the range's first whole hour to its end rounded up, epoch ms. */
+interface HourRange {
+  readonly fromMs: number
+  readonly toMs: number
+}
+
+function hourRange(req: FreqtradeExportRequest): HourRange {
+  const fromMs = Math.ceil(req.fromMs / HOUR_MS) * HOUR_MS
+  return { fromMs, toMs: Math.max(fromMs, Math.ceil(req.toMs / HOUR_MS) * HOUR_MS) }
+}
 
 /**
  * The markets of one exchange with their freqtrade pairs, in the export's row order (base, symbol; the
@@ -83,23 +100,42 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
     to: dateTimeSeconds(Math.max(req.fromMs, req.toMs), 'ceil')
   }
   const toMs = Math.max(req.fromMs, req.toMs)
-  const sqlFor = (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
-  yield* candleFiles(nativeBlockViews(pinnedNative(store, tf.table, sqlFor, params, req.pinMerged, req.signal)), {
-    markets: req.markets,
-    archive,
-    writer,
-    candleType: 'futures',
-    timeframe: tf.name,
-    span: tf.span,
-    fromMs: req.fromMs,
-    toMs,
-    everyMarket: true,
-    // after the query's first block: errors before it are still answered as JSON
-    onFirstBlock: () => archive.directory()
-  })
-
-  yield* fundingFiles(store, req, writer, archive, params, cond.sql)
-  yield* markFiles(store, req, writer, archive, params, cond.sql)
+  const hours = hourRange(req)
+  const fundingSqlFor = (pinned: boolean) => fundingSql(cond.sql, pinned)
+  // funding_1h holds the hour before each settlement: [first settlement - 1h, end - 1h)
+  const fundingParams = { ...params, from: hours.fromMs / 1000 - 3600, to: hours.toMs / 1000 - 3600 }
+  // the funding query runs while the candle files stream, started once the candle query has its first block
+  // (its connection, its pin checked; errors before it are still answered as JSON)
+  const started: { funding: ReadAhead | null } = { funding: null }
+  try {
+    const sqlFor = (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
+    yield* candleFiles(nativeBlockViews(pinnedNative(store, tf.table, sqlFor, params, req.pinMerged, req.signal)), {
+      markets: req.markets,
+      archive,
+      writer,
+      candleType: 'futures',
+      timeframe: tf.name,
+      span: tf.span,
+      fromMs: req.fromMs,
+      toMs,
+      everyMarket: true,
+      onFirstBlock: () => {
+        started.funding = readAhead(
+          pinnedNative(store, 'funding_1h', fundingSqlFor, fundingParams, req.pinMerged, req.signal),
+          FUNDING_READ_AHEAD_BYTES
+        )
+        return archive.directory()
+      }
+    })
+    if (started.funding === null) throw new Error('freqtrade export: the candle files ended before they started')
+    yield* fundingFiles(nativeBlocks(started.funding), req, writer, archive, hours)
+  } finally {
+    await started.funding?.return() // cancels the funding query when the export stops early
+  }
+  // the mark query after the funding one: one read-ahead at a time can always get a store connection
+  const markParams = { ...params, from: hours.fromMs / 1000, to: hours.toMs / 1000 }
+  const mark = nativeBlockViews(readNative(store, markSql(cond.sql), markParams, req.signal))
+  yield* markFiles(mark, req, writer, archive, hours)
   yield* archive.end({
     exchange: markets[0]?.exchange ?? '',
     timeframe: tf.name,
@@ -117,16 +153,12 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
  * missing, judged by the interval each settlement carries (the next is due one interval after the last).
  */
 async function* fundingFiles(
-  store: Store,
+  blocks: AsyncIterable<NativeBlock>,
   req: FreqtradeExportRequest,
   writer: FeatherWriter,
   archive: FreqtradeArchive,
-  params: Params,
-  marketsSql: string
+  { fromMs, toMs }: HourRange
 ): AsyncGenerator<Uint8Array> {
-  const fromMs = Math.ceil(req.fromMs / HOUR_MS) * HOUR_MS
-  const toMs = Math.max(fromMs, Math.ceil(req.toMs / HOUR_MS) * HOUR_MS)
-  const hourParams = { ...params, from: (fromMs - HOUR_MS) / 1000, to: (toMs - HOUR_MS) / 1000 }
   // one market at a time: settlement times (epoch ms), rates, gaps; the next settlement due (epoch ms)
   let index = -1
   let dates: number[] = []
@@ -155,8 +187,6 @@ async function* fundingFiles(
       writer.file([{ rows: n, columns: [bytes(date), bytes(Float64Array.from(rates)), zeros, zeros, zeros, zeros] }])
     )
   }
-  const sqlFor = (pinned: boolean) => fundingSql(marketsSql, pinned)
-  const blocks = nativeBlocks(pinnedNative(store, 'funding_1h', sqlFor, hourParams, req.pinMerged, req.signal))
   for await (const block of blocks) {
     const [m, s, rate, ih] = block.columns.map((c) => c.values) as [Uint32Array, Uint32Array, Float64Array, Uint32Array]
     for (let i = 0; i < block.rows; i++) {
@@ -189,17 +219,13 @@ async function* fundingFiles(
  * row and show as gaps.
  */
 async function* markFiles(
-  store: Store,
+  blocks: AsyncIterable<NativeBlockView>,
   req: FreqtradeExportRequest,
   writer: FeatherWriter,
   archive: FreqtradeArchive,
-  params: Params,
-  marketsSql: string
+  { fromMs, toMs }: HourRange
 ): AsyncGenerator<Uint8Array> {
-  const fromMs = Math.ceil(req.fromMs / HOUR_MS) * HOUR_MS
-  const toMs = Math.max(fromMs, Math.ceil(req.toMs / HOUR_MS) * HOUR_MS)
-  const hourParams = { ...params, from: fromMs / 1000, to: toMs / 1000 }
-  yield* candleFiles(nativeBlockViews(readNative(store, markSql(marketsSql), hourParams, req.signal)), {
+  yield* candleFiles(blocks, {
     markets: req.markets,
     archive,
     writer,
