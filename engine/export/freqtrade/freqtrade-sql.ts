@@ -75,7 +75,9 @@ export function fundingSql(marketsSql: string, pinned: boolean): string {
  * The hours of the raw `funding` table's mark prices as OHLCV candles (the candle query's columns): per
  * market and hour (bucket start `date`, ns) the first, highest, lowest and last mark price of the readings
  * in `[from, to)` (epoch s), volume 0; readings without a mark price are left out. The raw table is a plain
- * MergeTree (no states to merge, no pin): a reading stored twice changes no value.
+ * MergeTree (no states to merge, no pin): a reading stored twice changes no value. Sorted by the market
+ * index, which is the markets' order (base, symbol; one exchange): sorting the grouped rows by the
+ * LowCardinality names cost ~2/3 of the query's CPU (100 markets x 90 days of hourly readings).
  */
 export function markSql(marketsSql: string): string {
   return exportSelect(
@@ -91,7 +93,7 @@ export function markSql(marketsSql: string): string {
       )
       GROUP BY base, exchange, symbol, h
     )
-    ORDER BY base, exchange, symbol, h`,
+    ORDER BY m, date`,
     CANDLE_COLUMNS
   )
 }
