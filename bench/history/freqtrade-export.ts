@@ -2,7 +2,8 @@
  * @module
  * The freqtrade layout (docs/export-formats.md, "freqtrade layout") against the plain Parquet export of the
  * same rows in the same run: 100 markets of one exchange x 2 years of 1h candles (1,752,000 rows), with
- * 8-hourly funding stored for every hour (funding_1h, 1,752,000 hourly rows, 219,000 settlements written).
+ * 8-hourly funding stored for every hour (funding_1h, 1,752,000 hourly rows, 219,000 settlements written),
+ * and raw funding readings with mark prices over the last 90 days (216,000 hourly mark candles written).
  * Both run in process on one chDB store (the route caps 1h at 365 days of lookback; the engine does not),
  * their bytes read as fast as they come and counted, rounds alternating which goes first. Figures: wall
  * time, rows/s of candle rows, process CPU seconds, bytes; the ratio of medians freqtrade / parquet; the
@@ -28,6 +29,8 @@ import { round } from './measure.js'
 const MARKETS = Number(process.env['BENCH_FREQTRADE_MARKETS'] ?? 100)
 const HOURS = Number(process.env['BENCH_FREQTRADE_HOURS'] ?? 2 * 8760)
 const HOUR = 3_600_000
+/** hours of raw funding readings (with mark prices): the raw table keeps 90 days */
+const MARK_HOURS = 90 * 24
 
 interface Run {
   readonly seconds: number
@@ -53,6 +56,15 @@ async function prepare(dir: string, from: number): Promise<ChdbStore> {
      )
      GROUP BY base, b
      SETTINGS max_insert_threads = 2`
+  )
+  // raw funding readings with a mark price, one per market and hour over the last 90 days of the range (the
+  // raw table's TTL): the mark files' source; their materialized view adds to funding_1h as ingest does
+  const markHours = Math.min(HOURS, MARK_HOURS)
+  await store.command(
+    `INSERT INTO funding (ts, exchange, symbol, base, funding_rate, interval_hours, mark_price)
+     SELECT toDateTime64(${from / 1000 + (HOURS - markHours) * 3600} + (number % ${markHours}) * 3600 + 60, 3, 'UTC'),
+       'binance', concat(base, 'USDT'), base, 0.0001, 8, 100 + 10 * sin(number / 500)
+     FROM (SELECT number, concat('F', toString(intDiv(number, ${markHours}))) AS base FROM numbers(${MARKETS * markHours}))`
   )
   await store.command(
     `INSERT INTO funding_1h
@@ -137,7 +149,7 @@ export async function freqtradeExportBench(rounds: number): Promise<Record<strin
     const ftRate = med(runs.freqtrade, 'rows_per_s')
     const pqRate = med(runs.parquet, 'rows_per_s')
     return {
-      shape: `${MARKETS} markets x ${HOURS} hours of 1h candles (${rows} rows), funding_1h for every hour (8h settlements)`,
+      shape: `${MARKETS} markets x ${HOURS} hours of 1h candles (${rows} rows), funding_1h for every hour (8h settlements), mark prices hourly over the last ${Math.min(HOURS, MARK_HOURS)} hours`,
       load_average: os.loadavg().map(round),
       freqtrade: { median_rows_per_s: ftRate, median_cpu_s: med(runs.freqtrade, 'cpu_s'), runs: runs.freqtrade },
       parquet_reference: { median_rows_per_s: pqRate, median_cpu_s: med(runs.parquet, 'cpu_s'), runs: runs.parquet },

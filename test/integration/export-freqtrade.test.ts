@@ -1,7 +1,7 @@
 /**
  * `GET /v1/backtest/export?layout=freqtrade` through the real server and socket: the archive is unpacked by
  * the system's `tar`, every feather file is read back with apache-arrow and compared with the JSON export of
- * the same range (candles) or with the funding readings ingested (funding_rate files), the manifest's
+ * the same range (candles) or with the funding readings ingested (funding_rate files, mark files), the manifest's
  * SHA-256, rows and gaps match the files, and the refusals answer 400 before any byte.
  */
 import { execFileSync } from 'node:child_process'
@@ -31,18 +31,38 @@ interface Reading {
   readonly ts: number
   readonly rate: number
   readonly interval: number
+  /** the venue's mark price with the reading; null when the venue sent none */
+  readonly mark: number | null
 }
-/** funding readings every 20 minutes from 2 hours before H0: FTA settles every 8 h, FTB every hour (one hour without) */
+/**
+ * funding readings every 20 minutes from 2 hours before H0: FTA settles every 8 h, FTB every hour (one hour
+ * without); mark prices that rise and fall within each hour (FTB's first reading of H0 + 3h has none)
+ */
 const READINGS: Reading[] = []
 for (let k = 0; k < 21; k++) {
-  READINGS.push({ symbol: 'FTAUSDT', base: 'FTA', ts: H0 - 2 * HOUR + k * 20 * MIN + 7, rate: 0.0001 * k, interval: 8 })
+  const zigzag = [0, 3, -2][k % 3]!
+  READINGS.push({
+    symbol: 'FTAUSDT',
+    base: 'FTA',
+    ts: H0 - 2 * HOUR + k * 20 * MIN + 7,
+    rate: 0.0001 * k,
+    interval: 8,
+    mark: 100 + k + zigzag
+  })
   const ts = H0 - 2 * HOUR + k * 20 * MIN + 9
   // no FTB reading in [H0 + 1h, H0 + 2h): its settlement at H0 + 2h is missing
   if (ts < H0 + HOUR || ts >= H0 + 2 * HOUR)
-    READINGS.push({ symbol: 'FTBUSDT', base: 'FTB', ts, rate: -0.00003 * k, interval: 1 })
+    READINGS.push({
+      symbol: 'FTBUSDT',
+      base: 'FTB',
+      ts,
+      rate: -0.00003 * k,
+      interval: 1,
+      mark: ts === H0 + 3 * HOUR + 9 ? null : 50 - 0.5 * k - zigzag
+    })
 }
-// a market with funding and no candles (its candle file has no rows): one reading before H0's settlement
-READINGS.push({ symbol: 'FTCUSDT', base: 'FTC', ts: H0 - 30 * MIN, rate: 0.0002, interval: 8 })
+// a market with funding and no candles (its candle file has no rows): one reading before H0's settlement, no mark price
+READINGS.push({ symbol: 'FTCUSDT', base: 'FTC', ts: H0 - 30 * MIN, rate: 0.0002, interval: 8, mark: null })
 
 interface Manifest {
   readonly manifest_version: number
@@ -82,7 +102,8 @@ beforeAll(async () => {
       base: r.base,
       ts: r.ts,
       funding_rate: r.rate,
-      interval_hours: r.interval
+      interval_hours: r.interval,
+      mark_price: r.mark
     }))
   )
   // a market freqtrade cannot name
@@ -264,6 +285,75 @@ describe('GET /v1/backtest/export?layout=freqtrade', () => {
     expect(funding.map((f) => f.gaps)).toEqual([[], [{ start: H0 + 2 * HOUR, end: H0 + 3 * HOUR }], []])
   })
 
+  it('mark files: hourly candles of the mark prices stored with the funding readings, at the funding hours', async () => {
+    const { dir, manifest } = await unpack(
+      `symbols=FTA,FTB,FTC&exchange=binance&timeframe=1m&${RANGE}&layout=freqtrade`
+    )
+    const mark = manifest.files.filter((f) => f.candle_type === 'mark')
+    // FTC has no mark price: no file, as for a market without funding
+    expect(mark.map((f) => f.path)).toEqual([
+      'futures/FTA_USDT_USDT-1h-mark.feather',
+      'futures/FTB_USDT_USDT-1h-mark.feather'
+    ])
+    for (const f of mark) {
+      const expected: { date: number; open: number; high: number; low: number; close: number; volume: number }[] = []
+      for (let t = H0; t < H0 + 5 * HOUR; t += HOUR) {
+        const prices = READINGS.filter((r) => r.symbol === f.symbol && r.ts >= t && r.ts < t + HOUR && r.mark !== null)
+          .sort((a, b) => a.ts - b.ts)
+          .map((r) => r.mark!)
+        if (prices.length === 0) continue
+        expected.push({
+          date: t,
+          open: prices[0]!,
+          high: Math.max(...prices),
+          low: Math.min(...prices),
+          close: prices[prices.length - 1]!,
+          volume: 0
+        })
+      }
+      const table = readFeather(path.join(dir, f.path))
+      expect(table.schema.fields.map((x) => [x.name, String(x.type)])).toEqual([
+        ['date', 'Timestamp<NANOSECOND, UTC>'],
+        ['open', 'Float64'],
+        ['high', 'Float64'],
+        ['low', 'Float64'],
+        ['close', 'Float64'],
+        ['volume', 'Float64']
+      ])
+      const got = table.toArray().map((r) => ({
+        date: Number(r.date),
+        open: r.open as number,
+        high: r.high as number,
+        low: r.low as number,
+        close: r.close as number,
+        volume: r.volume as number
+      }))
+      expect(got, f.path).toEqual(expected)
+      expect(f.timeframe).toBe('1h')
+      expect(f.rows).toBe(expected.length)
+      const times = expected.map((e) => e.date)
+      expect(f.first).toBe(times[0])
+      expect(f.last).toBe(times[times.length - 1])
+      expect(f.gaps).toEqual(expectedGaps(times, H0, H0 + 5 * HOUR, HOUR))
+    }
+    // FTA: readings through H0 + 4h40m, every hour covered; FTB: none in [H0 + 1h, H0 + 2h)
+    expect(mark.map((f) => f.rows)).toEqual([5, 4])
+    expect(mark[1]!.gaps).toEqual([{ start: H0 + HOUR, end: H0 + 2 * HOUR }])
+    // freqtrade joins funding and mark rows on date: every settlement has its mark candle but FTB's at
+    // H0 + 1h, whose hour has no reading
+    const dates = (f: Manifest['files'][number]) =>
+      readFeather(path.join(dir, f.path))
+        .toArray()
+        .map((r) => Number(r.date))
+    const unmatched = manifest.files
+      .filter((x) => x.candle_type === 'funding_rate' && x.symbol !== 'FTCUSDT')
+      .map((f) => {
+        const have = new Set(dates(mark.find((m) => m.symbol === f.symbol)!))
+        return dates(f).filter((d) => !have.has(d))
+      })
+    expect(unmatched).toEqual([[], [H0 + HOUR]])
+  })
+
   it('the manifest holds each file SHA-256 and size, and lists every file of the archive', async () => {
     const { dir, manifest } = await unpack(`symbols=FTA,FTB&exchange=binance&timeframe=1m&${RANGE}&layout=freqtrade`)
     const listed = fs.readdirSync(path.join(dir, 'futures')).sort()
@@ -289,7 +379,7 @@ describe('GET /v1/backtest/export?layout=freqtrade', () => {
     }
     const after = (await unpack(q)).manifest.files.map((f) => [f.path, f.sha256])
     expect(after).toEqual(before)
-    expect(after).toHaveLength(6)
+    expect(after).toHaveLength(8)
   })
 
   it('HEAD answers the headers of the archive', async () => {
@@ -352,13 +442,15 @@ describe('GET /v1/backtest/export?layout=freqtrade', () => {
       fs.writeFileSync(kept, 'another pair')
       const r = await cli(dir, 'FTA,FTB')
       expect(r.code, r.stderr).toBe(0)
-      expect(r.stderr).toMatch(/wrote 4 files \([\d,]+ rows\) and tidewatch-manifest\.json to /)
+      expect(r.stderr).toMatch(/wrote 6 files \([\d,]+ rows\) and tidewatch-manifest\.json to /)
       const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'tidewatch-manifest.json'), 'utf8')) as Manifest
       expect(manifest.files.map((f) => f.path)).toEqual([
         'futures/FTA_USDT_USDT-1h-futures.feather',
         'futures/FTB_USDT_USDT-1h-futures.feather',
         'futures/FTA_USDT_USDT-1h-funding_rate.feather',
-        'futures/FTB_USDT_USDT-1h-funding_rate.feather'
+        'futures/FTB_USDT_USDT-1h-funding_rate.feather',
+        'futures/FTA_USDT_USDT-1h-mark.feather',
+        'futures/FTB_USDT_USDT-1h-mark.feather'
       ])
       for (const f of manifest.files) {
         const bytes = fs.readFileSync(path.join(dir, f.path))

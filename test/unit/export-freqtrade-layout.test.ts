@@ -161,4 +161,24 @@ describe('gaps', () => {
     ])
     expect(g.finish()).toEqual([{ start: 0, end: 10 }])
   })
+
+  it('runs of rows: whole runs at once, holes inside a run left to the row-by-row path', () => {
+    const MIN = 60_000
+    const runs = new GapTracker(0, 20 * MIN, { n: 1, unit: 'm' })
+    const rows = new GapTracker(0, 20 * MIN, { n: 1, unit: 'm' })
+    expect(runs.seeRun(2 * MIN, 5 * MIN, 4)).toBe(true) // 2..5 without a hole
+    expect(runs.seeRun(6 * MIN, 9 * MIN, 3)).toBe(false) // 6, ?, 9: a hole inside
+    for (const m of [6, 8, 9]) runs.see(m * MIN)
+    expect(runs.seeRun(12 * MIN, 12 * MIN, 1)).toBe(true)
+    for (const m of [2, 3, 4, 5, 6, 8, 9, 12]) rows.see(m * MIN)
+    expect(runs.finish()).toEqual(rows.finish())
+    expect(rows.gaps).toEqual([
+      { start: 0, end: 2 * MIN },
+      { start: 7 * MIN, end: 8 * MIN },
+      { start: 10 * MIN, end: 12 * MIN },
+      { start: 13 * MIN, end: 20 * MIN }
+    ])
+    // calendar spans (months) always go row by row
+    expect(new GapTracker(0, 10, { n: 1, unit: 'M' }).seeRun(0, 0, 1)).toBe(false)
+  })
 })

@@ -8,6 +8,8 @@
  *   order base, symbol (a market without rows in the range gets a file without rows);
  * - `futures/<PAIR>-1h-funding_rate.feather`: for markets with stored funding readings in the range, one
  *   row per settlement (freqtrade's funding-rate candles: `open` is the rate, the other columns 0);
+ * - `futures/<PAIR>-1h-mark.feather`: for markets with mark prices stored in the range, hourly candles of
+ *   the mark price (freqtrade's mark candles, volume 0);
  * - `tidewatch-manifest.json`, last: every file's SHA-256, rows and gaps.
  *
  * Candle bytes go from chDB's Native blocks into the feather files without a copy (feather-file.ts).
@@ -18,11 +20,13 @@ import { dateTimeSeconds } from '../../history/sql-bounds.js'
 import { TIMEFRAMES, type TimeframeName } from '../../history/timeframes.js'
 import type { Params, Store } from '../../store/store.js'
 import { SYNTHETIC_METADATA } from '../formats.js'
-import { nativeBlocks, nativeBlockViews, type NativeColumnView } from '../native-blocks.js'
+import { nativeBlocks, nativeBlockViews, type NativeBlock, type NativeBlockView } from '../native-blocks.js'
+import { readAhead, type ReadAhead } from './read-ahead.js'
 import { FreqtradeArchive } from './archive.js'
-import { FeatherWriter, FREQTRADE_SCHEMA, type FeatherBatch } from './feather-file.js'
-import { GapTracker, type Gap } from './gaps.js'
-import { candleSql, fundingSql, pinnedNative } from './freqtrade-sql.js'
+import { FeatherWriter, FREQTRADE_SCHEMA } from './feather-file.js'
+import type { Gap } from './gaps.js'
+import { candleSql, fundingSql, markSql, pinnedNative, readNative } from './freqtrade-sql.js'
+import { candleFiles } from './candle-files.js'
 import { freqtradeFilePath, freqtradePair } from './names.js'
 
 /** A market to export and the CCXT pair freqtrade names it by. */
@@ -50,6 +54,22 @@ export interface FreqtradeExportRequest {
 }
 
 const HOUR_MS = 3_600_000
+/**
+ * Bytes of the funding query's Native output read ahead while the candle files stream (its rows are 20
+ * bytes: 100 markets x 2 years of 8-hourly settlements are ~4.4 MB); past it the query waits for the reader.
+ */
+const FUNDING_READ_AHEAD_BYTES = 16 * 1024 * 1024
+
+/** The hours the funding and mark files cover: from the range's first whole hour to its end rounded up, epoch ms. */
+interface HourRange {
+  readonly fromMs: number
+  readonly toMs: number
+}
+
+function hourRange(req: FreqtradeExportRequest): HourRange {
+  const fromMs = Math.ceil(req.fromMs / HOUR_MS) * HOUR_MS
+  return { fromMs, toMs: Math.max(fromMs, Math.ceil(req.toMs / HOUR_MS) * HOUR_MS) }
+}
 
 /**
  * The markets of one exchange with their freqtrade pairs, in the export's row order (base, symbol; the
@@ -62,22 +82,6 @@ export function freqtradeMarkets(markets: readonly Market[]): FreqtradeMarket[] 
   return [...markets]
     .sort((a, b) => cmp(a.base, b.base) || cmp(a.symbol, b.symbol))
     .map((market) => ({ market, pair: freqtradePair(market) }))
-}
-
-/** `bytes` as a DataView (the view's offset need not be aligned). */
-const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength)
-
-/** Epoch ms of the Int64 nanoseconds at row `i`: exact for whole milliseconds below 2^63 ns. */
-function msAt(v: DataView, i: number): number {
-  return Math.round((v.getInt32(i * 8 + 4, true) * 4_294_967_296 + v.getUint32(i * 8, true)) / 1e6)
-}
-
-interface OpenFile {
-  readonly index: number
-  readonly batches: FeatherBatch[]
-  readonly gaps: GapTracker
-  first: number | null
-  last: number | null
 }
 
 /** The archive's bytes, in order. Nothing runs until the first `next()`. */
@@ -96,72 +100,42 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
     to: dateTimeSeconds(Math.max(req.fromMs, req.toMs), 'ceil')
   }
   const toMs = Math.max(req.fromMs, req.toMs)
-  const open = (index: number): OpenFile => ({
-    index,
-    batches: [],
-    gaps: new GapTracker(req.fromMs, toMs, tf.span),
-    first: null,
-    last: null
-  })
-  const close = (f: OpenFile): Uint8Array[] => {
-    const { market, pair } = req.markets[f.index]!
-    return archive.file(
-      {
-        path: freqtradeFilePath(pair, tf.name, 'futures'),
-        pair,
-        symbol: market.symbol,
-        candle_type: 'futures',
-        timeframe: tf.name,
-        first: f.first,
-        last: f.last,
-        gaps: f.gaps.finish()
-      },
-      writer.file(f.batches)
-    )
-  }
-
-  let dirSent = false
-  let current: OpenFile | null = null
-  const sqlFor = (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
-  const blocks = nativeBlockViews(pinnedNative(store, tf.table, sqlFor, params, req.pinMerged, req.signal))
-  for await (const block of blocks) {
-    if (!dirSent) {
-      yield archive.directory() // after the query's first block: errors before it are still answered as JSON
-      dirSent = true
-    }
-    const [mCol, dateCol, ...values] = block.columns as [NativeColumnView, NativeColumnView, ...NativeColumnView[]]
-    const mv = viewOf(mCol.bytes)
-    const dv = viewOf(dateCol.bytes)
-    let i = 0
-    while (i < block.rows) {
-      const index = mv.getUint32(i * 4, true) - 1
-      if (index < (current?.index ?? 0) || index >= req.markets.length) {
-        // the markets' order is the query's ORDER BY (freqtradeMarkets): anything else would repeat a file
-        throw new Error(`freqtrade export: rows of market ${index} out of order`)
+  const hours = hourRange(req)
+  const fundingSqlFor = (pinned: boolean) => fundingSql(cond.sql, pinned)
+  // funding_1h holds the hour before each settlement: [first settlement - 1h, end - 1h)
+  const fundingParams = { ...params, from: hours.fromMs / 1000 - 3600, to: hours.toMs / 1000 - 3600 }
+  // the funding query runs while the candle files stream, started once the candle query has its first block
+  // (its connection, its pin checked; errors before it are still answered as JSON)
+  const started: { funding: ReadAhead | null } = { funding: null }
+  try {
+    const sqlFor = (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
+    yield* candleFiles(nativeBlockViews(pinnedNative(store, tf.table, sqlFor, params, req.pinMerged, req.signal)), {
+      markets: req.markets,
+      archive,
+      writer,
+      candleType: 'futures',
+      timeframe: tf.name,
+      span: tf.span,
+      fromMs: req.fromMs,
+      toMs,
+      everyMarket: true,
+      onFirstBlock: () => {
+        started.funding = readAhead(
+          pinnedNative(store, 'funding_1h', fundingSqlFor, fundingParams, req.pinMerged, req.signal),
+          FUNDING_READ_AHEAD_BYTES
+        )
+        return archive.directory()
       }
-      if (current?.index !== index) {
-        let next = current === null ? 0 : current.index + 1
-        if (current !== null) yield* close(current)
-        for (; next < index; next++) yield* close(open(next)) // markets without rows
-        current = open(index)
-      }
-      let j = i
-      while (j < block.rows && mv.getUint32(j * 4, true) - 1 === index) current.gaps.see(msAt(dv, j++))
-      current.first ??= msAt(dv, i)
-      current.last = msAt(dv, j - 1)
-      current.batches.push({
-        rows: j - i,
-        columns: [dateCol.bytes.subarray(i * 8, j * 8), ...values.map((c) => c.bytes.subarray(i * 8, j * 8))]
-      })
-      i = j
-    }
+    })
+    if (started.funding === null) throw new Error('freqtrade export: the candle files ended before they started')
+    yield* fundingFiles(nativeBlocks(started.funding), req, writer, archive, hours)
+  } finally {
+    await started.funding?.return() // cancels the funding query when the export stops early
   }
-  if (!dirSent) yield archive.directory()
-  let next = current === null ? 0 : current.index + 1
-  if (current !== null) yield* close(current)
-  for (; next < req.markets.length; next++) yield* close(open(next))
-
-  yield* fundingFiles(store, req, writer, archive, params, cond.sql)
+  // the mark query after the funding one: one read-ahead at a time can always get a store connection
+  const markParams = { ...params, from: hours.fromMs / 1000, to: hours.toMs / 1000 }
+  const mark = nativeBlockViews(readNative(store, markSql(cond.sql), markParams, req.signal))
+  yield* markFiles(mark, req, writer, archive, hours)
   yield* archive.end({
     exchange: markets[0]?.exchange ?? '',
     timeframe: tf.name,
@@ -179,16 +153,12 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
  * missing, judged by the interval each settlement carries (the next is due one interval after the last).
  */
 async function* fundingFiles(
-  store: Store,
+  blocks: AsyncIterable<NativeBlock>,
   req: FreqtradeExportRequest,
   writer: FeatherWriter,
   archive: FreqtradeArchive,
-  params: Params,
-  marketsSql: string
+  { fromMs, toMs }: HourRange
 ): AsyncGenerator<Uint8Array> {
-  const fromMs = Math.ceil(req.fromMs / HOUR_MS) * HOUR_MS
-  const toMs = Math.max(fromMs, Math.ceil(req.toMs / HOUR_MS) * HOUR_MS)
-  const hourParams = { ...params, from: (fromMs - HOUR_MS) / 1000, to: (toMs - HOUR_MS) / 1000 }
   // one market at a time: settlement times (epoch ms), rates, gaps; the next settlement due (epoch ms)
   let index = -1
   let dates: number[] = []
@@ -217,8 +187,6 @@ async function* fundingFiles(
       writer.file([{ rows: n, columns: [bytes(date), bytes(Float64Array.from(rates)), zeros, zeros, zeros, zeros] }])
     )
   }
-  const sqlFor = (pinned: boolean) => fundingSql(marketsSql, pinned)
-  const blocks = nativeBlocks(pinnedNative(store, 'funding_1h', sqlFor, hourParams, req.pinMerged, req.signal))
   for await (const block of blocks) {
     const [m, s, rate, ih] = block.columns.map((c) => c.values) as [Uint32Array, Uint32Array, Float64Array, Uint32Array]
     for (let i = 0; i < block.rows; i++) {
@@ -241,4 +209,31 @@ async function* fundingFiles(
     }
   }
   if (index >= 0) yield* flush()
+}
+
+/**
+ * One `mark` file per market with mark prices stored in the range: hourly candles of the mark price
+ * readings kept in the raw `funding` table (markSql), at the hours the funding files use (`[H, H + 1h)` for
+ * H from the range's first whole hour up to its end rounded up), so freqtrade's join of funding and mark
+ * rows on `date` finds the mark price at each settlement. The raw table keeps 90 days: older hours have no
+ * row and show as gaps.
+ */
+async function* markFiles(
+  blocks: AsyncIterable<NativeBlockView>,
+  req: FreqtradeExportRequest,
+  writer: FeatherWriter,
+  archive: FreqtradeArchive,
+  { fromMs, toMs }: HourRange
+): AsyncGenerator<Uint8Array> {
+  yield* candleFiles(blocks, {
+    markets: req.markets,
+    archive,
+    writer,
+    candleType: 'mark',
+    timeframe: '1h',
+    span: TIMEFRAMES['1h'].span,
+    fromMs,
+    toMs,
+    everyMarket: false
+  })
 }

@@ -36,6 +36,18 @@ export class GapTracker {
     if (ms >= this.expected) this.expected = this.step === null ? plus(ms, this.span) : ms + this.step
   }
 
+  /**
+   * `rows` rows from bucket start `firstMs` to `lastMs` (both epoch ms, in order, `firstMs` >= the previous
+   * row): seen at once when the span is fixed and they fill every bucket between them (true), else nothing
+   * is recorded (false) and the caller passes them to `see` one by one.
+   */
+  seeRun(firstMs: number, lastMs: number, rows: number): boolean {
+    if (this.step === null || firstMs < this.expected || lastMs - firstMs !== (rows - 1) * this.step) return false
+    this.see(firstMs)
+    this.expected = lastMs + this.step
+    return true
+  }
+
   /** The gaps, once every row was seen. */
   finish(): Gap[] {
     if (this.expected < this.toMs) this.gaps.push({ start: this.expected, end: this.toMs })

@@ -10,7 +10,7 @@ import { ApiError } from '../../errors.js'
 import type { Market } from '../../history/markets.js'
 
 /** freqtrade's candle types this layout writes (`CandleType` values: the file name's suffix). */
-export type FreqtradeCandleType = 'futures' | 'funding_rate'
+export type FreqtradeCandleType = 'futures' | 'funding_rate' | 'mark'
 
 /**
  * The timeframes freqtrade (CCXT) can name. Every Tidewatch timeframe is one of them today; the check
