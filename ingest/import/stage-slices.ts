@@ -2,9 +2,9 @@
  * @module
  * Cuts a staged file into slices of whole hours, about `SLICE_ROWS` rows each (an hour is never split,
  * whatever its size), from the staged rows per hour. Each slice is moved into the raw tables by one
- * statement that ClickHouse writes as one insert block (writer.ts, `SLICE_BLOCK_ROWS`): its dedup token then names exactly
- * that block, so a replay after a crash (import-journal.ts) writes each block once. Hours already in the
- * store are recognised whole (coverage.ts).
+ * statement that ClickHouse writes as one insert block (writer.ts, `SLICE_BLOCK_ROWS`): its dedup token
+ * then names exactly that block, so a replay after a crash (import-journal.ts) writes each block once.
+ * Hours already in the store are recognised whole (coverage.ts).
  */
 
 /**
@@ -20,7 +20,8 @@ export const SLICE_ROWS = 1_000_000
  * The squashing bound of a slice's statement (`min_insert_block_size_rows`, rows; writer.ts): above any
  * slice, SLICE_ROWS plus its last hour (BTCUSDT's busiest hours hold a few 100,000 aggTrades), so the
  * engine writes each slice as one block whatever its hours hold. The bytes bound is set as high for the
- * same reason (a slice of 1M Tardis option rows is ~300 MB, above the engine's 256 MiB default).
+ * same reason (a slice of wide rows, such as Tardis option quotes with their instrument names, can pass
+ * the engine's 256 MiB default).
  */
 export const SLICE_BLOCK_ROWS = 8_388_608
 /** `min_insert_block_size_bytes` of a slice's statement: 4 GiB, never the bound that cuts a slice. */
