@@ -2,17 +2,30 @@
  * @module
  * Cuts a staged file into slices of whole hours, about `SLICE_ROWS` rows each (an hour is never split,
  * whatever its size), from the staged rows per hour. Each slice is moved into the raw tables by one
- * statement that ClickHouse writes as one insert block (writer.ts): its dedup token then names exactly
- * that block, so a replay after a crash (import-journal.ts) writes each block once. Hours already in the
- * store are recognised whole (coverage.ts).
+ * statement that ClickHouse writes as one insert block (writer.ts, `SLICE_BLOCK_ROWS`): its dedup token
+ * then names exactly that block, so a replay after a crash (import-journal.ts) writes each block once.
+ * Hours already in the store are recognised whole (coverage.ts).
  */
 
 /**
- * Rows per slice before a new one starts at the next hour. A slice is SLICE_ROWS plus at most one hour
- * (BTCUSDT's busiest hours hold a few 100,000 aggTrades), so it stays under ClickHouse's insert block of
- * 1,048,449 rows (`min_insert_block_size_rows`) and is written as one block.
+ * Rows per slice before a new one starts at the next hour: the block size the engine itself squashes an
+ * insert into (`min_insert_block_size_rows`, 1,048,449 by default), so a file is written in as many blocks,
+ * parts and view passes as one `INSERT ... SELECT` of the same rows would be (a daily file of a busy market
+ * is one statement). A slice's block holds about 150 bytes of columns per trade while it is written; against
+ * 500,000-row slices the bench measured no difference beyond its noise (docs/benchmarks.md "Import").
  */
-export const SLICE_ROWS = 500_000
+export const SLICE_ROWS = 1_000_000
+
+/**
+ * The squashing bound of a slice's statement (`min_insert_block_size_rows`, rows; writer.ts): above any
+ * slice, SLICE_ROWS plus its last hour (BTCUSDT's busiest hours hold a few 100,000 aggTrades), so the
+ * engine writes each slice as one block whatever its hours hold. The bytes bound is set as high for the
+ * same reason (a slice of wide rows, such as Tardis option quotes with their instrument names, can pass
+ * the engine's 256 MiB default).
+ */
+export const SLICE_BLOCK_ROWS = 8_388_608
+/** `min_insert_block_size_bytes` of a slice's statement: 4 GiB, never the bound that cuts a slice. */
+export const SLICE_BLOCK_BYTES = 4 * 1024 ** 3
 
 /** Staged rows of one hour (epoch hours), with their time range (epoch ms). */
 export interface HourRows {

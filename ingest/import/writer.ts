@@ -7,8 +7,9 @@
  *
  * All or nothing, for files of any size: every line of the file has been read and checked in the staging
  * table before the first statement runs, so a bad line, a truncated archive or a checksum mismatch writes
- * nothing. ClickHouse squashes an INSERT ... SELECT into blocks of `min_insert_block_size_rows`
- * (1,048,449 by default) and slices stay below that (stage-slices.ts), so a slice is one block, with a
+ * nothing. ClickHouse squashes an INSERT ... SELECT into blocks of `min_insert_block_size_rows` rows or
+ * `min_insert_block_size_bytes`, whichever comes first; each statement sets both above any slice
+ * (`SLICE_BLOCK_ROWS`, `SLICE_BLOCK_BYTES`, stage-slices.ts), so a slice is one block, with a
  * dedup token built from the file's SHA-256, the table, the slice's hours and the hash of the coverage keys
  * it was judged against: the same statement run again (a journal replay) is a no-op for what it already
  * wrote. What the store already holds is skipped (coverage.ts), so importing the same file again writes
@@ -30,8 +31,15 @@ import { coveragePlan } from './coverage.js'
 import type { ImportTarget } from './csv-layout.js'
 import type { ImportJournal } from './import-journal.js'
 import type { StagedFile } from './stage-file.js'
-import type { StageSlice } from './stage-slices.js'
+import { SLICE_BLOCK_BYTES, SLICE_BLOCK_ROWS, type StageSlice } from './stage-slices.js'
 import { loadStatement } from './stage-sql.js'
+
+/** A slice's statement writes its rows as one insert block: its dedup token then names exactly that block. */
+const ONE_BLOCK = {
+  min_insert_block_size_rows: SLICE_BLOCK_ROWS,
+  min_insert_block_size_bytes: SLICE_BLOCK_BYTES,
+  max_insert_threads: 1
+} as const
 
 /**
  * The statement moving the staged rows of hours `startHour..lastHour` (epoch hours) of `stage` into
@@ -56,7 +64,12 @@ export function insertStatement(
     `  FROM ${stage} WHERE intDiv(_ms, 3600000) BETWEEN ${slice.startHour} AND ${slice.lastHour})`,
     `WHERE ${filters}`,
     target.groupBy ? `GROUP BY ${target.groupBy}` : '',
-    settingsClause({ ...DEDUP_INSERT_SETTINGS, ...FAST_INSERT_SETTINGS, insert_deduplication_token: token }).trimStart()
+    settingsClause({
+      ...DEDUP_INSERT_SETTINGS,
+      ...FAST_INSERT_SETTINGS,
+      ...ONE_BLOCK,
+      insert_deduplication_token: token
+    }).trimStart()
   ]
     .filter(Boolean)
     .join('\n')

@@ -13,6 +13,13 @@ import { tmpDir } from '../helpers/tmp-dir.js'
 import { CLI_BIN, runNode } from '../helpers/run-node.js'
 import { aggTradesCsv, klinesCsv, recentDay, writeZip, HOUR } from '../helpers/import-files.js'
 
+/**
+ * Bound of each case and of the server's start, ms: a case runs up to four processes that each open and
+ * migrate chDB, tens of seconds apiece on a loaded 2-core machine; the cases assert outcomes, so only this
+ * bound meets the machine's speed.
+ */
+const CASE_MS = 300_000
+
 /** `tidewatch import ...args` over a clean environment plus `env` */
 const cli = (args: readonly string[], env: Record<string, string>) => runNode([CLI_BIN, 'import', ...args], env)
 const ADMIN = 'cli-import-admin-token-0123456789'
@@ -59,7 +66,7 @@ async function stored(dataDir: string): Promise<Stored> {
   }
 }
 
-describe('tidewatch import into an idle data directory', () => {
+describe('tidewatch import into an idle data directory', { timeout: CASE_MS }, () => {
   let data: ReturnType<typeof tmpDir>
   /** the store after the first run, which the later runs must not change */
   let first: Stored | undefined
@@ -102,7 +109,7 @@ describe('tidewatch import into an idle data directory', () => {
   })
 })
 
-describe('tidewatch import while the server runs', () => {
+describe('tidewatch import while the server runs', { timeout: CASE_MS }, () => {
   let data: ReturnType<typeof tmpDir>
   let server: Spawned
   let port = 0
@@ -111,8 +118,8 @@ describe('tidewatch import while the server runs', () => {
     data = tmpDir()
     port = await freePort()
     server = spawnServer({ DATA_DIR: data.dir, SOURCES: 'none', ADMIN_TOKEN: ADMIN }, port)
-    await waitForHealth(server)
-  })
+    await waitForHealth(server, (b) => b['ready'] === true, CASE_MS)
+  }, CASE_MS)
 
   afterAll(async () => {
     if (server.child.exitCode === null && server.child.signalCode === null) {

@@ -42,6 +42,8 @@ async function crash(dataDir: string, file: string, kill: string, nth: number, .
  * apiece on a loaded 2-core machine; the cases assert outcomes, so only this bound meets the machine's speed.
  */
 const CASE_MS = 300_000
+/** Bound of one server start on a crashed directory (migrations, the journal's replay, the live state), ms. */
+const HEALTH_MS = 150_000
 
 const journal = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'journal', 'import'))
 
@@ -103,7 +105,7 @@ describe('SIGKILL during an import', { timeout: CASE_MS }, () => {
       // the recovery on its own first (a server start and stop on the directory), so the re-run below cannot
       // hide a recovery that does not replay: it writes the slices itself and would skip what is stored
       const s = spawnServer({ DATA_DIR: dir, SOURCES: 'none', ADMIN_TOKEN: ADMIN }, await freePort())
-      await waitForHealth(s)
+      await waitForHealth(s, (b) => b['ready'] === true, HEALTH_MS)
       s.child.kill('SIGTERM')
       expect((await s.exited).code, kill).toBe(0)
       expect(journal(dir), kill).toEqual([])
@@ -129,7 +131,7 @@ describe('SIGKILL during an import', { timeout: CASE_MS }, () => {
     const env = { DATA_DIR: dir, SOURCES: 'none', ADMIN_TOKEN: ADMIN }
     for (const round of [1, 2]) {
       const s = spawnServer(env, await freePort())
-      await waitForHealth(s)
+      await waitForHealth(s, (b) => b['ready'] === true, HEALTH_MS)
       s.child.kill('SIGTERM')
       expect((await s.exited).code).toBe(0)
       expect(journal(dir)).toEqual([])
