@@ -1,7 +1,7 @@
 /**
  * @module
- * The push stream on uWebSockets.js: upgrade (key check before anything is upgraded), sessions, native
- * pub/sub as the hub's Publisher, and backpressure. Rules (uWS examples): the upgrade is answered
+ * The push stream on uWebSockets.js: upgrade (key check before anything is upgraded), sessions, the
+ * fan-out (uws-fanout.ts) as the hub's Publisher, and backpressure. Rules (uWS examples): the upgrade is answered
  * synchronously; a message's ArrayBuffer is read before the handler returns; a closed socket is never
  * touched; per-socket buffered bytes are watched (uWS skips frames above `maxBackpressure`, so that cap is
  * set to close instead, and a sweep closes sockets over the lower slow-consumer limit with a notice first).
@@ -18,6 +18,7 @@ import {
 import type { StreamSession, StreamSocket } from '../stream/session.js'
 import { errorBody } from '../../engine/errors.js'
 import { statusLine } from './status-line.js'
+import { Fanout, type FanoutSocket } from './uws-fanout.js'
 
 /** How often buffered bytes are checked, ms. */
 const SWEEP_MS = 100
@@ -35,26 +36,43 @@ const MAX_PAYLOAD_BYTES = 64 * 1024
  * One connection: uWS keeps it as the socket's user data, and it is the session's StreamSocket, so a
  * connection costs this one object (methods on the prototype, no closures) besides its session.
  */
-class Conn implements StreamSocket {
+class Conn implements StreamSocket, FanoutSocket {
   /** set in `open` (uWS creates the socket after the upgrade) */
   ws: uWS.WebSocket<Conn> | null = null
   session: StreamSession | null = null
   closed = false
   /** position in the sweep list (swap-removed on close) */
   index = -1
+  pending: (string | Uint8Array)[] | null = null
 
-  constructor(readonly auth: Authorized) {}
+  constructor(
+    readonly auth: Authorized,
+    private readonly fanout: Fanout<Conn>
+  ) {}
 
   send(frame: string | Uint8Array, binary: boolean): boolean {
+    if (this.pending !== null) this.fanout.writePending(this)
     return !this.closed && this.ws!.send(frame, binary) !== 2
   }
 
-  subscribe(topic: string): void {
-    if (!this.closed) this.ws!.subscribe(topic)
+  write(frames: readonly (string | Uint8Array)[]): number {
+    const ws = this.ws!
+    const binary = this.auth.encoding === 'msgpack'
+    let refused = 0
+    ws.cork(() => {
+      // a send over the hard cap closes the socket (closeOnBackpressureLimit): the rest are refused
+      for (const frame of frames) if (this.closed || ws.send(frame, binary) === 2) refused++
+    })
+    return refused
   }
 
+  subscribe(topic: string): void {
+    if (!this.closed) this.fanout.subscribe(topic, this)
+  }
+
+  /** also called for every topic once the connection closed (the session releases its channels) */
   unsubscribe(topic: string): void {
-    if (!this.closed) this.ws!.unsubscribe(topic)
+    this.fanout.unsubscribe(topic, this)
   }
 
   end(code: number, reason: string): void {
@@ -77,9 +95,10 @@ export interface StreamTransport {
 export function attachStream(server: uWS.TemplatedApp, service: StreamService): StreamTransport {
   const open: uWS.WebSocket<Conn>[] = []
   let cursor = 0
+  const fanout = new Fanout<Conn>((frames) => (service.counters.droppedFrames += frames))
   service.hub.attach({
-    publish: (topic, frame, binary) => void server.publish(topic, frame, binary),
-    subscribers: (topic) => server.numSubscribers(topic)
+    publish: (topic, frame) => fanout.publish(topic, frame),
+    subscribers: (topic) => fanout.subscribers(topic)
   })
   server.ws<Conn>('/v1/stream', {
     compression: uWS.DISABLED,
@@ -120,7 +139,7 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
         })
         return
       }
-      res.upgrade<Conn>(new Conn(auth), wsKey, wsProtocol, wsExtensions, context)
+      res.upgrade<Conn>(new Conn(auth, fanout), wsKey, wsProtocol, wsExtensions, context)
     },
     open: (ws) => {
       const conn = ws.getUserData()
