@@ -7,9 +7,10 @@
  * - `normalized`: a drained batch's records handed on by the feed pump;
  * - `offered`: the batch offered to the live state (its store chunks were queued first);
  * - `applied`: the live state's books took it;
- * - `published`: the push stream's kinds published it;
- * - `turn_end`: the event-loop turn that published it reached its check phase (setImmediate), about when uWS
- *   hands what was published to the sockets (its pub/sub drains once per loop iteration).
+ * - `published`: the push stream's kinds published it (server/http/uws-fanout.ts writes it to the sockets
+ *   when the current microtask run ends);
+ * - `turn_end`: the event-loop turn that published it reached its check phase (setImmediate): where uWS'
+ *   own pub/sub would write it (it drains once per loop iteration).
  * Ages use the receive stamp's clock (epoch ms, `Date.now()`): 1 ms resolution. The probe is one process-wide
  * instance, off by default (each mark is then one branch); the server turns it on from its config.
  */
