@@ -73,6 +73,8 @@ export interface Barrier {
 export interface LiveRecords {
   readonly live: true
   readonly records: readonly NormalizedRecord[]
+  /** receive time of the oldest venue message behind them, epoch ms (live feeds; engine/live/path-probe.ts) */
+  readonly recvTs?: number
 }
 
 export type IngestItem = EncodedChunk | Barrier | LiveRecords

@@ -15,6 +15,7 @@ import type { Store } from '../engine/store/store.js'
 import type { WriteHold } from '../engine/store/write-hold.js'
 import type { BatchJournal, PartedBatch } from './journal.js'
 import { isBarrier, isLiveRecords, type EncodedChunk, type IngestItem } from './encoded-chunk.js'
+import { livePath } from '../engine/live/path-probe.js'
 import type { NormalizedRecord, RecordKind } from '../engine/records/types.js'
 import { KIND_SPECS } from '../engine/records/fields.js'
 import { TableBatcher, type BatcherOptions, type TableCounters } from './table-batcher.js'
@@ -23,9 +24,10 @@ import { TableBatcher, type BatcherOptions, type TableCounters } from './table-b
 export interface LiveSink {
   /**
    * Offers records to the live state's bounded consumer; never throws. `gen`: the write generation at
-   * which their rows were queued (or written). Resolves once they are applied (or dropped).
+   * which their rows were queued (or written); `recvTs`: receive time of the oldest venue message behind
+   * them, epoch ms (engine/live/path-probe.ts). Resolves once they are applied (or dropped).
    */
-  offer(records: readonly NormalizedRecord[], gen: number): Promise<void>
+  offer(records: readonly NormalizedRecord[], gen: number, recvTs?: number): Promise<void>
   /** Asks for a rebuild from the store; resolves once one that started after the request ended. Never rejects. */
   requestRebuild(): Promise<void>
 }
@@ -58,7 +60,8 @@ export class Lane {
   async push(item: IngestItem): Promise<void> {
     const p = this.pipeline
     if (isLiveRecords(item)) {
-      for (const [gen, records] of this.byGeneration(item.records)) void p.live?.offer(records, gen)
+      livePath.mark('offered', item.recvTs)
+      for (const [gen, records] of this.byGeneration(item.records)) void p.live?.offer(records, gen, item.recvTs)
     } else if (isBarrier(item)) {
       // a batch that failed (the shutdown's deadline, bad data) must not be checkpointed past: the source's
       // run ends here, and its restart redoes the window from its last checkpoint (deduplicated)

@@ -95,6 +95,8 @@ export interface Config {
   readonly exportMaxConcurrent: number
   /** read candle partitions that are one merged part without FINAL in exports (chDB; docs/export-formats.md) */
   readonly exportPinMerged: boolean
+  /** LIVE_PATH_PROBE: the live path's stage ages are measured (engine/live/path-probe.ts) */
+  readonly livePathProbe: boolean
   /**
    * Bytes of request bodies held in memory at once across connections (BODY_MEMORY_MB); past it a body is
    * refused 503 before it is read. Admin NDJSON bodies are spooled to disk and not counted here.
@@ -195,6 +197,10 @@ export const SERVICE_ENV = Type.Object({
       maximum: 32
     })
   ),
+  LIVE_PATH_PROBE: EnvEnum(['0', '1'], {
+    description: 'diagnosis: time each live batch from the venue socket to the push stream (/v1/health live.path_ms)',
+    default: '0'
+  }),
   EXPORT_PIN_MERGED: EnvEnum(['0', '1'], {
     description: 'read candle partitions that are one merged part without FINAL in exports',
     default: '1'
@@ -370,6 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
     chdbPoolSize: e.CHDB_POOL_SIZE,
     exportMaxConcurrent: exportMaxConcurrent(e.EXPORT_MAX_CONCURRENT, e.CHDB_POOL_SIZE, e.CLICKHOUSE_URL !== undefined),
     exportPinMerged: e.EXPORT_PIN_MERGED === '1',
+    livePathProbe: e.LIVE_PATH_PROBE === '1',
     bodyMemoryBytes: e.BODY_MEMORY_MB * 1024 * 1024,
     publicRatePerMinute: e.PUBLIC_RATE_PER_MIN,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,

@@ -10,6 +10,7 @@
  * - bare: each frame is one raw venue message, matched by its trade id.
  */
 import fs from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import WebSocket from 'ws'
 import { monoMs } from './clock.js'
 import { ID_BASE, seqOfPrice, type WireMarket, type WireVenue } from './markets.js'
@@ -41,6 +42,10 @@ const counts = {
   snapshots: 0,
   closed_sockets: 0
 }
+/** this process's own event-loop delay: a receive time read late shows here, not in the server */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+loopDelay.enable()
+
 /** messages of the channels the server refused */
 const refused = new Set<string>()
 /** exchange|symbol -> market index */
@@ -163,7 +168,13 @@ async function main(init: Init): Promise<void> {
   process.on('message', (m: Cmd) => {
     if (m.cmd === 'report') {
       fs.writeFileSync(m.file, deliveries.subarray(0, used))
-      process.send!({ report: { counts, refused: [...refused] } })
+      const ms = (ns: number): number => Math.round(ns / 1e4) / 100
+      const event_loop_delay_ms = {
+        p50: ms(loopDelay.percentile(50)),
+        p99: ms(loopDelay.percentile(99)),
+        max: ms(loopDelay.max)
+      }
+      process.send!({ report: { counts, refused: [...refused], event_loop_delay_ms } })
     } else {
       for (const ws of sockets) ws.terminate()
       process.exit(0)

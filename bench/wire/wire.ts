@@ -63,6 +63,8 @@ async function startServer(env: Record<string, string>, dir: string, profileDir:
       ADMIN_TOKEN: ADMIN,
       SOURCES: 'binance,bybit,okx,deribit',
       LOG_LEVEL: 'warn',
+      // per-stage ages of the live path in /v1/health (engine/live/path-probe.ts)
+      LIVE_PATH_PROBE: '1',
       ...env
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -168,6 +170,7 @@ export async function wireBench(): Promise<Record<string, unknown>> {
         return {
           counts: { ...r['counts'], unmatched, expected_trade_deliveries: expected },
           refused: r['refused'],
+          subscriber_event_loop_delay_ms: r['event_loop_delay_ms'],
           ...latency
         }
       })

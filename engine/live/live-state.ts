@@ -3,8 +3,10 @@
  * In-memory state behind the hot read endpoints (DESIGN.md "hot reads"), updated as live records arrive
  * and rebuilt from the store at start and after a backfill. Records reach it from sources (live windows)
  * and from admin ingest through a bounded consumer queue (`offer`): never inside the write path, a full
- * queue drops and counts, and an update that throws is counted and skipped. Rebuilds lose nothing offered
- * meanwhile and count nothing twice (`rebuild`).
+ * queue drops and counts, and an update that throws is counted and skipped. The queue drains in a
+ * microtask, right after the producer's current step: a live record reaches the books and the push
+ * stream in the event-loop turn that normalized it; a setImmediate would wait for the rest of the poll
+ * phase's I/O, hundreds of ms under load (docs/benchmarks.md "Wire"). Rebuilds lose nothing offered meanwhile and count nothing twice (`rebuild`).
  */
 import type { Store } from '../store/store.js'
 import type { NormalizedRecord, OnchainMetricRecord, OptionQuoteRecord, WhaleTransferRecord } from '../records/types.js'
@@ -17,6 +19,7 @@ import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
 import { FundingHistory } from './confirm-inputs.js'
 import { fillBooks, loadBooks, type BooksLoad } from './books-load.js'
 import { liveBounds } from './load-bounds.js'
+import { livePath } from './path-probe.js'
 import type { WriteHold } from '../store/write-hold.js'
 
 /** What a rebuild read from the store, applied to the books in one synchronous step. */
@@ -42,9 +45,20 @@ const LIVE_QUEUE_MAX_RECORDS = 200_000
 /** Records a rebuild buffers at most while it reads the store; beyond it they are dropped and counted. */
 const REBUILD_BUFFER_MAX_RECORDS = 500_000
 
+/** Offers taken while a rebuild runs, with their generations (the hold's is known only once it is on). */
+interface RebuildBuffer {
+  readonly batches: { readonly records: readonly NormalizedRecord[]; readonly gen: number }[]
+  /** records in `batches` */
+  size: number
+  /** records that did not fit, by generation: only those of the hold's generation or later count as lost */
+  readonly dropped: { readonly gen: number; readonly records: number }[]
+}
+
 interface Offer {
   readonly records: readonly NormalizedRecord[]
   readonly gen: number
+  /** receive time of the oldest venue message behind the records, epoch ms (path-probe.ts) */
+  readonly recvTs?: number | undefined
   readonly done: () => void
 }
 
@@ -92,9 +106,8 @@ export class LiveState {
   private draining = false
   /** offers of an earlier generation are in the books' snapshot already */
   private booksGen = 0
-  /** while a rebuild reads the store: offers of its generation or later, to replay into the new books */
-  private buffer: { readonly gen: number; readonly batches: (readonly NormalizedRecord[])[]; size: number } | null =
-    null
+  /** while a rebuild runs: the offers taken since it began, to replay those of its hold's generation or later */
+  private buffer: RebuildBuffer | null = null
   private running: Promise<void> | null = null
   private next: Promise<void> | null = null
 
@@ -116,17 +129,17 @@ export class LiveState {
    * Offers records to the bounded consumer (ingest/pipeline.ts LiveSink). Never throws; resolves once they
    * are applied, or at once when the queue is full (then they are dropped and counted).
    */
-  offer(records: readonly NormalizedRecord[], gen: number): Promise<void> {
+  offer(records: readonly NormalizedRecord[], gen: number, recvTs?: number): Promise<void> {
     if (records.length === 0) return Promise.resolve()
     if (this.queuedRecords > 0 && this.queuedRecords + records.length > LIVE_QUEUE_MAX_RECORDS) {
       this.counters.dropped += records.length
       return Promise.resolve()
     }
     this.queuedRecords += records.length
-    const applied = new Promise<void>((done) => this.queue.push({ records, gen, done }))
+    const applied = new Promise<void>((done) => this.queue.push({ records, gen, recvTs, done }))
     if (!this.draining) {
       this.draining = true
-      setImmediate(() => this.drain())
+      queueMicrotask(() => this.drain())
     }
     return applied
   }
@@ -149,14 +162,16 @@ export class LiveState {
       // an offer of an earlier generation than the books' snapshot is in that snapshot already
       if (o.gen >= this.booksGen) this.applyBooks(o.records)
       const b = this.buffer
-      if (b && o.gen >= b.gen) {
+      if (b) {
         if (b.size + o.records.length <= REBUILD_BUFFER_MAX_RECORDS) {
-          b.batches.push(o.records)
+          b.batches.push({ records: o.records, gen: o.gen })
           b.size += o.records.length
-        } else this.counters.rebuild_dropped += o.records.length
+        } else b.dropped.push({ gen: o.gen, records: o.records.length })
       }
+      livePath.mark('applied', o.recvTs)
       // observers see the records after the books, so what they derive reflects them
       for (const obs of this.observers) obs.apply(o.records)
+      livePath.markPublished(o.recvTs)
     } catch (err) {
       this.counters.apply_errors++
       this.onError?.('live update', err)
@@ -215,26 +230,29 @@ export class LiveState {
   }
 
   private async rebuildOnce(): Promise<void> {
-    const hold = this.writes
-      ? await this.writes.hold()
-      : { gen: this.booksGen, drained: Promise.resolve(), release: () => undefined }
-    // set before any offer of the new generation can be taken (offers drain on setImmediate)
-    const buffer = { gen: hold.gen, batches: [] as (readonly NormalizedRecord[])[], size: 0 }
+    // set before the hold starts a generation: no offer of the new generation can be taken unbuffered
+    const buffer: RebuildBuffer = { batches: [], size: 0, dropped: [] }
     this.buffer = buffer
+    let hold: WriteHold | undefined
     try {
+      hold = this.writes
+        ? await this.writes.hold()
+        : { gen: this.booksGen, drained: Promise.resolve(), release: () => undefined }
       await hold.drained
       const loaded = await this.load()
       // from here synchronous: no offer is taken between the reset and the replay
       this.reset(loaded)
-      this.booksGen = hold.gen
-      for (const records of buffer.batches) this.applyBooks(records)
+      const gen = hold.gen
+      this.booksGen = gen
+      for (const b of buffer.batches) if (b.gen >= gen) this.applyBooks(b.records)
+      for (const d of buffer.dropped) if (d.gen >= gen) this.counters.rebuild_dropped += d.records
       this.counters.rebuilds++
     } catch (err) {
       this.counters.rebuild_errors++
       throw err
     } finally {
       this.buffer = null
-      hold.release()
+      hold?.release()
     }
     this.fundingHistory.clear()
     this.rebuiltAt = Date.now()

@@ -1,7 +1,7 @@
 /**
  * @module
- * The push stream on uWebSockets.js: upgrade (key check before anything is upgraded), sessions, native
- * pub/sub as the hub's Publisher, and backpressure. Rules (uWS examples): the upgrade is answered
+ * The push stream on uWebSockets.js: upgrade (key check before anything is upgraded), sessions, the
+ * fan-out (uws-fanout.ts) as the hub's Publisher, and backpressure. Rules (uWS examples): the upgrade is answered
  * synchronously; a message's ArrayBuffer is read before the handler returns; a closed socket is never
  * touched; per-socket buffered bytes are watched (uWS skips frames above `maxBackpressure`, so that cap is
  * set to close instead, and a sweep closes sockets over the lower slow-consumer limit with a notice first).
@@ -18,6 +18,7 @@ import {
 import type { StreamSession, StreamSocket } from '../stream/session.js'
 import { errorBody } from '../../engine/errors.js'
 import { statusLine } from './status-line.js'
+import { Fanout, type FanoutSocket } from './uws-fanout.js'
 
 /** How often buffered bytes are checked, ms. */
 const SWEEP_MS = 100
@@ -32,41 +33,68 @@ const FORCE_CLOSE_MS = 2_000
 const MAX_PAYLOAD_BYTES = 64 * 1024
 
 /**
- * One connection: uWS keeps it as the socket's user data, and it is the session's StreamSocket, so a
- * connection costs this one object (methods on the prototype, no closures) besides its session.
+ * One connection's data: uWS keeps it as the socket's user data by copying its own fields onto the
+ * WebSocket object (`getUserData()` returns the socket itself, whose native methods win over any class's),
+ * so it holds data only and the session talks to `sock`.
  */
-class Conn implements StreamSocket {
+interface Conn {
+  readonly auth: Authorized
   /** set in `open` (uWS creates the socket after the upgrade) */
-  ws: uWS.WebSocket<Conn> | null = null
-  session: StreamSession | null = null
-  closed = false
+  sock: ConnSocket | null
+  session: StreamSession | null
   /** position in the sweep list (swap-removed on close) */
-  index = -1
+  index: number
+}
 
-  constructor(readonly auth: Authorized) {}
+/** The session's socket and the fan-out's: methods on the prototype, no closures. */
+class ConnSocket implements StreamSocket, FanoutSocket {
+  closed = false
+  pending: (string | Uint8Array)[] | null = null
+
+  constructor(
+    private readonly ws: uWS.WebSocket<Conn>,
+    private readonly binary: boolean,
+    private readonly fanout: Fanout<ConnSocket>
+  ) {}
 
   send(frame: string | Uint8Array, binary: boolean): boolean {
-    return !this.closed && this.ws!.send(frame, binary) !== 2
+    if (this.pending !== null) this.fanout.writePending(this)
+    return !this.closed && this.ws.send(frame, binary) !== 2
+  }
+
+  write(frames: readonly (string | Uint8Array)[]): number {
+    let refused = 0
+    this.ws.cork(() => {
+      // a send over the hard cap closes the socket (closeOnBackpressureLimit): the rest are refused
+      for (const frame of frames) if (this.closed || this.ws.send(frame, this.binary) === 2) refused++
+    })
+    return refused
   }
 
   subscribe(topic: string): void {
-    if (!this.closed) this.ws!.subscribe(topic)
+    if (!this.closed) this.fanout.subscribe(topic, this)
   }
 
+  /** also called for each topic once the connection closed (the session releases its channels) */
   unsubscribe(topic: string): void {
-    if (!this.closed) this.ws!.unsubscribe(topic)
+    this.fanout.unsubscribe(topic, this)
   }
 
   end(code: number, reason: string): void {
     if (this.closed) return
-    this.ws!.end(code, reason)
+    this.ws.end(code, reason)
     // a peer that never reads never completes the close handshake
     setTimeout(forceClose, FORCE_CLOSE_MS, this).unref()
   }
+
+  /** Closes at once (a slow consumer that did not complete the close handshake). */
+  close(): void {
+    if (!this.closed) this.ws.close()
+  }
 }
 
-function forceClose(conn: Conn): void {
-  if (!conn.closed) conn.ws!.close()
+function forceClose(sock: ConnSocket): void {
+  sock.close()
 }
 
 export interface StreamTransport {
@@ -77,9 +105,10 @@ export interface StreamTransport {
 export function attachStream(server: uWS.TemplatedApp, service: StreamService): StreamTransport {
   const open: uWS.WebSocket<Conn>[] = []
   let cursor = 0
+  const fanout = new Fanout<ConnSocket>((frames) => (service.counters.droppedFrames += frames))
   service.hub.attach({
-    publish: (topic, frame, binary) => void server.publish(topic, frame, binary),
-    subscribers: (topic) => server.numSubscribers(topic)
+    publish: (topic, frame) => fanout.publish(topic, frame),
+    subscribers: (topic) => fanout.subscribers(topic)
   })
   server.ws<Conn>('/v1/stream', {
     compression: uWS.DISABLED,
@@ -120,12 +149,13 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
         })
         return
       }
-      res.upgrade<Conn>(new Conn(auth), wsKey, wsProtocol, wsExtensions, context)
+      const conn: Conn = { auth, sock: null, session: null, index: -1 }
+      res.upgrade<Conn>(conn, wsKey, wsProtocol, wsExtensions, context)
     },
     open: (ws) => {
       const conn = ws.getUserData()
-      conn.ws = ws
-      conn.session = service.open(conn, conn.auth)
+      conn.sock = new ConnSocket(ws, conn.auth.encoding === 'msgpack', fanout)
+      conn.session = service.open(conn.sock, conn.auth)
       if (conn.session) {
         conn.index = open.length
         open.push(ws)
@@ -138,7 +168,7 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
     },
     close: (ws) => {
       const ud = ws.getUserData()
-      ud.closed = true
+      if (ud.sock) ud.sock.closed = true
       if (ud.index >= 0) {
         const last = open.pop()!
         if (last !== ws) {
@@ -155,9 +185,9 @@ export function attachStream(server: uWS.TemplatedApp, service: StreamService): 
       if (cursor >= open.length) cursor = 0
       const ws = open[cursor++]!
       const ud = ws.getUserData()
-      if (ud.closed || !ud.session || ud.session.closed) continue
+      if (!ud.sock || ud.sock.closed || !ud.session || ud.session.closed) continue
       const buffered = ws.getBufferedAmount()
-      if (buffered > SLOW_CONSUMER_BYTES) service.slowConsumer(ud.session, ud, buffered)
+      if (buffered > SLOW_CONSUMER_BYTES) service.slowConsumer(ud.session, ud.sock, buffered)
     }
   }, SWEEP_MS)
   sweep.unref()

@@ -12,6 +12,7 @@ import { KEY_RELOAD_MS, KeyRegistry } from '../../engine/access/key-registry.js'
 import { QUOTA_FLUSH_MS, QuotaCounter } from '../../engine/access/quota.js'
 import { MarketDirectory } from '../../engine/history/markets.js'
 import { LiveState } from '../../engine/live/live-state.js'
+import { livePath } from '../../engine/live/path-probe.js'
 import { holdsSyntheticData } from '../../engine/live/synthetic-data.js'
 import type { Logger } from '../../engine/log.js'
 import { projectRoot } from '../../engine/paths.js'
@@ -68,6 +69,7 @@ export async function openCore(config: Config, log: Logger, storage: Storage): P
   const keys = new KeyRegistry(store)
   const quota = new QuotaCounter(store)
   const live = new LiveState(store)
+  livePath.enabled = config.livePathProbe
   // Small reads of disjoint tables (engine_state, api_keys, api_usage), after the journal replays and before
   // the server listens: a key is known from the first request on. The live state (big reads) is built after
   // the server listens; data endpoints answer 503 warming_up until then (server/readiness.ts).

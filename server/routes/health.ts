@@ -8,6 +8,7 @@
 import { Type } from '@sinclair/typebox'
 import { json, type Route } from '../http/types.js'
 import type { ServerContext } from '../context.js'
+import { livePath } from '../../engine/live/path-probe.js'
 
 /** Optional per-source counters of venue feeds (live and replay). */
 const VENUE_COUNTERS = [
@@ -133,7 +134,17 @@ const HEALTH_RESPONSE = Type.Object({
       apply_errors: Type.Integer({ description: 'batches whose application threw (counted and skipped)' }),
       rebuilds: Type.Integer(),
       rebuild_errors: Type.Integer(),
-      rebuild_dropped: Type.Integer({ description: 'records that did not fit a rebuild replay buffer' })
+      rebuild_dropped: Type.Integer({ description: 'records that did not fit a rebuild replay buffer' }),
+      path_ms: Type.Optional(
+        Type.Record(
+          Type.String(),
+          Type.Object({ count: Type.Integer(), p50: Type.Number(), p99: Type.Number(), max: Type.Number() }),
+          {
+            description:
+              'LIVE_PATH_PROBE=1 only: per stage (dequeued, normalized, offered, applied, published), the age of each live batch since its venue socket received it, ms (docs/benchmarks.md "Wire")'
+          }
+        )
+      )
     },
     { description: 'the in-memory live state behind the hot endpoints (docs/architecture.md)' }
   ),
@@ -351,7 +362,8 @@ export function healthRoutes(ctx: ServerContext): Route[] {
               whale_window_rows: ctx.live.whales.size,
               whale_window_dropped: ctx.live.whales.dropped,
               queued: ctx.live.queued,
-              ...ctx.live.counters
+              ...ctx.live.counters,
+              ...(livePath.enabled && { path_ms: livePath.figures() })
             },
             ...(lastStop !== undefined && { last_stop: lastStop }),
             ...(ctx.stream && { stream: ctx.stream.stats() }),

@@ -253,6 +253,8 @@ export class StreamSession {
     for (const name of names) {
       this.counters.subscriptions--
       this.hub.release(name)
+      // the socket's topics go with it (a closed uWS socket is never touched: the adapter forgets it only)
+      this.sock.unsubscribe(topicOf(this.encoding, name))
     }
     this.onClosed?.(this)
   }

@@ -8,6 +8,7 @@
  * (the table batcher gathers chunks into inserts on its own timer, INGEST_FLUSH_MS). A message that
  * fails anywhere is counted and skipped; the pump never throws on venue data.
  */
+import { livePath } from '../../../engine/live/path-probe.js'
 import type { NormalizedRecord } from '../../../engine/records/types.js'
 import { encodeRecords } from '../../encode-records.js'
 import type { IngestItem } from '../../encoded-chunk.js'
@@ -39,12 +40,20 @@ export interface FeedPumpOptions {
  * Turns a batch of records into pipeline items: one chunk per table, then the records for the live state.
  * `bulk` (a replay as fast as possible) lets the batcher fill its larger bulk batches.
  */
-export function recordItems(records: NormalizedRecord[], counters: FeedCounters, bulk = false): IngestItem[] {
+export function recordItems(
+  records: NormalizedRecord[],
+  counters: FeedCounters,
+  bulk = false,
+  recvTs?: number
+): IngestItem[] {
   let maxTs = counters.lastEventTs ?? 0
   for (let i = 0; i < records.length; i++) if (records[i]!.ts > maxTs) maxTs = records[i]!.ts
   counters.rows += records.length
   counters.lastEventTs = maxTs
-  return [...encodeRecords(records, bulk), { live: true, records }]
+  return [
+    ...encodeRecords(records, bulk),
+    recvTs === undefined ? { live: true, records } : { live: true, records, recvTs }
+  ]
 }
 
 /** How one message text went: the venue's fast path took it, it was parsed as JSON, or it was not JSON. */
@@ -97,12 +106,16 @@ export async function* pumpFeed(opts: FeedPumpOptions, signal: AbortSignal): Asy
   const { normalizer, queue, counters, recorder } = opts
   const venue = normalizer.venue
   let out: NormalizedRecord[] = []
+  /** receive time of the oldest message behind `out`, epoch ms */
+  let oldest: number | undefined
   for (;;) {
     if (signal.aborted && queue.length === 0) break
     await queue.wait(IDLE_WAKE_MS, signal)
     for (let msg = queue.shift(); msg !== undefined; msg = queue.shift()) {
       counters.messages++
       counters.lastMessageTs = msg.recvTs
+      livePath.mark('dequeued', msg.recvTs)
+      oldest ??= msg.recvTs
       const how = normalizeMessage(normalizer, msg.channel, msg.text, msg.recvTs, out, counters)
       if (how === 'junk') recorder?.writeText(venue, msg.channel, msg.text, msg.recvTs)
       else if (how === 'fast') recorder?.write(venue, msg.channel, msg.text, msg.recvTs)
@@ -112,8 +125,11 @@ export async function* pumpFeed(opts: FeedPumpOptions, signal: AbortSignal): Asy
     // the queue is drained (or a chunk is full): hand on what it held
     if (out.length > 0) {
       const records = out
+      const recvTs = oldest
       out = []
-      yield* recordItems(records, counters)
-    }
+      oldest = undefined
+      livePath.mark('normalized', recvTs)
+      yield* recordItems(records, counters, false, recvTs)
+    } else oldest = undefined
   }
 }
