@@ -16,7 +16,8 @@ import { WhaleWindow } from '../live/whale-window.js'
 import { buildConfirmInputs, type FundingHistorySource } from '../live/confirm-inputs.js'
 import { firstScreenerHour } from '../live/screener-load.js'
 import { FUNDING_HISTORY_MS, ONCHAIN_LOAD_MS } from '../live/books-load.js'
-import { HOUR_MS, loadSeries, type Group, type SeriesGrid } from './series-load.js'
+import { groupedRows, HOUR_MS, loadSeries, type Group, type SeriesGrid } from './series-load.js'
+import { loadCloses } from './series-closes.js'
 
 /** How far back the newest funding, long/short and open-interest readings are looked for (screener-load.ts). */
 const LATEST_MS = 2 * 86_400_000
@@ -123,24 +124,31 @@ export async function confirmGrid(
   g: SeriesGrid
 ): Promise<ConfirmResult[]> {
   const first = g.startMs
+  const windowOf = (i: number): readonly [number, number] => {
+    const t = g.startMs + i * g.stepMs
+    return [firstScreenerHour(t), Math.floor(t / HOUR_MS)]
+  }
+  const closesLoad = loadCloses(store, base, g, firstScreenerHour(first), windowOf, (parts) =>
+    groupedRows(store, base, g, 'trades', 'price', '0', firstScreenerHour(first) * HOUR_MS, parts)
+  )
   const l = await loadSeries(store, base, g, {
-    tradesFromMs: firstScreenerHour(first) * HOUR_MS,
     oiFromMs: firstScreenerHour(first) * HOUR_MS,
     fundingFromMs: Math.min(first - LATEST_MS, Math.ceil((first - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS),
     lsrFromMs: first - LATEST_MS,
     onchainFromMs: first - ONCHAIN_LOAD_MS,
     whalesFromMs: first - WHALE_FLOW_MS
   })
-  const trades = index(l.trades)
+  const closes = await closesLoad
   const oi = index(l.oi)
   const funding = index(l.funding)
   const lsr = index(l.lsr)
   const markets = new Map<string, { exchange: string; symbol: string }>()
-  for (const ix of [trades, oi, funding, lsr]) for (const [k, m] of ix) markets.set(k, m)
+  for (const [k, m] of closes.markets) markets.set(k, m)
+  for (const ix of [oi, funding, lsr]) for (const [k, m] of ix) markets.set(k, m)
 
   const marketList = [...markets].map(([k, m]) => ({
     ...m,
-    trades: trades.get(k)?.hours,
+    key: k,
     oi: oi.get(k)?.hours,
     funding: funding.get(k)?.hours,
     lsr: lsr.get(k)?.hours
@@ -155,9 +163,9 @@ export async function confirmGrid(
     const latestFrom = Math.floor((t - LATEST_MS) / HOUR_MS)
     for (const m of marketList) {
       for (let h = fromHour; h <= nowHour; h++) {
-        const c = at(m.trades?.get(h), i)
+        const c = closes.close(m.key, h, i)
         const o = at(m.oi?.get(h), i)
-        if (c || o) screener.loadHour(m.exchange, m.symbol, base, h, o ? o.a : null, 0, c ? c.a : null)
+        if (c !== undefined || o) screener.loadHour(m.exchange, m.symbol, base, h, o ? o.a : null, 0, c ?? null)
       }
       const mk = { exchange: m.exchange, symbol: m.symbol, base }
       const f = newest(m.funding, latestFrom, nowHour, i, t - LATEST_MS)
