@@ -1,14 +1,14 @@
 /**
  * @module
  * The confirmation answer as it would have been given at a past moment: `confirmAt` loads the books as of
- * the point in time (engine/live/books-load.ts, only the base's rows) and runs the live assembly
+ * the point in time (engine/live/books-load.ts, only the base's rows and only the books the model reads) and runs the live assembly
  * (engine/live/confirm-inputs.ts) and model (engine/confirm/confirm.ts) with now = asOf. `confirmSeries`
  * answers a run of moments (the engine of `GET /v1/confirm/history`): its i-th result equals
  * `confirmAt(store, base, direction, {asOfMs: stepsMs[i], knownByMs: knownByMs ?? stepsMs[i]})`.
  */
 import { confirm, type ConfirmResult, type Direction } from '../confirm/confirm.js'
 import type { Store } from '../store/store.js'
-import { booksAt } from '../live/books-load.js'
+import { booksAt, CONFIRM_BOOKS } from '../live/books-load.js'
 import { buildConfirmInputs, fundingHistoryAt } from '../live/confirm-inputs.js'
 import type { PointInTime } from './point-in-time.js'
 import { confirmGrid, gridOf } from './confirm-series.js'
@@ -20,7 +20,7 @@ export async function confirmAt(
   direction: Direction,
   pit: PointInTime
 ): Promise<ConfirmResult> {
-  const books = await booksAt(store, pit, [base])
+  const books = await booksAt(store, pit, [base], CONFIRM_BOOKS)
   const inputs = await buildConfirmInputs(base, pit.asOfMs, {
     ...books,
     fundingHistory: fundingHistoryAt(store, pit.knownByMs)

@@ -16,7 +16,8 @@ import { WhaleWindow } from '../live/whale-window.js'
 import { buildConfirmInputs, type FundingHistorySource } from '../live/confirm-inputs.js'
 import { firstScreenerHour } from '../live/screener-load.js'
 import { FUNDING_HISTORY_MS, ONCHAIN_LOAD_MS } from '../live/books-load.js'
-import { HOUR_MS, loadSeries, type Group, type SeriesGrid } from './series-load.js'
+import { groupedRows, HOUR_MS, loadSeries, type Group, type SeriesGrid } from './series-load.js'
+import { loadCloses } from './series-closes.js'
 
 /** How far back the newest funding, long/short and open-interest readings are looked for (screener-load.ts). */
 const LATEST_MS = 2 * 86_400_000
@@ -78,6 +79,35 @@ function newest(
   return best
 }
 
+/** The first index of `rows` (ascending by ts) with ts >= `ms`. */
+function firstAtOrAfter(rows: readonly { readonly ts: number }[], ms: number): number {
+  let lo = 0
+  let hi = rows.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (rows[mid]!.ts < ms) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * The rows of `rows` (ascending by ts) with ts in [fromMs, toMs] usable at step i, in their order: the
+ * window is found by binary search, so a step reads only its own rows.
+ */
+function usable<T extends { readonly ts: number; readonly e: number }>(
+  rows: readonly T[],
+  fromMs: number,
+  toMs: number,
+  i: number
+): T[] {
+  const out: T[] = []
+  for (let j = firstAtOrAfter(rows, fromMs); j < rows.length && rows[j]!.ts <= toMs; j++) {
+    if (rows[j]!.e <= i) out.push(rows[j]!)
+  }
+  return out
+}
+
 /** Whether `stepsMs` is a regular grid (ascending, equal spacing): the fast path's precondition. */
 export function gridOf(stepsMs: readonly number[], knownByMs: number | undefined): SeriesGrid | null {
   if (stepsMs.length === 0) return null
@@ -94,21 +124,35 @@ export async function confirmGrid(
   g: SeriesGrid
 ): Promise<ConfirmResult[]> {
   const first = g.startMs
+  const windowOf = (i: number): readonly [number, number] => {
+    const t = g.startMs + i * g.stepMs
+    return [firstScreenerHour(t), Math.floor(t / HOUR_MS)]
+  }
+  const closesLoad = loadCloses(store, base, g, firstScreenerHour(first), windowOf, (parts) =>
+    groupedRows(store, base, g, 'trades', 'price', '0', firstScreenerHour(first) * HOUR_MS, parts)
+  )
   const l = await loadSeries(store, base, g, {
-    tradesFromMs: firstScreenerHour(first) * HOUR_MS,
     oiFromMs: firstScreenerHour(first) * HOUR_MS,
     fundingFromMs: Math.min(first - LATEST_MS, Math.ceil((first - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS),
     lsrFromMs: first - LATEST_MS,
     onchainFromMs: first - ONCHAIN_LOAD_MS,
     whalesFromMs: first - WHALE_FLOW_MS
   })
-  const trades = index(l.trades)
+  const closes = await closesLoad
   const oi = index(l.oi)
   const funding = index(l.funding)
   const lsr = index(l.lsr)
   const markets = new Map<string, { exchange: string; symbol: string }>()
-  for (const ix of [trades, oi, funding, lsr]) for (const [k, m] of ix) markets.set(k, m)
+  for (const [k, m] of closes.markets) markets.set(k, m)
+  for (const ix of [oi, funding, lsr]) for (const [k, m] of ix) markets.set(k, m)
 
+  const marketList = [...markets].map(([k, m]) => ({
+    ...m,
+    key: k,
+    oi: oi.get(k)?.hours,
+    funding: funding.get(k)?.hours,
+    lsr: lsr.get(k)?.hours
+  }))
   const out: ConfirmResult[] = []
   for (let i = 0; i < g.n; i++) {
     const t = g.startMs + i * g.stepMs
@@ -117,19 +161,19 @@ export async function confirmGrid(
     const screener = new ScreenerBook()
     const latest: NormalizedRecord[] = []
     const latestFrom = Math.floor((t - LATEST_MS) / HOUR_MS)
-    for (const [k, m] of markets) {
+    for (const m of marketList) {
       for (let h = fromHour; h <= nowHour; h++) {
-        const c = at(trades.get(k)?.hours.get(h), i)
-        const o = at(oi.get(k)?.hours.get(h), i)
-        if (c || o) screener.loadHour(m.exchange, m.symbol, base, h, o ? o.a : null, 0, c ? c.a : null)
+        const c = closes.close(m.key, h, i)
+        const o = at(m.oi?.get(h), i)
+        if (c !== undefined || o) screener.loadHour(m.exchange, m.symbol, base, h, o ? o.a : null, 0, c ?? null)
       }
       const mk = { exchange: m.exchange, symbol: m.symbol, base }
-      const f = newest(funding.get(k)?.hours, latestFrom, nowHour, i, t - LATEST_MS)
+      const f = newest(m.funding, latestFrom, nowHour, i, t - LATEST_MS)
       if (f)
         latest.push({ kind: 'funding', ts: f.ts, ...mk, funding_rate: f.a, interval_hours: f.b } as NormalizedRecord)
-      const r = newest(lsr.get(k)?.hours, latestFrom, nowHour, i, t - LATEST_MS)
+      const r = newest(m.lsr, latestFrom, nowHour, i, t - LATEST_MS)
       if (r) latest.push({ kind: 'long_short', ts: r.ts, ...mk, long_short_ratio: r.a } as NormalizedRecord)
-      const o = newest(oi.get(k)?.hours, latestFrom, nowHour, i, t - LATEST_MS)
+      const o = newest(m.oi, latestFrom, nowHour, i, t - LATEST_MS)
       if (o) latest.push({ kind: 'open_interest', ts: o.ts, ...mk, oi_base: 0, oi_usd: o.a } as NormalizedRecord)
     }
     // the store's order of the newest readings: funding, long/short, open interest
@@ -137,9 +181,9 @@ export async function confirmGrid(
     latest.sort((a, b) => kindOrder[a.kind]! - kindOrder[b.kind]!)
     screener.loadLatest(latest)
     const onchain = new OnchainBook()
-    onchain.apply(l.onchain.filter((r) => r.e <= i && r.ts >= t - ONCHAIN_LOAD_MS))
+    onchain.apply(usable(l.onchain, t - ONCHAIN_LOAD_MS, t, i))
     const whales = new WhaleWindow()
-    whales.reset(l.whales.filter((r) => r.e <= i && r.ts >= t - WHALE_FLOW_MS))
+    whales.reset(usable(l.whales, t - WHALE_FLOW_MS, t, i))
     const history: FundingHistorySource = {
       get: (exchange, symbol) => {
         const hours = funding.get(`${exchange}|${symbol}`)?.hours

@@ -44,7 +44,6 @@ export interface Group {
 export type Tagged<T> = T & { readonly e: number }
 
 export interface SeriesLoad {
-  readonly trades: readonly Group[]
   readonly funding: readonly Group[]
   readonly oi: readonly Group[]
   readonly lsr: readonly Group[]
@@ -67,7 +66,6 @@ function knownSql(g: SeriesGrid): string {
 
 export interface SeriesWindows {
   /** earliest event time each table is read from, epoch ms */
-  readonly tradesFromMs: number
   readonly fundingFromMs: number
   readonly oiFromMs: number
   readonly lsrFromMs: number
@@ -75,39 +73,75 @@ export interface SeriesWindows {
   readonly whalesFromMs: number
 }
 
-export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: SeriesWindows): Promise<SeriesLoad> {
-  const lastMs = g.startMs + (g.n - 1) * g.stepMs
-  const params = {
+/** The parameters of the grid's queries. */
+function gridParams(base: string, g: SeriesGrid): Record<string, number | string> {
+  return {
     base,
     start: g.startMs,
     step: g.stepMs,
     n: g.n,
-    to: lastMs,
+    to: g.startMs + (g.n - 1) * g.stepMs,
     ...(g.knownByMs === undefined ? {} : { known: g.knownByMs })
   }
-  const e = effectiveSql(g)
+}
+
+/**
+ * Per event hour, the part of it to read: hours firstHour, firstHour + 1, ... each with an inclusive range
+ * [lo, hi] of epoch ms (lo > hi: none of it).
+ */
+export interface HourParts {
+  readonly firstHour: number
+  readonly lo: readonly number[]
+  readonly hi: readonly number[]
+}
+
+/**
+ * The rows of `table` for `base` with event time in [fromMs, the last step] (and, when given, in the part
+ * `parts` names for the row's hour: one lookup per row), usable within the run, grouped per market, event
+ * hour and effective step: the newest reading of each group (`a`, `b`: SQL of its values).
+ */
+export async function groupedRows(
+  store: Store,
+  base: string,
+  g: SeriesGrid,
+  table: string,
+  a: string,
+  b: string,
+  fromMs: number,
+  parts?: HourParts
+): Promise<Group[]> {
+  const params: Record<string, number | string | number[]> = { ...gridParams(base, g), from: fromMs }
+  let extra = ''
+  if (parts) {
+    if (parts.lo.length === 0) return []
+    Object.assign(params, { ph: parts.firstHour, plo: [...parts.lo], phi: [...parts.hi] })
+    // the hour's slot (1-based); hours outside the arrays read nothing (arrayElement gives 0 there)
+    const slot = `toInt64(intDiv(toUnixTimestamp(ts), 3600)) - {ph:Int64} + 1`
+    extra = ` AND toUnixTimestamp64Milli(ts) >= arrayElement({plo:Array(Int64)}, ${slot})
+             AND toUnixTimestamp64Milli(ts) <= arrayElement({phi:Array(Int64)}, ${slot})`
+  }
   // the reading's time is aliased ms: an alias named ts would shadow the column inside max and argMax
-  const grouped = (table: string, a: string, b: string, fromMs: number, extra = ''): Promise<Group[]> =>
-    store
-      .query<Omit<Group, 'ts'> & { ms: number }>(
-        `SELECT exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
-       FROM (SELECT exchange, symbol, ts, intDiv(toUnixTimestamp(ts), 3600) AS h, ${e} AS e, ${a} AS va, ${b} AS vb
-             FROM ${table}
-             WHERE base = {base:String} AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC')
-               AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra})
-       WHERE e < {n:Int64}
-       GROUP BY exchange, symbol, h, e`,
-        { ...params, from: fromMs }
-      )
-      .then((rows) => rows.map(({ ms, ...r }) => ({ ...r, ts: ms })))
-  const [trades, funding, oi, lsr] = await Promise.all([
-    grouped('trades', 'price', '0', w.tradesFromMs),
-    grouped('funding', 'funding_rate', 'toFloat64(interval_hours)', w.fundingFromMs),
-    grouped('open_interest', 'oi_usd', '0', w.oiFromMs),
-    grouped('long_short', 'long_short_ratio', '0', w.lsrFromMs)
-  ])
+  const rows = await store.query<Omit<Group, 'ts'> & { ms: number }>(
+    `SELECT exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
+     FROM (SELECT exchange, symbol, ts, intDiv(toUnixTimestamp(ts), 3600) AS h, ${effectiveSql(g)} AS e, ${a} AS va, ${b} AS vb
+           FROM ${table}
+           WHERE base = {base:String} AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC')
+             AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra})
+     WHERE e < {n:Int64}
+     GROUP BY exchange, symbol, h, e`,
+    params
+  )
+  return rows.map(({ ms, ...r }) => ({ ...r, h: Number(r.h), e: Number(r.e), ts: Number(ms) }))
+}
+
+export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: SeriesWindows): Promise<SeriesLoad> {
+  const params = gridParams(base, g)
+  const e = effectiveSql(g)
+  const grouped = (table: string, a: string, b: string, fromMs: number): Promise<Group[]> =>
+    groupedRows(store, base, g, table, a, b, fromMs)
+  // independent reads: concurrent on the store's session pool
   // the event time is aliased ms: an alias named ts would shadow the column in WHERE
-  const onchain = await store.query<Omit<Tagged<OnchainMetricRecord>, 'ts'> & { ms: number }>(
+  const onchainRows = store.query<Omit<Tagged<OnchainMetricRecord>, 'ts'> & { ms: number }>(
     `SELECT * FROM (
        SELECT 'onchain_metric' AS kind, toUnixTimestamp64Milli(ts) AS ms, asset, metric, value, ${e} AS e
        FROM onchain_metrics
@@ -116,7 +150,7 @@ export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: S
      WHERE e < {n:Int64} ORDER BY ms`,
     { ...params, from: w.onchainFromMs }
   )
-  const whales = await store.query<Omit<Tagged<WhaleTransferRecord>, 'ts'> & { ms: number }>(
+  const whaleRows = store.query<Omit<Tagged<WhaleTransferRecord>, 'ts'> & { ms: number }>(
     `SELECT * FROM (
        SELECT 'whale_transfer' AS kind, toUnixTimestamp64Milli(ts) AS ms, chain, tx_hash, log_index, block_number,
               address, counterparty, toString(event_type) AS event_type, token, amount, usd_value, ${e} AS e
@@ -126,12 +160,17 @@ export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: S
      WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address`,
     { ...params, from: w.whalesFromMs, tokens: tokensOf(base) }
   )
-  const num = (x: Group): Group => ({ ...x, h: Number(x.h), e: Number(x.e), ts: Number(x.ts) })
+  const [funding, oi, lsr, onchain, whales] = await Promise.all([
+    grouped('funding', 'funding_rate', 'toFloat64(interval_hours)', w.fundingFromMs),
+    grouped('open_interest', 'oi_usd', '0', w.oiFromMs),
+    grouped('long_short', 'long_short_ratio', '0', w.lsrFromMs),
+    onchainRows,
+    whaleRows
+  ])
   return {
-    trades: trades.map(num),
-    funding: funding.map(num),
-    oi: oi.map(num),
-    lsr: lsr.map(num),
+    funding,
+    oi,
+    lsr,
     onchain: onchain.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<OnchainMetricRecord>),
     whales: whales.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<WhaleTransferRecord>)
   }

@@ -5,7 +5,8 @@
  * by `ts <= asOf AND ingest_ts <= knownBy` with every window counted back from `asOf`:
  * - the screener's hourly figures and newest readings (engine/live/screener-load.ts);
  * - on-chain readings of the last 48 h (exchange net flow, MVRV) for the on-chain book;
- * - whale transfers of the last 7 days for the whale window;
+ * - whale transfers of the last 7 days for the whale window (an answer as of a moment reads only the parts
+ *   it uses: `BooksParts`);
  * - per market, the hourly last funding rates of the last 30 days (the confirmation model's history).
  * `booksAt` builds fresh books from a load, which answer with now = asOf.
  */
@@ -18,7 +19,7 @@ import { loadScreener, type ScreenerLoad } from './screener-load.js'
 import { ScreenerBook } from './screener-book.js'
 import { OnchainBook } from './onchain-book.js'
 import { WhaleWindow, WHALE_WINDOW_MS } from './whale-window.js'
-import { boundParams, HOUR_MS, knownSql, pitBounds, type LoadBounds } from './load-bounds.js'
+import { boundParams, HOUR_MS, knownSql, pitBounds, rawSpan, rawSpanSql, type LoadBounds } from './load-bounds.js'
 
 /** On-chain readings a load reads, ms back from now (the book sums 24 h of them). */
 export const ONCHAIN_LOAD_MS = 48 * HOUR_MS
@@ -33,13 +34,31 @@ export interface BooksLoad {
   readonly whales: readonly WhaleTransferRecord[]
 }
 
-/** Everything the screener book, the on-chain book and the whale window hold, read within `b`. */
-export async function loadBooks(store: Store, b: LoadBounds): Promise<BooksLoad> {
+/** Which books a load fills: an answer as of a moment reads only what it uses. */
+export interface BooksParts {
+  /** the on-chain readings of the last ONCHAIN_LOAD_MS */
+  readonly onchain: boolean
+  /** how far back whale transfers are read, ms; 0: none */
+  readonly whalesMs: number
+}
+
+/** Every book in full: the live rebuild. */
+export const ALL_BOOKS: BooksParts = { onchain: true, whalesMs: WHALE_WINDOW_MS }
+/** The screener book only (the screener as of a moment). */
+export const SCREENER_ONLY: BooksParts = { onchain: false, whalesMs: 0 }
+/**
+ * What the confirmation model reads: the screener and on-chain books, and the whale transfers of the last
+ * 24 h (the window of `WhaleWindow.flows24h`, the model's only whale input).
+ */
+export const CONFIRM_BOOKS: BooksParts = { onchain: true, whalesMs: 86_400_000 }
+
+/** What the screener book, the on-chain book and the whale window hold, read within `b` (parts `p`). */
+export async function loadBooks(store: Store, b: LoadBounds, p: BooksParts = ALL_BOOKS): Promise<BooksLoad> {
   // independent reads: concurrent on the store's session pool
   const [screener, onchain, whales] = await Promise.all([
     loadScreener(store, b),
-    loadOnchain(store, b),
-    loadWhales(store, b)
+    p.onchain ? loadOnchain(store, b) : [],
+    p.whalesMs > 0 ? loadWhales(store, b, p.whalesMs) : []
   ])
   return { screener, onchain, whales }
 }
@@ -59,7 +78,12 @@ export async function loadOnchain(store: Store, b: LoadBounds): Promise<OnchainM
   return rows.map(withTs<OnchainMetricRecord>)
 }
 
-export async function loadWhales(store: Store, b: LoadBounds): Promise<WhaleTransferRecord[]> {
+/** Whale transfers of the `windowMs` (default: the whale window's 7 days) before `b.nowMs`, oldest first. */
+export async function loadWhales(
+  store: Store,
+  b: LoadBounds,
+  windowMs = WHALE_WINDOW_MS
+): Promise<WhaleTransferRecord[]> {
   const tokens = b.bases ? b.bases.flatMap((x) => tokensOf(x)) : null
   const rows = await store.query<Ms<WhaleTransferRecord>>(
     `SELECT 'whale_transfer' AS kind, toUnixTimestamp64Milli(ts) AS ms, chain, tx_hash, log_index, block_number,
@@ -67,9 +91,29 @@ export async function loadWhales(store: Store, b: LoadBounds): Promise<WhaleTran
      FROM whale_transfers WHERE ts >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')${knownSql(b)}
        ${tokens ? 'AND upper(token) IN {tokens:Array(String)}' : ''}
      ORDER BY ms, chain, tx_hash, log_index, address`,
-    { ...boundParams(b), since: b.nowMs - WHALE_WINDOW_MS, ...(tokens ? { tokens } : {}) }
+    { ...boundParams(b), since: b.nowMs - windowMs, ...(tokens ? { tokens } : {}) }
   )
   return rows.map(withTs<WhaleTransferRecord>)
+}
+
+/**
+ * How many distinct wallets (chain + address, chains among `chains`) the whale transfers of the `windowMs`
+ * before `b.nowMs` name: the whale summary's `total_whales_tracked`, counted by the store.
+ */
+export async function countWhaleWallets(
+  store: Store,
+  b: LoadBounds,
+  windowMs: number,
+  chains: readonly string[]
+): Promise<number> {
+  const [row] = await store.query<{ n: number }>(
+    `SELECT count() AS n FROM (
+       SELECT chain, address FROM whale_transfers
+       WHERE ts >= fromUnixTimestamp64Milli({since:Int64}, 'UTC') AND chain IN {chains:Array(String)}${knownSql(b)}
+       GROUP BY chain, address)`,
+    { ...boundParams(b), since: b.nowMs - windowMs, chains: [...chains] }
+  )
+  return Number(row?.n ?? 0)
 }
 
 /**
@@ -109,8 +153,9 @@ export async function loadFundingHistory(
   }
   if (raw.length) {
     params['hr'] = raw.map((h) => h / 1000)
+    Object.assign(params, rawSpan('r', raw))
     parts.push(`SELECT toUnixTimestamp(toStartOfHour(ts)) AS h, argMax(funding_rate, ts) AS r FROM funding
-       WHERE exchange = {exchange:String} AND symbol = {symbol:String} AND ts >= toDateTime64({fromS:UInt32}, 3, 'UTC')
+       WHERE exchange = {exchange:String} AND symbol = {symbol:String} AND ts >= toDateTime64({fromS:UInt32}, 3, 'UTC')${rawSpanSql('r')}
          AND toUnixTimestamp(toStartOfHour(ts)) IN {hr:Array(UInt32)}${knownSql(b)}
        GROUP BY h`)
   }
@@ -140,9 +185,17 @@ export function fillBooks(books: Books, l: BooksLoad): void {
   books.whales.reset(l.whales)
 }
 
-/** The books as of a point in time (optionally only some bases), answering with now = `pit.asOfMs`. */
-export async function booksAt(store: Store, pit: PointInTime, bases?: readonly string[]): Promise<Books> {
-  const l = await loadBooks(store, pitBounds(pit, bases))
+/**
+ * The books as of a point in time (optionally only some bases, only some parts: the others stay empty),
+ * answering with now = `pit.asOfMs`.
+ */
+export async function booksAt(
+  store: Store,
+  pit: PointInTime,
+  bases?: readonly string[],
+  parts: BooksParts = ALL_BOOKS
+): Promise<Books> {
+  const l = await loadBooks(store, pitBounds(pit, bases), parts)
   const books = { screener: new ScreenerBook(), onchain: new OnchainBook(), whales: new WhaleWindow() }
   fillBooks(books, l)
   return books

@@ -1,7 +1,7 @@
 /**
  * @module
  * Assembles the confirmation model's inputs for a base asset from the live state: derivatives from the
- * screener book (primary market: Binance, else Bybit, else OKX), the primary market's funding history of
+ * screener book (primary market: Binance, else Bybit, else OKX, then by symbol), the primary market's funding history of
  * the last 30 days (hourly last rates, engine/live/books-load.ts), on-chain inputs from the on-chain book,
  * whale inputs from the whale window. The same assembly serves the live answer and an answer as of a past
  * moment (books loaded as of it, engine/asof/confirm-at.ts).

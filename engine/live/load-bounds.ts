@@ -52,3 +52,18 @@ export function boundParams(b: LoadBounds): Record<string, number | string[]> {
   if (b.bases) p['bases'] = [...b.bases]
   return p
 }
+
+/**
+ * The event-time span of the raw hours `hours` (epoch ms of hour starts, ascending, non-empty) as parameters
+ * `<name>From` and `<name>To` (epoch s): a raw read of some hours scans only from the first to the end of
+ * the last, not the whole window. `rawSpanSql(name)` is the matching ` AND ts >= .. AND ts < ..`.
+ */
+export function rawSpan(name: string, hours: readonly number[]): Record<string, number> {
+  // nothing is stored before the epoch (DateTime columns): a span reaching before it starts there
+  const fromS = Math.max(0, hours[0]! / 1000)
+  return { [`${name}From`]: fromS, [`${name}To`]: Math.max(fromS, hours[hours.length - 1]! / 1000 + 3600) }
+}
+
+export function rawSpanSql(name: string): string {
+  return ` AND ts >= toDateTime64({${name}From:UInt32}, 3, 'UTC') AND ts < toDateTime64({${name}To:UInt32}, 3, 'UTC')`
+}

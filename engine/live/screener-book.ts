@@ -61,7 +61,10 @@ interface Market {
 
 /** Aggregates of one base asset over its markets, for the confirmation model. */
 export interface BaseStats {
-  /** the market whose funding and long/short feed the model: Binance first, then Bybit, then OKX */
+  /**
+   * the market whose funding and long/short feed the model: among the base's markets with a funding
+   * reading (else all of them), the first in venue order (Binance, Bybit, OKX), then symbol order
+   */
   readonly primary: { readonly exchange: string; readonly symbol: string } | null
   readonly fundingRate: number | null
   readonly fundingIntervalHours: number | null
@@ -74,6 +77,15 @@ export interface BaseStats {
 
 /** the primary market of a base: Binance, else Bybit, else OKX (the order of PERP_EXCHANGES) */
 const VENUE_PREFERENCE: readonly string[] = PERP_EXCHANGES
+
+/**
+ * The markets' order for choosing a primary: venue preference, then symbol (code-unit order), so two
+ * markets of one venue (BTCUSDT, BTCUSDC) rank the same whatever order they were loaded or seen in.
+ */
+function marketOrder(a: { exchange: string; symbol: string }, b: { exchange: string; symbol: string }): number {
+  const v = VENUE_PREFERENCE.indexOf(a.exchange) - VENUE_PREFERENCE.indexOf(b.exchange)
+  return v !== 0 ? v : a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0
+}
 
 function newMarket(exchange: string, symbol: string, base: string): Market {
   return {
@@ -217,7 +229,7 @@ export class ScreenerBook {
   /** The confirmation model's derivatives inputs for a base asset at `nowMs`. */
   baseStats(base: string, nowMs: number): BaseStats {
     const markets = [...this.markets.values()].filter((m) => m.base === base)
-    markets.sort((a, b) => VENUE_PREFERENCE.indexOf(a.exchange) - VENUE_PREFERENCE.indexOf(b.exchange))
+    markets.sort(marketOrder)
     const primary = markets.find((m) => m.funding) ?? markets[0]
     const agoHour = Math.floor(nowMs / HOUR_MS) - 24
     const ago = (m: Market, ring: Float64Array): number => {

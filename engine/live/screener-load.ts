@@ -16,7 +16,16 @@
 import type { NormalizedRecord } from '../records/types.js'
 import type { Store } from '../store/store.js'
 import { completeHours } from '../asof/known-at.js'
-import { basesSql, boundParams, HOUR_MS, knownSql, liveBounds, type LoadBounds } from './load-bounds.js'
+import {
+  basesSql,
+  boundParams,
+  HOUR_MS,
+  knownSql,
+  liveBounds,
+  rawSpan,
+  rawSpanSql,
+  type LoadBounds
+} from './load-bounds.js'
 
 /** Hourly history the screener needs: 48 h for the volume comparison plus the current hour. */
 const SCREENER_HOURS = 49
@@ -124,9 +133,10 @@ async function loadHourly(store: Store, b: LoadBounds): Promise<Hourly[]> {
     }
     if (t.raw.length) {
       params['tr'] = secs(t.raw)
+      Object.assign(params, rawSpan('t', t.raw))
       parts.push(`SELECT exchange, symbol, base, intDiv(toUnixTimestamp(ts), 3600) AS h, sum(price * qty) AS v,
               CAST(NULL AS Nullable(Float64)) AS oi, CAST(argMax(price, ts) AS Nullable(Float64)) AS c
-       FROM trades WHERE ts >= toDateTime64({fromS:UInt32}, 3, 'UTC')
+       FROM trades WHERE ts >= toDateTime64({fromS:UInt32}, 3, 'UTC')${rawSpanSql('t')}
          AND toUnixTimestamp(toStartOfHour(ts)) IN {tr:Array(UInt32)}${knownSql(b)}${bases}
        GROUP BY exchange, symbol, base, h`)
     }
@@ -136,9 +146,10 @@ async function loadHourly(store: Store, b: LoadBounds): Promise<Hourly[]> {
     }
     if (o.raw.length) {
       params['or'] = secs(o.raw)
+      Object.assign(params, rawSpan('o', o.raw))
       parts.push(`SELECT exchange, symbol, base, intDiv(toUnixTimestamp(ts), 3600) AS h, 0 AS v,
               CAST(argMax(oi_usd, ts) AS Nullable(Float64)) AS oi, CAST(NULL AS Nullable(Float64)) AS c
-       FROM open_interest WHERE ts >= toDateTime64({fromS:UInt32}, 3, 'UTC')
+       FROM open_interest WHERE ts >= toDateTime64({fromS:UInt32}, 3, 'UTC')${rawSpanSql('o')}
          AND toUnixTimestamp(toStartOfHour(ts)) IN {or:Array(UInt32)}${knownSql(b)}${bases}
        GROUP BY exchange, symbol, base, h`)
     }

@@ -116,6 +116,25 @@ export function whaleSummary(
     addresses.add(r.address)
     if (r.ts >= since) recent.push(r)
   }
+  const total = [...tracked.values()].reduce((sum, addresses) => sum + addresses.size, 0)
+  return whaleSummaryOf(recent, total, nowMs, thresholds, opts)
+}
+
+/**
+ * The same summary from the rows of its 24 h window alone (any chain, in event order) and
+ * `total_whales_tracked` counted elsewhere (the store counts the 7 days' wallets for an answer as of a
+ * moment, so only the window's rows are read).
+ */
+export function whaleSummaryOf(
+  rows: readonly WhaleTransferRecord[],
+  totalWhalesTracked: number,
+  nowMs: number,
+  thresholds: SignificanceThresholds = DEFAULT_THRESHOLDS,
+  opts: Omit<CollapseOptions, 'thresholds'> = {}
+): WhaleSummary {
+  const since = nowMs - SUMMARY_WINDOW_MS
+  const chains = new Set<string>(CHAINS)
+  const recent = rows.filter((r) => r.ts >= since && chains.has(r.chain))
   const events = collapseEvents(recent, { ...opts, thresholds })
   const counts = byChain(() => ({ event_count: 0, volume_usd: 0 }))
   const flows = byChain(() => ({ inflow: 0, outflow: 0 }))
@@ -133,7 +152,7 @@ export function whaleSummary(
     top_movers: wallets.sort(compareMovers).slice(0, TOP_MOVERS),
     total_volume_24h: CHAINS.reduce((sum, c) => sum + counts[c].volume_usd, 0),
     active_wallets: wallets.length,
-    total_whales_tracked: [...tracked.values()].reduce((sum, addresses) => sum + addresses.size, 0),
+    total_whales_tracked: totalWhalesTracked,
     as_of: new Date(nowMs).toISOString()
   }
 }

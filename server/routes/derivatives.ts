@@ -8,7 +8,7 @@
  */
 import { perpVenueLabels } from '../../catalog/venues.js'
 import type { ScreenerBook, ScreenerRow } from '../../engine/live/screener-book.js'
-import { booksAt } from '../../engine/live/books-load.js'
+import { booksAt, SCREENER_ONLY } from '../../engine/live/books-load.js'
 import { resolvePointInTime } from '../../engine/asof/point-in-time.js'
 import { screenerBases } from '../../engine/symbols/known-bases.js'
 import { resolveSymbol, venueOf } from '../../engine/symbols/resolve.js'
@@ -82,7 +82,7 @@ export function derivativesRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): R
         if (pit) {
           const key = { ...q, exchange, symbol: symbol?.base, sorted: req.query.has('sort') }
           return asOf.answer(key, pit, async () => {
-            const books = await booksAt(ctx.store, pit, symbol ? [symbol.base] : undefined)
+            const books = await booksAt(ctx.store, pit, symbol ? [symbol.base] : undefined, SCREENER_ONLY)
             return answer(req, books.screener, pit.asOfMs, symbol?.base, exchange)
           })
         }

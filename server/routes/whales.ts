@@ -7,13 +7,13 @@
  * the same summary over the whale transfers (the chain sources write theirs there too) known then.
  */
 import { ApiError } from '../../engine/errors.js'
-import type { Chain, WhaleTransferRecord } from '../../engine/records/types.js'
+import { CHAINS, type Chain, type WhaleTransferRecord } from '../../engine/records/types.js'
 import { collapseEvents, type WhaleEvent } from '../../engine/whales/collapse.js'
 import { pageEvents } from '../../engine/whales/events-page.js'
 import type { Significance } from '../../engine/whales/significance.js'
-import { whaleSummary } from '../../engine/whales/summary.js'
-import { WhaleWindow, WHALE_WINDOW_MS } from '../../engine/live/whale-window.js'
-import { loadWhales } from '../../engine/live/books-load.js'
+import { SUMMARY_WINDOW_MS, whaleSummary, whaleSummaryOf } from '../../engine/whales/summary.js'
+import { WHALE_WINDOW_MS } from '../../engine/live/whale-window.js'
+import { countWhaleWallets, loadWhales } from '../../engine/live/books-load.js'
 import { pitBounds } from '../../engine/live/load-bounds.js'
 import { resolvePointInTime } from '../../engine/asof/point-in-time.js'
 import { EventsQuery, EventsResponse, SummaryQuery, SummaryResponse } from '../../schemas/api/whales.js'
@@ -105,10 +105,13 @@ export function whaleRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): Route[]
         const pit = resolvePointInTime(req.q, req.plan, Date.now())
         if (pit) {
           return asOf.answer(req.q, pit, async () => {
-            // the whale window as of then, answering with now = as_of
-            const w = new WhaleWindow()
-            w.reset(await loadWhales(ctx.store, pitBounds(pit)))
-            return whaleSummary(w.since(pit.asOfMs - WHALE_WINDOW_MS, pit.asOfMs), pit.asOfMs)
+            // as of then, with now = as_of: the 24 h window's rows, and the 7 days' wallets counted by the store
+            const b = pitBounds(pit)
+            const [rows, tracked] = await Promise.all([
+              loadWhales(ctx.store, b, SUMMARY_WINDOW_MS),
+              countWhaleWallets(ctx.store, b, WHALE_WINDOW_MS, CHAINS)
+            ])
+            return whaleSummaryOf(rows, tracked, pit.asOfMs)
           })
         }
         const now = Date.now()

@@ -1,11 +1,13 @@
 /**
  * The confirmation answer at past moments on a real chDB store: `confirmSeries` gives at each step what
- * `confirmAt` gives alone, a later import with old event times changes no answer known before it arrived
+ * `confirmAt` gives alone, `confirmAt` (the base's rows only) gives what the books loaded in full give, a later import with old event times changes no answer known before it arrived
  * (and does change what is known after it), and a moment before any data answers the blind SKIP.
  */
 import { describe, expect, it, beforeAll } from 'vitest'
 import { confirmAt, confirmSeries } from '../../engine/asof/confirm-at.js'
 import { booksAt } from '../../engine/live/books-load.js'
+import { buildConfirmInputs, fundingHistoryAt } from '../../engine/live/confirm-inputs.js'
+import { confirm } from '../../engine/confirm/confirm.js'
 import { useMigratedStore } from '../helpers/migrated-store.js'
 import { writeMarket } from '../helpers/asof/market-rows.js'
 
@@ -85,6 +87,24 @@ describe('confirmAt and confirmSeries', () => {
     expect(before).toEqual(without.map(asBtc))
     const ownWithout = await confirmSeries(s.store, 'ETH', 'short', hourly)
     expect(own).toEqual(ownWithout.map(asBtc))
+  }, 300_000)
+
+  it('equal the answer computed from the books of every base and every part, loaded in full', async () => {
+    // confirmAt reads only the base's rows and the model's parts; the full loader reads everything
+    for (const t of [hourly[3]!, odd[5]!, loose[1]!, importAt + 17 * 60_000]) {
+      for (const known of [t, importAt + HOUR]) {
+        const pit = { asOfMs: t, knownByMs: Math.max(t, known) }
+        const books = await booksAt(s.store, pit)
+        expect(books.screener.hasBase('ETH')).toBe(true)
+        const inputs = await buildConfirmInputs('BTC', t, {
+          ...books,
+          fundingHistory: fundingHistoryAt(s.store, pit.knownByMs)
+        })
+        const full = confirm('BTC', 'long', inputs, t)
+        expect(full.smart_money.net_flow_usd).not.toBeNull()
+        expect(await confirmAt(s.store, 'BTC', 'long', pit)).toEqual(full)
+      }
+    }
   }, 300_000)
 
   it('answers the blind SKIP before any data', async () => {

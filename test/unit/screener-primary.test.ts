@@ -1,6 +1,6 @@
 /**
- * The primary market of a base (confirm's derivatives inputs): Binance, else Bybit, else OKX, whichever
- * order the records arrive in.
+ * The primary market of a base (confirm's derivatives inputs): Binance, else Bybit, else OKX, then by
+ * symbol when one venue lists the base twice, whichever order the records arrive or are loaded in.
  */
 import { describe, expect, it } from 'vitest'
 import { ScreenerBook } from '../../engine/live/screener-book.js'
@@ -35,5 +35,23 @@ describe('ScreenerBook primary market', () => {
     book.apply([OKX, BYBIT, BINANCE])
     expect(book.baseStats('ORDI', NOW).primary).toEqual({ exchange: 'binance', symbol: 'ORDIUSDT' })
     expect(book.baseStats('ORDI', NOW).fundingRate).toBe(0.0001)
+  })
+
+  it('chooses between two markets of one venue by symbol, in any order', () => {
+    const usdc = funding('binance', 'ORDIUSDC', 0.0004)
+    for (const order of [
+      [BINANCE, usdc],
+      [usdc, BINANCE]
+    ]) {
+      const book = new ScreenerBook()
+      book.apply(order)
+      expect(book.baseStats('ORDI', NOW).primary).toEqual({ exchange: 'binance', symbol: 'ORDIUSDC' })
+      expect(book.baseStats('ORDI', NOW).fundingRate).toBe(0.0004)
+      // loaded from the store (the as_of and series paths) in either order: the same primary
+      const loaded = new ScreenerBook()
+      for (const r of order) loaded.loadHour(r.exchange, r.symbol, 'ORDI', Math.floor(NOW / 3_600_000), 1e6, 0, 5)
+      loaded.loadLatest(order)
+      expect(loaded.baseStats('ORDI', NOW).primary).toEqual({ exchange: 'binance', symbol: 'ORDIUSDC' })
+    }
   })
 })
