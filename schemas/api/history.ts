@@ -285,7 +285,8 @@ export const CorrelatedQuery = Type.Object({
       undefined,
       MONTHS_SPAN
     )
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })
 
 export const BACKTEST_FIELDS = ['ohlcv', 'funding_rate', 'oi', 'whale_flow', 'open_interest', 'liquidations'] as const
@@ -303,7 +304,8 @@ export const BacktestDataQuery = Type.Object({
       { default: ['ohlcv'], description: 'ohlcv, funding_rate, oi (= open_interest), whale_flow, liquidations' }
     )
   ),
-  exchange: Type.Optional(ExchangeParam)
+  exchange: Type.Optional(ExchangeParam),
+  ...KNOWN_BY_PARAM
 })
 
 export const AlignedResponse = Envelope(AlignedRecord, 'rows per market and bucket, oldest first per market')
