@@ -343,5 +343,6 @@ export const ExportQuery = Type.Object({
     EnumParam(HISTORY_EXCHANGES, {
       description: `${ExchangeParam.description}. Rule: required with layout=freqtrade (freqtrade keeps one data directory per exchange)`
     })
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })
