@@ -91,6 +91,8 @@ export interface LatestProbe {
   readonly atOrBeforeMs: number
   /** oldest bucket start searched, epoch ms (inclusive) */
   readonly notBeforeMs: number
+  /** read instead of `table` (a `known_by` source, known-sources.ts `candleFrom`) with its parameters */
+  readonly source?: { readonly from: string; readonly params: Readonly<Record<string, number | readonly number[]>> }
 }
 
 /**
@@ -99,13 +101,14 @@ export interface LatestProbe {
  * not queried.
  */
 export async function latestCandles(store: Store, m: Market, probes: readonly LatestProbe[]): Promise<Candle[]> {
-  const params: Record<string, string | number> = marketParams(m)
+  const params: Record<string, string | number | readonly number[]> = marketParams(m)
   const parts: string[] = []
   probes.forEach((p, i) => {
     if (p.atOrBeforeMs < Math.max(0, p.notBeforeMs)) return
     params[`hi${i}`] = dateTimeSeconds(p.atOrBeforeMs, 'floor')
     params[`lo${i}`] = dateTimeSeconds(p.notBeforeMs, 'ceil')
-    parts.push(`SELECT ${i} AS probe, toUnixTimestamp(bucket) * 1000 AS t, ${MERGED} FROM ${p.table}
+    Object.assign(params, p.source?.params)
+    parts.push(`SELECT ${i} AS probe, toUnixTimestamp(bucket) * 1000 AS t, ${MERGED} FROM ${p.source?.from ?? p.table}
       WHERE ${MARKET_WHERE} AND bucket <= toDateTime({hi${i}:UInt32}, 'UTC') AND bucket >= toDateTime({lo${i}:UInt32}, 'UTC')
       GROUP BY bucket ORDER BY bucket DESC LIMIT 1`)
   })

@@ -13,7 +13,8 @@
  * (its late hours), as engine/history/candles-known.ts does for one market. Raw rows are kept 90 days
  * (docs/records.md): a late hour older than that has no raw rows left and reads as empty.
  *
- * Parameter names carry a prefix per source (`ck_`, `ok_`, `lk_`) so sources combine in one query.
+ * Parameter names carry a prefix per source (`ck_` or the caller's for candles, `ok_`, `lk_`) so sources
+ * combine in one query.
  */
 import { lateHours } from '../asof/known-at.js'
 import type { Store } from '../store/store.js'
@@ -59,35 +60,37 @@ const withinHour = (s: Span): boolean => s.unit === 'm' || (s.unit === 'h' && s.
  * The candles of `tf`'s table with bucket in [fromMs, toMs) as known by `knownByMs` (undefined: the table).
  * Columns: base, exchange, symbol, bucket and the candle states (open/close argMin/argMax states, high, low,
  * volume_base, volume_quote, trades); several rows may share a key: reads merge them as they merge the table's.
+ * `p` prefixes the bound parameters' names (several candle sources in one query need distinct ones).
  */
 export async function candleFrom(
   store: Store,
   tf: Timeframe,
   fromMs: number,
   toMs: number,
-  knownByMs: number | undefined
+  knownByMs: number | undefined,
+  p = 'ck'
 ): Promise<KnownFrom> {
   if (knownByMs === undefined) return { from: tf.table, params: {} }
   const late = await lateHours(store, 'trades', fromMs, toMs, knownByMs)
   if (late.length === 0) return { from: tf.table, params: {} }
-  const params: Record<string, number | readonly number[]> = lateParams('ck', late, knownByMs)
+  const params: Record<string, number | readonly number[]> = lateParams(p, late, knownByMs)
   const parts: string[] = []
   if (withinHour(tf.span)) {
     parts.push(`SELECT ${CANDLE_STATES} FROM ${tf.table}
-      WHERE NOT has({ck_late:Array(UInt32)}, toUInt32(toStartOfHour(bucket)))`)
+      WHERE NOT has({${p}_late:Array(UInt32)}, toUInt32(toStartOfHour(bucket)))`)
   } else {
     // buckets holding a late hour (epoch s): rebuilt from candles_1h (their other hours) and raw trades
     const touched = [...new Set(late.map((h) => floorTo(h, tf.span)))]
-    params['ck_touched'] = touched.map((t) => t / 1000)
-    params['ck_tfrom'] = touched[0]! / 1000
-    params['ck_tto'] = plus(touched[touched.length - 1]!, tf.span) / 1000
-    parts.push(`SELECT ${CANDLE_STATES} FROM ${tf.table} WHERE NOT has({ck_touched:Array(UInt32)}, toUInt32(bucket))`)
+    params[`${p}_touched`] = touched.map((t) => t / 1000)
+    params[`${p}_tfrom`] = touched[0]! / 1000
+    params[`${p}_tto`] = plus(touched[touched.length - 1]!, tf.span) / 1000
+    parts.push(`SELECT ${CANDLE_STATES} FROM ${tf.table} WHERE NOT has({${p}_touched:Array(UInt32)}, toUInt32(bucket))`)
     parts.push(`SELECT ${CANDLE_STATES} FROM candles_1h
-      WHERE bucket >= toDateTime({ck_tfrom:UInt32}, 'UTC') AND bucket < toDateTime({ck_tto:UInt32}, 'UTC')
-        AND has({ck_touched:Array(UInt32)}, toUInt32(${bucketSql('bucket', tf.span)}))
-        AND NOT has({ck_late:Array(UInt32)}, toUInt32(bucket))`)
+      WHERE bucket >= toDateTime({${p}_tfrom:UInt32}, 'UTC') AND bucket < toDateTime({${p}_tto:UInt32}, 'UTC')
+        AND has({${p}_touched:Array(UInt32)}, toUInt32(${bucketSql('bucket', tf.span)}))
+        AND NOT has({${p}_late:Array(UInt32)}, toUInt32(bucket))`)
   }
-  parts.push(`SELECT ${CANDLE_RAW} FROM trades WHERE ${rawWhere('ck')} GROUP BY base, exchange, symbol, bucket`)
+  parts.push(`SELECT ${CANDLE_RAW} FROM trades WHERE ${rawWhere(p)} GROUP BY base, exchange, symbol, bucket`)
   return { from: `(${parts.join('\nUNION ALL\n')})`, params }
 }
 

@@ -183,7 +183,8 @@ export const OhlcvMultiQuery = Type.Object({
     EpochMsParam(
       "the moment to look from, epoch ms; default now (a later moment is read as now). Rule: within the plan's history depth"
     )
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })
 
 export const OhlcvMultiResponse = Envelope(
