@@ -49,6 +49,17 @@ const whale = (ts: number, id: string, type: 'transfer_in' | 'transfer_out', usd
 
 /** Everything a table holds before the late arrival: hours 3 to 5 of day D. */
 async function loadLive(): Promise<void> {
+  // three earlier days with a close and a net flow each (the correlation has samples)
+  await ingestRecords(srv.base, 'trade', [
+    trade(D - 3 * DAY + 3 * HOUR, 100, 1, 'prev-3'),
+    trade(D - 2 * DAY + 3 * HOUR, 110, 1, 'prev-2'),
+    trade(D - DAY + 3 * HOUR, 99, 1, 'prev-1')
+  ])
+  await ingestRecords(srv.base, 'whale_transfer', [
+    whale(D - 3 * DAY + 3 * HOUR, 'p3', 'transfer_in', 100),
+    whale(D - 2 * DAY + 3 * HOUR, 'p2', 'transfer_out', 300),
+    whale(D - DAY + 3 * HOUR, 'p1', 'transfer_in', 50)
+  ])
   await ingestRecords(srv.base, 'trade', hourTrades([3, 4, 5], 'live'))
   await ingestRecords(srv.base, 'funding', [funding(D + 3 * HOUR, 2), funding(D + 4 * HOUR + 10 * MIN, 3)])
   await ingestRecords(srv.base, 'open_interest', [oi(D + 3 * HOUR + 5 * MIN, 10), oi(D + 4 * HOUR + 5 * MIN, 12)])
@@ -91,7 +102,13 @@ const PATHS = [
   `/v1/backtest/data?symbols=AKB&timeframe=1d&${dates(D - 3 * DAY, D)}&fields=${ALL}`,
   `/v1/historical/correlated-data?asset=AKB&interval=1h&${corrDates}&include=${CORR}`,
   `/v1/historical/correlated-data?asset=AKB&interval=30m&${corrDates}&include=${CORR}`,
-  `/v1/historical/correlated-data?asset=AKB&interval=1d&${corrDates}&include=${CORR}`
+  `/v1/historical/correlated-data?asset=AKB&interval=1d&${corrDates}&include=${CORR}`,
+  `/v1/historical/ohlcv/multi?symbol=AKB&timeframes=1m,1h,4h&timestamp=${D + 10 * HOUR}`,
+  `/v1/historical/ohlcv/multi?symbol=AKB&timeframes=1d&timestamp=${D + DAY + HOUR}`,
+  // whole-day grids: the grid moves only at midnight UTC
+  `/v1/historical/snapshots?symbol=AKB&interval=1d&lookback=7d`,
+  `/v1/historical/snapshots?symbol=AKBUSDT&interval=1d&lookback=7d&metrics=price,volume,oi,funding_rate`,
+  `/v1/historical/whales/price-correlation?asset=AKB&interval=1d&lookback=7d`
 ]
 /** The candle export in a text format (read back as rows) and a binary one (compared as bytes). */
 const EXPORTS = [
@@ -178,6 +195,13 @@ describe('known_by on the aligned series and the export', () => {
       whale_flow: -256
     })
     expect(grid[9]).toMatchObject({ open: null, funding_rate: null, open_interest: null, whale_flow: null })
+    // the newest candles at D 10:00 known by `before`: hour 5 (hour 9 arrived later)
+    const multi = JSON.parse((await get(`${PATHS[7]}&known_by=${before}`)).text).data as Record<string, unknown>[]
+    expect(multi.map((c) => [c['timeframe'], c['timestamp']])).toEqual([
+      ['1m', D + 5 * HOUR + 30 * MIN],
+      ['1h', D + 5 * HOUR],
+      ['4h', D + 4 * HOUR]
+    ])
     const plainGrid = JSON.parse((await get(PATHS[0]!)).text).data as Record<string, unknown>[]
     expect(plainGrid[4]).toMatchObject({
       low: 90,
