@@ -61,7 +61,12 @@ async function loadLive(): Promise<void> {
     whale(D - DAY + 3 * HOUR, 'p1', 'transfer_in', 50)
   ])
   await ingestRecords(srv.base, 'trade', hourTrades([3, 4, 5], 'live'))
-  await ingestRecords(srv.base, 'funding', [funding(D + 3 * HOUR, 2), funding(D + 4 * HOUR + 10 * MIN, 3)])
+  // hour 7 ends at a settlement (8-hour interval): the freqtrade layout writes its rate
+  await ingestRecords(srv.base, 'funding', [
+    funding(D + 3 * HOUR, 2),
+    funding(D + 4 * HOUR + 10 * MIN, 3),
+    funding(D + 7 * HOUR + 10 * MIN, 5)
+  ])
   await ingestRecords(srv.base, 'open_interest', [oi(D + 3 * HOUR + 5 * MIN, 10), oi(D + 4 * HOUR + 5 * MIN, 12)])
   await ingestRecords(srv.base, 'liquidation', [liq(D + 3 * HOUR, 'sell', 2), liq(D + 4 * HOUR + MIN, 'buy', 1)])
   await ingestRecords(srv.base, 'whale_transfer', [
@@ -73,7 +78,11 @@ async function loadLive(): Promise<void> {
 /** The late arrival: more in hour 4 (already known) and hour 9 (empty until then), old event times. */
 async function loadLate(): Promise<void> {
   await ingestRecords(srv.base, 'trade', [trade(D + 4 * HOUR + 10 * MIN, 90, 2, 'late-4'), ...hourTrades([9], 'late')])
-  await ingestRecords(srv.base, 'funding', [funding(D + 4 * HOUR + 50 * MIN, 40), funding(D + 9 * HOUR, 30)])
+  await ingestRecords(srv.base, 'funding', [
+    funding(D + 4 * HOUR + 50 * MIN, 40),
+    funding(D + 7 * HOUR + 30 * MIN, 50),
+    funding(D + 9 * HOUR, 30)
+  ])
   await ingestRecords(srv.base, 'open_interest', [oi(D + 4 * HOUR + 55 * MIN, 20), oi(D + 9 * HOUR, 30)])
   await ingestRecords(srv.base, 'liquidation', [liq(D + 4 * HOUR + 40 * MIN, 'sell', 8), liq(D + 9 * HOUR, 'buy', 4)])
   await ingestRecords(srv.base, 'whale_transfer', [
@@ -116,6 +125,22 @@ const EXPORTS = [
   `/v1/backtest/export?symbols=AKB&timeframe=4h&start_time=${D}&end_time=${D + DAY}&format=json`,
   `/v1/backtest/export?symbols=AKB&timeframe=15m&start_time=${D}&end_time=${D + DAY}&format=parquet`
 ]
+/** The freqtrade layout: a tar whose entries carry the request time, so compared by entry contents. */
+const FREQTRADE = `/v1/backtest/export?symbols=AKB&timeframe=1h&start_time=${D}&end_time=${D + DAY}&layout=freqtrade&exchange=binance`
+
+/** The regular files of a ustar archive: name -> content as hex. */
+function tarFiles(tar: Buffer): Map<string, string> {
+  const files = new Map<string, string>()
+  for (let at = 0; at + 512 <= tar.length;) {
+    const h = tar.subarray(at, at + 512)
+    if (h.every((b) => b === 0)) break
+    const name = h.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '')
+    const size = parseInt(h.subarray(124, 136).toString('utf8').replace(/\0.*$/s, '').trim(), 8)
+    if (h[156] !== 0x35) files.set(name, tar.subarray(at + 512, at + 512 + size).toString('hex'))
+    at += 512 + Math.ceil(size / 512) * 512
+  }
+  return files
+}
 
 async function get(path: string): Promise<{ status: number; text: string; bytes: Buffer }> {
   const res = await fetch(`${srv.base}${path}`, { headers: { 'x-api-key': key } })
@@ -147,7 +172,7 @@ describe('known_by on the aligned series and the export', () => {
     await loadLive()
     const before = await lastIngest()
     const recorded = new Map<string, { text: string; bytes: Buffer }>()
-    for (const p of [...PATHS, ...EXPORTS]) {
+    for (const p of [...PATHS, ...EXPORTS, FREQTRADE]) {
       const r = await get(p)
       expect(r.status, `${p}: ${r.text.slice(0, 300)}`).toBe(200)
       recorded.set(p, r)
@@ -174,6 +199,13 @@ describe('known_by on the aligned series and the export', () => {
       expect(plain.bytes.equals(recorded.get(p)!.bytes), p).toBe(false)
       expect((await get(`${p}&known_by=${after}`)).bytes.equals(plain.bytes), p).toBe(true)
     }
+
+    const ftBefore = tarFiles((await get(`${FREQTRADE}&known_by=${before}`)).bytes)
+    expect([...ftBefore.keys()].some((n) => n.endsWith('-1h-funding_rate.feather'))).toBe(true)
+    expect(ftBefore).toEqual(tarFiles(recorded.get(FREQTRADE)!.bytes))
+    const ftPlain = tarFiles((await get(FREQTRADE)).bytes)
+    expect(ftPlain).not.toEqual(ftBefore)
+    expect(tarFiles((await get(`${FREQTRADE}&known_by=${after}`)).bytes)).toEqual(ftPlain)
 
     // read back: the CSV known by `before` has hours 3 to 5 as loaded; the plain one the late trades too
     const csvBefore = csvRows((await get(`${EXPORTS[0]}&known_by=${before}`)).text)

@@ -22,6 +22,7 @@ import { nativeBlocks, nativeBlockViews, type NativeColumnView } from '../native
 import { FreqtradeArchive } from './archive.js'
 import { FeatherWriter, FREQTRADE_SCHEMA, type FeatherBatch } from './feather-file.js'
 import { GapTracker, type Gap } from './gaps.js'
+import { knownCandleRead, knownFundingRead } from './freqtrade-known.js'
 import { candleSql, fundingSql, pinnedNative } from './freqtrade-sql.js'
 import { freqtradeFilePath, freqtradePair } from './names.js'
 
@@ -47,6 +48,8 @@ export interface FreqtradeExportRequest {
   readonly pinMerged: boolean
   /** aborting it cancels the query between blocks (stopping the iterator early does too) */
   readonly signal?: AbortSignal
+  /** use only records received by this moment, epoch ms (freqtrade-known.ts; undefined: everything stored) */
+  readonly knownByMs?: number
 }
 
 const HOUR_MS = 3_600_000
@@ -122,8 +125,12 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
 
   let dirSent = false
   let current: OpenFile | null = null
-  const sqlFor = (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
-  const blocks = nativeBlockViews(pinnedNative(store, tf.table, sqlFor, params, req.pinMerged, req.signal))
+  const known =
+    req.knownByMs === undefined ? null : await knownCandleRead(store, tf, cond.sql, req.fromMs, toMs, req.knownByMs)
+  const sqlFor = known ? () => known.sql : (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
+  const blocks = nativeBlockViews(
+    pinnedNative(store, tf.table, sqlFor, { ...params, ...known?.params }, req.pinMerged && !known, req.signal)
+  )
   for await (const block of blocks) {
     if (!dirSent) {
       yield archive.directory() // after the query's first block: errors before it are still answered as JSON
@@ -217,8 +224,14 @@ async function* fundingFiles(
       writer.file([{ rows: n, columns: [bytes(date), bytes(Float64Array.from(rates)), zeros, zeros, zeros, zeros] }])
     )
   }
-  const sqlFor = (pinned: boolean) => fundingSql(marketsSql, pinned)
-  const blocks = nativeBlocks(pinnedNative(store, 'funding_1h', sqlFor, hourParams, req.pinMerged, req.signal))
+  const known =
+    req.knownByMs === undefined
+      ? null
+      : await knownFundingRead(store, marketsSql, fromMs - HOUR_MS, toMs - HOUR_MS, req.knownByMs)
+  const sqlFor = known ? () => known.sql : (pinned: boolean) => fundingSql(marketsSql, pinned)
+  const blocks = nativeBlocks(
+    pinnedNative(store, 'funding_1h', sqlFor, { ...hourParams, ...known?.params }, req.pinMerged && !known, req.signal)
+  )
   for await (const block of blocks) {
     const [m, s, rate, ih] = block.columns.map((c) => c.values) as [Uint32Array, Uint32Array, Float64Array, Uint32Array]
     for (let i = 0; i < block.rows; i++) {

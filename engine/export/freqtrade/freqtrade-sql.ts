@@ -16,14 +16,14 @@ import { NO_PIN, pinnedRead } from '../pinned-parts.js'
 import { primed } from '../primed.js'
 
 /** The candle query's columns: `m` (1-based market index), `date` (ns), open, high, low, close, volume (base units). */
-const CANDLE_COLUMNS: readonly ExportColumn[] = [
+export const CANDLE_COLUMNS: readonly ExportColumn[] = [
   { name: 'm', type: 'UInt32' },
   { name: 'date', type: 'Int64' },
   ...['open', 'high', 'low', 'close', 'volume'].map((name) => ({ name, type: 'Float64' as const }))
 ]
 
 /** The funding query's columns: `m`, `s` (hour start, epoch s), `rate` (the hour's last reading), `ih` (interval hours). */
-const FUNDING_COLUMNS: readonly ExportColumn[] = [
+export const FUNDING_COLUMNS: readonly ExportColumn[] = [
   { name: 'm', type: 'UInt32' },
   { name: 's', type: 'UInt32' },
   { name: 'rate', type: 'Float64' },

@@ -154,7 +154,8 @@ export function exportRoutes(
             toMs: to,
             synthetic,
             mtimeMs: t,
-            pinMerged
+            pinMerged,
+            ...(knownByMs !== undefined && { knownByMs })
           })
           return streamed(headers, run, req.path)
         }
