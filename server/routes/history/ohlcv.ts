@@ -136,7 +136,7 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
             // with known_by: the buckets of the window as known then (a late hour recomputed from raw trades)
             const from = floorTo(probe.notBeforeMs, tf.span)
             const source = await candleFrom(ctx.store, tf, from, plus(probe.atOrBeforeMs, tf.span), knownBy, `ck${i}`)
-            return { ...probe, source }
+            return { ...probe, source: { ...source, span: tf.span } }
           })
         )
         const data = await latestCandles(ctx.store, market, probes)
