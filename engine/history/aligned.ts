@@ -19,7 +19,7 @@
  */
 import type { Store } from '../store/store.js'
 import { fundingFrom } from './funding-known.js'
-import { candleFrom, liquidationsFrom, openInterestFrom } from './known-sources.js'
+import { candleFrom, liquidationsFrom, openInterestFrom, type KnownFrom } from './known-sources.js'
 import { tokensOf } from './whale-assets.js'
 import { whaleFrom } from './whale-known.js'
 import { marketsCondition, type Market } from './markets.js'
@@ -106,18 +106,24 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
   const rawParams = kb === undefined ? params : { ...params, known: kb }
   const values: Values = new Map()
   const jobs: Promise<void>[] = []
+  // without known_by the table itself, the read dispatched at once (the plain path's timing and SQL)
+  const via = (table: string, load: () => Promise<KnownFrom>, run: (src: KnownFrom) => Promise<void>) =>
+    kb === undefined ? run({ from: table, params: {} }) : load().then(run)
   if (fields.has('ohlcv')) {
     const tf = TIMEFRAMES[candleSourceFor(span).timeframe as keyof typeof TIMEFRAMES]
     jobs.push(
-      candleFrom(store, tf, req.fromMs, req.toMs, kb).then((src) =>
-        perMarket(
-          store,
-          `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMinMerge(open) AS o, max(high) AS h,
+      via(
+        tf.table,
+        () => candleFrom(store, tf, req.fromMs, req.toMs, kb),
+        (src) =>
+          perMarket(
+            store,
+            `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMinMerge(open) AS o, max(high) AS h,
            min(low) AS l, argMaxMerge(close) AS c, sum(volume_base) AS vb, sum(volume_quote) AS vq, sum(trades) AS n
          FROM ${src.from} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
-          { ...params, ...src.params },
-          values
-        )
+            { ...params, ...src.params },
+            values
+          )
       )
     )
   }
@@ -126,14 +132,17 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
   if (fields.has('funding_rate')) {
     jobs.push(
       h
-        ? fundingFrom(store, 'funding_1h', within, kb).then((src) =>
-            perMarket(
-              store,
-              `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMaxMerge(rate_last) AS fr
+        ? via(
+            'funding_1h',
+            () => fundingFrom(store, 'funding_1h', within, kb),
+            (src) =>
+              perMarket(
+                store,
+                `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMaxMerge(rate_last) AS fr
              FROM ${src.from} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
-              { ...params, ...src.params },
-              values
-            )
+                { ...params, ...src.params },
+                values
+              )
           )
         : perMarket(
             store,
@@ -147,14 +156,17 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
   if (fields.has('open_interest')) {
     jobs.push(
       h
-        ? openInterestFrom(store, req.fromMs, req.toMs, kb).then((src) =>
-            perMarket(
-              store,
-              `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMaxMerge(oi_usd_last) AS oi, argMaxMerge(oi_base_last) AS oib
+        ? via(
+            'open_interest_1h',
+            () => openInterestFrom(store, req.fromMs, req.toMs, kb),
+            (src) =>
+              perMarket(
+                store,
+                `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMaxMerge(oi_usd_last) AS oi, argMaxMerge(oi_base_last) AS oib
              FROM ${src.from} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
-              { ...params, ...src.params },
-              values
-            )
+                { ...params, ...src.params },
+                values
+              )
           )
         : perMarket(
             store,
@@ -168,14 +180,17 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
   if (fields.has('liquidations')) {
     jobs.push(
       h
-        ? liquidationsFrom(store, req.fromMs, req.toMs, kb).then((src) =>
-            perMarket(
-              store,
-              `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, sumIf(usd, side = 'sell') AS ll, sumIf(usd, side = 'buy') AS ls
+        ? via(
+            'liquidations_1h',
+            () => liquidationsFrom(store, req.fromMs, req.toMs, kb),
+            (src) =>
+              perMarket(
+                store,
+                `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, sumIf(usd, side = 'sell') AS ll, sumIf(usd, side = 'buy') AS ls
              FROM ${src.from} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
-              { ...params, ...src.params },
-              values
-            )
+                { ...params, ...src.params },
+                values
+              )
           )
         : perMarket(
             store,
@@ -189,7 +204,11 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
   const whale = new Map<string, number>()
   if (fields.has('whale_flow')) {
     const bases = [...new Set(req.markets.map((m) => m.base))]
-    const whaleSrc = h ? await whaleFrom(store, 'whale_flows_1h', req.fromMs, req.toMs, kb) : null
+    const whaleSrc = !h
+      ? null
+      : kb === undefined
+        ? { from: 'whale_flows_1h', params: {} }
+        : await whaleFrom(store, 'whale_flows_1h', req.fromMs, req.toMs, kb)
     jobs.push(
       ...bases.map(async (base) => {
         const rows = await store.query<{ t: number; net: number }>(
