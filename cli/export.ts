@@ -106,7 +106,7 @@ export const exportGroup: CommandGroup = {
     {
       name: '',
       synopsis:
-        '--symbols <BTC,ETH> --timeframe <1m..1M> --lookback <90d> (--format <csv|json|parquet|hdf5|arrow> --out <file> | --layout freqtrade --exchange <venue> --out <dir>) [--exchange <venue>] [--key <api key>]',
+        '--symbols <BTC,ETH> --timeframe <1m..1M> --lookback <90d> (--format <csv|json|parquet|hdf5|arrow> --out <file> | --layout freqtrade --exchange <venue> --out <dir>) [--exchange <venue>] [--known-by <moment>] [--key <api key>]',
       summary:
         "stream an export to --out (never leaves a partial file), or with --layout freqtrade unpack freqtrade's data directory into --out; API key from --key or TIDEWATCH_API_KEY",
       flags: {
@@ -117,6 +117,7 @@ export const exportGroup: CommandGroup = {
         layout: 'string',
         out: 'string',
         exchange: 'string',
+        'known-by': 'string',
         key: 'string'
       },
       operands: [],
@@ -126,11 +127,14 @@ export const exportGroup: CommandGroup = {
         const lookback = required(args, 'lookback', 'e.g. 90d')
         const key = stringFlag(args, 'key') ?? process.env['TIDEWATCH_API_KEY']
         const layout = stringFlag(args, 'layout') ?? 'tidewatch'
+        // the records received by this moment only (epoch ms or ISO 8601 UTC; docs/history.md "Known by")
+        const knownBy = stringFlag(args, 'known-by')
         if (layout === 'freqtrade') {
           const exchange = required(args, 'exchange', 'freqtrade keeps one data directory per exchange, e.g. binance')
           const dir = path.resolve(required(args, 'out', 'the data directory, e.g. user_data/data/binance'))
           if (!key) throw new UsageError('an API key is required: --key or TIDEWATCH_API_KEY (a pro or enterprise key)')
           const q = new URLSearchParams({ symbols, timeframe, lookback, exchange, layout })
+          if (knownBy) q.set('known_by', knownBy)
           const url = `${client.url}/v1/backtest/export?${q}`
           const tty = process.stderr.isTTY === true
           await withInterrupt((signal) => downloadFreqtrade(url, key, dir, io, tty, signal))
@@ -150,6 +154,7 @@ export const exportGroup: CommandGroup = {
         const q = new URLSearchParams({ symbols, timeframe, lookback, format })
         const exchange = stringFlag(args, 'exchange')
         if (exchange) q.set('exchange', exchange)
+        if (knownBy) q.set('known_by', knownBy)
         const url = `${client.url}/v1/backtest/export?${q}`
         await withInterrupt((signal) => download(url, key, out, format, io, process.stderr.isTTY === true, signal))
       }

@@ -3600,6 +3600,8 @@ export interface operations {
         timeframes?: ('1m' | '5m' | '15m' | '1h' | '4h' | '1d' | '1w' | '1M')[]
         /** @description the moment to look from, epoch ms; default now (a later moment is read as now). Rule: within the plan's history depth */
         timestamp?: number
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -3967,6 +3969,8 @@ export interface operations {
         )[]
         /** @description bucket width, e.g. 1h, 4h, 1d; not years. Rule: the dates may span at most the maximum lookback of the widest candle timeframe the interval is a whole multiple of (1m 30 days, 5m 90, 15m 180, 1h 365, 4h/1d/1w/1M 24 months); at most 100,000 buckets. Written as a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M or 1y (count 1 to 100000 without leading zeros; m minutes, h hours, d days, w weeks, M calendar months, y calendar years) */
         interval?: string
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -4153,6 +4157,8 @@ export interface operations {
         fields?: ('ohlcv' | 'funding_rate' | 'oi' | 'whale_flow' | 'open_interest' | 'liquidations')[]
         /** @description venue; default: the first of binance, bybit, okx, bitget listing the symbol */
         exchange?: 'binance' | 'bybit' | 'okx' | 'bitget'
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -4345,6 +4351,8 @@ export interface operations {
         json_layout?: 'ndjson' | 'array'
         /** @description venue; default: the first of binance, bybit, okx, bitget listing the symbol. Rule: required with layout=freqtrade (freqtrade keeps one data directory per exchange) */
         exchange?: 'binance' | 'bybit' | 'okx' | 'bitget'
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -5236,6 +5244,8 @@ export interface operations {
         lookback?: string
         /** @description bucket width (lags count these buckets): whole hours, days, weeks or months, e.g. 1h, 4h, 1d, 1w, 1M (the finest stored data is hourly). Rule: at most 10000 buckets over the lookback. Written as a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M or 1y (count 1 to 100000 without leading zeros; m minutes, h hours, d days, w weeks, M calendar months, y calendar years) */
         interval?: string
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never
@@ -5404,6 +5414,8 @@ export interface operations {
         interval?: string
         /** @description how far back from now; default 30d. Rule: at most 24 months, within the plan's history depth, and at least one interval. Written as a count and a unit, e.g. 90m, 12h, 30d, 2w, 6M or 1y (count 1 to 100000 without leading zeros; m minutes, h hours, d days, w weeks, M calendar months, y calendar years) */
         lookback?: string
+        /** @description use only records the service had received by this moment: the range as it was known then (a later import or gap fill left out). Without it: everything stored. Rule: a date and time that exist, not later than the server's clock */
+        known_by?: string
       }
       header?: never
       path?: never

@@ -4,6 +4,7 @@
  * over one candle table. Every value is a bound parameter (`bases`, the markets' `ex`/`sym`, `from`, `to`,
  * and when pinned `parts`/`cut`); the table name comes from the timeframes table.
  */
+import { bucketSql, type Span } from '../history/span.js'
 
 /** The exported columns, in file order: timestamp in epoch ms, then the market, then the candle. */
 export const EXPORT_COLUMNS = [
@@ -49,4 +50,22 @@ export function exportSql(table: string, marketsSql: string, pinned = false): st
       o AS open, high, low, c AS close, volume_base, volume_quote, trades
     FROM (${inner})
     ORDER BY base, exchange, symbol, bucket`
+}
+
+/**
+ * The export query over a `known_by` source (engine/history/known-sources.ts `candleFrom`, a subquery whose
+ * rows are candle states of several parts per key): the same columns and order as `exportSql`, the states
+ * merged by a GROUP BY on the timeframe's bucket (`span`) instead of `FINAL`. Used only when some hour of the
+ * range is late; otherwise the export reads the table itself with `exportSql`.
+ */
+export function knownExportSql(from: string, marketsSql: string, span: Span): string {
+  return `SELECT toInt64(toUnixTimestamp(tb)) * 1000 AS timestamp, exchange, symbol, base,
+      o AS open, h AS high, l AS low, c AS close, vb AS volume_base, vq AS volume_quote, n AS trades
+    FROM (SELECT base, exchange, symbol, ${bucketSql('bucket', span)} AS tb, argMinMerge(open) AS o, max(high) AS h,
+        min(low) AS l, argMaxMerge(close) AS c, sum(volume_base) AS vb, sum(volume_quote) AS vq, sum(trades) AS n
+      FROM ${from}
+      WHERE base IN {bases:Array(String)} AND ${marketsSql}
+        AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')
+      GROUP BY base, exchange, symbol, tb)
+    ORDER BY base, exchange, symbol, tb`
 }

@@ -9,12 +9,17 @@
  * with `FINAL` (candle-sql.ts); once the first chunk shows the query has its snapshot of parts, the pin is
  * checked still valid, else the run restarts with `FINAL` everywhere (nothing was yielded yet) and reports
  * the restart.
+ *
+ * With `knownByMs` (docs/history.md "Known by"), only the trades received by then: when some hour of the
+ * range is late (engine/asof/known-at.ts), the run reads the known-by source (known-sources.ts) without
+ * pinning; otherwise the table as without it, the same SQL and bytes.
  */
+import { candleFrom } from '../history/known-sources.js'
 import { dateTimeSeconds } from '../history/sql-bounds.js'
 import { marketsCondition, type Market } from '../history/markets.js'
 import { TIMEFRAMES, type TimeframeName } from '../history/timeframes.js'
 import type { Store } from '../store/store.js'
-import { EXPORT_COLUMNS, exportSql } from './candle-sql.js'
+import { EXPORT_COLUMNS, exportSql, knownExportSql } from './candle-sql.js'
 import { encodeExport, type ExportFormat, type ExportSpec } from './encode.js'
 import { NO_PIN, pinnedBody, pinnedRead } from './pinned-parts.js'
 
@@ -35,6 +40,8 @@ export interface CandleExportRequest {
   readonly pinMerged: boolean
   /** aborting it cancels the query between blocks (stopping the iterator early does too) */
   readonly signal?: AbortSignal
+  /** use only records received by this moment, epoch ms (undefined: everything stored) */
+  readonly knownByMs?: number
 }
 
 export interface CandleExportEvents {
@@ -64,7 +71,8 @@ export async function* runCandleExport(
   req: CandleExportRequest,
   events: CandleExportEvents = {}
 ): AsyncGenerator<Uint8Array> {
-  const table = TIMEFRAMES[req.timeframe].table
+  const tf = TIMEFRAMES[req.timeframe]
+  const table = tf.table
   const cond = marketsCondition(req.markets)
   const spec: Omit<ExportSpec, 'sql'> = {
     params: {
@@ -78,6 +86,17 @@ export async function* runCandleExport(
     tmpDir: req.tmpDir,
     synthetic: req.synthetic,
     ...(req.signal && { signal: req.signal })
+  }
+  if (req.knownByMs !== undefined) {
+    const known = await candleFrom(store, tf, req.fromMs, Math.max(req.fromMs, req.toMs), req.knownByMs)
+    if (known.from !== table) {
+      yield* encodeExport(store, {
+        ...spec,
+        sql: knownExportSql(known.from, cond.sql, tf.span),
+        params: { ...spec.params, ...known.params }
+      })
+      return
+    }
   }
   const pin = req.pinMerged
     ? await pinnedRead(store, table, Number(spec.params['from']), Number(spec.params['to']))

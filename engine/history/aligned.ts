@@ -11,9 +11,17 @@
  * - liquidations: USD liquidated in the bucket, long (sell-side orders) and short (buy-side), liquidations_1h / raw;
  * - whale_flow: net USD into tracked whale wallets (transfer_in minus transfer_out) of the base asset's tokens
  *   on every chain, whale_flows_1h / raw whale_transfers.
+ *
+ * With `knownByMs` (docs/history.md "Known by"), only records the service had received by then: each
+ * aggregate is read for the hours complete by then and recomputed from the raw rows received by then for
+ * the late ones (known-sources.ts, funding-known.ts, whale-known.ts); raw reads keep the rows with
+ * `ingest_ts <= known_by`. Without it, or when no hour of the range is late, the SQL is the plain one.
  */
 import type { Store } from '../store/store.js'
+import { fundingFrom } from './funding-known.js'
+import { candleFrom, liquidationsFrom, openInterestFrom, type KnownFrom } from './known-sources.js'
 import { tokensOf } from './whale-assets.js'
+import { whaleFrom } from './whale-known.js'
 import { marketsCondition, type Market } from './markets.js'
 import { ApiError } from '../errors.js'
 import { HOUR, bucketSql, bucketStarts, isWholeMultiple, parseSpan, type Span } from './span.js'
@@ -29,6 +37,8 @@ export interface AlignedRequest {
   readonly fromMs: number
   readonly toMs: number
   readonly fields: ReadonlySet<AlignedField>
+  /** use only records received by this moment, epoch ms (undefined: everything stored) */
+  readonly knownByMs?: number
 }
 
 export type AlignedRow = Record<string, string | number | null>
@@ -67,7 +77,7 @@ const key = (exchange: string, symbol: string, t: number) => `${exchange}|${symb
 async function perMarket(
   store: Store,
   sql: string,
-  params: Record<string, string | number | readonly string[]>,
+  params: Record<string, string | number | readonly string[] | readonly number[]>,
   into: Values
 ): Promise<void> {
   const rows = await store.query<Keyed & Record<string, number | null> & { exchange: string; symbol: string }>(
@@ -90,77 +100,129 @@ export async function alignedRows(store: Store, req: AlignedRequest): Promise<Al
   const tsInRange = `ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')`
   const mf = marketsCondition(req.markets)
   const params = { ...range, ...mf.params }
+  const kb = req.knownByMs
+  // raw reads: the rows received by known_by (bound as `known`)
+  const rawKnown = kb === undefined ? '' : ` AND ingest_ts <= fromUnixTimestamp64Milli({known:Int64}, 'UTC')`
+  const rawParams = kb === undefined ? params : { ...params, known: kb }
   const values: Values = new Map()
   const jobs: Promise<void>[] = []
+  // without known_by the table itself, the read dispatched at once (the plain path's timing and SQL)
+  const via = (table: string, load: () => Promise<KnownFrom>, run: (src: KnownFrom) => Promise<void>) =>
+    kb === undefined ? run({ from: table, params: {} }) : load().then(run)
   if (fields.has('ohlcv')) {
-    const src = candleSourceFor(span)
+    const tf = TIMEFRAMES[candleSourceFor(span).timeframe as keyof typeof TIMEFRAMES]
     jobs.push(
-      perMarket(
-        store,
-        `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMinMerge(open) AS o, max(high) AS h,
+      via(
+        tf.table,
+        () => candleFrom(store, tf, req.fromMs, req.toMs, kb),
+        (src) =>
+          perMarket(
+            store,
+            `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMinMerge(open) AS o, max(high) AS h,
            min(low) AS l, argMaxMerge(close) AS c, sum(volume_base) AS vb, sum(volume_quote) AS vq, sum(trades) AS n
-         FROM ${src.table} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
-        params,
-        values
+         FROM ${src.from} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
+            { ...params, ...src.params },
+            values
+          )
       )
     )
   }
   const h = hourly(span)
+  const within = { fromMs: req.fromMs, toMs: req.toMs }
   if (fields.has('funding_rate')) {
     jobs.push(
-      perMarket(
-        store,
-        h
-          ? `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMaxMerge(rate_last) AS fr
-             FROM funding_1h WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`
-          : `SELECT exchange, symbol, toUnixTimestamp(${tsb}) * 1000 AS t, argMax(funding_rate, ts) AS fr
-             FROM funding WHERE ${mf.sql} AND ${tsInRange} GROUP BY exchange, symbol, t`,
-        params,
-        values
-      )
+      h
+        ? via(
+            'funding_1h',
+            () => fundingFrom(store, 'funding_1h', within, kb),
+            (src) =>
+              perMarket(
+                store,
+                `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMaxMerge(rate_last) AS fr
+             FROM ${src.from} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
+                { ...params, ...src.params },
+                values
+              )
+          )
+        : perMarket(
+            store,
+            `SELECT exchange, symbol, toUnixTimestamp(${tsb}) * 1000 AS t, argMax(funding_rate, ts) AS fr
+             FROM funding WHERE ${mf.sql} AND ${tsInRange}${rawKnown} GROUP BY exchange, symbol, t`,
+            rawParams,
+            values
+          )
     )
   }
   if (fields.has('open_interest')) {
     jobs.push(
-      perMarket(
-        store,
-        h
-          ? `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMaxMerge(oi_usd_last) AS oi, argMaxMerge(oi_base_last) AS oib
-             FROM open_interest_1h WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`
-          : `SELECT exchange, symbol, toUnixTimestamp(${tsb}) * 1000 AS t, argMax(oi_usd, ts) AS oi, argMax(oi_base, ts) AS oib
-             FROM open_interest WHERE ${mf.sql} AND ${tsInRange} GROUP BY exchange, symbol, t`,
-        params,
-        values
-      )
+      h
+        ? via(
+            'open_interest_1h',
+            () => openInterestFrom(store, req.fromMs, req.toMs, kb),
+            (src) =>
+              perMarket(
+                store,
+                `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, argMaxMerge(oi_usd_last) AS oi, argMaxMerge(oi_base_last) AS oib
+             FROM ${src.from} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
+                { ...params, ...src.params },
+                values
+              )
+          )
+        : perMarket(
+            store,
+            `SELECT exchange, symbol, toUnixTimestamp(${tsb}) * 1000 AS t, argMax(oi_usd, ts) AS oi, argMax(oi_base, ts) AS oib
+             FROM open_interest WHERE ${mf.sql} AND ${tsInRange}${rawKnown} GROUP BY exchange, symbol, t`,
+            rawParams,
+            values
+          )
     )
   }
   if (fields.has('liquidations')) {
     jobs.push(
-      perMarket(
-        store,
-        h
-          ? `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, sumIf(usd, side = 'sell') AS ll, sumIf(usd, side = 'buy') AS ls
-             FROM liquidations_1h WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`
-          : `SELECT exchange, symbol, toUnixTimestamp(${tsb}) * 1000 AS t, sumIf(price * qty, side = 'sell') AS ll, sumIf(price * qty, side = 'buy') AS ls
-             FROM liquidations WHERE ${mf.sql} AND ${tsInRange} GROUP BY exchange, symbol, t`,
-        params,
-        values
-      )
+      h
+        ? via(
+            'liquidations_1h',
+            () => liquidationsFrom(store, req.fromMs, req.toMs, kb),
+            (src) =>
+              perMarket(
+                store,
+                `SELECT exchange, symbol, toUnixTimestamp(${tb}) * 1000 AS t, sumIf(usd, side = 'sell') AS ll, sumIf(usd, side = 'buy') AS ls
+             FROM ${src.from} WHERE ${mf.sql} AND ${inRange} GROUP BY exchange, symbol, t`,
+                { ...params, ...src.params },
+                values
+              )
+          )
+        : perMarket(
+            store,
+            `SELECT exchange, symbol, toUnixTimestamp(${tsb}) * 1000 AS t, sumIf(price * qty, side = 'sell') AS ll, sumIf(price * qty, side = 'buy') AS ls
+             FROM liquidations WHERE ${mf.sql} AND ${tsInRange}${rawKnown} GROUP BY exchange, symbol, t`,
+            rawParams,
+            values
+          )
     )
   }
   const whale = new Map<string, number>()
   if (fields.has('whale_flow')) {
     const bases = [...new Set(req.markets.map((m) => m.base))]
+    const whaleSrc = !h
+      ? null
+      : kb === undefined
+        ? { from: 'whale_flows_1h', params: {} }
+        : await whaleFrom(store, 'whale_flows_1h', req.fromMs, req.toMs, kb)
     jobs.push(
       ...bases.map(async (base) => {
         const rows = await store.query<{ t: number; net: number }>(
-          h
+          whaleSrc
             ? `SELECT toUnixTimestamp(${tb}) * 1000 AS t, sum(usd_in) - sum(usd_out) AS net
-               FROM whale_flows_1h WHERE token IN {tokens:Array(String)} AND ${inRange} GROUP BY t`
+               FROM ${whaleSrc.from} WHERE token IN {tokens:Array(String)} AND ${inRange} GROUP BY t`
             : `SELECT toUnixTimestamp(${tsb}) * 1000 AS t,
                  sumIf(usd_value, event_type = 'transfer_in') - sumIf(usd_value, event_type = 'transfer_out') AS net
-               FROM whale_transfers WHERE token IN {tokens:Array(String)} AND ${tsInRange} GROUP BY t`,
-          { ...range, tokens: tokensOf(base) }
+               FROM whale_transfers WHERE token IN {tokens:Array(String)} AND ${tsInRange}${rawKnown} GROUP BY t`,
+          {
+            ...range,
+            tokens: tokensOf(base),
+            ...(whaleSrc ? whaleSrc.params : kb === undefined ? {} : { known: kb })
+          }
         )
         for (const r of rows) whale.set(`${base}|${r.t}`, r.net)
       })

@@ -7,7 +7,7 @@
  */
 import type { Store } from '../store/store.js'
 import type { Market } from './markets.js'
-import { bucketSql, type Span } from './span.js'
+import { bucketSql, floorTo, plus, type Span } from './span.js'
 import { dateTimeSeconds } from './sql-bounds.js'
 
 /** The spec's OHLCV record (timestamp = bucket start, epoch ms). */
@@ -91,6 +91,15 @@ export interface LatestProbe {
   readonly atOrBeforeMs: number
   /** oldest bucket start searched, epoch ms (inclusive) */
   readonly notBeforeMs: number
+  /**
+   * read instead of `table` (a `known_by` source, known-sources.ts `candleFrom`) with its parameters; its
+   * rows are states of parts of buckets (raw minutes, hours), merged into buckets of `span`
+   */
+  readonly source?: {
+    readonly from: string
+    readonly params: Readonly<Record<string, number | readonly number[]>>
+    readonly span: Span
+  }
 }
 
 /**
@@ -99,12 +108,24 @@ export interface LatestProbe {
  * not queried.
  */
 export async function latestCandles(store: Store, m: Market, probes: readonly LatestProbe[]): Promise<Candle[]> {
-  const params: Record<string, string | number> = marketParams(m)
+  const params: Record<string, string | number | readonly number[]> = marketParams(m)
   const parts: string[] = []
   probes.forEach((p, i) => {
     if (p.atOrBeforeMs < Math.max(0, p.notBeforeMs)) return
     params[`hi${i}`] = dateTimeSeconds(p.atOrBeforeMs, 'floor')
     params[`lo${i}`] = dateTimeSeconds(p.notBeforeMs, 'ceil')
+    if (p.source) {
+      // the parts of whole buckets in [lo, hi], merged per bucket of the timeframe
+      Object.assign(params, p.source.params)
+      params[`lof${i}`] = dateTimeSeconds(floorTo(p.notBeforeMs, p.source.span), 'floor')
+      params[`hie${i}`] = dateTimeSeconds(plus(p.atOrBeforeMs, p.source.span), 'ceil')
+      parts.push(`SELECT ${i} AS probe, toUnixTimestamp(tb) * 1000 AS t, ${MERGED} FROM ${p.source.from}
+      WHERE ${MARKET_WHERE} AND bucket < toDateTime({hie${i}:UInt32}, 'UTC') AND bucket >= toDateTime({lof${i}:UInt32}, 'UTC')
+      GROUP BY ${bucketSql('bucket', p.source.span)} AS tb
+      HAVING tb <= toDateTime({hi${i}:UInt32}, 'UTC') AND tb >= toDateTime({lo${i}:UInt32}, 'UTC')
+      ORDER BY tb DESC LIMIT 1`)
+      return
+    }
     parts.push(`SELECT ${i} AS probe, toUnixTimestamp(bucket) * 1000 AS t, ${MERGED} FROM ${p.table}
       WHERE ${MARKET_WHERE} AND bucket <= toDateTime({hi${i}:UInt32}, 'UTC') AND bucket >= toDateTime({lo${i}:UInt32}, 'UTC')
       GROUP BY bucket ORDER BY bucket DESC LIMIT 1`)

@@ -67,7 +67,8 @@ export const WhaleHistoryResponse = Envelope(
 export const PriceCorrelationQuery = Type.Object({
   asset: AssetParam,
   lookback: Lookback,
-  interval: IntervalParam(`bucket width (lags count these buckets): ${INTERVAL_RULE}`, '1h', undefined, GRID)
+  interval: IntervalParam(`bucket width (lags count these buckets): ${INTERVAL_RULE}`, '1h', undefined, GRID),
+  ...KNOWN_BY_PARAM
 })
 
 export const LagCorrelationRecord = Type.Object({
@@ -93,7 +94,8 @@ export const SnapshotQuery = Type.Object({
     default: [...SNAPSHOT_METRICS]
   }),
   interval: IntervalParam(`bucket width: ${INTERVAL_RULE}`, '1d', undefined, GRID),
-  lookback: Lookback
+  lookback: Lookback,
+  ...KNOWN_BY_PARAM
 })
 
 export const SnapshotRecord = Type.Object(

@@ -183,7 +183,8 @@ export const OhlcvMultiQuery = Type.Object({
     EpochMsParam(
       "the moment to look from, epoch ms; default now (a later moment is read as now). Rule: within the plan's history depth"
     )
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })
 
 export const OhlcvMultiResponse = Envelope(
@@ -285,7 +286,8 @@ export const CorrelatedQuery = Type.Object({
       undefined,
       MONTHS_SPAN
     )
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })
 
 export const BACKTEST_FIELDS = ['ohlcv', 'funding_rate', 'oi', 'whale_flow', 'open_interest', 'liquidations'] as const
@@ -303,7 +305,8 @@ export const BacktestDataQuery = Type.Object({
       { default: ['ohlcv'], description: 'ohlcv, funding_rate, oi (= open_interest), whale_flow, liquidations' }
     )
   ),
-  exchange: Type.Optional(ExchangeParam)
+  exchange: Type.Optional(ExchangeParam),
+  ...KNOWN_BY_PARAM
 })
 
 export const AlignedResponse = Envelope(AlignedRecord, 'rows per market and bucket, oldest first per market')
@@ -341,5 +344,6 @@ export const ExportQuery = Type.Object({
     EnumParam(HISTORY_EXCHANGES, {
       description: `${ExchangeParam.description}. Rule: required with layout=freqtrade (freqtrade keeps one data directory per exchange)`
     })
-  )
+  ),
+  ...KNOWN_BY_PARAM
 })

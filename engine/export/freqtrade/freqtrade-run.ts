@@ -25,6 +25,7 @@ import { readAhead, type ReadAhead } from './read-ahead.js'
 import { FreqtradeArchive } from './archive.js'
 import { FeatherWriter, FREQTRADE_SCHEMA } from './feather-file.js'
 import type { Gap } from './gaps.js'
+import { knownCandleRead, knownFundingRead } from './freqtrade-known.js'
 import { candleSql, fundingSql, markSql, pinnedNative, readNative } from './freqtrade-sql.js'
 import { candleFiles } from './candle-files.js'
 import { freqtradeFilePath, freqtradePair } from './names.js'
@@ -51,6 +52,8 @@ export interface FreqtradeExportRequest {
   readonly pinMerged: boolean
   /** aborting it cancels the query between blocks (stopping the iterator early does too) */
   readonly signal?: AbortSignal
+  /** use only records received by this moment, epoch ms (freqtrade-known.ts; undefined: everything stored) */
+  readonly knownByMs?: number
 }
 
 const HOUR_MS = 3_600_000
@@ -101,15 +104,27 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
   }
   const toMs = Math.max(req.fromMs, req.toMs)
   const hours = hourRange(req)
-  const fundingSqlFor = (pinned: boolean) => fundingSql(cond.sql, pinned)
+  // with `known_by` and a late hour in the range: the known-by reads (freqtrade-known.ts), never pinned
+  const kb = req.knownByMs
+  const knownCandles = kb === undefined ? null : await knownCandleRead(store, tf, cond.sql, req.fromMs, toMs, kb)
+  const knownFunding =
+    kb === undefined ? null : await knownFundingRead(store, cond.sql, hours.fromMs - HOUR_MS, hours.toMs - HOUR_MS, kb)
+  const fundingSqlFor = knownFunding ? () => knownFunding.sql : (pinned: boolean) => fundingSql(cond.sql, pinned)
   // funding_1h holds the hour before each settlement: [first settlement - 1h, end - 1h)
-  const fundingParams = { ...params, from: hours.fromMs / 1000 - 3600, to: hours.toMs / 1000 - 3600 }
+  const fundingParams = {
+    ...params,
+    from: hours.fromMs / 1000 - 3600,
+    to: hours.toMs / 1000 - 3600,
+    ...knownFunding?.params
+  }
   // the funding query runs while the candle files stream, started once the candle query has its first block
   // (its connection, its pin checked; errors before it are still answered as JSON)
   const started: { funding: ReadAhead | null } = { funding: null }
   try {
-    const sqlFor = (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
-    yield* candleFiles(nativeBlockViews(pinnedNative(store, tf.table, sqlFor, params, req.pinMerged, req.signal)), {
+    const sqlFor = knownCandles ? () => knownCandles.sql : (pinned: boolean) => candleSql(tf.table, cond.sql, pinned)
+    const candleParams = { ...params, ...knownCandles?.params }
+    const candles = pinnedNative(store, tf.table, sqlFor, candleParams, req.pinMerged && !knownCandles, req.signal)
+    yield* candleFiles(nativeBlockViews(candles), {
       markets: req.markets,
       archive,
       writer,
@@ -121,7 +136,7 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
       everyMarket: true,
       onFirstBlock: () => {
         started.funding = readAhead(
-          pinnedNative(store, 'funding_1h', fundingSqlFor, fundingParams, req.pinMerged, req.signal),
+          pinnedNative(store, 'funding_1h', fundingSqlFor, fundingParams, req.pinMerged && !knownFunding, req.signal),
           FUNDING_READ_AHEAD_BYTES
         )
         return archive.directory()
@@ -133,8 +148,13 @@ export async function* runFreqtradeExport(store: Store, req: FreqtradeExportRequ
     await started.funding?.return() // cancels the funding query when the export stops early
   }
   // the mark query after the funding one: one read-ahead at a time can always get a store connection
-  const markParams = { ...params, from: hours.fromMs / 1000, to: hours.toMs / 1000 }
-  const mark = nativeBlockViews(readNative(store, markSql(cond.sql), markParams, req.signal))
+  const markParams = {
+    ...params,
+    from: hours.fromMs / 1000,
+    to: hours.toMs / 1000,
+    ...(kb === undefined ? {} : { known: kb })
+  }
+  const mark = nativeBlockViews(readNative(store, markSql(cond.sql, kb !== undefined), markParams, req.signal))
   yield* markFiles(mark, req, writer, archive, hours)
   yield* archive.end({
     exchange: markets[0]?.exchange ?? '',

@@ -14,14 +14,14 @@ import { EMBEDDED_READ_SETTINGS, NATIVE_SETTINGS, settingsClause } from '../form
 import { NO_PIN, pinnedBody, pinnedRead } from '../pinned-parts.js'
 
 /** The candle query's columns: `m` (1-based market index), `date` (ns), open, high, low, close, volume (base units). */
-const CANDLE_COLUMNS: readonly ExportColumn[] = [
+export const CANDLE_COLUMNS: readonly ExportColumn[] = [
   { name: 'm', type: 'UInt32' },
   { name: 'date', type: 'Int64' },
   ...['open', 'high', 'low', 'close', 'volume'].map((name) => ({ name, type: 'Float64' as const }))
 ]
 
 /** The funding query's columns: `m`, `s` (hour start, epoch s), `rate` (the hour's last reading), `ih` (interval hours). */
-const FUNDING_COLUMNS: readonly ExportColumn[] = [
+export const FUNDING_COLUMNS: readonly ExportColumn[] = [
   { name: 'm', type: 'UInt32' },
   { name: 's', type: 'UInt32' },
   { name: 'rate', type: 'Float64' },
@@ -77,7 +77,9 @@ export function fundingSql(marketsSql: string, pinned: boolean): string {
  * index, which is the markets' order (base, symbol; one exchange): sorting the grouped rows by the
  * LowCardinality names cost ~2/3 of the query's CPU (100 markets x 90 days of hourly readings).
  */
-export function markSql(marketsSql: string): string {
+export function markSql(marketsSql: string, knownBy = false): string {
+  // with `known_by`: only readings received by then ({known}, epoch ms)
+  const known = knownBy ? ` AND ingest_ts <= fromUnixTimestamp64Milli({known:Int64}, 'UTC')` : ''
   return exportSelect(
     `SELECT ${MARKET_INDEX} AS m, toInt64(toUnixTimestamp(h)) * 1000000000 AS date,
       o AS open, hi AS high, lo AS low, c AS close, 0 AS volume
@@ -87,7 +89,7 @@ export function markSql(marketsSql: string): string {
       FROM (
         SELECT base, exchange, symbol, ts, assumeNotNull(mark_price) AS p FROM funding
         WHERE base IN {bases:Array(String)} AND ${marketsSql} AND mark_price IS NOT NULL
-          AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')
+          AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')${known}
       )
       GROUP BY base, exchange, symbol, h
     )

@@ -3,8 +3,10 @@
  * `GET /v1/historical/correlated-data` (one asset, several datasets on one interval grid) and
  * `GET /v1/backtest/data` (several symbols on a timeframe grid). Both answer every bucket of every market
  * with the requested fields, null where nothing was recorded (engine/history/aligned.ts). Dates are UTC
- * days, the end date inclusive; buckets not yet closed are left out. At most 100,000 rows per call.
+ * days, the end date inclusive; buckets not yet closed are left out. At most 100,000 rows per call. With
+ * `known_by`, only the records received by then (docs/history.md "Known by").
  */
+import { knownByMeta, resolveKnownBy } from '../../../engine/asof/known-by.js'
 import {
   alignedRows,
   candleSourceFor,
@@ -46,6 +48,7 @@ interface Grid {
   readonly fields: ReadonlySet<AlignedField>
   readonly timeframe: string
   readonly source: string
+  readonly knownByMs: number | undefined
 }
 
 async function answer(ctx: Pick<ServerContext, 'store'>, g: Grid, param: string) {
@@ -70,7 +73,7 @@ async function answer(ctx: Pick<ServerContext, 'store'>, g: Grid, param: string)
       start: g.fromMs,
       end: Math.max(g.fromMs, g.toMs),
       source: g.source,
-      extra: { markets: g.markets, fields: [...g.fields] },
+      extra: { markets: g.markets, fields: [...g.fields], ...knownByMeta(g.knownByMs) },
       gaps:
         g.toMs > g.fromMs
           ? findGaps(new Set(present.map((r) => r['timestamp'] as number)), g.fromMs, g.toMs, g.span)
@@ -110,6 +113,7 @@ export function alignedDataRoutes(
           },
           t
         )
+        const knownByMs = resolveKnownBy(q['known_by'] as string | undefined, t)
         const market = await ctx.markets.resolve(q['asset'] as string, q['exchange'] as string | undefined, 'asset')
         AccessControl.checkSymbol(req.plan, market.base, 'asset')
         const fields = new Set((q['include'] as string[]).map((f) => FIELD_ALIAS[f]!))
@@ -122,7 +126,8 @@ export function alignedDataRoutes(
             toMs: Math.min(range.toMs, floorTo(t, span)),
             fields,
             timeframe: formatSpan(span),
-            source: src.table
+            source: src.table,
+            knownByMs
           },
           'end_time'
         )
@@ -152,6 +157,7 @@ export function alignedDataRoutes(
           { maxLookback: { span: tf.maxLookback, what: `timeframe ${tf.name}` }, plan: req.plan },
           t
         )
+        const knownByMs = resolveKnownBy(q['known_by'] as string | undefined, t)
         const markets = await ctx.markets.resolveList(symbols, q['exchange'] as string | undefined, {
           param: 'symbols',
           everyVenue: false,
@@ -167,7 +173,8 @@ export function alignedDataRoutes(
             toMs: Math.min(range.toMs, floorTo(t, tf.span)),
             fields,
             timeframe: tf.name,
-            source: tf.table
+            source: tf.table,
+            knownByMs
           },
           'end'
         )

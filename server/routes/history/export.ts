@@ -15,6 +15,7 @@ import { freqtradeMarkets, runFreqtradeExport } from '../../../engine/export/fre
 import { FREQTRADE_ARCHIVE_TYPE } from '../../../engine/export/freqtrade/archive.js'
 import { checkFreqtradeTimeframe } from '../../../engine/export/freqtrade/names.js'
 import { releasingWhenDone } from '../../export-slots.js'
+import { resolveKnownBy } from '../../../engine/asof/known-by.js'
 import { resolveRange } from '../../../engine/history/range.js'
 import { bucketStarts, ceilTo, floorTo } from '../../../engine/history/span.js'
 import { TIMEFRAMES, type TimeframeName } from '../../../engine/history/timeframes.js'
@@ -126,6 +127,7 @@ export function exportRoutes(
           },
           t
         )
+        const knownByMs = resolveKnownBy(q['known_by'] as string | undefined, t)
         const markets = await ctx.markets.resolveList(symbols, exchange, {
           param: 'symbols',
           everyVenue: true,
@@ -152,7 +154,8 @@ export function exportRoutes(
             toMs: to,
             synthetic,
             mtimeMs: t,
-            pinMerged
+            pinMerged,
+            ...(knownByMs !== undefined && { knownByMs })
           })
           return streamed(headers, run, req.path)
         }
@@ -180,7 +183,8 @@ export function exportRoutes(
             format,
             tmpDir: path.join(ctx.config.dataDir, 'tmp', 'export'),
             synthetic,
-            pinMerged
+            pinMerged,
+            ...(knownByMs !== undefined && { knownByMs })
           },
           { onPinRestart }
         )

@@ -7,6 +7,7 @@
 import { resolveKnownBy, knownByMeta } from '../../../engine/asof/known-by.js'
 import { readCandles, latestCandles, type LatestProbe } from '../../../engine/history/candles.js'
 import { readCandlesKnown } from '../../../engine/history/candles-known.js'
+import { candleFrom } from '../../../engine/history/known-sources.js'
 import { findGaps, historyEnvelope, marketScope } from '../../../engine/history/envelope.js'
 import { checkPlanDepth, planDepthStart, resolveRange } from '../../../engine/history/range.js'
 import {
@@ -119,17 +120,25 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
         const depthFrom = planDepthStart(req.plan, t)
         const market = await ctx.markets.resolve(q['symbol'] as string, opt(q['exchange']))
         AccessControl.checkSymbol(req.plan, market.base, 'symbol')
+        const knownBy = resolveKnownBy(opt(q['known_by']), t)
         const names = (opt<TimeframeName[]>(q['timeframes']) ?? [...TIMEFRAME_NAMES]).slice()
         names.sort((a, b) => TIMEFRAME_NAMES.indexOf(a) - TIMEFRAME_NAMES.indexOf(b))
-        const probes: LatestProbe[] = names.map((name) => {
-          const tf = TIMEFRAMES[name]
-          return {
-            timeframe: name,
-            table: tf.table,
-            atOrBeforeMs: minus(floorTo(at, tf.span), tf.span),
-            notBeforeMs: Math.max(depthFrom, minus(at, tf.maxLookback))
-          }
-        })
+        const probes: LatestProbe[] = await Promise.all(
+          names.map(async (name, i) => {
+            const tf = TIMEFRAMES[name]
+            const probe = {
+              timeframe: name,
+              table: tf.table,
+              atOrBeforeMs: minus(floorTo(at, tf.span), tf.span),
+              notBeforeMs: Math.max(depthFrom, minus(at, tf.maxLookback))
+            }
+            if (knownBy === undefined || probe.atOrBeforeMs < probe.notBeforeMs) return probe
+            // with known_by: the buckets of the window as known then (a late hour recomputed from raw trades)
+            const from = floorTo(probe.notBeforeMs, tf.span)
+            const source = await candleFrom(ctx.store, tf, from, plus(probe.atOrBeforeMs, tf.span), knownBy, `ck${i}`)
+            return { ...probe, source: { ...source, span: tf.span } }
+          })
+        )
         const data = await latestCandles(ctx.store, market, probes)
         const found = new Set(data.map((c) => c.timeframe))
         return json(
@@ -141,7 +150,7 @@ export function ohlcvRoutes(ctx: Pick<ServerContext, 'store' | 'markets'>, now: 
             start: at,
             end: at,
             source: names.map((n) => TIMEFRAMES[n].table).join(','),
-            extra: { timestamp: at, missing: names.filter((n) => !found.has(n)) }
+            extra: { timestamp: at, missing: names.filter((n) => !found.has(n)), ...knownByMeta(knownBy) }
           })
         )
       }

@@ -5,6 +5,7 @@
  * (`BTC`) aggregates all its markets; a market symbol (`BTCUSDT`) uses that market alone. Choices, units and
  * limits: docs/history-whales.md.
  */
+import { knownByMeta, resolveKnownBy } from '../../../engine/asof/known-by.js'
 import { ApiError } from '../../../engine/errors.js'
 import { findGaps, historyEnvelope } from '../../../engine/history/envelope.js'
 import { baseOf, type Market } from '../../../engine/history/markets.js'
@@ -68,6 +69,7 @@ export function snapshotRoutes(
           req.plan,
           now()
         )
+        const knownBy = resolveKnownBy(q['known_by'] as string | undefined, now())
         const onlyWhales = metrics.every((m) => m === 'whale_net_flow')
         // whale net flow alone needs no market (e.g. a stablecoin); anything else does
         const market = onlyWhales
@@ -85,13 +87,19 @@ export function snapshotRoutes(
         await Promise.all(
           metrics.map(async (m) => {
             if (m === 'whale_net_flow') {
-              const flows = await readWhaleFlows(ctx.store, tokensOf(base), grid)
+              const flows = await readWhaleFlows(ctx.store, tokensOf(base), grid, knownBy)
               series.set(m, seriesAt(grid.starts, netFlowSeries(grid.starts, flows)))
               sources.add(grid.daily ? 'whale_flows_1d' : 'whale_flows_1h')
               return
             }
             const source = MARKET_METRICS[m]
-            const points = await readMarketSeries(ctx.store, source, m === 'price' ? { base, market } : scope, grid)
+            const points = await readMarketSeries(
+              ctx.store,
+              source,
+              m === 'price' ? { base, market } : scope,
+              grid,
+              knownBy
+            )
             series.set(
               m,
               m === 'price' ? priceSeries(points) : combineMarkets(points, m === 'funding_rate' ? 'mean' : 'sum')
@@ -110,7 +118,12 @@ export function snapshotRoutes(
             start: grid.from,
             end: grid.end,
             source: [...sources].sort().join(', '),
-            extra: { metrics, price_market: market ? marketName(market) : null, markets: [...used].sort() },
+            extra: {
+              metrics,
+              price_market: market ? marketName(market) : null,
+              markets: [...used].sort(),
+              ...knownByMeta(knownBy)
+            },
             gaps: findGaps(completeBuckets(data, metrics), grid.from, grid.end, grid.interval)
           })
         )

@@ -105,11 +105,12 @@ export function whaleHistoryRoutes(
           req.plan,
           now()
         )
+        const knownBy = resolveKnownBy(opt(q['known_by']), now())
         const tokens = await requireWhaleAsset(ctx.store, asset)
         const market = await priceMarket(ctx, asset)
         const [flows, closes] = await Promise.all([
-          readWhaleFlows(ctx.store, tokens, grid),
-          readMarketSeries(ctx.store, 'close', { base: market.base, market }, grid)
+          readWhaleFlows(ctx.store, tokens, grid, knownBy),
+          readMarketSeries(ctx.store, 'close', { base: market.base, market }, grid, knownBy)
         ])
         const closeAt = new Map(closes.map((c) => [c.t, c.v]))
         const closeSeries = grid.starts.map((t) => closeAt.get(t) ?? null)
@@ -128,7 +129,8 @@ export function whaleHistoryRoutes(
               tokens,
               buckets: grid.starts.length,
               flow_buckets: flowSeries.filter((v) => v !== null).length,
-              price_buckets: closeSeries.filter((v) => v !== null).length
+              price_buckets: closeSeries.filter((v) => v !== null).length,
+              ...knownByMeta(knownBy)
             },
             gaps: findGaps(both, grid.from, grid.end, grid.interval)
           })
