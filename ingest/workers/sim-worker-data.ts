@@ -1,6 +1,8 @@
 /** Start parameters of the demo-market worker (all times epoch ms). */
 export interface SimWorkerData {
   readonly seed: number
+  /** perpetual markets generated, the most liquid first; absent: the whole universe */
+  readonly maxMarkets?: number | undefined
   /** backfill covers [doneTo, liveFrom) in backfill density; live windows start at liveFrom */
   readonly liveFrom: number
   /** everything before this time is already written */

@@ -55,7 +55,7 @@ async function send(chunk: EncodedChunk, maxTs: number): Promise<void> {
   post({ type: 'chunk', ...chunk, data: data as ArrayBuffer, maxTs }, [data as ArrayBuffer])
 }
 
-const market = createSimMarket(cfg.seed)
+const market = createSimMarket(cfg.seed, cfg.maxMarkets)
 
 /**
  * Generates one window and sends its chunks; option quotes also yield the derived metrics rows. Live
