@@ -86,6 +86,7 @@ export async function scaleBench(): Promise<Record<string, unknown>> {
     backfill_rows: s.backfill.rows,
     backfill_rows_per_s: s.backfill.rows_per_s,
     data_dir_bytes: s.data_dir_bytes,
+    table_bytes: s.table_bytes,
     bytes_per_market_day: Math.round(s.data_dir_bytes / (markets.length * s.days)),
     startup_ms: med(s.startup_ms),
     ready_ms: med(s.ready_ms),

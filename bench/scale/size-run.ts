@@ -43,6 +43,7 @@ export interface SizeResult {
   readonly backfill: { rows: number; ms: number; rows_per_s: number; wall_to_live_ms: number }
   readonly compaction: Record<string, unknown> | null
   readonly data_dir_bytes: number
+  readonly table_bytes: Record<string, number>
   readonly startup_ms: number[]
   readonly ready_ms: number[]
   readonly live_state_built_ms: number[]
@@ -100,6 +101,14 @@ function dirBytes(dir: string): number {
   return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0])
 }
 
+/** Bytes of each table of the data dir (`data/default/<table>` links to the table's store directory). */
+function tableBytes(dir: string): Record<string, number> {
+  const tables = path.join(dir, 'data', 'default')
+  const out: Record<string, number> = {}
+  for (const t of fs.readdirSync(tables)) out[t] = dirBytes(fs.realpathSync(path.join(tables, t)))
+  return out
+}
+
 export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult> {
   const dir = path.join(work, `days-${o.days}`)
   fs.mkdirSync(dir, { recursive: true })
@@ -110,6 +119,7 @@ export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult>
       `scale ${o.days} d: backfill ${b.figures.rows} rows in ${b.figures.ms} ms (${b.figures.rows_per_s} rows/s)`
     )
     const bytes = dirBytes(dir)
+    const tables = tableBytes(dir)
     const startup: number[] = []
     const ready: number[] = []
     const built: number[] = []
@@ -134,12 +144,16 @@ export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult>
           )
           console.log(`scale ${o.days} d: export ${exports.at(-1)!.rows_per_s} rows/s (${exports.at(-1)!.rows} rows)`)
         }
+        console.log(
+          `scale ${o.days} d: ${JSON.stringify({ bytes, rest_rss_mb: rest, candles, reads, compaction: b.compaction })}`
+        )
         return {
           days: o.days,
           window,
           backfill: b.figures,
           compaction: b.compaction,
           data_dir_bytes: bytes,
+          table_bytes: tables,
           startup_ms: startup,
           ready_ms: ready,
           live_state_built_ms: built,

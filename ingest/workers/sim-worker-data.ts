@@ -7,7 +7,7 @@ export interface SimWorkerData {
   readonly liveFrom: number
   /** everything before this time is already written */
   readonly doneTo: number
-  /** length of one backfill window */
+  /** length of one backfill window; windows end on its multiples from the epoch (the first and last may be shorter) */
   readonly backfillSliceMs: number
   /** a live phase resumed after a longer stop skips ahead to at most this far back */
   readonly maxCatchupMs: number
