@@ -17,6 +17,9 @@
  *   bench/asof/asof.ts).
  * - rebuild: live-state rebuild time at 0.1M, 1M and 5M trades of the day with a producer writing; the
  *   ratio 5M / 0.1M (`npm run bench -- rebuild`, bench/rebuild/rebuild.ts).
+ * - scale: the demo market at 30, 90 and 365 days of history, each in a fresh data dir: backfill, disk,
+ *   start-up, readiness, fixed-window reads, export, RSS, compaction; the fixed window's candles must be
+ *   byte-identical across sizes (`npm run bench -- scale`, bench/scale/scale.ts).
  * - steady demo feed: time to backfill SIM_BACKFILL_DAYS (default 30) on first start, then RSS and
  *   event-loop lag p99 from /v1/health over the first live windows.
  */
@@ -393,6 +396,21 @@ async function main(): Promise<void> {
       path.join(dir, 'asof.json'),
       JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
     )
+    return
+  }
+  if (only === 'scale') {
+    const out = await (await import('./scale/scale.js')).scaleBench()
+    console.log(JSON.stringify(out, (k, v) => (k === 'runs' ? undefined : v), 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'scale.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    if (!out['candles_identical']) {
+      console.error("scale: the fixed window's candles differ between sizes (see sizes[].candles in scale.json)")
+      process.exitCode = 1
+    }
     return
   }
   if (only === 'rebuild') {

@@ -78,6 +78,8 @@ export interface Config {
   readonly simSeed: number
   /** history the demo market writes on first start, days. @default 30 */
   readonly simBackfillDays: number
+  /** perpetual markets of the demo market, the most liquid first; undefined: all of them */
+  readonly simMarkets: number | undefined
   readonly adminToken: string | undefined
   /** @default 'info' */
   readonly logLevel: LogLevel
@@ -156,6 +158,14 @@ export const SERVICE_ENV = Type.Object({
     minimum: 0,
     maximum: 365
   }),
+  SIM_MARKETS: Type.Optional(
+    EnvInt({
+      description:
+        'perpetual markets of the demo market, the most liquid first (smaller shapes for tests and benchmarks); unset: all (~520)',
+      minimum: 1,
+      maximum: 100_000
+    })
+  ),
   ADMIN_TOKEN: Type.Optional(
     EnvText({
       description: 'bearer token of /v1/admin/*; unset: generated on first start',
@@ -367,6 +377,7 @@ export function loadConfig(env: Env = process.env): Config {
     replaySpeed: replaySpeed(e.REPLAY_SPEED),
     simSeed: e.SIM_SEED,
     simBackfillDays: e.SIM_BACKFILL_DAYS,
+    simMarkets: e.SIM_MARKETS,
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     batchRows: e.INGEST_BATCH_ROWS,

@@ -196,7 +196,7 @@ async function httpExport(pid: number, url: string, key: string, file: string, f
  * started on a copied data dir merges the live parts of several tables in the background for a while,
  * which would count as export CPU. Returns the seconds waited.
  */
-async function quiet(pid: number): Promise<number> {
+export async function quiet(pid: number): Promise<number> {
   const t0 = Date.now()
   for (let last = cpuSeconds(pid); Date.now() - t0 < 30_000;) {
     await new Promise((r) => setTimeout(r, 1000))

@@ -28,6 +28,8 @@ const REPLAY_MS = 60_000
 export interface SimSourceOptions {
   readonly seed: number
   readonly backfillDays: number
+  /** perpetual markets of the demo, the most liquid first (SIM_MARKETS); absent: all of them */
+  readonly maxMarkets?: number | undefined
   readonly store: Store
   readonly log: Logger
   /** clock, for tests. @default Date.now */
@@ -108,6 +110,7 @@ export class SimSource implements Source {
     else if (this.warming) this.warming = 'demo backfill'
     const data: SimWorkerData = {
       seed: this.opts.seed,
+      maxMarkets: this.opts.maxMarkets,
       liveFrom: state.liveFrom,
       doneTo: state.doneTo,
       backfillSliceMs: BACKFILL_SLICE_MS,

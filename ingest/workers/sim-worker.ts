@@ -2,7 +2,7 @@
  * @module
  * Worker thread of the demo market: generates records, encodes them to TSV chunks and sends them to the
  * main thread under credit-based flow control. Time is cut into fixed windows (backfill slices, then
- * 1-second live windows aligned to the clock) with a barrier after each, so the batches written for a
+ * 1-second live windows, both aligned to the clock) with a barrier after each, so the batches written for a
  * window are a pure function of (seed, window): after a crash the same window is regenerated into
  * byte-identical batches and the store's dedup tokens make the repeat a no-op.
  */
@@ -55,7 +55,7 @@ async function send(chunk: EncodedChunk, maxTs: number): Promise<void> {
   post({ type: 'chunk', ...chunk, data: data as ArrayBuffer, maxTs }, [data as ArrayBuffer])
 }
 
-const market = createSimMarket(cfg.seed)
+const market = createSimMarket(cfg.seed, cfg.maxMarkets)
 
 /**
  * Generates one window and sends its chunks; option quotes also yield the derived metrics rows. Live
@@ -91,7 +91,10 @@ async function window(from: number, to: number, mode: SimMode): Promise<void> {
 async function main(): Promise<void> {
   let t = cfg.doneTo
   while (t < cfg.liveFrom && !stopping) {
-    const end = Math.min(t + cfg.backfillSliceMs, cfg.liveFrom)
+    // windows end on multiples of the slice from the epoch, not counted from the backfill's start: an hour
+    // lies in the same window, so in the same batches, whatever the backfill's length, and the float sums of
+    // its aggregates (volumes) are added in the same order (the stored candles do not depend on it)
+    const end = Math.min((Math.floor(t / cfg.backfillSliceMs) + 1) * cfg.backfillSliceMs, cfg.liveFrom)
     await window(t, end, 'backfill')
     await barrier(end, 'backfill')
     t = end

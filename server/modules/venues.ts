@@ -21,6 +21,7 @@ export function venuesModule(config: Config, deps: { readonly store: Store; read
         return new SimSource({
           seed: config.simSeed,
           backfillDays: config.simBackfillDays,
+          maxMarkets: config.simMarkets,
           store: deps.store,
           log: deps.log
         })

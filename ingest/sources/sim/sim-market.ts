@@ -20,7 +20,7 @@ import { createPerps } from './perps.js'
 import { PricePath } from './price-path.js'
 import { RecordSink } from './record-sink.js'
 import type { Emitter, SimContext, SimMode } from './sim-context.js'
-import { UNIVERSE, type PerpMarket } from './universe.js'
+import { limitMarkets, UNIVERSE, type PerpMarket } from './universe.js'
 import { createWhales } from './whales.js'
 
 export type { PerpMarket } from './universe.js'
@@ -63,21 +63,26 @@ function* generateChunks(emitters: readonly Emitter[], fromMs: number, toMs: num
   if (rest !== undefined) yield rest
 }
 
-export function createSimMarket(seed: number): SimMarket {
+/**
+ * The demo market of `seed`; `maxMarkets` keeps only that many perpetual markets, the most liquid
+ * (universe.ts `limitMarkets`: smaller shapes for tests and benchmarks); absent: all of them.
+ */
+export function createSimMarket(seed: number, maxMarkets?: number): SimMarket {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`)
-  const path = new PricePath(mixSeed(seed), UNIVERSE.bases)
-  const ctx: SimContext = { seed: mixSeed(seed), universe: UNIVERSE, path }
+  const universe = maxMarkets === undefined ? UNIVERSE : limitMarkets(UNIVERSE, maxMarkets)
+  const path = new PricePath(mixSeed(seed), universe.bases)
+  const ctx: SimContext = { seed: mixSeed(seed), universe, path }
   const emitters: readonly Emitter[] = [createPerps(ctx), createOptions(ctx), createWhales(ctx), createOnchain(ctx)]
   return {
     seed,
-    markets: UNIVERSE.markets,
+    markets: universe.markets,
     generate(fromMs, toMs, mode) {
       // validated here, not inside the generator, so a bad call throws at once rather than on first next()
       checkWindow(fromMs, toMs, mode)
       return generateChunks(emitters, fromMs, toMs, mode)
     },
     price(base, t) {
-      const bi = UNIVERSE.baseIndex.get(base)
+      const bi = universe.baseIndex.get(base)
       if (bi === undefined) throw new RangeError(`unknown base asset ${base}`)
       if (!Number.isFinite(t)) throw new RangeError(`t must be finite epoch milliseconds, got ${t}`)
       return path.at(bi, t)

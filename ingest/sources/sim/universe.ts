@@ -133,3 +133,26 @@ function buildUniverse(): Universe {
 
 /** the one universe (pure data, built once at import) */
 export const UNIVERSE: Universe = buildUniverse()
+
+/**
+ * The universe with only its `count` most liquid perpetual markets (lowest base rank first, venues in
+ * catalog order at equal rank), kept in the universe's order; every base asset stays (the options chain,
+ * whale flows and on-chain metrics do not change). `count` at or above the market count: the universe itself.
+ */
+export function limitMarkets(universe: Universe, count: number): Universe {
+  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`count must be a positive integer, got ${count}`)
+  if (count >= universe.markets.length) return universe
+  const byLiquidity = universe.markets
+    .map((_, i) => i)
+    .sort(
+      (a, b) => universe.marketBase[a]! - universe.marketBase[b]! || universe.marketVenue[a]! - universe.marketVenue[b]!
+    )
+  const kept = byLiquidity.slice(0, count).sort((a, b) => a - b)
+  return {
+    bases: universe.bases,
+    baseIndex: universe.baseIndex,
+    markets: Object.freeze(kept.map((i) => universe.markets[i]!)),
+    marketBase: Int32Array.from(kept, (i) => universe.marketBase[i]!),
+    marketVenue: Int32Array.from(kept, (i) => universe.marketVenue[i]!)
+  }
+}
