@@ -1390,6 +1390,15 @@ export interface operations {
               rebuild_errors: number
               /** @description records that did not fit a rebuild replay buffer */
               rebuild_dropped: number
+              /** @description LIVE_PATH_PROBE=1 only: per stage (dequeued, normalized, offered, applied, published), the age of each live batch since its venue socket received it, ms (docs/benchmarks.md "Wire") */
+              path_ms?: {
+                [key: string]: {
+                  count: number
+                  p50: number
+                  p99: number
+                  max: number
+                }
+              }
             }
             /** @description outbound webhooks: events, deliveries, attempts, delivered, failed, retries, dropped_queue_full, dropped_unstored, webhooks_disabled, store_errors, pending, in_flight, writer_queued (docs/webhooks.md) */
             webhooks?: {
