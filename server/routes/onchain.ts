@@ -12,9 +12,14 @@ import { AccessControl } from '../access/access-control.js'
 import { OnchainQuery, OnchainResponse } from '../../schemas/api/onchain.js'
 import { json, type Route } from '../http/types.js'
 import { asOfAnswers } from './as-of.js'
+import { SingleFlight } from '../../engine/runtime/single-flight.js'
 
 export function onchainRoutes(store: Store): Route[] {
   const asOf = asOfAnswers(store, 'onchain', ['onchain_metrics'])
+  // identical live requests in flight share one store read (docs/read-api.md): a burst of bots asking the
+  // same asset costs one query, not one per connection, and the store's bounded queue does not refuse them
+  const assets = new SingleFlight<string>()
+  const series = new SingleFlight<Awaited<ReturnType<typeof onchainMetricSeries>>>()
   return [
     {
       method: 'GET',
@@ -28,7 +33,8 @@ export function onchainRoutes(store: Store): Route[] {
       query: OnchainQuery,
       response: OnchainResponse,
       handler: async (req) => {
-        const asset = await resolveOnchainAsset(store, req.q['asset'] as string)
+        const raw = req.q['asset'] as string
+        const asset = await assets.run(raw, () => resolveOnchainAsset(store, raw))
         AccessControl.checkSymbol(req.plan, asset, 'asset')
         const metrics = req.q['metrics'] as string[]
         const hours = req.q['hours'] as number
@@ -40,7 +46,12 @@ export function onchainRoutes(store: Store): Route[] {
             metrics: await onchainMetricSeries(store, asset, metrics, hours, pit)
           }))
         }
-        return json(200, { asset, hours, metrics: await onchainMetricSeries(store, asset, metrics, hours) })
+        const key = `${asset}\n${metrics.join(',')}\n${hours}`
+        return json(200, {
+          asset,
+          hours,
+          metrics: await series.run(key, () => onchainMetricSeries(store, asset, metrics, hours))
+        })
       }
     }
   ]
