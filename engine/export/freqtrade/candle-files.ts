@@ -11,8 +11,7 @@ import type { NativeBlockView, NativeColumnView } from '../native-blocks.js'
 import type { FreqtradeArchive } from './archive.js'
 import type { FeatherBatch, FeatherWriter } from './feather-file.js'
 import { GapTracker } from './gaps.js'
-import { freqtradeFilePath, type FreqtradeCandleType } from './names.js'
-import type { FreqtradeMarket } from './freqtrade-run.js'
+import { freqtradeFilePath, type FreqtradeCandleType, type FreqtradeMarket } from './names.js'
 
 export interface CandleFilesSpec {
   readonly markets: readonly FreqtradeMarket[]

@@ -28,13 +28,7 @@ import type { Gap } from './gaps.js'
 import { knownCandleRead, knownFundingRead } from './freqtrade-known.js'
 import { candleSql, fundingSql, markSql, pinnedNative, readNative } from './freqtrade-sql.js'
 import { candleFiles } from './candle-files.js'
-import { freqtradeFilePath, freqtradePair } from './names.js'
-
-/** A market to export and the CCXT pair freqtrade names it by. */
-export interface FreqtradeMarket {
-  readonly market: Market
-  readonly pair: string
-}
+import { freqtradeFilePath, freqtradePair, type FreqtradeMarket } from './names.js'
 
 export interface FreqtradeExportRequest {
   readonly timeframe: TimeframeName

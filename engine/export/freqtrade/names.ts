@@ -60,6 +60,12 @@ export function checkFreqtradeTimeframe(timeframe: string): void {
   }
 }
 
+/** A market to export and the CCXT pair freqtrade names it by. */
+export interface FreqtradeMarket {
+  readonly market: Market
+  readonly pair: string
+}
+
 /**
  * The CCXT pair freqtrade uses for a stored market (`BTCUSDT` on binance -> `BTC/USDT:USDT`), or a 400
  * saying why freqtrade cannot name it (a spot market, a multiplier name, another quote).
