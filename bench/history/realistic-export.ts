@@ -147,7 +147,7 @@ function startCeiling(dir: string): {
   }
 }
 
-interface Run {
+export interface Run {
   readonly rows: number
   readonly rowsPerS: number
   readonly mb: number
@@ -178,7 +178,7 @@ function curlDownload(url: string, key: string, file: string): Promise<{ bytes: 
 }
 
 /** One export over HTTP into `file`, with the server's RSS and CPU. */
-async function httpExport(pid: number, url: string, key: string, file: string, format: Format): Promise<Run> {
+export async function httpExport(pid: number, url: string, key: string, file: string, format: Format): Promise<Run> {
   const r = await withRss(pid, () => (CLIENT === 'curl' ? curlDownload(url, key, file) : download(url, key, file)))
   const rows = await rowsOf(file, format)
   fs.rmSync(file)

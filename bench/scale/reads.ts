@@ -10,9 +10,9 @@
  * - the export of every base's 1m candles over the fixed window (Parquet over HTTP), rows counted from the file.
  */
 import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import { median } from '../stats.js'
-import { download, parquetRowCount, round, withRss } from '../history/measure.js'
+import { httpExport } from '../history/realistic-export.js'
+import { round, withRss } from '../history/measure.js'
 
 export interface Market {
   readonly exchange: string
@@ -132,14 +132,6 @@ export async function exportRun(
   file: string
 ): Promise<{ rows: number; rows_per_s: number; mb: number; server_cpu_s: number; rss_growth_mb: number }> {
   const url = `${base}/v1/backtest/export?symbols=${bases.join(',')}&timeframe=1m&start_time=${w.fromMs}&end_time=${w.toMs}&format=parquet`
-  const r = await withRss(pid, () => download(url, key, file))
-  const rows = await parquetRowCount(file)
-  fs.rmSync(file)
-  return {
-    rows,
-    rows_per_s: Math.round(rows / (r.value.ms / 1000)),
-    mb: Math.round(r.value.bytes / 1_048_576),
-    server_cpu_s: r.cpuS,
-    rss_growth_mb: Math.round(r.peak - r.before)
-  }
+  const r = await httpExport(pid, url, key, file, 'parquet')
+  return { rows: r.rows, rows_per_s: r.rowsPerS, mb: r.mb, server_cpu_s: r.cpuS, rss_growth_mb: r.rssGrowthMb }
 }

@@ -16,7 +16,7 @@ import { WhaleWindow } from '../live/whale-window.js'
 import { buildConfirmInputs, type FundingHistorySource } from '../live/confirm-inputs.js'
 import { firstScreenerHour } from '../live/screener-load.js'
 import { FUNDING_HISTORY_MS, ONCHAIN_LOAD_MS } from '../live/books-load.js'
-import { groupedRows, HOUR_MS, loadSeries, type Group, type SeriesGrid } from './series-load.js'
+import { groupedRows, HOUR_MS, loadSeries, usableAt, type Group, type SeriesGrid } from './series-load.js'
 import { loadCloses } from './series-closes.js'
 
 /** How far back the newest funding, long/short and open-interest readings are looked for (screener-load.ts). */
@@ -51,17 +51,6 @@ function index(groups: readonly Group[]): HourIndex {
   return out
 }
 
-/** The newest reading of an hour usable at step i, or undefined. */
-function at(list: readonly Group[] | undefined, i: number): Group | undefined {
-  if (!list) return undefined
-  let found: Group | undefined
-  for (const g of list) {
-    if (g.e > i) break
-    found = g
-  }
-  return found
-}
-
 /** The newest reading of a market over hours [fromHour, toHour] usable at step i with ts >= sinceMs. */
 function newest(
   hours: Map<number, Group[]> | undefined,
@@ -73,7 +62,7 @@ function newest(
   if (!hours) return undefined
   let best: Group | undefined
   for (let h = toHour; h >= fromHour; h--) {
-    const g = at(hours.get(h), i)
+    const g = usableAt(hours.get(h), i)
     if (g && g.ts >= sinceMs && (!best || g.ts > best.ts)) best = g
   }
   return best
@@ -164,7 +153,7 @@ export async function confirmGrid(
     for (const m of marketList) {
       for (let h = fromHour; h <= nowHour; h++) {
         const c = closes.close(m.key, h, i)
-        const o = at(m.oi?.get(h), i)
+        const o = usableAt(m.oi?.get(h), i)
         if (c !== undefined || o) screener.loadHour(m.exchange, m.symbol, base, h, o ? o.a : null, 0, c ?? null)
       }
       const mk = { exchange: m.exchange, symbol: m.symbol, base }
@@ -191,7 +180,7 @@ export async function confirmGrid(
         if (!hours) return Promise.resolve(rates)
         const firstHour = Math.ceil((t - FUNDING_HISTORY_MS) / HOUR_MS)
         for (let h = firstHour; h <= nowHour; h++) {
-          const x = at(hours.get(h), i)
+          const x = usableAt(hours.get(h), i)
           if (x) rates.push(x.a)
         }
         return Promise.resolve(rates)

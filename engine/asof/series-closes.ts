@@ -13,7 +13,7 @@
  * A step's close is exact under either source: the newest of newest readings.
  */
 import type { Store } from '../store/store.js'
-import { HOUR_MS, type Group, type HourParts, type SeriesGrid } from './series-load.js'
+import { HOUR_MS, usableAt, type Group, type HourParts, type SeriesGrid } from './series-load.js'
 
 /** How far back from a step (or an hour's end) the newest usable trade is first looked for, ms. */
 export const TAIL_MS = 10 * 60_000
@@ -74,17 +74,6 @@ function lists(groups: readonly Group[], into: Lists = new Map()): Lists {
     }
   }
   return into
-}
-
-/** The newest reading of a list usable at step i. */
-function usableAt(l: readonly Group[] | undefined, i: number): Group | undefined {
-  if (!l) return undefined
-  let found: Group | undefined
-  for (const x of l) {
-    if (x.e > i) break
-    found = x
-  }
-  return found
 }
 
 /**

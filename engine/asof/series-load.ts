@@ -41,6 +41,20 @@ export interface Group {
   readonly b: number
 }
 
+/**
+ * The newest reading of a list usable at step i (the list ordered by its first usable step `e`, each
+ * reading carrying forward a newer one before it), or undefined.
+ */
+export function usableAt(list: readonly Group[] | undefined, i: number): Group | undefined {
+  if (!list) return undefined
+  let found: Group | undefined
+  for (const g of list) {
+    if (g.e > i) break
+    found = g
+  }
+  return found
+}
+
 export type Tagged<T> = T & { readonly e: number }
 
 export interface SeriesLoad {
