@@ -5,27 +5,14 @@
  * `process.env`. Each capability declares its variables as a TypeBox schema and reads them with
  * engine/config/env.ts (engine/webhooks/config.ts, engine/alerts/config.ts, engine/chain/rpc-config.ts,
  * engine/nodeintel/config.ts, ingest/sources/chain/chain-settings.ts, the venue modules'
- * `variables`); this module declares the service's own (`SERVICE_ENV`), joins them all into
- * `ENV_SCHEMA` and assembles the one `Config`.
+ * `variables`, read in config-venues.ts); this module declares the service's own (`SERVICE_ENV`), joins
+ * them all into `ENV_SCHEMA` and assembles the one `Config` (SOURCES is read in config-sources.ts).
  */
-import fs from 'node:fs'
 import path from 'node:path'
-import { VENUES, type VenueConfigs, type VenueName } from '../ingest/sources/venues.js'
-import type { VenueEnv } from '../ingest/sources/venue-settings.js'
+import type { VenueConfigs } from '../ingest/sources/venues.js'
 import { ConfigError } from '../engine/config/config-error.js'
-import { Type, type TSchema } from '@sinclair/typebox'
-import {
-  EnvDir,
-  EnvEnum,
-  EnvInt,
-  EnvText,
-  EnvUrl,
-  commaList,
-  readEnv,
-  readVariable,
-  envValue,
-  type Env
-} from '../engine/config/env.js'
+import { Type } from '@sinclair/typebox'
+import { EnvDir, EnvEnum, EnvInt, EnvText, EnvUrl, readEnv, type Env } from '../engine/config/env.js'
 import { ALERT_ENV, alertAllowedIps, alertSources } from '../engine/alerts/config.js'
 import { WEBHOOK_ENV, webhookConfig, type WebhookConfig } from '../engine/webhooks/config.js'
 import { CHAIN_RPC_ENV, chainsConfig, type ChainsConfig } from '../engine/chain/rpc-config.js'
@@ -34,20 +21,15 @@ import { WATCH_ENV } from '../engine/nodeintel/watch-config.js'
 import {
   CHAIN_SOURCES_ENV,
   chainSourcesConfig,
-  chainSourcesFor,
   type ChainSourcesConfig
 } from '../ingest/sources/chain/chain-settings.js'
-import { isChainSourceName, type ChainSourceName } from '../ingest/sources/chain/chain-source-names.js'
+import { parseSources, SOURCES_ACCEPTED, type SourceName } from './config-sources.js'
+import { VENUE_ENV, venueConfigs } from './config-venues.js'
 
 export { ConfigError, type WebhookConfig }
+export { KNOWN_SOURCES, LIVE_VENUES, type SourceName } from './config-sources.js'
+export { VENUE_ENV } from './config-venues.js'
 
-/** `replay:<file or dir>` replays a recording (RECORD_DIR) through the venue adapters. */
-/** Chain sources are `evm:<chain>` and `solana`. */
-export type SourceName = 'sim' | VenueName | `replay:${string}` | ChainSourceName
-/** Plain names SOURCES accepts: the demo market, every venue of the registry, `live` and `none` (`replay:<path>` on top). */
-export const KNOWN_SOURCES: readonly string[] = ['sim', ...VENUES.map((v) => v.name), 'live', 'none']
-/** What `SOURCES=live` means: the registry's venues marked live (ingest/sources/venues.ts). */
-export const LIVE_VENUES: readonly VenueName[] = VENUES.filter((v) => v.live).map((v) => v.name)
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies readonly LogLevel[]
 
@@ -142,7 +124,7 @@ export const SERVICE_ENV = Type.Object({
   ),
   SOURCES: EnvText({
     description: 'comma list of ingest sources',
-    accepted: `a comma list of ${KNOWN_SOURCES.join(', ')} or replay:<file or dir>`,
+    accepted: SOURCES_ACCEPTED,
     default: 'sim'
   }),
   RECORD_DIR: Type.Optional(EnvDir({ description: 'record every raw venue message (gzipped NDJSON, hourly files)' })),
@@ -239,27 +221,6 @@ export const SERVICE_ENV = Type.Object({
   })
 })
 
-/** Venue `v`'s variables, by full name: `<PREFIX>_WS_URL`, `<PREFIX>_REST_URL` and the module's own. */
-function venueEnvSchema(v: (typeof VENUES)[number]): Record<string, TSchema> {
-  const out: Record<string, TSchema> = {
-    [`${v.envPrefix}_WS_URL`]: EnvUrl('ws', v.wsUrl, {
-      description: `${v.name} WebSocket endpoint or base`,
-      default: v.wsUrl,
-      family: '<PREFIX>_WS_URL'
-    }),
-    [`${v.envPrefix}_REST_URL`]: EnvUrl('http', v.restUrl, {
-      description: `${v.name} REST base`,
-      default: v.restUrl,
-      family: '<PREFIX>_REST_URL'
-    })
-  }
-  for (const [suffix, schema] of Object.entries(v.variables)) out[`${v.envPrefix}_${suffix}`] = schema
-  return out
-}
-
-/** Every venue's variables (catalog/venues.ts and each venue's module). */
-export const VENUE_ENV = Type.Object(Object.assign({}, ...VENUES.map(venueEnvSchema)) as Record<string, TSchema>)
-
 /**
  * Every variable the service reads, by name: the service's own and each capability's. The docs' variable
  * tables list exactly these (test/unit/config-env-docs.test.ts).
@@ -274,64 +235,6 @@ export const ENV_SCHEMA = Type.Object({
   ...WEBHOOK_ENV.properties,
   ...ALERT_ENV.properties
 })
-
-function sources(env: Env, raw: string): readonly SourceName[] {
-  const list = commaList(raw)
-  const bad = list.find(
-    (s) => !KNOWN_SOURCES.includes(s) && !s.startsWith('replay:') && s !== 'chains' && !isChainSourceName(s)
-  )
-  if (bad !== undefined || list.length === 0) {
-    throw new ConfigError(`SOURCES must be ${SERVICE_ENV.properties.SOURCES.accepted} (got '${raw}')`)
-  }
-  if (list.includes('none') && list.length > 1) throw new ConfigError(`SOURCES=none cannot be combined (got '${raw}')`)
-  const out: SourceName[] = []
-  for (const s of list) {
-    if (s === 'none') continue
-    // `chains` expands to every chain with a node URL; a named chain needs its URL
-    if (s === 'chains' || isChainSourceName(s)) {
-      for (const name of chainSourcesFor(s, env)) if (!out.includes(name)) out.push(name)
-      continue
-    }
-    if (s.startsWith('replay:')) {
-      const file = s.slice('replay:'.length)
-      if (!file || !fs.existsSync(file)) throw new ConfigError(`SOURCES=${s}: no such file or directory '${file}'`)
-      out.push(`replay:${path.resolve(file)}`)
-    } else {
-      for (const name of s === 'live' ? LIVE_VENUES : [s as SourceName]) if (!out.includes(name)) out.push(name)
-    }
-  }
-  return out
-}
-
-/** A venue's own variables (`<prefix>_<suffix>`, checked against its schema), errors naming the variable. */
-function venueEnv(env: Env, prefix: string, variables: Readonly<Record<string, TSchema>>): VenueEnv {
-  return {
-    get: (suffix) => {
-      const schema = variables[suffix]
-      const value =
-        schema === undefined ? envValue(env, `${prefix}_${suffix}`) : readVariable(env, `${prefix}_${suffix}`, schema)
-      return value === undefined ? undefined : String(value)
-    },
-    fail: (suffix, message) => {
-      throw new ConfigError(`${prefix}_${suffix} ${message}`)
-    }
-  }
-}
-
-/** `config.venues`: every registry entry's URLs (default from the entry, trailing slashes removed) and settings. */
-function venues(env: Env): VenueConfigs {
-  const out: Record<string, unknown> = {}
-  const urls = readEnv(VENUE_ENV, env) as Record<string, string>
-  const base = (name: string): string => urls[name]!.replace(/\/+$/, '')
-  for (const v of VENUES) {
-    out[v.name] = Object.freeze({
-      wsUrl: base(`${v.envPrefix}_WS_URL`),
-      restUrl: base(`${v.envPrefix}_REST_URL`),
-      ...v.settings(venueEnv(env, v.envPrefix, v.variables))
-    })
-  }
-  return Object.freeze(out) as VenueConfigs
-}
 
 /** REPLAY_SPEED: `max` is 0 (as fast as possible). */
 function replaySpeed(raw: string): number {
@@ -371,8 +274,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
-    sources: sources(env, e.SOURCES),
-    venues: venues(env),
+    sources: parseSources(env, e.SOURCES),
+    venues: venueConfigs(env),
     recordDir: e.RECORD_DIR === undefined ? undefined : path.resolve(e.RECORD_DIR),
     replaySpeed: replaySpeed(e.REPLAY_SPEED),
     simSeed: e.SIM_SEED,
