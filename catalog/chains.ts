@@ -9,6 +9,7 @@
  * Neutral: imports nothing from engine/, ingest/ or server/, no node builtins and no packages (addresses are
  * checksummed literals; test/unit/catalog.test.ts checks each with viem's `getAddress`).
  */
+import { listText } from './text.js'
 
 /** A 0x-prefixed 20-byte address, checksummed (EIP-55). */
 export type AddressLiteral = `0x${string}`
@@ -205,6 +206,9 @@ export const NODE_INTEL_CHAINS: ReadonlyArray<{ readonly path: NodeIntelPath; re
 
 /** The node-intelligence path names (`bsc`, `avax`), in listing order. */
 export const NODE_INTEL_PATHS: readonly NodeIntelPath[] = NODE_INTEL_CHAINS.map((c) => c.path)
+
+/** `bsc or avax`: the node-intelligence path names as a list (messages, rules). */
+export const nodeIntelPathList = (conjunction: 'or' | 'and'): string => listText(NODE_INTEL_PATHS, conjunction)
 
 export function isChainId(v: unknown): v is ChainId {
   return typeof v === 'string' && (CHAIN_IDS as readonly string[]).includes(v)

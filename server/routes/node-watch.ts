@@ -6,6 +6,7 @@
  * feature, like the other node routes.
  */
 import { getAddress } from 'viem'
+import { nodeIntelPathList } from '../../catalog/chains.js'
 import type { NodeIntelChain } from '../../engine/chain/chains.js'
 import { ApiError } from '../../engine/errors.js'
 import { requireContract } from '../../engine/nodeintel/honeypot.js'
@@ -36,7 +37,7 @@ export interface WatchRoutesDeps {
 }
 
 const common = { access: 'key', feature: 'nodeintel', data: false, tags: ['node'] } as const
-const CHAIN_RULE = ' {chain} is bsc or avax, case-insensitive; anything else answers 400 invalid_parameter.'
+const CHAIN_RULE = ` {chain} is ${nodeIntelPathList('or')}, case-insensitive; anything else answers 400 invalid_parameter.`
 
 export function watchRoutes(d: WatchRoutesDeps): Route[] {
   /** the chain's re-checks, or 503 naming the variable when the chain has no node */

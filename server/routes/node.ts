@@ -7,6 +7,7 @@
  */
 import { getAddress, isAddress, type Address } from 'viem'
 import { ApiError } from '../../engine/errors.js'
+import { nodeIntelPathList } from '../../catalog/chains.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
 import { nodeHealthReport, type RecheckStatsOf } from '../../engine/nodeintel/health.js'
 import type { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'
@@ -37,7 +38,7 @@ export interface NodeRoutesDeps {
 export function parseChain(raw: string | undefined): NodeIntelChain {
   const v = (raw ?? '').toLowerCase()
   if (!(NODE_INTEL_CHAINS as readonly string[]).includes(v)) {
-    throw new ApiError('invalid_parameter', `chain must be bsc or avax (got '${(raw ?? '').slice(0, 40)}')`, {
+    throw new ApiError('invalid_parameter', `chain must be ${nodeIntelPathList('or')} (got '${(raw ?? '').slice(0, 40)}')`, {
       param: 'chain'
     })
   }
@@ -74,7 +75,7 @@ const cacheHeader = (hit: boolean): Record<string, string> => ({ 'x-tidewatch-ca
 const common = { access: 'key', feature: 'nodeintel', data: false, tags: ['node'] } as const
 
 /** The path rules, stated in each description (the validator of path segments is the handler's). */
-const CHAIN_RULE = ' {chain} is bsc or avax, case-insensitive; anything else answers 400 invalid_parameter naming both.'
+const CHAIN_RULE = ` {chain} is ${nodeIntelPathList('or')}, case-insensitive; anything else answers 400 invalid_parameter naming ${NODE_INTEL_CHAINS.length === 2 ? 'both' : 'each'}.`
 const TOKEN_RULE =
   ' Rule: {token} is a 0x-prefixed 20-byte hex address, lower-case or with a correct EIP-55 checksum; anything else answers 400 invalid_parameter.'
 

@@ -6,6 +6,7 @@
  * (freqtrade/data/history/datahandlers/idatahandler.py), `misc.pair_to_filename` (freqtrade/misc.py),
  * `CandleType` (freqtrade/enums/candletype.py). Pure.
  */
+import { PERP_VENUES, perpVenueIdList } from '../../../catalog/venues.js'
 import { ApiError } from '../../errors.js'
 import type { Market } from '../../history/markets.js'
 
@@ -38,16 +39,14 @@ export const FREQTRADE_TIMEFRAMES: readonly string[] = [
 const LINEAR_QUOTES = ['USDT', 'USDC'] as const
 
 /**
- * The native market name forms per venue, `{BASE}` for the base as stored, `{QUOTE}` for USDT or USDC.
+ * The native market name forms per perpetual venue, `{BASE}` for the base as stored, `{QUOTE}` for USDT or
+ * USDC: the catalog's USDT market name with its quote left open (`{BASE}-USDT-SWAP` → `{BASE}-{QUOTE}-SWAP`).
  * Markets whose native name carries a multiplier (`1000PEPEUSDT`: base stored as PEPE, prices per PEPE)
  * match none of them: CCXT names them `1000PEPE/USDT:USDT`, priced per 1,000 PEPE.
  */
-const NATIVE_FORMS: Readonly<Record<string, string>> = {
-  binance: '{BASE}{QUOTE}',
-  bybit: '{BASE}{QUOTE}',
-  bitget: '{BASE}{QUOTE}',
-  okx: '{BASE}-{QUOTE}-SWAP'
-}
+const NATIVE_FORMS: Readonly<Record<string, string>> = Object.fromEntries(
+  PERP_VENUES.map((v) => [v.id, v.usdtMarket.replace('USDT', '{QUOTE}')])
+)
 
 /** 400 for a timeframe freqtrade cannot name. */
 export function checkFreqtradeTimeframe(timeframe: string): void {
@@ -77,7 +76,7 @@ export function freqtradePair(m: Market): string {
       param: 'symbols'
     })
   }
-  if (form === undefined) return refuse('the layout writes USD-margined perpetuals of binance, bybit, okx and bitget')
+  if (form === undefined) return refuse(`the layout writes USD-margined perpetuals of ${perpVenueIdList('and')}`)
   for (const quote of LINEAR_QUOTES) {
     if (form.replace('{BASE}', m.base).replace('{QUOTE}', quote) === m.symbol) return `${m.base}/${quote}:${quote}`
   }

@@ -5,6 +5,7 @@
  * GET /v1/node/{chain}/new-pairs. Fed by node intelligence (StreamSources `newPairs`), not by live records;
  * with no node for the chain the channel stays quiet. The snapshot is the newest SNAPSHOT_PAIRS pairs.
  */
+import { nodeIntelPathList } from '../../../catalog/chains.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../chain/chains.js'
 import type { NewPair } from '../../nodeintel/new-pairs.js'
 import { arity, ChannelError } from '../channel-name.js'
@@ -46,7 +47,7 @@ export const newPairsKind: ChannelKind<NewPairsSpec, null> = {
     arity(parts, 2, 2, raw, 'newpairs:<chain>, e.g. newpairs:bsc')
     const chain = parts[1]!.toLowerCase()
     if (!(NODE_INTEL_CHAINS as readonly string[]).includes(chain)) {
-      throw new ChannelError('invalid_channel', `${raw}: the chain must be bsc or avax`)
+      throw new ChannelError('invalid_channel', `${raw}: the chain must be ${nodeIntelPathList('or')}`)
     }
     return { type: 'newpairs', name: `newpairs:${chain}`, chain: chain as NodeIntelChain }
   },

@@ -6,6 +6,7 @@
  * (StreamSources `tokenRisk`); with no node for the chain the channel stays quiet. The snapshot is the newest
  * SNAPSHOT_CHANGES changes.
  */
+import { nodeIntelPathList } from '../../../catalog/chains.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../chain/chains.js'
 import type { TokenRiskChange } from '../../nodeintel/recheck.js'
 import { arity, ChannelError } from '../channel-name.js'
@@ -52,7 +53,7 @@ export const tokenRiskKind: ChannelKind<TokenRiskSpec, null> = {
     arity(parts, 2, 2, raw, 'tokenrisk:<chain>, e.g. tokenrisk:bsc')
     const chain = parts[1]!.toLowerCase()
     if (!(NODE_INTEL_CHAINS as readonly string[]).includes(chain)) {
-      throw new ChannelError('invalid_channel', `${raw}: the chain must be bsc or avax`)
+      throw new ChannelError('invalid_channel', `${raw}: the chain must be ${nodeIntelPathList('or')}`)
     }
     return { type: 'tokenrisk', name: `tokenrisk:${chain}`, chain: chain as NodeIntelChain }
   },
