@@ -113,11 +113,11 @@ export const VENUES = [
     // the unified (v3) public endpoint; the v2 mix endpoint is the previous generation
     wsUrl: 'wss://ws.bitget.com/v3/ws/public',
     restUrl: 'https://api.bitget.com',
-    // opt-in (SOURCES=bitget): SOURCES=live keeps meaning the venues it named before
+    // opt-in (SOURCES=bitget): not part of SOURCES=live
     live: false,
     tradingView: ['BITGET'],
     usdtMarket: '{BASE}USDT'
-    // not in the demo market (no demoListingProbability): the demo and the benchmarks built on it keep their size
+    // not in the demo market (no demoListingProbability): the demo universe, and the benchmarks built on it, span the other perpetual venues
   }
 ] as const satisfies readonly VenueEntry[]
 
