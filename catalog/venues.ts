@@ -117,7 +117,8 @@ export const VENUES = [
     live: false,
     tradingView: ['BITGET'],
     usdtMarket: '{BASE}USDT'
-    // not in the demo market (no demoListingProbability): the demo universe, and the benchmarks built on it, span the other perpetual venues
+    // not in the demo market (no demoListingProbability): the demo universe and the benchmarks built on it
+    // span the other perpetual venues
   }
 ] as const satisfies readonly VenueEntry[]
 
