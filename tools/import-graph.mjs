@@ -153,7 +153,9 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     edges.filter((e) => !e.typeOnly)
   )
   const breaches = layerBreaches(edges)
-  console.log(`${files.length} files, ${edges.length} local imports (${edges.filter((e) => e.typeOnly).length} type only)`)
+  console.log(
+    `${files.length} files, ${edges.length} local imports (${edges.filter((e) => e.typeOnly).length} type only)`
+  )
   console.log(`import circles: ${all.length} (at run time: ${runtime.length})`)
   for (const c of all) console.log(`  ${c.join(' <-> ')}`)
   console.log(`layer breaches: ${breaches.length}`)

@@ -38,9 +38,13 @@ export interface NodeRoutesDeps {
 export function parseChain(raw: string | undefined): NodeIntelChain {
   const v = (raw ?? '').toLowerCase()
   if (!(NODE_INTEL_CHAINS as readonly string[]).includes(v)) {
-    throw new ApiError('invalid_parameter', `chain must be ${nodeIntelPathList('or')} (got '${(raw ?? '').slice(0, 40)}')`, {
-      param: 'chain'
-    })
+    throw new ApiError(
+      'invalid_parameter',
+      `chain must be ${nodeIntelPathList('or')} (got '${(raw ?? '').slice(0, 40)}')`,
+      {
+        param: 'chain'
+      }
+    )
   }
   return v as NodeIntelChain
 }

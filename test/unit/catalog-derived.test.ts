@@ -47,15 +47,18 @@ describe('a chain of the catalog', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-catalog-watch-'))
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-  it.each(CHAINS.map((c) => [c.id, c] as const))('%s: a record chain, a watch-list chain and a chain source', (id, c) => {
-    expect(RECORD_CHAINS).toContain(id)
-    fs.writeFileSync(
-      path.join(dir, 'one.tokens.csv'),
-      `chain,address,symbol,decimals,price_asset,source\n${id},native,NAT,18,NAT,https://example.com/\n`
-    )
-    expect(loadWatchlists(dir).tokens.map((t) => t.chain)).toEqual([id])
-    expect(CHAIN_SOURCE_NAMES).toContain(c.evm === null ? id : `evm:${id}`)
-  })
+  it.each(CHAINS.map((c) => [c.id, c] as const))(
+    '%s: a record chain, a watch-list chain and a chain source',
+    (id, c) => {
+      expect(RECORD_CHAINS).toContain(id)
+      fs.writeFileSync(
+        path.join(dir, 'one.tokens.csv'),
+        `chain,address,symbol,decimals,price_asset,source\n${id},native,NAT,18,NAT,https://example.com/\n`
+      )
+      expect(loadWatchlists(dir).tokens.map((t) => t.chain)).toEqual([id])
+      expect(CHAIN_SOURCE_NAMES).toContain(c.evm === null ? id : `evm:${id}`)
+    }
+  )
 
   it.each(EVM_CHAIN_IDS.map((id) => [id, EVM_SPECS[id]] as const))(
     '%s: its node variables are read and make it a source of SOURCES=chains',
@@ -102,12 +105,15 @@ describe('a chain of the catalog', () => {
 })
 
 describe('a venue of the catalog', () => {
-  it.each(VENUES.map((v) => [v.id, v] as const))('%s: a SOURCES name with its variables and TradingView prefixes', (id, v) => {
-    expect(KNOWN_SOURCES).toContain(id)
-    expect(variables).toEqual(expect.arrayContaining([`${v.envPrefix}_WS_URL`, `${v.envPrefix}_REST_URL`]))
-    expect(loadConfig({ SOURCES: id }).sources).toEqual([id])
-    for (const prefix of v.tradingView) expect(TRADINGVIEW_VENUES[prefix]).toBe(id)
-  })
+  it.each(VENUES.map((v) => [v.id, v] as const))(
+    '%s: a SOURCES name with its variables and TradingView prefixes',
+    (id, v) => {
+      expect(KNOWN_SOURCES).toContain(id)
+      expect(variables).toEqual(expect.arrayContaining([`${v.envPrefix}_WS_URL`, `${v.envPrefix}_REST_URL`]))
+      expect(loadConfig({ SOURCES: id }).sources).toEqual([id])
+      for (const prefix of v.tradingView) expect(TRADINGVIEW_VENUES[prefix]).toBe(id)
+    }
+  )
 
   it.each(PERP_VENUES.map((v) => [v.id] as const))('%s: the freqtrade layout names its USDT perpetual', (id) => {
     const market: Market = { exchange: id, symbol: usdtPerpSymbol(id, 'BTC'), base: 'BTC' }
@@ -118,12 +124,15 @@ describe('a venue of the catalog', () => {
 })
 
 describe('a webhook event type of the catalog', () => {
-  it.each(WEBHOOK_EVENT_NAMES.map((n) => [n] as const))('%s: registrable alone and named in the refusal of others', (name) => {
-    const body = (events: string[]) =>
-      Buffer.from(
-        JSON.stringify({ url: 'https://hooks.example.com/x', events, symbols: ['*'], secret: 'a-secret-of-16-chars' })
-      )
-    expect(parseJsonBody(WebhookCreateBody, body([name]))['events']).toEqual([name])
-    expect(refusal(() => parseJsonBody(WebhookCreateBody, body(['NO_SUCH_EVENT'])))).toContain(name)
-  })
+  it.each(WEBHOOK_EVENT_NAMES.map((n) => [n] as const))(
+    '%s: registrable alone and named in the refusal of others',
+    (name) => {
+      const body = (events: string[]) =>
+        Buffer.from(
+          JSON.stringify({ url: 'https://hooks.example.com/x', events, symbols: ['*'], secret: 'a-secret-of-16-chars' })
+        )
+      expect(parseJsonBody(WebhookCreateBody, body([name]))['events']).toEqual([name])
+      expect(refusal(() => parseJsonBody(WebhookCreateBody, body(['NO_SUCH_EVENT'])))).toContain(name)
+    }
+  )
 })

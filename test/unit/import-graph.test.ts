@@ -20,7 +20,7 @@ describe('import graph reader', () => {
       "export type { E } from './e.js'",
       "import './f.js'",
       "const g = await import('./g.js')",
-      "const h = await import(`./${id}/h.js`)",
+      'const h = await import(`./${id}/h.js`)',
       "// import { x } from './commented.js'",
       '/* import { y } from "./block.js" */',
       "import { z } from 'viem'"
@@ -39,10 +39,9 @@ describe('import graph reader', () => {
   it('finds a circle of three, a file importing itself, and none in a chain', () => {
     const edge = (from: string, to: string) => ({ from, to, typeOnly: false })
     const files = ['a', 'b', 'c', 'd', 'e', 'f']
-    expect(importCircles(files, [edge('a', 'b'), edge('b', 'c'), edge('c', 'a'), edge('d', 'd'), edge('e', 'f')])).toEqual([
-      ['a', 'b', 'c'],
-      ['d']
-    ])
+    expect(
+      importCircles(files, [edge('a', 'b'), edge('b', 'c'), edge('c', 'a'), edge('d', 'd'), edge('e', 'f')])
+    ).toEqual([['a', 'b', 'c'], ['d']])
     expect(importCircles(files, [edge('a', 'b'), edge('b', 'c'), edge('e', 'f')])).toEqual([])
   })
 
@@ -61,8 +60,14 @@ describe('the source tree', () => {
 
   it('is read whole (every layer has files and imports)', () => {
     for (const dir of ['catalog/', 'engine/', 'ingest/', 'server/', 'bench/', 'web/src/']) {
-      expect(files.some((f) => f.startsWith(dir)), dir).toBe(true)
-      expect(edges.some((e) => e.from.startsWith(dir)), dir).toBe(true)
+      expect(
+        files.some((f) => f.startsWith(dir)),
+        dir
+      ).toBe(true)
+      expect(
+        edges.some((e) => e.from.startsWith(dir)),
+        dir
+      ).toBe(true)
     }
   })
 
