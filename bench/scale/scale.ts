@@ -2,11 +2,12 @@
  * @module
  * `npm run bench -- scale`: the demo market backfilled at several sizes (days of history, default 30, 90
  * and 365, all ~520 perpetual markets and the options chain), each into a fresh data dir by the built
- * server (size-run.ts), smallest first. Per size: backfill rows/s, data-dir bytes per market-day, start-up
- * and readiness on the filled dir, p50/p99 of the history endpoints over a fixed window, the export's
- * rows/s, RSS at rest and under the read mix, and the compaction after the backfill. The fixed window is
- * the largest whole-hour window inside the smallest size's backfill (just under its length); every size
- * holds it, so its candles must be byte-identical across sizes: the benchmark fails otherwise.
+ * server (size-run.ts), smallest first. Per size: backfill rows/s and rows per server CPU-second, data-dir
+ * bytes per market-day, start-up and readiness on the filled dir, p50/p99 of the history endpoints over a
+ * fixed window, the export's rows/s, RSS at rest and under the read mix, and the compaction after the
+ * backfill. The fixed window is the largest whole-hour window inside the smallest size's backfill (just
+ * under its length); every size holds it, so its candles must be byte-identical across sizes: the
+ * benchmark fails otherwise.
  *
  * Shape (environment): BENCH_SCALE_DAYS (comma list, default `30,90,365`), BENCH_SCALE_MARKETS (SIM_MARKETS
  * of every size; unset: all), BENCH_SCALE_RESTARTS (default 2), BENCH_SCALE_READS (requests per endpoint,
@@ -85,6 +86,8 @@ export async function scaleBench(): Promise<Record<string, unknown>> {
     days: s.days,
     backfill_rows: s.backfill.rows,
     backfill_rows_per_s: s.backfill.rows_per_s,
+    backfill_cpu_s: s.backfill.cpu_s,
+    backfill_rows_per_cpu_s: s.backfill.rows_per_cpu_s,
     data_dir_bytes: s.data_dir_bytes,
     table_bytes: s.table_bytes,
     bytes_per_market_day: Math.round(s.data_dir_bytes / (markets.length * s.days)),
@@ -127,6 +130,7 @@ export async function scaleBench(): Promise<Record<string, unknown>> {
       ready: growth(med(first.ready_ms), med(last.ready_ms)),
       startup: growth(med(first.startup_ms), med(last.startup_ms)),
       backfill_rows_per_s: growth(first.backfill.rows_per_s, last.backfill.rows_per_s),
+      backfill_rows_per_cpu_s: growth(first.backfill.rows_per_cpu_s, last.backfill.rows_per_cpu_s),
       export_rows_per_s: growth(med(first.export.map((e) => e.rows_per_s)), med(last.export.map((e) => e.rows_per_s)))
     },
     candles_identical: digests.size === 1,

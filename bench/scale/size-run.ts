@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { median } from '../stats.js'
 import { quiet } from '../history/realistic-export.js'
-import { rssMb, round } from '../history/measure.js'
+import { cpuSeconds, rssMb, round } from '../history/measure.js'
 import { candleDigest, exportRun, readMix, type FixedWindow, type Market, type MixResult } from './reads.js'
 import { enterpriseKey, spawnScaleServer } from './scale-server.js'
 
@@ -40,7 +40,16 @@ export interface SizeOptions {
 export interface SizeResult {
   readonly days: number
   readonly window: FixedWindow
-  readonly backfill: { rows: number; ms: number; rows_per_s: number; wall_to_live_ms: number }
+  readonly backfill: {
+    rows: number
+    ms: number
+    rows_per_s: number
+    /** the server's CPU seconds (every thread) from the demo's start line to its backfill's end line */
+    cpu_s: number
+    /** rows per server CPU-second: the figure other work on the machine disturbs least */
+    rows_per_cpu_s: number
+    wall_to_live_ms: number
+  }
   readonly compaction: Record<string, unknown> | null
   readonly data_dir_bytes: number
   readonly table_bytes: Record<string, number>
@@ -64,11 +73,13 @@ async function backfill(dir: string, o: SizeOptions) {
   const server = spawnScaleServer(dir, o.port, simEnv(o))
   try {
     const demo = await server.line('all data from this source is SYNTHETIC', 120_000)
+    const cpu0 = cpuSeconds(server.pid)
     const fromMs = Date.parse(String(demo.fields['backfill_from']))
     const liveFromMs = Date.parse(String(demo.fields['live_from']))
     const ended = await server.line('demo backfill ended', o.days * BACKFILL_WAIT_MS_PER_DAY + 120_000)
     const rows = Number(ended.fields['rows'])
     const ms = Number(ended.fields['ms'])
+    const cpuS = round(cpuSeconds(server.pid) - cpu0)
     let compaction: Record<string, unknown> | null = null
     try {
       const c = await server.line('partitions compacted after a bulk load', WAIT_MS)
@@ -89,7 +100,14 @@ async function backfill(dir: string, o: SizeOptions) {
     return {
       window,
       compaction,
-      figures: { rows, ms, rows_per_s: Math.round(rows / (ms / 1000)), wall_to_live_ms: Math.round(ended.atMs) }
+      figures: {
+        rows,
+        ms,
+        rows_per_s: Math.round(rows / (ms / 1000)),
+        cpu_s: cpuS,
+        rows_per_cpu_s: Math.round(rows / cpuS),
+        wall_to_live_ms: Math.round(ended.atMs)
+      }
     }
   } finally {
     await server.stop()
@@ -116,7 +134,7 @@ export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult>
     const b = await backfill(dir, o)
     const window = o.window ?? b.window
     console.log(
-      `scale ${o.days} d: backfill ${b.figures.rows} rows in ${b.figures.ms} ms (${b.figures.rows_per_s} rows/s)`
+      `scale ${o.days} d: backfill ${b.figures.rows} rows in ${b.figures.ms} ms (${b.figures.rows_per_s} rows/s, ${b.figures.cpu_s} server CPU-s)`
     )
     const bytes = dirBytes(dir)
     const tables = tableBytes(dir)
