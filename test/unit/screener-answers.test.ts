@@ -5,11 +5,7 @@
  * stale at once; what it serves equals a fresh computation of the book; the cache stays within its limits.
  */
 import { describe, expect, it } from 'vitest'
-import {
-  SCREENER_REFRESH_MS,
-  ScreenerAnswers,
-  type ScreenerAnswer
-} from '../../engine/live/screener-answers.js'
+import { SCREENER_REFRESH_MS, ScreenerAnswers, type ScreenerAnswer } from '../../engine/live/screener-answers.js'
 import { ScreenerBook } from '../../engine/live/screener-book.js'
 import { screenerAnswer, type ScreenerSelection } from '../../engine/live/screener-select.js'
 import type { FundingRecord, NormalizedRecord, TradeRecord } from '../../engine/records/types.js'
@@ -67,9 +63,9 @@ const fresh = (book: ScreenerBook, nowMs: number, s: ScreenerSelection): Buffer 
   Buffer.from(JSON.stringify(screenerAnswer(book, nowMs, s)))
 
 const volumeOf = (a: ScreenerAnswer, exchange: string, symbol: string): number =>
-  (JSON.parse(a.bytes.toString()) as { rows: { exchange: string; symbol: string; volume_24h_usd: number }[] }).rows.find(
-    (r) => r.exchange === exchange && r.symbol === symbol
-  )!.volume_24h_usd
+  (
+    JSON.parse(a.bytes.toString()) as { rows: { exchange: string; symbol: string; volume_24h_usd: number }[] }
+  ).rows.find((r) => r.exchange === exchange && r.symbol === symbol)!.volume_24h_usd
 
 describe('screener answers: bytes', () => {
   it('serve bytes equal to a fresh computation, for each kind of selection', () => {
@@ -79,7 +75,7 @@ describe('screener answers: bytes', () => {
       { ...ALL, base: 'BTC' },
       { ...ALL, exchange: 'okx' },
       { ...ALL, require: 'funding_rate', sort: 'funding_rate', desc: false },
-      { ...ALL, sort: 'symbol', desc: false, limit: 2 },
+      { ...ALL, sort: 'symbol', limit: 2 },
       { ...ALL, exchange: 'binance', sort: 'volume_change_24h', limit: 1 }
     ]
     for (const s of selections) {

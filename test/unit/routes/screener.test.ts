@@ -41,8 +41,24 @@ function setup(synthetic = false) {
     trade('binance', 'BTCUSDT', 'BTC', now - 60_000, 5),
     trade('okx', 'BTC-USDT-SWAP', 'BTC', now - 60_000, 2),
     trade('bybit', 'ETHUSDT', 'ETH', now - 60_000, 9),
-    { kind: 'funding', ts: now - 60_000, exchange: 'binance', symbol: 'BTCUSDT', base: 'BTC', funding_rate: 0.0001, interval_hours: 8 },
-    { kind: 'funding', ts: now - 60_000, exchange: 'okx', symbol: 'BTC-USDT-SWAP', base: 'BTC', funding_rate: -0.0002, interval_hours: 4 }
+    {
+      kind: 'funding',
+      ts: now - 60_000,
+      exchange: 'binance',
+      symbol: 'BTCUSDT',
+      base: 'BTC',
+      funding_rate: 0.0001,
+      interval_hours: 8
+    },
+    {
+      kind: 'funding',
+      ts: now - 60_000,
+      exchange: 'okx',
+      symbol: 'BTC-USDT-SWAP',
+      base: 'BTC',
+      funding_rate: -0.0002,
+      interval_hours: 4
+    }
   ]
   live.apply(records)
   return { api: routeApp(derivativesRoutes({ live, store }), { synthetic }), live, store }
@@ -68,15 +84,19 @@ describe('GET /v1/derivatives/screener: live answers', () => {
     }
     for (;;) {
       const before = Date.now()
-      const first = bodyOf(await api.request('/v1/derivatives/screener?symbol=BTC&metric=funding_rate&order=asc', { key }))
+      const first = bodyOf(
+        await api.request('/v1/derivatives/screener?symbol=BTC&metric=funding_rate&order=asc', { key })
+      )
       const after = Date.now()
       // the rows' windows are those of the UTC hour: compared when the request did not straddle an edge
       if (Math.floor(before / HOUR) !== Math.floor(after / HOUR)) continue
       expect(first.toString()).toBe(JSON.stringify(screenerAnswer(live.screener, before, sel)))
-      expect(jsonOf({ status: 200, headers: {}, body: first }).rows.map((r: { funding_rate: number }) => r.funding_rate)).toEqual([
-        -0.0002, 0.0001
-      ])
-      const again = bodyOf(await api.request('/v1/derivatives/screener?symbol=BTC&metric=funding_rate&order=asc', { key }))
+      expect(
+        jsonOf({ status: 200, headers: {}, body: first }).rows.map((r: { funding_rate: number }) => r.funding_rate)
+      ).toEqual([-0.0002, 0.0001])
+      const again = bodyOf(
+        await api.request('/v1/derivatives/screener?symbol=BTC&metric=funding_rate&order=asc', { key })
+      )
       if (Math.floor(Date.now() / HOUR) !== Math.floor(before / HOUR)) continue
       expect(again).toBe(first) // the cached answer's bytes, not a copy
       break
@@ -88,7 +108,9 @@ describe('GET /v1/derivatives/screener: live answers', () => {
     const { api } = setup()
     const key = await api.key('trader')
     const a = bodyOf(await api.request('/v1/derivatives/screener?symbol=BTC&metric=funding_rate', { key }))
-    const b = bodyOf(await api.request('/v1/derivatives/screener?symbol=BTCUSDT&metric=funding_rate&sort=funding_rate', { key }))
+    const b = bodyOf(
+      await api.request('/v1/derivatives/screener?symbol=BTCUSDT&metric=funding_rate&sort=funding_rate', { key })
+    )
     const c = bodyOf(await api.request('/v1/derivatives/screener?metric=funding_rate&symbol=btc&order=desc', { key }))
     // one cached answer: the same bytes object
     expect(b).toBe(a)
