@@ -121,70 +121,98 @@ function slot(m: Market, hour: number): number {
 }
 
 export class ScreenerBook {
+  /** every market by `exchange|symbol`, in the order first seen (the order of `rows`) */
   private readonly markets = new Map<string, Market>()
+  /** the same markets by venue, then symbol: the lookup of the record path, which builds no key string */
+  private readonly byVenue = new Map<string, Map<string, Market>>()
   /** base assets with at least one market (markets are only added, or all cleared) */
   private readonly bases = new Set<string>()
+  /**
+   * Bumped by every change of what `rows` and `baseStats` answer (an applied batch that holds a screener
+   * record, a load, a clear): equal versions mean equal answers at any moment of the same UTC hour.
+   */
+  version = 0
+  /** bumped by `clear` (a rebuild of the live state starts with one) */
+  epoch = 0
 
   private market(exchange: string, symbol: string, base: string): Market {
-    const key = `${exchange}|${symbol}`
-    let m = this.markets.get(key)
+    const venue = this.byVenue.get(exchange)
+    let m = venue?.get(symbol)
     if (!m) {
-      this.markets.set(key, (m = newMarket(exchange, symbol, base)))
+      m = newMarket(exchange, symbol, base)
+      this.markets.set(`${exchange}|${symbol}`, m)
+      if (venue) venue.set(symbol, m)
+      else this.byVenue.set(exchange, new Map([[symbol, m]]))
       this.bases.add(base)
     }
     return m
   }
 
   apply(records: readonly NormalizedRecord[]): void {
+    // the market of the previous record, reused by the next record of the same market without a lookup
+    let m: Market | null = null
     for (const r of records) {
       switch (r.kind) {
         case 'trade':
-          if (r.market === 'perp') this.trade(r)
+          if (r.market === 'perp') this.trade((m = this.marketOf(m, r)), r)
           break
         case 'funding':
-          this.fundingRecord(r)
+          this.fundingRecord((m = this.marketOf(m, r)), r)
           break
         case 'open_interest':
-          this.openInterest(r)
+          this.openInterest((m = this.marketOf(m, r)), r)
           break
         case 'long_short':
-          this.longShort(r)
+          this.longShort((m = this.marketOf(m, r)), r)
           break
       }
     }
+    // once per batch: a batch without a screener record leaves the version (and the cached answers) alone
+    if (m !== null) this.version++
+  }
+
+  /** The record's market: `prev` when the record is of it (a batch is mostly runs of one market). */
+  private marketOf(
+    prev: Market | null,
+    r: { readonly exchange: string; readonly symbol: string; readonly base: string }
+  ): Market {
+    return prev !== null && prev.symbol === r.symbol && prev.exchange === r.exchange
+      ? prev
+      : this.market(r.exchange, r.symbol, r.base)
   }
 
   private touch(m: Market, ts: number): void {
     if (ts > m.updated) m.updated = ts
   }
 
-  private trade(r: TradeRecord): void {
-    const m = this.market(r.exchange, r.symbol, r.base)
+  private trade(m: Market, r: TradeRecord): void {
     const i = slot(m, Math.floor(r.ts / HOUR_MS))
     if (i >= 0) m.volHour[i]! += r.price * r.qty
-    if (!m.last || r.ts >= m.last.ts) {
-      m.last = { price: r.price, ts: r.ts }
+    const last = m.last
+    if (!last || r.ts >= last.ts) {
+      // updated in place: the newest price changes with nearly every trade
+      if (last) {
+        last.price = r.price
+        last.ts = r.ts
+      } else m.last = { price: r.price, ts: r.ts }
       if (i >= 0) m.closeHour[i] = r.price
     }
     this.touch(m, r.ts)
   }
 
-  private fundingRecord(r: FundingRecord): void {
-    const m = this.market(r.exchange, r.symbol, r.base)
+  private fundingRecord(m: Market, r: FundingRecord): void {
     if (!m.funding || r.ts >= m.funding.ts) m.funding = { rate: r.funding_rate, interval: r.interval_hours, ts: r.ts }
     this.touch(m, r.ts)
   }
 
-  private openInterest(r: OpenInterestRecord): void {
-    const m = this.market(r.exchange, r.symbol, r.base)
+  private openInterest(m: Market, r: OpenInterestRecord): void {
     if (!m.oiUsd || r.ts >= m.oiUsd.ts) m.oiUsd = { value: r.oi_usd, ts: r.ts }
     const i = slot(m, Math.floor(r.ts / HOUR_MS))
     if (i >= 0) m.oiHour[i] = r.oi_usd
     this.touch(m, r.ts)
   }
 
-  private longShort(r: LongShortRecord): void {
-    const m = this.market(r.exchange, r.symbol, r.base)
+  private longShort(m: Market, r: LongShortRecord): void {
     if (!m.lsr || r.ts >= m.lsr.ts) m.lsr = { ratio: r.long_short_ratio, ts: r.ts }
     this.touch(m, r.ts)
   }
@@ -200,6 +228,7 @@ export class ScreenerBook {
     close: number | null
   ): void {
     const m = this.market(exchange, symbol, base)
+    this.version++
     const i = slot(m, hour)
     if (i < 0) return
     if (oiUsd !== null) m.oiHour[i] = oiUsd
@@ -215,8 +244,9 @@ export class ScreenerBook {
    * its last price (the close of its newest hour), as the live path keeps them.
    */
   loadLastTrade(exchange: string, symbol: string, ts: number): void {
-    const m = this.markets.get(`${exchange}|${symbol}`)
+    const m = this.byVenue.get(exchange)?.get(symbol)
     if (!m) return
+    this.version++
     if (m.last && ts >= m.last.ts) m.last = { price: m.last.price, ts }
     this.touch(m, ts)
   }
@@ -259,9 +289,10 @@ export class ScreenerBook {
 
   /** Latest readings from the store (rebuild). */
   loadLatest(records: readonly NormalizedRecord[]): void {
+    this.version++
     for (const r of records) {
-      if (r.kind === 'funding') this.fundingRecord(r)
-      else if (r.kind === 'long_short') this.longShort(r)
+      if (r.kind === 'funding') this.fundingRecord(this.market(r.exchange, r.symbol, r.base), r)
+      else if (r.kind === 'long_short') this.longShort(this.market(r.exchange, r.symbol, r.base), r)
       else if (r.kind === 'open_interest') {
         const m = this.market(r.exchange, r.symbol, r.base)
         if (!m.oiUsd || r.ts >= m.oiUsd.ts) m.oiUsd = { value: r.oi_usd, ts: r.ts }
@@ -272,7 +303,10 @@ export class ScreenerBook {
 
   clear(): void {
     this.markets.clear()
+    this.byVenue.clear()
     this.bases.clear()
+    this.version++
+    this.epoch++
   }
 
   private row(m: Market, nowHour: number): ScreenerRow {
@@ -312,7 +346,7 @@ export class ScreenerBook {
 
   /** One market's row at `nowMs` (push-stream updates of changed markets); null for an unknown market. */
   rowOf(exchange: string, symbol: string, nowMs: number): ScreenerRow | null {
-    const m = this.markets.get(`${exchange}|${symbol}`)
+    const m = this.byVenue.get(exchange)?.get(symbol)
     return m ? this.row(m, Math.floor(nowMs / HOUR_MS)) : null
   }
 

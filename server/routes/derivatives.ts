@@ -1,66 +1,55 @@
 /**
  * @module
  * `GET /v1/derivatives/screener`: one row per perpetual market of the perpetual venues (catalog/venues.ts) from the live
- * screener state; filters by base asset, exchange and metric; sorted and limited. `symbol` is read by the one
- * symbol resolver (engine/symbols/resolve.ts) against the screener's bases and filters by its base; a
- * TradingView prefix (BINANCE:BTCUSDT.P) acts as `exchange`. With `as_of`, the same rows from the screener book
- * loaded as of then (engine/live/books-load.ts) plus `point_in_time`.
+ * screener state; filters by base asset, exchange and metric; sorted and limited (engine/live/screener-select.ts).
+ * `symbol` is read by the one symbol resolver (engine/symbols/resolve.ts) against the screener's bases and
+ * filters by its base; a TradingView prefix (BINANCE:BTCUSDT.P) acts as `exchange`. The live answer comes
+ * from the screener's answer cache (engine/live/screener-answers.ts), synchronously. With `as_of`, the same
+ * rows from the screener book loaded as of then (engine/live/books-load.ts) plus `point_in_time`.
  */
 import { perpVenueLabels } from '../../catalog/venues.js'
-import type { ScreenerBook, ScreenerRow } from '../../engine/live/screener-book.js'
+import type { ScreenerRow } from '../../engine/live/screener-book.js'
+import { screenerAnswersOf, type ScreenerAnswer } from '../../engine/live/screener-answers.js'
+import {
+  METRIC_FIELD,
+  screenerAnswer,
+  selectionKey,
+  type ScreenerSelection
+} from '../../engine/live/screener-select.js'
 import { booksAt, SCREENER_ONLY } from '../../engine/live/books-load.js'
 import { resolvePointInTime } from '../../engine/asof/point-in-time.js'
 import { screenerBases } from '../../engine/symbols/known-bases.js'
 import { resolveSymbol, venueOf } from '../../engine/symbols/resolve.js'
 import { ScreenerQuery, ScreenerResponse } from '../../schemas/api/derivatives.js'
 import type { ServerContext } from '../context.js'
-import { json, type Route, type RouteRequest } from '../http/types.js'
+import { JSON_HEADERS, type HttpResponse, type Route, type RouteRequest } from '../http/types.js'
 import { asOfAnswers } from './as-of.js'
 
-const METRIC_FIELD: Readonly<Record<string, keyof ScreenerRow>> = {
-  open_interest: 'open_interest_change_24h',
-  funding_rate: 'funding_rate',
-  volume: 'volume_change_24h'
-}
-
-function compare(field: keyof ScreenerRow, desc: boolean): (a: ScreenerRow, b: ScreenerRow) => number {
-  return (a, b) => {
-    const x = a[field]
-    const y = b[field]
-    if (x === null && y === null) return a.symbol < b.symbol ? -1 : 1
-    if (x === null) return 1 // nulls last in either order
-    if (y === null) return -1
-    const c = typeof x === 'string' ? x.localeCompare(y as string) : (x as number) - (y as number)
-    return (
-      (desc ? -c : c) || (a.exchange < b.exchange ? -1 : a.exchange > b.exchange ? 1 : a.symbol < b.symbol ? -1 : 1)
-    )
+/** The request's question: its resolved base and venue, the metric's field, the sort in effect. */
+function selectionOf(req: RouteRequest, base: string | undefined, exchange: string | undefined): ScreenerSelection {
+  const q = req.q
+  const metricField = q['metric'] ? METRIC_FIELD[q['metric'] as string]! : null
+  // a metric sorts by its own field unless `sort` is given (its default applies without a metric)
+  const sort = (req.query.has('sort') || !metricField ? q['sort'] : metricField) as keyof ScreenerRow
+  return {
+    base: base ?? null,
+    exchange: exchange ?? null,
+    require: metricField,
+    sort,
+    desc: q['order'] === 'desc',
+    limit: q['limit'] as number
   }
 }
 
 export function derivativesRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): Route[] {
   const known = screenerBases(ctx.live.screener)
   const asOf = asOfAnswers(ctx.store, 'screener', ['trades', 'funding', 'open_interest', 'long_short'])
-  /** The screener answer of `book` at `nowMs` for the request's filters, sort and limit. */
-  const answer = (
-    req: RouteRequest,
-    book: ScreenerBook,
-    nowMs: number,
-    base: string | undefined,
-    exchange: string | undefined
-  ) => {
-    const q = req.q
-    let rows = book.rows(nowMs)
-    if (base !== undefined) rows = rows.filter((r) => r.base === base)
-    if (exchange) rows = rows.filter((r) => r.exchange === exchange)
-    const metricField = q['metric'] ? METRIC_FIELD[q['metric'] as string]! : undefined
-    if (metricField) rows = rows.filter((r) => r[metricField] !== null)
-    const explicitSort = req.query.has('sort')
-    const field = (explicitSort || !metricField ? q['sort'] : metricField) as keyof ScreenerRow
-    rows.sort(compare(field, q['order'] === 'desc'))
-    rows = rows.slice(0, q['limit'] as number)
-    const updated = rows.reduce((m, r) => Math.max(m, r.updated), 0)
-    return { updated, count: rows.length, rows }
-  }
+  const answers = screenerAnswersOf(ctx.live.screener)
+  /**
+   * One response object per cached answer: a hot read returns the same object every time, so the
+   * synthetic label (server/app.ts) makes its labelled copy once per answer too.
+   */
+  const responses = new WeakMap<ScreenerAnswer, HttpResponse>()
   return [
     {
       method: 'GET',
@@ -78,15 +67,19 @@ export function derivativesRoutes(ctx: Pick<ServerContext, 'live' | 'store'>): R
         const exchange = symbol
           ? venueOf(symbol, q['exchange'] as string | undefined)
           : (q['exchange'] as string | undefined)
+        const selection = selectionOf(req, symbol?.base, exchange)
         const pit = resolvePointInTime(q, req.plan, Date.now())
         if (pit) {
-          const key = { ...q, exchange, symbol: symbol?.base, sorted: req.query.has('sort') }
-          return asOf.answer(key, pit, async () => {
+          return asOf.answer({ selection: selectionKey(selection) }, pit, async () => {
             const books = await booksAt(ctx.store, pit, symbol ? [symbol.base] : undefined, SCREENER_ONLY)
-            return answer(req, books.screener, pit.asOfMs, symbol?.base, exchange)
+            return screenerAnswer(books.screener, pit.asOfMs, selection)
           })
         }
-        return json(200, answer(req, ctx.live.screener, Date.now(), symbol?.base, exchange))
+        const a = answers.get(selection)
+        let res = responses.get(a)
+        // the answer's bytes, encoded once per answer rather than by the socket on every request
+        if (!res) responses.set(a, (res = { status: 200, headers: JSON_HEADERS, body: a.bytes }))
+        return res
       }
     }
   ]
