@@ -72,7 +72,7 @@ async function expectEveryStep(
 describe('confirmSeries on the demo market', () => {
   it('answers every hourly step over the stored days as confirmAt does', async () => {
     const lastHour = Math.floor(end / HOUR) * HOUR
-    const hourly = grid(lastHour - 40 * HOUR, end, HOUR)
+    const hourly = grid(lastHour - 30 * HOUR, end, HOUR)
     const series = await confirmSeries(store, 'BTC', 'long', hourly)
     // the answers carry every kind of input
     const withData = series.filter(
@@ -87,12 +87,12 @@ describe('confirmSeries on the demo market', () => {
     // one fixed known_by for every step: inside the live feed
     const known = liveFrom + LIVE_SPAN_MS / 2
     await expectEveryStep(await confirmSeries(store, 'BTC', 'short', hourly, known), hourly, 'short', known)
-  }, 300_000)
+  }, 600_000)
 
   it('answers every step seconds apart across the start of the live feed as confirmAt does', async () => {
     // 7.3 s apart, off every minute and hour boundary; live rows arrive after their event times
     const fine = grid(liveFrom - 2 * 60_000 + 123, end, 7_300)
     await expectEveryStep(await confirmSeries(store, 'BTC', 'long', fine), fine, 'long')
     await expectEveryStep(await confirmSeries(store, 'BTC', 'short', fine, end), fine, 'short', end)
-  }, 300_000)
+  }, 600_000)
 })
