@@ -8,7 +8,9 @@
  * - a cold `as_of` answer (a different moment each request, nothing cached), median and worst of a
  *   sequence, beside the live answer's single-request time;
  * - `confirmSeries` over 30 days at 1 h (720 steps) for BTC, in this process on the server's data dir
- *   after the server stopped (the engine of /v1/confirm/history).
+ *   after the server stopped (the engine of /v1/confirm/history); its reference, same run: `confirmAt`
+ *   (one load per step) at every 30th step, its time per step times 720, and whether its answers equal
+ *   the series' to the byte.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -16,7 +18,8 @@ import { load, loadTool, type LoadResult } from '../http/load.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { confirmSeries } from '../../engine/asof/confirm-at.js'
+import { confirmAt, confirmSeries } from '../../engine/asof/confirm-at.js'
+import type { ConfirmResult } from '../../engine/confirm/confirm.js'
 
 const PORT = 19211
 const HOUR = 3_600_000
@@ -99,16 +102,28 @@ export async function asofBench(rounds: number, seconds: number): Promise<Record
   try {
     const steps = Array.from({ length: 720 }, (_, i) => end - (719 - i) * HOUR)
     const times: number[] = []
-    let n = 0
+    let series: ConfirmResult[] = []
     for (let r = 0; r < Math.max(3, rounds); r++) {
       const t0 = performance.now()
-      n = (await confirmSeries(store, 'BTC', 'long', steps)).length
+      series = await confirmSeries(store, 'BTC', 'long', steps)
       times.push(performance.now() - t0)
     }
+    // reference, same run: the per-step path (one load per step) at every 30th step, and its answers
+    const sample = steps.map((_, i) => i).filter((i) => i % 30 === 0)
+    let same = 0
+    const t1 = performance.now()
+    for (const i of sample) {
+      const at = await confirmAt(store, 'BTC', 'long', { asOfMs: steps[i]!, knownByMs: steps[i]! })
+      if (JSON.stringify(at) === JSON.stringify(series[i])) same++
+    }
+    const perStepMs = (performance.now() - t1) / sample.length
     out['confirm_series_30d_1h'] = {
-      steps: n,
+      steps: series.length,
       ms: times.map((x) => Math.round(x)),
-      median_ms: Math.round(median(times))
+      median_ms: Math.round(median(times)),
+      per_step_confirm_at_ms: Math.round(perStepMs * 10) / 10,
+      per_step_x720_ms: Math.round(perStepMs * 720),
+      sampled_steps_equal: `${same}/${sample.length}`
     }
   } finally {
     await store.close()

@@ -109,6 +109,30 @@ export interface HourParts {
   readonly hi: readonly number[]
 }
 
+/** The rows of `table` for the base with event time in [{<fromParam>}, the last step], usable within the run. */
+function rowsSql(g: SeriesGrid, table: string, a: string, b: string, fromParam: string, extra = ''): string {
+  return `SELECT exchange, symbol, ts, intDiv(toUnixTimestamp(ts), 3600) AS h, ${effectiveSql(g)} AS e,
+            toFloat64(${a}) AS va, toFloat64(${b}) AS vb
+          FROM ${table}
+          WHERE base = {base:String} AND ts >= fromUnixTimestamp64Milli({${fromParam}:Int64}, 'UTC')
+            AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra}`
+}
+
+/**
+ * The newest reading of each group of `rows` (SQL of rowsSql's shape, or a UNION ALL of them with a column
+ * `k` before `exchange` when `by` is `k, `): per `by`, market, event hour and effective step.
+ */
+function groupsSql(rows: string, by = ''): string {
+  // the reading's time is aliased ms: an alias named ts would shadow the column inside max and argMax
+  return `SELECT ${by}exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
+     FROM (${rows})
+     WHERE e < {n:Int64}
+     GROUP BY ${by}exchange, symbol, h, e`
+}
+
+type GroupRow = Omit<Group, 'ts'> & { ms: number }
+const toGroup = ({ ms, ...r }: GroupRow): Group => ({ ...r, h: Number(r.h), e: Number(r.e), ts: Number(ms) })
+
 /**
  * The rows of `table` for `base` with event time in [fromMs, the last step] (and, when given, in the part
  * `parts` names for the row's hour: one lookup per row), usable within the run, grouped per market, event
@@ -134,25 +158,41 @@ export async function groupedRows(
     extra = ` AND toUnixTimestamp64Milli(ts) >= arrayElement({plo:Array(Int64)}, ${slot})
              AND toUnixTimestamp64Milli(ts) <= arrayElement({phi:Array(Int64)}, ${slot})`
   }
-  // the reading's time is aliased ms: an alias named ts would shadow the column inside max and argMax
-  const rows = await store.query<Omit<Group, 'ts'> & { ms: number }>(
-    `SELECT exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
-     FROM (SELECT exchange, symbol, ts, intDiv(toUnixTimestamp(ts), 3600) AS h, ${effectiveSql(g)} AS e, ${a} AS va, ${b} AS vb
-           FROM ${table}
-           WHERE base = {base:String} AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC')
-             AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra})
-     WHERE e < {n:Int64}
-     GROUP BY exchange, symbol, h, e`,
-    params
-  )
-  return rows.map(({ ms, ...r }) => ({ ...r, h: Number(r.h), e: Number(r.e), ts: Number(ms) }))
+  const rows = await store.query<GroupRow>(groupsSql(rowsSql(g, table, a, b, 'from', extra)), params)
+  return rows.map(toGroup)
+}
+
+/** One table of a merged grouped read: its name, the SQL of its two values, the earliest event time read. */
+interface GroupedTable {
+  readonly table: string
+  readonly a: string
+  readonly b: string
+  readonly fromMs: number
+}
+
+/** `groupedRows` of several tables (no parts) in one query: one scan per table, one round trip. */
+async function groupedTables(
+  store: Store,
+  base: string,
+  g: SeriesGrid,
+  tables: readonly GroupedTable[]
+): Promise<Group[][]> {
+  const params: Record<string, number | string> = gridParams(base, g)
+  const rows = tables.map((t, k) => {
+    params[`from${k}`] = t.fromMs
+    return `SELECT ${k} AS k, * FROM (${rowsSql(g, t.table, t.a, t.b, `from${k}`)})`
+  })
+  const out: Group[][] = tables.map(() => [])
+  for (const r of await store.query<GroupRow & { k: number }>(groupsSql(rows.join('\n UNION ALL '), 'k, '), params)) {
+    const { k, ...row } = r
+    out[Number(k)]!.push(toGroup(row))
+  }
+  return out
 }
 
 export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: SeriesWindows): Promise<SeriesLoad> {
   const params = gridParams(base, g)
   const e = effectiveSql(g)
-  const grouped = (table: string, a: string, b: string, fromMs: number): Promise<Group[]> =>
-    groupedRows(store, base, g, table, a, b, fromMs)
   // independent reads: concurrent on the store's session pool
   // the event time is aliased ms: an alias named ts would shadow the column in WHERE
   const onchainRows = store.query<Omit<Tagged<OnchainMetricRecord>, 'ts'> & { ms: number }>(
@@ -174,17 +214,19 @@ export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: S
      WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address`,
     { ...params, from: w.whalesFromMs, tokens: tokensOf(base) }
   )
-  const [funding, oi, lsr, onchain, whales] = await Promise.all([
-    grouped('funding', 'funding_rate', 'toFloat64(interval_hours)', w.fundingFromMs),
-    grouped('open_interest', 'oi_usd', '0', w.oiFromMs),
-    grouped('long_short', 'long_short_ratio', '0', w.lsrFromMs),
+  const [[funding, oi, lsr], onchain, whales] = await Promise.all([
+    groupedTables(store, base, g, [
+      { table: 'funding', a: 'funding_rate', b: 'interval_hours', fromMs: w.fundingFromMs },
+      { table: 'open_interest', a: 'oi_usd', b: '0', fromMs: w.oiFromMs },
+      { table: 'long_short', a: 'long_short_ratio', b: '0', fromMs: w.lsrFromMs }
+    ]),
     onchainRows,
     whaleRows
   ])
   return {
-    funding,
-    oi,
-    lsr,
+    funding: funding!,
+    oi: oi!,
+    lsr: lsr!,
     onchain: onchain.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<OnchainMetricRecord>),
     whales: whales.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<WhaleTransferRecord>)
   }
