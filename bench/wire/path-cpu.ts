@@ -17,7 +17,11 @@
 import { performance } from 'node:perf_hooks'
 import { aggTradeEvent } from '../../test/helpers/venues/binance-fixtures.js'
 import { tradeMessage, tradeRow as bybitTradeRow } from '../../test/helpers/venues/bybit-fixtures.js'
-import { instrument as okxInstrument, push as okxPush, tradeRow as okxTradeRow } from '../../test/helpers/venues/okx-fixtures.js'
+import {
+  instrument as okxInstrument,
+  push as okxPush,
+  tradeRow as okxTradeRow
+} from '../../test/helpers/venues/okx-fixtures.js'
 import { silentLogger } from '../../engine/log.js'
 import { LiveState } from '../../engine/live/live-state.js'
 import type { Store } from '../../engine/store/store.js'
@@ -115,7 +119,9 @@ class Messages {
       return JSON.stringify({ stream: `${m.symbol.toLowerCase()}@aggTrade`, data })
     }
     if (m.exchange === 'bybit')
-      return JSON.stringify(tradeMessage(m.symbol, ts, [bybitTradeRow(m.symbol, ts, buy ? 'Buy' : 'Sell', qty, price, String(seq))]))
+      return JSON.stringify(
+        tradeMessage(m.symbol, ts, [bybitTradeRow(m.symbol, ts, buy ? 'Buy' : 'Sell', qty, price, String(seq))])
+      )
     const row = okxTradeRow(m.symbol, String(500_000_000 + seq), ts, price, qty, buy ? 'buy' : 'sell')
     return JSON.stringify(okxPush({ channel: 'trades', instId: m.symbol }, [row]))
   }
@@ -220,7 +226,10 @@ async function main(): Promise<void> {
     rounds: ROUNDS,
     seconds: Math.round((performance.now() - t0) / 100) / 10,
     cpu_us_per_message: Object.fromEntries(
-      [...byDrain].map(([d, xs]) => [`drain_${d}`, { median: Math.round(median(xs) * 10) / 10, rounds: xs.map((x) => Math.round(x * 10) / 10) }])
+      [...byDrain].map(([d, xs]) => [
+        `drain_${d}`,
+        { median: Math.round(median(xs) * 10) / 10, rounds: xs.map((x) => Math.round(x * 10) / 10) }
+      ])
     ),
     live_applied: live.counters.applied,
     live_dropped: live.counters.dropped,

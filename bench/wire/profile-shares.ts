@@ -7,8 +7,9 @@
  * Shares, not rates: the machine is shared, so a sample count per second says little; a share of the
  * samples says what the thread does when it runs.
  *
- *   node dist/bench/wire/profile-shares.js [profile.cpuprofile] [wire.json]
- * Defaults: the newest profile in bench/results/wire-profile/, bench/results/wire.json.
+ *   node dist/bench/wire/profile-shares.js [profile.cpuprofile] [wire.json | all]
+ * Defaults: the newest profile in bench/results/wire-profile/, bench/results/wire.json; `all` takes the
+ * whole profile as one window.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -70,7 +71,11 @@ function main(): void {
   const profileFile = process.argv[2] ?? newest(path.join(results, 'wire-profile'))
   const wireFile = process.argv[3] ?? path.join(results, 'wire.json')
   const profile = JSON.parse(fs.readFileSync(profileFile, 'utf8')) as Profile
-  const wire = JSON.parse(fs.readFileSync(wireFile, 'utf8')) as { phase_windows: Window[] }
+  // `all`: the whole profile as one window (a profile of the in-process micro bench, bench/wire/path-cpu.ts)
+  const wire =
+    wireFile === 'all'
+      ? { phase_windows: [{ phase: 'all', from_mono_ms: 0, to_mono_ms: Infinity }] }
+      : (JSON.parse(fs.readFileSync(wireFile, 'utf8')) as { phase_windows: Window[] })
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
@@ -78,8 +83,13 @@ function main(): void {
 
   const phases = [...new Set(wire.phase_windows.map((w) => w.phase))]
   for (const phase of phases) {
-    const spans = wire.phase_windows.filter((w) => w.phase === phase).map((w) => [w.from_mono_ms * 1000, w.to_mono_ms * 1000])
+    const spans = wire.phase_windows
+      .filter((w) => w.phase === phase)
+      .map((w) => [w.from_mono_ms * 1000, w.to_mono_ms * 1000])
+    /** self time by file, a builtin's (JSON.parse, a native call) charged to the file that called it */
     const self = new Map<string, number>()
+    /** self time by function, a builtin named with its caller */
+    const selfFn = new Map<string, number>()
     const inclusive = new Map<string, number>()
     let busy = 0
     let idle = 0
@@ -93,9 +103,15 @@ function main(): void {
         continue
       }
       busy++
-      const file = fileOf(node.callFrame.url) || node.callFrame.functionName
-      const key = node.callFrame.url === '' ? node.callFrame.functionName || '(native or V8)' : file
-      self.set(key, (self.get(key) ?? 0) + 1)
+      let js: ProfileNode | undefined = node
+      while (js !== undefined && js.callFrame.url === '') js = byId.get(parent.get(js.id) ?? -1)
+      const fileKey = js ? fileOf(js.callFrame.url) : node.callFrame.functionName || '(native or V8)'
+      self.set(fileKey, (self.get(fileKey) ?? 0) + 1)
+      const fnKey =
+        node.callFrame.url === '' && js
+          ? `${node.callFrame.functionName || '(native)'} <- ${label(js.callFrame)}`
+          : label(node.callFrame)
+      selfFn.set(fnKey, (selfFn.get(fnKey) ?? 0) + 1)
       const seen = new Set<string>()
       for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
         const l = label(byId.get(id)!.callFrame)
@@ -105,9 +121,12 @@ function main(): void {
       }
     }
     const pct = (n: number): string => `${((100 * n) / Math.max(1, busy)).toFixed(1)}%`.padStart(6)
-    console.log(`\n## ${phase}: ${busy} busy samples, ${idle} idle (${pct(busy).trim()} of the window's samples busy: ${((100 * busy) / Math.max(1, busy + idle)).toFixed(1)}%)`)
+    const busyShare = ((100 * busy) / Math.max(1, busy + idle)).toFixed(1)
+    console.log(`\n## ${phase}: ${busy} busy samples, ${idle} idle (${busyShare}% of the window's samples busy)`)
     console.log('\nself time by file:')
     for (const [k, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`${pct(n)}  ${k}`)
+    console.log('\nself time by function:')
+    for (const [k, n] of [...selfFn].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`${pct(n)}  ${k}`)
     console.log('\ninclusive time by function:')
     for (const [k, n] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, TOP * 2)) console.log(`${pct(n)}  ${k}`)
   }
