@@ -75,16 +75,32 @@ export class Lane {
     }
   }
 
-  /** Splits records by the generation at which their table's rows were queued (one group in the common case). */
-  private byGeneration(records: readonly NormalizedRecord[]): Map<number, NormalizedRecord[]> {
+  /**
+   * Splits records by the generation at which their table's rows were queued: one group in the common case
+   * (one generation: the records as they are, no copy), else a group per generation.
+   */
+  private byGeneration(records: readonly NormalizedRecord[]): Iterable<[number, readonly NormalizedRecord[]]> {
     const now = this.pipeline.generation
-    const out = new Map<number, NormalizedRecord[]>()
+    const genOf = (kind: RecordKind): number => this.chunkGen.get(KIND_SPECS[kind].table) ?? now
     let lastKind: RecordKind | undefined
     let lastGen = now
+    let first: number | undefined
+    let mixed = false
+    for (const r of records) {
+      if (r.kind === lastKind) continue
+      lastKind = r.kind
+      lastGen = genOf(r.kind)
+      if (first === undefined) first = lastGen
+      else if (lastGen !== first) mixed = true
+    }
+    if (first === undefined) return []
+    if (!mixed) return [[first, records]]
+    const out = new Map<number, NormalizedRecord[]>()
+    lastKind = undefined
     for (const r of records) {
       if (r.kind !== lastKind) {
         lastKind = r.kind
-        lastGen = this.chunkGen.get(KIND_SPECS[r.kind].table) ?? now
+        lastGen = genOf(r.kind)
       }
       let group = out.get(lastGen)
       if (!group) out.set(lastGen, (group = []))

@@ -109,6 +109,8 @@ async function run(phases: Phase[]): Promise<void> {
   for (const p of phases) {
     const idx = phaseIndex.get(p.name) ?? phaseIndex.size
     phaseIndex.set(p.name, idx)
+    // the parent samples the receivers' CPU at each phase boundary (one message per phase)
+    process.send!({ phase: p.name })
     const start = monoMs()
     const end = start + p.seconds * 1000
     let sent = 0

@@ -22,6 +22,7 @@ import { freePort } from '../free-port.js'
 import { subscriptions, type WireMarket } from './markets.js'
 import type { Phase } from './venues.js'
 import { expectedDeliveries, matchDeliveries, type Sends } from './match.js'
+import { PhaseCpu } from './phase-cpu.js'
 
 /** messages per second of all venues together at the live rate */
 const LIVE_RATE = Number(process.env['BENCH_WIRE_RATE'] ?? 2_000)
@@ -34,6 +35,8 @@ const RECOVER_S = 5
 const ADMIN = 'bench-admin-token-0123456789'
 /** after the last send, ms: the last deliveries arrive */
 const DRAIN_MS = 5_000
+/** receivers' CPU with nothing sent, measured before the run, ms (bench/wire/phase-cpu.ts) */
+const IDLE_MS = 3_000
 
 type Msg = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- IPC answers
 
@@ -154,10 +157,18 @@ export async function wireBench(): Promise<Record<string, unknown>> {
     const connected = await Promise.all([clients.tidewatch.next('connected'), clients.bare.next('connected')])
     console.log(`wire: ${SUBSCRIBERS} subscribers each, connected in ${connected.map((c) => c['ms']).join(' / ')} ms`)
     if (connected[0]!['refused'].length) console.log(`wire: channels refused: ${connected[0]!['refused'].join('; ')}`)
+    const cpu = new PhaseCpu(server.proc.pid!, relay.proc.pid!)
+    await cpu.measureIdle(IDLE_MS)
+    const onPhase = (m: Msg): void => {
+      if ('phase' in m) cpu.enter(m['phase'] as string)
+    }
+    venues.proc.on('message', onPhase)
     const cpu0 = os.loadavg()
     const phases = phasesOf()
     venues.proc.send({ cmd: 'run', phases })
     const ran = await venues.next('ran')
+    cpu.enter(null)
+    venues.proc.off('message', onPhase)
     const sends: Sends = { sendTimes: ran['sendTimes'], sendPhases: ran['sendPhases'], phases: ran['phases'] }
     await sleep(DRAIN_MS)
     const reports = await Promise.all(
@@ -199,6 +210,8 @@ export async function wireBench(): Promise<Record<string, unknown>> {
       burst_rate_msgs_per_s: LIVE_RATE * 10,
       phases,
       sent: ran['ran'],
+      cpu_per_message_us: cpu.figures(ran['ran'] as Record<string, number>),
+      phase_windows: cpu.windows,
       tidewatch: tw,
       bare_relay: { ...bare, forwarded: relayCounts['forwarded'] },
       tidewatch_health: {

@@ -32,6 +32,8 @@ interface Forming {
 }
 
 interface MarketCandles {
+  /** `exchange|symbol`, made once: the book's and the channels' routing key */
+  readonly key: string
   readonly exchange: string
   readonly symbol: string
   readonly base: string
@@ -75,6 +77,7 @@ export class CandleBook {
     let m = this.markets.get(key)
     if (!m) {
       m = {
+        key,
         exchange,
         symbol,
         base,

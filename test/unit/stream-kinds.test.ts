@@ -10,6 +10,7 @@ import { LiveState } from '../../engine/live/live-state.js'
 import type { FundingRecord, NormalizedRecord, TradeRecord } from '../../engine/records/types.js'
 import type { Store } from '../../engine/store/store.js'
 import { CLOSE_GRACE_MS } from '../../engine/stream/candle-book.js'
+import { RETAIN_MS } from '../../engine/stream/channel-log.js'
 import { parseChannel } from '../../engine/stream/channels.js'
 import { CHANNEL_KINDS } from '../../engine/stream/kinds/registry.js'
 import { SNAPSHOT_TRADES } from '../../engine/stream/kinds/trades.js'
@@ -176,6 +177,26 @@ describe('channel kinds', () => {
     at(T0 + 2 * MIN + CLOSE_GRACE_MS)
     await hub.tick()
     expect(updates.map(([c, d]) => [c, (d as { closed: boolean }).closed])).toEqual([['candles:BTC:1m', true]])
+  })
+
+  it('candles: channels of one market at several timeframes route apart; a dropped one gets nothing more', async () => {
+    const { hub, open, apply, at } = setup()
+    open('candles:BTC:1m')
+    open('candles:BTC:5m')
+    open('candles:BTC@okx:1m')
+    const names = (out: [string, unknown][]) => out.map(([c]) => c).sort()
+    expect(names(apply([trade(T0 + 1_000, 100)]))).toEqual(['candles:BTC:1m', 'candles:BTC:5m'])
+    expect(names(apply([trade(T0 + 2_000, 100, 'okx')]))).toEqual(['candles:BTC@okx:1m'])
+    // released and past the retention: the 5m channel is dropped, the 1m one of the same market stays
+    hub.release('candles:BTC:5m')
+    at(T0 + RETAIN_MS + 10_000)
+    await hub.tick()
+    expect(names(apply([trade(T0 + RETAIN_MS + 11_000, 101)]))).toEqual(['candles:BTC:1m'])
+    hub.release('candles:BTC:1m')
+    at(T0 + 2 * RETAIN_MS + 20_000)
+    await hub.tick()
+    expect(names(apply([trade(T0 + 2 * RETAIN_MS + 21_000, 102)]))).toEqual([])
+    expect(names(apply([trade(T0 + 2 * RETAIN_MS + 22_000, 102, 'okx')]))).toEqual(['candles:BTC@okx:1m'])
   })
 
   it('funding: each batch’s readings of a base in one update, with the annualized rate', async () => {

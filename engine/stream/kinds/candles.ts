@@ -30,8 +30,11 @@ const never = (): boolean => false
 
 class CandleChannels implements KindRuntime<CandlesSpec, PerpMarket> {
   private readonly book = new CandleBook()
-  /** channels by `exchange|symbol|timeframe index` (routing of candle events) */
-  private readonly index = new Map<string, CandlesChannel[]>()
+  /**
+   * channels by market (`exchange|symbol`, the book's MarketCandles.key), then by timeframe index: the
+   * routing of candle events, one lookup per market of a batch rather than one key built per timeframe
+   */
+  private readonly index = new Map<string, CandlesChannel[][]>()
 
   constructor(private readonly ctx: KindContext<CandlesSpec, PerpMarket>) {}
 
@@ -41,14 +44,19 @@ class CandleChannels implements KindRuntime<CandlesSpec, PerpMarket> {
 
   added(ch: CandlesChannel): void {
     const key = keyOf(ch)
-    this.index.set(key, [...(this.index.get(key) ?? []), ch])
+    let byTf = this.index.get(key)
+    if (!byTf) this.index.set(key, (byTf = TIMEFRAME_NAMES.map(() => [])))
+    const tf = TIMEFRAME_NAMES.indexOf(ch.spec.timeframe)
+    byTf[tf] = [...byTf[tf]!, ch]
   }
 
   removed(ch: CandlesChannel): void {
     const key = keyOf(ch)
-    const rest = (this.index.get(key) ?? []).filter((c) => c !== ch)
-    if (rest.length) this.index.set(key, rest)
-    else this.index.delete(key)
+    const byTf = this.index.get(key)
+    if (!byTf) return
+    const tf = TIMEFRAME_NAMES.indexOf(ch.spec.timeframe)
+    byTf[tf] = byTf[tf]!.filter((c) => c !== ch)
+    if (byTf.every((chs) => chs.length === 0)) this.index.delete(key)
   }
 
   snapshot(ch: CandlesChannel): unknown {
@@ -68,15 +76,11 @@ class CandleChannels implements KindRuntime<CandlesSpec, PerpMarket> {
     return this.book.seed(this.ctx.live.store, this.ctx.now())
   }
 
-  private channelsOf(exchange: string, symbol: string, tf: number): readonly CandlesChannel[] {
-    return this.index.get(`${exchange}|${symbol}|${tf}`) ?? NONE
-  }
-
-  private readonly watched = (m: MarketCandles, tf: number): boolean =>
-    this.channelsOf(m.exchange, m.symbol, tf).length > 0
+  private readonly watched = (m: MarketCandles, tf: number): boolean => (this.index.get(m.key)?.[tf]?.length ?? 0) > 0
 
   private readonly push = (e: CandleEvent): void => {
-    for (const ch of this.channelsOf(e.exchange, e.symbol, TIMEFRAME_NAMES.indexOf(e.timeframe))) {
+    const byTf = this.index.get(`${e.exchange}|${e.symbol}`)
+    for (const ch of byTf?.[TIMEFRAME_NAMES.indexOf(e.timeframe)] ?? NONE) {
       this.ctx.publish(ch, { exchange: e.exchange, closed: e.closed, ...e.candle })
     }
   }
@@ -84,8 +88,8 @@ class CandleChannels implements KindRuntime<CandlesSpec, PerpMarket> {
 
 const NONE: readonly CandlesChannel[] = []
 
-const keyOf = (ch: CandlesChannel): string =>
-  `${ch.state.exchange}|${ch.state.symbol}|${TIMEFRAME_NAMES.indexOf(ch.spec.timeframe)}`
+/** the channel's market as the book keys it (MarketCandles.key) */
+const keyOf = (ch: CandlesChannel): string => `${ch.state.exchange}|${ch.state.symbol}`
 
 export const candlesKind: ChannelKind<CandlesSpec, PerpMarket> = {
   type: 'candles',

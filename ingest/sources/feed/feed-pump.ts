@@ -24,8 +24,6 @@ export const CHUNK_RECORDS = 5_000
  * (a replay at recorded pace gathers records between its waits).
  */
 export const FLUSH_MS = 250
-/** How long the pump sleeps on an empty queue before it looks at the abort signal again, ms. */
-const IDLE_WAKE_MS = 1_000
 
 export interface FeedPumpOptions {
   readonly normalizer: VenueNormalizer
@@ -110,7 +108,7 @@ export async function* pumpFeed(opts: FeedPumpOptions, signal: AbortSignal): Asy
   let oldest: number | undefined
   for (;;) {
     if (signal.aborted && queue.length === 0) break
-    await queue.wait(IDLE_WAKE_MS, signal)
+    await queue.wait(signal)
     for (let msg = queue.shift(); msg !== undefined; msg = queue.shift()) {
       counters.messages++
       counters.lastMessageTs = msg.recvTs

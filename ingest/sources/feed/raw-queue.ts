@@ -37,9 +37,7 @@ export class RawQueue {
     }
     this.ring[(this.head + this.size) % this.capacity] = msg
     this.size++
-    const w = this.waiter
-    this.waiter = undefined
-    w?.()
+    if (this.waiter) this.wake()
     return true
   }
 
@@ -52,19 +50,25 @@ export class RawQueue {
     return msg
   }
 
-  /** Resolves when a message is waiting, after `ms`, or on abort (one consumer). */
-  wait(ms: number, signal: AbortSignal): Promise<void> {
+  /** the signal whose abort wakes the consumer (one listener for its whole life, not one per wait) */
+  private hooked: AbortSignal | null = null
+
+  /**
+   * Resolves when a message is waiting or `signal` aborted (one consumer). No timer and no listener per
+   * wait: a wait is taken once per drained batch, up to once per message at a quiet rate.
+   */
+  wait(signal: AbortSignal): Promise<void> {
     if (this.size > 0 || signal.aborted) return Promise.resolve()
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(t)
-        signal.removeEventListener('abort', done)
-        this.waiter = undefined
-        resolve()
-      }
-      const t = setTimeout(done, ms)
-      signal.addEventListener('abort', done)
-      this.waiter = done
-    })
+    if (this.hooked !== signal) {
+      this.hooked = signal
+      signal.addEventListener('abort', () => this.wake(), { once: true })
+    }
+    return new Promise((resolve) => (this.waiter = resolve))
+  }
+
+  private wake(): void {
+    const w = this.waiter
+    this.waiter = undefined
+    w?.()
   }
 }
