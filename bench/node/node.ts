@@ -63,6 +63,8 @@ interface HoneypotRound {
   readonly bare_ws: SideFigures
   /** the smallest forwarding server, sending to anvil over its WebSocket */
   readonly floor_ws: SideFigures
+  /** the API of a server given anvil's WebSocket as BSC_WS_URL (its simulations go over it) */
+  readonly api_ws: SideFigures
   /** the floors' calls split into the way in, the node's leg and the way out (bench/node/phases.ts) */
   readonly floor_phases: PhaseFigures
   readonly floor_ws_phases: PhaseFigures
@@ -72,6 +74,9 @@ interface HoneypotRound {
   readonly floor_p99_ratio: number
   /** the same over WebSocket: floor_ws against bare_ws */
   readonly floor_ws_p99_ratio: number
+  /** api_ws against the bare call over http, and against the bare call over WebSocket */
+  readonly api_ws_p99_ratio: number
+  readonly api_ws_p99_ratio_ws: number
 }
 
 /**
@@ -124,6 +129,7 @@ async function startForwarder(
 export async function nodeBench(rounds: number): Promise<Record<string, unknown>> {
   const anvil = await startAnvil({ chainId: 56 })
   let server: Awaited<ReturnType<typeof startBenchServer>> | undefined
+  let serverWs: Awaited<ReturnType<typeof startBenchServer>> | undefined
   const clients: { close(): Promise<void> }[] = []
   const forwarders: { readonly pid: number; stop(): void }[] = []
   try {
@@ -135,32 +141,41 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       await addLiquidityEth(fx.uni, t, parseEther('100000'), parseEther('10'), { tokenAbi: plain.abi })
       tokens.push(t)
     }
-    server = await startBenchServer(PORT, {
+    const serverEnv = {
       SOURCES: 'none',
       BSC_RPC_URL: anvil.url,
       BSC_RPC_RATE: '100000',
       BSC_DEX_ROUTER: fx.uni.router,
       BSC_DEX_FACTORY: fx.uni.factory,
       NODEINTEL_NEW_PAIRS_POLL_MS: '0'
-    })
-    const created = await fetch(`${server.base}/v1/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ plan: 'enterprise', name: 'bench-node' })
-    })
-    const key = ((await created.json()) as { key: string }).key
-    const headers = { 'x-api-key': key }
+    }
+    server = await startBenchServer(PORT, serverEnv)
+    // the same server with anvil's WebSocket (same port) as BSC_WS_URL
+    serverWs = await startBenchServer(PORT + 3, { ...serverEnv, BSC_WS_URL: anvil.url.replace(/^http/, 'ws') })
+    const keyOf = async (base: string): Promise<string> => {
+      const created = await fetch(`${base}/v1/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'enterprise', name: 'bench-node' })
+      })
+      return ((await created.json()) as { key: string }).key
+    }
+    const headers = { 'x-api-key': await keyOf(server.base) }
+    const headersWs = { 'x-api-key': await keyOf(serverWs.base) }
     const token = fx.tokens.clean
     const toServer = benchClient(server.base)
+    const toServerWs = benchClient(serverWs.base)
     const toNode = benchClient(anvil.url)
-    clients.push(toServer, toNode)
+    clients.push(toServer, toServerWs, toNode)
     const apiPath = `/v1/node/bsc/honeypot/${token}?fresh=1`
-    const apiCall = async (): Promise<void> => {
-      const res = await toServer.get(apiPath, headers)
+    const apiOf = (client: typeof toServer, h: Record<string, string>) => async (): Promise<void> => {
+      const res = await client.get(apiPath, h)
       const b = JSON.parse(res.text) as { verdict?: string; method?: string }
       if (res.status !== 200 || b.verdict !== 'ok' || b.method !== 'simulate_v1_wallet')
         throw new Error(`honeypot answered ${res.status} ${res.text.slice(0, 200)}`)
     }
+    const apiCall = apiOf(toServer, headers)
+    const apiWsCall = apiOf(toServerWs, headersWs)
     const viem = createPublicClient({ transport: http(anvil.url) }) as PublicClient
     const gasPrice = await viem.getGasPrice()
     // the server's probe inputs: the configured router and wrapped native, NODEINTEL_PROBE_MAX_IN (1)
@@ -241,15 +256,26 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       bare_probe: () => timed(ROUND_CALLS, bareProbeCall, pids),
       floor: () => timed(ROUND_CALLS, floorHttp.call, { ...pids, server: floor.pid }),
       bare_ws: () => timed(ROUND_CALLS, bareWsCall, pids),
-      floor_ws: () => timed(ROUND_CALLS, floorWsSide.call, { ...pids, server: floorWs.pid })
+      floor_ws: () => timed(ROUND_CALLS, floorWsSide.call, { ...pids, server: floorWs.pid }),
+      api_ws: () => timed(ROUND_CALLS, apiWsCall, { ...pids, server: serverWs!.pid })
     }
-    for (const fn of [apiCall, bareCall, viemCall, floorHttp.call, bareHeadCall, bareProbeCall, bareWsCall])
+    for (const fn of [apiCall, apiWsCall, bareCall, viemCall, floorHttp.call, bareHeadCall, bareProbeCall, bareWsCall])
       await timed(WARMUP_CALLS, fn, pids)
     await timed(WARMUP_CALLS, floorWsSide.call, pids)
     floorHttp.take()
     floorWsSide.take()
     const honeypot: HoneypotRound[] = []
-    const names = ['api', 'bare', 'floor', 'bare_ws', 'floor_ws', 'bare_viem', 'bare_head', 'bare_probe'] as const
+    const names = [
+      'api',
+      'bare',
+      'floor',
+      'api_ws',
+      'bare_ws',
+      'floor_ws',
+      'bare_viem',
+      'bare_head',
+      'bare_probe'
+    ] as const
     for (let i = 0; i < rounds; i++) {
       // rotate which side goes first: drift on the shared machine hits every side
       const order = names.map((_, k) => names[(i + k) % names.length]!)
@@ -266,12 +292,15 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         floor: f.floor,
         bare_ws: f.bare_ws,
         floor_ws: f.floor_ws,
+        api_ws: f.api_ws,
         floor_phases: floorHttp.take(),
         floor_ws_phases: floorWsSide.take(),
         p99_ratio: r2(f.api.p99 / f.bare.p99),
         p50_ratio: r2(f.api.p50 / f.bare.p50),
         floor_p99_ratio: r2(f.floor.p99 / f.bare.p99),
-        floor_ws_p99_ratio: r2(f.floor_ws.p99 / f.bare_ws.p99)
+        floor_ws_p99_ratio: r2(f.floor_ws.p99 / f.bare_ws.p99),
+        api_ws_p99_ratio: r2(f.api_ws.p99 / f.bare.p99),
+        api_ws_p99_ratio_ws: r2(f.api_ws.p99 / f.bare_ws.p99)
       })
     }
     const risk: { ms: number; errors: number; checks_per_s: number; first_error: string | null }[] = []
@@ -321,10 +350,17 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         median_floor_ws_p50_ms: med((h) => h.floor_ws.p50),
         median_floor_ws_p99_ms: med((h) => h.floor_ws.p99),
         floor_ws_p99_ratios: honeypot.map((h) => h.floor_ws_p99_ratio),
+        median_api_ws_p50_ms: med((h) => h.api_ws.p50),
+        median_api_ws_p99_ms: med((h) => h.api_ws.p99),
+        api_ws_p99_ratios: honeypot.map((h) => h.api_ws_p99_ratio),
+        api_ws_p99_ratios_ws: honeypot.map((h) => h.api_ws_p99_ratio_ws),
         median_p99_ratio: med((h) => h.p99_ratio),
         median_cpu_us_per_call: {
           api_client: med((h) => h.api.client_cpu_us),
           api_server: med((h) => h.api.server_cpu_us ?? Number.NaN),
+          api_ws_server: med((h) => h.api_ws.server_cpu_us ?? Number.NaN),
+          floor_server: med((h) => h.floor.server_cpu_us ?? Number.NaN),
+          floor_ws_server: med((h) => h.floor_ws.server_cpu_us ?? Number.NaN),
           api_node: med((h) => h.api.node_cpu_us),
           bare_client: med((h) => h.bare.client_cpu_us),
           bare_node: med((h) => h.bare.node_cpu_us),
@@ -343,6 +379,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     for (const c of clients) await c.close()
     for (const f of forwarders) f.stop()
     await server?.stop()
+    await serverWs?.stop()
     await anvil.stop()
   }
 }

@@ -11,7 +11,7 @@
  */
 import { RpcRequestError, WebSocketRequestError } from 'viem'
 import WebSocket from 'ws'
-import { MAX_ANSWER_BYTES } from './raw-rpc.js'
+import { MAX_ANSWER_BYTES, type LeanRpc } from './raw-rpc.js'
 
 /**
  * Requests in flight on one socket at most; one more fails at once (a transport error). The honeypot
@@ -33,7 +33,7 @@ interface RpcAnswer {
   readonly error?: { code: number; message: string; data?: unknown }
 }
 
-export class WsRpc {
+export class WsRpc implements LeanRpc {
   private socket: WebSocket | null = null
   private opening: Promise<WebSocket> | null = null
   private readonly pending = new Map<number, Pending>()
