@@ -13,7 +13,9 @@
  *   (`bare_viem`: runWalletSim over viem's `request`, fetch; the server sends it through the lean client,
  *   engine/chain/raw-rpc.ts), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
  *   without eth_simulateV1), and the structural floor: the smallest server forwarding the simulation's body
- *   (bench/node/forwarder.ts).
+ *   (bench/node/forwarder.ts), its calls split into the way in, the node's leg and the way out
+ *   (bench/node/phases.ts). Over anvil's WebSocket (same port): the bare request (`bare_ws`, engine/chain/ws-rpc.ts),
+ *   the floor forwarding over it (`floor_ws`) and the API of a second server given it as BSC_WS_URL (`api_ws`).
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
  *   p50 ratios, and CPU µs per call of the client, the server's main thread and anvil.
  *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99, in every round.
