@@ -13,7 +13,9 @@
  *   (`bare_viem`: runWalletSim over viem's `request`, fetch; the server sends it through the lean client,
  *   engine/chain/raw-rpc.ts), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
  *   without eth_simulateV1), and the structural floor: the smallest server forwarding the simulation's body
- *   (bench/node/forwarder.ts).
+ *   (bench/node/forwarder.ts), its calls split into the way in, the node's leg and the way out
+ *   (bench/node/phases.ts). Over anvil's WebSocket (same port): the bare request (`bare_ws`, engine/chain/ws-rpc.ts),
+ *   the floor forwarding over it (`floor_ws`) and the API of a second server given it as BSC_WS_URL (`api_ws`).
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
  *   p50 ratios, and CPU µs per call of the client, the server's main thread and anvil.
  *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99, in every round.
@@ -27,6 +29,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createPublicClient, custom, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
+import { WsRpc } from '../../engine/chain/ws-rpc.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
 import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
 import { runWalletSim, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
@@ -36,6 +39,7 @@ import { startAnvil } from './evm/anvil.js'
 import { deployNodeIntelFixtures } from './evm/nodeintel-fixtures.js'
 import { addLiquidityEth, deployContract } from './evm/uniswap.js'
 import { benchClient, timed, type SideFigures } from './latency.js'
+import { phases, type CallStamps, type PhaseFigures } from './phases.js'
 
 const PORT = 19241
 /** sequential calls per side per round */
@@ -57,10 +61,24 @@ interface HoneypotRound {
   readonly bare_probe: SideFigures
   /** the smallest forwarding server (bench/node/forwarder.ts) */
   readonly floor: SideFigures
+  /** the simulation's request over one persistent WebSocket to anvil (engine/chain/ws-rpc.ts), bare */
+  readonly bare_ws: SideFigures
+  /** the smallest forwarding server, sending to anvil over its WebSocket */
+  readonly floor_ws: SideFigures
+  /** the API of a server given anvil's WebSocket as BSC_WS_URL (its simulations go over it) */
+  readonly api_ws: SideFigures
+  /** the floors' calls split into the way in, the node's leg and the way out (bench/node/phases.ts) */
+  readonly floor_phases: PhaseFigures
+  readonly floor_ws_phases: PhaseFigures
   readonly p99_ratio: number
   readonly p50_ratio: number
   /** the floor's own p99 against the bare call: what the extra HTTP hop alone costs */
   readonly floor_p99_ratio: number
+  /** the same over WebSocket: floor_ws against bare_ws */
+  readonly floor_ws_p99_ratio: number
+  /** api_ws against the bare call over http, and against the bare call over WebSocket */
+  readonly api_ws_p99_ratio: number
+  readonly api_ws_p99_ratio_ws: number
 }
 
 /**
@@ -82,7 +100,7 @@ async function viemBody(method: string, run: (c: PublicClient) => Promise<unknow
   return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: sent.method, params: sent.params }))
 }
 
-/** Starts bench/node/forwarder.ts on `port`, forwarding `body` to `nodeUrl`. */
+/** Starts bench/node/forwarder.ts on `port`, forwarding `body` to `nodeUrl` (http: the lean client; ws: WsRpc). */
 async function startForwarder(
   nodeUrl: string,
   port: number,
@@ -113,8 +131,9 @@ async function startForwarder(
 export async function nodeBench(rounds: number): Promise<Record<string, unknown>> {
   const anvil = await startAnvil({ chainId: 56 })
   let server: Awaited<ReturnType<typeof startBenchServer>> | undefined
+  let serverWs: Awaited<ReturnType<typeof startBenchServer>> | undefined
   const clients: { close(): Promise<void> }[] = []
-  let forwarder: { readonly pid: number; stop(): void } | undefined
+  const forwarders: { readonly pid: number; stop(): void }[] = []
   try {
     const fx = await deployNodeIntelFixtures(anvil.url, EVM_CHAINS.bsc.wrappedNative)
     const plain = fx.compiled['PlainToken']!
@@ -124,32 +143,41 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       await addLiquidityEth(fx.uni, t, parseEther('100000'), parseEther('10'), { tokenAbi: plain.abi })
       tokens.push(t)
     }
-    server = await startBenchServer(PORT, {
+    const serverEnv = {
       SOURCES: 'none',
       BSC_RPC_URL: anvil.url,
       BSC_RPC_RATE: '100000',
       BSC_DEX_ROUTER: fx.uni.router,
       BSC_DEX_FACTORY: fx.uni.factory,
       NODEINTEL_NEW_PAIRS_POLL_MS: '0'
-    })
-    const created = await fetch(`${server.base}/v1/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ plan: 'enterprise', name: 'bench-node' })
-    })
-    const key = ((await created.json()) as { key: string }).key
-    const headers = { 'x-api-key': key }
+    }
+    server = await startBenchServer(PORT, serverEnv)
+    // the same server with anvil's WebSocket (same port) as BSC_WS_URL
+    serverWs = await startBenchServer(PORT + 3, { ...serverEnv, BSC_WS_URL: anvil.url.replace(/^http/, 'ws') })
+    const keyOf = async (base: string): Promise<string> => {
+      const created = await fetch(`${base}/v1/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'enterprise', name: 'bench-node' })
+      })
+      return ((await created.json()) as { key: string }).key
+    }
+    const headers = { 'x-api-key': await keyOf(server.base) }
+    const headersWs = { 'x-api-key': await keyOf(serverWs.base) }
     const token = fx.tokens.clean
     const toServer = benchClient(server.base)
+    const toServerWs = benchClient(serverWs.base)
     const toNode = benchClient(anvil.url)
-    clients.push(toServer, toNode)
+    clients.push(toServer, toServerWs, toNode)
     const apiPath = `/v1/node/bsc/honeypot/${token}?fresh=1`
-    const apiCall = async (): Promise<void> => {
-      const res = await toServer.get(apiPath, headers)
+    const apiOf = (client: typeof toServer, h: Record<string, string>) => async (): Promise<void> => {
+      const res = await client.get(apiPath, h)
       const b = JSON.parse(res.text) as { verdict?: string; method?: string }
       if (res.status !== 200 || b.verdict !== 'ok' || b.method !== 'simulate_v1_wallet')
         throw new Error(`honeypot answered ${res.status} ${res.text.slice(0, 200)}`)
     }
+    const apiCall = apiOf(toServer, headers)
+    const apiWsCall = apiOf(toServerWs, headersWs)
     const viem = createPublicClient({ transport: http(anvil.url) }) as PublicClient
     const gasPrice = await viem.getGasPrice()
     // the server's probe inputs: the configured router and wrapped native, NODEINTEL_PROBE_MAX_IN (1)
@@ -187,13 +215,36 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       const r = JSON.parse(res.text) as { result?: string }
       if (res.status !== 200 || !r.result || r.result === '0x') throw new Error('bare probe returned nothing')
     }
-    forwarder = await startForwarder(anvil.url, PORT + 1, body)
-    const toFloor = benchClient(`http://127.0.0.1:${PORT + 1}`)
-    clients.push(toFloor)
-    const floorCall = async (): Promise<void> => {
-      const res = await toFloor.get('/', {})
-      if (res.status !== 200 || !(JSON.parse(res.text) as { ok?: boolean }).ok) throw new Error('floor: no result')
+    // the same request over anvil's WebSocket (the same port): bare, and behind the smallest forwarder
+    const wsUrl = anvil.url.replace(/^http/, 'ws')
+    const toNodeWs = new WsRpc(wsUrl, 5_000)
+    clients.push(toNodeWs)
+    const simRequest = JSON.parse(body.toString('utf8')) as { method: string; params: unknown[] }
+    const bareWsCall = async (): Promise<void> => {
+      const r = await toNodeWs.call<unknown[]>(simRequest.method, simRequest.params)
+      if (r?.length !== 5) throw new Error('bare simulation (ws) returned no blocks')
     }
+    const floor = await startForwarder(anvil.url, PORT + 1, body)
+    const floorWs = await startForwarder(wsUrl, PORT + 2, body)
+    forwarders.push(floor, floorWs)
+    const floorSide = (port: number) => {
+      const client = benchClient(`http://127.0.0.1:${port}`)
+      clients.push(client)
+      const stamps: CallStamps[] = []
+      const call = async (): Promise<void> => {
+        const sent = process.hrtime.bigint()
+        const res = await client.get('/', {})
+        const done = process.hrtime.bigint()
+        const a = JSON.parse(res.text) as { ok?: boolean; t_in: string; t_out: string }
+        if (res.status !== 200 || !a.ok) throw new Error(`floor (${port}): no result`)
+        stamps.push({ sent, in: BigInt(a.t_in), out: BigInt(a.t_out), done })
+      }
+      /** the phases of the calls since the last take */
+      const take = (): PhaseFigures => phases(stamps.splice(0))
+      return { call, take }
+    }
+    const floorHttp = floorSide(PORT + 1)
+    const floorWsSide = floorSide(PORT + 2)
     const viemCall = async (): Promise<void> => {
       const r = await runWalletSim(viemRequest, sim)
       if (!('blocks' in r) || r.blocks.length !== 5) throw new Error('bare simulation (viem) returned nothing')
@@ -205,29 +256,53 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       bare_viem: () => timed(ROUND_CALLS, viemCall, pids),
       bare_head: () => timed(ROUND_CALLS, bareHeadCall, pids),
       bare_probe: () => timed(ROUND_CALLS, bareProbeCall, pids),
-      floor: () => timed(ROUND_CALLS, floorCall, { ...pids, server: forwarder!.pid })
+      floor: () => timed(ROUND_CALLS, floorHttp.call, { ...pids, server: floor.pid }),
+      bare_ws: () => timed(ROUND_CALLS, bareWsCall, pids),
+      floor_ws: () => timed(ROUND_CALLS, floorWsSide.call, { ...pids, server: floorWs.pid }),
+      api_ws: () => timed(ROUND_CALLS, apiWsCall, { ...pids, server: serverWs!.pid })
     }
-    for (const fn of [apiCall, bareCall, viemCall, floorCall, bareHeadCall, bareProbeCall])
+    for (const fn of [apiCall, apiWsCall, bareCall, viemCall, floorHttp.call, bareHeadCall, bareProbeCall, bareWsCall])
       await timed(WARMUP_CALLS, fn, pids)
+    await timed(WARMUP_CALLS, floorWsSide.call, pids)
+    floorHttp.take()
+    floorWsSide.take()
     const honeypot: HoneypotRound[] = []
-    const names = ['api', 'bare', 'floor', 'bare_viem', 'bare_head', 'bare_probe'] as const
+    const names = [
+      'api',
+      'bare',
+      'floor',
+      'api_ws',
+      'bare_ws',
+      'floor_ws',
+      'bare_viem',
+      'bare_head',
+      'bare_probe'
+    ] as const
     for (let i = 0; i < rounds; i++) {
       // rotate which side goes first: drift on the shared machine hits every side
       const order = names.map((_, k) => names[(i + k) % names.length]!)
       const got: Partial<Record<(typeof names)[number], SideFigures>> = {}
       for (const n of order) got[n] = await sides[n]()
-      const { api, bare, bare_viem, bare_head, bare_probe, floor } = got as Record<(typeof names)[number], SideFigures>
+      const f = got as Record<(typeof names)[number], SideFigures>
       honeypot.push({
         order: order.join(','),
-        api,
-        bare,
-        bare_viem,
-        bare_head,
-        bare_probe,
-        floor,
-        p99_ratio: r2(api.p99 / bare.p99),
-        p50_ratio: r2(api.p50 / bare.p50),
-        floor_p99_ratio: r2(floor.p99 / bare.p99)
+        api: f.api,
+        bare: f.bare,
+        bare_viem: f.bare_viem,
+        bare_head: f.bare_head,
+        bare_probe: f.bare_probe,
+        floor: f.floor,
+        bare_ws: f.bare_ws,
+        floor_ws: f.floor_ws,
+        api_ws: f.api_ws,
+        floor_phases: floorHttp.take(),
+        floor_ws_phases: floorWsSide.take(),
+        p99_ratio: r2(f.api.p99 / f.bare.p99),
+        p50_ratio: r2(f.api.p50 / f.bare.p50),
+        floor_p99_ratio: r2(f.floor.p99 / f.bare.p99),
+        floor_ws_p99_ratio: r2(f.floor_ws.p99 / f.bare_ws.p99),
+        api_ws_p99_ratio: r2(f.api_ws.p99 / f.bare.p99),
+        api_ws_p99_ratio_ws: r2(f.api_ws.p99 / f.bare_ws.p99)
       })
     }
     const risk: { ms: number; errors: number; checks_per_s: number; first_error: string | null }[] = []
@@ -272,10 +347,22 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         median_floor_p50_ms: med((h) => h.floor.p50),
         median_floor_p99_ms: med((h) => h.floor.p99),
         floor_p99_ratios: honeypot.map((h) => h.floor_p99_ratio),
+        median_bare_ws_p50_ms: med((h) => h.bare_ws.p50),
+        median_bare_ws_p99_ms: med((h) => h.bare_ws.p99),
+        median_floor_ws_p50_ms: med((h) => h.floor_ws.p50),
+        median_floor_ws_p99_ms: med((h) => h.floor_ws.p99),
+        floor_ws_p99_ratios: honeypot.map((h) => h.floor_ws_p99_ratio),
+        median_api_ws_p50_ms: med((h) => h.api_ws.p50),
+        median_api_ws_p99_ms: med((h) => h.api_ws.p99),
+        api_ws_p99_ratios: honeypot.map((h) => h.api_ws_p99_ratio),
+        api_ws_p99_ratios_ws: honeypot.map((h) => h.api_ws_p99_ratio_ws),
         median_p99_ratio: med((h) => h.p99_ratio),
         median_cpu_us_per_call: {
           api_client: med((h) => h.api.client_cpu_us),
           api_server: med((h) => h.api.server_cpu_us ?? Number.NaN),
+          api_ws_server: med((h) => h.api_ws.server_cpu_us ?? Number.NaN),
+          floor_server: med((h) => h.floor.server_cpu_us ?? Number.NaN),
+          floor_ws_server: med((h) => h.floor_ws.server_cpu_us ?? Number.NaN),
           api_node: med((h) => h.api.node_cpu_us),
           bare_client: med((h) => h.bare.client_cpu_us),
           bare_node: med((h) => h.bare.node_cpu_us),
@@ -292,8 +379,9 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     }
   } finally {
     for (const c of clients) await c.close()
-    forwarder?.stop()
+    for (const f of forwarders) f.stop()
     await server?.stop()
+    await serverWs?.stop()
     await anvil.stop()
   }
 }

@@ -2,7 +2,8 @@
  * @module
  * One chain's JSON-RPC client, shared by every feature that reads the chain (whale sources, node
  * intelligence): a viem `PublicClient` per configured node (http, with and without JSON-RPC batching) and
- * a lean client for large calls (raw-rpc.ts: the wallet simulation),
+ * a lean client for large calls (raw-rpc.ts: the wallet simulation; over the chain's WebSocket endpoint,
+ * ws-rpc.ts, for the first node when `<ENV>_WS_URL` is set),
  * failover in the configured order (the first healthy node answers; a node that failed at the transport
  * level sits out `NODE_DOWN_MS` unless no other is left), one token bucket per chain (`<ENV>_RPC_RATE`), a
  * per-node timeout, and counters for /v1/node/health and /v1/health.
@@ -20,7 +21,9 @@ import {
   createPublicClient,
   http,
   HttpRequestError,
+  SocketClosedError,
   TimeoutError,
+  WebSocketRequestError,
   type PublicClient,
   type Transport
 } from 'viem'
@@ -28,7 +31,8 @@ import { ApiError } from '../errors.js'
 import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
 import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
 import { TokenBucket } from '../runtime/token-bucket.js'
-import { RawRpc } from './raw-rpc.js'
+import { RawRpc, type LeanRpc } from './raw-rpc.js'
+import { WsRpc } from './ws-rpc.js'
 
 /** How long a node that failed at the transport level is tried only after the others, ms. */
 export const NODE_DOWN_MS = 10_000
@@ -45,6 +49,11 @@ export interface ChainClientOptions {
   readonly ratePerSec?: number
   /** one node's time to answer one request, ms. @default 5000 */
   readonly timeoutMs?: number
+  /**
+   * `<ENV>_WS_URL`: the chain's node over WebSocket. The lean calls of the first node (the wallet simulation
+   * and its head read) go over it; while it fails at the transport level they go over that node's http URL.
+   */
+  readonly wsUrl?: string
 }
 
 export interface RequestOptions {
@@ -67,6 +76,10 @@ interface Node {
   readonly direct: PublicClient
   /** the same node through the lean client (one kept-alive pool), for large calls */
   readonly raw: RawRpc
+  /** the lean calls' WebSocket (`<ENV>_WS_URL`, the first node only), tried before `raw` */
+  readonly ws: WsLean | null
+  /** what callers get as the lean client: the WebSocket first where there is one, else `raw` */
+  readonly lean: LeanRpc
   downUntil: number
   failures: number
   /** last eth_chainId check: true = matches, false = another chain, undefined = not checked */
@@ -107,9 +120,27 @@ export function nodeLabel(url: string): string {
 export function isTransportError(err: unknown): boolean {
   if (err instanceof NodeTimeout) return true
   if (err instanceof BaseError) {
-    return err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError) !== null
+    return (
+      err.walk(
+        (e) =>
+          e instanceof HttpRequestError ||
+          e instanceof TimeoutError ||
+          e instanceof WebSocketRequestError ||
+          e instanceof SocketClosedError
+      ) !== null
+    )
   }
   return false
+}
+
+/** A node's WebSocket for the lean calls, with its own state: a failing socket leaves the node's http up. */
+interface WsLean {
+  readonly label: string
+  readonly rpc: WsRpc
+  /** until then (epoch ms) the lean calls use the node's http client */
+  downUntil: number
+  /** its eth_chainId against the chain: true = matches, false = another chain (never used), undefined = not asked */
+  chainIdOk: boolean | undefined
 }
 
 class NodeTimeout extends Error {
@@ -146,18 +177,34 @@ export class ChainClient {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS
     this.ratePerSec = opts.ratePerSec ?? DEFAULT_RPC_RATE
     this.bucket = new TokenBucket({ ratePerSec: this.ratePerSec })
-    this.nodes = this.urls.map((u) => ({
-      label: nodeLabel(u),
-      url: u,
-      client: createPublicClient({ transport: this.transport(u) }) as PublicClient,
-      direct: createPublicClient({
-        transport: http(u, { batch: false, timeout: this.timeoutMs, retryCount: 0 })
-      }) as PublicClient,
-      raw: new RawRpc(u, this.timeoutMs),
-      downUntil: 0,
-      failures: 0,
-      chainIdOk: undefined
-    }))
+    const wsUrl = opts.wsUrl
+    this.nodes = this.urls.map((u, i) => {
+      const raw = new RawRpc(u, this.timeoutMs)
+      const ws: WsLean | null =
+        i === 0 && wsUrl !== undefined
+          ? { label: nodeLabel(wsUrl), rpc: new WsRpc(wsUrl, this.timeoutMs), downUntil: 0, chainIdOk: undefined }
+          : null
+      const node: Node = {
+        label: nodeLabel(u),
+        url: u,
+        client: createPublicClient({ transport: this.transport(u) }) as PublicClient,
+        direct: createPublicClient({
+          transport: http(u, { batch: false, timeout: this.timeoutMs, retryCount: 0 })
+        }) as PublicClient,
+        raw,
+        ws,
+        lean: ws
+          ? {
+              call: <T>(m: string, p: readonly unknown[]) => this.overWs<T>(ws, node, m, p),
+              close: () => ws.rpc.close()
+            }
+          : raw,
+        downUntil: 0,
+        failures: 0,
+        chainIdOk: undefined
+      }
+      return node
+    })
   }
 
   private transport(url: string): Transport {
@@ -175,11 +222,32 @@ export class ChainClient {
    */
   async request<T>(
     label: string,
-    fn: (c: PublicClient, raw: RawRpc) => Promise<T>,
+    fn: (c: PublicClient, raw: LeanRpc) => Promise<T>,
     opts: RequestOptions = {}
   ): Promise<T> {
     const batch = opts.batch !== false
-    return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct, node.raw))
+    return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct, node.lean))
+  }
+
+  /**
+   * One lean call over the node's WebSocket while that is up and on the chain, else over its http client; a
+   * transport failure of the socket sets it aside for NODE_DOWN_MS and sends the call again over http.
+   */
+  private async overWs<T>(ws: WsLean, node: Node, method: string, params: readonly unknown[]): Promise<T> {
+    if (ws.chainIdOk === false || ws.downUntil > Date.now()) return node.raw.call<T>(method, params)
+    try {
+      if (ws.chainIdOk === undefined) {
+        const id = Number(await ws.rpc.call<string>('eth_chainId', []))
+        ws.chainIdOk = id === this.spec.chainId
+        if (!ws.chainIdOk) this.noteError(`${ws.label}: chain id ${id}, expected ${this.spec.chainId}: not used`)
+      }
+      if (ws.chainIdOk) return await ws.rpc.call<T>(method, params)
+    } catch (err) {
+      if (!isTransportError(err)) throw err
+      ws.downUntil = Date.now() + NODE_DOWN_MS
+      this.noteError(`${ws.label}: ${errorText(err)}`)
+    }
+    return node.raw.call<T>(method, params)
   }
 
   private async failover<T>(label: string, opts: RequestOptions, start: (node: Node) => Promise<T>): Promise<T> {
@@ -334,7 +402,7 @@ export class ChainClient {
 
   /** closes the lean clients' kept-alive connections (viem's go through the process's shared fetch pool) */
   async close(): Promise<void> {
-    await Promise.all(this.nodes.map((n) => n.raw.close()))
+    await Promise.all(this.nodes.flatMap((n) => [n.raw.close(), n.ws?.rpc.close()]))
   }
 
   private latency(ms: number): void {

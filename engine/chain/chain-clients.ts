@@ -24,7 +24,8 @@ export class ChainClients {
           urls: c.urls,
           urlVariable: c.urlVariable,
           ratePerSec: c.ratePerSec,
-          timeoutMs: c.timeoutMs
+          timeoutMs: c.timeoutMs,
+          ...(c.wsUrl === undefined ? {} : { wsUrl: c.wsUrl })
         })
       )
     }

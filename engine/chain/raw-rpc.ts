@@ -23,7 +23,14 @@ export const MAX_ANSWER_BYTES = 10_485_760
 /** Connections kept per node at most; more concurrent requests queue in the pool. */
 const CONNECTIONS = 32
 
-export class RawRpc {
+/** What the lean calls need of a node's client: this http one, or the WebSocket one (ws-rpc.ts). */
+export interface LeanRpc {
+  /** one JSON-RPC request; a JSON-RPC error answer throws RpcRequestError, a failure of the way a transport error */
+  call<T>(method: string, params: readonly unknown[]): Promise<T>
+  close(): Promise<void>
+}
+
+export class RawRpc implements LeanRpc {
   private pool: Pool | null = null
   private readonly origin: string
   private readonly path: string

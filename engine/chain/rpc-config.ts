@@ -4,7 +4,8 @@
  *
  * - `<ENV>_RPC_URL`: comma list of http(s) JSON-RPC URLs, in order of preference (the first healthy node
  *   answers; engine/chain/chain-client.ts).
- * - `<ENV>_WS_URL`: one ws(s) URL for subscriptions (optional).
+ * - `<ENV>_WS_URL`: the chain's node over WebSocket (optional): the whale sources' new-heads subscription, and
+ *   node intelligence's wallet simulations and head reads in place of the first node's http URL.
  * - `<ENV>_RPC_RATE`: requests per second to that chain's nodes, all callers together (token bucket whose
  *   burst equals the rate). @default 50
  * - `<ENV>_RPC_TIMEOUT_MS`: one node's time to answer one request before the next node is tried. @default 5000
@@ -51,7 +52,10 @@ function chainRpcVariables(chain: EvmChainName): Record<string, TSchema> {
       })
     )
     out[`${p}_WS_URL`] = Type.Optional(
-      EnvUrl('ws', 'ws://127.0.0.1:8546', { description: `${chain} node for subscriptions`, family: '<ENV>_WS_URL' })
+      EnvUrl('ws', 'ws://127.0.0.1:8546', {
+        description: `${chain} node over WebSocket: new-heads subscriptions, and the honeypot simulations`,
+        family: '<ENV>_WS_URL'
+      })
     )
   }
   const p = EVM_CHAINS[chain].envName
