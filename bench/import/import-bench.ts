@@ -43,6 +43,7 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
       ceiling_days: ['ceiling', dayFiles.join(','), daysTsv]
     }
     const runs: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]))
+    const cpu: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]))
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < VARIANTS.length; i++) {
         const v = VARIANTS[(i + r) % VARIANTS.length]!
@@ -57,16 +58,20 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
               encoding: 'utf8'
             }
           )
-          const res = JSON.parse(out.trim().split('\n').at(-1)!) as { rows_per_s: number }
+          const res = JSON.parse(out.trim().split('\n').at(-1)!) as { rows_per_s: number; cpu_s: number }
           runs[v]!.push(res.rows_per_s)
-          console.log(`import round ${r + 1} ${v}: ${res.rows_per_s} rows/s`)
+          cpu[v]!.push(res.cpu_s)
+          const load = os.loadavg()[0]!.toFixed(1)
+          console.log(`import round ${r + 1} ${v}: ${res.rows_per_s} rows/s, ${res.cpu_s} CPU-s (load ${load})`)
         } finally {
           fs.rmSync(dir, { recursive: true, force: true })
         }
       }
     }
     const m = Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)]))
+    const c = Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, median(xs)]))
     const ratio = (a: string, b: string): number => Math.round((m[a]! / m[b]!) * 100) / 100
+    const cpuRatio = (a: string, b: string): number => Math.round((c[a]! / c[b]!) * 100) / 100
     return {
       rows_per_run: ROWS,
       csv_bytes: fs.statSync(csv).size,
@@ -77,6 +82,11 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
       import_vs_ceiling: ratio('import', 'ceiling'),
       import_vs_payload: ratio('import', 'payload'),
       import_days_vs_ceiling: ratio('import_days', 'ceiling_days'),
+      // CPU-seconds of the process per run: the work each took, whatever the machine's load
+      runs_cpu_s: cpu,
+      median_cpu_s: c,
+      import_cpu_vs_ceiling: cpuRatio('import', 'ceiling'),
+      import_days_cpu_vs_ceiling: cpuRatio('import_days', 'ceiling_days'),
       targets: { import_rows_per_s: 500_000, import_vs_ceiling: 0.8 }
     }
   } finally {
