@@ -20,9 +20,10 @@ const DAYS = Number(process.env['BENCH_IMPORT_DAYS'] ?? 3)
 const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
 /**
  * import / ceiling / payload: one daily file; import_days / ceiling_days: DAYS daily files of the same total
- * (the next file read while the current one is written) and the engine taking all their rows at once.
+ * (the next file read while the current one is written) and the engine taking all their rows at once;
+ * import_staged: the one file through the staging table (every file staged), for comparison.
  */
-const VARIANTS = ['import', 'ceiling', 'payload', 'import_days', 'ceiling_days'] as const
+const VARIANTS = ['import', 'ceiling', 'payload', 'import_days', 'ceiling_days', 'import_staged'] as const
 
 export async function importBench(rounds: number): Promise<Record<string, unknown>> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-import-'))
@@ -37,6 +38,7 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
     const dayFiles = writeAggTradeDays(ROWS, DAYS, daysDir, today - (DAYS + 1) * 86_400_000, daysTsv)
     const inputs: Record<(typeof VARIANTS)[number], [string, string, string]> = {
       import: ['import', csv, tsv],
+      import_staged: ['import_staged', csv, tsv],
       ceiling: ['ceiling', csv, tsv],
       payload: ['payload', csv, tsv],
       import_days: ['import', dayFiles.join(','), daysTsv],
@@ -82,6 +84,7 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
       import_vs_ceiling: ratio('import', 'ceiling'),
       import_vs_payload: ratio('import', 'payload'),
       import_days_vs_ceiling: ratio('import_days', 'ceiling_days'),
+      import_staged_vs_ceiling: ratio('import_staged', 'ceiling'),
       // CPU-seconds of the process per run: the work each took, whatever the machine's load
       runs_cpu_s: cpu,
       median_cpu_s: c,

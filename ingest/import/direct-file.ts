@@ -50,7 +50,9 @@ function lineTime(layout: CsvLayout, line: string): number | null {
 /** The first and last data line of a plain CSV (`header`: its first line is a header), or null. */
 function edgeLines(src: StageSource): [string, string] | null {
   const head = readAt(src.file, 0).split('\n')
-  const tail = readAt(src.file, Math.max(0, src.bytes - EDGE_BYTES)).replace(/\r?\n$/, '').split('\n')
+  const tail = readAt(src.file, Math.max(0, src.bytes - EDGE_BYTES))
+    .replace(/\r?\n$/, '')
+    .split('\n')
   const first = head[src.header ? 1 : 0]
   const last = tail.at(-1)
   // a first line cut by EDGE_BYTES has no line after it in `head`; a last one has nothing before it in `tail`

@@ -156,6 +156,9 @@ export function loadStatement(
   ].join('\n')
 }
 
+/** The `throwIf` message of `directSource` (the line and rule are found by staging the file). */
+const DIRECT_REFUSED = 'a line of the import file breaks a rule of its layout or lies outside its time range'
+
 /**
  * The file read straight into a slice statement, in place of the staging table (writer.ts): the staging
  * table's columns, with every rule of `stageRules` and the time range `{from_ms:Int64}..{to_ms:Int64}`
@@ -171,9 +174,6 @@ export function directSource(layout: CsvLayout, src: StageSource, quote: (s: str
     ` WHERE throwIf(NOT (${pass.join(' AND ')}), ${quote(DIRECT_REFUSED)}) = 0)`
   ].join('\n')
 }
-
-/** The `throwIf` message of `directSource`. */
-export const DIRECT_REFUSED = 'a line of the import file breaks a rule of its layout or lies outside its time range'
 
 /**
  * Settings of a statement reading `directSource`: every filter of the statement (the coverage, a target's

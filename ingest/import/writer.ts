@@ -133,7 +133,9 @@ function sliceStatement(
   const source = { ...staged.source, file: entry.slice }
   if (staged.table === null) {
     const settings = { ...inputSettings(layout, source.header), ...DIRECT_READ_SETTINGS }
-    return { sql: insertStatement(target, directSource(layout, source, sqlString), null, entry.keys, token, parts, settings) }
+    return {
+      sql: insertStatement(target, directSource(layout, source, sqlString), null, entry.keys, token, parts, settings)
+    }
   }
   return {
     sql: insertStatement(target, staged.table, slice, entry.keys, token, parts),
@@ -180,7 +182,12 @@ export async function writeSlices(
       }
       // equal statement, equal token: a replay dedups; a later run judged against other coverage does not
       const token = `import:${sha256.slice(0, 32)}:${market}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
-      const stmt = { ...sliceStatement(staged, target, slice, entry, token, parts), table: target.table, token, params: bound }
+      const stmt = {
+        ...sliceStatement(staged, target, slice, entry, token, parts),
+        table: target.table,
+        token,
+        params: bound
+      }
       try {
         await journal.run(store, entry, stmt)
       } catch (err) {

@@ -32,7 +32,8 @@ function recording(inner: Store, sent: string[]): Store {
   }
 }
 
-const isSliceInsert = (sql: string): boolean => sql.startsWith('INSERT INTO ') && !sql.startsWith('INSERT INTO FUNCTION')
+const isSliceInsert = (sql: string): boolean =>
+  sql.startsWith('INSERT INTO ') && !sql.startsWith('INSERT INTO FUNCTION')
 
 function options(name: string, more: Partial<ImportOptions> = {}): ImportOptions {
   return {
@@ -105,7 +106,9 @@ describe('a file written by one statement reading it', () => {
 
   it('a bad last line past the first read blocks writes nothing; the line is named as always', async () => {
     // 200,000 rows (~12 MB): several of the engine's read blocks and parsing chunks before the bad line
-    const lines = aggTradesCsv(DAY + 2 * HOUR, 2000, 100).trimEnd().split('\n')
+    const lines = aggTradesCsv(DAY + 2 * HOUR, 2000, 100)
+      .trimEnd()
+      .split('\n')
     const last = lines.length - 1
     lines[last] = lines[last]!.replace(/^(\d+),[^,]+,/, '$1,-1,')
     const f = writeCsv(env.filesDir, 'DIRCUSDT-aggTrades-2024-01-01.csv', lines.join('\n') + '\n')
@@ -118,7 +121,9 @@ describe('a file written by one statement reading it', () => {
   })
 
   it('a bad line in minutes the store holds (rows the statement skips) is still refused; nothing written', async () => {
-    const lines = aggTradesCsv(DAY + 2 * HOUR, 2000, 100).trimEnd().split('\n')
+    const lines = aggTradesCsv(DAY + 2 * HOUR, 2000, 100)
+      .trimEnd()
+      .split('\n')
     // the first 1,000 minutes are stored first
     const held = writeCsv(env.filesDir, 'DIRDUSDT-aggTrades-2024-01-01.csv', lines.slice(0, 100_001).join('\n') + '\n')
     await importFiles(env.store, [held], options('d'))
@@ -134,7 +139,9 @@ describe('a file written by one statement reading it', () => {
   })
 
   it('a file out of time order (a row before its first line) is staged and written whole', async () => {
-    const lines = aggTradesCsv(DAY + 8 * HOUR, 120, 3).trimEnd().split('\n')
+    const lines = aggTradesCsv(DAY + 8 * HOUR, 120, 3)
+      .trimEnd()
+      .split('\n')
     const first = lines.splice(1, 1)[0]! // the earliest row, moved to the end
     lines.push(first)
     const f = writeCsv(env.filesDir, 'DIREUSDT-aggTrades-2024-01-01.csv', lines.join('\n') + '\n')
