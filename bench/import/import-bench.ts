@@ -20,9 +20,10 @@ const DAYS = Number(process.env['BENCH_IMPORT_DAYS'] ?? 3)
 const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
 /**
  * import / ceiling / payload: one daily file; import_days / ceiling_days: DAYS daily files of the same total
- * (the next file read while the current one is written) and the engine taking all their rows at once.
+ * (the next file read while the current one is written) and the engine taking all their rows at once;
+ * import_staged: the one file through the staging table (every file staged), for comparison.
  */
-const VARIANTS = ['import', 'ceiling', 'payload', 'import_days', 'ceiling_days'] as const
+const VARIANTS = ['import', 'ceiling', 'payload', 'import_days', 'ceiling_days', 'import_staged'] as const
 
 export async function importBench(rounds: number): Promise<Record<string, unknown>> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-import-'))
@@ -37,12 +38,14 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
     const dayFiles = writeAggTradeDays(ROWS, DAYS, daysDir, today - (DAYS + 1) * 86_400_000, daysTsv)
     const inputs: Record<(typeof VARIANTS)[number], [string, string, string]> = {
       import: ['import', csv, tsv],
+      import_staged: ['import_staged', csv, tsv],
       ceiling: ['ceiling', csv, tsv],
       payload: ['payload', csv, tsv],
       import_days: ['import', dayFiles.join(','), daysTsv],
       ceiling_days: ['ceiling', dayFiles.join(','), daysTsv]
     }
     const runs: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]))
+    const cpu: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]))
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < VARIANTS.length; i++) {
         const v = VARIANTS[(i + r) % VARIANTS.length]!
@@ -57,16 +60,20 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
               encoding: 'utf8'
             }
           )
-          const res = JSON.parse(out.trim().split('\n').at(-1)!) as { rows_per_s: number }
+          const res = JSON.parse(out.trim().split('\n').at(-1)!) as { rows_per_s: number; cpu_s: number }
           runs[v]!.push(res.rows_per_s)
-          console.log(`import round ${r + 1} ${v}: ${res.rows_per_s} rows/s`)
+          cpu[v]!.push(res.cpu_s)
+          const load = os.loadavg()[0]!.toFixed(1)
+          console.log(`import round ${r + 1} ${v}: ${res.rows_per_s} rows/s, ${res.cpu_s} CPU-s (load ${load})`)
         } finally {
           fs.rmSync(dir, { recursive: true, force: true })
         }
       }
     }
     const m = Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)]))
+    const c = Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, median(xs)]))
     const ratio = (a: string, b: string): number => Math.round((m[a]! / m[b]!) * 100) / 100
+    const cpuRatio = (a: string, b: string): number => Math.round((c[a]! / c[b]!) * 100) / 100
     return {
       rows_per_run: ROWS,
       csv_bytes: fs.statSync(csv).size,
@@ -77,6 +84,12 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
       import_vs_ceiling: ratio('import', 'ceiling'),
       import_vs_payload: ratio('import', 'payload'),
       import_days_vs_ceiling: ratio('import_days', 'ceiling_days'),
+      import_staged_vs_ceiling: ratio('import_staged', 'ceiling'),
+      // CPU-seconds of the process per run: the work each took, whatever the machine's load
+      runs_cpu_s: cpu,
+      median_cpu_s: c,
+      import_cpu_vs_ceiling: cpuRatio('import', 'ceiling'),
+      import_days_cpu_vs_ceiling: cpuRatio('import_days', 'ceiling_days'),
       targets: { import_rows_per_s: 500_000, import_vs_ceiling: 0.8 }
     }
   } finally {

@@ -1,12 +1,16 @@
 /**
  * @module
  * One import benchmark run in its own process and data directory (chDB binds one directory per process):
- * `node dist/bench/import/variant.js <import|ceiling|payload> <dataDir> <csv[,csv...]> <tsv> <rows>`. Prints one JSON
- * line. Several CSVs (comma-separated) are one `importFiles` run of those files in order.
+ * `node dist/bench/import/variant.js <import|import_staged|ceiling|payload> <dataDir> <csv[,csv...]> <tsv> <rows>`. Prints one JSON
+ * line (rows/s, and `cpu_s`: CPU-seconds of the process during the run, every thread, so a loaded machine's
+ * rounds can be compared by the work they took). Several CSVs (comma-separated) are one `importFiles` run of
+ * those files in order.
  *
  * - import: `importFiles` on the aggTrades CSV: the SHA-256 beside the engine reading the CSV into a staging
  *   table and one validation query, then INSERT ... SELECT FROM the staging table per slice with the
- *   coverage filter, every view attached.
+ *   coverage filter, every view attached; a file that fits one insert block is instead one statement reading
+ *   it and checking every row (ingest/import/direct-file.ts).
+ * - import_staged: the same with every file staged (`directRows: 0`), for comparison.
  * - ceiling: the same rows as pre-built normalized TSV, one `INSERT INTO trades SELECT * FROM file()` with
  *   the same settings: what the engine takes through the same path, with nothing of ours around it.
  * - payload: the same TSV as insert payloads of 1,000,000 rows (the path of the ingest pipeline and
@@ -49,10 +53,12 @@ async function main(): Promise<void> {
   const store = new ChdbStore({ path: dir, poolSize: 2 })
   await migrate(store, {})
   const t0 = performance.now()
-  if (variant === 'import') {
+  const cpu0 = process.cpuUsage()
+  if (variant === 'import' || variant === 'import_staged') {
     await importFiles(store, csv.split(','), {
       tmpDir: path.join(dir, 'tmp'),
-      journalDir: path.join(dir, 'journal', 'import')
+      journalDir: path.join(dir, 'journal', 'import'),
+      ...(variant === 'import_staged' && { directRows: 0 })
     })
   } else if (variant === 'ceiling') {
     const s = settingsClause({
@@ -68,6 +74,9 @@ async function main(): Promise<void> {
     await payload(store, tsv)
   } else throw new Error(`unknown variant ${variant}`)
   const ms = performance.now() - t0
+  // CPU of the whole process (every engine thread with the main one: getrusage), seconds
+  const cpu = process.cpuUsage(cpu0)
+  const cpuS = Math.round((cpu.user + cpu.system) / 1e4) / 100
   const [check] = await store.query<{ trades: number; candles: number }>(
     'SELECT (SELECT count() FROM trades) AS trades, (SELECT sum(trades) FROM candles_1m) AS candles'
   )
@@ -75,7 +84,8 @@ async function main(): Promise<void> {
   const rows = Number(rowsText)
   if (check!.trades !== rows || check!.candles !== rows)
     throw new Error(`${variant} wrote ${JSON.stringify(check)} of ${rows} rows`)
-  console.log(JSON.stringify({ variant, rows, ms: Math.round(ms), rows_per_s: Math.round((rows * 1000) / ms) }))
+  const rowsPerS = Math.round((rows * 1000) / ms)
+  console.log(JSON.stringify({ variant, rows, ms: Math.round(ms), rows_per_s: rowsPerS, cpu_s: cpuS }))
 }
 
 void main()

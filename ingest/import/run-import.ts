@@ -14,8 +14,10 @@ import { silentLogger, type Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
 import { verifyChecksum } from './checksum.js'
 import { ImportJournal } from './import-journal.js'
-import { stageFile, type StagedFile } from './stage-file.js'
-import { writeSlices } from './writer.js'
+import type { ScanTotals } from './csv-scan.js'
+import { ImportError } from './import-error.js'
+import { stageFile, type StagedFile, type StageRequest } from './stage-file.js'
+import { DirectWriteFailed, writeSlices } from './writer.js'
 
 export type ImportPhase = 'checksum' | 'reading' | 'writing' | 'done'
 
@@ -56,6 +58,11 @@ export interface ImportOptions {
   readonly log?: Logger
   /** rows per slice statement; default `SLICE_ROWS` (tests use small slices to get several) */
   readonly sliceRows?: number
+  /**
+   * most data rows of a file written by one statement reading the file itself, without a staging table
+   * (direct-file.ts); default `sliceRows` when that is set, else `DIRECT_MAX_ROWS`; 0: every file is staged
+   */
+  readonly directRows?: number
   /** market of Binance klines (the files do not say); default perp */
   readonly market?: 'perp' | 'spot'
   readonly onProgress?: (p: ImportProgress) => void
@@ -73,10 +80,21 @@ interface ReadFile {
   readonly checked: boolean
 }
 
+/** Drops a staging table (none for a file written without one). */
+async function dropStage(store: Store, staged: StagedFile): Promise<void> {
+  if (staged.table !== null) await store.command(`DROP TABLE IF EXISTS ${staged.table}`).catch(() => undefined)
+}
+
 /** Drops the file's staging table and removes its directory. */
 async function release(store: Store, read: ReadFile): Promise<void> {
-  await store.command(`DROP TABLE IF EXISTS ${read.staged.table}`).catch(() => undefined)
+  await dropStage(store, read.staged)
   fs.rmSync(read.dir, { recursive: true, force: true })
+}
+
+/** The staging request of a file of the run. */
+function stageRequest(file: string, dir: string, opts: ImportOptions, direct: boolean): StageRequest {
+  const directRows = direct ? (opts.directRows ?? opts.sliceRows) : 0
+  return { file, label: file, dir, sliceRows: opts.sliceRows, directRows, market: opts.market }
 }
 
 /**
@@ -102,7 +120,7 @@ async function readOne(
     try {
       staged = await stageFile(
         store,
-        { file, label, dir, sliceRows: opts.sliceRows, market: opts.market },
+        stageRequest(file, dir, opts, true),
         (fraction, rows) => report('reading', fraction, rows),
         signal
       )
@@ -114,7 +132,7 @@ async function readOne(
     const sum = await checksum
     return { file, dir, staged, sha256: sum.sha256, checked: sum.checked }
   } catch (err) {
-    if (staged) await store.command(`DROP TABLE IF EXISTS ${staged.table}`).catch(() => undefined)
+    if (staged) await dropStage(store, staged)
     fs.rmSync(dir, { recursive: true, force: true })
     throw err
   }
@@ -128,13 +146,19 @@ async function writeOne(
   opts: ImportOptions,
   report: Report
 ): Promise<FileResult> {
-  const { file, staged, sha256, checked } = read
-  const { plan, totals } = staged
+  const { file, sha256, checked } = read
+  const { plan } = read.staged
+  let { totals } = read.staged
   const params = plan.params(totals)
+  const write = (staged: StagedFile) =>
+    writeSlices(store, journal, staged, params, sha256, (done, total) => report('writing', done / total, totals.rows))
   report('writing', 0, totals.rows)
-  await writeSlices(store, journal, staged, params, sha256, (done, total) =>
-    report('writing', done / total, totals.rows)
-  )
+  try {
+    await write(read.staged)
+  } catch (err) {
+    if (!(err instanceof DirectWriteFailed)) throw err
+    totals = await writeStaged(store, journal, read, err, opts, report, write)
+  }
   report('done', 1, totals.rows)
   const notes = plan.notes(totals)
   for (const note of notes) opts.log?.warn({ file }, note)
@@ -152,6 +176,43 @@ async function writeOne(
 }
 
 type Report = (phase: ImportPhase, fraction: number, rows: number) => void
+
+/**
+ * After the one statement of a file without a staging table failed: the file is staged and checked. A file
+ * the staging refuses (a bad line: its `ImportError`, worded as always) or with rows outside the range of
+ * its first and last line failed that statement while it was read, before it wrote anything: its journal
+ * entry is dropped, and a file in no time order is written from the staging table. Otherwise the statement
+ * failed in its write, and its error is thrown, its entry kept for the next run as any failed statement's.
+ * Returns the staged totals.
+ */
+async function writeStaged(
+  store: Store,
+  journal: ImportJournal,
+  read: ReadFile,
+  failed: DirectWriteFailed,
+  opts: ImportOptions,
+  report: Report,
+  write: (staged: StagedFile) => Promise<void>
+): Promise<ScanTotals> {
+  const direct = read.staged.totals
+  const dir = fs.mkdtempSync(path.join(read.dir, 'staged-'))
+  let staged: StagedFile
+  try {
+    staged = await stageFile(store, stageRequest(read.file, dir, opts, false), (f, rows) => report('reading', f, rows))
+  } catch (err) {
+    if (err instanceof ImportError) journal.discard(failed.entry)
+    throw err
+  }
+  try {
+    const { minMs, maxMs } = staged.totals
+    if (minMs >= direct.minMs && maxMs <= direct.maxMs) throw failed.cause
+    journal.discard(failed.entry)
+    await write(staged)
+    return staged.totals
+  } finally {
+    await dropStage(store, staged)
+  }
+}
 
 /**
  * A file's progress reports. The next file's read phase runs while the current file is written, and the

@@ -4,7 +4,9 @@
  * or a zip's CSV unpacked once, its CRC-32 checked), ClickHouse's CSV input reads it into a staging
  * table with strict input settings, and one validation query checks every rule of the layout
  * (stage-sql.ts). Nothing reaches the raw tables here. The staged rows then give the totals (rows, time
- * range, markets, funding steps) and the slices of whole hours the write phase moves (writer.ts).
+ * range, markets, funding steps) and the slices of whole hours the write phase moves (writer.ts). A file
+ * one statement can check and write by reading it directly (direct-file.ts) skips the staging table: its
+ * rows are counted and its time range read here, its lines are checked by that statement.
  *
  * When the engine refuses the file (a line that does not parse, a rule broken), the byte scan of
  * csv-scan.ts reads the file in its worker to name the line and the reason as it always has; only when it
@@ -24,14 +26,18 @@ import { ImportError } from './import-error.js'
 import { scanInWorker } from './import-scan.js'
 import { planFile, type FilePlan } from './plan-file.js'
 import { firstLine } from './scan-file.js'
+import { DIRECT_MAX_ROWS, directTotals } from './direct-file.js'
 import { cutSlices, type HourRows, type StageSlice } from './stage-slices.js'
 import { hoursQuery, loadStatement, marketsQuery, stageRules, validationQuery, type StageSource } from './stage-sql.js'
 
 /** A file read into its staging table. */
 export interface StagedFile {
   readonly plan: FilePlan
-  /** the staging table (dropped once the file is written or given up) */
-  readonly table: string
+  /**
+   * the staging table (dropped once the file is written or given up); null when the file is written by one
+   * statement reading `source.file` itself (direct-file.ts)
+   */
+  readonly table: string | null
   /** how it was loaded: the journal reloads it from a link to `source.file` after a crash */
   readonly source: StageSource
   readonly totals: ScanTotals
@@ -44,6 +50,8 @@ export interface StageRequest {
   /** the file's own temporary directory (the staged input goes here) */
   readonly dir: string
   readonly sliceRows?: number | undefined
+  /** most data rows of a file written without a staging table (direct-file.ts); 0: always staged */
+  readonly directRows?: number | undefined
   readonly market?: 'perp' | 'spot' | undefined
 }
 
@@ -191,7 +199,8 @@ async function loadAndCheck(
 }
 
 /**
- * Reads `req.file` into a new staging table and checks it; throws the file's `ImportError` (the staging
+ * Reads `req.file` into a new staging table and checks it, or, for a file one statement can read and write
+ * (direct-file.ts), only counts its rows and reads its time range (the checks run in that statement); throws the file's `ImportError` (the staging
  * table dropped). `progress` is told when the engine starts and ends; `signal` is honoured between steps
  * (a statement in the engine runs to its end).
  */
@@ -210,6 +219,13 @@ export async function stageFile(
   const source: StageSource = { ...input, header }
   progress(0, 0)
   signal?.throwIfAborted()
+  const direct = await directTotals(store, plan, source, req.directRows ?? DIRECT_MAX_ROWS)
+  if (direct) {
+    progress(1, direct.rows)
+    const slice = { rows: direct.rows, minMs: direct.minMs, maxMs: direct.maxMs }
+    const hours = { startHour: Math.floor(direct.minMs / 3_600_000), lastHour: Math.floor(direct.maxMs / 3_600_000) }
+    return { plan, table: null, source, totals: direct, slices: [{ ...hours, ...slice }] }
+  }
   const table = stageName()
   let kept = false
   try {

@@ -4,8 +4,11 @@
  * input settings (a line that does not parse as the layout's columns fails the load), and one query over
  * it checks every rule of the layout (the rules of csv-cells.ts and csv-scan.ts, in SQL) before anything
  * reaches the raw tables. Columns: `_row` (0-based data line, file order), `_ms` (the row time, epoch ms)
- * and every CSV column as `c_<name>` with its `chType`, the names the layouts' `inner` selects read.
+ * and every CSV column as `c_<name>` with its `chType`, the names the layouts' `inner` selects read. A file
+ * written without a staging table (direct-file.ts) is read by its one statement through `directSource`:
+ * the same columns, the same rules, applied to every row while the statement reads.
  */
+import { settingsClause } from '../../engine/store/sql-text.js'
 import { MICROS_FROM, type CellCheck, type CsvColumn, type CsvLayout } from './csv-layout.js'
 import { MIN_FUNDING_STEP_MS } from './funding-interval.js'
 
@@ -71,18 +74,18 @@ function timeMs(layout: CsvLayout): string {
  * Strict CSV input: no error tolerated, quotes are data (a quoted cell fails a number's parse and is seen
  * by the string checks), no trimming, no header detection, a fixed number of columns.
  */
-function inputSettings(layout: CsvLayout, header: boolean): string {
-  return [
-    'input_format_allow_errors_num = 0',
-    'input_format_allow_errors_ratio = 0',
-    `input_format_csv_empty_as_default = ${hasOptional(layout) ? 1 : 0}`,
-    'format_csv_allow_double_quotes = 0',
-    'format_csv_allow_single_quotes = 0',
-    'input_format_csv_trim_whitespaces = 0',
-    'input_format_csv_allow_variable_number_of_columns = 0',
-    'input_format_csv_detect_header = 0',
-    `input_format_csv_skip_first_lines = ${header ? 1 : 0}`
-  ].join(', ')
+export function inputSettings(layout: CsvLayout, header: boolean): Readonly<Record<string, number>> {
+  return {
+    input_format_allow_errors_num: 0,
+    input_format_allow_errors_ratio: 0,
+    input_format_csv_empty_as_default: hasOptional(layout) ? 1 : 0,
+    format_csv_allow_double_quotes: 0,
+    format_csv_allow_single_quotes: 0,
+    input_format_csv_trim_whitespaces: 0,
+    input_format_csv_allow_variable_number_of_columns: 0,
+    input_format_csv_detect_header: 0,
+    input_format_csv_skip_first_lines: header ? 1 : 0
+  }
 }
 
 export interface StageSource {
@@ -115,6 +118,29 @@ function kept(layout: CsvLayout, c: CsvColumn): boolean {
   )
 }
 
+/**
+ * The SELECT reading `src` as the staging table's columns: `_row` (with `withRow`), `_ms`, `_missing` (layouts
+ * with optional cells) and the kept `c_` columns. Its input settings are `inputSettings`.
+ */
+function stagedSelect(layout: CsvLayout, src: StageSource, quote: (s: string) => string, withRow: boolean): string {
+  const opt = hasOptional(layout)
+  const read = layout.columns.map((c) =>
+    readName(layout, c) === columnName(c) ? columnName(c) : `assumeNotNull(${readName(layout, c)}) AS ${columnName(c)}`
+  )
+  const nulls = layout.columns.filter((c) => readName(layout, c) !== columnName(c))
+  const missing = nulls.map((c) => `${readName(layout, c)} IS NULL`).join(' OR ') || '0'
+  const args = [quote(src.file), `'CSV'`, quote(readStructure(layout)), ...(src.gzip ? [`'gzip'`] : [])]
+  const names = layout.columns
+    .filter((c) => kept(layout, c))
+    .map(columnName)
+    .join(', ')
+  return [
+    `SELECT ${withRow ? '_row, ' : ''}${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${names}`,
+    `FROM (SELECT ${withRow ? '_row_number AS _row, ' : ''}${opt ? `toUInt8(${missing}) AS _missing, ` : ''}${read.join(', ')}`,
+    `  FROM file(${args.join(', ')}))`
+  ].join('\n')
+}
+
 /** The statement creating and filling the staging table `table` from `src`, as one statement. */
 export function loadStatement(
   layout: CsvLayout,
@@ -122,26 +148,44 @@ export function loadStatement(
   src: StageSource,
   quote: (s: string) => string
 ): string {
-  const opt = hasOptional(layout)
-  const read = layout.columns.map((c) =>
-    readName(layout, c) === columnName(c) ? columnName(c) : `assumeNotNull(${readName(layout, c)}) AS ${columnName(c)}`
-  )
-  const nulls = layout.columns.filter((c) => readName(layout, c) !== columnName(c))
-  const missing = nulls.map((c) => `${readName(layout, c)} IS NULL`).join(' OR ') || '0'
   const engine = src.bytes <= STAGE_IN_MEMORY_MAX_BYTES ? 'Memory' : 'MergeTree ORDER BY tuple()'
-  const args = [quote(src.file), `'CSV'`, quote(readStructure(layout)), ...(src.gzip ? [`'gzip'`] : [])]
-  const names = layout.columns
-    .filter((c) => kept(layout, c))
-    .map(columnName)
-    .join(', ')
   return [
     `CREATE TABLE ${table} ENGINE = ${engine} AS`,
-    `SELECT _row, ${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${names}`,
-    `FROM (SELECT _row_number AS _row, ${opt ? `toUInt8(${missing}) AS _missing, ` : ''}${read.join(', ')}`,
-    `  FROM file(${args.join(', ')}))`,
-    `SETTINGS ${inputSettings(layout, src.header)}`
+    stagedSelect(layout, src, quote, true),
+    settingsClause(inputSettings(layout, src.header)).trimStart()
   ].join('\n')
 }
+
+/** The `throwIf` message of `directSource` (the line and rule are found by staging the file). */
+const DIRECT_REFUSED = 'a line of the import file breaks a rule of its layout or lies outside its time range'
+
+/**
+ * The file read straight into a slice statement, in place of the staging table (writer.ts): the staging
+ * table's columns, with every rule of `stageRules` and the time range `{from_ms:Int64}..{to_ms:Int64}`
+ * (epoch ms) applied to every row by `throwIf` before any row leaves the subquery. A row that breaks one
+ * fails the statement while it reads, before its one insert block is formed, so nothing is written; which
+ * line and rule is then found by staging the file (run-import.ts). Needs `DIRECT_READ_SETTINGS` and the
+ * input settings.
+ */
+export function directSource(layout: CsvLayout, src: StageSource, quote: (s: string) => string): string {
+  const pass = [...stageRules(layout).map((r) => `(${r.pass})`), '_ms BETWEEN {from_ms:Int64} AND {to_ms:Int64}']
+  return [
+    `(SELECT * FROM (${stagedSelect(layout, src, quote, false)})`,
+    ` WHERE throwIf(NOT (${pass.join(' AND ')}), ${quote(DIRECT_REFUSED)}) = 0)`
+  ].join('\n')
+}
+
+/**
+ * Settings of a statement reading `directSource`: every filter of the statement (the coverage, a target's
+ * `where`) stays above the rules' `throwIf` (no predicate push-down, in either analyzer) and every argument
+ * of a condition is evaluated for every row (no short-circuit), so each row of the file is checked,
+ * including rows the statement then skips.
+ */
+export const DIRECT_READ_SETTINGS = {
+  enable_optimize_predicate_expression: 0,
+  query_plan_filter_push_down: 0,
+  short_circuit_function_evaluation: 'disable'
+} as const
 
 /** The check of one staged cell, true when it passes (csv-cells.ts `checkCell`). */
 function cellCheck(c: CsvColumn): string {

@@ -17,6 +17,11 @@
  * table from its own link to the staged file: a process killed while ClickHouse wrote the raw part and some
  * view parts has the statement completed at the next start.
  *
+ * A file written without a staging table (direct-file.ts) is one statement reading the file itself: the
+ * same checks, applied by the statement to every row while it reads (stage-sql.ts `directSource`), fail
+ * it before its one block is formed, so a bad line writes nothing there too. Its journal entry holds the
+ * link to the file the statement reads, and nothing to load.
+ *
  * Statements run with `optimize_on_insert=0` (FAST_INSERT_SETTINGS), not the folding of the pipeline's bulk
  * batches (`InsertBatch.foldKeys`): the import's candle parts are level 0, read through FINAL by exports
  * until the compaction after the import merges them (server/routes/admin-import.ts). Folding was measured
@@ -29,10 +34,10 @@ import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS } from '../../engine/store/
 import { settingsClause, sqlString } from '../../engine/store/sql-text.js'
 import { coveragePlan } from './coverage.js'
 import type { ImportTarget } from './csv-layout.js'
-import type { ImportJournal } from './import-journal.js'
+import type { ImportJournal, JournaledStatement, OpenEntry } from './import-journal.js'
 import type { StagedFile } from './stage-file.js'
 import { SLICE_BLOCK_BYTES, SLICE_BLOCK_ROWS, type StageSlice } from './stage-slices.js'
-import { loadStatement } from './stage-sql.js'
+import { DIRECT_READ_SETTINGS, directSource, inputSettings, loadStatement } from './stage-sql.js'
 
 /** A slice's statement writes its rows as one insert block: its dedup token then names exactly that block. */
 const ONE_BLOCK = {
@@ -42,18 +47,21 @@ const ONE_BLOCK = {
 } as const
 
 /**
- * The statement moving the staged rows of hours `startHour..lastHour` (epoch hours) of `stage` into
- * `target`, skipping the keys in `keysFile` (the coverage the store had before, coverage.ts). It reads only
- * the staging table, that file and its parameters, so running it again selects the same rows.
+ * The statement moving the rows of `source` into `target`, skipping the keys in `keysFile` (the coverage
+ * the store had before, coverage.ts). `source` is the staging table, of which `hours` (epoch hours,
+ * inclusive) are moved, or the file itself (stage-sql.ts `directSource`, with its `settings`), moved whole.
+ * It reads only the staging table or file, the keys file and its parameters, so running it again selects
+ * the same rows.
  */
 export function insertStatement(
   target: ImportTarget,
-  stage: string,
-  slice: Pick<StageSlice, 'startHour' | 'lastHour'>,
+  source: string,
+  hours: Pick<StageSlice, 'startHour' | 'lastHour'> | null,
   keysFile: string,
   token: string,
   /** the coverage checks that found keys (`coveredParts`); unset: every check */
-  parts?: ReadonlySet<number>
+  parts?: ReadonlySet<number>,
+  settings: Readonly<Record<string, string | number>> = {}
 ): string {
   const coverage = coveragePlan(target.coverage, target.table, sqlString).filter(keysFile, parts)
   const filters = [target.where, coverage].filter(Boolean).join('\n  AND ')
@@ -61,18 +69,34 @@ export function insertStatement(
     `INSERT INTO ${target.table} (${target.columns.join(', ')})`,
     `SELECT ${target.outer ?? target.columns.join(', ')}`,
     `FROM (SELECT ${target.inner}`,
-    `  FROM ${stage} WHERE intDiv(_ms, 3600000) BETWEEN ${slice.startHour} AND ${slice.lastHour})`,
+    `  FROM ${source}${hours ? ` WHERE intDiv(_ms, 3600000) BETWEEN ${hours.startHour} AND ${hours.lastHour}` : ''})`,
     `WHERE ${filters}`,
     target.groupBy ? `GROUP BY ${target.groupBy}` : '',
     settingsClause({
       ...DEDUP_INSERT_SETTINGS,
       ...FAST_INSERT_SETTINGS,
       ...ONE_BLOCK,
+      ...settings,
       insert_deduplication_token: token
     }).trimStart()
   ]
     .filter(Boolean)
     .join('\n')
+}
+
+/**
+ * The statement of a file written without a staging table failed (its entry kept, marked failed). Whether
+ * the file's read failed (nothing written: a bad line, a row outside the range) or its write is told by
+ * staging the file (run-import.ts).
+ */
+export class DirectWriteFailed extends Error {
+  constructor(
+    readonly entry: OpenEntry,
+    cause: unknown
+  ) {
+    super('the import statement reading the file failed', { cause })
+    this.name = 'DirectWriteFailed'
+  }
 }
 
 /** The statement writing the keys `target` must skip in the slice's range to `keysFile`. */
@@ -91,6 +115,32 @@ export async function coveredParts(store: Store, target: ImportTarget, keysFile:
     coveragePlan(target.coverage, target.table, sqlString).partsIn(keysFile)
   )
   return new Set(rows.map((r) => Number(r.part)))
+}
+
+/**
+ * The statement of one slice and target, reading the entry's link to the staged file: from the staging table
+ * (loaded from that link again by a replay), or from the file itself for a file without a staging table.
+ */
+function sliceStatement(
+  staged: StagedFile,
+  target: ImportTarget,
+  slice: StageSlice,
+  entry: OpenEntry,
+  token: string,
+  parts: ReadonlySet<number>
+): Pick<JournaledStatement, 'sql' | 'stage'> {
+  const { layout } = staged.plan
+  const source = { ...staged.source, file: entry.slice }
+  if (staged.table === null) {
+    const settings = { ...inputSettings(layout, source.header), ...DIRECT_READ_SETTINGS }
+    return {
+      sql: insertStatement(target, directSource(layout, source, sqlString), null, entry.keys, token, parts, settings)
+    }
+  }
+  return {
+    sql: insertStatement(target, staged.table, slice, entry.keys, token, parts),
+    stage: { table: staged.table, load: loadStatement(layout, staged.table, source, sqlString) }
+  }
 }
 
 export interface WriteProgress {
@@ -132,15 +182,17 @@ export async function writeSlices(
       }
       // equal statement, equal token: a replay dedups; a later run judged against other coverage does not
       const token = `import:${sha256.slice(0, 32)}:${market}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
-      const sql = insertStatement(target, staged.table, slice, entry.keys, token, parts)
-      const load = loadStatement(layout, staged.table, { ...staged.source, file: entry.slice }, sqlString)
-      await journal.run(store, entry, {
+      const stmt = {
+        ...sliceStatement(staged, target, slice, entry, token, parts),
         table: target.table,
         token,
-        sql,
-        params: bound,
-        stage: { table: staged.table, load }
-      })
+        params: bound
+      }
+      try {
+        await journal.run(store, entry, stmt)
+      } catch (err) {
+        throw staged.table === null ? new DirectWriteFailed(entry, err) : err
+      }
       onProgress?.(++done, total)
     }
   }

@@ -33,7 +33,18 @@ async function dump(dataDir: string): Promise<Record<string, unknown[]>> {
 }
 
 async function crash(dataDir: string, file: string, kill: string, nth: number, ...views: string[]): Promise<void> {
-  const r = await child('crash', dataDir, file, SLICE_ROWS, kill, String(nth), ...views)
+  await crashWith(SLICE_ROWS, dataDir, file, kill, nth, ...views)
+}
+
+async function crashWith(
+  sliceRows: string,
+  dataDir: string,
+  file: string,
+  kill: string,
+  nth: number,
+  ...views: string[]
+): Promise<void> {
+  const r = await child('crash', dataDir, file, sliceRows, kill, String(nth), ...views)
   expect(r.signal, r.stderr).toBe('SIGKILL')
 }
 
@@ -120,6 +131,23 @@ describe('SIGKILL during an import', { timeout: CASE_MS }, () => {
       const again = await child('import', dir, file, SLICE_ROWS)
       expect(again.code, again.stderr).toBe(0)
       expect(journal(dir)).toEqual([])
+      expect(await dump(dir), kill).toEqual(clean)
+    }
+  })
+
+  it('a file written by one statement reading it (no staging table) is completed by the next CLI import, once', async () => {
+    // slices of 1,000 rows: the file's 540 lines are one statement reading the file itself (direct-file.ts)
+    for (const [kill, views] of [
+      ['sent', []],
+      ['acked', ['candles_1h_mv']]
+    ] as const) {
+      const dir = dataDir()
+      await crashWith('1000', dir, file, kill, 1, ...views)
+      expect(journal(dir), kill).toHaveLength(1)
+      const first = await cli(dir, file)
+      expect(first.code, first.stderr).toBe(0)
+      expect(first.stderr, kill).toContain('completed 1 write(s) interrupted by the last process')
+      expect(journal(dir), kill).toEqual([])
       expect(await dump(dir), kill).toEqual(clean)
     }
   })
