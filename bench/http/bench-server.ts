@@ -29,10 +29,12 @@ export async function startBenchServer(
     readonly onStdoutLine?: (line: string) => void
     /** `stop` leaves the data dir (the caller reads or copies it afterwards) */
     readonly keepDir?: boolean
+    /** node options before the script (`--perf-basic-prof` for a profiled run) */
+    readonly nodeArgs?: readonly string[]
   } = {}
 ): Promise<BenchServer & { readonly pid: number }> {
   const dir = existingDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
-  const child = spawn(process.execPath, [distPath('server', 'main.js')], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), distPath('server', 'main.js')], {
     env: {
       ...process.env,
       TZ: 'UTC',

@@ -7,6 +7,9 @@
  * req/s and p99 (wrk's `--latency` distribution), each round records the main thread's CPU per request of
  * the server measured (cpu.ts: what it spends, 1 / capacity, whichever side saturates first), wrk's own CPU
  * share (near 1: the generator was the limit) and the machine's 1-minute load average (the machine is shared).
+ * With `BENCH_READ_PERF=1` (and `perf` on PATH) each round also samples both servers' main threads with
+ * `perf` and splits their CPU per request by where it went (perf-split.ts): the request path's JavaScript,
+ * uWS' native side, the socket and kernel, and the server's own timers and completions.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -17,6 +20,7 @@ import { load, loadTool, type LoadResult } from './load.js'
 import { mainThreadCpuMs, processCpuMs } from './cpu.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from './bench-server.js'
+import { perfAvailable, perfRecord, perfSplit, type PerfGroup } from './perf-split.js'
 
 const PORT = 19201
 const BARE_PORT = 19202
@@ -30,6 +34,8 @@ type Round = LoadResult & {
   /** the server's other threads (store merges and inserts, workers, thread pool), cores over the round */
   readonly other_threads_cores: number
   readonly load_avg_1m: number
+  /** CPU µs per request of the main thread by where it went (BENCH_READ_PERF=1 only) */
+  readonly perf_us_per_req?: Record<PerfGroup, number>
 }
 
 type NumericField =
@@ -40,7 +46,17 @@ async function until(ok: () => Promise<boolean>): Promise<void> {
 }
 
 export async function readEndpoints(rounds: number, seconds: number): Promise<Record<string, unknown>> {
-  const server = await startBenchServer(PORT, { SIM_BACKFILL_DAYS: '1' }, (h) => h.sources[0]?.phase === 'live')
+  const perf = process.env['BENCH_READ_PERF'] === '1' && perfAvailable()
+  if (process.env['BENCH_READ_PERF'] === '1' && !perf) console.log('BENCH_READ_PERF=1: perf is not on PATH, no split')
+  // JavaScript frames get names in perf's samples
+  const nodeArgs = perf ? ['--perf-basic-prof'] : []
+  const server = await startBenchServer(
+    PORT,
+    { SIM_BACKFILL_DAYS: '1' },
+    (h) => h.sources[0]?.phase === 'live',
+    undefined,
+    { nodeArgs }
+  )
   const { base, dir } = server
   const { key } = (await (
     await fetch(`${base}/v1/admin/keys`, {
@@ -58,9 +74,13 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
     const body = await (await fetch(url, { headers })).text()
     const file = path.join(dir, `${name}.json`)
     fs.writeFileSync(file, body)
-    const bare = spawn(process.execPath, [distPath('bench', 'http', 'bare-uws.js'), String(BARE_PORT), file], {
-      stdio: 'ignore'
-    })
+    const bare = spawn(
+      process.execPath,
+      [...nodeArgs, distPath('bench', 'http', 'bare-uws.js'), String(BARE_PORT), file],
+      {
+        stdio: 'ignore'
+      }
+    )
     await until(async () => (await fetch(`http://127.0.0.1:${BARE_PORT}/`)).ok)
     // warm-up, discarded: JIT compilation of the request path, and the first background merges of the
     // demo backfill, would otherwise land in the first measured round only
@@ -73,10 +93,13 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
         const cpu0 = mainThreadCpuMs(pid)
         const all0 = processCpuMs(pid)
         const t0 = performance.now()
+        const perfFile = path.join(dir, `${name}-${which}-${r}.perf`)
+        const recorded = perf ? perfRecord(pid, perfFile, seconds) : null
         const res =
           which === 'ours'
             ? await load(url, 64, seconds, headers)
             : await load(`http://127.0.0.1:${BARE_PORT}/`, 64, seconds)
+        await recorded
         const wallMs = performance.now() - t0
         const mainMs = mainThreadCpuMs(pid) - cpu0
         const otherMs = processCpuMs(pid) - all0 - mainMs
@@ -86,12 +109,14 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
           cpu_us_per_req: cpuUs,
           main_thread_share: Math.round((mainMs / wallMs) * 100) / 100,
           other_threads_cores: Math.round((otherMs / wallMs) * 100) / 100,
-          load_avg_1m: Math.round(os.loadavg()[0]! * 100) / 100
+          load_avg_1m: Math.round(os.loadavg()[0]! * 100) / 100,
+          ...(perf && { perf_us_per_req: perfSplit(perfFile, res.requests) })
         })
         const last = runs[which].at(-1)!
         console.log(
           `${name} round ${r + 1} ${which}: ${res.req_per_s} req/s p99 ${res.p99_ms} ms, main thread ${cpuUs} us/req (${last.main_thread_share} of a core), other threads ${last.other_threads_cores} cores, wrk ${res.generator_cpu_share} of a core, load ${last.load_avg_1m}`
         )
+        if (last.perf_us_per_req) console.log(`  perf, us/req: ${JSON.stringify(last.perf_us_per_req)}`)
       }
     }
     bare.kill('SIGTERM')
@@ -102,6 +127,12 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
       return [Math.min(...v), Math.max(...v)]
     }
     const loads = [...runs.ours, ...runs.bare].map((x) => x.load_avg_1m)
+    /** median µs per request of each perf group over the rounds */
+    const medPerf = (which: 'ours' | 'bare'): Record<string, number> => {
+      const split = runs[which].map((x) => x.perf_us_per_req).filter((x) => x !== undefined)
+      const groups = Object.keys(split[0] ?? {}) as PerfGroup[]
+      return Object.fromEntries(groups.map((g) => [g, median(split.map((x) => x[g]))]))
+    }
     const r2 = (x: number): number => Math.round(x * 100) / 100
     out[name] = {
       body_bytes: body.length,
@@ -126,6 +157,7 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
           wrk: med('bare', 'generator_cpu_share')
         }
       },
+      ...(perf && { median_perf_us_per_req: { ours: medPerf('ours'), bare_uws_same_body: medPerf('bare') } }),
       load_avg_1m: { min: Math.min(...loads), max: Math.max(...loads) },
       spread: {
         req_per_s: { ours: spread('ours', 'req_per_s'), bare: spread('bare', 'req_per_s') },
