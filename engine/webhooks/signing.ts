@@ -39,7 +39,10 @@ export function serviceSignature(key: string, body: Uint8Array): string {
 
 /** `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `{id}.{timestampS}.{body}` keyed with the key's text. */
 export function standardSignature(key: string, id: string, timestampS: number, body: Uint8Array): string {
-  return 'v1,' + crypto.createHmac('sha256', hmacKey(key)).update(`${id}.${timestampS}.`, 'utf8').update(body).digest('base64')
+  return (
+    'v1,' +
+    crypto.createHmac('sha256', hmacKey(key)).update(`${id}.${timestampS}.`, 'utf8').update(body).digest('base64')
+  )
 }
 
 /** The Standard Webhooks secret a receiver configures for a webhook whose key is `key`. */
