@@ -17,14 +17,32 @@ export function signingKeyOf(secret: string): string {
   return crypto.createHash('sha256').update(secret, 'utf8').digest('hex')
 }
 
+/** Signing keys seen, as KeyObjects (the key text's UTF-8 bytes); at most KEY_CACHE of them, then cleared. */
+const keyObjects = new Map<string, crypto.KeyObject>()
+const KEY_CACHE = 4096
+
+/** The HMAC key of `key`: its UTF-8 bytes, as createHmac takes the string itself, made once per key. */
+function hmacKey(key: string): crypto.KeyObject {
+  let k = keyObjects.get(key)
+  if (k === undefined) {
+    if (keyObjects.size >= KEY_CACHE) keyObjects.clear()
+    k = crypto.createSecretKey(Buffer.from(key, 'utf8'))
+    keyObjects.set(key, k)
+  }
+  return k
+}
+
 /** `X-Service-Signature`: hex HMAC-SHA256 of `body` keyed with the key's text. */
 export function serviceSignature(key: string, body: Uint8Array): string {
-  return crypto.createHmac('sha256', key).update(body).digest('hex')
+  return crypto.createHmac('sha256', hmacKey(key)).update(body).digest('hex')
 }
 
 /** `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `{id}.{timestampS}.{body}` keyed with the key's text. */
 export function standardSignature(key: string, id: string, timestampS: number, body: Uint8Array): string {
-  return 'v1,' + crypto.createHmac('sha256', key).update(`${id}.${timestampS}.`, 'utf8').update(body).digest('base64')
+  return (
+    'v1,' +
+    crypto.createHmac('sha256', hmacKey(key)).update(`${id}.${timestampS}.`, 'utf8').update(body).digest('base64')
+  )
 }
 
 /** The Standard Webhooks secret a receiver configures for a webhook whose key is `key`. */
