@@ -18,8 +18,6 @@ export type AddressLiteral = `0x${string}`
 export interface NodeIntelDefaults {
   /** the chain's name in node-intelligence paths and variables (`/v1/node/avax/...`, `AVAX_DEX_ROUTER`) */
   readonly path: string
-  /** the symbol of the wrapped native coin (the probe's base, `base_symbol` of a honeypot answer) */
-  readonly wrappedSymbol: string
   readonly dexName: string
   /** V2-style router (factory(), getAmountsOut, swapExactTokensForTokensSupportingFeeOnTransferTokens) */
   readonly router: AddressLiteral
@@ -41,6 +39,11 @@ export interface EvmSpec {
   readonly nativeSymbol: string
   /** the canonical wrapped native token (WETH9-style deposit/withdraw), checksummed */
   readonly wrappedNative: AddressLiteral
+  /**
+   * its symbol as watch lists and whale events name it: counted as the native coin in whale flows (history
+   * and the confirmation model), the probe's base (`base_symbol` of a honeypot answer)
+   */
+  readonly wrappedSymbol: string
   /**
    * blocks after which a log is treated as final by the chain sources (reorg depth seen in practice, with
    * margin); 1 = final on acceptance
@@ -71,6 +74,7 @@ export const CHAINS = [
       envName: 'ETHEREUM',
       nativeSymbol: 'ETH',
       wrappedNative: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+      wrappedSymbol: 'WETH',
       confirmations: 12,
       blockTimeMs: 12_000
     }
@@ -84,11 +88,11 @@ export const CHAINS = [
       envName: 'BSC',
       nativeSymbol: 'BNB',
       wrappedNative: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
+      wrappedSymbol: 'WBNB',
       confirmations: 15,
       blockTimeMs: 750,
       nodeIntel: {
         path: 'bsc',
-        wrappedSymbol: 'WBNB',
         dexName: 'PancakeSwap V2',
         router: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
         factory: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73',
@@ -107,11 +111,11 @@ export const CHAINS = [
       envAliases: ['AVAX'],
       nativeSymbol: 'AVAX',
       wrappedNative: '0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7',
+      wrappedSymbol: 'WAVAX',
       confirmations: 1,
       blockTimeMs: 2_000,
       nodeIntel: {
         path: 'avax',
-        wrappedSymbol: 'WAVAX',
         dexName: 'Trader Joe V1',
         router: '0x60aE616a2155Ee3d9A68541Ba4544862310933d4',
         factory: '0x9Ad6C38BE94206cA50bb0d90783181662f0Cfa10',
@@ -129,6 +133,7 @@ export const CHAINS = [
       envName: 'POLYGON',
       nativeSymbol: 'POL',
       wrappedNative: '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270',
+      wrappedSymbol: 'WPOL',
       confirmations: 32,
       blockTimeMs: 2_000
     }
@@ -142,6 +147,7 @@ export const CHAINS = [
       envName: 'ARBITRUM',
       nativeSymbol: 'ETH',
       wrappedNative: '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1',
+      wrappedSymbol: 'WETH',
       confirmations: 20,
       blockTimeMs: 250
     }
@@ -154,6 +160,7 @@ export const CHAINS = [
       envName: 'BASE',
       nativeSymbol: 'ETH',
       wrappedNative: '0x4200000000000000000000000000000000000006',
+      wrappedSymbol: 'WETH',
       confirmations: 3,
       blockTimeMs: 2_000
     }
@@ -166,6 +173,7 @@ export const CHAINS = [
       envName: 'OPTIMISM',
       nativeSymbol: 'ETH',
       wrappedNative: '0x4200000000000000000000000000000000000006',
+      wrappedSymbol: 'WETH',
       confirmations: 3,
       blockTimeMs: 2_000
     }

@@ -34,6 +34,7 @@ function spec(name: EvmChainName): ChainSpec {
     envName: s.envName,
     nativeSymbol: s.nativeSymbol,
     wrappedNative: getAddress(s.wrappedNative),
+    wrappedSymbol: s.wrappedSymbol,
     confirmations: s.confirmations,
     blockTimeMs: s.blockTimeMs
   })
@@ -58,9 +59,14 @@ export function nodeIntelChain(chain: NodeIntelChain): EvmChainName {
   return BY_PATH.get(chain)!
 }
 
-/** The catalog's node-intelligence defaults of a path name (DEX, wrapped-native symbol). */
+/** The catalog's node-intelligence defaults of a path name (DEX, pricing stablecoin). */
 export function nodeIntelDefaults(chain: NodeIntelChain): NonNullable<EvmSpec['nodeIntel']> {
   return EVM_SPECS[nodeIntelChain(chain)].nodeIntel!
+}
+
+/** The symbol of a node-intelligence chain's wrapped native coin (`WBNB`), the probe's base. */
+export function nodeIntelWrappedSymbol(chain: NodeIntelChain): string {
+  return EVM_SPECS[nodeIntelChain(chain)].wrappedSymbol
 }
 
 /** The variable prefixes a chain's `_RPC_URL` / `_WS_URL` are read from: its own first, then its aliases. */

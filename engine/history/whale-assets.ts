@@ -6,16 +6,30 @@
  * USDT and USDC are not pooled). Tokens compare by their upper-case symbol. A wrapped token asked for by
  * name (WBTC) is that token alone.
  */
+import { CHAINS } from '../../catalog/chains.js'
 
-/** Wrapped or bridged forms folded into an asset, upper case (the demo market moves WBTC and WETH). */
-const WRAPPED: Readonly<Record<string, readonly string[]>> = {
+/**
+ * Bridged or legacy forms folded into an asset beyond each EVM chain's wrapped native coin (which comes from
+ * catalog/chains.ts `wrappedSymbol`), upper case.
+ */
+const BRIDGED: Readonly<Record<string, readonly string[]>> = {
   BTC: ['WBTC', 'BTCB', 'CBBTC'],
-  ETH: ['WETH'],
-  BNB: ['WBNB'],
-  AVAX: ['WAVAX'],
-  POL: ['WPOL', 'MATIC', 'WMATIC'],
+  POL: ['MATIC', 'WMATIC'],
   SOL: ['WSOL']
 }
+
+/** Every asset's folded forms: the catalog's wrapped natives first, then the bridged forms, each once. */
+const WRAPPED: Readonly<Record<string, readonly string[]>> = (() => {
+  const forms = new Map<string, string[]>()
+  const add = (asset: string, token: string): void => {
+    const list = forms.get(asset) ?? []
+    if (!list.includes(token)) list.push(token)
+    forms.set(asset, list)
+  }
+  for (const c of CHAINS) if (c.evm) add(c.evm.nativeSymbol.toUpperCase(), c.evm.wrappedSymbol.toUpperCase())
+  for (const [asset, tokens] of Object.entries(BRIDGED)) for (const t of tokens) add(asset, t)
+  return Object.fromEntries(forms)
+})()
 
 const ASSET_OF_TOKEN: ReadonlyMap<string, string> = new Map(
   Object.entries(WRAPPED).flatMap(([asset, tokens]) => tokens.map((t) => [t, asset] as const))

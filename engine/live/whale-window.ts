@@ -6,6 +6,7 @@
  */
 import type { WhaleTransferRecord } from '../records/types.js'
 import { isExchangeWallet } from '../whales/exchange-wallets.js'
+import { assetOfToken } from '../history/whale-assets.js'
 
 export const WHALE_WINDOW_MS = 7 * 86_400_000
 
@@ -16,12 +17,13 @@ export function whaleWindowStart(nowMs = Date.now()): number {
 /** Rows kept at most (a few hundred a day per chain in practice; this is a safety bound). */
 const MAX_ROWS = 500_000
 
-/** Wrapped tokens count as their underlying asset for the confirmation model. */
-const TOKEN_BASE: Readonly<Record<string, string>> = { WBTC: 'BTC', WETH: 'ETH', WBNB: 'BNB', WAVAX: 'AVAX' }
-
-/** The base asset a whale transfer of `token` counts for in the confirmation model. */
+/**
+ * The base asset a whale transfer of `token` counts for in the confirmation model: the asset the whale
+ * history counts it under (engine/history/whale-assets.ts: each chain's wrapped native and the bridged forms
+ * fold into their coin, WBNB -> BNB, BTCB -> BTC; any other token is itself, upper case).
+ */
 export function whaleBase(token: string): string {
-  return TOKEN_BASE[token] ?? token
+  return assetOfToken(token)
 }
 
 interface Entry {

@@ -14,7 +14,7 @@
 import { formatEther, formatUnits, RpcRequestError, type Address, type Hex, type PublicClient } from 'viem'
 import { ApiError } from '../errors.js'
 import { errorText, isTransportError, type ChainClient } from '../chain/chain-client.js'
-import { nodeIntelDefaults, type NodeIntelChain } from '../chain/chains.js'
+import { nodeIntelWrappedSymbol, type NodeIntelChain } from '../chain/chains.js'
 import { codeFindings, scanCode, type CodeScan } from './bytecode.js'
 import type { NodeIntelDex } from './config.js'
 import { decodeProbe, probeCall, probeInitCall, type ProbeResult } from './probe.js'
@@ -384,7 +384,7 @@ function liquidity(
 ): Liquidity {
   const base = Number(formatEther(reserveBase))
   return {
-    base_symbol: nodeIntelDefaults(d.chain).wrappedSymbol,
+    base_symbol: nodeIntelWrappedSymbol(d.chain),
     reserve_base: formatEther(reserveBase),
     reserve_token: decimals === null ? reserveToken.toString() : formatUnits(reserveToken, decimals),
     usd: price === null ? null : Math.round(2 * base * price * 100) / 100

@@ -11,7 +11,7 @@ import { EnumParam, IntParam } from './params.js'
 
 /** `WBNB or WAVAX`: the wrapped native coin of each node-intelligence chain */
 const WRAPPED_SYMBOLS = listText(
-  NODE_INTEL_CHAINS.map((c) => EVM_SPECS[c.chain].nodeIntel!.wrappedSymbol),
+  NODE_INTEL_CHAINS.map((c) => EVM_SPECS[c.chain].wrappedSymbol),
   'or'
 )
 /** `BSC|AVAX`: the variable prefixes of the node-intelligence chains */

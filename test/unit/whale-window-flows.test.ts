@@ -8,6 +8,8 @@ import { WhaleWindow } from '../../engine/live/whale-window.js'
 import type { WhaleTransferRecord } from '../../engine/records/types.js'
 import { mulberry32 } from '../helpers/mulberry32.js'
 import { EXCHANGE_HOT_WALLETS, setWatchedExchangeWallets } from '../../engine/whales/exchange-wallets.js'
+import { CHAINS } from '../../catalog/chains.js'
+import { tokensOf } from '../../engine/history/whale-assets.js'
 
 const NOW = Date.now()
 const EXCHANGE = '0x00000000000000000000000000000000000e0c01'
@@ -59,6 +61,33 @@ describe('whale inputs of the confirmation model', () => {
     const w = new WhaleWindow()
     w.apply([row(EXCHANGE, WHALE, 'transfer_out', 1_000_000, 1)])
     expect(w.flows24h('ETH', NOW)).toEqual({ net: null, longs: 0, shorts: 0 })
+  })
+})
+
+describe('which coin a whale transfer counts for', () => {
+  it("every EVM chain's wrapped native (from the catalog) and the bridged forms count as their coin, as in the whale history", () => {
+    const forms: [string, string][] = [
+      ['BTCB', 'BTC'],
+      ['CBBTC', 'BTC'],
+      ['WBTC', 'BTC'],
+      ['WMATIC', 'POL'],
+      ['WSOL', 'SOL']
+    ]
+    for (const c of CHAINS) if (c.evm) forms.push([c.evm.wrappedSymbol, c.evm.nativeSymbol])
+    for (const [token, coin] of forms) {
+      const w = new WhaleWindow()
+      w.apply([{ ...row(WHALE, OTHER, 'transfer_in', 3_000_000, 1), token }])
+      expect(w.flows24h(coin, NOW), `${token} counts for ${coin}`).toEqual({ net: 3_000_000, longs: 1, shorts: 0 })
+      expect(w.flows24h(token, NOW).longs, `${token} is not a base of its own`).toBe(0)
+      expect(tokensOf(coin)).toContain(token)
+    }
+  })
+
+  it('any other token counts for itself', () => {
+    const w = new WhaleWindow()
+    w.apply([{ ...row(WHALE, OTHER, 'transfer_in', 1_000_000, 1), token: 'USDT' }])
+    expect(w.flows24h('USDT', NOW)).toEqual({ net: 1_000_000, longs: 1, shorts: 0 })
+    expect(w.flows24h('ETH', NOW).longs).toBe(0)
   })
 })
 
