@@ -52,3 +52,22 @@ export function useImportStore(filesPrefix: string): ImportStore {
   }
   return env
 }
+
+/** Trades of one base or symbol in the raw table and in the 1m, 1h and 1d candles (each view's count). */
+export interface TradeTotals {
+  readonly raw: number
+  readonly m1: number
+  readonly h1: number
+  readonly d1: number
+}
+
+export async function tradeTotals(store: ChdbStore, by: 'base' | 'symbol', value: string): Promise<TradeTotals> {
+  const [row] = await store.query<Record<keyof TradeTotals, number | string>>(
+    `SELECT (SELECT count() FROM trades WHERE ${by} = {v:String}) AS raw,
+            (SELECT sum(trades) FROM candles_1m WHERE ${by} = {v:String}) AS m1,
+            (SELECT sum(trades) FROM candles_1h WHERE ${by} = {v:String}) AS h1,
+            (SELECT sum(trades) FROM candles_1d WHERE ${by} = {v:String}) AS d1`,
+    { v: value }
+  )
+  return { raw: Number(row!.raw), m1: Number(row!.m1), h1: Number(row!.h1), d1: Number(row!.d1) }
+}

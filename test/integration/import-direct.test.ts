@@ -12,7 +12,7 @@ import type { Params, Store } from '../../engine/store/store.js'
 import { ImportError } from '../../ingest/import/import-error.js'
 import { importFiles, type ImportOptions } from '../../ingest/import/run-import.js'
 import { aggTradesCsv, HOUR, recentDay, writeCsv } from '../helpers/import-files.js'
-import { useImportStore } from '../helpers/import-store.js'
+import { tradeTotals, useImportStore } from '../helpers/import-store.js'
 
 const env = useImportStore('tidewatch-import-direct-')
 const DAY = recentDay()
@@ -43,16 +43,7 @@ function options(name: string, more: Partial<ImportOptions> = {}): ImportOptions
   }
 }
 
-async function totals(base: string): Promise<{ raw: number; m1: number; h1: number; d1: number }> {
-  const [row] = await env.store.query<{ raw: number; m1: number; h1: number; d1: number }>(
-    `SELECT (SELECT count() FROM trades WHERE base = {b:String}) AS raw,
-            (SELECT sum(trades) FROM candles_1m WHERE base = {b:String}) AS m1,
-            (SELECT sum(trades) FROM candles_1h WHERE base = {b:String}) AS h1,
-            (SELECT sum(trades) FROM candles_1d WHERE base = {b:String}) AS d1`,
-    { b: base }
-  )
-  return { raw: Number(row!.raw), m1: Number(row!.m1), h1: Number(row!.h1), d1: Number(row!.d1) }
-}
+const totals = (v: string) => tradeTotals(env.store, 'base', v)
 
 /** Trades and 1m/1h candles of `base`, without the base (two markets' stores compared). */
 async function content(base: string): Promise<unknown[]> {

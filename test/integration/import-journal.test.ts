@@ -13,7 +13,7 @@ import { StoreError } from '../../engine/store/store-error.js'
 import { FAILED_REPLAY_MAX_AGE_MS, ImportJournal } from '../../ingest/import/import-journal.js'
 import { importFiles } from '../../ingest/import/run-import.js'
 import { aggTradesCsv, HOUR, recentDay, writeCsv } from '../helpers/import-files.js'
-import { useImportStore } from '../helpers/import-store.js'
+import { tradeTotals, useImportStore } from '../helpers/import-store.js'
 
 const env = useImportStore('tidewatch-import-journal-')
 const DAY = recentDay()
@@ -40,16 +40,7 @@ function failingAfterWrite(inner: Store, nth: number, persist = true): Store {
   }
 }
 
-async function totals(symbol: string): Promise<{ raw: number; m1: number; h1: number; d1: number }> {
-  const [row] = await env.store.query<{ raw: number; m1: number; h1: number; d1: number }>(
-    `SELECT (SELECT count() FROM trades WHERE symbol = {s:String}) AS raw,
-            (SELECT sum(trades) FROM candles_1m WHERE symbol = {s:String}) AS m1,
-            (SELECT sum(trades) FROM candles_1h WHERE symbol = {s:String}) AS h1,
-            (SELECT sum(trades) FROM candles_1d WHERE symbol = {s:String}) AS d1`,
-    { s: symbol }
-  )
-  return row!
-}
+const totals = (v: string) => tradeTotals(env.store, 'symbol', v)
 
 describe('import journal', () => {
   it('keeps the entry of a statement that failed after it was written; the next run completes it, once', async () => {
