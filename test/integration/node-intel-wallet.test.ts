@@ -12,13 +12,10 @@ import path from 'node:path'
 import { parseEther, type Abi, type Address } from 'viem'
 import { ChainClients } from '../../engine/chain/chain-clients.js'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
-import { silentLogger } from '../../engine/log.js'
 import { projectRoot } from '../../engine/paths.js'
-import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
 import { CONTRACT_ONLY } from '../../engine/nodeintel/verdict.js'
 import { NodeFacts } from '../../engine/nodeintel/node-facts.js'
-import { NodeIntelModule } from '../../server/modules/node-intel.js'
-import { Supervisor } from '../../engine/runtime/supervisor.js'
+import { nodeIntelApp } from '../helpers/evm/nodeintel-app.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { startRpcProxy, type RpcProxy } from '../helpers/evm/rpc-proxy.js'
 import { compileDir } from '../helpers/evm/solc.js'
@@ -30,7 +27,7 @@ import {
   write,
   type UniswapV2
 } from '../helpers/evm/uniswap.js'
-import { jsonOf, routeApp, type RouteApp } from '../helpers/route-app.js'
+import { jsonOf, type RouteApp } from '../helpers/route-app.js'
 
 const SUPPLY = parseEther('10000000')
 
@@ -50,10 +47,7 @@ async function appOn(url: string): Promise<{ app: RouteApp; key: string; clients
     NODEINTEL_CACHE_MS: '60000',
     NODEINTEL_NEW_PAIRS_POLL_MS: '0'
   }
-  const clients = ChainClients.fromEnv(env)
-  const wiring = new NodeIntelModule(nodeIntelConfig(env), clients, silentLogger(), new Supervisor(silentLogger()))
-  const app = routeApp(wiring.routes())
-  return { app, key: await app.key('pro'), clients }
+  return nodeIntelApp(env)
 }
 
 beforeAll(async () => {

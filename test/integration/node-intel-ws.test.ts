@@ -16,13 +16,10 @@ import { ChainClients } from '../../engine/chain/chain-clients.js'
 import { isTransportError } from '../../engine/chain/chain-client.js'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { WsRpc } from '../../engine/chain/ws-rpc.js'
-import { silentLogger } from '../../engine/log.js'
-import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
-import { Supervisor } from '../../engine/runtime/supervisor.js'
-import { NodeIntelModule } from '../../server/modules/node-intel.js'
+import { nodeIntelApp } from '../helpers/evm/nodeintel-app.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { deployNodeIntelFixtures, type NodeIntelFixtures } from '../helpers/evm/nodeintel-fixtures.js'
-import { jsonOf, routeApp, type RouteApp } from '../helpers/route-app.js'
+import { jsonOf, type RouteApp } from '../helpers/route-app.js'
 
 let anvil: Anvil
 let fx: NodeIntelFixtures
@@ -68,10 +65,7 @@ async function appWith(ws: string | undefined): Promise<{ app: RouteApp; key: st
     NODEINTEL_NEW_PAIRS_POLL_MS: '0',
     NODEINTEL_RECHECK_POLL_MS: '0'
   }
-  const clients = ChainClients.fromEnv(env)
-  const wiring = new NodeIntelModule(nodeIntelConfig(env), clients, silentLogger(), new Supervisor(silentLogger()))
-  const app = routeApp(wiring.routes())
-  return { app, key: await app.key('pro'), clients }
+  return nodeIntelApp(env)
 }
 
 beforeAll(async () => {
