@@ -53,12 +53,17 @@ export function groupOf(frames: readonly string[]): PerfGroup {
   return 'socket and kernel'
 }
 
-/** CPU µs per request of each group in a `perf record` file; `requests` served during the recording. */
-export function perfSplit(file: string, requests: number): Record<PerfGroup, number> {
-  const text = execFileSync('perf', ['script', '-i', file], {
+/** The samples of a `perf record` file as `perf script` prints them. */
+export function perfScript(file: string): string {
+  return execFileSync('perf', ['script', '-i', file], {
     maxBuffer: 1 << 30,
     stdio: ['ignore', 'pipe', 'ignore']
   }).toString()
+}
+
+/** CPU µs per request of each group in a `perf record` file; `requests` served during the recording. */
+export function perfSplit(file: string, requests: number): Record<PerfGroup, number> {
+  const text = perfScript(file)
   const out: Record<PerfGroup, number> = {
     'request JS': 0,
     'request native': 0,

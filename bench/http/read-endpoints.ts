@@ -9,7 +9,9 @@
  * share (near 1: the generator was the limit) and the machine's 1-minute load average (the machine is shared).
  * With `BENCH_READ_PERF=1` (and `perf` on PATH) each round also samples both servers' main threads with
  * `perf` and splits their CPU per request by where it went (perf-split.ts): the request path's JavaScript,
- * uWS' native side, the socket and kernel, and the server's own timers and completions.
+ * uWS' native side, the socket and kernel, and the server's own timers and completions; and lists the main
+ * thread's background slices (perf-stalls.ts: runs of work outside the request path, which every request in
+ * flight waits for) by length and by what ran them.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -21,6 +23,7 @@ import { mainThreadCpuMs, processCpuMs } from './cpu.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from './bench-server.js'
 import { perfAvailable, perfRecord, perfSplit, type PerfGroup } from './perf-split.js'
+import { perfStallsOf, type PerfStalls } from './perf-stalls.js'
 
 const PORT = 19201
 const BARE_PORT = 19202
@@ -36,6 +39,8 @@ type Round = LoadResult & {
   readonly load_avg_1m: number
   /** CPU µs per request of the main thread by where it went (BENCH_READ_PERF=1 only) */
   readonly perf_us_per_req?: Record<PerfGroup, number>
+  /** the main thread's background slices (perf-stalls.ts; BENCH_READ_PERF=1 only) */
+  readonly stalls?: PerfStalls
 }
 
 type NumericField =
@@ -110,13 +115,17 @@ export async function readEndpoints(rounds: number, seconds: number): Promise<Re
           main_thread_share: Math.round((mainMs / wallMs) * 100) / 100,
           other_threads_cores: Math.round((otherMs / wallMs) * 100) / 100,
           load_avg_1m: Math.round(os.loadavg()[0]! * 100) / 100,
-          ...(perf && { perf_us_per_req: perfSplit(perfFile, res.requests) })
+          ...(perf && {
+            perf_us_per_req: perfSplit(perfFile, res.requests),
+            stalls: perfStallsOf(perfFile, seconds)
+          })
         })
         const last = runs[which].at(-1)!
         console.log(
           `${name} round ${r + 1} ${which}: ${res.req_per_s} req/s p99 ${res.p99_ms} ms, main thread ${cpuUs} us/req (${last.main_thread_share} of a core), other threads ${last.other_threads_cores} cores, wrk ${res.generator_cpu_share} of a core, load ${last.load_avg_1m}`
         )
         if (last.perf_us_per_req) console.log(`  perf, us/req: ${JSON.stringify(last.perf_us_per_req)}`)
+        if (last.stalls) console.log(`  background slices: ${JSON.stringify(last.stalls)}`)
       }
     }
     bare.kill('SIGTERM')
