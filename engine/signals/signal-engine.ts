@@ -6,9 +6,12 @@
  * - Tracked bases: every base with a perpetual market in the live screener (a few hundred; bounded by the
  *   venues' listings).
  * - Scheduling: a record that feeds a base's inputs (perp trade, funding, open interest, long/short) marks
- *   that base dirty; whale transfers, on-chain metrics and live-state rebuilds mark every base. A dirty base
- *   is evaluated at most once per `minIntervalMs`; every base at least once per `maxIntervalMs` (the
- *   inputs' 24 h windows slide with time).
+ *   that base dirty; a whale transfer or an on-chain metric marks the tracked base it counts for (the same
+ *   mapping as the answer cache's change marks, engine/live/base-changes.ts); live-state rebuilds mark every
+ *   base. A dirty base is evaluated at most once per `minIntervalMs`; every base at least once per
+ *   `maxIntervalMs` (the inputs' 24 h windows slide with time).
+ * - A pass yields to the event loop once it has run SLICE_MS: requests in flight wait for at most one
+ *   slice (plus one evaluation), however many bases are due.
  * - A failing evaluation (the funding history's store read on an hourly cache miss) is counted and retried
  *   at the next pass; it never stops the engine.
  * - State per base and direction lives in memory; `restore` rebuilds it from the stored events before the
@@ -16,6 +19,7 @@
  *   state is primed silently from its first evaluation.
  */
 import { confirm, withoutData, type ConfirmInputs, type Direction } from '../confirm/confirm.js'
+import { confirmBaseOf } from '../live/base-changes.js'
 import type { NormalizedRecord } from '../records/types.js'
 import { backoffMs, sleep } from '../runtime/backoff.js'
 import type { SignalBus, SignalEvent, SignalEventName } from './signal-event.js'
@@ -37,8 +41,12 @@ export const MIN_INTERVAL_MS = 1_000
 export const MAX_INTERVAL_MS = 60_000
 /** How often the engine looks for due bases, ms: a dirty base waits at most this past its interval. */
 export const TICK_MS = 250
-/** Evaluations between yields to the event loop, so a full pass never holds up requests for long. */
-const EVALS_PER_SLICE = 32
+/**
+ * Main-thread time, ms, a pass runs before it yields to the event loop (setImmediate): under saturating
+ * requests every request in flight waits for the slice, so it bounds what a pass adds to their latency.
+ * One evaluation costs ~0.1 ms (a base's 24 h windows and the model, both directions).
+ */
+export const SLICE_MS = 0.5
 
 const DIRECTIONS: readonly Direction[] = ['long', 'short']
 
@@ -134,10 +142,12 @@ export class SignalEngine {
           this.dirty.add(r.base)
           break
         case 'whale_transfer':
-        case 'onchain_metric':
-          // rare, and their token/asset names map to bases through the live books: re-evaluate all
-          this.allDirty = true
+        case 'onchain_metric': {
+          // a token or asset that is no tracked base (no perpetual market) is not evaluated for it
+          const base = confirmBaseOf(r)
+          if (base !== null && this.tracked.has(base)) this.dirty.add(base)
           break
+        }
       }
     }
   }
@@ -214,9 +224,13 @@ export class SignalEngine {
       const wait = this.dirty.has(b) ? this.minIntervalMs : this.maxIntervalMs
       if (last === undefined || now - last >= wait) due.push(b)
     }
-    for (let i = 0; i < due.length; i++) {
-      if (i > 0 && i % EVALS_PER_SLICE === 0) await new Promise<void>((r) => setImmediate(r))
-      if (!(await this.evaluate(due[i]!))) return false
+    let sliceStart = performance.now()
+    for (const base of due) {
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise<void>((r) => setImmediate(r))
+        sliceStart = performance.now()
+      }
+      if (!(await this.evaluate(base))) return false
     }
     return true
   }

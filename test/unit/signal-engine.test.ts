@@ -132,6 +132,57 @@ describe('SignalEngine', () => {
     expect(engine.stats().bases).toBe(3)
   })
 
+  it('re-evaluates the tracked base a whale transfer or an on-chain metric counts for, and no other', async () => {
+    const { clock, src, engine } = setup()
+    src.bases_ = new Set(['BTC', 'ETH', 'SOL'])
+    await engine.pass()
+    expect(src.reads.sort()).toEqual(['BTC', 'ETH', 'SOL'])
+    src.reads = []
+    const whale = (token: string): NormalizedRecord => ({
+      kind: 'whale_transfer',
+      ts: T0,
+      chain: 'ethereum',
+      tx_hash: '0x1',
+      log_index: 0,
+      block_number: 1,
+      address: '0xa',
+      counterparty: '0xb',
+      event_type: 'transfer_in',
+      token,
+      amount: 1,
+      usd_value: 1e6
+    })
+    // a wrapped token counts for its coin; a token without a perpetual market is not tracked
+    engine.apply([whale('WBTC'), whale('PEPE2')])
+    engine.apply([{ kind: 'onchain_metric', ts: T0, asset: 'SOL', metric: 'mvrv', value: 2 }])
+    clock.now += 1_000
+    await engine.pass()
+    expect(src.reads.sort()).toEqual(['BTC', 'SOL'])
+    expect(engine.stats().bases).toBe(3)
+  })
+
+  it('evaluates every due base of a pass, yielding to the event loop between slices', async () => {
+    const { clock, src, engine } = setup()
+    src.bases_ = new Set(Array.from({ length: 400 }, (_, i) => `B${i}`))
+    await engine.pass()
+    expect(new Set(src.reads).size).toBe(400)
+    // an immediate queued before a pass runs before the pass ends once a slice is used up
+    src.reads = []
+    let ranDuring = -1
+    const slow = src.inputs.bind(src)
+    src.inputs = async (base) => {
+      const t = performance.now()
+      while (performance.now() - t < 0.05); // a base's evaluation costs CPU, like a real one
+      return slow(base)
+    }
+    setImmediate(() => (ranDuring = src.reads.length))
+    clock.now += 60_000
+    await engine.pass()
+    expect(src.reads).toHaveLength(400)
+    expect(ranDuring).toBeGreaterThan(0)
+    expect(ranDuring).toBeLessThan(400)
+  })
+
   it('counts a failing evaluation and retries it at the next pass; no data at all changes nothing', async () => {
     const { clock, src, events, engine } = setup()
     src.failNext = 1
