@@ -11,7 +11,7 @@
  * - `socket and kernel`: uWS' socket loop outside the handler, syscalls, libc and the kernel's TCP path;
  * - `timers`, `libuv completions` (store queries, file I/O, workers), `immediates`: the server's own work
  *   beside the requests (the demo feed, the signal engine, stream ticks);
- * - `other`: the rest (GC outside a request, unresolved frames).
+ * - `other`: the rest (GC outside a request, V8's foreground tasks, unresolved frames).
  *
  * Divided by the round's requests, each group gives µs per request. The server must run with
  * `--perf-basic-prof` for JavaScript frames to have names.
@@ -45,6 +45,8 @@ export function perfRecord(tid: number, file: string, seconds: number): Promise<
 export function groupOf(frames: readonly string[]): PerfGroup {
   const has = (re: RegExp): boolean => frames.some((f) => re.test(f))
   if (has(/uWS_App_get/)) return has(/JS:/) ? 'request JS' : 'request native'
+  // V8's own tasks (a scavenge or a marking step run as a foreground task) wake the loop like a completion
+  if (has(/FlushForegroundTasks/)) return 'other'
   if (has(/uv__run_timers|RunTimers/)) return 'timers'
   if (has(/uv__work_done|uv__async_io|MakeLibuvRequestCallback/)) return 'libuv completions'
   if (has(/CheckImmediate|uv__run_check/)) return 'immediates'

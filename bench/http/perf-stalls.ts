@@ -6,7 +6,9 @@
  * served, so every request in flight waits for it: long slices make the tail latency, whatever their share
  * of the CPU. Lengths are CPU time of the thread (samples x period), so a slice is not lengthened by the
  * thread being descheduled on a loaded machine. Each slice is named by its outermost frame from the
- * project's code (`dist/`), else `GC` or its group.
+ * project's code (`dist/`), else `GC` or its group. At saturation the thread is never idle, so slices are
+ * separated by requests; in a round far from saturation, background slices separated only by idle time
+ * (which perf does not sample) count as one.
  */
 import { groupOf, perfScript } from './perf-split.js'
 

@@ -24,5 +24,13 @@ describe('perf split groups', () => {
       'libuv completions'
     )
     expect(groupOf(['tcp_sendmsg_locked+0x1 ([kernel.kallsyms])', '__send+0x1 (libc.so.6)'])).toBe('socket and kernel')
+    // a scavenge run as V8's foreground task is GC, not a store completion, though it wakes the loop the same way
+    expect(
+      groupOf([
+        'v8::internal::Heap::Scavenge+0x1',
+        'node::PerIsolatePlatformData::FlushForegroundTasksInternal+0x1',
+        'uv__async_io.part.0+0x1'
+      ])
+    ).toBe('other')
   })
 })
