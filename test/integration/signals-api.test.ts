@@ -80,6 +80,11 @@ beforeAll(async () => {
   stream = await StreamClient.connect(`ws://127.0.0.1:${srv.running.port}/v1/stream?key=${pro}`)
   stream.send({ op: 'subscribe', id: 1, channels: ['signals:BTCUSDT', 'signals:all'] })
   await stream.count((f: Frame) => f.type === 'snapshot', 2)
+  // BTC evaluated right before the two posts below: it is evaluated again at most a second later, once both
+  // have landed, so the whales alone (a MEDIUM) are not evaluated on a loaded machine between the two posts
+  const evaluated = engine().stats().evaluations
+  await post('trade', [{ ...trade, ts: now - 30_000, price: 100_000, trade_id: '3' }])
+  await until('BTC evaluated again', () => engine().stats().evaluations > evaluated)
   // whales accumulate $500M across 4 wallets, coins leave exchanges, MVRV undervalued:
   // W = 1, O = 0.6·tanh(2.5) + 0.4 = 0.99, composite long = 0.30 + 0.248 = 0.548 (HIGH), short -0.548 (VETO)
   await post(
