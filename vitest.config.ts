@@ -1,6 +1,5 @@
 import os from 'node:os'
 import { defineConfig } from 'vitest/config'
-import { SlowFirstSequencer } from './test/setup/slow-first-sequencer.js'
 
 /**
  * Route tests that share one server and store (test/setup/shared-server.ts): each writes only under its
@@ -47,8 +46,6 @@ export default defineConfig({
     // Vitest's default is one worker less than the cores (1 on a 2-core machine); most files wait on sockets,
     // child processes and timers more than they compute, so two files at a time, or one per core
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    // the files known to take longest start first, so the run does not end with one of them alone
-    sequence: { sequencer: SlowFirstSequencer },
     // an unhandled rejection fails the test it happened in (test/setup/unhandled.ts)
     setupFiles: ['test/setup/unhandled.ts'],
     testTimeout: 60_000,
