@@ -13,8 +13,15 @@ import { writeCapture } from '../../bench/replay/capture.js'
 import { freePort, spawnServer, waitForHealth } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
-const TRADES = 300_000
-const BATCH = 20_000
+/** trades of the recording: about 3.5 MB gzipped, above the replay source's worker threshold (1 MiB) */
+const TRADES = 100_000
+/** rows of a bulk batch: 20 batches, so the kill after the second leaves most of the replay to the restart */
+const BATCH = 5_000
+/**
+ * Bound of one server start up to the kill or to the replay's end, ms: module loading and chDB's start take
+ * tens of seconds apiece on a loaded 2-core machine; the test asserts outcomes, so only this meets its speed.
+ */
+const HEALTH_MS = 150_000
 const rec = tmpDir()
 const data = tmpDir()
 /** two days ago, on the hour: inside the raw tables' TTL */
@@ -31,7 +38,7 @@ afterAll(() => {
 })
 
 describe('SIGKILL during a full-speed replay', () => {
-  it('a restart replaying the same recording stores every trade once', async () => {
+  it('a restart replaying the same recording stores every trade once', { timeout: 3 * HEALTH_MS }, async () => {
     const env = {
       DATA_DIR: data.dir,
       SOURCES: `replay:${rec.dir}`,
@@ -40,15 +47,26 @@ describe('SIGKILL during a full-speed replay', () => {
       ADMIN_TOKEN: 'e2e-admin-token-0123456789'
     }
     const s = spawnServer(env, await freePort())
-    const atKill = await waitForHealth(s, (b) => b['ingest']?.written >= 2 * BATCH, 60_000)
-    s.child.kill('SIGKILL')
+    const atKill = await waitForHealth(s, (b) => b['ingest']?.written >= 2 * BATCH, HEALTH_MS).finally(() =>
+      s.child.kill('SIGKILL')
+    )
     await s.exited
     // the kill landed mid-replay
     expect(atKill['ingest'].written).toBeLessThan(TRADES)
 
     const again = spawnServer(env, await freePort())
-    const done = await waitForHealth(again, (b) => b['sources']?.[0]?.phase === 'done', 120_000)
+    const done = await waitForHealth(again, (b) => b['sources']?.[0]?.phase === 'done', HEALTH_MS).catch(
+      (err: unknown) => {
+        again.child.kill('SIGKILL')
+        throw err
+      }
+    )
     expect(done['sources'][0]).toMatchObject({ rows: TRADES, parse_errors: 0, duplicates: 0 })
+    // both runs took the worker-thread path
+    for (const run of [s, again]) {
+      const line = run.stdout.split('\n').find((l) => l.includes('"msg":"replaying recording"'))
+      expect(JSON.parse(line ?? '{}'), run.stdout.slice(-2000)).toMatchObject({ worker: true })
+    }
     again.child.kill('SIGTERM')
     expect((await again.exited).code).toBe(0)
 
