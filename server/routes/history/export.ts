@@ -11,7 +11,6 @@ import path from 'node:path'
 import { EXPORT_FORMATS, type ExportFormat } from '../../../engine/export/encode.js'
 import { canPinMergedParts, runCandleExport } from '../../../engine/export/export-run.js'
 import { primed } from '../../../engine/export/primed.js'
-import { freqtradeMarkets, runFreqtradeExport } from '../../../engine/export/freqtrade/freqtrade-run.js'
 import { FREQTRADE_ARCHIVE_TYPE } from '../../../engine/export/freqtrade/archive.js'
 import { checkFreqtradeTimeframe } from '../../../engine/export/freqtrade/names.js'
 import { releasingWhenDone } from '../../export-slots.js'
@@ -138,6 +137,9 @@ export function exportRoutes(
         // the most rows this export can have (every market, every bucket): a progress bar's total
         const maxRows = String(markets.length * bucketStarts(from, Math.max(from, to), tf.span).length)
         if (freqtrade) {
+          // Arrow (~0.3 CPU-s to load) is loaded by the first freqtrade-layout export, not at every start
+          const { freqtradeMarkets, runFreqtradeExport } =
+            await import('../../../engine/export/freqtrade/freqtrade-run.js')
           const ftMarkets = freqtradeMarkets(markets)
           const headers = {
             'content-type': FREQTRADE_ARCHIVE_TYPE,
