@@ -30,6 +30,7 @@ import {
   maxUint256,
   numberToHex,
   parseAbi,
+  prepareEncodeFunctionData,
   type Address,
   type Hex
 } from 'viem'
@@ -57,6 +58,52 @@ export const ROUTER_ABI = parseAbi([
   'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
   'function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)'
 ])
+
+/**
+ * The functions the request calls, each resolved in its ABI once with its selector (viem's
+ * prepareEncodeFunctionData): encodeFunctionData given that one-function ABI and the selector only encodes the
+ * arguments, where given a function name it finds the function and its selector again on every call. (Passed
+ * as two named fields: an object spread into its parameters costs viem's call several times the encoding.)
+ */
+const FN = {
+  walletBuy: prepareEncodeFunctionData({ abi: PROBE_ABI, functionName: 'walletBuy' }),
+  probe: prepareEncodeFunctionData({ abi: PROBE_ABI, functionName: 'probe' }),
+  balanceOf: prepareEncodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf' }),
+  transfer: prepareEncodeFunctionData({ abi: erc20Abi, functionName: 'transfer' }),
+  approve: prepareEncodeFunctionData({ abi: erc20Abi, functionName: 'approve' }),
+  getAmountsOut: prepareEncodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut' }),
+  swap: prepareEncodeFunctionData({
+    abi: ROUTER_ABI,
+    functionName: 'swapExactTokensForTokensSupportingFeeOnTransferTokens'
+  })
+} as const
+
+/** Call data that names nothing of the token or the chain: encoded once. */
+const BALANCE_OF_RECIPIENT = encodeFunctionData({
+  abi: FN.balanceOf.abi,
+  functionName: FN.balanceOf.functionName,
+  args: [WALLET_RECIPIENT]
+})
+const BALANCE_OF_WALLET = encodeFunctionData({
+  abi: FN.balanceOf.abi,
+  functionName: FN.balanceOf.functionName,
+  args: [WALLET]
+})
+/** `approve(router, max)` per router: one per configured chain */
+const approvals = new Map<Address, Hex>()
+function approveMax(router: Address): Hex {
+  let data = approvals.get(router)
+  if (data === undefined)
+    approvals.set(
+      router,
+      (data = encodeFunctionData({
+        abi: FN.approve.abi,
+        functionName: FN.approve.functionName,
+        args: [router, maxUint256]
+      }))
+    )
+  return data
+}
 
 /** The head block the wallet's blocks follow. */
 export interface Head {
@@ -126,8 +173,7 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
     gasPrice,
     ...(value === undefined ? {} : { value })
   })
-  const balanceOf = (of: Address, who: Address) =>
-    tx(of, encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [who] }))
+  const read = (of: Address, data: Hex): SimCall => tx(of, data)
   const buy: SimBlock = {
     blockOverrides: at(1n),
     stateOverrides: [
@@ -138,7 +184,11 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
     calls: [
       tx(
         PROBE_ADDRESS,
-        encodeFunctionData({ abi: PROBE_ABI, functionName: 'walletBuy', args: [router, wrapped, token] }),
+        encodeFunctionData({
+          abi: FN.walletBuy.abi,
+          functionName: FN.walletBuy.functionName,
+          args: [router, wrapped, token]
+        }),
         input.maxIn
       )
     ]
@@ -150,8 +200,8 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
         account: PROBE_SENDER,
         to: PROBE_ADDRESS,
         data: encodeFunctionData({
-          abi: PROBE_ABI,
-          functionName: 'probe',
+          abi: FN.probe.abi,
+          functionName: FN.probe.functionName,
           args: [router, wrapped, token, input.maxIn]
         }),
         gas: PROBE_GAS,
@@ -162,49 +212,87 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
   if (!plan) return [buy]
   const sellPath = [token, wrapped] as const
   const sell = sellAmount(plan)
+  const pairBalance = encodeFunctionData({
+    abi: FN.balanceOf.abi,
+    functionName: FN.balanceOf.functionName,
+    args: [plan.pair]
+  })
   return [
     buy,
     {
       blockOverrides: at(2n),
       calls: [
-        balanceOf(token, WALLET_RECIPIENT),
+        read(token, BALANCE_OF_RECIPIENT),
         tx(
           token,
           encodeFunctionData({
-            abi: erc20Abi,
-            functionName: 'transfer',
+            abi: FN.transfer.abi,
+            functionName: FN.transfer.functionName,
             args: [WALLET_RECIPIENT, transferAmount(plan)]
           })
         ),
-        balanceOf(token, WALLET_RECIPIENT)
+        read(token, BALANCE_OF_RECIPIENT)
       ]
     },
     {
       blockOverrides: at(3n),
-      calls: [tx(token, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }))]
+      calls: [tx(token, approveMax(router))]
     },
     {
       blockOverrides: at(4n),
       calls: [
-        tx(router, encodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut', args: [sell, sellPath] })),
-        balanceOf(wrapped, WALLET),
-        balanceOf(token, plan.pair),
         tx(
           router,
           encodeFunctionData({
-            abi: ROUTER_ABI,
-            functionName: 'swapExactTokensForTokensSupportingFeeOnTransferTokens',
+            abi: FN.getAmountsOut.abi,
+            functionName: FN.getAmountsOut.functionName,
+            args: [sell, sellPath]
+          })
+        ),
+        read(wrapped, BALANCE_OF_WALLET),
+        read(token, pairBalance),
+        tx(
+          router,
+          encodeFunctionData({
+            abi: FN.swap.abi,
+            functionName: FN.swap.functionName,
             args: [sell, 0n, sellPath, WALLET, head.timestamp + 4n * STEP_GAP_S + DEADLINE_S]
           })
         ),
-        balanceOf(wrapped, WALLET),
-        balanceOf(token, plan.pair),
+        read(wrapped, BALANCE_OF_WALLET),
+        read(token, pairBalance),
         // the token's own reason when the sell failed (the router masks it): one unit sent to the pair
-        tx(token, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [plan.pair, 1n] }))
+        tx(
+          token,
+          encodeFunctionData({ abi: FN.transfer.abi, functionName: FN.transfer.functionName, args: [plan.pair, 1n] })
+        )
       ]
     },
     contractRun(5n)
   ]
+}
+
+/**
+ * The buy block's state overrides as JSON-RPC takes them, per probe budget (`maxIn`, wei): the probe's code
+ * and the balances depend on nothing else, so each budget's object (the ~12 KB of code in it) is built once.
+ * One entry per configured NODEINTEL_PROBE_MAX_IN, a handful at most.
+ */
+const overridesByBudget = new Map<bigint, Readonly<Record<Address, { code?: Hex; balance: Hex }>>>()
+
+function rpcOverrides(
+  maxIn: bigint,
+  overrides: NonNullable<SimBlock['stateOverrides']>
+): Readonly<Record<Address, { code?: Hex; balance: Hex }>> {
+  let o = overridesByBudget.get(maxIn)
+  if (!o) {
+    o = Object.freeze(
+      Object.fromEntries(
+        overrides.map((x) => [x.address, { ...(x.code ? { code: x.code } : {}), balance: numberToHex(x.balance) }])
+      )
+    )
+    overridesByBudget.set(maxIn, o)
+  }
+  return o
 }
 
 /**
@@ -218,16 +306,7 @@ export function walletRequest(input: WalletSimInput): [unknown, Hex] {
       time: numberToHex(b.blockOverrides.time),
       gasLimit: numberToHex(b.blockOverrides.gasLimit)
     },
-    ...(b.stateOverrides
-      ? {
-          stateOverrides: Object.fromEntries(
-            b.stateOverrides.map((o) => [
-              o.address,
-              { ...(o.code ? { code: o.code } : {}), balance: numberToHex(o.balance) }
-            ])
-          )
-        }
-      : {}),
+    ...(b.stateOverrides ? { stateOverrides: rpcOverrides(input.maxIn, b.stateOverrides) } : {}),
     calls: b.calls.map((x) => ({
       from: x.account,
       to: x.to,
