@@ -5,8 +5,9 @@
  * with the server's own code for each, and reads its own CPU time (`process.cpuUsage`, µs, user + system)
  * around each phase:
  *
- * - build: the `eth_simulateV1` parameters (wallet-sim.ts `walletRequest`);
- * - stringify: the JSON-RPC request text (`JSON.stringify`, as raw-rpc.ts `call` does);
+ * - build: the `eth_simulateV1` parameters as JSON text (wallet-sim.ts `walletParams`: the calls encoded
+ *   through viem and serialized, the probe's overrides spliced in as kept text);
+ * - stringify: the JSON-RPC request around them (raw-rpc.ts `requestText`, as the lean client's `call`);
  * - transport: the POST through the lean client's undici pool and the answer's bytes read as text
  *   (the process's CPU only: anvil's is not counted);
  * - parse: `JSON.parse` of the ~28 KB answer;
@@ -22,10 +23,15 @@
 import { Pool, type Dispatcher } from 'undici'
 import { parseEther, type Address } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
-import { AnswerReader } from '../../engine/chain/raw-rpc.js'
+import { AnswerReader, requestText } from '../../engine/chain/raw-rpc.js'
 import { contractOnlyReasons, judge } from '../../engine/nodeintel/verdict.js'
 import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
-import { walletRequest, type CallOutcome, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
+import {
+  walletParams,
+  walletRequest,
+  type CallOutcome,
+  type WalletSimInput
+} from '../../engine/nodeintel/wallet-sim.js'
 import { startAnvil } from './evm/anvil.js'
 import { deployNodeIntelFixtures } from './evm/nodeintel-fixtures.js'
 
@@ -65,22 +71,20 @@ async function round(
       sum[p] += now - t
       t = now
     }
-    const params = walletRequest(input)
+    const params = walletParams(input)
     lap('build')
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_simulateV1', params })
+    const body = requestText(1, 'eth_simulateV1', params)
     lap('stringify')
     const { text } = await post(body)
     lap('transport')
     const answer = JSON.parse(text) as { result: RpcSimBlock[] }
     lap('parse')
     const blocks = answer.result.map((b) =>
-      b.calls.map(
-        (x): CallOutcome => ({
-          status: x.status === '0x1' ? 'success' : 'failure',
-          data: (x.error?.data ?? x.returnData) as `0x${string}`,
-          gasUsed: BigInt(x.gasUsed)
-        })
-      )
+      b.calls.map((x): CallOutcome => ({
+        status: x.status === '0x1' ? 'success' : 'failure',
+        data: (x.error?.data ?? x.returnData) as `0x${string}`,
+        gasUsed: BigInt(x.gasUsed)
+      }))
     )
     lap('outcomes')
     const sim = readWalletSim(input, blocks)
@@ -122,13 +126,11 @@ export async function checkCpuBench(rounds: number): Promise<Record<string, unkn
       JSON.stringify({ r: await anvil.rpc('eth_simulateV1', walletRequest({ ...base, plan: null })) })
     ) as { r: RpcSimBlock[] }
     const firstBlocks = first.r.map((b) =>
-      b.calls.map(
-        (x): CallOutcome => ({
-          status: x.status === '0x1' ? 'success' : 'failure',
-          data: (x.error?.data ?? x.returnData) as `0x${string}`,
-          gasUsed: BigInt(x.gasUsed)
-        })
-      )
+      b.calls.map((x): CallOutcome => ({
+        status: x.status === '0x1' ? 'success' : 'failure',
+        data: (x.error?.data ?? x.returnData) as `0x${string}`,
+        gasUsed: BigInt(x.gasUsed)
+      }))
     )
     const plan = readWalletSim({ ...base, plan: null }, firstBlocks)?.plan
     if (!plan) throw new Error('the wallet buy of the benchmark token delivered nothing')

@@ -10,7 +10,7 @@
  *   and gas price) POSTed straight to anvil. Both sides use the same client (an undici pool, one kept-alive
  *   connection: bench/node/latency.ts). Also measured: the head read plus that body (`bare_head`: both
  *   requests of a check whose head read is not reused), the simulation through viem's http transport
- *   (`bare_viem`: runWalletSim over viem's `request`, fetch; the server sends it through the lean client,
+ *   (`bare_viem`: the request's params through viem's `request`, fetch; the server sends it through the lean client,
  *   engine/chain/raw-rpc.ts), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
  *   without eth_simulateV1), and the structural floor: the smallest server forwarding the simulation's body
  *   (bench/node/forwarder.ts), its calls split into the way in, the node's leg and the way out
@@ -32,7 +32,8 @@ import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { WsRpc } from '../../engine/chain/ws-rpc.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
 import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
-import { runWalletSim, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
+import { runWalletSim, walletRequest, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
+import type { RpcParams } from '../../engine/chain/raw-rpc.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
@@ -188,7 +189,8 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const block = await viem.getBlock({ blockTag: 'latest' })
     const head = { number: block.number!, timestamp: block.timestamp }
     const first: WalletSimInput = { ...input, token, head, plan: null }
-    const viemRequest = (method: string, params: readonly unknown[]): Promise<unknown> =>
+    // params given as text (JsonParams) reach viem's transport as their array (toJSON)
+    const viemRequest = (method: string, params: RpcParams): Promise<unknown> =>
       viem.request({ method: method as 'eth_simulateV1', params: params as never })
     const planned = await runWalletSim(viemRequest, first)
     const plan = 'blocks' in planned ? readWalletSim(first, planned.blocks)?.plan : null
@@ -246,8 +248,8 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const floorHttp = floorSide(PORT + 1)
     const floorWsSide = floorSide(PORT + 2)
     const viemCall = async (): Promise<void> => {
-      const r = await runWalletSim(viemRequest, sim)
-      if (!('blocks' in r) || r.blocks.length !== 5) throw new Error('bare simulation (viem) returned nothing')
+      const r = await viem.request({ method: 'eth_simulateV1', params: walletRequest(sim) as never })
+      if (!Array.isArray(r) || r.length !== 5) throw new Error('bare simulation (viem) returned nothing')
     }
     const pids = { node: anvil.pid }
     const sides = {

@@ -35,6 +35,7 @@ import {
   type Hex
 } from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
+import { JsonParams, type RpcParams } from '../chain/raw-rpc.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
 import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, type ProbeInput } from './probe.js'
 
@@ -272,41 +273,48 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
   ]
 }
 
+type RpcOverrides = Readonly<Record<Address, { code?: Hex; balance: Hex }>>
+
 /**
- * The buy block's state overrides as JSON-RPC takes them, per probe budget (`maxIn`, wei): the probe's code
- * and the balances depend on nothing else, so each budget's object (the ~12 KB of code in it) is built once.
- * One entry per configured NODEINTEL_PROBE_MAX_IN, a handful at most.
+ * The buy block's state overrides as JSON-RPC takes them and their JSON text, per probe budget (`maxIn`,
+ * wei): the probe's code and the balances depend on nothing else, so each budget's overrides (the ~12 KB of
+ * code in them) are built and serialized once. One entry per configured NODEINTEL_PROBE_MAX_IN, a handful.
  */
-const overridesByBudget = new Map<bigint, Readonly<Record<Address, { code?: Hex; balance: Hex }>>>()
+const overridesByBudget = new Map<bigint, { readonly value: RpcOverrides; readonly text: string }>()
 
 function rpcOverrides(
   maxIn: bigint,
   overrides: NonNullable<SimBlock['stateOverrides']>
-): Readonly<Record<Address, { code?: Hex; balance: Hex }>> {
+): { readonly value: RpcOverrides; readonly text: string } {
   let o = overridesByBudget.get(maxIn)
   if (!o) {
-    o = Object.freeze(
+    const value: RpcOverrides = Object.freeze(
       Object.fromEntries(
         overrides.map((x) => [x.address, { ...(x.code ? { code: x.code } : {}), balance: numberToHex(x.balance) }])
       )
     )
+    o = { value, text: JSON.stringify(value) }
     overridesByBudget.set(maxIn, o)
   }
   return o
 }
 
-/**
- * The `eth_simulateV1` parameters of one wallet simulation, as JSON-RPC takes them (quantities as hex):
- * the blocks on top of the head, `validation: false` (the wallet's nonce and the base fee are not checked).
- */
-export function walletRequest(input: WalletSimInput): [unknown, Hex] {
+/** Stands for the buy block's overrides in the request's text until their kept text replaces it. */
+const OVERRIDES_SLOT = '@probe-overrides@'
+const OVERRIDES_SLOT_JSON = JSON.stringify(OVERRIDES_SLOT)
+
+/** The request's params with the buy block's overrides given by `overrides` (their value, or a slot). */
+function requestParams(
+  input: WalletSimInput,
+  overrides: (block: NonNullable<SimBlock['stateOverrides']>) => unknown
+): [unknown, Hex] {
   const blockStateCalls = walletBlocks(input).map((b) => ({
     blockOverrides: {
       number: numberToHex(b.blockOverrides.number),
       time: numberToHex(b.blockOverrides.time),
       gasLimit: numberToHex(b.blockOverrides.gasLimit)
     },
-    ...(b.stateOverrides ? { stateOverrides: rpcOverrides(input.maxIn, b.stateOverrides) } : {}),
+    ...(b.stateOverrides ? { stateOverrides: overrides(b.stateOverrides) } : {}),
     calls: b.calls.map((x) => ({
       from: x.account,
       to: x.to,
@@ -319,6 +327,30 @@ export function walletRequest(input: WalletSimInput): [unknown, Hex] {
   return [{ blockStateCalls, validation: false }, numberToHex(input.head.number)]
 }
 
+/**
+ * The `eth_simulateV1` parameters of one wallet simulation, as JSON-RPC takes them (quantities as hex):
+ * the blocks on top of the head, `validation: false` (the wallet's nonce and the base fee are not checked).
+ */
+export function walletRequest(input: WalletSimInput): [unknown, Hex] {
+  return requestParams(input, (o) => rpcOverrides(input.maxIn, o).value)
+}
+
+/**
+ * The same parameters as JSON text, the text `JSON.stringify(walletRequest(input))` gives: everything but
+ * the buy block's overrides serialized per request, the overrides' kept text spliced in.
+ */
+export function walletParams(input: WalletSimInput): JsonParams {
+  let kept = ''
+  const text = JSON.stringify(
+    requestParams(input, (o) => {
+      kept = rpcOverrides(input.maxIn, o).text
+      return OVERRIDES_SLOT
+    })
+  )
+  const i = text.indexOf(OVERRIDES_SLOT_JSON)
+  return new JsonParams(i < 0 ? text : text.slice(0, i) + kept + text.slice(i + OVERRIDES_SLOT_JSON.length))
+}
+
 interface RpcSimBlock {
   readonly calls: readonly {
     readonly status: Hex
@@ -329,7 +361,7 @@ interface RpcSimBlock {
 }
 
 /** One JSON-RPC request: the answer's result; a JSON-RPC error answer rejects (RpcRequestError, as viem's). */
-export type RpcCall = (method: string, params: readonly unknown[]) => Promise<unknown>
+export type RpcCall = (method: string, params: RpcParams) => Promise<unknown>
 
 /**
  * One wallet simulation (`eth_simulateV1`) through `call`: the chain client's lean client (raw-rpc.ts) in
@@ -339,7 +371,7 @@ export type RpcCall = (method: string, params: readonly unknown[]) => Promise<un
  * client's request, as runProbe does.
  */
 export function runWalletSim(call: RpcCall, input: WalletSimInput): Promise<WalletSimAnswer> {
-  return call('eth_simulateV1', walletRequest(input)).then(
+  return call('eth_simulateV1', walletParams(input)).then(
     (blocks) => ({
       blocks: (blocks as RpcSimBlock[]).map((b) =>
         b.calls.map((x): CallOutcome => ({
