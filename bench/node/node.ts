@@ -16,6 +16,8 @@
  *   (bench/node/forwarder.ts), its calls split into the way in, the node's leg and the way out
  *   (bench/node/phases.ts). Over anvil's WebSocket (same port): the bare request (`bare_ws`, engine/chain/ws-rpc.ts),
  *   the floor forwarding over it (`floor_ws`) and the API of a second server given it as BSC_WS_URL (`api_ws`).
+ *   With BENCH_NODE_REF (the root of another checkout, built) the API of that build's server runs as one
+ *   more side (`api_ref`, same env as `api`): the two builds alternate within each round.
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
  *   p50 ratios, and CPU µs per call of the client, the server's main thread and anvil.
  *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99, in every round.
@@ -48,6 +50,8 @@ const ROUND_CALLS = Number(process.env['BENCH_NODE_CALLS'] ?? 300)
 /** concurrent risk checks (distinct tokens) */
 const RISK_TOKENS = 100
 const WARMUP_CALLS = 200
+/** another build to compare the API with, same run (the root of its checkout; unset: none) */
+const REF_ROOT = process.env['BENCH_NODE_REF']
 
 const r2 = (n: number): number => Math.round(n * 100) / 100
 
@@ -80,6 +84,9 @@ interface HoneypotRound {
   /** api_ws against the bare call over http, and against the bare call over WebSocket */
   readonly api_ws_p99_ratio: number
   readonly api_ws_p99_ratio_ws: number
+  /** the reference build's API (BENCH_NODE_REF), and its p99 against the bare call */
+  readonly api_ref?: SideFigures
+  readonly api_ref_p99_ratio?: number
 }
 
 /**
@@ -133,6 +140,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
   const anvil = await startAnvil({ chainId: 56 })
   let server: Awaited<ReturnType<typeof startBenchServer>> | undefined
   let serverWs: Awaited<ReturnType<typeof startBenchServer>> | undefined
+  let serverRef: Awaited<ReturnType<typeof startBenchServer>> | undefined
   const clients: { close(): Promise<void> }[] = []
   const forwarders: { readonly pid: number; stop(): void }[] = []
   try {
@@ -165,11 +173,17 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     }
     const headers = { 'x-api-key': await keyOf(server.base) }
     const headersWs = { 'x-api-key': await keyOf(serverWs.base) }
+    if (REF_ROOT)
+      serverRef = await startBenchServer(PORT + 4, serverEnv, undefined, undefined, {
+        script: path.join(REF_ROOT, 'dist', 'server', 'main.js')
+      })
+    const headersRef: Record<string, string> = serverRef ? { 'x-api-key': await keyOf(serverRef.base) } : {}
     const token = fx.tokens.clean
     const toServer = benchClient(server.base)
     const toServerWs = benchClient(serverWs.base)
     const toNode = benchClient(anvil.url)
-    clients.push(toServer, toServerWs, toNode)
+    const toServerRef = serverRef ? benchClient(serverRef.base) : null
+    clients.push(toServer, toServerWs, toNode, ...(toServerRef ? [toServerRef] : []))
     const apiPath = `/v1/node/bsc/honeypot/${token}?fresh=1`
     const apiOf = (client: typeof toServer, h: Record<string, string>) => async (): Promise<void> => {
       const res = await client.get(apiPath, h)
@@ -179,6 +193,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     }
     const apiCall = apiOf(toServer, headers)
     const apiWsCall = apiOf(toServerWs, headersWs)
+    const apiRefCall = toServerRef ? apiOf(toServerRef, headersRef) : null
     const viem = createPublicClient({ transport: http(anvil.url) }) as PublicClient
     const gasPrice = await viem.getGasPrice()
     // the server's probe inputs: the configured router and wrapped native, NODEINTEL_PROBE_MAX_IN (1)
@@ -261,16 +276,21 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       floor: () => timed(ROUND_CALLS, floorHttp.call, { ...pids, server: floor.pid }),
       bare_ws: () => timed(ROUND_CALLS, bareWsCall, pids),
       floor_ws: () => timed(ROUND_CALLS, floorWsSide.call, { ...pids, server: floorWs.pid }),
-      api_ws: () => timed(ROUND_CALLS, apiWsCall, { ...pids, server: serverWs!.pid })
+      api_ws: () => timed(ROUND_CALLS, apiWsCall, { ...pids, server: serverWs!.pid }),
+      api_ref: () => timed(ROUND_CALLS, apiRefCall!, { ...pids, server: serverRef!.pid })
     }
     for (const fn of [apiCall, apiWsCall, bareCall, viemCall, floorHttp.call, bareHeadCall, bareProbeCall, bareWsCall])
       await timed(WARMUP_CALLS, fn, pids)
     await timed(WARMUP_CALLS, floorWsSide.call, pids)
+    if (apiRefCall) await timed(WARMUP_CALLS, apiRefCall, pids)
     floorHttp.take()
     floorWsSide.take()
     const honeypot: HoneypotRound[] = []
-    const names = [
+    type Side = keyof typeof sides
+    // the reference build's API runs right after this build's (they alternate as the order rotates)
+    const names: readonly Side[] = [
       'api',
+      ...(apiRefCall ? (['api_ref'] as const) : []),
       'bare',
       'floor',
       'api_ws',
@@ -279,14 +299,16 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       'bare_viem',
       'bare_head',
       'bare_probe'
-    ] as const
+    ]
     for (let i = 0; i < rounds; i++) {
       // rotate which side goes first: drift on the shared machine hits every side
       const order = names.map((_, k) => names[(i + k) % names.length]!)
-      const got: Partial<Record<(typeof names)[number], SideFigures>> = {}
+      const got: Partial<Record<Side, SideFigures>> = {}
       for (const n of order) got[n] = await sides[n]()
-      const f = got as Record<(typeof names)[number], SideFigures>
+      const f = got as Record<Side, SideFigures>
+      const ref = got.api_ref
       honeypot.push({
+        ...(ref ? { api_ref: ref, api_ref_p99_ratio: r2(ref.p99 / f.bare.p99) } : {}),
         order: order.join(','),
         api: f.api,
         bare: f.bare,
@@ -359,6 +381,15 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         api_ws_p99_ratios: honeypot.map((h) => h.api_ws_p99_ratio),
         api_ws_p99_ratios_ws: honeypot.map((h) => h.api_ws_p99_ratio_ws),
         median_p99_ratio: med((h) => h.p99_ratio),
+        ...(serverRef
+          ? {
+              ref: REF_ROOT,
+              median_api_ref_p50_ms: med((h) => h.api_ref!.p50),
+              median_api_ref_p99_ms: med((h) => h.api_ref!.p99),
+              api_ref_p99_ratios: honeypot.map((h) => h.api_ref_p99_ratio!),
+              median_api_ref_server_cpu_us: med((h) => h.api_ref!.server_cpu_us ?? Number.NaN)
+            }
+          : {}),
         median_cpu_us_per_call: {
           api_client: med((h) => h.api.client_cpu_us),
           api_server: med((h) => h.api.server_cpu_us ?? Number.NaN),
@@ -384,6 +415,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     for (const f of forwarders) f.stop()
     await server?.stop()
     await serverWs?.stop()
+    await serverRef?.stop()
     await anvil.stop()
   }
 }
