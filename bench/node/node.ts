@@ -24,11 +24,7 @@
  * - 100 concurrent risk checks of distinct tokens (GET /v1/node/bsc/token-risk/{token}?fresh=1, all sent at
  *   once): errors (target 0) and checks/s, per round.
  */
-import { fork, type ChildProcess } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createPublicClient, custom, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { WsRpc } from '../../engine/chain/ws-rpc.js'
@@ -43,6 +39,7 @@ import { deployNodeIntelFixtures } from './evm/nodeintel-fixtures.js'
 import { addLiquidityEth, deployContract } from './evm/uniswap.js'
 import { benchClient, timed, type SideFigures } from './latency.js'
 import { phases, type CallStamps, type PhaseFigures } from './phases.js'
+import { startForwarder } from './floor.js'
 
 const PORT = 19241
 /** sequential calls per side per round */
@@ -106,34 +103,6 @@ async function viemBody(method: string, run: (c: PublicClient) => Promise<unknow
   await run(capture)
   if (sent?.method !== method) throw new Error(`viem sent no ${method}`)
   return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: sent.method, params: sent.params }))
-}
-
-/** Starts bench/node/forwarder.ts on `port`, forwarding `body` to `nodeUrl` (http: the lean client; ws: WsRpc). */
-async function startForwarder(
-  nodeUrl: string,
-  port: number,
-  body: Buffer
-): Promise<{ readonly pid: number; stop(): void }> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-fwd-')), 'body.json')
-  fs.writeFileSync(file, body)
-  const script = fileURLToPath(new URL('./forwarder.js', import.meta.url))
-  const child: ChildProcess = fork(script, [nodeUrl, String(port), file], { stdio: 'ignore' })
-  try {
-    await new Promise<void>((resolve, reject) => {
-      child.once('message', () => resolve())
-      child.once('exit', (code) => reject(new Error(`forwarder exited ${code}`)))
-    })
-  } catch (err) {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true })
-    throw err
-  }
-  return {
-    pid: child.pid!,
-    stop: () => {
-      child.kill()
-      fs.rmSync(path.dirname(file), { recursive: true, force: true })
-    }
-  }
 }
 
 export async function nodeBench(rounds: number): Promise<Record<string, unknown>> {

@@ -1,7 +1,7 @@
 /**
  * @module
  * The honeypot check as a wallet meets the token: one `eth_simulateV1` request (through the chain
- * client's viem transport) in which a fresh address without code, given native coin by state override, sends its
+ * client's lean JSON-RPC client, engine/chain/raw-rpc.ts) in which a fresh address without code, given native coin by state override, sends its
  * own transactions in successive simulated blocks on top of the head, each block one number and
  * STEP_GAP_S seconds after the last:
  *
