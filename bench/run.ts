@@ -58,6 +58,9 @@ async function main(): Promise<void> {
   // node intelligence (docs/node-intel.md): honeypot via the API vs the bare eth_call; 100 concurrent risk checks
   if (only === 'node')
     return console.log(JSON.stringify(await (await import('./node/node.js')).nodeBench(ROUNDS), null, 2))
+  // node intelligence: the server's CPU per honeypot check, by phase, one process against anvil
+  if (only === 'node-cpu')
+    return console.log(JSON.stringify(await (await import('./node/check-cpu.js')).checkCpuBench(ROUNDS), null, 2))
   // node intelligence re-checks: owner's transaction confirmed -> TOKEN_RISK_CHANGED received, 1 s blocks
   if (only === 'recheck')
     return console.log(JSON.stringify(await (await import('./node/recheck.js')).recheckBench(), null, 2))

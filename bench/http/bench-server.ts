@@ -31,10 +31,12 @@ export async function startBenchServer(
     readonly keepDir?: boolean
     /** node options before the script (`--perf-basic-prof` for a profiled run) */
     readonly nodeArgs?: readonly string[]
+    /** the server's entry script (default: this build's dist/server/main.js; another build's for a comparison) */
+    readonly script?: string
   } = {}
 ): Promise<BenchServer & { readonly pid: number }> {
   const dir = existingDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'))
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), distPath('server', 'main.js')], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script ?? distPath('server', 'main.js')], {
     env: {
       ...process.env,
       TZ: 'UTC',

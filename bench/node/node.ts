@@ -10,29 +10,28 @@
  *   and gas price) POSTed straight to anvil. Both sides use the same client (an undici pool, one kept-alive
  *   connection: bench/node/latency.ts). Also measured: the head read plus that body (`bare_head`: both
  *   requests of a check whose head read is not reused), the simulation through viem's http transport
- *   (`bare_viem`: runWalletSim over viem's `request`, fetch; the server sends it through the lean client,
+ *   (`bare_viem`: the request's params through viem's `request`, fetch; the server sends it through the lean client,
  *   engine/chain/raw-rpc.ts), the probe contract's bare `eth_call` (`bare_probe`: the method of nodes
  *   without eth_simulateV1), and the structural floor: the smallest server forwarding the simulation's body
  *   (bench/node/forwarder.ts), its calls split into the way in, the node's leg and the way out
  *   (bench/node/phases.ts). Over anvil's WebSocket (same port): the bare request (`bare_ws`, engine/chain/ws-rpc.ts),
  *   the floor forwarding over it (`floor_ws`) and the API of a second server given it as BSC_WS_URL (`api_ws`).
+ *   With BENCH_NODE_REF (the root of another checkout, built) the API of that build's server runs as one
+ *   more side (`api_ref`, same env as `api`): the two builds alternate within each round.
  *   Rounds of ROUND_CALLS calls per side, the order rotating; per round p50/p90/p99 per side, the p99 and
  *   p50 ratios, and CPU µs per call of the client, the server's main thread and anvil.
  *   Targets: API p99 <= 50 ms and <= 1.5x the bare call's p99, in every round.
  * - 100 concurrent risk checks of distinct tokens (GET /v1/node/bsc/token-risk/{token}?fresh=1, all sent at
  *   once): errors (target 0) and checks/s, per round.
  */
-import { fork, type ChildProcess } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createPublicClient, custom, http, parseEther, type Address, type PublicClient } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { WsRpc } from '../../engine/chain/ws-rpc.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
 import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
-import { runWalletSim, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
+import { runWalletSim, walletRequest, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
+import type { RpcParams } from '../../engine/chain/raw-rpc.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
@@ -40,6 +39,7 @@ import { deployNodeIntelFixtures } from './evm/nodeintel-fixtures.js'
 import { addLiquidityEth, deployContract } from './evm/uniswap.js'
 import { benchClient, timed, type SideFigures } from './latency.js'
 import { phases, type CallStamps, type PhaseFigures } from './phases.js'
+import { startForwarder } from './floor.js'
 
 const PORT = 19241
 /** sequential calls per side per round */
@@ -47,6 +47,8 @@ const ROUND_CALLS = Number(process.env['BENCH_NODE_CALLS'] ?? 300)
 /** concurrent risk checks (distinct tokens) */
 const RISK_TOKENS = 100
 const WARMUP_CALLS = 200
+/** another build to compare the API with, same run (the root of its checkout; unset: none) */
+const REF_ROOT = process.env['BENCH_NODE_REF']
 
 const r2 = (n: number): number => Math.round(n * 100) / 100
 
@@ -79,6 +81,9 @@ interface HoneypotRound {
   /** api_ws against the bare call over http, and against the bare call over WebSocket */
   readonly api_ws_p99_ratio: number
   readonly api_ws_p99_ratio_ws: number
+  /** the reference build's API (BENCH_NODE_REF), and its p99 against the bare call */
+  readonly api_ref?: SideFigures
+  readonly api_ref_p99_ratio?: number
 }
 
 /**
@@ -100,38 +105,11 @@ async function viemBody(method: string, run: (c: PublicClient) => Promise<unknow
   return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: sent.method, params: sent.params }))
 }
 
-/** Starts bench/node/forwarder.ts on `port`, forwarding `body` to `nodeUrl` (http: the lean client; ws: WsRpc). */
-async function startForwarder(
-  nodeUrl: string,
-  port: number,
-  body: Buffer
-): Promise<{ readonly pid: number; stop(): void }> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-fwd-')), 'body.json')
-  fs.writeFileSync(file, body)
-  const script = fileURLToPath(new URL('./forwarder.js', import.meta.url))
-  const child: ChildProcess = fork(script, [nodeUrl, String(port), file], { stdio: 'ignore' })
-  try {
-    await new Promise<void>((resolve, reject) => {
-      child.once('message', () => resolve())
-      child.once('exit', (code) => reject(new Error(`forwarder exited ${code}`)))
-    })
-  } catch (err) {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true })
-    throw err
-  }
-  return {
-    pid: child.pid!,
-    stop: () => {
-      child.kill()
-      fs.rmSync(path.dirname(file), { recursive: true, force: true })
-    }
-  }
-}
-
 export async function nodeBench(rounds: number): Promise<Record<string, unknown>> {
   const anvil = await startAnvil({ chainId: 56 })
   let server: Awaited<ReturnType<typeof startBenchServer>> | undefined
   let serverWs: Awaited<ReturnType<typeof startBenchServer>> | undefined
+  let serverRef: Awaited<ReturnType<typeof startBenchServer>> | undefined
   const clients: { close(): Promise<void> }[] = []
   const forwarders: { readonly pid: number; stop(): void }[] = []
   try {
@@ -164,11 +142,17 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     }
     const headers = { 'x-api-key': await keyOf(server.base) }
     const headersWs = { 'x-api-key': await keyOf(serverWs.base) }
+    if (REF_ROOT)
+      serverRef = await startBenchServer(PORT + 4, serverEnv, undefined, undefined, {
+        script: path.join(REF_ROOT, 'dist', 'server', 'main.js')
+      })
+    const headersRef: Record<string, string> = serverRef ? { 'x-api-key': await keyOf(serverRef.base) } : {}
     const token = fx.tokens.clean
     const toServer = benchClient(server.base)
     const toServerWs = benchClient(serverWs.base)
     const toNode = benchClient(anvil.url)
-    clients.push(toServer, toServerWs, toNode)
+    const toServerRef = serverRef ? benchClient(serverRef.base) : null
+    clients.push(toServer, toServerWs, toNode, ...(toServerRef ? [toServerRef] : []))
     const apiPath = `/v1/node/bsc/honeypot/${token}?fresh=1`
     const apiOf = (client: typeof toServer, h: Record<string, string>) => async (): Promise<void> => {
       const res = await client.get(apiPath, h)
@@ -178,6 +162,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     }
     const apiCall = apiOf(toServer, headers)
     const apiWsCall = apiOf(toServerWs, headersWs)
+    const apiRefCall = toServerRef ? apiOf(toServerRef, headersRef) : null
     const viem = createPublicClient({ transport: http(anvil.url) }) as PublicClient
     const gasPrice = await viem.getGasPrice()
     // the server's probe inputs: the configured router and wrapped native, NODEINTEL_PROBE_MAX_IN (1)
@@ -188,7 +173,8 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const block = await viem.getBlock({ blockTag: 'latest' })
     const head = { number: block.number!, timestamp: block.timestamp }
     const first: WalletSimInput = { ...input, token, head, plan: null }
-    const viemRequest = (method: string, params: readonly unknown[]): Promise<unknown> =>
+    // params given as text (JsonParams) reach viem's transport as their array (toJSON)
+    const viemRequest = (method: string, params: RpcParams): Promise<unknown> =>
       viem.request({ method: method as 'eth_simulateV1', params: params as never })
     const planned = await runWalletSim(viemRequest, first)
     const plan = 'blocks' in planned ? readWalletSim(first, planned.blocks)?.plan : null
@@ -246,8 +232,8 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const floorHttp = floorSide(PORT + 1)
     const floorWsSide = floorSide(PORT + 2)
     const viemCall = async (): Promise<void> => {
-      const r = await runWalletSim(viemRequest, sim)
-      if (!('blocks' in r) || r.blocks.length !== 5) throw new Error('bare simulation (viem) returned nothing')
+      const r = await viem.request({ method: 'eth_simulateV1', params: walletRequest(sim) as never })
+      if (!Array.isArray(r) || r.length !== 5) throw new Error('bare simulation (viem) returned nothing')
     }
     const pids = { node: anvil.pid }
     const sides = {
@@ -259,16 +245,21 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       floor: () => timed(ROUND_CALLS, floorHttp.call, { ...pids, server: floor.pid }),
       bare_ws: () => timed(ROUND_CALLS, bareWsCall, pids),
       floor_ws: () => timed(ROUND_CALLS, floorWsSide.call, { ...pids, server: floorWs.pid }),
-      api_ws: () => timed(ROUND_CALLS, apiWsCall, { ...pids, server: serverWs!.pid })
+      api_ws: () => timed(ROUND_CALLS, apiWsCall, { ...pids, server: serverWs!.pid }),
+      api_ref: () => timed(ROUND_CALLS, apiRefCall!, { ...pids, server: serverRef!.pid })
     }
     for (const fn of [apiCall, apiWsCall, bareCall, viemCall, floorHttp.call, bareHeadCall, bareProbeCall, bareWsCall])
       await timed(WARMUP_CALLS, fn, pids)
     await timed(WARMUP_CALLS, floorWsSide.call, pids)
+    if (apiRefCall) await timed(WARMUP_CALLS, apiRefCall, pids)
     floorHttp.take()
     floorWsSide.take()
     const honeypot: HoneypotRound[] = []
-    const names = [
+    type Side = keyof typeof sides
+    // the reference build's API runs right after this build's (they alternate as the order rotates)
+    const names: readonly Side[] = [
       'api',
+      ...(apiRefCall ? (['api_ref'] as const) : []),
       'bare',
       'floor',
       'api_ws',
@@ -277,14 +268,16 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       'bare_viem',
       'bare_head',
       'bare_probe'
-    ] as const
+    ]
     for (let i = 0; i < rounds; i++) {
       // rotate which side goes first: drift on the shared machine hits every side
       const order = names.map((_, k) => names[(i + k) % names.length]!)
-      const got: Partial<Record<(typeof names)[number], SideFigures>> = {}
+      const got: Partial<Record<Side, SideFigures>> = {}
       for (const n of order) got[n] = await sides[n]()
-      const f = got as Record<(typeof names)[number], SideFigures>
+      const f = got as Record<Side, SideFigures>
+      const ref = got.api_ref
       honeypot.push({
+        ...(ref ? { api_ref: ref, api_ref_p99_ratio: r2(ref.p99 / f.bare.p99) } : {}),
         order: order.join(','),
         api: f.api,
         bare: f.bare,
@@ -357,6 +350,15 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
         api_ws_p99_ratios: honeypot.map((h) => h.api_ws_p99_ratio),
         api_ws_p99_ratios_ws: honeypot.map((h) => h.api_ws_p99_ratio_ws),
         median_p99_ratio: med((h) => h.p99_ratio),
+        ...(serverRef
+          ? {
+              ref: REF_ROOT,
+              median_api_ref_p50_ms: med((h) => h.api_ref!.p50),
+              median_api_ref_p99_ms: med((h) => h.api_ref!.p99),
+              api_ref_p99_ratios: honeypot.map((h) => h.api_ref_p99_ratio!),
+              median_api_ref_server_cpu_us: med((h) => h.api_ref!.server_cpu_us ?? Number.NaN)
+            }
+          : {}),
         median_cpu_us_per_call: {
           api_client: med((h) => h.api.client_cpu_us),
           api_server: med((h) => h.api.server_cpu_us ?? Number.NaN),
@@ -382,6 +384,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     for (const f of forwarders) f.stop()
     await server?.stop()
     await serverWs?.stop()
+    await serverRef?.stop()
     await anvil.stop()
   }
 }

@@ -31,7 +31,7 @@ import { ApiError } from '../errors.js'
 import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
 import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
 import { TokenBucket } from '../runtime/token-bucket.js'
-import { RawRpc, type LeanRpc } from './raw-rpc.js'
+import { RawRpc, type LeanRpc, type RpcParams } from './raw-rpc.js'
 import { WsRpc } from './ws-rpc.js'
 
 /** How long a node that failed at the transport level is tried only after the others, ms. */
@@ -195,7 +195,7 @@ export class ChainClient {
         ws,
         lean: ws
           ? {
-              call: <T>(m: string, p: readonly unknown[]) => this.overWs<T>(ws, node, m, p),
+              call: <T>(m: string, p: RpcParams) => this.overWs<T>(ws, node, m, p),
               close: () => ws.rpc.close()
             }
           : raw,
@@ -233,7 +233,7 @@ export class ChainClient {
    * One lean call over the node's WebSocket while that is up and on the chain, else over its http client; a
    * transport failure of the socket sets it aside for NODE_DOWN_MS and sends the call again over http.
    */
-  private async overWs<T>(ws: WsLean, node: Node, method: string, params: readonly unknown[]): Promise<T> {
+  private async overWs<T>(ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
     if (ws.chainIdOk === false || ws.downUntil > Date.now()) return node.raw.call<T>(method, params)
     try {
       if (ws.chainIdOk === undefined) {

@@ -23,10 +23,33 @@ export const MAX_ANSWER_BYTES = 10_485_760
 /** Connections kept per node at most; more concurrent requests queue in the pool. */
 const CONNECTIONS = 32
 
+/**
+ * JSON-RPC params already serialized: the text of a JSON array, sent as it is. A request whose large parts
+ * do not change between calls (the wallet simulation's probe code) keeps their text and splices it in,
+ * instead of serializing them again on every call. `toJSON` gives the array back (viem's errors and
+ * transports serialize it as the params themselves).
+ */
+export class JsonParams {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text)
+  }
+}
+
+/** A request's params: values serialized with the request (quantities as hex strings: no bigint), or text. */
+export type RpcParams = readonly unknown[] | JsonParams
+
+/** One JSON-RPC request's text: the bytes `JSON.stringify({ jsonrpc, id, method, params })` writes. */
+export function requestText(id: number, method: string, params: RpcParams): string {
+  return params instanceof JsonParams
+    ? `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${params.text}}`
+    : JSON.stringify({ jsonrpc: '2.0', id, method, params })
+}
+
 /** What the lean calls need of a node's client: this http one, or the WebSocket one (ws-rpc.ts). */
 export interface LeanRpc {
   /** one JSON-RPC request; a JSON-RPC error answer throws RpcRequestError, a failure of the way a transport error */
-  call<T>(method: string, params: readonly unknown[]): Promise<T>
+  call<T>(method: string, params: RpcParams): Promise<T>
   close(): Promise<void>
 }
 
@@ -97,11 +120,12 @@ export class RawRpc implements LeanRpc {
   }
 
   /**
-   * One JSON-RPC request: `params` serialized here (quantities must already be hex strings: no bigint), the
-   * answer's `result`; a JSON-RPC error answer throws RpcRequestError, transport failures HttpRequestError.
+   * One JSON-RPC request: `params` serialized here unless given as text (quantities must already be hex
+   * strings: no bigint), the answer's `result`; a JSON-RPC error answer throws RpcRequestError, transport
+   * failures HttpRequestError.
    */
-  async call<T>(method: string, params: readonly unknown[]): Promise<T> {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+  async call<T>(method: string, params: RpcParams): Promise<T> {
+    const body = requestText(1, method, params)
     const answer = (await this.post(body)) as { result?: T; error?: { code: number; message: string; data?: unknown } }
     if (answer.error !== undefined)
       throw new RpcRequestError({ body: { method, params }, error: answer.error, url: this.shown })

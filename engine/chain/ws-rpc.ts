@@ -11,7 +11,7 @@
  */
 import { RpcRequestError, WebSocketRequestError } from 'viem'
 import WebSocket from 'ws'
-import { MAX_ANSWER_BYTES, type LeanRpc } from './raw-rpc.js'
+import { MAX_ANSWER_BYTES, requestText, type LeanRpc, type RpcParams } from './raw-rpc.js'
 
 /**
  * Requests in flight on one socket at most; one more fails at once (a transport error). The honeypot
@@ -21,7 +21,7 @@ export const WS_MAX_IN_FLIGHT = 1_024
 
 interface Pending {
   readonly method: string
-  readonly params: readonly unknown[]
+  readonly params: RpcParams
   readonly resolve: (result: unknown) => void
   readonly reject: (err: Error) => void
   readonly timer: NodeJS.Timeout
@@ -54,15 +54,16 @@ export class WsRpc implements LeanRpc {
   }
 
   /**
-   * One JSON-RPC request: `params` serialized here (quantities must already be hex strings: no bigint), the
-   * answer's `result`; a JSON-RPC error answer throws RpcRequestError, transport failures WebSocketRequestError.
+   * One JSON-RPC request: `params` serialized here unless given as text (quantities must already be hex
+   * strings: no bigint), the answer's `result`; a JSON-RPC error answer throws RpcRequestError, transport
+   * failures WebSocketRequestError.
    */
-  async call<T>(method: string, params: readonly unknown[]): Promise<T> {
+  async call<T>(method: string, params: RpcParams): Promise<T> {
     if (this.pending.size >= WS_MAX_IN_FLIGHT) throw this.failure(`more than ${WS_MAX_IN_FLIGHT} requests in flight`)
     const socket = await this.open()
     const id = this.nextId++
     if (this.nextId > Number.MAX_SAFE_INTEGER) this.nextId = 1
-    const text = JSON.stringify({ jsonrpc: '2.0', id, method, params })
+    const text = requestText(id, method, params)
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id)

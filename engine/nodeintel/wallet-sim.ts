@@ -1,7 +1,7 @@
 /**
  * @module
  * The honeypot check as a wallet meets the token: one `eth_simulateV1` request (through the chain
- * client's viem transport) in which a fresh address without code, given native coin by state override, sends its
+ * client's lean JSON-RPC client, engine/chain/raw-rpc.ts) in which a fresh address without code, given native coin by state override, sends its
  * own transactions in successive simulated blocks on top of the head, each block one number and
  * STEP_GAP_S seconds after the last:
  *
@@ -30,10 +30,12 @@ import {
   maxUint256,
   numberToHex,
   parseAbi,
+  prepareEncodeFunctionData,
   type Address,
   type Hex
 } from 'viem'
 import { isTransportError } from '../chain/chain-client.js'
+import { JsonParams, type RpcParams } from '../chain/raw-rpc.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
 import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, type ProbeInput } from './probe.js'
 
@@ -57,6 +59,52 @@ export const ROUTER_ABI = parseAbi([
   'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
   'function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)'
 ])
+
+/**
+ * The functions the request calls, each resolved in its ABI once with its selector (viem's
+ * prepareEncodeFunctionData): encodeFunctionData given that one-function ABI and the selector only encodes the
+ * arguments, where given a function name it finds the function and its selector again on every call. (Passed
+ * as two named fields: an object spread into its parameters costs viem's call several times the encoding.)
+ */
+const FN = {
+  walletBuy: prepareEncodeFunctionData({ abi: PROBE_ABI, functionName: 'walletBuy' }),
+  probe: prepareEncodeFunctionData({ abi: PROBE_ABI, functionName: 'probe' }),
+  balanceOf: prepareEncodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf' }),
+  transfer: prepareEncodeFunctionData({ abi: erc20Abi, functionName: 'transfer' }),
+  approve: prepareEncodeFunctionData({ abi: erc20Abi, functionName: 'approve' }),
+  getAmountsOut: prepareEncodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut' }),
+  swap: prepareEncodeFunctionData({
+    abi: ROUTER_ABI,
+    functionName: 'swapExactTokensForTokensSupportingFeeOnTransferTokens'
+  })
+} as const
+
+/** Call data that names nothing of the token or the chain: encoded once. */
+const BALANCE_OF_RECIPIENT = encodeFunctionData({
+  abi: FN.balanceOf.abi,
+  functionName: FN.balanceOf.functionName,
+  args: [WALLET_RECIPIENT]
+})
+const BALANCE_OF_WALLET = encodeFunctionData({
+  abi: FN.balanceOf.abi,
+  functionName: FN.balanceOf.functionName,
+  args: [WALLET]
+})
+/** `approve(router, max)` per router: one per configured chain */
+const approvals = new Map<Address, Hex>()
+function approveMax(router: Address): Hex {
+  let data = approvals.get(router)
+  if (data === undefined)
+    approvals.set(
+      router,
+      (data = encodeFunctionData({
+        abi: FN.approve.abi,
+        functionName: FN.approve.functionName,
+        args: [router, maxUint256]
+      }))
+    )
+  return data
+}
 
 /** The head block the wallet's blocks follow. */
 export interface Head {
@@ -126,8 +174,7 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
     gasPrice,
     ...(value === undefined ? {} : { value })
   })
-  const balanceOf = (of: Address, who: Address) =>
-    tx(of, encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [who] }))
+  const read = (of: Address, data: Hex): SimCall => tx(of, data)
   const buy: SimBlock = {
     blockOverrides: at(1n),
     stateOverrides: [
@@ -138,7 +185,11 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
     calls: [
       tx(
         PROBE_ADDRESS,
-        encodeFunctionData({ abi: PROBE_ABI, functionName: 'walletBuy', args: [router, wrapped, token] }),
+        encodeFunctionData({
+          abi: FN.walletBuy.abi,
+          functionName: FN.walletBuy.functionName,
+          args: [router, wrapped, token]
+        }),
         input.maxIn
       )
     ]
@@ -150,8 +201,8 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
         account: PROBE_SENDER,
         to: PROBE_ADDRESS,
         data: encodeFunctionData({
-          abi: PROBE_ABI,
-          functionName: 'probe',
+          abi: FN.probe.abi,
+          functionName: FN.probe.functionName,
           args: [router, wrapped, token, input.maxIn]
         }),
         gas: PROBE_GAS,
@@ -162,72 +213,108 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
   if (!plan) return [buy]
   const sellPath = [token, wrapped] as const
   const sell = sellAmount(plan)
+  const pairBalance = encodeFunctionData({
+    abi: FN.balanceOf.abi,
+    functionName: FN.balanceOf.functionName,
+    args: [plan.pair]
+  })
   return [
     buy,
     {
       blockOverrides: at(2n),
       calls: [
-        balanceOf(token, WALLET_RECIPIENT),
+        read(token, BALANCE_OF_RECIPIENT),
         tx(
           token,
           encodeFunctionData({
-            abi: erc20Abi,
-            functionName: 'transfer',
+            abi: FN.transfer.abi,
+            functionName: FN.transfer.functionName,
             args: [WALLET_RECIPIENT, transferAmount(plan)]
           })
         ),
-        balanceOf(token, WALLET_RECIPIENT)
+        read(token, BALANCE_OF_RECIPIENT)
       ]
     },
     {
       blockOverrides: at(3n),
-      calls: [tx(token, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }))]
+      calls: [tx(token, approveMax(router))]
     },
     {
       blockOverrides: at(4n),
       calls: [
-        tx(router, encodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut', args: [sell, sellPath] })),
-        balanceOf(wrapped, WALLET),
-        balanceOf(token, plan.pair),
         tx(
           router,
           encodeFunctionData({
-            abi: ROUTER_ABI,
-            functionName: 'swapExactTokensForTokensSupportingFeeOnTransferTokens',
+            abi: FN.getAmountsOut.abi,
+            functionName: FN.getAmountsOut.functionName,
+            args: [sell, sellPath]
+          })
+        ),
+        read(wrapped, BALANCE_OF_WALLET),
+        read(token, pairBalance),
+        tx(
+          router,
+          encodeFunctionData({
+            abi: FN.swap.abi,
+            functionName: FN.swap.functionName,
             args: [sell, 0n, sellPath, WALLET, head.timestamp + 4n * STEP_GAP_S + DEADLINE_S]
           })
         ),
-        balanceOf(wrapped, WALLET),
-        balanceOf(token, plan.pair),
+        read(wrapped, BALANCE_OF_WALLET),
+        read(token, pairBalance),
         // the token's own reason when the sell failed (the router masks it): one unit sent to the pair
-        tx(token, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [plan.pair, 1n] }))
+        tx(
+          token,
+          encodeFunctionData({ abi: FN.transfer.abi, functionName: FN.transfer.functionName, args: [plan.pair, 1n] })
+        )
       ]
     },
     contractRun(5n)
   ]
 }
 
+type RpcOverrides = Readonly<Record<Address, { code?: Hex; balance: Hex }>>
+
 /**
- * The `eth_simulateV1` parameters of one wallet simulation, as JSON-RPC takes them (quantities as hex):
- * the blocks on top of the head, `validation: false` (the wallet's nonce and the base fee are not checked).
+ * The buy block's state overrides as JSON-RPC takes them and their JSON text, per probe budget (`maxIn`,
+ * wei): the probe's code and the balances depend on nothing else, so each budget's overrides (the ~12 KB of
+ * code in them) are built and serialized once. One entry per configured NODEINTEL_PROBE_MAX_IN, a handful.
  */
-export function walletRequest(input: WalletSimInput): [unknown, Hex] {
+const overridesByBudget = new Map<bigint, { readonly value: RpcOverrides; readonly text: string }>()
+
+function rpcOverrides(
+  maxIn: bigint,
+  overrides: NonNullable<SimBlock['stateOverrides']>
+): { readonly value: RpcOverrides; readonly text: string } {
+  let o = overridesByBudget.get(maxIn)
+  if (!o) {
+    const value: RpcOverrides = Object.freeze(
+      Object.fromEntries(
+        overrides.map((x) => [x.address, { ...(x.code ? { code: x.code } : {}), balance: numberToHex(x.balance) }])
+      )
+    )
+    o = { value, text: JSON.stringify(value) }
+    overridesByBudget.set(maxIn, o)
+  }
+  return o
+}
+
+/** Stands for the buy block's overrides in the request's text until their kept text replaces it. */
+const OVERRIDES_SLOT = '@probe-overrides@'
+const OVERRIDES_SLOT_JSON = JSON.stringify(OVERRIDES_SLOT)
+
+/** The request's params with the buy block's overrides given by `overrides` (their value, or a slot). */
+function requestParams(
+  input: WalletSimInput,
+  overrides: (block: NonNullable<SimBlock['stateOverrides']>) => unknown
+): [unknown, Hex] {
   const blockStateCalls = walletBlocks(input).map((b) => ({
     blockOverrides: {
       number: numberToHex(b.blockOverrides.number),
       time: numberToHex(b.blockOverrides.time),
       gasLimit: numberToHex(b.blockOverrides.gasLimit)
     },
-    ...(b.stateOverrides
-      ? {
-          stateOverrides: Object.fromEntries(
-            b.stateOverrides.map((o) => [
-              o.address,
-              { ...(o.code ? { code: o.code } : {}), balance: numberToHex(o.balance) }
-            ])
-          )
-        }
-      : {}),
+    ...(b.stateOverrides ? { stateOverrides: overrides(b.stateOverrides) } : {}),
     calls: b.calls.map((x) => ({
       from: x.account,
       to: x.to,
@@ -240,6 +327,30 @@ export function walletRequest(input: WalletSimInput): [unknown, Hex] {
   return [{ blockStateCalls, validation: false }, numberToHex(input.head.number)]
 }
 
+/**
+ * The `eth_simulateV1` parameters of one wallet simulation, as JSON-RPC takes them (quantities as hex):
+ * the blocks on top of the head, `validation: false` (the wallet's nonce and the base fee are not checked).
+ */
+export function walletRequest(input: WalletSimInput): [unknown, Hex] {
+  return requestParams(input, (o) => rpcOverrides(input.maxIn, o).value)
+}
+
+/**
+ * The same parameters as JSON text, the text `JSON.stringify(walletRequest(input))` gives: everything but
+ * the buy block's overrides serialized per request, the overrides' kept text spliced in.
+ */
+export function walletParams(input: WalletSimInput): JsonParams {
+  let kept = ''
+  const text = JSON.stringify(
+    requestParams(input, (o) => {
+      kept = rpcOverrides(input.maxIn, o).text
+      return OVERRIDES_SLOT
+    })
+  )
+  const i = text.indexOf(OVERRIDES_SLOT_JSON)
+  return new JsonParams(i < 0 ? text : text.slice(0, i) + kept + text.slice(i + OVERRIDES_SLOT_JSON.length))
+}
+
 interface RpcSimBlock {
   readonly calls: readonly {
     readonly status: Hex
@@ -250,7 +361,7 @@ interface RpcSimBlock {
 }
 
 /** One JSON-RPC request: the answer's result; a JSON-RPC error answer rejects (RpcRequestError, as viem's). */
-export type RpcCall = (method: string, params: readonly unknown[]) => Promise<unknown>
+export type RpcCall = (method: string, params: RpcParams) => Promise<unknown>
 
 /**
  * One wallet simulation (`eth_simulateV1`) through `call`: the chain client's lean client (raw-rpc.ts) in
@@ -260,7 +371,7 @@ export type RpcCall = (method: string, params: readonly unknown[]) => Promise<un
  * client's request, as runProbe does.
  */
 export function runWalletSim(call: RpcCall, input: WalletSimInput): Promise<WalletSimAnswer> {
-  return call('eth_simulateV1', walletRequest(input)).then(
+  return call('eth_simulateV1', walletParams(input)).then(
     (blocks) => ({
       blocks: (blocks as RpcSimBlock[]).map((b) =>
         b.calls.map((x): CallOutcome => ({

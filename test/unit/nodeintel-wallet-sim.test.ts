@@ -6,18 +6,35 @@
  *   the sell a half of what the plan says the buy delivers;
  * - an answer is complete only when the plan fits what the buy delivered (else the plan it gives is used);
  * - the sell's reason is the token's own (the wallet's transfer to the pair), not the router's mask;
- * - a step refused to the probe contract and not to the wallet is named, nothing else is.
+ * - a step refused to the probe contract and not to the wallet is named, nothing else is;
+ * - the request's text (`walletParams`: the probe's overrides kept as text and spliced in) is the text
+ *   `JSON.stringify` gives the parameters, for every budget, and the call data is viem's `encodeFunctionData`
+ *   named by function.
  */
 import { describe, expect, it } from 'vitest'
-import { encodeAbiParameters, encodeErrorResult, encodeFunctionResult, getAddress, type Address, type Hex } from 'viem'
+import {
+  encodeAbiParameters,
+  encodeErrorResult,
+  encodeFunctionData,
+  encodeFunctionResult,
+  erc20Abi,
+  getAddress,
+  maxUint256,
+  type Address,
+  type Hex
+} from 'viem'
+import { JsonParams, requestText } from '../../engine/chain/raw-rpc.js'
 import { PROBE_ABI, PROBE_RUNTIME } from '../../engine/nodeintel/probe-artifact.js'
 import { PROBE_ADDRESS, type ProbeResult, type ProbeStep } from '../../engine/nodeintel/probe.js'
 import { CONTRACT_ONLY, contractOnlyReasons } from '../../engine/nodeintel/verdict.js'
 import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
 import {
+  ROUTER_ABI,
   STEP_GAP_S,
   WALLET,
+  WALLET_RECIPIENT,
   walletBlocks,
+  walletParams,
   walletRequest,
   type WalletSimInput
 } from '../../engine/nodeintel/wallet-sim.js'
@@ -130,6 +147,60 @@ describe('walletBlocks', () => {
     expect(data(3, 3)).toContain(4000n.toString(16).padStart(64, '0')) // swap(4000, ...)
     for (const b of blocks.slice(1, 4))
       for (const c of b.calls) expect((c as { account: Address }).account).toBe(WALLET)
+  })
+})
+
+describe('the request as sent', () => {
+  it("walletParams is JSON.stringify of walletRequest's parameters, with and without a plan, per budget", () => {
+    for (const maxIn of [10n ** 18n, 5n * 10n ** 17n, 10n ** 18n])
+      for (const plan of [null, { pair: PAIR, bought: 8000n }]) {
+        const i = { ...input(plan), maxIn }
+        const text = walletParams(i).text
+        expect(text).toBe(JSON.stringify(walletRequest(i)))
+        expect(text).toContain(PROBE_RUNTIME)
+        expect(requestText(7, 'eth_simulateV1', walletParams(i))).toBe(
+          JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_simulateV1', params: walletRequest(i) })
+        )
+      }
+    // the params as text serialize as the params themselves where a transport stringifies them (viem's)
+    const p = walletRequest(input(null))
+    expect(JSON.stringify({ params: new JsonParams(JSON.stringify(p)) })).toBe(JSON.stringify({ params: p }))
+  })
+
+  it("every call's data is viem's encodeFunctionData named by function", () => {
+    const i = input({ pair: PAIR, bought: 8000n })
+    const [router, wrapped, token] = [i.router, i.wrappedNative, i.token]
+    const blocks = walletBlocks(i)
+    const data = blocks.map((b) => b.calls.map((c) => c.data))
+    const path = [token, wrapped] as const
+    const deadline = i.head.timestamp + 4n * STEP_GAP_S + 1200n
+    const balanceOf = (who: Address): Hex =>
+      encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [who] })
+    expect(data).toEqual([
+      [encodeFunctionData({ abi: PROBE_ABI, functionName: 'walletBuy', args: [router, wrapped, token] })],
+      [
+        balanceOf(WALLET_RECIPIENT),
+        encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [WALLET_RECIPIENT, 2000n] }),
+        balanceOf(WALLET_RECIPIENT)
+      ],
+      [encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] })],
+      [
+        encodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut', args: [4000n, path] }),
+        balanceOf(WALLET),
+        balanceOf(PAIR),
+        encodeFunctionData({
+          abi: ROUTER_ABI,
+          functionName: 'swapExactTokensForTokensSupportingFeeOnTransferTokens',
+          args: [4000n, 0n, path, WALLET, deadline]
+        }),
+        balanceOf(WALLET),
+        balanceOf(PAIR),
+        encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [PAIR, 1n] })
+      ],
+      [encodeFunctionData({ abi: PROBE_ABI, functionName: 'probe', args: [router, wrapped, token, i.maxIn] })]
+    ])
+    expect(blocks[1]!.calls.map((c) => c.to)).toEqual([token, token, token])
+    expect(blocks[3]!.calls.map((c) => c.to)).toEqual([router, wrapped, token, router, wrapped, token, token])
   })
 })
 
