@@ -438,6 +438,18 @@ describe('webhook outbox schedule (fake clock)', () => {
     expect(second.states().map((r) => r['state'])).toEqual(['failed'])
   })
 
+  it('an event whose payload JSON.stringify refuses is refused whole: nothing stored, pending or sent', async () => {
+    const s = await setup({}, () => ({ status: 200 }))
+    await s.hook(A)
+    await expect(
+      s.outbox.accept({ id: 'big-1', type: 'whale.transfer', ts: 1_800_000_000_000, payload: { amount: 10n ** 30n } })
+    ).rejects.toThrow(/BigInt/)
+    await s.clock.advance(60_000)
+    expect(s.deliveries.rows).toHaveLength(0)
+    expect(s.transport.calls).toHaveLength(0)
+    expect(s.outbox.stats()).toMatchObject({ pending: 0, in_flight: 0 })
+  })
+
   it('a stuck receiver holds only its own slots (WEBHOOK_RECEIVER_CONCURRENCY), others go on', async () => {
     const s = await setup({ WEBHOOK_RECEIVER_CONCURRENCY: '2', WEBHOOK_CONCURRENCY: '3' }, (q) =>
       q.url === A ? 'hang' : { status: 200 }
