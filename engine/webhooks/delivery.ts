@@ -33,10 +33,11 @@ export interface Delivery extends Schedulable {
   readonly eventTs: number
   /** the payload's symbol, '' when it has none (the delivery log shows it) */
   readonly symbol: string
-  /** the event's payload (shared by the deliveries of one event), fields in body order */
+  /**
+   * the event's payload (shared by the deliveries of one event), fields in body order; each row version
+   * stores it as `JSON.stringify` text, made when the row is written (a pending delivery keeps no text)
+   */
   readonly payload: Readonly<Record<string, unknown>>
-  /** `payload` as JSON text, as stored (shared like `payload`) */
-  readonly payloadJson: string
   readonly createdAt: number
   trigger: Trigger
   state: DeliveryState
@@ -63,10 +64,9 @@ export function deliveryId(eventId: string, webhookId: number): string {
   return 'msg_' + hex.slice(0, 32)
 }
 
-/** An event ready for delivery: its symbol and payload text worked out once for all its deliveries. */
+/** An event ready for delivery: its symbol worked out once for all its deliveries. */
 export interface DeliveredEvent extends WebhookEvent {
   readonly symbol: string
-  readonly payloadJson: string
 }
 
 export function deliveredEvent(e: WebhookEvent): DeliveredEvent {
@@ -76,8 +76,7 @@ export function deliveredEvent(e: WebhookEvent): DeliveredEvent {
     ts: e.ts,
     payload: e.payload,
     key_id: e.key_id,
-    symbol: symbolOfPayload(e.payload),
-    payloadJson: JSON.stringify(e.payload)
+    symbol: symbolOfPayload(e.payload)
   }
 }
 
@@ -97,7 +96,6 @@ export function newDelivery(
     eventTs: e.ts,
     symbol: e.symbol,
     payload: e.payload,
-    payloadJson: e.payloadJson,
     createdAt: now,
     trigger,
     state: 'pending',
@@ -125,7 +123,7 @@ export function deliveryRow(d: Delivery, version: number, now: number): Record<s
     event: d.event,
     event_ts: d.eventTs,
     symbol: d.symbol,
-    payload: d.payloadJson,
+    payload: JSON.stringify(d.payload),
     trigger: d.trigger,
     state: d.state,
     attempts: d.attempts,

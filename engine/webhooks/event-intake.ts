@@ -117,9 +117,10 @@ export class EventIntake {
       const refused = this.ledger.refusal(hook.id)
       if (refused !== null) this.ledger.fail(d, refused)
       else {
+        // its row first: a payload JSON.stringify refuses (a BigInt, a cycle) throws here, nothing tracked
+        const write = this.ledger.writeState(d)
         this.ledger.track(d)
         fresh.push(d)
-        const write = this.ledger.writeState(d)
         if (stored === null) stored = write
         else if (write !== stored) (more ??= new Set()).add(write)
       }

@@ -42,14 +42,13 @@ const DELIVERY_SELECT = `SELECT delivery_id, webhook_id, key_id, event_id, event
   FROM webhook_deliveries FINAL`
 
 /**
- * The payload of a stored row and its JSON text. Rows stored before the payload column carry a signal
- * event's fields in their own columns (symbol, direction, confidence, composite): their payload is those
- * fields, which gives the same body bytes as when they were stored.
+ * The payload of a stored row. Rows stored before the payload column carry a signal event's fields in
+ * their own columns (symbol, direction, confidence, composite): their payload is those fields, which gives
+ * the same body bytes as when they were stored.
  */
-function payloadOf(r: DeliveryDbRow): { payload: Record<string, unknown>; payloadJson: string } {
-  if (r.payload !== undefined && r.payload !== '') return { payload: JSON.parse(r.payload), payloadJson: r.payload }
-  const payload = { symbol: r.symbol, direction: r.direction, confidence: r.confidence, composite: r.composite }
-  return { payload, payloadJson: JSON.stringify(payload) }
+function payloadOf(r: DeliveryDbRow): Record<string, unknown> {
+  if (r.payload !== undefined && r.payload !== '') return JSON.parse(r.payload) as Record<string, unknown>
+  return { symbol: r.symbol, direction: r.direction, confidence: r.confidence, composite: r.composite }
 }
 
 function toDelivery(r: DeliveryDbRow, origin: string): Delivery {
@@ -61,7 +60,7 @@ function toDelivery(r: DeliveryDbRow, origin: string): Delivery {
     event: r.event,
     eventTs: Number(r.event_ms),
     symbol: r.symbol,
-    ...payloadOf(r),
+    payload: payloadOf(r),
     createdAt: Number(r.created_ms),
     trigger: r.trigger,
     state: r.state,

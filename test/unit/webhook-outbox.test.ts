@@ -393,6 +393,63 @@ describe('webhook outbox schedule (fake clock)', () => {
     expect(s.outbox.stats()).toMatchObject({ delivered: 2, pending: 0 })
   })
 
+  it('a catalog event resumed after a restart keeps its stored payload text and body bytes in every later row and attempt', async () => {
+    const payload = { symbol: 'USDC', chain: 'ethereum', amount: 1234567.891, note: 'é\t"q"\n', path: [1, { a: null }] }
+    const bodies: string[] = []
+    const failing = (req: DeliveryRequest) => (bodies.push(Buffer.from(req.body).toString('utf8')), { status: 500 })
+    const first = await setup({}, failing)
+    await first.hook(A)
+    await first.outbox.accept({ id: 'whale-1', type: 'whale.transfer', ts: 1_800_000_000_123, payload })
+    await first.clock.advance(10)
+    const stored = first.deliveries.rows[0]!
+    expect(stored['payload']).toBe(JSON.stringify(payload))
+    // the row as the resume query reads it after the restart (a retry was due)
+    const store = new LaggingStore()
+    store.pending = [
+      {
+        ...pendingRow(stored['delivery_id'] as string, stored['webhook_id'] as number, stored['created_at'] as number),
+        event_id: stored['event_id'],
+        event: stored['event'],
+        event_ms: stored['event_ts'],
+        symbol: stored['symbol'],
+        payload: stored['payload'],
+        direction: '',
+        confidence: '',
+        composite: 0,
+        attempts: 1
+      }
+    ]
+    const second = await setup({}, failing, undefined, store)
+    await second.hook(A)
+    expect(await second.outbox.resume()).toBe(1)
+    await second.clock.advance(60_000)
+    // 1 attempt before the restart, the 3 left after it, every one with the same bytes
+    expect(bodies).toHaveLength(4)
+    expect(new Set(bodies)).toEqual(new Set([bodies[0]]))
+    expect(JSON.parse(bodies[0]!)).toEqual({
+      event: 'whale.transfer',
+      ts: '2027-01-15T08:00:00.123Z',
+      ...payload,
+      webhook_id: 1
+    })
+    // each row version written after the restart (retries, then failed) stores the same text
+    expect(second.deliveries.rows.length).toBeGreaterThan(0)
+    for (const r of second.deliveries.rows) expect(r['payload']).toBe(stored['payload'])
+    expect(second.states().map((r) => r['state'])).toEqual(['failed'])
+  })
+
+  it('an event whose payload JSON.stringify refuses is refused whole: nothing stored, pending or sent', async () => {
+    const s = await setup({}, () => ({ status: 200 }))
+    await s.hook(A)
+    await expect(
+      s.outbox.accept({ id: 'big-1', type: 'whale.transfer', ts: 1_800_000_000_000, payload: { amount: 10n ** 30n } })
+    ).rejects.toThrow(/BigInt/)
+    await s.clock.advance(60_000)
+    expect(s.deliveries.rows).toHaveLength(0)
+    expect(s.transport.calls).toHaveLength(0)
+    expect(s.outbox.stats()).toMatchObject({ pending: 0, in_flight: 0 })
+  })
+
   it('a stuck receiver holds only its own slots (WEBHOOK_RECEIVER_CONCURRENCY), others go on', async () => {
     const s = await setup({ WEBHOOK_RECEIVER_CONCURRENCY: '2', WEBHOOK_CONCURRENCY: '3' }, (q) =>
       q.url === A ? 'hang' : { status: 200 }
