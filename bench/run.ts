@@ -59,6 +59,9 @@ async function main(): Promise<void> {
   if (only === 'node')
     return console.log(JSON.stringify(await (await import('./node/node.js')).nodeBench(ROUNDS), null, 2))
   // node intelligence: the server's CPU per honeypot check, by phase, one process against anvil
+  // webhooks: the sender's CPU per delivery by stage (body, signatures, rows stored with and without the payload)
+  if (only === 'webhook-stages')
+    return console.log(JSON.stringify(await (await import('./webhooks/stages.js')).stagesBench(ROUNDS), null, 2))
   if (only === 'node-cpu')
     return console.log(JSON.stringify(await (await import('./node/check-cpu.js')).checkCpuBench(ROUNDS), null, 2))
   // node intelligence re-checks: owner's transaction confirmed -> TOKEN_RISK_CHANGED received, 1 s blocks
