@@ -57,12 +57,17 @@ export function usableAt(list: readonly Group[] | undefined, i: number): Group |
 
 export type Tagged<T> = T & { readonly e: number }
 
-export interface SeriesLoad {
+/**
+ * The whale transfer fields `WhaleWindow.flows24h` reads (engine/live/whale-window.ts): a step's window is
+ * filled with these alone, swaps left out (flows24h skips them).
+ */
+export type WhaleFlowRow = Pick<WhaleTransferRecord, 'kind' | 'ts' | 'address' | 'event_type' | 'token' | 'usd_value'>
+
+/** The run's grouped readings of each table. */
+export interface SeriesReadings {
   readonly funding: readonly Group[]
   readonly oi: readonly Group[]
   readonly lsr: readonly Group[]
-  readonly onchain: readonly Tagged<OnchainMetricRecord>[]
-  readonly whales: readonly Tagged<WhaleTransferRecord>[]
 }
 
 /** SQL of a row's effective step from its `ts` and `ingest_ts` (parameters start, step, known). */
@@ -131,7 +136,16 @@ function groupsSql(rows: string, by = ''): string {
 }
 
 type GroupRow = Omit<Group, 'ts'> & { ms: number }
-const toGroup = ({ ms, ...r }: GroupRow): Group => ({ ...r, h: Number(r.h), e: Number(r.e), ts: Number(ms) })
+/** One shape for every group (a literal, no spread): the sweeps' sorts and lookups stay monomorphic. */
+const toGroup = (r: GroupRow): Group => ({
+  exchange: r.exchange,
+  symbol: r.symbol,
+  h: Number(r.h),
+  e: Number(r.e),
+  ts: Number(r.ms),
+  a: r.a,
+  b: r.b
+})
 
 /**
  * The rows of `table` for `base` with event time in [fromMs, the last step] (and, when given, in the part
@@ -184,50 +198,78 @@ async function groupedTables(
   })
   const out: Group[][] = tables.map(() => [])
   for (const r of await store.query<GroupRow & { k: number }>(groupsSql(rows.join('\n UNION ALL '), 'k, '), params)) {
-    const { k, ...row } = r
-    out[Number(k)]!.push(toGroup(row))
+    out[Number(r.k)]!.push(toGroup(r))
   }
   return out
 }
 
-export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: SeriesWindows): Promise<SeriesLoad> {
-  const params = gridParams(base, g)
-  const e = effectiveSql(g)
-  // independent reads: concurrent on the store's session pool
+/** The grouped funding, open interest and long/short readings of the run: one statement. */
+export async function loadReadings(
+  store: Store,
+  base: string,
+  g: SeriesGrid,
+  w: SeriesWindows
+): Promise<SeriesReadings> {
+  const [funding, oi, lsr] = await groupedTables(store, base, g, [
+    { table: 'funding', a: 'funding_rate', b: 'interval_hours', fromMs: w.fundingFromMs },
+    { table: 'open_interest', a: 'oi_usd', b: '0', fromMs: w.oiFromMs },
+    { table: 'long_short', a: 'long_short_ratio', b: '0', fromMs: w.lsrFromMs }
+  ])
+  return { funding: funding!, oi: oi!, lsr: lsr! }
+}
+
+/** The base's exchange net flow and MVRV readings of the run, by event time. */
+export async function loadOnchain(
+  store: Store,
+  base: string,
+  g: SeriesGrid,
+  w: SeriesWindows
+): Promise<Tagged<OnchainMetricRecord>[]> {
   // the event time is aliased ms: an alias named ts would shadow the column in WHERE
-  const onchainRows = store.query<Omit<Tagged<OnchainMetricRecord>, 'ts'> & { ms: number }>(
+  const rows = await store.query<Omit<Tagged<OnchainMetricRecord>, 'ts'> & { ms: number }>(
     `SELECT * FROM (
-       SELECT 'onchain_metric' AS kind, toUnixTimestamp64Milli(ts) AS ms, asset, metric, value, ${e} AS e
+       SELECT 'onchain_metric' AS kind, toUnixTimestamp64Milli(ts) AS ms, asset, metric, value, ${effectiveSql(g)} AS e
        FROM onchain_metrics
        WHERE asset = {base:String} AND metric IN ('exchange_netflow_usd', 'mvrv')
          AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
      WHERE e < {n:Int64} ORDER BY ms`,
-    { ...params, from: w.onchainFromMs }
+    { ...gridParams(base, g), from: w.onchainFromMs }
   )
-  const whaleRows = store.query<Omit<Tagged<WhaleTransferRecord>, 'ts'> & { ms: number }>(
-    `SELECT * FROM (
-       SELECT 'whale_transfer' AS kind, toUnixTimestamp64Milli(ts) AS ms, chain, tx_hash, log_index, block_number,
-              address, counterparty, toString(event_type) AS event_type, token, amount, usd_value, ${e} AS e
+  return rows.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<OnchainMetricRecord>)
+}
+
+/** The whale transfers of the base's tokens in the run (swaps left out), in the order of a full load. */
+export async function loadWhales(
+  store: Store,
+  base: string,
+  g: SeriesGrid,
+  w: SeriesWindows
+): Promise<Tagged<WhaleFlowRow>[]> {
+  // the tie-break columns of the order are read for it, not returned
+  const rows = await store.query<{
+    ms: number
+    address: string
+    event_type: WhaleFlowRow['event_type']
+    token: string
+    usd_value: number
+    e: number
+  }>(
+    `SELECT ms, address, event_type, token, usd_value, e FROM (
+       SELECT toUnixTimestamp64Milli(ts) AS ms, chain, tx_hash, log_index, address, toString(event_type) AS event_type,
+              token, usd_value, ${effectiveSql(g)} AS e
        FROM whale_transfers
-       WHERE upper(token) IN {tokens:Array(String)}
+       WHERE upper(token) IN {tokens:Array(String)} AND event_type != 'swap'
          AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
      WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address`,
-    { ...params, from: w.whalesFromMs, tokens: tokensOf(base) }
+    { ...gridParams(base, g), from: w.whalesFromMs, tokens: tokensOf(base) }
   )
-  const [[funding, oi, lsr], onchain, whales] = await Promise.all([
-    groupedTables(store, base, g, [
-      { table: 'funding', a: 'funding_rate', b: 'interval_hours', fromMs: w.fundingFromMs },
-      { table: 'open_interest', a: 'oi_usd', b: '0', fromMs: w.oiFromMs },
-      { table: 'long_short', a: 'long_short_ratio', b: '0', fromMs: w.lsrFromMs }
-    ]),
-    onchainRows,
-    whaleRows
-  ])
-  return {
-    funding: funding!,
-    oi: oi!,
-    lsr: lsr!,
-    onchain: onchain.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<OnchainMetricRecord>),
-    whales: whales.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<WhaleTransferRecord>)
-  }
+  return rows.map((r) => ({
+    kind: 'whale_transfer' as const,
+    ts: Number(r.ms),
+    address: r.address,
+    event_type: r.event_type,
+    token: r.token,
+    usd_value: r.usd_value,
+    e: Number(r.e)
+  }))
 }
