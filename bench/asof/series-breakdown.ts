@@ -18,6 +18,7 @@ import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { parseJsonEachRow } from '../../engine/store/json-rows.js'
+import { nativeBlocks } from '../../engine/export/native-blocks.js'
 import type { Params, Store } from '../../engine/store/store.js'
 import { confirmSeries } from '../../engine/asof/confirm-at.js'
 
@@ -40,6 +41,8 @@ interface Call {
   readonly key: string
   readonly sql: string
   readonly params: Params | undefined
+  /** the output format of a stream; undefined: a query */
+  readonly format?: string
 }
 
 /** The tables a statement reads, as its label. */
@@ -48,32 +51,68 @@ const labelOf = (sql: string): string =>
 
 const keyOf = (sql: string, params?: Params): string => `${sql}\n${JSON.stringify(params ?? {})}`
 
-/** A store recording each query (and the rows it gave) around a real one. */
-function timedStore(inner: Store, calls: Call[], t0: () => number, rows: Map<string, unknown[]>): Store {
+/** What a recorded call gave: rows of a query, or the chunks of a stream. */
+type Recorded = { readonly rows: unknown[] } | { readonly chunks: Uint8Array[] }
+
+/** A store recording each query and stream (and what it gave) around a real one. */
+function timedStore(inner: Store, calls: Call[], t0: () => number, recorded: Map<string, Recorded>): Store {
   return {
-    ...inner,
     kind: inner.kind,
+    command: (sql, params) => inner.command(sql, params),
+    insert: (batch) => inner.insert(batch),
+    close: () => inner.close(),
     query: async <T>(sql: string, params?: Params): Promise<T[]> => {
       const start = performance.now() - t0()
       const out = await inner.query<T>(sql, params)
       const end = performance.now() - t0()
       const key = keyOf(sql, params)
       calls.push({ label: labelOf(sql), startMs: start, endMs: end, rows: out.length, key, sql, params })
-      rows.set(key, out)
+      recorded.set(key, { rows: out })
       return out
+    },
+    stream: async function* (sql: string, params: Params | undefined, format: string): AsyncIterable<Uint8Array> {
+      const start = performance.now() - t0()
+      const chunks: Uint8Array[] = []
+      for await (const c of inner.stream(sql, params, format)) chunks.push(c)
+      const end = performance.now() - t0()
+      const key = keyOf(sql, params)
+      const bytes = chunks.reduce((n, c) => n + c.length, 0)
+      calls.push({
+        label: `${labelOf(sql)} (${format}, ${bytes} bytes)`,
+        startMs: start,
+        endMs: end,
+        rows: -1,
+        key,
+        sql,
+        params,
+        format
+      })
+      recorded.set(key, { chunks })
+      yield* chunks
     }
   }
 }
 
-/** A store answering each query with the rows recorded for it (no store time at all). */
-function replayStore(inner: Store, rows: Map<string, unknown[]>): Store {
+/** A store answering each query and stream with what was recorded for it (no store time at all). */
+function replayStore(inner: Store, recorded: Map<string, Recorded>): Store {
+  const get = (sql: string, params: Params | undefined): Recorded => {
+    const r = recorded.get(keyOf(sql, params))
+    if (!r) throw new Error(`not recorded: ${labelOf(sql)}`)
+    return r
+  }
   return {
-    ...inner,
+    kind: inner.kind,
+    command: (sql, params) => inner.command(sql, params),
+    insert: (batch) => inner.insert(batch),
+    close: () => inner.close(),
+    // a copy: the replay must not share arrays between rounds
     query: <T>(sql: string, params?: Params): Promise<T[]> => {
-      const r = rows.get(keyOf(sql, params))
-      if (!r) throw new Error(`not recorded: ${labelOf(sql)}`)
-      // a copy: callers may not mutate, but the replay must not share arrays between rounds
-      return Promise.resolve([...r] as T[])
+      const r = get(sql, params)
+      return Promise.resolve('rows' in r ? ([...r.rows] as T[]) : [])
+    },
+    stream: async function* (sql: string, params: Params | undefined): AsyncIterable<Uint8Array> {
+      const r = get(sql, params)
+      if ('chunks' in r) yield* r.chunks
     }
   }
 }
@@ -91,9 +130,23 @@ async function ensureData(dir: string): Promise<void> {
   console.log(`backfilled ${days} days into ${dir} in ${Math.round((Date.now() - started) / 1000)} s`)
 }
 
-/** ms to parse `rows` as JSONEachRow text (re-encoded here): about what the store's decoding of them costs. */
-function decodeEstimate(rows: readonly unknown[]): number {
-  const text = rows.map((r) => JSON.stringify(r)).join('\n')
+/**
+ * ms to decode what a call gave: rows re-encoded as JSONEachRow text and parsed, or a Native stream's blocks
+ * decoded again: about what the store's decoding of them costs.
+ */
+async function decodeEstimate(r: Recorded): Promise<number> {
+  if ('chunks' in r) {
+    // a Native stream: its blocks decoded into columns again
+    const t0 = performance.now()
+    for await (const block of nativeBlocks(
+      (async function* () {
+        yield* r.chunks
+      })()
+    ))
+      void block
+    return performance.now() - t0
+  }
+  const text = r.rows.map((x) => JSON.stringify(x)).join('\n')
   const t0 = performance.now()
   parseJsonEachRow(text)
   return performance.now() - t0
@@ -108,7 +161,8 @@ async function alone(store: Store, calls: readonly Call[], rounds: number): Prom
     for (let r = 0; r < rounds; r++) {
       const c0 = cpuMs()
       const t0 = performance.now()
-      await store.query(c.sql, c.params)
+      if (c.format === undefined) await store.query(c.sql, c.params)
+      else for await (const chunk of store.stream(c.sql, c.params, c.format)) void chunk
       wall.push(performance.now() - t0)
       cpu.push(cpuMs() - c0)
     }
@@ -131,7 +185,7 @@ async function main(): Promise<void> {
     )
     const end = Math.floor(Number(last!.ms) / HOUR) * HOUR - HOUR
     const steps = Array.from({ length: STEPS }, (_, i) => end - (STEPS - 1 - i) * HOUR)
-    const recorded = new Map<string, unknown[]>()
+    const recorded = new Map<string, Recorded>()
     const real: number[] = []
     const realCpu: number[] = []
     const js: number[] = []
@@ -159,7 +213,7 @@ async function main(): Promise<void> {
         const label = n > 1 ? `${c.label}#${n}` : c.label
         const p = perCall.get(label) ?? { ms: [], rows: c.rows, decodeMs: [] }
         p.ms.push(c.endMs - c.startMs)
-        p.decodeMs.push(decodeEstimate(recorded.get(c.key)!))
+        p.decodeMs.push(await decodeEstimate(recorded.get(c.key)!))
         perCall.set(label, p)
       }
       timeline = calls

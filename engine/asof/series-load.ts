@@ -8,7 +8,8 @@
  * i is the newest reading among its groups of step <= i: what the raw rows known then give, and what a
  * complete hour's aggregate gives once every row of it is known.
  */
-import type { Store } from '../store/store.js'
+import type { Params, Store } from '../store/store.js'
+import { nativeBlocks, type NativeColumn } from '../export/native-blocks.js'
 import type { OnchainMetricRecord, WhaleTransferRecord } from '../records/types.js'
 import { tokensOf } from '../history/whale-assets.js'
 
@@ -123,26 +124,49 @@ function rowsSql(g: SeriesGrid, table: string, a: string, b: string, fromParam: 
             AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra}`
 }
 
-/** The newest reading of each group of `rows` (SQL of rowsSql's shape): per market, event hour and effective step. */
+/**
+ * The newest reading of each group of `rows` (SQL of rowsSql's shape): per market, event hour and effective
+ * step, as plain typed columns (names and types `readGroups` decodes).
+ */
 function groupsSql(rows: string): string {
   // the reading's time is aliased ms: an alias named ts would shadow the column inside max and argMax
-  return `SELECT exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
-     FROM (${rows})
-     WHERE e < {n:Int64}
-     GROUP BY exchange, symbol, h, e`
+  return `SELECT CAST(exchange AS String) AS gx, CAST(symbol AS String) AS gs, toInt32(h) AS gh, toInt32(e) AS ge,
+            toFloat64(ms) AS gt, a AS ga, b AS gb
+     FROM (
+       SELECT exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
+       FROM (${rows})
+       WHERE e < {n:Int64}
+       GROUP BY exchange, symbol, h, e)`
 }
 
-type GroupRow = Omit<Group, 'ts'> & { ms: number }
-/** One shape for every group (a literal, no spread): the sweeps' sorts and lookups stay monomorphic. */
-const toGroup = (r: GroupRow): Group => ({
-  exchange: r.exchange,
-  symbol: r.symbol,
-  h: Number(r.h),
-  e: Number(r.e),
-  ts: Number(r.ms),
-  a: r.a,
-  b: r.b
-})
+/**
+ * The groups of a `groupsSql` statement, read in the Native format (the store's format of large reads,
+ * engine/export/native-blocks.ts): numbers arrive as typed columns, with no text to format or parse. Every
+ * group is built as one object shape, so the sweeps' sorts and lookups stay monomorphic.
+ */
+async function readGroups(store: Store, sql: string, params: Params): Promise<Group[]> {
+  const out: Group[] = []
+  for await (const block of nativeBlocks(store.stream(sql, params, 'Native'))) {
+    const col = (name: string): NativeColumn['values'] => {
+      const c = block.columns.find((x) => x.name === name)
+      if (!c) throw new Error(`series groups without column ${name}`)
+      return c.values
+    }
+    const [x, s, h, e, t, a, b] = ['gx', 'gs', 'gh', 'ge', 'gt', 'ga', 'gb'].map(col) as [
+      string[],
+      string[],
+      Int32Array,
+      Int32Array,
+      Float64Array,
+      Float64Array,
+      Float64Array
+    ]
+    for (let j = 0; j < block.rows; j++) {
+      out.push({ exchange: x[j]!, symbol: s[j]!, h: h[j]!, e: e[j]!, ts: t[j]!, a: a[j]!, b: b[j]! })
+    }
+  }
+  return out
+}
 
 /**
  * The rows of `table` for `base` with event time in [fromMs, the last step] (and, when given, in the part
@@ -169,8 +193,7 @@ export async function groupedRows(
     extra = ` AND toUnixTimestamp64Milli(ts) >= arrayElement({plo:Array(Int64)}, ${slot})
              AND toUnixTimestamp64Milli(ts) <= arrayElement({phi:Array(Int64)}, ${slot})`
   }
-  const rows = await store.query<GroupRow>(groupsSql(rowsSql(g, table, a, b, 'from', extra)), params)
-  return rows.map(toGroup)
+  return readGroups(store, groupsSql(rowsSql(g, table, a, b, 'from', extra)), params)
 }
 
 /**
