@@ -17,14 +17,22 @@
  */
 import { confirm, type ConfirmResult, type Direction } from '../confirm/confirm.js'
 import type { Store } from '../store/store.js'
-import type { NormalizedRecord } from '../records/types.js'
+import type { NormalizedRecord, WhaleTransferRecord } from '../records/types.js'
 import { ScreenerBook } from '../live/screener-book.js'
 import { OnchainBook } from '../live/onchain-book.js'
 import { WhaleWindow } from '../live/whale-window.js'
 import { buildConfirmInputs, type FundingHistorySource } from '../live/confirm-inputs.js'
 import { firstScreenerHour } from '../live/screener-load.js'
 import { FUNDING_HISTORY_MS, ONCHAIN_LOAD_MS } from '../live/books-load.js'
-import { groupedRows, HOUR_MS, loadSeries, type SeriesGrid } from './series-load.js'
+import {
+  groupedRows,
+  HOUR_MS,
+  loadOnchain,
+  loadReadings,
+  loadWhales,
+  type SeriesGrid,
+  type SeriesWindows
+} from './series-load.js'
 import { loadCloses, type SeriesCloses } from './series-closes.js'
 import { ReadingSweep, type MarketReadings } from './series-readings.js'
 import { SlidingRows } from './series-window.js'
@@ -117,19 +125,27 @@ export async function confirmGrid(
     const t = g.startMs + i * g.stepMs
     return [firstScreenerHour(t), Math.floor(t / HOUR_MS)]
   }
-  // independent reads: concurrent on the store's session pool
-  const [closes, l] = await Promise.all([
-    loadCloses(store, base, g, firstScreenerHour(first), windowOf, (parts) =>
+  const windows: SeriesWindows = {
+    oiFromMs: firstScreenerHour(first) * HOUR_MS,
+    fundingFromMs: Math.min(first - LATEST_MS, Math.ceil((first - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS),
+    lsrFromMs: first - LATEST_MS,
+    onchainFromMs: first - ONCHAIN_LOAD_MS,
+    whalesFromMs: first - WHALE_FLOW_MS
+  }
+  // two lanes of reads, one per store session at the least: the closes (ledger and candles, then the trades
+  // they leave open: a dependent read, so first in its lane) then the whale rows; the readings (the largest
+  // read) then the on-chain rows. Each lane has one read in flight, so no read queues ahead of the trades.
+  const laneA = (async () => {
+    const closes = await loadCloses(store, base, g, firstScreenerHour(first), windowOf, (parts) =>
       groupedRows(store, base, g, 'trades', 'price', '0', firstScreenerHour(first) * HOUR_MS, parts)
-    ),
-    loadSeries(store, base, g, {
-      oiFromMs: firstScreenerHour(first) * HOUR_MS,
-      fundingFromMs: Math.min(first - LATEST_MS, Math.ceil((first - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS),
-      lsrFromMs: first - LATEST_MS,
-      onchainFromMs: first - ONCHAIN_LOAD_MS,
-      whalesFromMs: first - WHALE_FLOW_MS
-    })
-  ])
+    )
+    return { closes, whales: await loadWhales(store, base, g, windows) }
+  })()
+  const laneB = (async () => {
+    const readings = await loadReadings(store, base, g, windows)
+    return { ...readings, onchain: await loadOnchain(store, base, g, windows) }
+  })()
+  const [{ closes, whales: whaleList }, l] = await Promise.all([laneA, laneB])
   const oi = new ReadingSweep(l.oi)
   const funding = new ReadingSweep(l.funding)
   const lsr = new ReadingSweep(l.lsr)
@@ -144,7 +160,7 @@ export async function confirmGrid(
     lsr: lsr.markets.get(key)
   }))
   const onchainRows = new SlidingRows(l.onchain, ONCHAIN_LOAD_MS)
-  const whaleRows = new SlidingRows(l.whales, WHALE_FLOW_MS)
+  const whaleRows = new SlidingRows(whaleList, WHALE_FLOW_MS)
   const out: ConfirmResult[] = []
   for (let i = 0; i < g.n; i++) {
     const t = g.startMs + i * g.stepMs
@@ -162,7 +178,8 @@ export async function confirmGrid(
     const onchain = new OnchainBook()
     onchain.apply(onchainRows.at(t, i))
     const whales = new WhaleWindow()
-    whales.reset(whaleRows.at(t, i))
+    // the rows flows24h reads (series-load.ts WhaleFlowRow): the window reads no other field
+    whales.reset(whaleRows.at(t, i) as unknown as WhaleTransferRecord[])
     const history: FundingHistorySource = {
       get: (exchange, symbol) => {
         const m = funding.markets.get(`${exchange}|${symbol}`)

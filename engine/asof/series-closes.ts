@@ -93,21 +93,24 @@ export async function loadCloses(
 ): Promise<SeriesCloses> {
   const lastMs = g.startMs + (g.n - 1) * g.stepMs
   const lastHour = Math.floor(lastMs / HOUR_MS)
-  const [ledger, candles] = await Promise.all([
-    store.query<{ h: number; k: number }>(
-      `SELECT intDiv(toUnixTimestamp(bucket), 3600) AS h, toUnixTimestamp64Milli(max(last_known)) AS k FROM known_at_1h
-       WHERE tbl = 'trades' AND bucket >= toDateTime({fromS:UInt32}, 'UTC') AND bucket <= toDateTime({toS:UInt32}, 'UTC')
-       GROUP BY bucket`,
-      { fromS: Math.max(0, firstHour * 3600), toS: Math.max(0, lastHour * 3600) }
-    ),
-    store.query<{ exchange: string; symbol: string; h: number; c: number }>(
-      `SELECT exchange, symbol, intDiv(toUnixTimestamp(bucket), 3600) AS h, argMaxMerge(close) AS c FROM candles_1h
-       WHERE base = {base:String} AND bucket >= toDateTime({fromS:UInt32}, 'UTC') AND bucket <= toDateTime({toS:UInt32}, 'UTC')
-       GROUP BY exchange, symbol, bucket`,
-      { base, fromS: Math.max(0, firstHour * 3600), toS: Math.max(0, lastHour * 3600) }
-    )
-  ])
-  const lastKnown = new Map(ledger.map((r) => [Number(r.h), Number(r.k)]))
+  // the ledger of the trades' hours (k 0: latest receive time, epoch ms) and the candles' closes (k 1), one statement
+  const rows = await store.query<{ k: number; exchange: string; symbol: string; h: number; v: number }>(
+    `SELECT 0 AS k, '' AS exchange, '' AS symbol, intDiv(toUnixTimestamp(bucket), 3600) AS h,
+            toFloat64(toUnixTimestamp64Milli(max(last_known))) AS v
+     FROM known_at_1h
+     WHERE tbl = 'trades' AND bucket >= toDateTime({fromS:UInt32}, 'UTC') AND bucket <= toDateTime({toS:UInt32}, 'UTC')
+     GROUP BY bucket
+     UNION ALL
+     SELECT 1 AS k, exchange, symbol, intDiv(toUnixTimestamp(bucket), 3600) AS h,
+            toFloat64(argMaxMerge(close)) AS v
+     FROM candles_1h
+     WHERE base = {base:String} AND bucket >= toDateTime({fromS:UInt32}, 'UTC') AND bucket <= toDateTime({toS:UInt32}, 'UTC')
+     GROUP BY exchange, symbol, bucket`,
+    { base, fromS: Math.max(0, firstHour * 3600), toS: Math.max(0, lastHour * 3600) }
+  )
+  const ledger = rows.filter((r) => Number(r.k) === 0)
+  const candles = rows.filter((r) => Number(r.k) === 1)
+  const lastKnown = new Map(ledger.map((r) => [Number(r.h), Number(r.v)]))
   /** the first step at which hour h is complete (engine/asof/known-at.ts `completeHours`); n: never in the run */
   const completeFrom = new Map<number, number>()
   for (let h = firstHour; h <= lastHour; h++) {
@@ -126,7 +129,7 @@ export async function loadCloses(
     markets.set(k, { exchange: r.exchange, symbol: r.symbol })
     let m = agg.get(k)
     if (!m) agg.set(k, (m = new Map()))
-    m.set(Number(r.h), r.c)
+    m.set(Number(r.h), r.v)
   }
   // the tail of each hour not complete at a step: [max(hour start, T_i - TAIL_MS), min(hour end, T_i)]
   const stepOf = (i: number): number => g.startMs + i * g.stepMs

@@ -8,7 +8,8 @@
  * i is the newest reading among its groups of step <= i: what the raw rows known then give, and what a
  * complete hour's aggregate gives once every row of it is known.
  */
-import type { Store } from '../store/store.js'
+import type { Params, Store } from '../store/store.js'
+import { nativeBlocks, type NativeColumn } from '../export/native-blocks.js'
 import type { OnchainMetricRecord, WhaleTransferRecord } from '../records/types.js'
 import { tokensOf } from '../history/whale-assets.js'
 
@@ -57,12 +58,17 @@ export function usableAt(list: readonly Group[] | undefined, i: number): Group |
 
 export type Tagged<T> = T & { readonly e: number }
 
-export interface SeriesLoad {
+/**
+ * The whale transfer fields `WhaleWindow.flows24h` reads (engine/live/whale-window.ts): a step's window is
+ * filled with these alone, swaps left out (flows24h skips them).
+ */
+export type WhaleFlowRow = Pick<WhaleTransferRecord, 'kind' | 'ts' | 'address' | 'event_type' | 'token' | 'usd_value'>
+
+/** The run's grouped readings of each table. */
+export interface SeriesReadings {
   readonly funding: readonly Group[]
   readonly oi: readonly Group[]
   readonly lsr: readonly Group[]
-  readonly onchain: readonly Tagged<OnchainMetricRecord>[]
-  readonly whales: readonly Tagged<WhaleTransferRecord>[]
 }
 
 /** SQL of a row's effective step from its `ts` and `ingest_ts` (parameters start, step, known). */
@@ -119,19 +125,48 @@ function rowsSql(g: SeriesGrid, table: string, a: string, b: string, fromParam: 
 }
 
 /**
- * The newest reading of each group of `rows` (SQL of rowsSql's shape, or a UNION ALL of them with a column
- * `k` before `exchange` when `by` is `k, `): per `by`, market, event hour and effective step.
+ * The newest reading of each group of `rows` (SQL of rowsSql's shape): per market, event hour and effective
+ * step, as plain typed columns (names and types `readGroups` decodes).
  */
-function groupsSql(rows: string, by = ''): string {
+function groupsSql(rows: string): string {
   // the reading's time is aliased ms: an alias named ts would shadow the column inside max and argMax
-  return `SELECT ${by}exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
-     FROM (${rows})
-     WHERE e < {n:Int64}
-     GROUP BY ${by}exchange, symbol, h, e`
+  return `SELECT CAST(exchange AS String) AS gx, CAST(symbol AS String) AS gs, toInt32(h) AS gh, toInt32(e) AS ge,
+            toFloat64(ms) AS gt, a AS ga, b AS gb
+     FROM (
+       SELECT exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
+       FROM (${rows})
+       WHERE e < {n:Int64}
+       GROUP BY exchange, symbol, h, e)`
 }
 
-type GroupRow = Omit<Group, 'ts'> & { ms: number }
-const toGroup = ({ ms, ...r }: GroupRow): Group => ({ ...r, h: Number(r.h), e: Number(r.e), ts: Number(ms) })
+/**
+ * The groups of a `groupsSql` statement, read in the Native format (the store's format of large reads,
+ * engine/export/native-blocks.ts): numbers arrive as typed columns, with no text to format or parse. Every
+ * group is built as one object shape, so the sweeps' sorts and lookups stay monomorphic.
+ */
+async function readGroups(store: Store, sql: string, params: Params): Promise<Group[]> {
+  const out: Group[] = []
+  for await (const block of nativeBlocks(store.stream(sql, params, 'Native'))) {
+    const col = (name: string): NativeColumn['values'] => {
+      const c = block.columns.find((x) => x.name === name)
+      if (!c) throw new Error(`series groups without column ${name}`)
+      return c.values
+    }
+    const [x, s, h, e, t, a, b] = ['gx', 'gs', 'gh', 'ge', 'gt', 'ga', 'gb'].map(col) as [
+      string[],
+      string[],
+      Int32Array,
+      Int32Array,
+      Float64Array,
+      Float64Array,
+      Float64Array
+    ]
+    for (let j = 0; j < block.rows; j++) {
+      out.push({ exchange: x[j]!, symbol: s[j]!, h: h[j]!, e: e[j]!, ts: t[j]!, a: a[j]!, b: b[j]! })
+    }
+  }
+  return out
+}
 
 /**
  * The rows of `table` for `base` with event time in [fromMs, the last step] (and, when given, in the part
@@ -158,76 +193,85 @@ export async function groupedRows(
     extra = ` AND toUnixTimestamp64Milli(ts) >= arrayElement({plo:Array(Int64)}, ${slot})
              AND toUnixTimestamp64Milli(ts) <= arrayElement({phi:Array(Int64)}, ${slot})`
   }
-  const rows = await store.query<GroupRow>(groupsSql(rowsSql(g, table, a, b, 'from', extra)), params)
-  return rows.map(toGroup)
+  return readGroups(store, groupsSql(rowsSql(g, table, a, b, 'from', extra)), params)
 }
 
-/** One table of a merged grouped read: its name, the SQL of its two values, the earliest event time read. */
-interface GroupedTable {
-  readonly table: string
-  readonly a: string
-  readonly b: string
-  readonly fromMs: number
-}
-
-/** `groupedRows` of several tables (no parts) in one query: one scan per table, one round trip. */
-async function groupedTables(
+/**
+ * The grouped funding, open interest and long/short readings of the run: one statement per table, one
+ * after another (three statements cost less engine time than their UNION ALL in one, measured on the
+ * demo data: bench/asof/series-breakdown.ts).
+ */
+export async function loadReadings(
   store: Store,
   base: string,
   g: SeriesGrid,
-  tables: readonly GroupedTable[]
-): Promise<Group[][]> {
-  const params: Record<string, number | string> = gridParams(base, g)
-  const rows = tables.map((t, k) => {
-    params[`from${k}`] = t.fromMs
-    return `SELECT ${k} AS k, * FROM (${rowsSql(g, t.table, t.a, t.b, `from${k}`)})`
-  })
-  const out: Group[][] = tables.map(() => [])
-  for (const r of await store.query<GroupRow & { k: number }>(groupsSql(rows.join('\n UNION ALL '), 'k, '), params)) {
-    const { k, ...row } = r
-    out[Number(k)]!.push(toGroup(row))
-  }
-  return out
+  w: SeriesWindows
+): Promise<SeriesReadings> {
+  const funding = await groupedRows(store, base, g, 'funding', 'funding_rate', 'interval_hours', w.fundingFromMs)
+  const oi = await groupedRows(store, base, g, 'open_interest', 'oi_usd', '0', w.oiFromMs)
+  const lsr = await groupedRows(store, base, g, 'long_short', 'long_short_ratio', '0', w.lsrFromMs)
+  return { funding, oi, lsr }
 }
 
-export async function loadSeries(store: Store, base: string, g: SeriesGrid, w: SeriesWindows): Promise<SeriesLoad> {
-  const params = gridParams(base, g)
-  const e = effectiveSql(g)
-  // independent reads: concurrent on the store's session pool
+/** The base's exchange net flow and MVRV readings of the run, by event time. */
+export async function loadOnchain(
+  store: Store,
+  base: string,
+  g: SeriesGrid,
+  w: SeriesWindows
+): Promise<Tagged<OnchainMetricRecord>[]> {
   // the event time is aliased ms: an alias named ts would shadow the column in WHERE
-  const onchainRows = store.query<Omit<Tagged<OnchainMetricRecord>, 'ts'> & { ms: number }>(
+  const rows = await store.query<{ ms: number; asset: string; metric: string; value: number; e: number }>(
     `SELECT * FROM (
-       SELECT 'onchain_metric' AS kind, toUnixTimestamp64Milli(ts) AS ms, asset, metric, value, ${e} AS e
+       SELECT toUnixTimestamp64Milli(ts) AS ms, asset, metric, value, ${effectiveSql(g)} AS e
        FROM onchain_metrics
        WHERE asset = {base:String} AND metric IN ('exchange_netflow_usd', 'mvrv')
          AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
      WHERE e < {n:Int64} ORDER BY ms`,
-    { ...params, from: w.onchainFromMs }
+    { ...gridParams(base, g), from: w.onchainFromMs }
   )
-  const whaleRows = store.query<Omit<Tagged<WhaleTransferRecord>, 'ts'> & { ms: number }>(
-    `SELECT * FROM (
-       SELECT 'whale_transfer' AS kind, toUnixTimestamp64Milli(ts) AS ms, chain, tx_hash, log_index, block_number,
-              address, counterparty, toString(event_type) AS event_type, token, amount, usd_value, ${e} AS e
+  return rows.map((r) => ({
+    kind: 'onchain_metric' as const,
+    ts: Number(r.ms),
+    asset: r.asset,
+    metric: r.metric,
+    value: r.value,
+    e: Number(r.e)
+  }))
+}
+
+/** The whale transfers of the base's tokens in the run (swaps left out), in the order of a full load. */
+export async function loadWhales(
+  store: Store,
+  base: string,
+  g: SeriesGrid,
+  w: SeriesWindows
+): Promise<Tagged<WhaleFlowRow>[]> {
+  // the tie-break columns of the order are read for it, not returned
+  const rows = await store.query<{
+    ms: number
+    address: string
+    event_type: WhaleFlowRow['event_type']
+    token: string
+    usd_value: number
+    e: number
+  }>(
+    `SELECT ms, address, event_type, token, usd_value, e FROM (
+       SELECT toUnixTimestamp64Milli(ts) AS ms, chain, tx_hash, log_index, address, toString(event_type) AS event_type,
+              token, usd_value, ${effectiveSql(g)} AS e
        FROM whale_transfers
-       WHERE upper(token) IN {tokens:Array(String)}
+       WHERE upper(token) IN {tokens:Array(String)} AND event_type != 'swap'
          AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
      WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address`,
-    { ...params, from: w.whalesFromMs, tokens: tokensOf(base) }
+    { ...gridParams(base, g), from: w.whalesFromMs, tokens: tokensOf(base) }
   )
-  const [[funding, oi, lsr], onchain, whales] = await Promise.all([
-    groupedTables(store, base, g, [
-      { table: 'funding', a: 'funding_rate', b: 'interval_hours', fromMs: w.fundingFromMs },
-      { table: 'open_interest', a: 'oi_usd', b: '0', fromMs: w.oiFromMs },
-      { table: 'long_short', a: 'long_short_ratio', b: '0', fromMs: w.lsrFromMs }
-    ]),
-    onchainRows,
-    whaleRows
-  ])
-  return {
-    funding: funding!,
-    oi: oi!,
-    lsr: lsr!,
-    onchain: onchain.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<OnchainMetricRecord>),
-    whales: whales.map(({ ms, ...r }) => ({ ...r, ts: Number(ms), e: Number(r.e) }) as Tagged<WhaleTransferRecord>)
-  }
+  return rows.map((r) => ({
+    kind: 'whale_transfer' as const,
+    ts: Number(r.ms),
+    address: r.address,
+    event_type: r.event_type,
+    token: r.token,
+    usd_value: r.usd_value,
+    e: Number(r.e)
+  }))
 }
