@@ -23,6 +23,8 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { DEDUP_INSERT_SETTINGS, FAST_INSERT_SETTINGS } from '../../engine/store/store.js'
 import { importFiles } from '../../ingest/import/run-import.js'
 import { settingsClause, sqlString } from '../../engine/store/sql-text.js'
+import { planFile } from '../../ingest/import/plan-file.js'
+import { csvSelect, inputSettings } from '../../ingest/import/stage-sql.js'
 
 const COLUMNS = ['ts', 'exchange', 'market', 'symbol', 'base', 'quote', 'side', 'price', 'qty', 'trade_id']
 const PAYLOAD_ROWS = 1_000_000
@@ -48,6 +50,33 @@ async function payload(store: ChdbStore, tsv: string): Promise<void> {
   }
 }
 
+/**
+ * The CSV itself through the engine's CSV input and the layout's conversions to `trades` (the import's
+ * `inner` select), one statement, no rule checked, no coverage, no hash: where the engine stands on the
+ * import's own input, against which the import's checks are measured.
+ */
+async function ceilingCsv(store: ChdbStore, csv: string): Promise<void> {
+  const files = csv.split(',')
+  for (const [i, file] of files.entries()) {
+    const line = fs.readFileSync(file, 'latin1').slice(0, 4096).split('\n')[0]!
+    const plan = planFile(file, file, line)
+    const header = /^[a-z]/i.test(line)
+    const target = plan.layout.targets[0]!
+    const src = { file, gzip: false, header, bytes: fs.statSync(file).size }
+    const totals = { rows: 0, minMs: 0, maxMs: 0, markets: new Set<string>(), funding: new Map() }
+    const settings = settingsClause({
+      ...DEDUP_INSERT_SETTINGS,
+      ...FAST_INSERT_SETTINGS,
+      ...inputSettings(plan.layout, header),
+      insert_deduplication_token: `ceiling_csv_${i}`
+    })
+    await store.command(
+      `INSERT INTO ${target.table} (${target.columns.join(', ')}) SELECT ${target.columns.join(', ')} FROM (SELECT ${target.inner} FROM ${csvSelect(plan.layout, src, sqlString)})${settings}`,
+      plan.params(totals)
+    )
+  }
+}
+
 async function main(): Promise<void> {
   const [variant, dir, csv, tsv, rowsText] = process.argv.slice(2) as [string, string, string, string, string]
   const store = new ChdbStore({ path: dir, poolSize: 2 })
@@ -70,6 +99,8 @@ async function main(): Promise<void> {
       `INSERT INTO trades (${COLUMNS.join(', ')}) SELECT * FROM file(${sqlString(tsv)}, 'TSV', ` +
         `'ts DateTime64(3, \\'UTC\\'), exchange String, market String, symbol String, base String, quote String, side String, price Float64, qty Float64, trade_id String')${s}`
     )
+  } else if (variant === 'ceiling_csv') {
+    await ceilingCsv(store, csv)
   } else if (variant === 'payload') {
     await payload(store, tsv)
   } else throw new Error(`unknown variant ${variant}`)
