@@ -25,6 +25,7 @@ import { importFiles } from '../../ingest/import/run-import.js'
 import { settingsClause, sqlString } from '../../engine/store/sql-text.js'
 import { planFile } from '../../ingest/import/plan-file.js'
 import { csvSelect, inputSettings } from '../../ingest/import/stage-sql.js'
+import { ONE_BLOCK } from '../../ingest/import/writer.js'
 
 const COLUMNS = ['ts', 'exchange', 'market', 'symbol', 'base', 'quote', 'side', 'price', 'qty', 'trade_id']
 const PAYLOAD_ROWS = 1_000_000
@@ -52,8 +53,9 @@ async function payload(store: ChdbStore, tsv: string): Promise<void> {
 
 /**
  * The CSV itself through the engine's CSV input and the layout's conversions to `trades` (the import's
- * `inner` select), one statement, no rule checked, no coverage, no hash: where the engine stands on the
- * import's own input, against which the import's checks are measured.
+ * `inner` select), one statement per file with the import's insert settings (one block), no rule checked,
+ * no coverage, no hash: where the engine stands on the import's own input, against which the import's
+ * checks are measured.
  */
 async function ceilingCsv(store: ChdbStore, csv: string): Promise<void> {
   const files = csv.split(',')
@@ -67,6 +69,7 @@ async function ceilingCsv(store: ChdbStore, csv: string): Promise<void> {
     const settings = settingsClause({
       ...DEDUP_INSERT_SETTINGS,
       ...FAST_INSERT_SETTINGS,
+      ...ONE_BLOCK,
       ...inputSettings(plan.layout, header),
       insert_deduplication_token: `ceiling_csv_${i}`
     })

@@ -40,7 +40,7 @@ import { SLICE_BLOCK_BYTES, SLICE_BLOCK_ROWS, type StageSlice } from './stage-sl
 import { DIRECT_READ_SETTINGS, directSource, inputSettings, loadStatement } from './stage-sql.js'
 
 /** A slice's statement writes its rows as one insert block: its dedup token then names exactly that block. */
-const ONE_BLOCK = {
+export const ONE_BLOCK = {
   min_insert_block_size_rows: SLICE_BLOCK_ROWS,
   min_insert_block_size_bytes: SLICE_BLOCK_BYTES,
   max_insert_threads: 1
