@@ -2,7 +2,8 @@
  * @module
  * `npm run bench -- import`: rows/s of `tidewatch import` on a data.binance.vision aggTrades CSV (target
  * >= 500,000 rows/s) against the engine ceiling of the same path (pre-built TSV through one INSERT ...
- * SELECT FROM file(), same rows, same views) and the insert-payload path, alternating rounds, each run in
+ * SELECT FROM file(), same rows, same views), the engine on the import's own CSV with its conversions and
+ * no check (`ceiling_csv`) and the insert-payload path, alternating rounds, each run in
  * a fresh process and data directory. Two shapes: one daily file of BENCH_IMPORT_ROWS rows, and the same
  * number of rows as BENCH_IMPORT_DAYS daily files in one run (the next file read while one is written).
  */

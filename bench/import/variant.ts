@@ -1,18 +1,20 @@
 /**
  * @module
  * One import benchmark run in its own process and data directory (chDB binds one directory per process):
- * `node dist/bench/import/variant.js <import|import_staged|ceiling|payload> <dataDir> <csv[,csv...]> <tsv> <rows>`. Prints one JSON
+ * `node dist/bench/import/variant.js <import|import_staged|ceiling|ceiling_csv|payload> <dataDir> <csv[,csv...]> <tsv> <rows>`. Prints one JSON
  * line (rows/s, and `cpu_s`: CPU-seconds of the process during the run, every thread, so a loaded machine's
  * rounds can be compared by the work they took). Several CSVs (comma-separated) are one `importFiles` run of
  * those files in order.
  *
- * - import: `importFiles` on the aggTrades CSV: the SHA-256 beside the engine reading the CSV into a staging
- *   table and one validation query, then INSERT ... SELECT FROM the staging table per slice with the
+ * - import: `importFiles` on the aggTrades CSV: the engine reading the CSV into a staging table and one
+ *   validation query (and the SHA-256 beside it when a `.CHECKSUM` is there), then INSERT ... SELECT FROM the staging table per slice with the
  *   coverage filter, every view attached; a file that fits one insert block is instead one statement reading
  *   it and checking every row (ingest/import/direct-file.ts).
  * - import_staged: the same with every file staged (`directRows: 0`), for comparison.
  * - ceiling: the same rows as pre-built normalized TSV, one `INSERT INTO trades SELECT * FROM file()` with
  *   the same settings: what the engine takes through the same path, with nothing of ours around it.
+ * - ceiling_csv: the CSV itself through the engine's CSV input with the import's conversions and insert
+ *   settings, one statement per file, nothing checked (`ceilingCsv`).
  * - payload: the same TSV as insert payloads of 1,000,000 rows (the path of the ingest pipeline and
  *   /v1/admin/ingest), for comparison.
  */
