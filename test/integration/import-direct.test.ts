@@ -6,6 +6,7 @@
  * of time order, or of more rows than the statement takes (the file is not counted before it), is staged
  * and written whole. The SIGKILL case is in test/e2e/import-crash.test.ts.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -128,6 +129,25 @@ describe('a file written by one statement reading it', () => {
     expect(err).toMatchObject({ line: 1002, reason: expect.stringMatching(/^price must be a non-negative number/) })
     expect(await totals('DIRD')).toEqual(before)
     expect(fs.readdirSync(path.join(env.dataDir, 'journal-d'))).toEqual([])
+  })
+
+  it('a .CHECKSUM beside a plain CSV is verified before the statement: a mismatch sends it not; a match counts the rows', async () => {
+    const csv = aggTradesCsv(DAY + 12 * HOUR, 60, 3)
+    const sidecar = (f: string, digest: string) => fs.writeFileSync(`${f}.CHECKSUM`, `${digest}  ${path.basename(f)}\n`)
+    const sha = crypto.createHash('sha256').update(csv).digest('hex')
+    const bad = writeCsv(env.filesDir, 'DIRGUSDT-aggTrades-2024-01-01.csv', csv)
+    sidecar(bad, sha.replace(/^./, sha[0] === '0' ? '1' : '0'))
+    const sent: string[] = []
+    const err = await importFiles(recording(env.store, sent), [bad], options('g')).catch((e: unknown) => e)
+    expect(err).toMatchObject({ line: 0, reason: expect.stringMatching(/^checksum mismatch/) })
+    expect(sent.filter(isSliceInsert)).toEqual([])
+    expect(await totals('DIRG')).toEqual({ raw: 0, m1: 0, h1: 0, d1: 0 })
+
+    const good = writeCsv(env.filesDir, 'DIRHUSDT-aggTrades-2024-01-01.csv', csv)
+    sidecar(good, sha)
+    const [result] = await importFiles(env.store, [good], options('h'))
+    expect(result).toMatchObject({ rows: 180, checksum: true })
+    expect(await totals('DIRH')).toEqual({ raw: 180, m1: 180, h1: 180, d1: 180 })
   })
 
   it('a file of more rows than the statement takes (not counted before it) is refused by it, staged, written whole', async () => {
