@@ -62,7 +62,11 @@ async function payload(store: ChdbStore, tsv: string): Promise<void> {
 async function ceilingCsv(store: ChdbStore, csv: string): Promise<void> {
   const files = csv.split(',')
   for (const [i, file] of files.entries()) {
-    const line = fs.readFileSync(file, 'latin1').slice(0, 4096).split('\n')[0]!
+    const head = Buffer.alloc(4096)
+    const fd = fs.openSync(file, 'r')
+    const n = fs.readSync(fd, head, 0, head.length, 0)
+    fs.closeSync(fd)
+    const line = head.subarray(0, n).toString('latin1').split('\n')[0]!
     const plan = planFile(file, file, line)
     const header = /^[a-z]/i.test(line)
     const target = plan.layout.targets[0]!
