@@ -12,7 +12,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { silentLogger, type Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
-import { fileIdentity, filePass, hasChecksumFile, verifyChecksum } from './checksum.js'
+import { sqlString } from '../../engine/store/sql-text.js'
+import { fileIdentity, hasChecksumFile, verifyChecksum } from './checksum.js'
 import { DIRECT_MAX_ROWS } from './direct-file.js'
 import { compressionOf } from './file-source.js'
 import { ImportJournal } from './import-journal.js'
@@ -149,9 +150,7 @@ async function readOne(
     if (!staged.rowsCounted) {
       const counted = sum?.lines
       lines =
-        counted !== null && counted !== undefined
-          ? Promise.resolve(counted)
-          : filePass(staged.source.file, { hash: false, lines: true }, signal).then((p) => p.lines!)
+        counted !== null && counted !== undefined ? Promise.resolve(counted) : countLines(store, staged.source.file)
       lines.catch(() => undefined) // awaited after the statement
     }
     return { file, dir, staged, fileId: fileIdentity(file), checked: sum !== null, lines }
@@ -160,6 +159,17 @@ async function readOne(
     fs.rmSync(dir, { recursive: true, force: true })
     throw err
   }
+}
+
+/**
+ * The lines of a plain CSV, counted by the engine (`LineAsString`) on a session of its own while the
+ * file's statement runs on another: the store's pool has at least two (ChdbStore's default 4, the CLI's 2).
+ */
+async function countLines(store: Store, file: string): Promise<number> {
+  const [row] = await store.query<{ n: number | string }>(
+    `SELECT count() AS n FROM file(${sqlString(file)}, 'LineAsString')`
+  )
+  return Number(row!.n)
 }
 
 /** The write phase of a file whose read phase passed: its slices, in time order (writer.ts). */
