@@ -4,8 +4,8 @@
  * When it is there, the file's SHA-256 must match before anything is written; Binance replaces files and
  * republishes checksums, so a stale download is caught here. Without it the digest is not computed: dedup
  * tokens name the file by its identity (`fileIdentity`), not by its bytes. The same read can count the
- * file's lines (`filePass`): a file written by one statement (direct-file.ts) has them counted beside that
- * statement, not before it.
+ * file's lines (`filePass`): a plain CSV with a `.CHECKSUM`, written by one statement (direct-file.ts), has
+ * its rows counted there.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'

@@ -62,7 +62,7 @@ function edgeLines(src: StageSource): [string, string] | null {
 /**
  * The totals of a file the direct statement can write (the time range of its first and last data line,
  * which the statement holds every row to), or null when it is staged instead. The file is not read for
- * them: its rows are counted beside the statement (run-import.ts, checksum.ts `filePass`), `rows` here is
+ * them: its rows are counted beside the statement (run-import.ts `countLines`), `rows` here is
  * 0, and the statement itself refuses a file of more than `maxRows` data rows (stage-sql.ts
  * `directSource`), which is then staged. A file whose size over its edge lines' mean length says more
  * rows than `maxRows` is staged at once.

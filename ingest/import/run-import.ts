@@ -114,7 +114,7 @@ function stageRequest(file: string, dir: string, opts: ImportOptions, direct: bo
  * phase (and before the file's own error, so a file that fails both reports the checksum): chDB cannot
  * stop a statement once it runs, and the rows are visible when it ends. Without one no digest is needed
  * (tokens name the file by its identity), and a plain CSV written by one statement has its lines counted
- * while that statement runs (`lines`). Throws the file's `ImportError` with nothing left behind.
+ * by the engine while that statement runs (`lines`, `countLines`). Throws the file's `ImportError` with nothing left behind.
  */
 async function readOne(
   store: Store,
