@@ -2,7 +2,8 @@
  * @module
  * `npm run bench -- import`: rows/s of `tidewatch import` on a data.binance.vision aggTrades CSV (target
  * >= 500,000 rows/s) against the engine ceiling of the same path (pre-built TSV through one INSERT ...
- * SELECT FROM file(), same rows, same views) and the insert-payload path, alternating rounds, each run in
+ * SELECT FROM file(), same rows, same views), the engine on the import's own CSV with its conversions and
+ * no check (`ceiling_csv`) and the insert-payload path, alternating rounds, each run in
  * a fresh process and data directory. Two shapes: one daily file of BENCH_IMPORT_ROWS rows, and the same
  * number of rows as BENCH_IMPORT_DAYS daily files in one run (the next file read while one is written).
  */
@@ -23,7 +24,16 @@ const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
  * (the next file read while the current one is written) and the engine taking all their rows at once;
  * import_staged: the one file through the staging table (every file staged), for comparison.
  */
-const VARIANTS = ['import', 'ceiling', 'payload', 'import_days', 'ceiling_days', 'import_staged'] as const
+const VARIANTS = [
+  'import',
+  'ceiling',
+  'ceiling_csv',
+  'payload',
+  'import_days',
+  'ceiling_days',
+  'ceiling_csv_days',
+  'import_staged'
+] as const
 
 export async function importBench(rounds: number): Promise<Record<string, unknown>> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-import-'))
@@ -40,9 +50,11 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
       import: ['import', csv, tsv],
       import_staged: ['import_staged', csv, tsv],
       ceiling: ['ceiling', csv, tsv],
+      ceiling_csv: ['ceiling_csv', csv, tsv],
       payload: ['payload', csv, tsv],
       import_days: ['import', dayFiles.join(','), daysTsv],
-      ceiling_days: ['ceiling', dayFiles.join(','), daysTsv]
+      ceiling_days: ['ceiling', dayFiles.join(','), daysTsv],
+      ceiling_csv_days: ['ceiling_csv', dayFiles.join(','), daysTsv]
     }
     const runs: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]))
     const cpu: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]))
@@ -84,12 +96,19 @@ export async function importBench(rounds: number): Promise<Record<string, unknow
       import_vs_ceiling: ratio('import', 'ceiling'),
       import_vs_payload: ratio('import', 'payload'),
       import_days_vs_ceiling: ratio('import_days', 'ceiling_days'),
+      // the engine's CSV input with the import's conversions and no checks: what the checks cost, and where
+      // the engine stands on the CSV against the prepared TSV
+      import_vs_ceiling_csv: ratio('import', 'ceiling_csv'),
+      import_days_vs_ceiling_csv: ratio('import_days', 'ceiling_csv_days'),
+      ceiling_csv_vs_ceiling: ratio('ceiling_csv', 'ceiling'),
       import_staged_vs_ceiling: ratio('import_staged', 'ceiling'),
       // CPU-seconds of the process per run: the work each took, whatever the machine's load
       runs_cpu_s: cpu,
       median_cpu_s: c,
       import_cpu_vs_ceiling: cpuRatio('import', 'ceiling'),
       import_days_cpu_vs_ceiling: cpuRatio('import_days', 'ceiling_days'),
+      import_cpu_vs_ceiling_csv: cpuRatio('import', 'ceiling_csv'),
+      import_days_cpu_vs_ceiling_csv: cpuRatio('import_days', 'ceiling_csv_days'),
       targets: { import_rows_per_s: 500_000, import_vs_ceiling: 0.8 }
     }
   } finally {

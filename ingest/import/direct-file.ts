@@ -6,12 +6,11 @@
  * `directSource`) checks every line while it reads and writes the file as one insert block, so a line that
  * breaks a rule fails it before anything is written; the engine parses the file once, where the staging
  * table costs its write and a scan per slice. Its coverage (coverage.ts) is judged over the time range of
- * the file's first and last data line, read here, and the statement refuses a row outside that range: a file
- * out of time order, like a bad one, is then staged and checked as any other (run-import.ts).
+ * the file's first and last data line, read here, and the statement refuses a row outside that range or past
+ * DIRECT_MAX_ROWS: a file out of time order or larger, like a bad one, is then staged and checked as any
+ * other (run-import.ts). Nothing reads the whole file before the statement.
  */
 import fs from 'node:fs'
-import type { Store } from '../../engine/store/store.js'
-import { sqlString } from '../../engine/store/sql-text.js'
 import { MICROS_FROM, type CsvLayout } from './csv-layout.js'
 import type { ScanTotals } from './csv-scan.js'
 import type { FilePlan } from './plan-file.js'
@@ -61,16 +60,14 @@ function edgeLines(src: StageSource): [string, string] | null {
 }
 
 /**
- * The totals of a file the direct statement can write (rows, and the time range of its first and last
- * data line, which the statement holds every row to), or null when it is staged instead. The rows are the
- * file's lines as the engine counts them, less the header; a count of 0 leaves the verdict to the staging.
+ * The totals of a file the direct statement can write (the time range of its first and last data line,
+ * which the statement holds every row to), or null when it is staged instead. The file is not read for
+ * them: its rows are counted beside the statement (run-import.ts `countLines`), `rows` here is
+ * 0, and the statement itself refuses a file of more than `maxRows` data rows (stage-sql.ts
+ * `directSource`), which is then staged. A file whose size over its edge lines' mean length says more
+ * rows than `maxRows` is staged at once.
  */
-export async function directTotals(
-  store: Store,
-  plan: FilePlan,
-  src: StageSource,
-  maxRows: number
-): Promise<ScanTotals | null> {
+export function directTotals(plan: FilePlan, src: StageSource, maxRows: number): ScanTotals | null {
   const { layout } = plan
   const eligible =
     plan.source === 'binance' &&
@@ -84,10 +81,7 @@ export async function directTotals(
   if (!edges) return null
   const [a, b] = edges.map((line) => lineTime(layout, line))
   if (a === null || b === null || a === undefined || b === undefined) return null
-  const [count] = await store.query<{ n: number | string }>(
-    `SELECT count() AS n FROM file(${sqlString(src.file)}, 'LineAsString')`
-  )
-  const rows = Number(count!.n) - (src.header ? 1 : 0)
-  if (rows <= 0 || rows > maxRows) return null
-  return { rows, minMs: Math.min(a, b), maxMs: Math.max(a, b), markets: new Set(), funding: new Map() }
+  const estimate = src.bytes / ((edges[0].length + edges[1].length) / 2 + 1)
+  if (maxRows <= 0 || estimate > maxRows) return null
+  return { rows: 0, minMs: Math.min(a, b), maxMs: Math.max(a, b), markets: new Set(), funding: new Map() }
 }

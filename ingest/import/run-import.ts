@@ -12,7 +12,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { silentLogger, type Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
-import { verifyChecksum } from './checksum.js'
+import { sqlString } from '../../engine/store/sql-text.js'
+import { fileIdentity, hasChecksumFile, verifyChecksum } from './checksum.js'
+import { DIRECT_MAX_ROWS } from './direct-file.js'
+import { compressionOf } from './file-source.js'
 import { ImportJournal } from './import-journal.js'
 import type { ScanTotals } from './csv-scan.js'
 import { ImportError } from './import-error.js'
@@ -76,8 +79,14 @@ interface ReadFile {
   /** the file's own temporary directory (its staged input); removed once the file is written or given up */
   readonly dir: string
   readonly staged: StagedFile
-  readonly sha256: string
+  /** the file's identity, naming it in dedup tokens (checksum.ts `fileIdentity`) */
+  readonly fileId: string
   readonly checked: boolean
+  /**
+   * the staged input's lines, counted beside the write when the staging did not count the rows
+   * (`staged.rowsCounted` false: a plain CSV written by one statement); null when counted
+   */
+  readonly lines: Promise<number> | null
 }
 
 /** Drops a staging table (none for a file written without one). */
@@ -85,8 +94,9 @@ async function dropStage(store: Store, staged: StagedFile): Promise<void> {
   if (staged.table !== null) await store.command(`DROP TABLE IF EXISTS ${staged.table}`).catch(() => undefined)
 }
 
-/** Drops the file's staging table and removes its directory. */
+/** Drops the file's staging table and removes its directory (once its line count, if any, has ended). */
 async function release(store: Store, read: ReadFile): Promise<void> {
+  await read.lines?.catch(() => undefined)
   await dropStage(store, read.staged)
   fs.rmSync(read.dir, { recursive: true, force: true })
 }
@@ -98,9 +108,13 @@ function stageRequest(file: string, dir: string, opts: ImportOptions, direct: bo
 }
 
 /**
- * The read phase of one file: the checksum, and beside it the engine reading the file into a staging
- * table and checking every line. The checksum's verdict is taken first, as when the two ran one after the
- * other. Throws the file's `ImportError` with nothing left behind.
+ * The read phase of one file: the staged input, and the engine reading it into a staging table and checking
+ * every line, or, for a file written by one statement (direct-file.ts), only its two ends. With a
+ * `.CHECKSUM` beside the file its SHA-256 is computed meanwhile and its verdict taken before the write
+ * phase (and before the file's own error, so a file that fails both reports the checksum): chDB cannot
+ * stop a statement once it runs, and the rows are visible when it ends. Without one no digest is needed
+ * (tokens name the file by its identity), and a plain CSV written by one statement has its lines counted
+ * by the engine while that statement runs (`lines`, `countLines`). Throws the file's `ImportError` with nothing left behind.
  */
 async function readOne(
   store: Store,
@@ -113,8 +127,10 @@ async function readOne(
   report('checksum', 0, 0)
   fs.mkdirSync(opts.tmpDir, { recursive: true })
   const dir = fs.mkdtempSync(path.join(opts.tmpDir, 'import-'))
-  const checksum = verifyChecksum(file, label, signal)
-  checksum.catch(() => undefined) // awaited below, first
+  // the staged input of a plain CSV is a link to the file itself: one read gives the digest and the lines
+  const plain = compressionOf(file) === 'none'
+  const checksum = hasChecksumFile(file) ? verifyChecksum(file, label, signal, plain) : null
+  checksum?.catch(() => undefined) // awaited below, first
   let staged: StagedFile | null = null
   try {
     try {
@@ -130,12 +146,30 @@ async function readOne(
       throw err
     }
     const sum = await checksum
-    return { file, dir, staged, sha256: sum.sha256, checked: sum.checked }
+    let lines: Promise<number> | null = null
+    if (!staged.rowsCounted) {
+      const counted = sum?.lines
+      lines =
+        counted !== null && counted !== undefined ? Promise.resolve(counted) : countLines(store, staged.source.file)
+      lines.catch(() => undefined) // awaited after the statement
+    }
+    return { file, dir, staged, fileId: fileIdentity(file), checked: sum !== null, lines }
   } catch (err) {
     if (staged) await dropStage(store, staged)
     fs.rmSync(dir, { recursive: true, force: true })
     throw err
   }
+}
+
+/**
+ * The lines of a plain CSV, counted by the engine (`LineAsString`) on a session of its own while the
+ * file's statement runs on another: the store's pool has at least two (ChdbStore's default 4, the CLI's 2).
+ */
+async function countLines(store: Store, file: string): Promise<number> {
+  const [row] = await store.query<{ n: number | string }>(
+    `SELECT count() AS n FROM file(${sqlString(file)}, 'LineAsString')`
+  )
+  return Number(row!.n)
 }
 
 /** The write phase of a file whose read phase passed: its slices, in time order (writer.ts). */
@@ -146,15 +180,17 @@ async function writeOne(
   opts: ImportOptions,
   report: Report
 ): Promise<FileResult> {
-  const { file, sha256, checked } = read
+  const { file, fileId, checked } = read
   const { plan } = read.staged
   let { totals } = read.staged
   const params = plan.params(totals)
   const write = (staged: StagedFile) =>
-    writeSlices(store, journal, staged, params, sha256, (done, total) => report('writing', done / total, totals.rows))
+    writeSlices(store, journal, staged, params, fileId, (done, total) => report('writing', done / total, totals.rows))
   report('writing', 0, totals.rows)
   try {
     await write(read.staged)
+    // the statement checked and wrote every line; its count, taken meanwhile, is what the file held
+    if (read.lines) totals = { ...totals, rows: (await read.lines) - (read.staged.source.header ? 1 : 0) }
   } catch (err) {
     if (!(err instanceof DirectWriteFailed)) throw err
     totals = await writeStaged(store, journal, read, err, opts, report, write)
@@ -183,7 +219,8 @@ type Report = (phase: ImportPhase, fraction: number, rows: number) => void
  * its first and last line failed that statement while it was read, before it wrote anything: its journal
  * entry is dropped, and a file in no time order is written from the staging table. Otherwise the statement
  * failed in its write, and its error is thrown, its entry kept for the next run as any failed statement's.
- * Returns the staged totals.
+ * A file of more rows than the statement accepts (its count is not taken before it) is written from the
+ * staging table too. Returns the staged totals.
  */
 async function writeStaged(
   store: Store,
@@ -204,8 +241,9 @@ async function writeStaged(
     throw err
   }
   try {
-    const { minMs, maxMs } = staged.totals
-    if (minMs >= direct.minMs && maxMs <= direct.maxMs) throw failed.cause
+    const { minMs, maxMs, rows } = staged.totals
+    const maxRows = read.staged.directMaxRows ?? DIRECT_MAX_ROWS
+    if (minMs >= direct.minMs && maxMs <= direct.maxMs && rows <= maxRows) throw failed.cause
     journal.discard(failed.entry)
     await write(staged)
     return staged.totals

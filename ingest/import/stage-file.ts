@@ -5,8 +5,9 @@
  * table with strict input settings, and one validation query checks every rule of the layout
  * (stage-sql.ts). Nothing reaches the raw tables here. The staged rows then give the totals (rows, time
  * range, markets, funding steps) and the slices of whole hours the write phase moves (writer.ts). A file
- * one statement can check and write by reading it directly (direct-file.ts) skips the staging table: its
- * rows are counted and its time range read here, its lines are checked by that statement.
+ * one statement can check and write by reading it directly (direct-file.ts) skips the staging table: only
+ * its time range is read here (its two ends), its lines are checked by that statement and counted beside
+ * it (a zip's while it is unpacked).
  *
  * When the engine refuses the file (a line that does not parse, a rule broken), the byte scan of
  * csv-scan.ts reads the file in its worker to name the line and the reason as it always has; only when it
@@ -42,6 +43,13 @@ export interface StagedFile {
   readonly source: StageSource
   readonly totals: ScanTotals
   readonly slices: StageSlice[]
+  /** a file without a staging table: most data rows its statement accepts (stage-sql.ts `directSource`) */
+  readonly directMaxRows?: number
+  /**
+   * false when `totals.rows` is not known yet (0): a plain CSV written without a staging table has its lines
+   * counted beside its statement (run-import.ts); a zip's are counted while it is unpacked
+   */
+  readonly rowsCounted: boolean
 }
 
 export interface StageRequest {
@@ -83,23 +91,30 @@ function gzipSize(file: string, size: number): number {
   }
 }
 
+/** A staged input and, for an unpacked zip, its lines (counted in the unpacking's chunks). */
+type StagedInput = Omit<StageSource, 'header'> & { readonly lines?: number }
+
 /** The file as the engine reads it, in `dir`: a link (plain CSV, gzip) or the zip's one CSV, unpacked. */
-async function stageInput(file: string, label: string, dir: string): Promise<Omit<StageSource, 'header'>> {
+async function stageInput(file: string, label: string, dir: string): Promise<StagedInput> {
   const kind = compressionOf(file)
   if (kind === 'zip') {
     const to = path.join(dir, 'input.csv')
     const src = await openCsvSource(file, label)
     const out = fs.createWriteStream(to)
     let bytes = 0
+    let lines = 0
+    let last = 10
     try {
       for await (const chunk of src.chunks) {
         bytes += chunk.length
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
+        if (chunk.length > 0) last = chunk[chunk.length - 1]!
         if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()))
       }
     } finally {
       await new Promise<void>((r) => out.end(() => r()))
     }
-    return { file: to, gzip: false, bytes }
+    return { file: to, gzip: false, bytes, lines: lines + (last === 10 ? 0 : 1) }
   }
   const to = path.join(dir, kind === 'gzip' ? 'input.csv.gz' : 'input.csv')
   let size: number
@@ -211,7 +226,7 @@ export async function stageFile(
   signal?: AbortSignal
 ): Promise<StagedFile> {
   const { file, label, dir } = req
-  const input = await stageInput(file, label, dir)
+  const { lines, ...input } = await stageInput(file, label, dir)
   const line = await firstLineOf(input.file, label)
   if (line === null) throw new ImportError(label, 0, 'the file is empty')
   const plan = planFile(label, file, line, req.market)
@@ -219,12 +234,24 @@ export async function stageFile(
   const source: StageSource = { ...input, header }
   progress(0, 0)
   signal?.throwIfAborted()
-  const direct = await directTotals(store, plan, source, req.directRows ?? DIRECT_MAX_ROWS)
+  const maxRows = req.directRows ?? DIRECT_MAX_ROWS
+  const direct = directTotals(plan, source, maxRows)
   if (direct) {
-    progress(1, direct.rows)
-    const slice = { rows: direct.rows, minMs: direct.minMs, maxMs: direct.maxMs }
+    const rows = lines === undefined ? 0 : lines - (header ? 1 : 0)
+    const totals = { ...direct, rows }
+    progress(1, rows)
+    const slice = { rows, minMs: direct.minMs, maxMs: direct.maxMs }
     const hours = { startHour: Math.floor(direct.minMs / 3_600_000), lastHour: Math.floor(direct.maxMs / 3_600_000) }
-    return { plan, table: null, source, totals: direct, slices: [{ ...hours, ...slice }] }
+    const counted = lines !== undefined
+    return {
+      plan,
+      table: null,
+      source,
+      totals,
+      slices: [{ ...hours, ...slice }],
+      directMaxRows: maxRows,
+      rowsCounted: counted
+    }
   }
   const table = stageName()
   let kept = false
@@ -237,7 +264,7 @@ export async function stageFile(
     }
     progress(1, done.totals.rows)
     kept = true
-    return { plan, table, source, totals: done.totals, slices: cutSlices(done.hours, req.sliceRows) }
+    return { plan, table, source, totals: done.totals, slices: cutSlices(done.hours, req.sliceRows), rowsCounted: true }
   } finally {
     if (!kept) await store.command(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined)
   }

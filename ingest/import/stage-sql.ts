@@ -156,21 +156,41 @@ export function loadStatement(
   ].join('\n')
 }
 
+/**
+ * The file read as the staging table's columns (`_ms` and the kept `c_` columns), with no rule checked: the
+ * engine's own CSV input and the layout's conversions alone. The import benchmark's `ceiling_csv` reference
+ * reads the file through it; imports use `directSource` or the staging table.
+ */
+export function csvSelect(layout: CsvLayout, src: StageSource, quote: (s: string) => string): string {
+  return `(${stagedSelect(layout, src, quote, false)})`
+}
+
 /** The `throwIf` message of `directSource` (the line and rule are found by staging the file). */
-const DIRECT_REFUSED = 'a line of the import file breaks a rule of its layout or lies outside its time range'
+const DIRECT_REFUSED =
+  'a line of the import file breaks a rule of its layout, lies outside its time range or past its most rows'
 
 /**
  * The file read straight into a slice statement, in place of the staging table (writer.ts): the staging
  * table's columns, with every rule of `stageRules` and the time range `{from_ms:Int64}..{to_ms:Int64}`
- * (epoch ms) applied to every row by `throwIf` before any row leaves the subquery. A row that breaks one
- * fails the statement while it reads, before its one insert block is formed, so nothing is written; which
- * line and rule is then found by staging the file (run-import.ts). Needs `DIRECT_READ_SETTINGS` and the
- * input settings.
+ * (epoch ms) applied to every row by `throwIf` before any row leaves the subquery, and the file's data rows
+ * held to `maxRows` (its 0-based `_row` below it: the engine counts the rows while it reads them, so the
+ * file is not counted before). A row that breaks one fails the statement while it reads, before its one
+ * insert block is formed, so nothing is written; which line and rule is then found by staging the file
+ * (run-import.ts). Needs `DIRECT_READ_SETTINGS` and the input settings.
  */
-export function directSource(layout: CsvLayout, src: StageSource, quote: (s: string) => string): string {
-  const pass = [...stageRules(layout).map((r) => `(${r.pass})`), '_ms BETWEEN {from_ms:Int64} AND {to_ms:Int64}']
+export function directSource(
+  layout: CsvLayout,
+  src: StageSource,
+  quote: (s: string) => string,
+  maxRows: number
+): string {
+  const pass = [
+    ...stageRules(layout).map((r) => `(${r.pass})`),
+    '_ms BETWEEN {from_ms:Int64} AND {to_ms:Int64}',
+    `_row < ${Math.trunc(maxRows)}`
+  ]
   return [
-    `(SELECT * FROM (${stagedSelect(layout, src, quote, false)})`,
+    `(SELECT * FROM (${stagedSelect(layout, src, quote, true)})`,
     ` WHERE throwIf(NOT (${pass.join(' AND ')}), ${quote(DIRECT_REFUSED)}) = 0)`
   ].join('\n')
 }

@@ -10,7 +10,7 @@
  * nothing. ClickHouse squashes an INSERT ... SELECT into blocks of `min_insert_block_size_rows` rows or
  * `min_insert_block_size_bytes`, whichever comes first; each statement sets both above any slice
  * (`SLICE_BLOCK_ROWS`, `SLICE_BLOCK_BYTES`, stage-slices.ts), so a slice is one block, with a
- * dedup token built from the file's SHA-256, the table, the slice's hours and the hash of the coverage keys
+ * dedup token built from the file's identity (checksum.ts `fileIdentity`), the table, the slice's hours and the hash of the coverage keys
  * it was judged against: the same statement run again (a journal replay) is a no-op for what it already
  * wrote. What the store already holds is skipped (coverage.ts), so importing the same file again writes
  * nothing. Each statement is journaled before it runs (import-journal.ts) with how to rebuild the staging
@@ -40,7 +40,7 @@ import { SLICE_BLOCK_BYTES, SLICE_BLOCK_ROWS, type StageSlice } from './stage-sl
 import { DIRECT_READ_SETTINGS, directSource, inputSettings, loadStatement } from './stage-sql.js'
 
 /** A slice's statement writes its rows as one insert block: its dedup token then names exactly that block. */
-const ONE_BLOCK = {
+export const ONE_BLOCK = {
   min_insert_block_size_rows: SLICE_BLOCK_ROWS,
   min_insert_block_size_bytes: SLICE_BLOCK_BYTES,
   max_insert_threads: 1
@@ -134,7 +134,15 @@ function sliceStatement(
   if (staged.table === null) {
     const settings = { ...inputSettings(layout, source.header), ...DIRECT_READ_SETTINGS }
     return {
-      sql: insertStatement(target, directSource(layout, source, sqlString), null, entry.keys, token, parts, settings)
+      sql: insertStatement(
+        target,
+        directSource(layout, source, sqlString, staged.directMaxRows ?? SLICE_BLOCK_ROWS),
+        null,
+        entry.keys,
+        token,
+        parts,
+        settings
+      )
     }
   }
   return {
@@ -157,7 +165,8 @@ export async function writeSlices(
   journal: ImportJournal,
   staged: StagedFile,
   params: Params,
-  sha256: string,
+  /** the file's identity (checksum.ts `fileIdentity`), hex */
+  fileId: string,
   onProgress?: WriteProgress
 ): Promise<void> {
   const { layout } = staged.plan
@@ -181,7 +190,7 @@ export async function writeSlices(
         throw err
       }
       // equal statement, equal token: a replay dedups; a later run judged against other coverage does not
-      const token = `import:${sha256.slice(0, 32)}:${market}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
+      const token = `import:${fileId.slice(0, 32)}:${market}:${target.table}:${slice.startHour}-${slice.lastHour}:${keys.slice(0, 16)}`
       const stmt = {
         ...sliceStatement(staged, target, slice, entry, token, parts),
         table: target.table,

@@ -3,8 +3,10 @@
  * store: no staging table is made and the rows and candles equal the staged import of the same file; a bad
  * line fails that statement while it reads, past the engine's first blocks and in minutes the store already
  * holds (rows the statement would skip), so nothing is written and the line is named as always; a file out
- * of time order is staged and written whole. The SIGKILL case is in test/e2e/import-crash.test.ts.
+ * of time order, or of more rows than the statement takes (the file is not counted before it), is staged
+ * and written whole. The SIGKILL case is in test/e2e/import-crash.test.ts.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -127,6 +129,46 @@ describe('a file written by one statement reading it', () => {
     expect(err).toMatchObject({ line: 1002, reason: expect.stringMatching(/^price must be a non-negative number/) })
     expect(await totals('DIRD')).toEqual(before)
     expect(fs.readdirSync(path.join(env.dataDir, 'journal-d'))).toEqual([])
+  })
+
+  it('a .CHECKSUM beside a plain CSV is verified before the statement: a mismatch sends it not; a match counts the rows', async () => {
+    const csv = aggTradesCsv(DAY + 12 * HOUR, 60, 3)
+    const sidecar = (f: string, digest: string) => fs.writeFileSync(`${f}.CHECKSUM`, `${digest}  ${path.basename(f)}\n`)
+    const sha = crypto.createHash('sha256').update(csv).digest('hex')
+    const bad = writeCsv(env.filesDir, 'DIRGUSDT-aggTrades-2024-01-01.csv', csv)
+    sidecar(bad, sha.replace(/^./, sha[0] === '0' ? '1' : '0'))
+    const sent: string[] = []
+    const err = await importFiles(recording(env.store, sent), [bad], options('g')).catch((e: unknown) => e)
+    expect(err).toMatchObject({ line: 0, reason: expect.stringMatching(/^checksum mismatch/) })
+    expect(sent.filter(isSliceInsert)).toEqual([])
+    expect(await totals('DIRG')).toEqual({ raw: 0, m1: 0, h1: 0, d1: 0 })
+
+    const good = writeCsv(env.filesDir, 'DIRHUSDT-aggTrades-2024-01-01.csv', csv)
+    sidecar(good, sha)
+    const [result] = await importFiles(env.store, [good], options('h'))
+    expect(result).toMatchObject({ rows: 180, checksum: true })
+    expect(await totals('DIRH')).toEqual({ raw: 180, m1: 180, h1: 180, d1: 180 })
+  })
+
+  it('a file of more rows than the statement takes (not counted before it) is refused by it, staged, written whole', async () => {
+    const lines = aggTradesCsv(DAY + 10 * HOUR, 180, 3)
+      .trimEnd()
+      .split('\n')
+    // long first and last lines: the file's size over their length says fewer rows than it holds
+    const pad = (l: string) =>
+      l.replace(/^(\d+),([0-9.]+),/, (_, id: string, p: string) => `${id},${Number(p).toFixed(40)},`)
+    lines[1] = pad(lines[1]!)
+    lines[lines.length - 1] = pad(lines.at(-1)!)
+    const f = writeCsv(env.filesDir, 'DIRFUSDT-aggTrades-2024-01-01.csv', lines.join('\n') + '\n')
+    const sent: string[] = []
+    const [result] = await importFiles(recording(env.store, sent), [f], options('f', { directRows: 539 }))
+    // the statement reading the file ran (and refused it by its row bound), then the staging table
+    expect(sent.filter(isSliceInsert)[0]).toMatch(/_row < 539\b/)
+    expect(sent.filter((s) => s.startsWith('CREATE TABLE import_stage_'))).toHaveLength(1)
+    expect(result).toMatchObject({ rows: 540 })
+    expect(await totals('DIRF')).toEqual({ raw: 540, m1: 540, h1: 540, d1: 540 })
+    expect(fs.readdirSync(path.join(env.dataDir, 'journal-f'))).toEqual([])
+    expect(await stageTables()).toEqual([])
   })
 
   it('a file out of time order (a row before its first line) is staged and written whole', async () => {
