@@ -5,6 +5,12 @@
  * against the engine ceiling (the same trades as pre-built TSV through the same insert path) and the
  * in-thread path (`thread: 'main'`: every step on the main thread), in rotating rounds, each run in a fresh
  * process and data directory. Targets: replay >= 500,000 trades/s and >= 0.8x the ceiling.
+ *
+ * `BENCH_REPLAY_REF=<root of another built checkout>`: also runs that build's replay variant
+ * (`<root>/dist/bench/replay/variant.js replay`, same capture) in the rotation as `replay_ref`, and reports
+ * our replay's CPU per run against it round by round. CPU per run rises with the machine's load (the same
+ * build measured 7.4 to 11.9 s per 2M trades on a loaded 2-core machine), so two builds compare only
+ * within one run, alternating.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -16,6 +22,7 @@ import { writeCapture } from './capture.js'
 
 const TRADES = Number(process.env['BENCH_REPLAY_TRADES'] ?? 2_000_000)
 const ENV = { ...process.env, TZ: 'UTC', UV_THREADPOOL_SIZE: '16' }
+const REF_ROOT = process.env['BENCH_REPLAY_REF']
 
 interface RunResult {
   rows: number
@@ -31,8 +38,13 @@ interface RunResult {
 
 function run(variant: string, capture: string): RunResult {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-replay-'))
+  // replay_ref: the reference build's own variant script, run as its replay
+  const script =
+    variant === 'replay_ref'
+      ? path.resolve(REF_ROOT!, 'dist', 'bench', 'replay', 'variant.js')
+      : distPath('bench', 'replay', 'variant.js')
   try {
-    const out = execFileSync(process.execPath, [distPath('bench', 'replay', 'variant.js'), variant, dir, capture], {
+    const out = execFileSync(process.execPath, [script, variant === 'replay_ref' ? 'replay' : variant, dir, capture], {
       env: ENV,
       encoding: 'utf8'
     })
@@ -47,13 +59,17 @@ export async function replayBench(rounds: number): Promise<Record<string, unknow
   const capture = path.join(dir, 'binance-2026-10-01T00.ndjson.gz')
   try {
     await writeCapture(capture, TRADES)
-    const variants = ['replay', 'ceiling', 'replay_main']
-    const runs: Record<string, number[]> = { replay: [], ceiling: [], replay_main: [] }
+    // the reference's replay right after ours, so the two meet the same load
+    const variants = ['replay', ...(REF_ROOT ? ['replay_ref'] : []), 'ceiling', 'replay_main']
+    const perVariant = (): Record<string, number[]> => Object.fromEntries(variants.map((v) => [v, []]))
+    const runs = perVariant()
     const ratios: number[] = []
-    const busy: Record<string, number[]> = { replay: [], ceiling: [], replay_main: [] }
-    const cpu: Record<string, number[]> = { replay: [], ceiling: [], replay_main: [] }
-    const timedCpu: Record<string, number[]> = { replay: [], ceiling: [], replay_main: [] }
+    const busy = perVariant()
+    const cpu = perVariant()
+    const timedCpu = perVariant()
     const cpuRatios: number[] = []
+    /** our replay's timed CPU over the reference build's, per round (1 = the same; > 1 = ours costs more) */
+    const refCpuRatios: number[] = []
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < variants.length; i++) {
         const v = variants[(i + r) % variants.length]!
@@ -70,6 +86,7 @@ export async function replayBench(rounds: number): Promise<Record<string, unknow
       ratios.push(Math.round((runs['replay']![r]! / runs['ceiling']![r]!) * 100) / 100)
       // CPU per trade of the engine alone over that of the whole replay (1 = the replay costs no more)
       cpuRatios.push(Math.round((timedCpu['ceiling']![r]! / timedCpu['replay']![r]!) * 100) / 100)
+      if (REF_ROOT) refCpuRatios.push(Math.round((timedCpu['replay']![r]! / timedCpu['replay_ref']![r]!) * 100) / 100)
     }
     const replay = median(runs['replay']!)
     const ceiling = median(runs['ceiling']!)
@@ -79,7 +96,12 @@ export async function replayBench(rounds: number): Promise<Record<string, unknow
       capture_bytes: fs.statSync(capture).size,
       dataset: 'recorded-format Binance aggTrade capture, 50 USDT perpetuals, gzipped NDJSON, seed 42',
       runs_trades_per_s: runs,
-      median_trades_per_s: { replay, ceiling, replay_main: inThread },
+      median_trades_per_s: {
+        replay,
+        ceiling,
+        replay_main: inThread,
+        ...(REF_ROOT && { replay_ref: median(runs['replay_ref']!) })
+      },
       replay_vs_ceiling: Math.round((replay / ceiling) * 100) / 100,
       replay_vs_ceiling_per_round: ratios,
       replay_vs_in_thread: Math.round((replay / inThread) * 100) / 100,
@@ -87,6 +109,11 @@ export async function replayBench(rounds: number): Promise<Record<string, unknow
       median_cpu_ms: Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, median(xs)])),
       median_timed_cpu_ms: Object.fromEntries(Object.entries(timedCpu).map(([k, xs]) => [k, median(xs)])),
       ceiling_cpu_vs_replay_cpu_per_round: cpuRatios,
+      ...(REF_ROOT && {
+        reference_build: REF_ROOT,
+        replay_cpu_vs_reference_per_round: refCpuRatios,
+        replay_cpu_vs_reference: median(refCpuRatios)
+      }),
       targets: { replay_trades_per_s: 500_000, replay_vs_ceiling: 0.8 }
     }
   } finally {
