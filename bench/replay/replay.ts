@@ -59,8 +59,9 @@ export async function replayBench(rounds: number): Promise<Record<string, unknow
   const capture = path.join(dir, 'binance-2026-10-01T00.ndjson.gz')
   try {
     await writeCapture(capture, TRADES)
-    // the reference's replay right after ours, so the two meet the same load
     const variants = ['replay', ...(REF_ROOT ? ['replay_ref'] : []), 'ceiling', 'replay_main']
+    // rotation units: the reference's replay runs next to ours (the two meet the same load), first every other round
+    const units = [REF_ROOT ? ['replay', 'replay_ref'] : ['replay'], ['ceiling'], ['replay_main']]
     const perVariant = (): Record<string, number[]> => Object.fromEntries(variants.map((v) => [v, []]))
     const runs = perVariant()
     const ratios: number[] = []
@@ -71,8 +72,11 @@ export async function replayBench(rounds: number): Promise<Record<string, unknow
     /** our replay's timed CPU over the reference build's, per round (1 = the same; > 1 = ours costs more) */
     const refCpuRatios: number[] = []
     for (let r = 0; r < rounds; r++) {
-      for (let i = 0; i < variants.length; i++) {
-        const v = variants[(i + r) % variants.length]!
+      const order = units.flatMap((_, i) => {
+        const unit = units[(i + r) % units.length]!
+        return r % 2 ? [...unit].reverse() : unit
+      })
+      for (const v of order) {
         const res = run(v, capture)
         if (res.trades_in_store !== TRADES) throw new Error(`${v} stored ${res.trades_in_store} of ${TRADES} trades`)
         runs[v]!.push(res.rows_per_s)
