@@ -25,6 +25,7 @@ import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { tsvEncoder } from '../../engine/runtime/tsv-row.js'
 import type { SignalEvent } from '../../engine/signals/signal-event.js'
+import { benchSignal } from './bench-event.js'
 import {
   deliveredEvent,
   deliveryRow,
@@ -62,21 +63,7 @@ const HOOK: Webhook = {
 }
 const HOOKS = new Map([[1, HOOK]])
 
-let seq = 0
-function signal(): SignalEvent {
-  seq++
-  return {
-    id: `stage-${seq}`,
-    event: 'HIGH',
-    ts: Date.now(),
-    symbol: 'BTC',
-    direction: 'long',
-    confidence: 'HIGH',
-    composite: 0.61803,
-    action: 'CONFIRM',
-    source: 'engine'
-  }
-}
+const signal = (): SignalEvent => benchSignal('stage')
 
 /** The payload of the rows stored without the payload's text (its text is `{}`). */
 const NO_PAYLOAD = {}

@@ -29,6 +29,7 @@ import { distPath } from '../../engine/paths.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import type { SignalEvent } from '../../engine/signals/signal-event.js'
+import { benchSignal } from './bench-event.js'
 import type { Store } from '../../engine/store/store.js'
 import { payloadBytes } from '../../engine/webhooks/payload.js'
 import { WebhookService } from '../../engine/webhooks/service.js'
@@ -60,21 +61,7 @@ function startReceiver(dir: string): Promise<{ proc: ChildProcess; port: number 
   })
 }
 
-let seq = 0
-function event(): SignalEvent {
-  seq++
-  return {
-    id: `bench-${seq}`,
-    event: 'HIGH',
-    ts: Date.now(),
-    symbol: 'BTC',
-    direction: 'long',
-    confidence: 'HIGH',
-    composite: 0.61803,
-    action: 'CONFIRM',
-    source: 'engine'
-  }
-}
+const event = (): SignalEvent => benchSignal('bench')
 
 async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const end = Date.now() + timeoutMs

@@ -15,6 +15,7 @@
  * repeated after a crash stores its rows once (engine/store/file-insert.ts).
  */
 import fs from 'node:fs'
+import { newlines } from '../runtime/line-count.js'
 import type { InsertBatch, Store } from '../store/store.js'
 import { insertKept, type InsertVia } from '../store/file-insert.js'
 
@@ -66,19 +67,13 @@ export function readEntryFile<H extends EntryHeader = EntryHeader>(file: string)
   if (header === null || typeof header !== 'object') return null
   if (header.bytes !== undefined) {
     const payload = buf.subarray(nl + 1)
-    return header.bytes === payload.byteLength ? { header, payload, lines: countLines(payload) } : null
+    return header.bytes === payload.byteLength ? { header, payload, lines: newlines(payload) } : null
   }
   const end = buf.lastIndexOf(10) + 1
   if (end < buf.length) fs.truncateSync(file, end)
   const payload = buf.subarray(nl + 1, end)
-  const lines = countLines(payload)
+  const lines = newlines(payload)
   return lines === 0 ? null : { header, payload, lines }
-}
-
-function countLines(payload: Buffer): number {
-  let n = 0
-  for (let i = payload.indexOf(10); i >= 0; i = payload.indexOf(10, i + 1)) n++
-  return n
 }
 
 /** A file's payload: what follows its header line. */

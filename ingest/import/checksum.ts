@@ -9,6 +9,7 @@
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import { LineCount } from '../../engine/runtime/line-count.js'
 import { ImportError } from './import-error.js'
 
 /** What one read of a file gave: its SHA-256 (hex) when asked, its lines when asked. */
@@ -28,17 +29,13 @@ export async function filePass(
   signal?: AbortSignal
 ): Promise<FilePass> {
   const hash = want.hash ? crypto.createHash('sha256') : null
-  let lines = 0
-  let last = 10
+  const lines = want.lines ? new LineCount() : null
   const stream = fs.createReadStream(file, { highWaterMark: 1 << 20, ...(signal && { signal }) })
   for await (const chunk of stream) {
-    const b = chunk as Buffer
-    hash?.update(b)
-    if (!want.lines || b.length === 0) continue
-    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) lines++
-    last = b[b.length - 1]!
+    hash?.update(chunk as Buffer)
+    lines?.add(chunk as Buffer)
   }
-  return { sha256: hash ? hash.digest('hex') : null, lines: want.lines ? lines + (last === 10 ? 0 : 1) : null }
+  return { sha256: hash ? hash.digest('hex') : null, lines: lines ? lines.lines : null }
 }
 
 /** SHA-256 of the file, hex, streamed; `signal` stops the read (the promise rejects with its reason). */

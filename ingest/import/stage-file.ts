@@ -18,6 +18,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Store } from '../../engine/store/store.js'
 import { toStoreError } from '../../engine/store/store-error.js'
+import { LineCount } from '../../engine/runtime/line-count.js'
 import { sqlString } from '../../engine/store/sql-text.js'
 import { CsvScanner, type LineSink, type ScanTotals } from './csv-scan.js'
 import type { CsvLayout } from './csv-layout.js'
@@ -102,19 +103,17 @@ async function stageInput(file: string, label: string, dir: string): Promise<Sta
     const src = await openCsvSource(file, label)
     const out = fs.createWriteStream(to)
     let bytes = 0
-    let lines = 0
-    let last = 10
+    const lines = new LineCount()
     try {
       for await (const chunk of src.chunks) {
         bytes += chunk.length
-        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
-        if (chunk.length > 0) last = chunk[chunk.length - 1]!
+        lines.add(chunk)
         if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()))
       }
     } finally {
       await new Promise<void>((r) => out.end(() => r()))
     }
-    return { file: to, gzip: false, bytes, lines: lines + (last === 10 ? 0 : 1) }
+    return { file: to, gzip: false, bytes, lines: lines.lines }
   }
   const to = path.join(dir, kind === 'gzip' ? 'input.csv.gz' : 'input.csv')
   let size: number
