@@ -162,13 +162,15 @@ export async function confirmGrid(
   const onchainRows = new SlidingRows(l.onchain, ONCHAIN_LOAD_MS)
   const whaleRows = new SlidingRows(whaleList, WHALE_FLOW_MS)
   const out: ConfirmResult[] = []
+  // one book over the run, emptied at each step (its markets' rings are kept): each step fills it anew
+  const screener = new ScreenerBook()
   for (let i = 0; i < g.n; i++) {
     const t = g.startMs + i * g.stepMs
     const nowHour = Math.floor(t / HOUR_MS)
     oi.advance(i)
     funding.advance(i)
     lsr.advance(i)
-    const screener = new ScreenerBook()
+    screener.reset()
     const latest: NormalizedRecord[] = []
     const step: StepContext = { base, closes, oi, i, t }
     for (const m of markets) loadMarket(screener, latest, step, m)

@@ -87,6 +87,19 @@ function marketOrder(a: { exchange: string; symbol: string }, b: { exchange: str
   return v !== 0 ? v : a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0
 }
 
+/** Empties a market's state in place: what `newMarket` gives, keeping its arrays. */
+function resetMarket(m: Market): void {
+  m.funding = null
+  m.lsr = null
+  m.oiUsd = null
+  m.hourOf.fill(-1)
+  m.oiHour.fill(Number.NaN)
+  m.volHour.fill(0)
+  m.closeHour.fill(Number.NaN)
+  m.last = null
+  m.updated = 0
+}
+
 function newMarket(exchange: string, symbol: string, base: string): Market {
   return {
     exchange,
@@ -134,13 +147,18 @@ export class ScreenerBook {
   version = 0
   /** bumped by `clear` (a rebuild of the live state starts with one) */
   epoch = 0
+  /** markets emptied by `reset`, by `exchange|symbol`: taken back (emptied) when a market is loaded again */
+  private readonly spare = new Map<string, Market>()
 
   private market(exchange: string, symbol: string, base: string): Market {
     const venue = this.byVenue.get(exchange)
     let m = venue?.get(symbol)
     if (!m) {
-      m = newMarket(exchange, symbol, base)
-      this.markets.set(`${exchange}|${symbol}`, m)
+      const key = `${exchange}|${symbol}`
+      const kept = this.spare.get(key)
+      if (kept && kept.base === base) resetMarket((m = kept))
+      else m = newMarket(exchange, symbol, base)
+      this.markets.set(key, m)
       if (venue) venue.set(symbol, m)
       else this.byVenue.set(exchange, new Map([[symbol, m]]))
       this.bases.add(base)
@@ -307,6 +325,15 @@ export class ScreenerBook {
     this.bases.clear()
     this.version++
     this.epoch++
+  }
+
+  /**
+   * Empties the book as `clear` does, keeping each market's storage for when it is loaded again: a book
+   * filled anew at each of many moments (engine/asof/confirm-series.ts) then allocates its rings once.
+   */
+  reset(): void {
+    for (const [k, m] of this.markets) this.spare.set(k, m)
+    this.clear()
   }
 
   private row(m: Market, nowHour: number): ScreenerRow {
