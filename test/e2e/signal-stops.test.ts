@@ -6,9 +6,9 @@
  * is one clean stop: exit 0 (never 1, never 134/139), within the hard deadline; and after the restarts, every
  * ingest batch answered 201, every call answered 200 and every webhook event answered 202 is there. The stops
  * run in two groups at once (10 each), each its own server on its own port and data directory with its own
- * key and webhook, both following the one anvil and delivering to the one receiver: a stop waits mostly on a
- * start (npm, the store's opening) and on the random moment, so two groups halve the file's time, and each
- * group's stops fall while the other group starts, works or stops.
+ * key and webhook, both following the one anvil and delivering to the one receiver: a run waits mostly on its
+ * start (npm, the store's opening) and on the random moment, which the groups overlap, and each group's
+ * stops fall while the other group starts, works or stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
