@@ -1,5 +1,6 @@
 import os from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { SlowFirstSequencer } from './test/setup/slow-first-sequencer.js'
 
 /**
  * Route tests that share one server and store (test/setup/shared-server.ts): each writes only under its
@@ -48,6 +49,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // an unhandled rejection fails the test it happened in (test/setup/unhandled.ts)
     setupFiles: ['test/setup/unhandled.ts'],
+    // the files known to be long start first, so the run does not end with one of them alone
+    // (test/setup/slow-first-sequencer.ts)
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { TZ: 'UTC' },

@@ -4,7 +4,11 @@
  * (seeded) moment of live work — admin ingest, usage-counted API calls, webhook deliveries to a local HTTPS
  * receiver, a streaming export and an EVM chain source following anvil — and a restart after each. Every stop
  * is one clean stop: exit 0 (never 1, never 134/139), within the hard deadline; and after the restarts, every
- * ingest batch answered 201, every call answered 200 and every webhook event answered 202 is there.
+ * ingest batch answered 201, every call answered 200 and every webhook event answered 202 is there. The stops
+ * run in two groups at once (10 each), each its own server on its own port and data directory with its own
+ * key and webhook, both following the one anvil and delivering to the one receiver: a run waits mostly on its
+ * start (npm, the store's opening) and on the random moment, which the groups overlap, and each group's
+ * stops fall while the other group starts, works or stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
@@ -31,6 +35,8 @@ import { tradeBatch } from '../helpers/trade-batch.js'
 import { makeTestCa, WebhookReceiver, type TestCa } from '../helpers/webhook-receiver.js'
 
 const STOPS = 20
+/** server groups stopping at once; STOPS / GROUPS stops each */
+const GROUPS = 2
 const ADMIN = 'e2e-admin-token-signal-stops'
 const SECRET = 'signal-stops-secret-0123456789'
 const ROWS = 200
@@ -88,15 +94,41 @@ async function call(base: string, method: string, p: string, body?: string, key?
 /** the admin ingest bodies of the stop runs (batch numbers after 's' in the trade ids) */
 const BATCHES = { rows: ROWS, t0: T0, prefix: 's' }
 
-/** What the workloads had acknowledged, over every run. */
-const acked = { batches: new Set<number>(), events: new Set<string>(), calls: 0 }
-/** calls sent (answered or not): the most the stored count may hold */
-let callsSent = 0
-let nextBatch = 0
-let nextEvent = 0
+/** One server's data directory, over all its runs, and what its workloads had acknowledged. */
+interface Group {
+  readonly name: string
+  readonly data: ReturnType<typeof tmpDir>
+  /** the random moments of this group's stops */
+  readonly rnd: () => number
+  /** the API key and webhook the group's first start creates */
+  key: string
+  webhookId: number
+  readonly acked: { batches: Set<number>; events: Set<string>; calls: number }
+  /** calls sent (answered or not): the most the stored count may hold */
+  callsSent: number
+  nextBatch: number
+  nextEvent: number
+}
+
+function group(i: number): Group {
+  return {
+    name: 'AB'[i]!,
+    data: tmpDir(`tw-signal-stops-${i}-`),
+    rnd: mulberry32(SEED + i),
+    key: '',
+    webhookId: 0,
+    acked: { batches: new Set(), events: new Set(), calls: 0 },
+    callsSent: 0,
+    nextBatch: 0,
+    nextEvent: 0
+  }
+}
+
+/** the groups' transfers one after another: the deployer's nonces come from anvil, one at a time */
+let chainTurn: Promise<unknown> = Promise.resolve()
 
 /** Runs every workload against `s` until it stops answering; resolves when all have ended. */
-function workloads(s: Npm, key: string, chain: Scenario): Promise<unknown> {
+function workloads(s: Npm, g: Group, chain: Scenario): Promise<unknown> {
   const loop = (fn: () => Promise<void>) =>
     (async () => {
       for (;;) {
@@ -109,36 +141,40 @@ function workloads(s: Npm, key: string, chain: Scenario): Promise<unknown> {
     })()
   return Promise.all([
     loop(async () => {
-      const i = nextBatch++
+      const i = g.nextBatch++
       const res = await call(s.base, 'POST', '/v1/admin/ingest/trade', tradeBatch(i, BATCHES))
-      if (res.status === 201) acked.batches.add(i)
+      if (res.status === 201) g.acked.batches.add(i)
       await res.arrayBuffer()
     }),
     loop(async () => {
-      callsSent++
-      const res = await call(s.base, 'GET', '/v1/options/chain', undefined, key)
-      if (res.status === 200) acked.calls++
+      g.callsSent++
+      const res = await call(s.base, 'GET', '/v1/options/chain', undefined, g.key)
+      if (res.status === 200) g.acked.calls++
       await res.arrayBuffer()
     }),
     loop(async () => {
-      const id = `stop-${nextEvent++}`
+      const id = `stop-${g.name}-${g.nextEvent++}`
       const body = JSON.stringify({ id, event: 'SIGNAL', symbol: 'ETH', direction: 'long' })
       const res = await call(s.base, 'POST', '/v1/admin/webhooks/events', body)
-      if (res.status === 202) acked.events.add(id)
+      if (res.status === 202) g.acked.events.add(id)
       await res.arrayBuffer()
     }),
     loop(async () => {
       // a streaming export of the candles the ingest builds, read slowly so one is in progress at the stop
       const q = `symbols=ETH&timeframe=1m&format=csv&start_time=${T0}&end_time=${T0 + 30 * 86_400_000}`
-      callsSent++
-      const res = await call(s.base, 'GET', `/v1/backtest/export?${q}`, undefined, key)
-      if (res.status === 200) acked.calls++
+      g.callsSent++
+      const res = await call(s.base, 'GET', `/v1/backtest/export?${q}`, undefined, g.key)
+      if (res.status === 200) g.acked.calls++
       const reader = res.body!.getReader()
       while (!(await reader.read()).done) await new Promise((r) => setTimeout(r, 20))
     }),
     loop(async () => {
       // the chain source follows anvil: whale transfers mined while the server runs
-      await transfer(chain, chain.usdc, chain.deployer, ACCOUNTS.exchange1, 2_000_000n * E18)
+      const mine = chainTurn.then(() =>
+        transfer(chain, chain.usdc, chain.deployer, ACCOUNTS.exchange1, 2_000_000n * E18)
+      )
+      chainTurn = mine.catch(() => undefined)
+      await mine
       await new Promise((r) => setTimeout(r, 200))
       if (s.child.exitCode !== null || s.child.signalCode !== null) throw new Error('stopped')
     })
@@ -149,12 +185,11 @@ let anvil: Anvil
 let chain: Scenario
 let tls: TestCa
 let receiver: WebhookReceiver
-const data = tmpDir('tw-signal-stops-')
+let hookUrl = ''
+const groups = Array.from({ length: GROUPS }, (_, i) => group(i))
 const lists = tmpDir('tw-signal-stops-lists-')
+/** the environment of every start but DATA_DIR (the group's) and PORT */
 let env: Record<string, string>
-/** the API key and webhook the first start creates */
-let key = ''
-let webhookId = 0
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 1, args: BEHIND() })
@@ -164,8 +199,8 @@ beforeAll(async () => {
   tls = makeTestCa()
   receiver = new WebhookReceiver(tls, SECRET)
   receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 100 })
+  hookUrl = await receiver.start()
   env = {
-    DATA_DIR: data.dir,
     ADMIN_TOKEN: ADMIN,
     LOG_LEVEL: 'info',
     SOURCES: 'evm:ethereum',
@@ -184,104 +219,116 @@ afterAll(async () => {
   await receiver?.stop()
   await anvil?.stop()
   tls?.cleanup()
-  data.cleanup()
+  for (const g of groups) g.data.cleanup()
   lists.cleanup()
 })
+
+/** the server processes still running, killed when a test fails */
+const running = new Set<Npm>()
+/** stops that logged npm's forwarded copy as the same stop, over both groups */
+let repeatsSeen = 0
+/** set when a group failed: the other stops before its next start */
+let failed = false
+
+async function startReady(g: Group): Promise<Npm> {
+  const s = npmStart({ ...env, DATA_DIR: g.data.dir }, await freePort())
+  running.add(s)
+  await poll('ready', async () => ((await fetch(`${s.base}/v1/ready`)).status === 200 ? true : undefined), 90_000, s)
+  return s
+}
+
+/** `stops` starts, each checked then stopped by a group signal at a random moment of live work, and a last start. */
+async function stopRuns(g: Group, stops: number): Promise<void> {
+  /** the log of the run stopped last (what a count missing after its restart points at) */
+  let lastLog = ''
+  for (let stop = 0; stop <= stops; stop++) {
+    if (failed) return
+    const s = await startReady(g)
+    const at = `seed ${SEED}, group ${g.name}, start ${stop}`
+    if (stop === 0) {
+      g.key = (await body(call(s.base, 'POST', '/v1/admin/keys', '{"plan":"pro"}'))).key
+      const reg = JSON.stringify({ url: hookUrl, events: ['*'], symbols: ['*'], secret: SECRET })
+      g.webhookId = (await body(call(s.base, 'POST', '/v1/webhooks', reg, g.key))).webhook_id
+      g.acked.calls++ // the registration is a counted call of the key
+      g.callsSent++
+    }
+    // after each restart: the previous run's end is on /v1/health
+    const health = await body(fetch(`${s.base}/v1/health`))
+    expect(health.last_stop, at).toEqual(stop === 0 ? null : { kind: 'clean', at: expect.any(String) })
+    // every call answered before the stops is counted (no more than were sent)
+    const usage = await body(call(s.base, 'GET', '/v1/usage', undefined, g.key))
+    expect(usage.calls_today, `${at}\n${lastLog}`).toBeGreaterThanOrEqual(g.acked.calls)
+    expect(usage.calls_today, at).toBeLessThanOrEqual(g.callsSent)
+    if (stop === stops) {
+      await verifyOutbox(s, g)
+      s.child.kill('SIGTERM') // npm alone: it forwards to the server
+      expect(await s.exited).toEqual({ code: 0, signal: null })
+      running.delete(s)
+      return
+    }
+
+    const work = workloads(s, g, chain)
+    await poll('work under way', async () => (g.acked.batches.size > 0 ? true : undefined), 30_000, s)
+    await new Promise((r) => setTimeout(r, 100 + g.rnd() * 1_400)) // the random moment, not a synchronisation
+    const sig = g.rnd() < 0.5 ? 'SIGINT' : 'SIGTERM'
+    const signalledAt = Date.now()
+    process.kill(-s.child.pid!, sig) // the whole group: npm forwards its copy to the server
+    const ended = await Promise.race([
+      s.exited,
+      new Promise<'hung'>((r) => setTimeout(() => r('hung'), HARD_STOP_MS + 20_000))
+    ])
+    const where = `seed ${SEED}, group ${g.name}, stop ${stop} (${sig}, ${Date.now() - signalledAt} ms)\n${s.out.slice(-3000)}`
+    expect(ended, where).not.toBe('hung')
+    expect(ended, where).toEqual({ code: 0, signal: null })
+    expect(s.out, where).toContain('stopped cleanly')
+    if (s.out.includes(`${sig} again: the same stop`)) repeatsSeen++
+    running.delete(s)
+    lastLog = s.out.slice(-4000)
+    await work
+  }
+}
 
 describe('group SIGINT/SIGTERM through npm start', () => {
   it(`${STOPS} stops at random moments of live work: each one clean stop, nothing acknowledged lost`, async () => {
     console.log(`signal-stops seed ${SEED} (STOP_SEED=${SEED} repeats the run)`)
-    const rnd = mulberry32(SEED)
-    let repeatsSeen = 0
-    /** the log of the run stopped last (what a count missing after its restart points at) */
-    let lastLog = ''
-    const running = new Set<Npm>()
     try {
-      for (let stop = 0; stop <= STOPS; stop++) {
-        const s = npmStart(env, await freePort())
-        running.add(s)
-        await poll(
-          'ready',
-          async () => {
-            const r = await fetch(`${s.base}/v1/ready`)
-            return r.status === 200 ? true : undefined
-          },
-          90_000,
-          s
+      const ran = await Promise.allSettled(
+        groups.map((g) =>
+          stopRuns(g, STOPS / GROUPS).catch((err: unknown) => {
+            failed = true
+            throw err
+          })
         )
-        if (stop === 0) {
-          key = (await body(call(s.base, 'POST', '/v1/admin/keys', '{"plan":"pro"}'))).key
-          const reg = JSON.stringify({ url: await receiver.start(), events: ['*'], symbols: ['*'], secret: SECRET })
-          webhookId = (await body(call(s.base, 'POST', '/v1/webhooks', reg, key))).webhook_id
-          acked.calls++ // the registration is a counted call of the key
-          callsSent++
-        }
-        // after each restart: the previous run's end is on /v1/health
-        const health = await body(fetch(`${s.base}/v1/health`))
-        expect(health.last_stop, `seed ${SEED}, start ${stop}`).toEqual(
-          stop === 0 ? null : { kind: 'clean', at: expect.any(String) }
-        )
-        // every call answered before the stops is counted (no more than were sent)
-        const usage = await body(call(s.base, 'GET', '/v1/usage', undefined, key))
-        expect(usage.calls_today, `seed ${SEED}, start ${stop}\n${lastLog}`).toBeGreaterThanOrEqual(acked.calls)
-        expect(usage.calls_today, `seed ${SEED}, start ${stop}`).toBeLessThanOrEqual(callsSent)
-        if (stop === STOPS) {
-          await verifyOutbox(s, key, webhookId)
-          s.child.kill('SIGTERM') // npm alone: it forwards to the server
-          expect(await s.exited).toEqual({ code: 0, signal: null })
-          running.delete(s)
-          break
-        }
-
-        const work = workloads(s, key, chain)
-        await poll('work under way', async () => (acked.batches.size > 0 ? true : undefined), 30_000, s)
-        await new Promise((r) => setTimeout(r, 100 + rnd() * 1_400)) // the random moment, not a synchronisation
-        const sig = rnd() < 0.5 ? 'SIGINT' : 'SIGTERM'
-        const signalledAt = Date.now()
-        process.kill(-s.child.pid!, sig) // the whole group: npm forwards its copy to the server
-        const ended = await Promise.race([
-          s.exited,
-          new Promise<'hung'>((r) => setTimeout(() => r('hung'), HARD_STOP_MS + 20_000))
-        ])
-        const where = `seed ${SEED}, stop ${stop} (${sig}, ${Date.now() - signalledAt} ms)\n${s.out.slice(-3000)}`
-        expect(ended, where).not.toBe('hung')
-        expect(ended, where).toEqual({ code: 0, signal: null })
-        expect(s.out, where).toContain('stopped cleanly')
-        if (s.out.includes(`${sig} again: the same stop`)) repeatsSeen++
-        running.delete(s)
-        lastLog = s.out.slice(-4000)
-        await work
-      }
+      )
+      for (const r of ran) if (r.status === 'rejected') throw r.reason
     } finally {
       for (const s of running) if (s.child.exitCode === null) process.kill(-s.child.pid!, 'SIGKILL')
     }
     // npm's forwarded copy did reach the server (the double delivery this is about)
     expect(repeatsSeen, `seed ${SEED}`).toBeGreaterThan(0)
-    console.log(
-      `signal-stops: ${STOPS} stops, ${repeatsSeen} with npm's repeat logged; acknowledged ${acked.batches.size} batches, ${acked.calls} calls, ${acked.events.size} webhook events`
-    )
+    for (const g of groups)
+      console.log(
+        `signal-stops group ${g.name}: ${STOPS / GROUPS} stops; acknowledged ${g.acked.batches.size} batches, ${g.acked.calls} calls, ${g.acked.events.size} webhook events`
+      )
+    console.log(`signal-stops: ${STOPS} stops, ${repeatsSeen} with npm's repeat logged`)
 
-    await verifyBatches()
+    for (const g of groups) await verifyBatches(g)
   }, 600_000)
 
   it('a distinct second signal forces: exit status 137 (SIGKILL, no native crash), logged with what it left', async () => {
-    const s = npmStart(env, await freePort())
+    const g = groups[0]!
+    const s = await startReady(g)
     try {
-      await poll(
-        'ready',
-        async () => ((await fetch(`${s.base}/v1/ready`)).status === 200 ? true : undefined),
-        90_000,
-        s
-      )
       // webhook answers held 5 s: the stop waits for the attempts in flight, so the second signal finds it under way
       receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 5_000 })
       const seen = receiver.received.length
-      const work = workloads(s, key, chain)
+      const work = workloads(s, g, chain)
       await poll('a delivery in flight', async () => (receiver.received.length > seen ? true : undefined), 30_000, s)
       process.kill(-s.child.pid!, 'SIGINT')
       await poll('stop under way', async () => (s.out.includes('shutting down') ? true : undefined), 30_000, s)
       process.kill(-s.child.pid!, 'SIGTERM') // a different signal: forces
       const ended = await s.exited
+      running.delete(s)
       // the server killed itself with SIGKILL; npm re-raises its child's signal on itself
       expect(ended, s.out.slice(-3000)).toEqual({ code: null, signal: 'SIGKILL' })
       expect(s.out).not.toContain('stopped cleanly')
@@ -295,60 +342,52 @@ describe('group SIGINT/SIGTERM through npm start', () => {
       receiver.answer = () => ({ status: 200, body: 'ok', delayMs: 100 })
 
       // the restart: everything acknowledged is there but the usage counts the log says were left unwritten
-      const again = npmStart(env, await freePort())
-      try {
-        await poll(
-          'ready',
-          async () => ((await fetch(`${again.base}/v1/ready`)).status === 200 ? true : undefined),
-          90_000,
-          again
-        )
-        // /v1/health keeps what the forced exit left unwritten
-        const health = await body(fetch(`${again.base}/v1/health`))
-        expect(health.last_stop).toEqual({
-          kind: 'forced',
-          at: expect.any(String),
-          reason: 'SIGTERM during the stop',
-          left_unwritten: forced.left_unwritten
-        })
-        const usage = await body(call(again.base, 'GET', '/v1/usage', undefined, key))
-        expect(usage.calls_today).toBeGreaterThanOrEqual(acked.calls - forced.left_unwritten.usage_calls)
-        expect(usage.calls_today).toBeLessThanOrEqual(callsSent)
-        await verifyOutbox(again, key, webhookId)
-        again.child.kill('SIGTERM')
-        expect(await again.exited).toEqual({ code: 0, signal: null })
-      } finally {
-        if (again.child.exitCode === null) process.kill(-again.child.pid!, 'SIGKILL')
-      }
-      await verifyBatches()
+      const again = await startReady(g)
+      // /v1/health keeps what the forced exit left unwritten
+      const health = await body(fetch(`${again.base}/v1/health`))
+      expect(health.last_stop).toEqual({
+        kind: 'forced',
+        at: expect.any(String),
+        reason: 'SIGTERM during the stop',
+        left_unwritten: forced.left_unwritten
+      })
+      const usage = await body(call(again.base, 'GET', '/v1/usage', undefined, g.key))
+      expect(usage.calls_today).toBeGreaterThanOrEqual(g.acked.calls - forced.left_unwritten.usage_calls)
+      expect(usage.calls_today).toBeLessThanOrEqual(g.callsSent)
+      await verifyOutbox(again, g)
+      again.child.kill('SIGTERM')
+      expect(await again.exited).toEqual({ code: 0, signal: null })
+      running.delete(again)
+      await verifyBatches(g)
     } finally {
-      if (s.child.exitCode === null && s.child.signalCode === null) process.kill(-s.child.pid!, 'SIGKILL')
+      for (const r of running)
+        if (r.child.exitCode === null && r.child.signalCode === null) process.kill(-r.child.pid!, 'SIGKILL')
     }
   }, 300_000)
 })
 
-/** Every batch answered 201 is stored whole, once (read with the server stopped). */
-async function verifyBatches(): Promise<void> {
-  const store = new ChdbStore({ path: data.dir, poolSize: 1 })
+/** Every batch answered 201 is stored whole, once (read with the group's server stopped). */
+async function verifyBatches(g: Group): Promise<void> {
+  const store = new ChdbStore({ path: g.data.dir, poolSize: 1 })
   try {
     const rows = await store.query<{ b: string; n: number }>(
       "SELECT splitByChar('-', trade_id)[1] AS b, count() AS n FROM trades GROUP BY b"
     )
     const found = new Map(rows.map((r) => [Number(r.b.slice(1)), Number(r.n)]))
-    for (const i of acked.batches) expect(found.get(i), `seed ${SEED}, batch ${i}`).toBe(ROWS)
+    for (const i of g.acked.batches) expect(found.get(i), `seed ${SEED}, group ${g.name}, batch ${i}`).toBe(ROWS)
   } finally {
     await store.close()
   }
 }
 
 /** Every webhook event answered 202 has its delivery in the log, and each ends delivered. */
-async function verifyOutbox(s: Npm, key: string, webhookId: number): Promise<void> {
+async function verifyOutbox(s: Npm, g: Group): Promise<void> {
   const states = async (): Promise<Map<string, string>> => {
     const out = new Map<string, string>()
     let cursor: string | null = null
     do {
-      const p: string = `/v1/webhooks/${webhookId}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ''}`
-      const page = await body(call(s.base, 'GET', p, undefined, key))
+      const p: string = `/v1/webhooks/${g.webhookId}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ''}`
+      const page = await body(call(s.base, 'GET', p, undefined, g.key))
       for (const d of page.deliveries) out.set(d.delivery_id, d.state)
       cursor = page.next_cursor
     } while (cursor)
@@ -358,7 +397,7 @@ async function verifyOutbox(s: Npm, key: string, webhookId: number): Promise<voi
     'acknowledged webhook events delivered',
     async () => {
       const st = await states()
-      const missing = [...acked.events].filter((e) => st.get(deliveryId(e, webhookId)) !== 'delivered')
+      const missing = [...g.acked.events].filter((e) => st.get(deliveryId(e, g.webhookId)) !== 'delivered')
       return missing.length === 0 ? true : undefined
     },
     60_000,

@@ -8,8 +8,9 @@
  *     acked (the store acknowledged it, its journal entry not yet removed). Each VIEW is detached just
  *     before that INSERT (not permanently: the next process re-attaches it), so its level misses what the
  *     statement wrote, as when a crash falls between the raw part and a view's part.
- *   node import-crash-child.mjs import DATA_DIR FILE SLICE_ROWS   a plain import (the reference)
+ *   node import-crash-child.mjs import DATA_DIR FILE SLICE_ROWS   a plain import, then prints as dump does
  *   node import-crash-child.mjs dump DATA_DIR                     prints trades and every candle level as JSON
+ *   node import-crash-child.mjs migrate DATA_DIR                  the schema only (every mode migrates first)
  */
 import path from 'node:path'
 
@@ -60,7 +61,17 @@ if (mode === 'crash') {
   throw new Error(`the import ended without reaching INSERT ${nth}`)
 } else if (mode === 'import') {
   await importFiles(store, [file], opts)
+  await dump()
 } else if (mode === 'dump') {
+  await dump()
+} else if (mode !== 'migrate') {
+  throw new Error(`unknown mode ${mode}`)
+}
+await store.close()
+release()
+
+/** Writes trades and every candle level (merged per bucket) to stdout as one JSON object. */
+async function dump() {
   const out = {
     trades: await store.query(
       `SELECT toUnixTimestamp64Milli(ts) AS ts, exchange, market, symbol, base, quote, side, price, qty, trade_id
@@ -76,8 +87,4 @@ if (mode === 'crash') {
     )
   }
   process.stdout.write(JSON.stringify(out))
-} else {
-  throw new Error(`unknown mode ${mode}`)
 }
-await store.close()
-release()
