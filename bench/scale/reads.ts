@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto'
 import { median } from '../stats.js'
 import { httpExport } from '../history/realistic-export.js'
 import { round, withRss } from '../history/measure.js'
+import { threadCpuDiff, threadCpuOf } from '../history/thread-cpu-of.js'
 
 export interface Market {
   readonly exchange: string
@@ -130,8 +131,25 @@ export async function exportRun(
   bases: readonly string[],
   w: FixedWindow,
   file: string
-): Promise<{ rows: number; rows_per_s: number; mb: number; server_cpu_s: number; rss_growth_mb: number }> {
+): Promise<{
+  rows: number
+  rows_per_s: number
+  mb: number
+  server_cpu_s: number
+  rss_growth_mb: number
+  /** the server's CPU seconds during the export by thread name (where the export's time went) */
+  server_threads_cpu_s: Record<string, number>
+}> {
   const url = `${base}/v1/backtest/export?symbols=${bases.join(',')}&timeframe=1m&start_time=${w.fromMs}&end_time=${w.toMs}&format=parquet`
+  const threads0 = threadCpuOf(pid)
   const r = await httpExport(pid, url, key, file, 'parquet')
-  return { rows: r.rows, rows_per_s: r.rowsPerS, mb: r.mb, server_cpu_s: r.cpuS, rss_growth_mb: r.rssGrowthMb }
+  const threads = threadCpuDiff(threads0, threadCpuOf(pid))
+  return {
+    rows: r.rows,
+    rows_per_s: r.rowsPerS,
+    mb: r.mb,
+    server_cpu_s: r.cpuS,
+    rss_growth_mb: r.rssGrowthMb,
+    server_threads_cpu_s: threads
+  }
 }

@@ -57,6 +57,8 @@ export interface SizeResult {
   readonly ready_ms: number[]
   readonly live_state_built_ms: number[]
   readonly rss_at_rest_mb: number
+  /** seconds waited for the restarted server to be idle before the reads (30: it never was) */
+  readonly quiet_s: number
   readonly reads: MixResult
   readonly candles: { sha256: string; candles: number }
   readonly export: Awaited<ReturnType<typeof exportRun>>[]
@@ -150,7 +152,7 @@ export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult>
         console.log(`scale ${o.days} d: restart ${r + 1}: listening ${startup.at(-1)} ms, ready ${ready.at(-1)} ms`)
         if (r + 1 < o.restarts) continue
         // the last start serves the reads, once its background start-up work is done
-        await quiet(server.pid)
+        const quietS = await quiet(server.pid)
         const rest = Math.round(rssMb(server.pid))
         const key = await enterpriseKey(server.base)
         const candles = await candleDigest(server.base, key, o.checked, window)
@@ -160,10 +162,12 @@ export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult>
           exports.push(
             await exportRun(server.base, key, server.pid, o.bases, window, path.join(work, 'export.parquet'))
           )
-          console.log(`scale ${o.days} d: export ${exports.at(-1)!.rows_per_s} rows/s (${exports.at(-1)!.rows} rows)`)
+          console.log(
+            `scale ${o.days} d: export ${exports.at(-1)!.rows_per_s} rows/s (${exports.at(-1)!.rows} rows), server CPU-s by thread ${JSON.stringify(exports.at(-1)!.server_threads_cpu_s)}`
+          )
         }
         console.log(
-          `scale ${o.days} d: ${JSON.stringify({ bytes, rest_rss_mb: rest, candles, reads, compaction: b.compaction })}`
+          `scale ${o.days} d: ${JSON.stringify({ bytes, rest_rss_mb: rest, quiet_s: quietS, candles, reads, compaction: b.compaction })}`
         )
         return {
           days: o.days,
@@ -176,6 +180,7 @@ export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult>
           ready_ms: ready,
           live_state_built_ms: built,
           rss_at_rest_mb: rest,
+          quiet_s: quietS,
           reads,
           candles,
           export: exports
