@@ -220,13 +220,13 @@ export class ChainClient {
    * Runs `fn` against the first healthy node, failing over to the next on transport errors; rate limited
    * per chain. `label` names the call in errors and logs (e.g. `honeypot_probe`).
    */
-  async request<T>(
-    label: string,
-    fn: (c: PublicClient, raw: LeanRpc) => Promise<T>,
-    opts: RequestOptions = {}
-  ): Promise<T> {
+  request<T>(label: string, fn: (c: PublicClient, raw: LeanRpc) => Promise<T>, opts: RequestOptions = {}): Promise<T> {
     const batch = opts.batch !== false
-    return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct, node.lean))
+    try {
+      return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct, node.lean))
+    } catch (err) {
+      return Promise.reject(err) // `fn` threw before returning its promise
+    }
   }
 
   /**
@@ -250,20 +250,53 @@ export class ChainClient {
     return node.raw.call<T>(method, params)
   }
 
-  private async failover<T>(label: string, opts: RequestOptions, start: (node: Node) => Promise<T>): Promise<T> {
+  /**
+   * The call on the first healthy node, then on the others in order on transport errors, within one deadline.
+   * When a token of the rate limit is at hand and the first node is up and needs no chain id check (every
+   * call of a healthy chain), the call starts at once: no promise for the rate limit, no node order sorted.
+   */
+  private failover<T>(label: string, opts: RequestOptions, start: (node: Node) => Promise<T>): Promise<T> {
     const budget = opts.timeoutMs ?? this.timeoutMs * this.nodes.length
     const deadline = performance.now() + budget
     this.counts.calls++
-    await this.admit(label, budget)
+    if (!this.bucket.tryTake()) {
+      return this.admit(label, budget).then(() => this.tryNodes(label, budget, deadline, start, null, undefined))
+    }
+    const first = this.nodes[0]!
+    const ready = first.chainIdOk === true || (first.chainIdOk === undefined && !this.checkNodes)
+    if (!ready || first.downUntil > Date.now()) return this.tryNodes(label, budget, deadline, start, null, undefined)
+    return this.onNode(first, () => start(first), timerMs(Math.min(this.timeoutMs, budget))).catch((err: unknown) => {
+      if (!isTransportError(err)) throw err
+      this.counts.failovers++
+      return this.tryNodes(label, budget, deadline, start, first, err)
+    })
+  }
+
+  /**
+   * The nodes in order (those up first, in configured order), `tried` left out, until one answers or the
+   * deadline (performance.now() ms) passes; `last` is the transport error so far.
+   */
+  private async tryNodes<T>(
+    label: string,
+    budget: number,
+    deadline: number,
+    start: (node: Node) => Promise<T>,
+    tried: Node | null,
+    last: unknown
+  ): Promise<T> {
     const now = Date.now()
     const order = [...this.nodes].sort((a, b) => Number(a.downUntil > now) - Number(b.downUntil > now))
-    let last: unknown
     for (const node of order) {
+      if (node === tried) continue
       const left = deadline - performance.now()
       if (left <= 0) break
       try {
-        if (!(await this.onRightChain(node, Math.min(this.timeoutMs, left)))) continue
-        return await this.onNode(node, () => start(node), Math.min(this.timeoutMs, deadline - performance.now()))
+        if (!(await this.onRightChain(node, timerMs(Math.min(this.timeoutMs, left))))) continue
+        return await this.onNode(
+          node,
+          () => start(node),
+          timerMs(Math.min(this.timeoutMs, deadline - performance.now()))
+        )
       } catch (err) {
         if (!isTransportError(err)) throw err
         last = err
@@ -321,31 +354,48 @@ export class ChainClient {
     )
   }
 
-  private async onNode<T>(node: Node, start: () => Promise<T>, ms: number): Promise<T> {
+  /**
+   * `start`'s call on `node`, failed with NodeTimeout after `ms` (whole ms: Node keeps one timer list per
+   * duration). One promise and one timer per call; a transport failure sets the node aside (NODE_DOWN_MS).
+   */
+  private onNode<T>(node: Node, start: () => Promise<T>, ms: number): Promise<T> {
     const started = performance.now()
-    let timer: NodeJS.Timeout | undefined
     const call = start()
-    try {
-      const result = await Promise.race([
-        call,
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new NodeTimeout(ms)), ms)))
-      ])
-      this.latency(performance.now() - started)
-      node.downUntil = 0
-      return result
-    } catch (err) {
-      if (isTransportError(err)) {
-        call.catch(() => undefined) // the losing call ends on its own transport timeout
-        node.failures++
-        node.downUntil = Date.now() + NODE_DOWN_MS
-        this.noteError(`${node.label}: ${errorText(err)}`)
-      } else {
-        this.counts.rpc_errors++
+    return new Promise<T>((resolve, reject) => {
+      let settled = false
+      const fail = (err: unknown): void => {
+        if (isTransportError(err)) {
+          call.catch(() => undefined) // the losing call ends on its own transport timeout
+          node.failures++
+          node.downUntil = Date.now() + NODE_DOWN_MS
+          this.noteError(`${node.label}: ${errorText(err)}`)
+        } else {
+          this.counts.rpc_errors++
+        }
+        reject(err)
       }
-      throw err
-    } finally {
-      clearTimeout(timer)
-    }
+      const timer = setTimeout(() => {
+        if (settled) return
+        settled = true
+        fail(new NodeTimeout(ms))
+      }, ms)
+      call.then(
+        (result) => {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          this.latency(performance.now() - started)
+          node.downUntil = 0
+          resolve(result)
+        },
+        (err: unknown) => {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          fail(err)
+        }
+      )
+    })
   }
 
   private unavailable(label: string, ms: number, cause: unknown, node?: string): ApiError {
@@ -430,6 +480,9 @@ export class ChainClient {
     }
   }
 }
+
+/** A timer's duration: whole ms, at least 1 (a fraction would give each timer a list of its own). */
+const timerMs = (ms: number): number => Math.max(1, Math.floor(ms))
 
 /** A short message for an error (viem's shortMessage when there is one; never the request body). */
 export function errorText(err: unknown): string {
