@@ -233,8 +233,14 @@ export class ChainClient {
    * One lean call over the node's WebSocket while that is up and on the chain, else over its http client; a
    * transport failure of the socket sets it aside for NODE_DOWN_MS and sends the call again over http.
    */
-  private async overWs<T>(ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
+  private overWs<T>(ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
     if (ws.chainIdOk === false || ws.downUntil > Date.now()) return node.raw.call<T>(method, params)
+    if (ws.chainIdOk === undefined) return this.overWsFirst(ws, node, method, params)
+    return ws.rpc.call<T>(method, params).catch((err: unknown) => this.wsFailed<T>(err, ws, node, method, params))
+  }
+
+  /** the socket's first call: its chain id asked first (a socket on another chain is never used) */
+  private async overWsFirst<T>(ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
     try {
       if (ws.chainIdOk === undefined) {
         const id = Number(await ws.rpc.call<string>('eth_chainId', []))
@@ -243,10 +249,16 @@ export class ChainClient {
       }
       if (ws.chainIdOk) return await ws.rpc.call<T>(method, params)
     } catch (err) {
-      if (!isTransportError(err)) throw err
-      ws.downUntil = Date.now() + NODE_DOWN_MS
-      this.noteError(`${ws.label}: ${errorText(err)}`)
+      return this.wsFailed<T>(err, ws, node, method, params)
     }
+    return node.raw.call<T>(method, params)
+  }
+
+  /** a lean call's failure over the socket: a transport error sets the socket aside and sends it over http */
+  private wsFailed<T>(err: unknown, ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
+    if (!isTransportError(err)) throw err
+    ws.downUntil = Date.now() + NODE_DOWN_MS
+    this.noteError(`${ws.label}: ${errorText(err)}`)
     return node.raw.call<T>(method, params)
   }
 
