@@ -16,23 +16,16 @@
  * (503) naming the chain; errors the node itself answered (a revert, an unknown method) reach the caller as
  * viem raised them, so callers can tell "the token reverted" from "the node is down".
  */
-import {
-  BaseError,
-  createPublicClient,
-  http,
-  HttpRequestError,
-  SocketClosedError,
-  TimeoutError,
-  WebSocketRequestError,
-  type PublicClient,
-  type Transport
-} from 'viem'
+import { createPublicClient, http, type PublicClient, type Transport } from 'viem'
 import { ApiError } from '../errors.js'
 import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
 import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
 import { TokenBucket } from '../runtime/token-bucket.js'
-import { RawRpc, type LeanRpc, type RpcParams } from './raw-rpc.js'
-import { WsRpc } from './ws-rpc.js'
+import { RawRpc, type LeanRpc } from './raw-rpc.js'
+import { errorText, isTransportError, NodeTimeout } from './rpc-errors.js'
+import { WsLean } from './ws-lean.js'
+
+export { errorText, isTransportError }
 
 /** How long a node that failed at the transport level is tried only after the others, ms. */
 export const NODE_DOWN_MS = 10_000
@@ -116,39 +109,6 @@ export function nodeLabel(url: string): string {
   }
 }
 
-/** True for failures of the way to the node (timeout, refused, HTTP error), false for answers of the node. */
-export function isTransportError(err: unknown): boolean {
-  if (err instanceof NodeTimeout) return true
-  if (err instanceof BaseError) {
-    return (
-      err.walk(
-        (e) =>
-          e instanceof HttpRequestError ||
-          e instanceof TimeoutError ||
-          e instanceof WebSocketRequestError ||
-          e instanceof SocketClosedError
-      ) !== null
-    )
-  }
-  return false
-}
-
-/** A node's WebSocket for the lean calls, with its own state: a failing socket leaves the node's http up. */
-interface WsLean {
-  readonly label: string
-  readonly rpc: WsRpc
-  /** until then (epoch ms) the lean calls use the node's http client */
-  downUntil: number
-  /** its eth_chainId against the chain: true = matches, false = another chain (never used), undefined = not asked */
-  chainIdOk: boolean | undefined
-}
-
-class NodeTimeout extends Error {
-  constructor(ms: number) {
-    super(`no answer within ${ms} ms`)
-  }
-}
-
 export class ChainClient {
   readonly chain: EvmChainName
   readonly spec: ChainSpec
@@ -180,9 +140,17 @@ export class ChainClient {
     const wsUrl = opts.wsUrl
     this.nodes = this.urls.map((u, i) => {
       const raw = new RawRpc(u, this.timeoutMs)
-      const ws: WsLean | null =
+      const ws =
         i === 0 && wsUrl !== undefined
-          ? { label: nodeLabel(wsUrl), rpc: new WsRpc(wsUrl, this.timeoutMs), downUntil: 0, chainIdOk: undefined }
+          ? new WsLean(
+              wsUrl,
+              this.timeoutMs,
+              nodeLabel(wsUrl),
+              raw,
+              this.spec.chainId,
+              (t) => this.noteError(t),
+              NODE_DOWN_MS
+            )
           : null
       const node: Node = {
         label: nodeLabel(u),
@@ -193,12 +161,7 @@ export class ChainClient {
         }) as PublicClient,
         raw,
         ws,
-        lean: ws
-          ? {
-              call: <T>(m: string, p: RpcParams) => this.overWs<T>(ws, node, m, p),
-              close: () => ws.rpc.close()
-            }
-          : raw,
+        lean: ws ?? raw,
         downUntil: 0,
         failures: 0,
         chainIdOk: undefined
@@ -227,39 +190,6 @@ export class ChainClient {
     } catch (err) {
       return Promise.reject(err) // `fn` threw before returning its promise
     }
-  }
-
-  /**
-   * One lean call over the node's WebSocket while that is up and on the chain, else over its http client; a
-   * transport failure of the socket sets it aside for NODE_DOWN_MS and sends the call again over http.
-   */
-  private overWs<T>(ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
-    if (ws.chainIdOk === false || ws.downUntil > Date.now()) return node.raw.call<T>(method, params)
-    if (ws.chainIdOk === undefined) return this.overWsFirst(ws, node, method, params)
-    return ws.rpc.call<T>(method, params).catch((err: unknown) => this.wsFailed<T>(err, ws, node, method, params))
-  }
-
-  /** the socket's first call: its chain id asked first (a socket on another chain is never used) */
-  private async overWsFirst<T>(ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
-    try {
-      if (ws.chainIdOk === undefined) {
-        const id = Number(await ws.rpc.call<string>('eth_chainId', []))
-        ws.chainIdOk = id === this.spec.chainId
-        if (!ws.chainIdOk) this.noteError(`${ws.label}: chain id ${id}, expected ${this.spec.chainId}: not used`)
-      }
-      if (ws.chainIdOk) return await ws.rpc.call<T>(method, params)
-    } catch (err) {
-      return this.wsFailed<T>(err, ws, node, method, params)
-    }
-    return node.raw.call<T>(method, params)
-  }
-
-  /** a lean call's failure over the socket: a transport error sets the socket aside and sends it over http */
-  private wsFailed<T>(err: unknown, ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
-    if (!isTransportError(err)) throw err
-    ws.downUntil = Date.now() + NODE_DOWN_MS
-    this.noteError(`${ws.label}: ${errorText(err)}`)
-    return node.raw.call<T>(method, params)
   }
 
   /**
@@ -464,7 +394,7 @@ export class ChainClient {
 
   /** closes the lean clients' kept-alive connections (viem's go through the process's shared fetch pool) */
   async close(): Promise<void> {
-    await Promise.all(this.nodes.flatMap((n) => [n.raw.close(), n.ws?.rpc.close()]))
+    await Promise.all(this.nodes.flatMap((n) => [n.raw.close(), n.ws?.close()]))
   }
 
   private latency(ms: number): void {
@@ -495,9 +425,3 @@ export class ChainClient {
 
 /** A timer's duration: whole ms, at least 1 (a fraction would give each timer a list of its own). */
 const timerMs = (ms: number): number => Math.max(1, Math.floor(ms))
-
-/** A short message for an error (viem's shortMessage when there is one; never the request body). */
-export function errorText(err: unknown): string {
-  if (err instanceof BaseError) return err.shortMessage
-  return err instanceof Error ? err.message : String(err)
-}
