@@ -62,6 +62,9 @@ async function main(): Promise<void> {
   // webhooks: the sender's CPU per delivery by stage (body, signatures, rows stored with and without the payload)
   if (only === 'webhook-stages')
     return console.log(JSON.stringify(await (await import('./webhooks/stages.js')).stagesBench(ROUNDS), null, 2))
+  // node intelligence: this build's honeypot check through the API against another build's (BENCH_NODE_REF)
+  if (only === 'node-ab')
+    return console.log(JSON.stringify(await (await import('./node/ab.js')).nodeAbBench(), null, 2))
   if (only === 'node-cpu')
     return console.log(JSON.stringify(await (await import('./node/check-cpu.js')).checkCpuBench(ROUNDS), null, 2))
   // node intelligence re-checks: owner's transaction confirmed -> TOKEN_RISK_CHANGED received, 1 s blocks

@@ -16,23 +16,16 @@
  * (503) naming the chain; errors the node itself answered (a revert, an unknown method) reach the caller as
  * viem raised them, so callers can tell "the token reverted" from "the node is down".
  */
-import {
-  BaseError,
-  createPublicClient,
-  http,
-  HttpRequestError,
-  SocketClosedError,
-  TimeoutError,
-  WebSocketRequestError,
-  type PublicClient,
-  type Transport
-} from 'viem'
+import { createPublicClient, http, type PublicClient, type Transport } from 'viem'
 import { ApiError } from '../errors.js'
 import { EVM_CHAINS, type ChainSpec, type EvmChainName } from './chains.js'
 import { DEFAULT_RPC_RATE, DEFAULT_RPC_TIMEOUT_MS } from './rpc-config.js'
 import { TokenBucket } from '../runtime/token-bucket.js'
-import { RawRpc, type LeanRpc, type RpcParams } from './raw-rpc.js'
-import { WsRpc } from './ws-rpc.js'
+import { RawRpc, type LeanRpc } from './raw-rpc.js'
+import { errorText, isTransportError, NodeTimeout } from './rpc-errors.js'
+import { WsLean } from './ws-lean.js'
+
+export { errorText, isTransportError }
 
 /** How long a node that failed at the transport level is tried only after the others, ms. */
 export const NODE_DOWN_MS = 10_000
@@ -116,39 +109,6 @@ export function nodeLabel(url: string): string {
   }
 }
 
-/** True for failures of the way to the node (timeout, refused, HTTP error), false for answers of the node. */
-export function isTransportError(err: unknown): boolean {
-  if (err instanceof NodeTimeout) return true
-  if (err instanceof BaseError) {
-    return (
-      err.walk(
-        (e) =>
-          e instanceof HttpRequestError ||
-          e instanceof TimeoutError ||
-          e instanceof WebSocketRequestError ||
-          e instanceof SocketClosedError
-      ) !== null
-    )
-  }
-  return false
-}
-
-/** A node's WebSocket for the lean calls, with its own state: a failing socket leaves the node's http up. */
-interface WsLean {
-  readonly label: string
-  readonly rpc: WsRpc
-  /** until then (epoch ms) the lean calls use the node's http client */
-  downUntil: number
-  /** its eth_chainId against the chain: true = matches, false = another chain (never used), undefined = not asked */
-  chainIdOk: boolean | undefined
-}
-
-class NodeTimeout extends Error {
-  constructor(ms: number) {
-    super(`no answer within ${ms} ms`)
-  }
-}
-
 export class ChainClient {
   readonly chain: EvmChainName
   readonly spec: ChainSpec
@@ -180,9 +140,17 @@ export class ChainClient {
     const wsUrl = opts.wsUrl
     this.nodes = this.urls.map((u, i) => {
       const raw = new RawRpc(u, this.timeoutMs)
-      const ws: WsLean | null =
+      const ws =
         i === 0 && wsUrl !== undefined
-          ? { label: nodeLabel(wsUrl), rpc: new WsRpc(wsUrl, this.timeoutMs), downUntil: 0, chainIdOk: undefined }
+          ? new WsLean(
+              wsUrl,
+              this.timeoutMs,
+              nodeLabel(wsUrl),
+              raw,
+              this.spec.chainId,
+              (t) => this.noteError(t),
+              NODE_DOWN_MS
+            )
           : null
       const node: Node = {
         label: nodeLabel(u),
@@ -193,12 +161,7 @@ export class ChainClient {
         }) as PublicClient,
         raw,
         ws,
-        lean: ws
-          ? {
-              call: <T>(m: string, p: RpcParams) => this.overWs<T>(ws, node, m, p),
-              close: () => ws.rpc.close()
-            }
-          : raw,
+        lean: ws ?? raw,
         downUntil: 0,
         failures: 0,
         chainIdOk: undefined
@@ -220,50 +183,62 @@ export class ChainClient {
    * Runs `fn` against the first healthy node, failing over to the next on transport errors; rate limited
    * per chain. `label` names the call in errors and logs (e.g. `honeypot_probe`).
    */
-  async request<T>(
-    label: string,
-    fn: (c: PublicClient, raw: LeanRpc) => Promise<T>,
-    opts: RequestOptions = {}
-  ): Promise<T> {
+  request<T>(label: string, fn: (c: PublicClient, raw: LeanRpc) => Promise<T>, opts: RequestOptions = {}): Promise<T> {
     const batch = opts.batch !== false
-    return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct, node.lean))
+    try {
+      return this.failover(label, opts, (node) => fn(batch ? node.client : node.direct, node.lean))
+    } catch (err) {
+      return Promise.reject(err) // `fn` threw before returning its promise
+    }
   }
 
   /**
-   * One lean call over the node's WebSocket while that is up and on the chain, else over its http client; a
-   * transport failure of the socket sets it aside for NODE_DOWN_MS and sends the call again over http.
+   * The call on the first healthy node, then on the others in order on transport errors, within one deadline.
+   * When a token of the rate limit is at hand and the first node is up and needs no chain id check (every
+   * call of a healthy chain), the call starts at once: no promise for the rate limit, no node order sorted.
    */
-  private async overWs<T>(ws: WsLean, node: Node, method: string, params: RpcParams): Promise<T> {
-    if (ws.chainIdOk === false || ws.downUntil > Date.now()) return node.raw.call<T>(method, params)
-    try {
-      if (ws.chainIdOk === undefined) {
-        const id = Number(await ws.rpc.call<string>('eth_chainId', []))
-        ws.chainIdOk = id === this.spec.chainId
-        if (!ws.chainIdOk) this.noteError(`${ws.label}: chain id ${id}, expected ${this.spec.chainId}: not used`)
-      }
-      if (ws.chainIdOk) return await ws.rpc.call<T>(method, params)
-    } catch (err) {
-      if (!isTransportError(err)) throw err
-      ws.downUntil = Date.now() + NODE_DOWN_MS
-      this.noteError(`${ws.label}: ${errorText(err)}`)
-    }
-    return node.raw.call<T>(method, params)
-  }
-
-  private async failover<T>(label: string, opts: RequestOptions, start: (node: Node) => Promise<T>): Promise<T> {
+  private failover<T>(label: string, opts: RequestOptions, start: (node: Node) => Promise<T>): Promise<T> {
     const budget = opts.timeoutMs ?? this.timeoutMs * this.nodes.length
     const deadline = performance.now() + budget
     this.counts.calls++
-    await this.admit(label, budget)
+    if (!this.bucket.tryTake()) {
+      return this.admit(label, budget).then(() => this.tryNodes(label, budget, deadline, start, null, undefined))
+    }
+    const first = this.nodes[0]!
+    const ready = first.chainIdOk === true || (first.chainIdOk === undefined && !this.checkNodes)
+    if (!ready || first.downUntil > Date.now()) return this.tryNodes(label, budget, deadline, start, null, undefined)
+    return this.onNode(first, () => start(first), timerMs(Math.min(this.timeoutMs, budget))).catch((err: unknown) => {
+      if (!isTransportError(err)) throw err
+      this.counts.failovers++
+      return this.tryNodes(label, budget, deadline, start, first, err)
+    })
+  }
+
+  /**
+   * The nodes in order (those up first, in configured order), `tried` left out, until one answers or the
+   * deadline (performance.now() ms) passes; `last` is the transport error so far.
+   */
+  private async tryNodes<T>(
+    label: string,
+    budget: number,
+    deadline: number,
+    start: (node: Node) => Promise<T>,
+    tried: Node | null,
+    last: unknown
+  ): Promise<T> {
     const now = Date.now()
     const order = [...this.nodes].sort((a, b) => Number(a.downUntil > now) - Number(b.downUntil > now))
-    let last: unknown
     for (const node of order) {
+      if (node === tried) continue
       const left = deadline - performance.now()
       if (left <= 0) break
       try {
-        if (!(await this.onRightChain(node, Math.min(this.timeoutMs, left)))) continue
-        return await this.onNode(node, () => start(node), Math.min(this.timeoutMs, deadline - performance.now()))
+        if (!(await this.onRightChain(node, timerMs(Math.min(this.timeoutMs, left))))) continue
+        return await this.onNode(
+          node,
+          () => start(node),
+          timerMs(Math.min(this.timeoutMs, deadline - performance.now()))
+        )
       } catch (err) {
         if (!isTransportError(err)) throw err
         last = err
@@ -321,31 +296,48 @@ export class ChainClient {
     )
   }
 
-  private async onNode<T>(node: Node, start: () => Promise<T>, ms: number): Promise<T> {
+  /**
+   * `start`'s call on `node`, failed with NodeTimeout after `ms` (whole ms: Node keeps one timer list per
+   * duration). One promise and one timer per call; a transport failure sets the node aside (NODE_DOWN_MS).
+   */
+  private onNode<T>(node: Node, start: () => Promise<T>, ms: number): Promise<T> {
     const started = performance.now()
-    let timer: NodeJS.Timeout | undefined
     const call = start()
-    try {
-      const result = await Promise.race([
-        call,
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new NodeTimeout(ms)), ms)))
-      ])
-      this.latency(performance.now() - started)
-      node.downUntil = 0
-      return result
-    } catch (err) {
-      if (isTransportError(err)) {
-        call.catch(() => undefined) // the losing call ends on its own transport timeout
-        node.failures++
-        node.downUntil = Date.now() + NODE_DOWN_MS
-        this.noteError(`${node.label}: ${errorText(err)}`)
-      } else {
-        this.counts.rpc_errors++
+    return new Promise<T>((resolve, reject) => {
+      let settled = false
+      const fail = (err: unknown): void => {
+        if (isTransportError(err)) {
+          call.catch(() => undefined) // the losing call ends on its own transport timeout
+          node.failures++
+          node.downUntil = Date.now() + NODE_DOWN_MS
+          this.noteError(`${node.label}: ${errorText(err)}`)
+        } else {
+          this.counts.rpc_errors++
+        }
+        reject(err)
       }
-      throw err
-    } finally {
-      clearTimeout(timer)
-    }
+      const timer = setTimeout(() => {
+        if (settled) return
+        settled = true
+        fail(new NodeTimeout(ms))
+      }, ms)
+      call.then(
+        (result) => {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          this.latency(performance.now() - started)
+          node.downUntil = 0
+          resolve(result)
+        },
+        (err: unknown) => {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          fail(err)
+        }
+      )
+    })
   }
 
   private unavailable(label: string, ms: number, cause: unknown, node?: string): ApiError {
@@ -402,7 +394,7 @@ export class ChainClient {
 
   /** closes the lean clients' kept-alive connections (viem's go through the process's shared fetch pool) */
   async close(): Promise<void> {
-    await Promise.all(this.nodes.flatMap((n) => [n.raw.close(), n.ws?.rpc.close()]))
+    await Promise.all(this.nodes.flatMap((n) => [n.raw.close(), n.ws?.close()]))
   }
 
   private latency(ms: number): void {
@@ -431,8 +423,5 @@ export class ChainClient {
   }
 }
 
-/** A short message for an error (viem's shortMessage when there is one; never the request body). */
-export function errorText(err: unknown): string {
-  if (err instanceof BaseError) return err.shortMessage
-  return err instanceof Error ? err.message : String(err)
-}
+/** A timer's duration: whole ms, at least 1 (a fraction would give each timer a list of its own). */
+const timerMs = (ms: number): number => Math.max(1, Math.floor(ms))

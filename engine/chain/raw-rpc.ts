@@ -83,7 +83,7 @@ export class RawRpc implements LeanRpc {
   }
 
   /** POSTs `body` (one JSON-RPC request, already serialized, text or UTF-8 bytes); the node's parsed JSON answer. */
-  async post(body: string | Buffer): Promise<unknown> {
+  post(body: string | Buffer): Promise<unknown> {
     this.pool ??= new Pool(this.origin, {
       connections: CONNECTIONS,
       headersTimeout: this.timeoutMs,
@@ -91,18 +91,28 @@ export class RawRpc implements LeanRpc {
       connectTimeout: this.timeoutMs
     })
     const pool = this.pool
-    let answer: { status: number; text: string }
-    try {
-      answer = await new Promise((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
+      const failed = (cause: Error): void =>
+        reject(new HttpRequestError({ url: this.shown, cause, details: cause.message }))
+      try {
         pool.dispatch(
           { path: this.path, method: 'POST', headers: this.headers, body },
-          new AnswerReader(resolve, reject)
+          new AnswerReader((answer) => {
+            try {
+              resolve(this.read(answer.status, answer.text))
+            } catch (err) {
+              reject(err)
+            }
+          }, failed)
         )
-      })
-    } catch (cause) {
-      throw new HttpRequestError({ url: this.shown, cause: cause as Error, details: (cause as Error).message })
-    }
-    const { status, text } = answer
+      } catch (cause) {
+        failed(cause as Error)
+      }
+    })
+  }
+
+  /** an answer's status and text as `post` gives them: the parsed JSON, or the transport error it is */
+  private read(status: number, text: string): unknown {
     let data: unknown
     try {
       data = JSON.parse(text || '{}')
@@ -124,12 +134,19 @@ export class RawRpc implements LeanRpc {
    * strings: no bigint), the answer's `result`; a JSON-RPC error answer throws RpcRequestError, transport
    * failures HttpRequestError.
    */
-  async call<T>(method: string, params: RpcParams): Promise<T> {
-    const body = requestText(1, method, params)
-    const answer = (await this.post(body)) as { result?: T; error?: { code: number; message: string; data?: unknown } }
-    if (answer.error !== undefined)
-      throw new RpcRequestError({ body: { method, params }, error: answer.error, url: this.shown })
-    return answer.result as T
+  call<T>(method: string, params: RpcParams): Promise<T> {
+    let body: string
+    try {
+      body = requestText(1, method, params)
+    } catch (err) {
+      return Promise.reject(err) // params that do not serialize (a bigint)
+    }
+    return this.post(body).then((data) => {
+      const answer = data as { result?: T; error?: { code: number; message: string; data?: unknown } }
+      if (answer.error !== undefined)
+        throw new RpcRequestError({ body: { method, params }, error: answer.error, url: this.shown })
+      return answer.result as T
+    })
   }
 
   /** closes the kept-alive connections (idle ones also close by themselves after a few seconds) */

@@ -165,7 +165,7 @@ async function walletCheck(
   gasPrice: bigint,
   minBlock: bigint
 ): Promise<HoneypotReport | { failed: string; byNode: boolean }> {
-  let head = await facts.head(minBlock)
+  let head = facts.headKept(minBlock) ?? (await facts.head(minBlock))
   if (head === null) return { failed: 'the head block has no number', byNode: true }
   let reread = false
   /**
@@ -228,22 +228,41 @@ async function walletCheck(
  * Runs `fn` holding one of the chain's simulation slots (node-facts.ts SIMULATIONS_AT_ONCE): the wait is
  * here, before the request's timeout starts. A full waiting line answers 503 chain_unavailable.
  */
-async function simulationSlot<T>(d: HoneypotDeps, facts: NodeFacts, fn: () => Promise<T>): Promise<T> {
+function simulationSlot<T>(d: HoneypotDeps, facts: NodeFacts, fn: () => Promise<T>): Promise<T> {
+  const slots = facts.simulations
+  if (slots.tryAcquire()) return holding(slots, fn)
+  return slots.acquire().then(
+    () => holding(slots, fn),
+    (err: unknown) => {
+      if (!(err instanceof SemaphoreFullError)) throw err
+      throw new ApiError(
+        'chain_unavailable',
+        `more than ${SIMULATIONS_WAITING} honeypot checks are waiting for the ${d.chain} node; retry shortly`,
+        { cause: err, headers: { 'Retry-After': '1' }, details: { chain: d.chain } }
+      )
+    }
+  )
+}
+
+/** `fn`'s promise, the slot taken given back when it settles (or when `fn` throws). */
+function holding<T>(slots: NodeFacts['simulations'], fn: () => Promise<T>): Promise<T> {
+  let call: Promise<T>
   try {
-    await facts.simulations.acquire()
+    call = fn()
   } catch (err) {
-    if (!(err instanceof SemaphoreFullError)) throw err
-    throw new ApiError(
-      'chain_unavailable',
-      `more than ${SIMULATIONS_WAITING} honeypot checks are waiting for the ${d.chain} node; retry shortly`,
-      { cause: err, headers: { 'Retry-After': '1' }, details: { chain: d.chain } }
-    )
+    slots.release()
+    return Promise.reject(err)
   }
-  try {
-    return await fn()
-  } finally {
-    facts.simulations.release()
-  }
+  return call.then(
+    (v) => {
+      slots.release()
+      return v
+    },
+    (err: unknown) => {
+      slots.release()
+      throw err
+    }
+  )
 }
 
 /** viem's error of a failed simulation as the node's own error object, as runProbe reads it. */
@@ -289,8 +308,11 @@ export async function checkHoneypot(
   token: Address,
   minBlock = 0n
 ): Promise<HoneypotReport> {
-  // both cached (a request only when stale): asked together
-  const [gasPrice, simulates] = await Promise.all([facts.gasPrice(), facts.simulateV1Supported()])
+  // both kept (a request only when stale): asked together when one is not
+  let gasPrice = facts.gasPriceKept()
+  let simulates = facts.simulateV1Kept()
+  if (gasPrice === undefined || simulates === undefined)
+    [gasPrice, simulates] = await Promise.all([facts.gasPrice(), facts.simulateV1Supported()])
   let walletFailed: string | null = null
   if (simulates) {
     const w = await walletCheck(d, facts, token, gasPrice, minBlock)

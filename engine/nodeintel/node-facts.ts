@@ -69,15 +69,24 @@ export class NodeFacts {
    * after a transaction in block N simulates on block N or later); null when the node's head has no number.
    */
   async head(minBlock = 0n): Promise<Head | null> {
-    const h = this.headRead
-    const age = h === null ? Infinity : Date.now() - h.at
-    if (h !== null && age < this.headTtlMs && h.value.number >= minBlock) {
-      if (age >= this.headTtlMs / 2) this.readHead().catch(() => undefined)
-      return h.value
-    }
+    const kept = this.headKept(minBlock)
+    if (kept !== undefined) return kept
     const read = await this.readHead()
     // a read already in flight may have started before block minBlock was known: read once more
     return read !== null && read.number < minBlock ? this.readHead() : read
+  }
+
+  /**
+   * The head kept when it was read within the block time and is not below `minBlock` (from half the block
+   * time on, a read in the background refreshes it), else undefined: `head` reads it. No promise.
+   */
+  headKept(minBlock = 0n): Head | undefined {
+    const h = this.headRead
+    if (h === null) return undefined
+    const age = Date.now() - h.at
+    if (age >= this.headTtlMs || h.value.number < minBlock) return undefined
+    if (age >= this.headTtlMs / 2) this.readHead().catch(() => undefined)
+    return h.value
   }
 
   /** the head read now (not the one kept), kept for the next checks */
@@ -101,6 +110,11 @@ export class NodeFacts {
       })
       .finally(() => (this.headReading = null))
     return this.headReading
+  }
+
+  /** the gas price read within GAS_PRICE_TTL_MS, else undefined (`gasPrice` reads it). No promise. */
+  gasPriceKept(): bigint | undefined {
+    return this.gas && Date.now() - this.gas.at < GAS_PRICE_TTL_MS ? this.gas.value : undefined
   }
 
   /** the node's gas price (cached; refreshed in the background when stale) */
@@ -131,6 +145,11 @@ export class NodeFacts {
   /** last known answer without asking (health) */
   get overridesKnown(): boolean | null {
     return this.overrides?.value ?? null
+  }
+
+  /** the kept answer of `simulateV1Supported` while it holds, else undefined. No promise. */
+  simulateV1Kept(): boolean | undefined {
+    return this.simulate && Date.now() - this.simulate.at < OVERRIDE_CHECK_TTL_MS ? this.simulate.value : undefined
   }
 
   /** whether the node runs eth_simulateV1 with state overrides (asked once, kept OVERRIDE_CHECK_TTL_MS) */

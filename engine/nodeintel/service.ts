@@ -106,9 +106,10 @@ export class ChainIntel {
   private readonly deps: HoneypotDeps
 
   /** `minBlock`: a fresh check simulates on this block or a later one (a re-check after a transaction in it) */
-  async honeypot(token: Address, fresh: boolean, minBlock = 0n): Promise<{ value: HoneypotReport; hit: boolean }> {
-    await this.ready()
-    return this.honeypots.get(token, () => checkHoneypot(this.deps, this.facts, token, minBlock), fresh)
+  honeypot(token: Address, fresh: boolean, minBlock = 0n): Promise<{ value: HoneypotReport; hit: boolean }> {
+    const check = () => this.honeypots.get(token, () => checkHoneypot(this.deps, this.facts, token, minBlock), fresh)
+    // the chain id checked once: from then on the check starts at once
+    return this.verified !== null && 'ok' in this.verified ? check() : this.ready().then(check)
   }
 
   async risk(token: Address, fresh: boolean): Promise<{ value: RiskReport; hit: boolean }> {

@@ -93,13 +93,20 @@ export class TokenBucket {
     this.level = this.rate.full(this.now())
   }
 
+  /**
+   * Takes one token if one is there now and nobody waits (no promise, no wait); false otherwise, nothing
+   * taken and nothing counted: the caller goes on to `take`.
+   */
+  tryTake(): boolean {
+    this.rate.refill(this.level, this.now())
+    if (this.reserved !== 0 || this.level.tokens < 1) return false
+    this.level.tokens -= 1
+    return true
+  }
+
   /** Takes one token; waits at most `maxWaitMs` for it. Resolves false when refused (nothing was taken). */
   async take(maxWaitMs: number): Promise<boolean> {
-    this.rate.refill(this.level, this.now())
-    if (this.reserved === 0 && this.level.tokens >= 1) {
-      this.level.tokens -= 1
-      return true
-    }
+    if (this.tryTake()) return true
     // the caller's place: after every reserved token, this one (ms until the bucket holds them)
     const waitMs = this.rate.msUntil(this.level, this.reserved + 1)
     if (this.waiting >= this.maxWaiters || waitMs > maxWaitMs) {

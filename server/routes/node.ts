@@ -74,7 +74,10 @@ export function parseToken(raw: string | undefined): Address {
   return getAddress(v)
 }
 
-const cacheHeader = (hit: boolean): Record<string, string> => ({ 'x-tidewatch-cache': hit ? 'hit' : 'miss' })
+const CACHE_HIT: Readonly<Record<string, string>> = Object.freeze({ 'x-tidewatch-cache': 'hit' })
+const CACHE_MISS: Readonly<Record<string, string>> = Object.freeze({ 'x-tidewatch-cache': 'miss' })
+/** the answer's cache header (json() copies it into the answer's own headers) */
+const cacheHeader = (hit: boolean): Record<string, string> => (hit ? CACHE_HIT : CACHE_MISS)
 
 const common = { access: 'key', feature: 'nodeintel', data: false, tags: ['node'] } as const
 

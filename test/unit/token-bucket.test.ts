@@ -57,6 +57,27 @@ describe('TokenBucket', () => {
     expect(await b.take(5)).toBe(false)
     expect(b.refused).toBe(1)
   })
+
+  it('tryTake takes a token only when one is there and nobody waits, counting nothing', async () => {
+    let now = 0
+    let release: () => void = () => undefined
+    const b = new TokenBucket({
+      ratePerSec: 100,
+      burst: 1,
+      now: () => now,
+      wait: () => new Promise<void>((r) => (release = r))
+    })
+    expect(b.tryTake()).toBe(true)
+    expect(b.tryTake()).toBe(false) // empty: nothing taken, nothing counted
+    expect([b.waited, b.refused]).toEqual([0, 0])
+    const waiter = b.take(1_000) // in line for the next token
+    now = 10 // the token the waiter was promised is there: tryTake does not jump the line
+    expect(b.tryTake()).toBe(false)
+    release()
+    expect(await waiter).toBe(true)
+    now = 20
+    expect(b.tryTake()).toBe(true)
+  })
 })
 
 describe('IpThrottle on the shared bucket', () => {
