@@ -13,7 +13,12 @@ import path from 'node:path'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { settingsClause, sqlString } from '../../engine/store/sql-text.js'
 import { planFile } from '../../ingest/import/plan-file.js'
-import { inputSettings } from '../../ingest/import/stage-sql.js'
+import {
+  DIRECT_READ_SETTINGS,
+  directInputSettings,
+  directSource,
+  inputSettings
+} from '../../ingest/import/stage-sql.js'
 import { median } from '../stats.js'
 
 /** The aggTrades columns as the import reads them (binance-vision.ts), typed. */
@@ -29,7 +34,11 @@ interface Candidate {
   readonly settings: Readonly<Record<string, string | number>>
 }
 
-const CSV = inputSettings(planFile('x', 'BTCUSDT-aggTrades-2024-01-01.csv', 'agg_trade_id').layout, true)
+const LAYOUT = planFile('x', 'BTCUSDT-aggTrades-2024-01-01.csv', 'agg_trade_id').layout
+const CSV = inputSettings(LAYOUT, true)
+/** the import's one statement's source (stage-sql.ts `directSource`: every rule by `throwIf`), over the whole file */
+const direct = (f: string): string =>
+  directSource(LAYOUT, { file: f, gzip: false, header: true, bytes: fs.statSync(f).size }, sqlString, 4_194_304)
 const CUSTOM = {
   format_custom_field_delimiter: ',',
   format_custom_row_before_delimiter: '',
@@ -126,6 +135,14 @@ const CANDIDATES: Readonly<Record<string, Candidate>> = {
       input_format_null_as_default: 0
     }
   },
+  direct: {
+    from: (f) => direct(f),
+    settings: { ...directInputSettings(LAYOUT, true), ...DIRECT_READ_SETTINGS }
+  },
+  direct_as_csv: {
+    from: (f) => direct(f).replace(`'CustomSeparatedWithNames'`, `'CSV'`),
+    settings: { ...CSV, ...DIRECT_READ_SETTINGS }
+  },
   regexp: {
     from: (_f, bare) => `file(${sqlString(bare)}, 'Regexp', ${sqlString(TYPED)})`,
     settings: {
@@ -178,7 +195,7 @@ async function main(): Promise<void> {
             : `INSERT INTO sink SELECT fromUnixTimestamp64Milli(toInt64(if(c_transact_time >= 100000000000000, intDiv(c_transact_time, 1000), c_transact_time)), 'UTC') AS ts,
             if(lower(c_is_buyer_maker) = 'true', 'sell', 'buy') AS side, c_price AS price, c_quantity AS qty,
             toString(c_agg_trade_id) AS trade_id FROM ${c!.from(csv, bare)}${settingsClause(c!.settings)}`
-        const ok = await store.command(sql).then(
+        const ok = await store.command(sql, { from_ms: 0, to_ms: 4_102_444_800_000 }).then(
           () => true,
           (err: unknown) => (console.log(`${name}: refused the file: ${String(err).split('\n')[0]}`), false)
         )
