@@ -20,7 +20,7 @@ import { ImportJournal } from './import-journal.js'
 import type { ScanTotals } from './csv-scan.js'
 import { ImportError } from './import-error.js'
 import { stageFile, type StagedFile, type StageRequest } from './stage-file.js'
-import { DirectWriteFailed, writeSlices } from './writer.js'
+import { DirectWriteFailed, directReadRefuses, writeSlices } from './writer.js'
 
 export type ImportPhase = 'checksum' | 'reading' | 'writing' | 'done'
 
@@ -215,10 +215,12 @@ type Report = (phase: ImportPhase, fraction: number, rows: number) => void
 
 /**
  * After the one statement of a file without a staging table failed: the file is staged and checked. A file
- * the staging refuses (a bad line: its `ImportError`, worded as always) or with rows outside the range of
- * its first and last line failed that statement while it was read, before it wrote anything: its journal
- * entry is dropped, and a file in no time order is written from the staging table. Otherwise the statement
- * failed in its write, and its error is thrown, its entry kept for the next run as any failed statement's.
+ * the staging refuses (a bad line: its `ImportError`, worded as always), with rows outside the range of
+ * its first and last line, or that the statement's own read refuses (`directReadRefuses`: a shape its
+ * input does not take, such as quoted cells) failed that statement while it was read, before it wrote
+ * anything: its journal entry is dropped, and the file is written from the staging table. Otherwise the
+ * statement failed in its write, and its error is thrown, its entry kept for the next run as any failed
+ * statement's.
  * A file of more rows than the statement accepts (its count is not taken before it) is written from the
  * staging table too. Returns the staged totals.
  */
@@ -243,7 +245,10 @@ async function writeStaged(
   try {
     const { minMs, maxMs, rows } = staged.totals
     const maxRows = read.staged.directMaxRows ?? DIRECT_MAX_ROWS
-    if (minMs >= direct.minMs && maxMs <= direct.maxMs && rows <= maxRows) throw failed.cause
+    const inRange = minMs >= direct.minMs && maxMs <= direct.maxMs && rows <= maxRows
+    // accepted by the staging table and in range: the statement failed in its write unless its read (a
+    // stricter input than the staging table's, stage-sql.ts `directInputSettings`) refuses the file
+    if (inRange && !(await directReadRefuses(store, read.staged))) throw failed.cause
     journal.discard(failed.entry)
     await write(staged)
     return staged.totals

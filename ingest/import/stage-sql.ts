@@ -78,6 +78,8 @@ export function inputSettings(layout: CsvLayout, header: boolean): Readonly<Reco
   return {
     input_format_allow_errors_num: 0,
     input_format_allow_errors_ratio: 0,
+    // a `\N` cell fails a column that is not Nullable, where it would read as 0
+    input_format_null_as_default: 0,
     input_format_csv_empty_as_default: hasOptional(layout) ? 1 : 0,
     format_csv_allow_double_quotes: 0,
     format_csv_allow_single_quotes: 0,
@@ -122,14 +124,20 @@ function kept(layout: CsvLayout, c: CsvColumn): boolean {
  * The SELECT reading `src` as the staging table's columns: `_row` (with `withRow`), `_ms`, `_missing` (layouts
  * with optional cells) and the kept `c_` columns. Its input settings are `inputSettings`.
  */
-function stagedSelect(layout: CsvLayout, src: StageSource, quote: (s: string) => string, withRow: boolean): string {
+function stagedSelect(
+  layout: CsvLayout,
+  src: StageSource,
+  quote: (s: string) => string,
+  withRow: boolean,
+  format = 'CSV'
+): string {
   const opt = hasOptional(layout)
   const read = layout.columns.map((c) =>
     readName(layout, c) === columnName(c) ? columnName(c) : `assumeNotNull(${readName(layout, c)}) AS ${columnName(c)}`
   )
   const nulls = layout.columns.filter((c) => readName(layout, c) !== columnName(c))
   const missing = nulls.map((c) => `${readName(layout, c)} IS NULL`).join(' OR ') || '0'
-  const args = [quote(src.file), `'CSV'`, quote(readStructure(layout)), ...(src.gzip ? [`'gzip'`] : [])]
+  const args = [quote(src.file), quote(format), quote(readStructure(layout)), ...(src.gzip ? [`'gzip'`] : [])]
   const names = layout.columns
     .filter((c) => kept(layout, c))
     .map(columnName)
@@ -170,13 +178,47 @@ const DIRECT_REFUSED =
   'a line of the import file breaks a rule of its layout, lies outside its time range or past its most rows'
 
 /**
+ * The input format of `directSource`: `CustomSeparated` with the CSV escaping rule, ',' between cells and a
+ * line feed after each row, the header line read as names and ignored. On the archives' shape (unquoted
+ * numbers, one word cell last) it parses the same cells as the CSV input for less CPU (docs/import.md
+ * "Speed", bench/import/formats.ts). It is stricter: a blank or tab around a number, a missing or extra
+ * cell fails the read (a String cell last takes the rest of its line, refused by `directSource`'s comma
+ * rule). A file it refuses that the CSV input reads (quoted cells, say) is staged and written from the
+ * staging table (run-import.ts). Quotes are data, as in `inputSettings`.
+ */
+export function directInputSettings(layout: CsvLayout, header: boolean): Readonly<Record<string, string | number>> {
+  return {
+    input_format_allow_errors_num: 0,
+    input_format_allow_errors_ratio: 0,
+    input_format_null_as_default: 0,
+    input_format_csv_empty_as_default: hasOptional(layout) ? 1 : 0,
+    format_csv_allow_double_quotes: 0,
+    format_csv_allow_single_quotes: 0,
+    format_custom_escaping_rule: 'CSV',
+    format_custom_field_delimiter: ',',
+    format_custom_row_before_delimiter: '',
+    format_custom_row_after_delimiter: '\n',
+    format_custom_row_between_delimiter: '',
+    format_custom_result_before_delimiter: '',
+    format_custom_result_after_delimiter: '',
+    input_format_custom_allow_variable_number_of_columns: 0,
+    input_format_custom_detect_header: 0,
+    input_format_custom_skip_trailing_empty_lines: 0,
+    ...(header && { input_format_with_names_use_header: 0 })
+  }
+}
+
+/** The `file()` format of `directSource`, with `directInputSettings`. */
+const directFormat = (header: boolean): string => (header ? 'CustomSeparatedWithNames' : 'CustomSeparated')
+
+/**
  * The file read straight into a slice statement, in place of the staging table (writer.ts): the staging
- * table's columns, with every rule of `stageRules` and the time range `{from_ms:Int64}..{to_ms:Int64}`
- * (epoch ms) applied to every row by `throwIf` before any row leaves the subquery, and the file's data rows
- * held to `maxRows` (its 0-based `_row` below it: the engine counts the rows while it reads them, so the
- * file is not counted before). A row that breaks one fails the statement while it reads, before its one
- * insert block is formed, so nothing is written; which line and rule is then found by staging the file
- * (run-import.ts). Needs `DIRECT_READ_SETTINGS` and the input settings.
+ * table's columns, read with `directInputSettings`, with every rule of `stageRules` and the time range
+ * `{from_ms:Int64}..{to_ms:Int64}` (epoch ms) applied to every row by `throwIf` before any row leaves the
+ * subquery, and the file's data rows held to `maxRows` (its 0-based `_row` below it: the engine counts the
+ * rows while it reads them, so the file is not counted before). A row that breaks one fails the statement
+ * while it reads, before its one insert block is formed, so nothing is written; which line and rule is then
+ * found by staging the file (run-import.ts). Needs `DIRECT_READ_SETTINGS` and `directInputSettings`.
  */
 export function directSource(
   layout: CsvLayout,
@@ -184,13 +226,16 @@ export function directSource(
   quote: (s: string) => string,
   maxRows: number
 ): string {
+  const last = layout.columns.at(-1)!
   const pass = [
     ...stageRules(layout).map((r) => `(${r.pass})`),
+    // the last cell, read to the end of its line, holds no further cell
+    ...(last.chType === 'String' ? [`position(${columnName(last)}, ',') = 0`] : []),
     '_ms BETWEEN {from_ms:Int64} AND {to_ms:Int64}',
     `_row < ${Math.trunc(maxRows)}`
   ]
   return [
-    `(SELECT * FROM (${stagedSelect(layout, src, quote, true)})`,
+    `(SELECT * FROM (${stagedSelect(layout, src, quote, true, directFormat(src.header))})`,
     ` WHERE throwIf(NOT (${pass.join(' AND ')}), ${quote(DIRECT_REFUSED)}) = 0)`
   ].join('\n')
 }

@@ -37,7 +37,7 @@ import type { ImportTarget } from './csv-layout.js'
 import type { ImportJournal, JournaledStatement, OpenEntry } from './import-journal.js'
 import type { StagedFile } from './stage-file.js'
 import { SLICE_BLOCK_BYTES, SLICE_BLOCK_ROWS, type StageSlice } from './stage-slices.js'
-import { DIRECT_READ_SETTINGS, directSource, inputSettings, loadStatement } from './stage-sql.js'
+import { DIRECT_READ_SETTINGS, directInputSettings, directSource, loadStatement } from './stage-sql.js'
 
 /** A slice's statement writes its rows as one insert block: its dedup token then names exactly that block. */
 export const ONE_BLOCK = {
@@ -99,6 +99,25 @@ export class DirectWriteFailed extends Error {
   }
 }
 
+/**
+ * Whether the read of a file without a staging table refuses it (a line its rules or its input format do
+ * not pass): the direct statement's read alone, writing nothing. A direct statement that failed while the
+ * staging table accepts the file failed in its read when this is true (nothing written: the file is written
+ * from the staging table), else in its write.
+ */
+export async function directReadRefuses(store: Store, staged: StagedFile): Promise<boolean> {
+  const { layout } = staged.plan
+  const slice = staged.slices[0]!
+  const source = directSource(layout, staged.source, sqlString, staged.directMaxRows ?? SLICE_BLOCK_ROWS)
+  const settings = settingsClause({ ...directInputSettings(layout, staged.source.header), ...DIRECT_READ_SETTINGS })
+  return store
+    .query(`SELECT count() AS n FROM ${source}${settings}`, { from_ms: slice.minMs, to_ms: slice.maxMs })
+    .then(
+      () => false,
+      () => true
+    )
+}
+
 /** The statement writing the keys `target` must skip in the slice's range to `keysFile`. */
 export function coverageKeysStatement(target: ImportTarget, keysFile: string): string {
   const plan = coveragePlan(target.coverage, target.table, sqlString)
@@ -132,7 +151,7 @@ function sliceStatement(
   const { layout } = staged.plan
   const source = { ...staged.source, file: entry.slice }
   if (staged.table === null) {
-    const settings = { ...inputSettings(layout, source.header), ...DIRECT_READ_SETTINGS }
+    const settings = { ...directInputSettings(layout, source.header), ...DIRECT_READ_SETTINGS }
     return {
       sql: insertStatement(
         target,
