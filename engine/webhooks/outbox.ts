@@ -24,7 +24,7 @@ import { ApiError } from '../errors.js'
 import { AttemptRunner } from './attempts.js'
 import { EventIntake } from './event-intake.js'
 import { WEBHOOK_TEST_EVENT } from '../../catalog/webhook-events.js'
-import { deliveredEvent, newDelivery, type DeliveryState } from './delivery.js'
+import { deliveredEvent, newDelivery, type Delivery, type DeliveryState } from './delivery.js'
 import type { OutboxEvent } from './event.js'
 import type { RowWriterLike } from './journal.js'
 import { DeliveryLedger, type OutboxStats, type Writers } from './outbox-ledger.js'
@@ -101,15 +101,31 @@ export class Outbox {
   async resume(): Promise<number> {
     // this run's rows in the store first: a delivery it already delivered must not look pending
     await this.ledger.flush()
-    const rows = await loadPending(this.store, (id) => {
+    const { deliveries, withoutEventRow, withoutPayload } = await loadPending(this.store, (id) => {
       const w = this.registry.get(id)
       return w ? this.ledger.originOf(w.url) : ''
     })
     const now = this.clock.now()
     let resumed = 0
-    for (const d of rows) {
+    const toSchedule: Delivery[] = []
+    // a delivery stored before the events table keeps its payload in its own rows, which its next row
+    // versions no longer carry: its event's row is journaled before anything else is written for it
+    const eventWrites = new Set<Promise<void>>()
+    for (const d of deliveries) {
       if (this.ledger.pending.has(d.id) || this.startupIds?.has(d.id)) continue
       resumed++
+      if (withoutPayload.has(d)) {
+        // its event's row was lost with the journal write beside its own (a crash between the two): the
+        // body cannot be rebuilt, so it is never attempted
+        this.ledger.finish(d, 'failed', 'event_payload_not_stored')
+        continue
+      }
+      if (withoutEventRow.has(d)) eventWrites.add(this.ledger.writeEvent(d))
+      toSchedule.push(d)
+    }
+    await Promise.all(eventWrites)
+    for (const d of toSchedule) {
+      if (this.ledger.pending.has(d.id) || this.startupIds?.has(d.id)) continue
       const w = this.registry.get(d.webhookId)
       if (!w || w.state !== 'active') {
         this.ledger.finish(d, 'failed', w ? `webhook_${w.state}: ${w.stateReason}` : 'webhook_removed')
@@ -145,7 +161,7 @@ export class Outbox {
     })
     const d = newDelivery(e, w, this.ledger.originOf(w.url), now, 'test')
     this.ledger.counters.deliveries++
-    await this.ledger.writeState(d)
+    await this.ledger.bothWritten(this.ledger.writeEvent(d), this.ledger.writeState(d))
     const res = await this.runner.send(d, w)
     this.ledger.record(d, res, now, null)
     d.state = res.status !== null && res.status >= 200 && res.status < 300 ? 'delivered' : 'failed'
@@ -180,7 +196,8 @@ export class Outbox {
     d.lastError = ''
     this.noteStartup(d.id)
     this.ledger.track(d)
-    await this.ledger.writeState(d)
+    // its event's row again: a delivery stored before the events table kept its payload in its own rows
+    await this.ledger.bothWritten(this.ledger.writeEvent(d), this.ledger.writeState(d))
     this.runner.schedule(d)
     return deliveryView(d)
   }
@@ -226,8 +243,8 @@ export class Outbox {
     const wait = Math.max(0, Math.min(this.config.timeoutMs + 1_000, deadlineMs - Date.now()))
     await Promise.race([this.runner.scheduler.idle(), new Promise((r) => setTimeout(r, wait).unref())])
     const left = Math.max(1_000, deadlineMs - Date.now())
-    const { deliveries, attempts } = this.ledger.writers
-    await Promise.all([deliveries.close(left), attempts.close(left)])
+    const { events, deliveries, attempts } = this.ledger.writers
+    await Promise.all([events.close(left), deliveries.close(left), attempts.close(left)])
     await this.runner.transport.close()
   }
 }

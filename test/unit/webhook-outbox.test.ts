@@ -198,7 +198,8 @@ async function setup(
   script: Script,
   random = () => 0.5,
   store: Store = new NullStore(),
-  deliveries: MemoryWriter = new MemoryWriter()
+  deliveries: MemoryWriter = new MemoryWriter(),
+  events: MemoryWriter = new MemoryWriter()
 ) {
   const clock = new FakeClock()
   const config = loadConfig({ SOURCES: 'none', ...env }).webhooks
@@ -210,7 +211,7 @@ async function setup(
   const attempts = new MemoryWriter()
   const outbox = new Outbox(
     { store, registry, transport, config, versions, log: silentLogger(), clock, random },
-    { deliveries, attempts }
+    { events, deliveries, attempts }
   )
   const hook = (url: string) =>
     registry.create('key1', { url, events: ['*'], symbols: ['*'], secret: 'a-secret-of-16-chars' })
@@ -220,17 +221,18 @@ async function setup(
     for (const r of deliveries.rows) last.set(r['delivery_id'] as string, r)
     return [...last.values()]
   }
-  return { clock, registry, transport, outbox, hook, deliveries, attempts, states }
+  return { clock, registry, transport, outbox, hook, events, deliveries, attempts, states }
 }
 
 /**
  * A store behind the journal: `pending` delivery rows answer the resume query, the attempt log is empty (its
- * 2xx rows not loaded yet).
+ * 2xx rows not loaded yet), and no event has a `webhook_events` row.
  */
 class LaggingStore extends NullStore {
   pending: Record<string, unknown>[] = []
   override async query<T>(sql?: string): Promise<T[]> {
-    return (sql?.includes('FROM webhook_deliveries FINAL WHERE state') ? this.pending : []) as T[]
+    if (sql === undefined || sql.includes('FROM webhook_events')) return [] // no event rows: stored before them
+    return (sql.includes('FROM webhook_deliveries FINAL WHERE state') ? this.pending : []) as T[]
   }
 }
 
@@ -393,7 +395,7 @@ describe('webhook outbox schedule (fake clock)', () => {
     expect(s.outbox.stats()).toMatchObject({ delivered: 2, pending: 0 })
   })
 
-  it('a catalog event resumed after a restart keeps its stored payload text and body bytes in every later row and attempt', async () => {
+  it('a catalog event stored with its payload in its delivery row, resumed after a restart, keeps its body bytes; its event row is written with the same text', async () => {
     const payload = { symbol: 'USDC', chain: 'ethereum', amount: 1234567.891, note: 'é\t"q"\n', path: [1, { a: null }] }
     const bodies: string[] = []
     const failing = (req: DeliveryRequest) => (bodies.push(Buffer.from(req.body).toString('utf8')), { status: 500 })
@@ -402,7 +404,9 @@ describe('webhook outbox schedule (fake clock)', () => {
     await first.outbox.accept({ id: 'whale-1', type: 'whale.transfer', ts: 1_800_000_000_123, payload })
     await first.clock.advance(10)
     const stored = first.deliveries.rows[0]!
-    expect(stored['payload']).toBe(JSON.stringify(payload))
+    // the payload is in the event's row, once, not in the delivery's
+    expect(first.events.rows.map((r) => r['payload'])).toEqual([JSON.stringify(payload)])
+    expect(stored).not.toHaveProperty('payload')
     // the row as the resume query reads it after the restart (a retry was due)
     const store = new LaggingStore()
     store.pending = [
@@ -412,7 +416,8 @@ describe('webhook outbox schedule (fake clock)', () => {
         event: stored['event'],
         event_ms: stored['event_ts'],
         symbol: stored['symbol'],
-        payload: stored['payload'],
+        // a row stored before the events table (schemas/019_webhook_payload.sql): the text in the row
+        payload: JSON.stringify(payload),
         direction: '',
         confidence: '',
         composite: 0,
@@ -432,9 +437,10 @@ describe('webhook outbox schedule (fake clock)', () => {
       ...payload,
       webhook_id: 1
     })
-    // each row version written after the restart (retries, then failed) stores the same text
+    // its event's row is written at the resume, with the same text; the later row versions carry none
+    expect(second.events.rows.map((r) => [r['event_id'], r['payload']])).toEqual([['whale-1', JSON.stringify(payload)]])
     expect(second.deliveries.rows.length).toBeGreaterThan(0)
-    for (const r of second.deliveries.rows) expect(r['payload']).toBe(stored['payload'])
+    for (const r of second.deliveries.rows) expect(r).not.toHaveProperty('payload')
     expect(second.states().map((r) => r['state'])).toEqual(['failed'])
   })
 
@@ -468,7 +474,7 @@ describe('webhook outbox schedule (fake clock)', () => {
 
   it('bus events of one turn share one journal write; their deliveries are all sent once it returns, in event order', async () => {
     const writer = new TurnWriter()
-    const s = await setup({}, () => ({ status: 200 }), undefined, undefined, writer)
+    const s = await setup({}, () => ({ status: 200 }), undefined, undefined, writer, new TurnWriter())
     await s.hook(A)
     await s.hook(B)
     const events = [ev(), ev(), ev()]
