@@ -1,12 +1,12 @@
 /**
  * @module
  * The outbox's bookkeeping: the deliveries not yet ended (in memory, by id and per webhook), the counters,
- * and every state row written to the journals. A delivery enters with `track`, and leaves exactly once
+ * and every event and state row written to the journals. A delivery enters with `track`, and leaves exactly once
  * through `finish` (delivered or failed) or `untrack`; `fail` ends one that never waited (queue full).
  *
  * `delivered` writes no delivery row of its own: the 2xx attempt row just journaled marks it
  * (outbox-queries.ts folds the attempt log into the state), so a delivery delivered at its first attempt
- * costs one delivery row and one attempt row.
+ * costs one delivery row and one attempt row, and its event one event row (event-intake.ts).
  */
 import type { Logger } from '../log.js'
 import type { WebhookConfig } from './config.js'

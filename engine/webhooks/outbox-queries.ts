@@ -5,7 +5,8 @@
  * A delivery's state is its highest row version (`webhook_deliveries` FINAL) folded with its attempt log:
  * a 2xx attempt numbered after the row's round start means delivered (the outbox writes no row for it),
  * and the log's last attempt number is the attempt count (a crash can lose the row written after an
- * attempt, never the order of the log).
+ * attempt, never the order of the log). A delivery's payload is its event's `webhook_events` row, or, for
+ * rows stored before that table, the delivery row itself (`payloadOf`).
  */
 import { ApiError } from '../errors.js'
 import type { Params, Store } from '../store/store.js'

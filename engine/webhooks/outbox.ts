@@ -3,7 +3,7 @@
  * The durable outbox of webhook deliveries (docs/webhooks.md, "Durability"). An event (a catalog type and
  * its payload, or a signal from the signal bus) becomes one delivery per matching webhook
  * (event-intake.ts), journaled (journal.ts: appended to a local file, loaded into `webhook_deliveries` in
- * bulk) before its first attempt. Attempts are journaled to `webhook_attempts`; a retry or a failure
+ * bulk) with its event's `webhook_events` row (the payload, once per event) before its first attempt. Attempts are journaled to `webhook_attempts`; a retry or a failure
  * journals the delivery row again with a higher version; a 2xx attempt in the log is what marks a delivery delivered (no row of its own). At start, segments a previous run left are loaded
  * first, then deliveries still `pending` are resumed at their next attempt time. A crash between an
  * attempt and the journal write of its result repeats that attempt after the restart: delivery is
