@@ -5,18 +5,17 @@
  * (main thread, libuv and the embedded engine's threads) per delivery, µs, median of alternating rounds in
  * one process, so the stages see the same load:
  *
- * - `event_and_row`: a signal event into its delivery (the catalog event, matching one webhook), its
- *   `webhook_events` row (the payload's JSON text) and its `webhook_deliveries` row, each as a TSV line;
+ * - `event_and_row`: a signal event into its delivery (the catalog event, matching one webhook) and its
+ *   `webhook_deliveries` row (with the payload's JSON text) as a TSV line;
  * - `body`: the delivery body (`JSON.stringify` of type, ts, payload, webhook_id) as bytes;
  * - `signatures`: both signatures (`crypto.createHmac` twice, one cached KeyObject per key);
  * - `four_hashes`: four one-shot SHA-256 over the same bytes, the least two HMACs can cost (an HMAC is two
  *   hashes): what `createHmac`'s object per call adds;
- * - `rows_stored`: a delivery's rows as the outbox stores them, through the outbox journals into a real chDB
- *   store (50,000-row segments): its event's row with the payload and its delivery row without it, one
- *   delivery per event as in bench/webhooks;
- * - `rows_stored_payload_in_row`: the payload's text in the delivery row instead, no event row (the shape
- *   of schemas/019_webhook_payload.sql);
- * - `rows_stored_no_payload`: the delivery row alone (what storing the payload costs at all).
+ * - `rows_stored` / `rows_stored_no_payload`: delivery rows through the outbox journal into a real chDB
+ *   store (50,000-row segments), with the payload's JSON text and with `{}` in its place (what storing the
+ *   opaque payload in each row costs, journal and engine);
+ * - `rows_stored_event_table`: the payload once per event in a table of its own instead, one delivery per
+ *   event as in bench/webhooks (what that storage shape costs when events do not fan out).
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -31,8 +30,6 @@ import {
   deliveredEvent,
   deliveryRow,
   DELIVERY_COLUMNS,
-  EVENT_COLUMNS,
-  eventRow,
   newDelivery,
   type Delivery
 } from '../../engine/webhooks/delivery.js'
@@ -68,26 +65,26 @@ const HOOKS = new Map([[1, HOOK]])
 
 const signal = (): SignalEvent => benchSignal('stage')
 
+/** The payload of the rows stored without the payload's text (its text is `{}`). */
+const NO_PAYLOAD = {}
+
 /** A delivery as the intake makes it from a signal event (event-intake.ts, without the ledger). */
-function delivery(): Delivery {
+function delivery(payloadText = true): Delivery {
   const w = webhookEventOf(signal())
   const hook = matching(HOOKS.values(), { type: w.type, symbol: symbolOfPayload(w.payload), key_id: w.key_id })[0]!
-  return newDelivery(deliveredEvent(w), hook, 'https://127.0.0.1', Date.now())
+  const e = deliveredEvent(w)
+  return newDelivery(payloadText ? e : { ...e, payload: NO_PAYLOAD }, hook, 'https://127.0.0.1', Date.now())
 }
 
 const encode = tsvEncoder(DELIVERY_COLUMNS)
-const encodeEvent = tsvEncoder(EVENT_COLUMNS)
-/** the delivery row with the payload's text in it (schemas/019_webhook_payload.sql) */
-const PAYLOAD_IN_ROW_COLUMNS = [...DELIVERY_COLUMNS, 'payload']
 const SAMPLE = delivery()
 const SAMPLE_BODY = payloadBytes(SAMPLE)
+const SAMPLE_PAYLOAD_TEXT = JSON.stringify(SAMPLE.payload)
 let sink = 0
 
 const memoryStages: Record<string, () => void> = {
   event_and_row: () => {
-    const d = delivery()
-    const now = Date.now()
-    sink += encodeEvent(eventRow(d, now)).length + encode(deliveryRow(d, 1, now)).length
+    sink += encode(deliveryRow(delivery(), 1, Date.now())).length
   },
   body: () => {
     sink += payloadBytes(SAMPLE).length
@@ -119,30 +116,29 @@ export async function stagesBench(rounds: number): Promise<Record<string, unknow
   const store = new ChdbStore({ path: dir, poolSize: 2 })
   try {
     await migrate(store, {})
+    await store.command(
+      `CREATE TABLE bench_webhook_events (event_id String, event_ts DateTime64(3, 'UTC'), payload String)
+       ENGINE = MergeTree ORDER BY (event_ts, event_id)`
+    )
     const journal = (table: string, columns: readonly string[]): TableJournal =>
       new TableJournal({ store, dir: path.join(dir, 'journal'), table, columns, maxRows: 10 * STORED })
     const rows = journal('webhook_deliveries', DELIVERY_COLUMNS)
-    const rowsWithPayload = journal('webhook_deliveries', PAYLOAD_IN_ROW_COLUMNS)
-    const events = journal('webhook_events', EVENT_COLUMNS)
-    const storedRound = async (shape: 'event_table' | 'payload_in_row' | 'no_payload'): Promise<void> => {
+    const events = journal('bench_webhook_events', ['event_id', 'event_ts', 'payload'])
+    const storedRound = async (shape: 'payload' | 'no_payload' | 'event_table'): Promise<void> => {
       for (let i = 0; i < STORED; i++) {
-        const d = delivery()
-        const now = Date.now()
-        if (shape === 'payload_in_row')
-          void rowsWithPayload.push({ ...deliveryRow(d, i, now), payload: JSON.stringify(d.payload) })
-        else {
-          if (shape === 'event_table') void events.push(eventRow(d, now))
-          void rows.push(deliveryRow(d, i, now))
-        }
+        const d = delivery(shape === 'payload')
+        void rows.push(deliveryRow(d, i, Date.now()))
+        if (shape === 'event_table')
+          void events.push({ event_id: d.eventId, event_ts: d.eventTs, payload: SAMPLE_PAYLOAD_TEXT })
         // a turn per 500 deliveries, as the bench publishes them
         if (i % 500 === 499) await new Promise((r) => setImmediate(r))
       }
-      await Promise.all([rows.flush(), rowsWithPayload.flush(), events.flush()])
+      await Promise.all([rows.flush(), events.flush()])
     }
     const storedStages: Record<string, () => Promise<void>> = {
-      rows_stored: () => storedRound('event_table'),
-      rows_stored_payload_in_row: () => storedRound('payload_in_row'),
-      rows_stored_no_payload: () => storedRound('no_payload')
+      rows_stored: () => storedRound('payload'),
+      rows_stored_no_payload: () => storedRound('no_payload'),
+      rows_stored_event_table: () => storedRound('event_table')
     }
     // warm-up, not reported
     for (const fn of Object.values(memoryStages)) cpuPer(M, fn)
@@ -157,7 +153,7 @@ export async function stagesBench(rounds: number): Promise<Record<string, unknow
           .join(', ')} µs`
       )
     }
-    await Promise.all([rows.close(1_000), rowsWithPayload.close(1_000), events.close(1_000)])
+    await Promise.all([rows.close(1_000), events.close(1_000)])
     const round2 = (x: number): number => Math.round(x * 100) / 100
     return {
       cpu_us_per_delivery: Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.map(round2)])),

@@ -34,8 +34,8 @@ export interface Delivery extends Schedulable {
   /** the payload's symbol, '' when it has none (the delivery log shows it) */
   readonly symbol: string
   /**
-   * the event's payload (shared by the deliveries of one event), fields in body order; stored once per
-   * event as `JSON.stringify` text in its `webhook_events` row (`eventRow`), not in the delivery's rows
+   * the event's payload (shared by the deliveries of one event), fields in body order; each row version
+   * stores it as `JSON.stringify` text, made when the row is written (a pending delivery keeps no text)
    */
   readonly payload: Readonly<Record<string, unknown>>
   readonly createdAt: number
@@ -113,10 +113,7 @@ export function newDelivery(
   }
 }
 
-/**
- * The `webhook_deliveries` row of the delivery as it is now. It carries no payload: the event's
- * `webhook_events` row holds it (`eventRow`), so no row version costs a `JSON.stringify`.
- */
+/** The `webhook_deliveries` row of the delivery as it is now. */
 export function deliveryRow(d: Delivery, version: number, now: number): Record<string, unknown> {
   return {
     delivery_id: d.id,
@@ -126,6 +123,7 @@ export function deliveryRow(d: Delivery, version: number, now: number): Record<s
     event: d.event,
     event_ts: d.eventTs,
     symbol: d.symbol,
+    payload: JSON.stringify(d.payload),
     trigger: d.trigger,
     state: d.state,
     attempts: d.attempts,
@@ -141,32 +139,6 @@ export function deliveryRow(d: Delivery, version: number, now: number): Record<s
 
 export const DELIVERY_COLUMNS: readonly string[] = Object.keys(
   deliveryRow(newDelivery(deliveredEvent({ id: '', type: '', ts: 0, payload: {} }), { id: 0, keyId: '' }, '', 0), 0, 0)
-)
-
-/** What an event row is made from: a delivered event, or a delivery (which keeps its event's fields). */
-export interface EventOfRow {
-  readonly eventId: string
-  readonly event: string
-  readonly eventTs: number
-  readonly payload: Readonly<Record<string, unknown>>
-}
-
-/**
- * The `webhook_events` row of an event: its payload as `JSON.stringify` text, written once per event before
- * its deliveries are attempted (throws, as `JSON.stringify` does, for a payload that has no JSON text).
- */
-export function eventRow(e: EventOfRow, now: number): Record<string, unknown> {
-  return {
-    event_id: e.eventId,
-    event: e.event,
-    event_ts: e.eventTs,
-    payload: JSON.stringify(e.payload),
-    created_at: now
-  }
-}
-
-export const EVENT_COLUMNS: readonly string[] = Object.keys(
-  eventRow({ eventId: '', event: '', eventTs: 0, payload: {} }, 0)
 )
 
 /** One attempt, as the append-only `webhook_attempts` log stores it. */

@@ -1,8 +1,7 @@
 /**
  * @module
  * How events enter the outbox (outbox.ts): one delivery per matching webhook, journaled (pending, or failed
- * at once past the queue bounds) before it is scheduled, with its event's `webhook_events` row (the payload,
- * once per event); deliveries whose journal write fails are never
+ * at once past the queue bounds) before it is scheduled; deliveries whose journal write fails are never
  * attempted (counted in `dropped_unstored`, logged). Bus events (`onEvent`) of one event-loop turn share
  * one journal write, so they wait in one batch scheduled when that write returns: one promise reaction per
  * turn, not one async call per event. `accept` is the same for one event, awaited by its caller.
@@ -97,7 +96,7 @@ export class EventIntake {
     const e = deliveredEvent(w)
     const c = this.ledger.counters
     c.events++
-    if (this.ledger.writers.deliveries.full || this.ledger.writers.events.full) {
+    if (this.ledger.writers.deliveries.full) {
       c.dropped_unstored += targets.length
       this.log.error(
         { event_id: e.id, deliveries: targets.length },
@@ -110,20 +109,16 @@ export class EventIntake {
     // the promise of each journal write (usually one write for every row of this turn)
     let stored: Promise<void> | null = null
     let more: Set<Promise<void>> | null = null
-    // the event's row, written before its first delivery's row (once per event, whatever the fan-out)
-    let eventWrite: Promise<void> | null = null
     for (const hook of targets) {
       const d = newDelivery(e, hook, this.ledger.originOf(hook.url), now)
       if (this.ledger.pending.has(d.id)) continue // the same event published twice
-      // a payload JSON.stringify refuses (a BigInt, a cycle) throws here: nothing journaled or tracked
-      eventWrite ??= this.ledger.writeEvent(d)
       this.noteStartup(d.id)
       c.deliveries++
       const refused = this.ledger.refusal(hook.id)
       if (refused !== null) this.ledger.fail(d, refused)
       else {
-        // attempted once both rows are durable: its event's (the payload) and its own
-        const write = this.ledger.bothWritten(eventWrite, this.ledger.writeState(d))
+        // its row first: a payload JSON.stringify refuses (a BigInt, a cycle) throws here, nothing tracked
+        const write = this.ledger.writeState(d)
         this.ledger.track(d)
         fresh.push(d)
         if (stored === null) stored = write

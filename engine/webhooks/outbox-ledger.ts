@@ -1,16 +1,16 @@
 /**
  * @module
  * The outbox's bookkeeping: the deliveries not yet ended (in memory, by id and per webhook), the counters,
- * and every event and state row written to the journals. A delivery enters with `track`, and leaves exactly once
+ * and every state row written to the journals. A delivery enters with `track`, and leaves exactly once
  * through `finish` (delivered or failed) or `untrack`; `fail` ends one that never waited (queue full).
  *
  * `delivered` writes no delivery row of its own: the 2xx attempt row just journaled marks it
  * (outbox-queries.ts folds the attempt log into the state), so a delivery delivered at its first attempt
- * costs one delivery row and one attempt row, and its event one event row (event-intake.ts).
+ * costs one delivery row and one attempt row.
  */
 import type { Logger } from '../log.js'
 import type { WebhookConfig } from './config.js'
-import { deliveryRow, eventRow, type AttemptRow, type Delivery, type EventOfRow } from './delivery.js'
+import { deliveryRow, type AttemptRow, type Delivery } from './delivery.js'
 import type { RowWriterLike } from './journal.js'
 import type { Clock } from './scheduler.js'
 import type { DeliveryResult } from './transport.js'
@@ -36,8 +36,6 @@ export interface OutboxStats {
 export type OutboxCounters = Omit<OutboxStats, 'pending' | 'in_flight' | 'writer_queued'>
 
 export interface Writers {
-  /** `webhook_events` rows: one per event, with its payload */
-  readonly events: RowWriterLike
   /** `webhook_deliveries` rows */
   readonly deliveries: RowWriterLike
   /** `webhook_attempts` rows */
@@ -96,30 +94,6 @@ export class DeliveryLedger {
     else this.perWebhook.set(d.webhookId, n)
   }
 
-  /** The last pair `bothWritten` joined, and its promise (the writes of one turn share it). */
-  private lastEventWrite: Promise<void> | null = null
-  private lastStateWrite: Promise<void> | null = null
-  private lastBoth: Promise<void> | null = null
-
-  /** Journals the event's row (its payload); resolves once durable. */
-  writeEvent(e: EventOfRow): Promise<void> {
-    return this.writers.events.push(eventRow(e, this.clock.now()))
-  }
-
-  /**
-   * Resolves once both journal writes are durable: an event row's and a delivery row's. The same pair gives
-   * the same promise, so the deliveries of one turn still wait on one promise (event-intake.ts).
-   */
-  bothWritten(eventWrite: Promise<void>, stateWrite: Promise<void>): Promise<void> {
-    if (eventWrite !== this.lastEventWrite || stateWrite !== this.lastStateWrite) {
-      this.lastEventWrite = eventWrite
-      this.lastStateWrite = stateWrite
-      this.lastBoth = Promise.all([eventWrite, stateWrite]).then(noop)
-      this.lastBoth.catch(noop) // a write nobody awaits must not become an unhandled rejection
-    }
-    return this.lastBoth!
-  }
-
   /** Journals the delivery's current state as a new row version; resolves once durable. */
   writeState(d: Delivery): Promise<void> {
     return this.writers.deliveries.push(deliveryRow(d, this.versions.next(), this.clock.now()))
@@ -167,18 +141,18 @@ export class DeliveryLedger {
     void this.writers.attempts.push(row)
   }
 
-  /** Rows journaled and not yet in the store, all three tables. */
+  /** Rows journaled and not yet in the store, both tables. */
   get queued(): number {
-    return this.writers.events.queued + this.writers.deliveries.queued + this.writers.attempts.queued
+    return this.writers.deliveries.queued + this.writers.attempts.queued
   }
 
   get full(): boolean {
-    return this.writers.events.full || this.writers.deliveries.full || this.writers.attempts.full
+    return this.writers.deliveries.full || this.writers.attempts.full
   }
 
-  /** The three tables' rows pushed so far are in the store. */
+  /** Both tables' rows pushed so far are in the store. */
   async flush(): Promise<void> {
-    await Promise.all([this.writers.events.flush(), this.writers.deliveries.flush(), this.writers.attempts.flush()])
+    await Promise.all([this.writers.deliveries.flush(), this.writers.attempts.flush()])
   }
 
   /** The receiver key of a URL (its origin), cached. */
@@ -201,5 +175,3 @@ export class DeliveryLedger {
     this.log.warn({ err: err instanceof Error ? err.message : String(err) }, what)
   }
 }
-
-function noop(): void {}

@@ -5,8 +5,7 @@
  * A delivery's state is its highest row version (`webhook_deliveries` FINAL) folded with its attempt log:
  * a 2xx attempt numbered after the row's round start means delivered (the outbox writes no row for it),
  * and the log's last attempt number is the attempt count (a crash can lose the row written after an
- * attempt, never the order of the log). A delivery's payload is its event's `webhook_events` row, or, for
- * rows stored before that table, the delivery row itself (`payloadOf`).
+ * attempt, never the order of the log).
  */
 import { ApiError } from '../errors.js'
 import type { Params, Store } from '../store/store.js'
@@ -20,10 +19,7 @@ interface DeliveryDbRow {
   event: string
   event_ms: number
   symbol: string
-  /**
-   * JSON text of the payload on rows stored between schemas/019_webhook_payload.sql and
-   * schemas/026_webhook_events.sql; '' on others (their event's `webhook_events` row holds it)
-   */
+  /** JSON text of the payload; '' on rows stored before the column existed (schemas/019_webhook_payload.sql) */
   payload?: string
   direction: string
   confidence: string
@@ -46,34 +42,16 @@ const DELIVERY_SELECT = `SELECT delivery_id, webhook_id, key_id, event_id, event
   FROM webhook_deliveries FINAL`
 
 /**
- * The payload of a stored row: its event's `webhook_events` row (`eventPayload`, JSON text), else the text
- * in the row itself (rows stored before the events table, schemas/019_webhook_payload.sql), else, for rows
- * stored before the payload column, a signal event's fields in their own columns (symbol, direction,
- * confidence, composite), which give the same body bytes as when they were stored. Null when none holds it
- * (a row whose event row was lost with a journal write).
+ * The payload of a stored row. Rows stored before the payload column carry a signal event's fields in
+ * their own columns (symbol, direction, confidence, composite): their payload is those fields, which gives
+ * the same body bytes as when they were stored.
  */
-function payloadOf(r: DeliveryDbRow, eventPayload: string | undefined): Record<string, unknown> | null {
-  if (eventPayload !== undefined) return JSON.parse(eventPayload) as Record<string, unknown>
+function payloadOf(r: DeliveryDbRow): Record<string, unknown> {
   if (r.payload !== undefined && r.payload !== '') return JSON.parse(r.payload) as Record<string, unknown>
-  if (r.direction === '') return null
   return { symbol: r.symbol, direction: r.direction, confidence: r.confidence, composite: r.composite }
 }
 
-/** The payload text of each event whose id `idsSql` selects, from `webhook_events` (one row per event id). */
-async function eventPayloads(store: Store, idsSql: string, params: Params): Promise<Map<string, string>> {
-  const rows = await store.query<{ event_id: string; payload: string }>(
-    `SELECT event_id, argMax(payload, created_at) AS payload FROM webhook_events
-     WHERE event_id IN (${idsSql}) GROUP BY event_id`,
-    params
-  )
-  return new Map(rows.map((r) => [r.event_id, r.payload]))
-}
-
-function toDelivery(
-  r: DeliveryDbRow,
-  origin: string,
-  payload: Readonly<Record<string, unknown>> = NO_PAYLOAD
-): Delivery {
+function toDelivery(r: DeliveryDbRow, origin: string): Delivery {
   return {
     id: r.delivery_id,
     webhookId: Number(r.webhook_id),
@@ -82,7 +60,7 @@ function toDelivery(
     event: r.event,
     eventTs: Number(r.event_ms),
     symbol: r.symbol,
-    payload,
+    payload: payloadOf(r),
     createdAt: Number(r.created_ms),
     trigger: r.trigger,
     state: r.state,
@@ -99,9 +77,6 @@ function toDelivery(
     ready: false
   }
 }
-
-/** The payload of a delivery read for its log view only (the view shows no payload). */
-const NO_PAYLOAD: Readonly<Record<string, unknown>> = Object.freeze({})
 
 /** What the attempt log says of a delivery: its last attempt number, and its last 2xx attempt (0: none) and status. */
 interface LogSummary {
@@ -133,40 +108,16 @@ async function summaries(store: Store, idsSql: string, params: Params): Promise<
   return new Map(rows.map((r) => [r.delivery_id, { last: r.last, ok: r.ok, okStatus: r.ok_status }]))
 }
 
-/** The pending deliveries `loadPending` found, and which of them need their event's row written. */
-export interface PendingDeliveries {
-  readonly deliveries: Delivery[]
-  /** their payload came from their own rows (stored before the events table): write their event's row */
-  readonly withoutEventRow: Set<Delivery>
-  /** no payload stored for them at all (their event's row was lost): they cannot be attempted */
-  readonly withoutPayload: Set<Delivery>
-}
-
 /** Every pending delivery (to resume after a start); `originOf` gives each its receiver. */
-export async function loadPending(store: Store, originOf: (webhookId: number) => string): Promise<PendingDeliveries> {
-  const out: PendingDeliveries = { deliveries: [], withoutEventRow: new Set(), withoutPayload: new Set() }
+export async function loadPending(store: Store, originOf: (webhookId: number) => string): Promise<Delivery[]> {
   const rows = await store.query<DeliveryDbRow>(`${DELIVERY_SELECT} WHERE state = 'pending'`)
-  if (rows.length === 0) return out
-  const pendingIds = `SELECT delivery_id FROM webhook_deliveries FINAL WHERE state = 'pending'`
-  const logs = await summaries(store, pendingIds, {})
-  const payloads = await eventPayloads(
-    store,
-    `SELECT event_id FROM webhook_deliveries FINAL WHERE state = 'pending'`,
-    {}
-  )
-  for (const r of rows) {
-    const text = payloads.get(r.event_id)
-    const payload = payloadOf(r, text)
-    const d = fold(toDelivery(r, originOf(Number(r.webhook_id)), payload ?? NO_PAYLOAD), logs.get(r.delivery_id))
-    if (d.state !== 'pending') continue
-    out.deliveries.push(d)
-    if (payload === null) out.withoutPayload.add(d)
-    else if (text === undefined) out.withoutEventRow.add(d)
-  }
-  return out
+  if (rows.length === 0) return []
+  const logs = await summaries(store, `SELECT delivery_id FROM webhook_deliveries FINAL WHERE state = 'pending'`, {})
+  return rows
+    .map((r) => fold(toDelivery(r, originOf(Number(r.webhook_id))), logs.get(r.delivery_id)))
+    .filter((d) => d.state === 'pending')
 }
 
-/** One delivery with its payload (a redelivery), or null when `webhookId` has no delivery `id` or its payload is lost. */
 export async function findDelivery(
   store: Store,
   webhookId: number,
@@ -177,12 +128,9 @@ export async function findDelivery(
     `${DELIVERY_SELECT} WHERE webhook_id = {webhook:UInt64} AND delivery_id = {id:String}`,
     { webhook: webhookId, id }
   )
-  const r = rows[0]
-  if (!r) return null
-  const payload = payloadOf(r, (await eventPayloads(store, '{event:String}', { event: r.event_id })).get(r.event_id))
-  if (payload === null) return null
+  if (!rows[0]) return null
   const logs = await summaries(store, '{id:String}', { id })
-  return fold(toDelivery(r, origin, payload), logs.get(id))
+  return fold(toDelivery(rows[0], origin), logs.get(id))
 }
 
 export interface AttemptView {

@@ -3,7 +3,7 @@
  * The durable outbox of webhook deliveries (docs/webhooks.md, "Durability"). An event (a catalog type and
  * its payload, or a signal from the signal bus) becomes one delivery per matching webhook
  * (event-intake.ts), journaled (journal.ts: appended to a local file, loaded into `webhook_deliveries` in
- * bulk) with its event's `webhook_events` row (the payload, once per event) before its first attempt. Attempts are journaled to `webhook_attempts`; a retry or a failure
+ * bulk) before its first attempt. Attempts are journaled to `webhook_attempts`; a retry or a failure
  * journals the delivery row again with a higher version; a 2xx attempt in the log is what marks a delivery delivered (no row of its own). At start, segments a previous run left are loaded
  * first, then deliveries still `pending` are resumed at their next attempt time. A crash between an
  * attempt and the journal write of its result repeats that attempt after the restart: delivery is
@@ -24,7 +24,7 @@ import { ApiError } from '../errors.js'
 import { AttemptRunner } from './attempts.js'
 import { EventIntake } from './event-intake.js'
 import { WEBHOOK_TEST_EVENT } from '../../catalog/webhook-events.js'
-import { deliveredEvent, newDelivery, type Delivery, type DeliveryState } from './delivery.js'
+import { deliveredEvent, newDelivery, type DeliveryState } from './delivery.js'
 import type { OutboxEvent } from './event.js'
 import type { RowWriterLike } from './journal.js'
 import { DeliveryLedger, type OutboxStats, type Writers } from './outbox-ledger.js'
@@ -101,31 +101,15 @@ export class Outbox {
   async resume(): Promise<number> {
     // this run's rows in the store first: a delivery it already delivered must not look pending
     await this.ledger.flush()
-    const { deliveries, withoutEventRow, withoutPayload } = await loadPending(this.store, (id) => {
+    const rows = await loadPending(this.store, (id) => {
       const w = this.registry.get(id)
       return w ? this.ledger.originOf(w.url) : ''
     })
     const now = this.clock.now()
     let resumed = 0
-    const toSchedule: Delivery[] = []
-    // a delivery stored before the events table keeps its payload in its own rows, which its next row
-    // versions no longer carry: its event's row is journaled before anything else is written for it
-    const eventWrites = new Set<Promise<void>>()
-    for (const d of deliveries) {
+    for (const d of rows) {
       if (this.ledger.pending.has(d.id) || this.startupIds?.has(d.id)) continue
       resumed++
-      if (withoutPayload.has(d)) {
-        // its event's row was lost with the journal write beside its own (a crash between the two): the
-        // body cannot be rebuilt, so it is never attempted
-        this.ledger.finish(d, 'failed', 'event_payload_not_stored')
-        continue
-      }
-      if (withoutEventRow.has(d)) eventWrites.add(this.ledger.writeEvent(d))
-      toSchedule.push(d)
-    }
-    await Promise.all(eventWrites)
-    for (const d of toSchedule) {
-      if (this.ledger.pending.has(d.id) || this.startupIds?.has(d.id)) continue
       const w = this.registry.get(d.webhookId)
       if (!w || w.state !== 'active') {
         this.ledger.finish(d, 'failed', w ? `webhook_${w.state}: ${w.stateReason}` : 'webhook_removed')
@@ -161,7 +145,7 @@ export class Outbox {
     })
     const d = newDelivery(e, w, this.ledger.originOf(w.url), now, 'test')
     this.ledger.counters.deliveries++
-    await this.ledger.bothWritten(this.ledger.writeEvent(d), this.ledger.writeState(d))
+    await this.ledger.writeState(d)
     const res = await this.runner.send(d, w)
     this.ledger.record(d, res, now, null)
     d.state = res.status !== null && res.status >= 200 && res.status < 300 ? 'delivered' : 'failed'
@@ -196,8 +180,7 @@ export class Outbox {
     d.lastError = ''
     this.noteStartup(d.id)
     this.ledger.track(d)
-    // its event's row again: a delivery stored before the events table kept its payload in its own rows
-    await this.ledger.bothWritten(this.ledger.writeEvent(d), this.ledger.writeState(d))
+    await this.ledger.writeState(d)
     this.runner.schedule(d)
     return deliveryView(d)
   }
@@ -243,8 +226,8 @@ export class Outbox {
     const wait = Math.max(0, Math.min(this.config.timeoutMs + 1_000, deadlineMs - Date.now()))
     await Promise.race([this.runner.scheduler.idle(), new Promise((r) => setTimeout(r, wait).unref())])
     const left = Math.max(1_000, deadlineMs - Date.now())
-    const { events, deliveries, attempts } = this.ledger.writers
-    await Promise.all([events.close(left), deliveries.close(left), attempts.close(left)])
+    const { deliveries, attempts } = this.ledger.writers
+    await Promise.all([deliveries.close(left), attempts.close(left)])
     await this.runner.transport.close()
   }
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../log.js'
 import type { SignalBus } from '../signals/signal-event.js'
 import type { Store } from '../store/store.js'
 import { AddressPolicy } from './address-policy.js'
-import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS, EVENT_COLUMNS } from './delivery.js'
+import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS } from './delivery.js'
 import { TableJournal } from './journal.js'
 import { recoverSegments } from './journal-recovery.js'
 import { Outbox } from './outbox.js'
@@ -84,10 +84,9 @@ export class WebhookService {
         onError,
         onRefused
       })
-    const events = journal('webhook_events', EVENT_COLUMNS)
     const deliveries = journal('webhook_deliveries', DELIVERY_COLUMNS)
     const attempts = journal('webhook_attempts', ATTEMPT_COLUMNS)
-    this.journals = [events, deliveries, attempts]
+    this.journals = [deliveries, attempts]
     this.outbox = new Outbox(
       {
         store: o.store,
@@ -98,7 +97,7 @@ export class WebhookService {
         log: o.log,
         ...(o.clock ? { clock: o.clock } : {})
       },
-      { events, deliveries, attempts }
+      { deliveries, attempts }
     )
   }
 

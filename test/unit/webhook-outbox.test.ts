@@ -198,8 +198,7 @@ async function setup(
   script: Script,
   random = () => 0.5,
   store: Store = new NullStore(),
-  deliveries: MemoryWriter = new MemoryWriter(),
-  events: MemoryWriter = new MemoryWriter()
+  deliveries: MemoryWriter = new MemoryWriter()
 ) {
   const clock = new FakeClock()
   const config = loadConfig({ SOURCES: 'none', ...env }).webhooks
@@ -211,7 +210,7 @@ async function setup(
   const attempts = new MemoryWriter()
   const outbox = new Outbox(
     { store, registry, transport, config, versions, log: silentLogger(), clock, random },
-    { events, deliveries, attempts }
+    { deliveries, attempts }
   )
   const hook = (url: string) =>
     registry.create('key1', { url, events: ['*'], symbols: ['*'], secret: 'a-secret-of-16-chars' })
@@ -221,18 +220,17 @@ async function setup(
     for (const r of deliveries.rows) last.set(r['delivery_id'] as string, r)
     return [...last.values()]
   }
-  return { clock, registry, transport, outbox, hook, events, deliveries, attempts, states }
+  return { clock, registry, transport, outbox, hook, deliveries, attempts, states }
 }
 
 /**
  * A store behind the journal: `pending` delivery rows answer the resume query, the attempt log is empty (its
- * 2xx rows not loaded yet), and no event has a `webhook_events` row.
+ * 2xx rows not loaded yet).
  */
 class LaggingStore extends NullStore {
   pending: Record<string, unknown>[] = []
   override async query<T>(sql?: string): Promise<T[]> {
-    if (sql === undefined || sql.includes('FROM webhook_events')) return [] // no event rows: stored before them
-    return (sql.includes('FROM webhook_deliveries FINAL WHERE state') ? this.pending : []) as T[]
+    return (sql?.includes('FROM webhook_deliveries FINAL WHERE state') ? this.pending : []) as T[]
   }
 }
 
@@ -395,7 +393,7 @@ describe('webhook outbox schedule (fake clock)', () => {
     expect(s.outbox.stats()).toMatchObject({ delivered: 2, pending: 0 })
   })
 
-  it('a catalog event stored with its payload in its delivery row, resumed after a restart, keeps its body bytes; its event row is written with the same text', async () => {
+  it('a catalog event resumed after a restart keeps its stored payload text and body bytes in every later row and attempt', async () => {
     const payload = { symbol: 'USDC', chain: 'ethereum', amount: 1234567.891, note: 'é\t"q"\n', path: [1, { a: null }] }
     const bodies: string[] = []
     const failing = (req: DeliveryRequest) => (bodies.push(Buffer.from(req.body).toString('utf8')), { status: 500 })
@@ -404,9 +402,7 @@ describe('webhook outbox schedule (fake clock)', () => {
     await first.outbox.accept({ id: 'whale-1', type: 'whale.transfer', ts: 1_800_000_000_123, payload })
     await first.clock.advance(10)
     const stored = first.deliveries.rows[0]!
-    // the payload is in the event's row, once, not in the delivery's
-    expect(first.events.rows.map((r) => r['payload'])).toEqual([JSON.stringify(payload)])
-    expect(stored).not.toHaveProperty('payload')
+    expect(stored['payload']).toBe(JSON.stringify(payload))
     // the row as the resume query reads it after the restart (a retry was due)
     const store = new LaggingStore()
     store.pending = [
@@ -416,8 +412,7 @@ describe('webhook outbox schedule (fake clock)', () => {
         event: stored['event'],
         event_ms: stored['event_ts'],
         symbol: stored['symbol'],
-        // a row stored before the events table (schemas/019_webhook_payload.sql): the text in the row
-        payload: JSON.stringify(payload),
+        payload: stored['payload'],
         direction: '',
         confidence: '',
         composite: 0,
@@ -437,10 +432,9 @@ describe('webhook outbox schedule (fake clock)', () => {
       ...payload,
       webhook_id: 1
     })
-    // its event's row is written at the resume, with the same text; the later row versions carry none
-    expect(second.events.rows.map((r) => [r['event_id'], r['payload']])).toEqual([['whale-1', JSON.stringify(payload)]])
+    // each row version written after the restart (retries, then failed) stores the same text
     expect(second.deliveries.rows.length).toBeGreaterThan(0)
-    for (const r of second.deliveries.rows) expect(r).not.toHaveProperty('payload')
+    for (const r of second.deliveries.rows) expect(r['payload']).toBe(stored['payload'])
     expect(second.states().map((r) => r['state'])).toEqual(['failed'])
   })
 
@@ -474,7 +468,7 @@ describe('webhook outbox schedule (fake clock)', () => {
 
   it('bus events of one turn share one journal write; their deliveries are all sent once it returns, in event order', async () => {
     const writer = new TurnWriter()
-    const s = await setup({}, () => ({ status: 200 }), undefined, undefined, writer, new TurnWriter())
+    const s = await setup({}, () => ({ status: 200 }), undefined, undefined, writer)
     await s.hook(A)
     await s.hook(B)
     const events = [ev(), ev(), ev()]
