@@ -56,7 +56,9 @@ describe('livePieces: a live window in pieces for the main thread', () => {
       exchange: 'deribit',
       instrument,
       underlying_price: 1,
-      mark_price: 0.1
+      mark_price: 0.1,
+      open_interest: 0,
+      volume_24h: 0
     })
     const btc = [quote('BTC-1JAN27-1-C', 1), quote('BTC-1JAN27-2-C', 1)]
     const btcLater = [quote('BTC-1JAN27-1-C', 2), quote('BTC-1JAN27-2-C', 2)]
