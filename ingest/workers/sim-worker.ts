@@ -4,14 +4,12 @@
  * main thread under credit-based flow control. Time is cut into fixed windows (backfill slices, then
  * 1-second live windows, both aligned to the clock) with a barrier after each, so the batches written for a
  * window are a pure function of (seed, window): after a crash the same window is regenerated into
- * byte-identical batches and the store's dedup tokens make the repeat a no-op. A live window's records and
- * its barrier are sent one message per event-loop turn of the main thread (`taken`), its records in pieces.
+ * byte-identical batches and the store's dedup tokens make the repeat a no-op.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { createSimMarket, type SimMode } from '../sources/sim/sim-market.js'
 import type { NormalizedRecord, OptionQuoteRecord } from '../../engine/records/types.js'
 import { encodeRecords } from '../encode-records.js'
-import { livePieces } from '../sources/sim/live-pieces.js'
 import { deriveOptionsMetrics } from '../derive/options-metrics.js'
 import type { EncodedChunk } from '../encoded-chunk.js'
 import { CREDIT_WINDOW, type MainToWorker, type WorkerToMain } from './protocol.js'
@@ -21,12 +19,6 @@ const port = parentPort!
 const cfg = workerData as SimWorkerData
 /** Records accumulated before encoding one chunk: large enough to amortize messaging, small enough to stream. */
 const CHUNK_RECORDS = 20_000
-/**
- * Live records per message at most (one option chain snapshot per currency is never cut: live-pieces.ts).
- * The main thread deserializes and applies one message per event-loop turn, so the piece bounds that turn;
- * the demo market's windows hold ~50 records, once a minute ~2,800 (1,206 option quotes of two currencies).
- */
-const LIVE_PIECE_RECORDS = 256
 
 let credits = CREDIT_WINDOW
 let stopping = false
@@ -51,18 +43,7 @@ async function credit(): Promise<void> {
   credits--
 }
 
-/**
- * Live windows: waits until the main thread has taken every message sent (all credits back), so the next
- * message arrives in an event-loop turn of its own instead of being deserialized and handled in the same
- * turn as those before it; requests are served between them. Backfill windows do not wait (throughput).
- */
-async function taken(mode: SimMode): Promise<void> {
-  if (mode !== 'live') return
-  while (credits < CREDIT_WINDOW) await new Promise<void>((r) => (wake = r))
-}
-
 async function barrier(doneTo: number, phase: SimMode): Promise<void> {
-  await taken(phase)
   await credit()
   post({ type: 'barrier', doneTo, phase })
 }
@@ -91,11 +72,8 @@ async function window(from: number, to: number, mode: SimMode): Promise<void> {
     // the backfill stands for a market that ran live: each row received at its own event time
     for (const c of encodeRecords(pending, true, mode === 'backfill' ? 'event' : 'store')) await send(c, maxTs)
     if (mode === 'live') {
-      for (const records of livePieces(pending, LIVE_PIECE_RECORDS)) {
-        await taken(mode)
-        await credit()
-        post({ type: 'records', records })
-      }
+      await credit()
+      post({ type: 'records', records: pending })
     }
     pending = []
   }
