@@ -6,9 +6,10 @@
  * served, so every request in flight waits for it: long slices make the tail latency, whatever their share
  * of the CPU. Lengths are CPU time of the thread (samples x period), so a slice is not lengthened by the
  * thread being descheduled on a loaded machine. Each slice is named by its outermost frame from the
- * project's code (`dist/`), else `GC` or its group. At saturation the thread is never idle, so slices are
- * separated by requests; in a round far from saturation, background slices separated only by idle time
- * (which perf does not sample) count as one.
+ * project's code (`dist/`), else `GC` or its group. A slice also ends where the thread was off the CPU
+ * (two samples further apart in time than their period and a half: idle, or descheduled on a loaded
+ * machine), so background work separated only by idle time does not count as one slice far from
+ * saturation; a slice descheduled midway counts as two, so on a loaded machine lengths are lower bounds.
  */
 import { groupOf, perfScript } from './perf-split.js'
 
@@ -29,9 +30,15 @@ export interface PerfStalls {
 }
 
 interface Sample {
+  /** the sample's period, ns of the thread's CPU time */
   readonly ns: number
+  /** when it was taken, ns (perf's clock) */
+  readonly at: number
   readonly frames: readonly string[]
 }
+
+/** Off-CPU time that ends a slice: a gap between samples beyond this share of the period. */
+const OFF_CPU_GAP = 1.5
 
 const BACKGROUND = new Set(['timers', 'libuv completions', 'immediates', 'other'])
 
@@ -51,9 +58,11 @@ export function perfSamples(text: string): Sample[] {
   for (const block of text.split('\n\n')) {
     const lines = block.split('\n').filter((l) => l.trim() !== '')
     if (lines.length === 0) continue
-    const ns = Number(/:\s+(\d+)\s+cpu-clock/.exec(lines[0]!)?.[1] ?? Number.NaN)
-    if (!Number.isFinite(ns)) continue
-    out.push({ ns, frames: lines.slice(1).map((l) => l.trim()) })
+    // "node 123 4567.891234:     333444 cpu-clock:ppp:": time in s, period in ns
+    const head = /\s(\d+)\.(\d+):\s+(\d+)\s+cpu-clock/.exec(lines[0]!)
+    if (!head) continue
+    const at = Number(head[1]) * 1e9 + Number(head[2]!.padEnd(9, '0').slice(0, 9))
+    out.push({ ns: Number(head[3]), at, frames: lines.slice(1).map((l) => l.trim()) })
   }
   return out
 }
@@ -62,7 +71,14 @@ export function perfSamples(text: string): Sample[] {
 export function perfStalls(samples: readonly Sample[], seconds: number): PerfStalls {
   const slices: { ms: number; names: Map<string, number> }[] = []
   let cur: { ms: number; names: Map<string, number> } | null = null
+  let prevAt = -Infinity
   for (const s of samples) {
+    const offCpu = s.at - prevAt > s.ns * OFF_CPU_GAP
+    prevAt = s.at
+    if (offCpu && cur) {
+      slices.push(cur)
+      cur = null
+    }
     if (!BACKGROUND.has(groupOf(s.frames))) {
       if (cur) slices.push(cur)
       cur = null
