@@ -14,7 +14,7 @@ import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
-import { deployNodeIntelFixtures } from './evm/nodeintel-fixtures.js'
+import { deployNodeIntelFixtures, nodeIntelServerEnv } from './evm/nodeintel-fixtures.js'
 import { benchClient, timed, type SideFigures } from './latency.js'
 
 const PORT = 19261
@@ -30,14 +30,7 @@ export async function nodeAbBench(): Promise<Record<string, unknown>> {
   const clients: { close(): Promise<void> }[] = []
   try {
     const fx = await deployNodeIntelFixtures(anvil.url, EVM_CHAINS.bsc.wrappedNative)
-    const env = {
-      SOURCES: 'none',
-      BSC_RPC_URL: anvil.url,
-      BSC_RPC_RATE: '100000',
-      BSC_DEX_ROUTER: fx.uni.router,
-      BSC_DEX_FACTORY: fx.uni.factory,
-      NODEINTEL_NEW_PAIRS_POLL_MS: '0'
-    }
+    const env = nodeIntelServerEnv(anvil.url, fx)
     const side = async (port: number, script?: string) => {
       const server = await startBenchServer(port, env, undefined, undefined, script ? { script } : {})
       servers.push(server)

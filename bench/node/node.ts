@@ -35,7 +35,7 @@ import type { RpcParams } from '../../engine/chain/raw-rpc.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
-import { deployNodeIntelFixtures } from './evm/nodeintel-fixtures.js'
+import { deployNodeIntelFixtures, nodeIntelServerEnv } from './evm/nodeintel-fixtures.js'
 import { addLiquidityEth, deployContract } from './evm/uniswap.js'
 import { benchClient, timed, type SideFigures } from './latency.js'
 import { phases, type CallStamps, type PhaseFigures } from './phases.js'
@@ -121,14 +121,7 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
       await addLiquidityEth(fx.uni, t, parseEther('100000'), parseEther('10'), { tokenAbi: plain.abi })
       tokens.push(t)
     }
-    const serverEnv = {
-      SOURCES: 'none',
-      BSC_RPC_URL: anvil.url,
-      BSC_RPC_RATE: '100000',
-      BSC_DEX_ROUTER: fx.uni.router,
-      BSC_DEX_FACTORY: fx.uni.factory,
-      NODEINTEL_NEW_PAIRS_POLL_MS: '0'
-    }
+    const serverEnv = nodeIntelServerEnv(anvil.url, fx)
     server = await startBenchServer(PORT, serverEnv)
     // the same server with anvil's WebSocket (same port) as BSC_WS_URL
     serverWs = await startBenchServer(PORT + 3, { ...serverEnv, BSC_WS_URL: anvil.url.replace(/^http/, 'ws') })

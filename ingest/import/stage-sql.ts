@@ -71,18 +71,28 @@ function timeMs(layout: CsvLayout): string {
 }
 
 /**
+ * The cell rules both inputs share (the staging table's `CSV`, the one statement's `CustomSeparated` with
+ * the CSV rule): no error tolerated, a `\N` cell fails a column that is not Nullable (where it would read
+ * as 0), an empty cell fails unless the layout has optional cells, quotes are data.
+ */
+function strictCells(layout: CsvLayout): Readonly<Record<string, number>> {
+  return {
+    input_format_allow_errors_num: 0,
+    input_format_allow_errors_ratio: 0,
+    input_format_null_as_default: 0,
+    input_format_csv_empty_as_default: hasOptional(layout) ? 1 : 0,
+    format_csv_allow_double_quotes: 0,
+    format_csv_allow_single_quotes: 0
+  }
+}
+
+/**
  * Strict CSV input: no error tolerated, quotes are data (a quoted cell fails a number's parse and is seen
  * by the string checks), no trimming, no header detection, a fixed number of columns.
  */
 export function inputSettings(layout: CsvLayout, header: boolean): Readonly<Record<string, number>> {
   return {
-    input_format_allow_errors_num: 0,
-    input_format_allow_errors_ratio: 0,
-    // a `\N` cell fails a column that is not Nullable, where it would read as 0
-    input_format_null_as_default: 0,
-    input_format_csv_empty_as_default: hasOptional(layout) ? 1 : 0,
-    format_csv_allow_double_quotes: 0,
-    format_csv_allow_single_quotes: 0,
+    ...strictCells(layout),
     input_format_csv_trim_whitespaces: 0,
     input_format_csv_allow_variable_number_of_columns: 0,
     input_format_csv_detect_header: 0,
@@ -188,12 +198,7 @@ const DIRECT_REFUSED =
  */
 export function directInputSettings(layout: CsvLayout, header: boolean): Readonly<Record<string, string | number>> {
   return {
-    input_format_allow_errors_num: 0,
-    input_format_allow_errors_ratio: 0,
-    input_format_null_as_default: 0,
-    input_format_csv_empty_as_default: hasOptional(layout) ? 1 : 0,
-    format_csv_allow_double_quotes: 0,
-    format_csv_allow_single_quotes: 0,
+    ...strictCells(layout),
     format_custom_escaping_rule: 'CSV',
     format_custom_field_delimiter: ',',
     format_custom_row_before_delimiter: '',

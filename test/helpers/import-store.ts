@@ -6,6 +6,7 @@
 import path from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
+import type { Params, Store } from '../../engine/store/store.js'
 import { migrate } from '../../engine/schema/migrate.js'
 import { importFiles } from '../../ingest/import/run-import.js'
 import { tmpDir } from './tmp-dir.js'
@@ -70,4 +71,19 @@ export async function tradeTotals(store: ChdbStore, by: 'base' | 'symbol', value
     { v: value }
   )
   return { raw: Number(row!.raw), m1: Number(row!.m1), h1: Number(row!.h1), d1: Number(row!.d1) }
+}
+
+/** The store, keeping the text of every statement sent through `command`. */
+export function recording(inner: Store, sent: string[]): Store {
+  return {
+    kind: inner.kind,
+    query: (sql, params) => inner.query(sql, params),
+    stream: (...args) => inner.stream(...args),
+    insert: (batch) => inner.insert(batch),
+    close: () => inner.close(),
+    command(sql: string, params?: Params) {
+      sent.push(sql)
+      return inner.command(sql, params)
+    }
+  }
 }

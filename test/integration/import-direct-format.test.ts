@@ -7,29 +7,13 @@
  */
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Params, Store } from '../../engine/store/store.js'
 import { ImportError } from '../../ingest/import/import-error.js'
 import { importFiles, type ImportOptions } from '../../ingest/import/run-import.js'
 import { aggTradesCsv, HOUR, recentDay, writeCsv } from '../helpers/import-files.js'
-import { tradeTotals, useImportStore } from '../helpers/import-store.js'
+import { recording, tradeTotals, useImportStore } from '../helpers/import-store.js'
 
 const env = useImportStore('tidewatch-import-direct-format-')
 const DAY = recentDay()
-
-/** The store, keeping the text of every statement sent through `command`. */
-function recording(inner: Store, sent: string[]): Store {
-  return {
-    kind: inner.kind,
-    query: (sql, params) => inner.query(sql, params),
-    stream: (...args) => inner.stream(...args),
-    insert: (batch) => inner.insert(batch),
-    close: () => inner.close(),
-    command(sql: string, params?: Params) {
-      sent.push(sql)
-      return inner.command(sql, params)
-    }
-  }
-}
 
 const options = (name: string): ImportOptions => ({
   tmpDir: path.join(env.dataDir, `tmp-${name}`),

@@ -116,3 +116,15 @@ export async function deployNodeIntelFixtures(url: string, wrappedNative: Addres
     }
   }
 }
+
+/** The API server's environment for the honeypot benches: BSC on the local anvil, its DEX, no pair polling. */
+export function nodeIntelServerEnv(anvilUrl: string, fx: NodeIntelFixtures): Record<string, string> {
+  return {
+    SOURCES: 'none',
+    BSC_RPC_URL: anvilUrl,
+    BSC_RPC_RATE: '100000',
+    BSC_DEX_ROUTER: fx.uni.router,
+    BSC_DEX_FACTORY: fx.uni.factory,
+    NODEINTEL_NEW_PAIRS_POLL_MS: '0'
+  }
+}
