@@ -76,7 +76,7 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
   const chainNodes = modules.add(openChainNodes(config, log))
   modules.add(marketModule)
   const readiness = new Readiness(() => sources)
-  const signals = modules.add(openSignals(storage, core, () => readiness))
+  const signals = modules.add(openSignals(storage, core, () => readiness, hooks.signalClock))
   modules.add(openHistory(storage, core, log))
   modules.add(keysModule(core))
   const webhooks = modules.add(await openWebhooks(config, log, storage, core, signals))

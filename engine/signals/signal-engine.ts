@@ -107,6 +107,8 @@ export class SignalEngine {
   private readonly states = new Map<string, TrackedState>()
   private readonly lastEval = new Map<string, number>()
   private readonly dirty = new Set<string>()
+  /** the base whose evaluation awaits its inputs (evaluations run one at a time) */
+  private evaluating: string | undefined
   private tracked = new Set<string>()
   private trackedAt = Number.NEGATIVE_INFINITY
   private allDirty = true
@@ -242,6 +244,7 @@ export class SignalEngine {
     this.dirty.delete(base)
     this.lastEval.set(base, now)
     let inputs: ConfirmInputs
+    this.evaluating = base
     try {
       inputs = await this.source.inputs(base, now)
     } catch (err) {
@@ -250,6 +253,8 @@ export class SignalEngine {
       this.dirty.add(base)
       this.lastEval.delete(base)
       return false
+    } finally {
+      this.evaluating = undefined
     }
     this.counters.evaluations++
     // no data at all is no view (the answer would be SKIP by default, not a market move): state kept
@@ -286,6 +291,16 @@ export class SignalEngine {
       this.counters.fired++
       this.bus.publish(e)
     }
+  }
+
+  /** Whether a base waits for an evaluation or is being evaluated (tests, diagnostics). */
+  pending(base: string): boolean {
+    return this.dirty.has(base) || this.evaluating === base
+  }
+
+  /** The engine's moment (epoch ms) of a base's latest evaluation, undefined before the first (tests, diagnostics). */
+  lastEvaluatedAt(base: string): number | undefined {
+    return this.lastEval.get(base)
   }
 
   /** The tracked state of a base and direction (tests, diagnostics). */

@@ -16,8 +16,8 @@ export interface Signals extends ServiceModule {
   readonly service: SignalService
 }
 
-export function openSignals(storage: Storage, core: Core, readiness: () => Readiness): Signals {
-  const service = new SignalService(core.live, storage.store)
+export function openSignals(storage: Storage, core: Core, readiness: () => Readiness, clock?: () => number): Signals {
+  const service = new SignalService(core.live, storage.store, clock === undefined ? {} : { now: clock })
   return {
     name: 'signals',
     service,

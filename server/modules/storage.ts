@@ -21,6 +21,11 @@ import type { ServiceModule } from './service-module.js'
 export interface StartHooks {
   /** wraps the opened store, e.g. to make every call fail for a while (test/helpers/flaky-store.ts, `down`) */
   readonly wrapStore?: (store: Store) => Store
+  /**
+   * the signal engine's clock, epoch ms (default `Date.now`): a test holds it to land several records between
+   * two evaluations of a base, whatever the machine's load
+   */
+  readonly signalClock?: () => number
 }
 
 export interface Storage extends ServiceModule {

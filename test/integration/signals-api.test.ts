@@ -9,6 +9,7 @@ import { loadConfig } from '../../server/config.js'
 import { silentLogger } from '../../engine/log.js'
 import type { SignalEvent } from '../../engine/signals/signal-event.js'
 import { start, type Running } from '../../server/start.js'
+import { MIN_INTERVAL_MS } from '../../engine/signals/signal-engine.js'
 import { ingestRecords, jsonBody, TEST_ADMIN_TOKEN } from '../helpers/server.js'
 import { StreamClient, type Frame } from '../helpers/stream-client.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
@@ -16,6 +17,12 @@ import { tmpDir } from '../helpers/tmp-dir.js'
 const HOUR = 3_600_000
 const now = Date.now()
 const tmp = tmpDir()
+/**
+ * The signal engine's clock, epoch ms, held between the test's steps: a base evaluated at the held moment is
+ * not evaluated again until the test moves it on by an interval, so records posted meanwhile are evaluated
+ * together, however loaded the machine is.
+ */
+let engineClockMs = now
 
 interface Server {
   readonly running: Running
@@ -33,7 +40,7 @@ async function boot(): Promise<Server> {
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     CHDB_POOL_SIZE: '2'
   })
-  const running = await start(config, silentLogger())
+  const running = await start(config, silentLogger(), { signalClock: () => engineClockMs })
   const published: SignalEvent[] = []
   running.ctx.signals!.bus.subscribe((e) => published.push(e))
   await running.ready
@@ -58,6 +65,16 @@ const post = (kind: string, rows: object[]) => ingestRecords(srv.base, kind, row
 const list = async (q = '', key = pro) =>
   jsonBody(await fetch(`${srv.base}/v1/signals${q}`, { headers: { 'x-api-key': key } }))
 const engine = () => srv.running.ctx.signals!.engine
+/**
+ * Moves the engine's clock on by one interval (a dirty BTC is due), waits until BTC is evaluated and clean,
+ * then holds the clock at that evaluation's moment: BTC is not due again, whatever is posted, until the next
+ * call.
+ */
+async function settled(what: string): Promise<void> {
+  engineClockMs += MIN_INTERVAL_MS
+  await until(what, () => engine().lastEvaluatedAt('BTC') !== undefined && !engine().pending('BTC'))
+  engineClockMs = engine().lastEvaluatedAt('BTC')!
+}
 
 beforeAll(async () => {
   srv = await boot()
@@ -74,17 +91,16 @@ beforeAll(async () => {
     { ...trade, ts: now - 25 * HOUR, price: 100_000, trade_id: '1' },
     { ...trade, ts: now - 60_000, price: 100_000, trade_id: '2' }
   ])
-  // primed silently from its first evaluation
-  await until('BTC primed', () => engine().stateOf('BTC', 'long'))
+  // primed silently from its first evaluation (at the latest the one settled here, with every row above)
+  await settled('BTC primed')
   expect(engine().stateOf('BTC', 'long')).toMatchObject({ level: 'NONE', action: 'REDUCE' })
   stream = await StreamClient.connect(`ws://127.0.0.1:${srv.running.port}/v1/stream?key=${pro}`)
   stream.send({ op: 'subscribe', id: 1, channels: ['signals:BTCUSDT', 'signals:all'] })
   await stream.count((f: Frame) => f.type === 'snapshot', 2)
-  // BTC evaluated right before the two posts below: it is evaluated again at most a second later, once both
-  // have landed, so the whales alone (a MEDIUM) are not evaluated on a loaded machine between the two posts
-  const evaluated = engine().stats().evaluations
+  // BTC evaluated with this trade and the clock held there: the two posts below are evaluated together, so the
+  // whales alone (a MEDIUM) are never evaluated between them
   await post('trade', [{ ...trade, ts: now - 30_000, price: 100_000, trade_id: '3' }])
-  await until('BTC evaluated again', () => engine().stats().evaluations > evaluated)
+  await settled('BTC evaluated again')
   // whales accumulate $500M across 4 wallets, coins leave exchanges, MVRV undervalued:
   // W = 1, O = 0.6·tanh(2.5) + 0.4 = 0.99, composite long = 0.30 + 0.248 = 0.548 (HIGH), short -0.548 (VETO)
   await post(
@@ -107,6 +123,7 @@ beforeAll(async () => {
     { ts: now - 60_000, asset: 'BTC', metric: 'exchange_netflow_usd', value: -500_000_000 },
     { ts: now - 60_000, asset: 'BTC', metric: 'mvrv', value: 0.7 }
   ])
+  await settled('BTC evaluated with the whales and the on-chain metrics')
   await until('4 events stored', () => srv.running.ctx.signals!.stats().stored >= 4)
 })
 afterAll(async () => {
@@ -192,14 +209,10 @@ describe('signal engine in the server', () => {
   })
 
   it('does not fire again after a restart on the same data dir (state and cooldowns read back)', async () => {
-    const evaluated = async (what: string) => {
-      const n = engine().stats().evaluations
-      await until(what, () => engine().stats().evaluations > n)
-    }
     // MVRV 0.9: O = 0.6·tanh(2.5) + 0.4·(1/3), composite 0.48: inside HIGH's (and VETO's) hysteresis band,
     // so nothing fires and the tracked buckets stay; a fresh prime would read MEDIUM and NONE here
     await post('onchain_metric', [{ ts: now - 30_000, asset: 'BTC', metric: 'mvrv', value: 0.9 }])
-    await evaluated('BTC re-evaluated')
+    await settled('BTC re-evaluated')
     const answer = await jsonBody(
       await fetch(`${srv.base}/v1/confirm?symbol=BTC&direction=long`, { headers: { 'x-api-key': pro } })
     )
@@ -219,7 +232,7 @@ describe('signal engine in the server', () => {
     await until('BTC evaluated after the restart', () => engine().stats().evaluations >= 1)
     // back to 0.548: a primed state (MEDIUM) would fire HIGH and VETO again; the read-back one does not
     await post('onchain_metric', [{ ts: now - 10_000, asset: 'BTC', metric: 'mvrv', value: 0.7 }])
-    await evaluated('BTC re-evaluated after the restart')
+    await settled('BTC re-evaluated after the restart')
     expect(srv.published).toEqual([])
     expect(engine().stats().fired).toBe(0)
     pro = (await srv.running.ctx.keys.create('pro', 'p2')).key
