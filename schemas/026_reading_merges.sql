@@ -3,9 +3,11 @@
 -- an import) leaves each week's partition as one large part and several small ones, which the default merge
 -- selector keeps apart (their sizes differ too much), and every active part costs a read at least one
 -- granule and its own setup: 19 parts for 5 weeks of funding after a 31-day backfill. With these settings a
--- run of parts all older than 300 s is merged whatever their sizes, so a settled week becomes one part and
--- the live week's parts join it 5 minutes after they are written. A merge rewrites at most one week of one
--- table (weekly partitions); merges feed no materialized view, so no aggregate changes. Trades (daily
+-- run of parts all older than 300 s is merged whatever their sizes, so a week no longer written to becomes
+-- one part 5 minutes after its last insert. The week being written keeps the default policy in effect: its
+-- live part is merged again every few seconds, so it is never 300 s old while inserts go on. A merge rewrites
+-- at most one week of one table (weekly partitions); merges feed no materialized view, so no aggregate
+-- changes. Trades (daily
 -- partitions, the largest table) keep the default policy. Settings only: existing parts are merged in the
 -- background once the store is open.
 
