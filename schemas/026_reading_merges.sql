@@ -7,9 +7,8 @@
 -- one part 5 minutes after its last insert. The week being written keeps the default policy in effect: its
 -- live part is merged again every few seconds, so it is never 300 s old while inserts go on. A merge rewrites
 -- at most one week of one table (weekly partitions); merges feed no materialized view, so no aggregate
--- changes. Trades (daily
--- partitions, the largest table) keep the default policy. Settings only: existing parts are merged in the
--- background once the store is open.
+-- changes. Trades (daily partitions, the largest table) keep the default policy. Settings only: existing
+-- parts are merged in the background once the store is open.
 
 ALTER TABLE {{table:funding}} {{on_cluster}} MODIFY SETTING min_age_to_force_merge_seconds = 300;
 
