@@ -25,13 +25,11 @@
  *   once): errors (target 0) and checks/s, per round.
  */
 import path from 'node:path'
-import { createPublicClient, custom, http, parseEther, type Address, type PublicClient } from 'viem'
+import { parseEther, type Address } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { WsRpc } from '../../engine/chain/ws-rpc.js'
 import { probeCall } from '../../engine/nodeintel/probe.js'
-import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
-import { runWalletSim, walletRequest, type WalletSimInput } from '../../engine/nodeintel/wallet-sim.js'
-import type { RpcParams } from '../../engine/chain/raw-rpc.js'
+import { walletRequest } from '../../engine/nodeintel/wallet-sim.js'
 import { median } from '../stats.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { startAnvil } from './evm/anvil.js'
@@ -40,6 +38,7 @@ import { addLiquidityEth, deployContract } from './evm/uniswap.js'
 import { benchClient, timed, type SideFigures } from './latency.js'
 import { phases, type CallStamps, type PhaseFigures } from './phases.js'
 import { startForwarder } from './floor.js'
+import { viemBody, walletSimBody } from './sim-body.js'
 
 const PORT = 19241
 /** sequential calls per side per round */
@@ -84,25 +83,6 @@ interface HoneypotRound {
   /** the reference build's API (BENCH_NODE_REF), and its p99 against the bare call */
   readonly api_ref?: SideFigures
   readonly api_ref_p99_ratio?: number
-}
-
-/**
- * The JSON-RPC body of one request as viem's http transport writes it (id 1), captured from viem's own action
- * (`call`, or the wallet simulation's `eth_simulateV1`) over a transport that answers nothing.
- */
-async function viemBody(method: string, run: (c: PublicClient) => Promise<unknown>): Promise<Buffer> {
-  let sent: { method: string; params: unknown } | undefined
-  const capture = createPublicClient({
-    transport: custom({
-      request: (args: { method: string; params: unknown }) => {
-        sent = args
-        return Promise.resolve(args.method === 'eth_simulateV1' ? [] : '0x')
-      }
-    })
-  }) as PublicClient
-  await run(capture)
-  if (sent?.method !== method) throw new Error(`viem sent no ${method}`)
-  return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: sent.method, params: sent.params }))
 }
 
 export async function nodeBench(rounds: number): Promise<Record<string, unknown>> {
@@ -156,26 +136,8 @@ export async function nodeBench(rounds: number): Promise<Record<string, unknown>
     const apiCall = apiOf(toServer, headers)
     const apiWsCall = apiOf(toServerWs, headersWs)
     const apiRefCall = toServerRef ? apiOf(toServerRef, headersRef) : null
-    const viem = createPublicClient({ transport: http(anvil.url) }) as PublicClient
-    const gasPrice = await viem.getGasPrice()
-    // the server's probe inputs: the configured router and wrapped native, NODEINTEL_PROBE_MAX_IN (1)
-    const input = { router: fx.uni.router, wrappedNative: fx.uni.weth, maxIn: parseEther('1'), gasPrice }
-    const call = probeCall({ ...input, token })
-    const probeBody = await viemBody('eth_call', (c) => c.call(call))
-    // the server's request: on the head, with the plan the token's buy gives (no block is mined during the rounds)
-    const block = await viem.getBlock({ blockTag: 'latest' })
-    const head = { number: block.number!, timestamp: block.timestamp }
-    const first: WalletSimInput = { ...input, token, head, plan: null }
-    // params given as text (JsonParams) reach viem's transport as their array (toJSON)
-    const viemRequest = (method: string, params: RpcParams): Promise<unknown> =>
-      viem.request({ method: method as 'eth_simulateV1', params: params as never })
-    const planned = await runWalletSim(viemRequest, first)
-    const plan = 'blocks' in planned ? readWalletSim(first, planned.blocks)?.plan : null
-    if (!plan) throw new Error('the wallet buy of the benchmark token delivered nothing')
-    const sim: WalletSimInput = { ...first, plan }
-    const body = await viemBody('eth_simulateV1', (c) =>
-      runWalletSim((method, params) => c.request({ method: method as 'eth_simulateV1', params: params as never }), sim)
-    )
+    const { viem, input, sim, body } = await walletSimBody(anvil.url, fx, token)
+    const probeBody = await viemBody('eth_call', (c) => c.call(probeCall({ ...input, token })))
     const headBody = Buffer.from(
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] })
     )
