@@ -79,8 +79,6 @@ export interface Config {
   readonly exportMaxConcurrent: number
   /** read candle partitions that are one merged part without FINAL in exports (chDB; docs/export-formats.md) */
   readonly exportPinMerged: boolean
-  /** STORE_WARM_UP: once ready, load the candle tables' primary indexes and marks in the background (engine/export/warm-up.ts) */
-  readonly storeWarmUp: boolean
   /** LIVE_PATH_PROBE: the live path's stage ages are measured (engine/live/path-probe.ts) */
   readonly livePathProbe: boolean
   /**
@@ -199,11 +197,6 @@ export const SERVICE_ENV = Type.Object({
     description: 'read candle partitions that are one merged part without FINAL in exports',
     default: '1'
   }),
-  STORE_WARM_UP: EnvEnum(['0', '1'], {
-    description:
-      "once ready, load the candle tables' primary indexes and marks in the background (the first export's warm-up)",
-    default: '1'
-  }),
   BODY_MEMORY_MB: EnvInt({
     description: 'request bodies held in memory at once across connections, MiB',
     default: 64,
@@ -297,7 +290,6 @@ export function loadConfig(env: Env = process.env): Config {
     chdbPoolSize: e.CHDB_POOL_SIZE,
     exportMaxConcurrent: exportMaxConcurrent(e.EXPORT_MAX_CONCURRENT, e.CHDB_POOL_SIZE, e.CLICKHOUSE_URL !== undefined),
     exportPinMerged: e.EXPORT_PIN_MERGED === '1',
-    storeWarmUp: e.STORE_WARM_UP === '1',
     livePathProbe: e.LIVE_PATH_PROBE === '1',
     bodyMemoryBytes: e.BODY_MEMORY_MB * 1024 * 1024,
     publicRatePerMinute: e.PUBLIC_RATE_PER_MIN,

@@ -15,7 +15,6 @@
 import path from 'node:path'
 import type { Logger } from '../engine/log.js'
 import { runSource } from '../ingest/run-source.js'
-import { warmUpLogged } from '../engine/export/warm-up.js'
 import { StreamHub } from '../engine/stream/stream-hub.js'
 import { IpThrottle } from '../engine/access/ip-throttle.js'
 import type { Config } from './config.js'
@@ -164,8 +163,6 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
   readiness.whenReady(() => {
     log.info({ synthetic: core.synthetic }, 'ready: serving data')
     warmed()
-    // after readiness, never before it: the first export's caches (engine/export/warm-up.ts)
-    if (config.storeWarmUp) supervisor.run('candle-cache-warm-up', (sig) => warmUpLogged(store, sig, log))
   })
   supervisor.run('warm-up', async (signal) => {
     const started = Date.now()
