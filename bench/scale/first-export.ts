@@ -8,9 +8,9 @@
  * base's 1m candles over the window (Parquet), its rows/s and server CPU seconds by thread, and a second
  * export for reference.
  *
- * Environment: BENCH_FIRST_EXPORT_DIR (required: a data dir filled by the demo backfill, e.g. kept from a
- * `SOURCES=sim SIM_BACKFILL_DAYS=30` run, with `bench-window.json` beside its data, `{"fromMs","toMs"}`: the
- * backfill's whole hours), BENCH_FIRST_EXPORT_A and BENCH_FIRST_EXPORT_B (the variants' extra server
+ * Environment: BENCH_FIRST_EXPORT_DIR (required: a data dir filled by the demo backfill with `bench-fill.json`
+ * beside its data, `{"fromMs","toMs","markets"}`: the backfill's whole hours and SIM_MARKETS, null for all;
+ * the scale bench keeps such dirs with BENCH_SCALE_KEEP), BENCH_FIRST_EXPORT_A and BENCH_FIRST_EXPORT_B (the variants' extra server
  * environment as JSON, default `{}`), BENCH_FIRST_EXPORT_PAIRS (rounds, default 3). Results in
  * bench/results/first-export.json.
  */
@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { UNIVERSE } from '../../ingest/sources/sim/universe.js'
+import { limitMarkets, UNIVERSE } from '../../ingest/sources/sim/universe.js'
 import { quiet } from '../history/realistic-export.js'
 import { cpuSeconds, round } from '../history/measure.js'
 import { exportRun, type FixedWindow } from './reads.js'
@@ -97,10 +97,14 @@ const summary = (starts: readonly Start[]) => ({
 export async function firstExportBench(): Promise<Record<string, unknown>> {
   const filled = process.env['BENCH_FIRST_EXPORT_DIR']
   if (!filled) throw new Error('BENCH_FIRST_EXPORT_DIR must name a filled data dir')
-  const window = JSON.parse(fs.readFileSync(path.join(filled, 'bench-window.json'), 'utf8')) as FixedWindow
+  const fill = JSON.parse(fs.readFileSync(path.join(filled, 'bench-fill.json'), 'utf8')) as FixedWindow & {
+    markets: number | null
+  }
+  const window = { fromMs: fill.fromMs, toMs: fill.toMs }
   const pairs = Number(process.env['BENCH_FIRST_EXPORT_PAIRS'] ?? '3')
   const envs = { A: envJson('BENCH_FIRST_EXPORT_A'), B: envJson('BENCH_FIRST_EXPORT_B') }
-  const bases = [...new Set(UNIVERSE.markets.map((m) => m.base))]
+  const universe = fill.markets === null ? UNIVERSE : limitMarkets(UNIVERSE, fill.markets)
+  const bases = [...new Set(universe.markets.map((m) => m.base))]
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-first-'))
   const loadAtStart = os.loadavg().map(round)
   const starts: Start[] = []
