@@ -8,11 +8,11 @@
  * base's 1m candles over the window (Parquet), its rows/s and server CPU seconds by thread, and a second
  * export for reference.
  *
- * Environment: BENCH_FIRST_EXPORT_DIR (required: a data dir filled by the demo backfill with `bench-fill.json`
- * beside its data, `{"fromMs","toMs","markets"}`: the backfill's whole hours and SIM_MARKETS, null for all;
- * the scale bench keeps such dirs with BENCH_SCALE_KEEP), BENCH_FIRST_EXPORT_A and BENCH_FIRST_EXPORT_B (the variants' extra server
- * environment as JSON, default `{}`), BENCH_FIRST_EXPORT_PAIRS (rounds, default 3). Results in
- * bench/results/first-export.json.
+ * Environment: BENCH_FIRST_EXPORT_DIR (required: a data dir filled by the demo backfill with
+ * `bench-fill.json` beside its data, `{"fromMs","toMs","markets"}`: the backfill's whole hours and
+ * SIM_MARKETS, null for all; the scale bench keeps such dirs with BENCH_SCALE_KEEP), BENCH_FIRST_EXPORT_A
+ * and BENCH_FIRST_EXPORT_B (the variants' extra server environment as JSON, default `{}`),
+ * BENCH_FIRST_EXPORT_PAIRS (rounds, default 3). Results in bench/results/first-export.json.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
