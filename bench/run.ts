@@ -20,6 +20,9 @@
  * - scale: the demo market at 30, 90 and 365 days of history, each in a fresh data dir: backfill, disk,
  *   start-up, readiness, fixed-window reads, export, RSS, compaction; the fixed window's candles must be
  *   byte-identical across sizes (`npm run bench -- scale`, bench/scale/scale.ts).
+ * - first-export: the first export after a restart on copies of one filled data dir, two server
+ *   environments alternating (bench/scale/first-export.ts); first-export-engine: the engine's counters
+ *   around the first exports in process (bench/scale/first-export-engine.ts).
  * - steady demo feed: time to backfill SIM_BACKFILL_DAYS (default 30) on first start, then RSS and
  *   event-loop lag p99 from /v1/health over the first live windows.
  */
@@ -171,6 +174,22 @@ async function main(): Promise<void> {
     fs.mkdirSync(dir, { recursive: true })
     fs.writeFileSync(
       path.join(dir, 'asof.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
+  if (only === 'first-export-engine') {
+    const out = await (await import('./scale/first-export-engine.js')).firstExportEngineBench()
+    console.log(JSON.stringify(out, null, 2))
+    return
+  }
+  if (only === 'first-export') {
+    const out = await (await import('./scale/first-export.js')).firstExportBench()
+    console.log(JSON.stringify(out, (k, v) => (k === 'runs' ? undefined : v), 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'first-export.json'),
       JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
     )
     return

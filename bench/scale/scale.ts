@@ -12,7 +12,8 @@
  * Shape (environment): BENCH_SCALE_DAYS (comma list, default `30,90,365`), BENCH_SCALE_MARKETS (SIM_MARKETS
  * of every size; unset: all), BENCH_SCALE_RESTARTS (default 2), BENCH_SCALE_READS (requests per endpoint,
  * default 30), BENCH_SCALE_EXPORTS (default 2), BENCH_SCALE_CHECKED (markets the reads rotate over and
- * whose candles are hashed, default 8). Results in bench/results/scale.json.
+ * whose candles are hashed, default 8), BENCH_SCALE_KEEP (an existing directory each size's filled data dir
+ * is moved into, as `days-<n>`, for bench/scale/first-export.ts). Results in bench/results/scale.json.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -73,7 +74,8 @@ export async function scaleBench(): Promise<Record<string, unknown>> {
           exports: envInt('BENCH_SCALE_EXPORTS', 2),
           checked,
           bases,
-          window: sizes[0]?.window
+          window: sizes[0]?.window,
+          keepIn: process.env['BENCH_SCALE_KEEP'] || undefined
         })
       )
     }

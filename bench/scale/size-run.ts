@@ -35,6 +35,11 @@ export interface SizeOptions {
   readonly bases: readonly string[]
   /** the fixed window; undefined: this run's own backfill defines it (the smallest size runs first) */
   readonly window: FixedWindow | undefined
+  /**
+   * a directory the filled data dir is moved into at the end (as `days-<n>`, with `bench-fill.json`: its own
+   * backfill's whole hours and SIM_MARKETS) for bench/scale/first-export.ts; undefined: it is removed
+   */
+  readonly keepIn: string | undefined
 }
 
 export interface SizeResult {
@@ -134,6 +139,10 @@ export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult>
   fs.mkdirSync(dir, { recursive: true })
   try {
     const b = await backfill(dir, o)
+    if (o.keepIn !== undefined) {
+      const fill = { ...b.window, markets: o.markets ?? null }
+      fs.writeFileSync(path.join(dir, 'bench-fill.json'), JSON.stringify(fill) + '\n')
+    }
     const window = o.window ?? b.window
     console.log(
       `scale ${o.days} d: backfill ${b.figures.rows} rows in ${b.figures.ms} ms (${b.figures.rows_per_s} rows/s, ${b.figures.cpu_s} server CPU-s)`
@@ -190,7 +199,8 @@ export async function sizeRun(work: string, o: SizeOptions): Promise<SizeResult>
       }
     }
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
+    if (o.keepIn === undefined) fs.rmSync(dir, { recursive: true, force: true })
+    else execFileSync('mv', [dir, path.join(o.keepIn, `days-${o.days}`)])
   }
 }
 
