@@ -9,7 +9,8 @@
  * - http: GET /v1/health req/s vs a bare uWebSockets.js static reply of the same size, load from one wrk
  *   thread in its own process (bench/http/load.ts), 64 connections.
  * - cold start: spawn to first 200 from /v1/health with an existing data dir, the server alone and through
- *   `npm start` (`npm run bench -- start` runs only this one).
+ *   `npm start` (`npm run bench -- start` runs only this one); with BENCH_START_REF, against another build,
+ *   step by step (listening, first 200, ready).
  * - webhooks: signed deliveries/s through the durable outbox vs a bare undici POST loop, and memory with
  *   100,000 pending deliveries (`npm run bench -- webhooks`, bench/webhooks/webhooks.ts).
  * - asof: p99 of as_of answers vs the live answer of /v1/confirm, /v1/derivatives/screener,

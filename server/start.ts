@@ -38,7 +38,7 @@ import { openHistory } from './modules/history.js'
 import { keysModule } from './modules/keys.js'
 import { openWebhooks } from './modules/webhooks.js'
 import { openAlerts } from './modules/alerts.js'
-import { ChainSourcesModule } from './modules/chain-sources.js'
+import { openChainSources } from './modules/chain-sources.js'
 import { NodeIntelModule } from './modules/node-intel.js'
 import { openAccounts } from './modules/accounts.js'
 import { venuesModule } from './modules/venues.js'
@@ -81,7 +81,7 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
   modules.add(keysModule(core))
   const webhooks = modules.add(await openWebhooks(config, log, storage, core, signals))
   const alerts = modules.add(await openAlerts(config, log, storage, core, signals, webhooks))
-  modules.add(new ChainSourcesModule(config, chainNodes.clients, { store, log }))
+  modules.add(await openChainSources(config, chainNodes.clients, { store, log }))
   const nodeIntel = modules.add(
     new NodeIntelModule(config.nodeIntel, chainNodes.clients, log.child({ mod: 'node-intel' }), supervisor, {
       store,

@@ -1,7 +1,9 @@
 /**
  * @module
  * The cold-start group of `npm run bench` (`npm run bench -- start`): spawn to the first 200 from
- * /v1/health with an existing data dir, the server alone and through `npm start`.
+ * /v1/health with an existing data dir, the server alone and through `npm start`; with `BENCH_START_REF`
+ * (the root of another built checkout) also this build's restart against that one's, step by step
+ * (cold-start-ref.ts).
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -9,6 +11,10 @@ import { distPath, projectRoot } from '../../engine/paths.js'
 import { median } from '../stats.js'
 import { ROUNDS, ratio, tmp } from '../run-settings.js'
 import { serverEnv, spawnReady, stopChild } from '../server-process.js'
+import { coldStartAgainst } from './cold-start-ref.js'
+
+/** BENCH_START_REF: the root of another built checkout to compare restarts with (unset: none). */
+const REF_ROOT = process.env['BENCH_START_REF']
 
 /** Spawn to the first 200 from /v1/health, ms. */
 async function timeToFirst200(cmd: string, args: string[], env: NodeJS.ProcessEnv, port: number): Promise<number> {
@@ -59,6 +65,7 @@ export async function coldStart(): Promise<Record<string, unknown>> {
     npm_start_runs_ms: npm,
     npm_start_median_ms: median(npm),
     npm_start_target_ms: 1500,
-    npm_start_vs_node: ratio(median(npm), median(node))
+    npm_start_vs_node: ratio(median(npm), median(node)),
+    ...(REF_ROOT && { against_ref: await coldStartAgainst(REF_ROOT) })
   }
 }

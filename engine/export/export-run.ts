@@ -36,7 +36,7 @@ export interface CandleExportRequest {
   readonly tmpDir: string
   /** the rows are synthetic (demo data): formats with metadata say so (encode.ts) */
   readonly synthetic: boolean
-  /** read partitions that are one merged part without FINAL (see `canPinMergedParts`) */
+  /** read partitions that are one merged part without FINAL (see `canPinMergedParts`, pinned-parts.ts) */
   readonly pinMerged: boolean
   /** aborting it cancels the query between blocks (stopping the iterator early does too) */
   readonly signal?: AbortSignal
@@ -47,18 +47,6 @@ export interface CandleExportRequest {
 export interface CandleExportEvents {
   /** a pinned part was merged away before the query started: the run restarted with FINAL everywhere */
   readonly onPinRestart?: (table: string) => void
-}
-
-/**
- * Whether exports may pin merged parts. The pin check after the first chunk needs a store connection no
- * export holds: the config keeps the export cap below the chDB pool (server/config.ts). chDB only: a
- * server's parts live per shard.
- */
-export function canPinMergedParts(
-  storeKind: Store['kind'],
-  opts: { readonly exportPinMerged: boolean; readonly chdbPoolSize: number; readonly exportMaxConcurrent: number }
-): boolean {
-  return opts.exportPinMerged && storeKind === 'chdb' && opts.chdbPoolSize > opts.exportMaxConcurrent
 }
 
 /**

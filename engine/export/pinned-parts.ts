@@ -134,3 +134,15 @@ export async function pinnedBody(
   await first.return?.()
   return null
 }
+
+/**
+ * Whether exports may pin merged parts. The pin check after the first chunk needs a store connection no
+ * export holds: the config keeps the export cap below the chDB pool (server/config.ts). chDB only: a
+ * server's parts live per shard.
+ */
+export function canPinMergedParts(
+  storeKind: Store['kind'],
+  opts: { readonly exportPinMerged: boolean; readonly chdbPoolSize: number; readonly exportMaxConcurrent: number }
+): boolean {
+  return opts.exportPinMerged && storeKind === 'chdb' && opts.chdbPoolSize > opts.exportMaxConcurrent
+}

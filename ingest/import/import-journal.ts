@@ -29,7 +29,12 @@ import type { Params, Store } from '../../engine/store/store.js'
 import { backoffMs, sleep } from '../../engine/runtime/backoff.js'
 import { sqlString } from '../../engine/store/sql-text.js'
 import { journalEntries, journalName, replayEntries, setAside } from '../../engine/journal/replay.js'
-import { STAGE_PREFIX } from './stage-file.js'
+
+/**
+ * Prefix of the staging tables an import creates (stage-file.ts), one per file read; the ones a crash
+ * leaves are dropped at the next start. Declared here so that the start's replay does not load the reader.
+ */
+export const STAGE_PREFIX = 'import_stage_'
 
 /** The journal directory of imports under a data directory. */
 export function importJournalDir(dataDir: string): string {

@@ -25,6 +25,7 @@ import type { CsvLayout } from './csv-layout.js'
 import { compressionOf, openCsvSource } from './file-source.js'
 import { newFundingSteps } from './funding-interval.js'
 import { ImportError } from './import-error.js'
+import { STAGE_PREFIX } from './import-journal.js'
 import { scanInWorker } from './import-scan.js'
 import { planFile, type FilePlan } from './plan-file.js'
 import { firstLine } from './scan-file.js'
@@ -67,7 +68,6 @@ export interface StageRequest {
 const IGNORE: LineSink = { begin: () => undefined, line: () => undefined, end: () => undefined }
 
 /** A new staging table's name (one per file read; the journal drops leftovers at the next start). */
-export const STAGE_PREFIX = 'import_stage_'
 const stageName = (): string => `${STAGE_PREFIX}${crypto.randomBytes(6).toString('hex')}`
 
 /** Links `file` to `to` (a copy on another file system). */

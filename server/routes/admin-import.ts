@@ -11,7 +11,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../engine/errors.js'
-import { importEvents } from '../../ingest/import/import-events.js'
 import { rangeOf, type TimeRange } from '../../engine/store/compact.js'
 import { importJournalDir } from '../../ingest/import/import-journal.js'
 import type { ServerContext } from '../context.js'
@@ -85,21 +84,22 @@ export function adminImportRoutes(ctx: ServerContext): Route[] {
           released = true
           running = false
         }
-        const events = importEvents(
-          ctx.store,
-          files,
-          {
-            tmpDir: path.join(ctx.config.dataDir, 'tmp', 'import'),
-            journalDir: importJournalDir(ctx.config.dataDir),
-            log: ctx.log,
-            ...(market ? { market } : {})
-          },
-          (err) => ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'import failed'),
-          (results) => (loaded = rangeOf(results))
-        )
         const run = (async function* () {
           try {
-            yield* events
+            // the importer (readers, archives, staging) is loaded by the first import, not at start
+            const { importEvents } = await import('../../ingest/import/import-events.js')
+            yield* importEvents(
+              ctx.store,
+              files,
+              {
+                tmpDir: path.join(ctx.config.dataDir, 'tmp', 'import'),
+                journalDir: importJournalDir(ctx.config.dataDir),
+                log: ctx.log,
+                ...(market ? { market } : {})
+              },
+              (err) => ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'import failed'),
+              (results) => (loaded = rangeOf(results))
+            )
           } finally {
             release()
             // imported history shows in the hot endpoints once the live state reloads

@@ -42,7 +42,7 @@ export interface FreqtradeExportRequest {
   readonly synthetic: boolean
   /** modification time of the archive's entries, epoch ms */
   readonly mtimeMs: number
-  /** read merged parts without FINAL (`canPinMergedParts`, engine/export/export-run.ts) */
+  /** read merged parts without FINAL (`canPinMergedParts`, engine/export/pinned-parts.ts) */
   readonly pinMerged: boolean
   /** aborting it cancels the query between blocks (stopping the iterator early does too) */
   readonly signal?: AbortSignal

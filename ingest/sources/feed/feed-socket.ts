@@ -8,7 +8,7 @@
  * as dead (stale feed): it is terminated and reopened after an exponential backoff with full jitter. It
  * never throws; failures are logged and counted.
  */
-import WebSocket from 'ws'
+import type WebSocket from 'ws'
 import type { Logger } from '../../../engine/log.js'
 import { DEFAULT_BACKOFF, reconnectDelayMs, sleep, type BackoffOptions } from '../../../engine/runtime/backoff.js'
 
@@ -77,7 +77,10 @@ export class FeedSocket {
   }
 
   /** One connection; resolves with how long it was open (0 if it never opened). */
-  private connectOnce(signal: AbortSignal): Promise<number> {
+  private async connectOnce(signal: AbortSignal): Promise<number> {
+    // the ws package is loaded by a venue's first connection, not at every start (venue modules all load)
+    const { default: Socket } = await import('ws')
+    if (signal.aborted) return 0
     const staleMs = this.opts.staleMs ?? 30_000
     const pingAfterMs = this.opts.pingAfterMs ?? staleMs / 2
     const pingText = this.opts.pingText
@@ -86,7 +89,7 @@ export class FeedSocket {
       let openedAt = 0
       let heartbeat: NodeJS.Timeout | undefined
       let appPinger: NodeJS.Timeout | undefined
-      const ws = new WebSocket(this.opts.url, {
+      const ws = new Socket(this.opts.url, {
         handshakeTimeout: this.opts.handshakeTimeoutMs ?? 10_000,
         perMessageDeflate: false
       })
@@ -114,7 +117,7 @@ export class FeedSocket {
           Math.max(10, Math.floor(Math.min(staleMs / 4, this.opts.pingAfterMs ? pingAfterMs / 10 : Infinity)))
         )
         const send = (text: string): void => {
-          if (ws.readyState === WebSocket.OPEN) ws.send(text)
+          if (ws.readyState === Socket.OPEN) ws.send(text)
         }
         const appPing = this.opts.appPing
         if (appPing) appPinger = setInterval(() => send(appPing.text()), appPing.everyMs)

@@ -8,8 +8,8 @@
  * the JSON error envelope; after it the transfer is cut short (no final chunk), never silently truncated.
  */
 import path from 'node:path'
-import { EXPORT_FORMATS, type ExportFormat } from '../../../engine/export/encode.js'
-import { canPinMergedParts, runCandleExport } from '../../../engine/export/export-run.js'
+import { EXPORT_FORMATS, type ExportFormat } from '../../../engine/export/formats.js'
+import { canPinMergedParts } from '../../../engine/export/pinned-parts.js'
 import { primed } from '../../../engine/export/primed.js'
 import { FREQTRADE_ARCHIVE_TYPE } from '../../../engine/export/freqtrade/archive.js'
 import { checkFreqtradeTimeframe } from '../../../engine/export/freqtrade/names.js'
@@ -175,6 +175,8 @@ export function exportRoutes(
         }
         // HEAD: the headers alone, without taking a slot or running the query
         if (req.method === 'HEAD') return { status: 200, headers, body: { stream: NO_CHUNKS } }
+        // the encoders (Parquet, Arrow, HDF5 writers) are loaded by the first export, not at start
+        const { runCandleExport } = await import('../../../engine/export/export-run.js')
         const run = runCandleExport(
           ctx.store,
           {
