@@ -8,7 +8,7 @@
  *
  * `readEnv` reads an object of variables: a value is trimmed and one of only blanks counts as unset (its
  * `default` applies, or it stays undefined when the variable is `Type.Optional`); an integer or number is
- * converted from its decimal text; then the value is checked against the variable's schema (env-check.ts). A value that
+ * converted from its decimal text; then the value is checked against the variable's schema. A value that
  * fails throws ConfigError naming the variable, its accepted form (the schema's `accepted` annotation) and
  * what was given, e.g. `PORT must be an integer from 0 to 65535 (got 'x')`; a `secret` variable's value is
  * not repeated.
@@ -25,8 +25,8 @@ import {
   type TUnion,
   type TLiteral
 } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { ConfigError } from './config-error.js'
-import { envValueOk } from './env-check.js'
 
 /** The environment as read at start (`process.env` in production, a plain object in tests). */
 export type Env = Readonly<Record<string, string | undefined>>
@@ -172,7 +172,7 @@ export function readVariable<S extends TSchema>(env: Env, name: string, schema: 
   const raw = envValue(env, name)
   if (raw === undefined) return (schema as { default?: Static<S> }).default
   const value = converted(schema, raw)
-  if (!envValueOk(schema, value)) throw new ConfigError(refusal(name, schema, raw))
+  if (!Value.Check(schema, value)) throw new ConfigError(refusal(name, schema, raw))
   return value as Static<S>
 }
 
