@@ -9,6 +9,7 @@
  * the same columns, the same rules, applied to every row while the statement reads.
  */
 import { settingsClause } from '../../engine/store/sql-text.js'
+import { intBound, intType } from './csv-cells.js'
 import { MICROS_FROM, type CellCheck, type CsvColumn, type CsvLayout } from './csv-layout.js'
 import { MIN_FUNDING_STEP_MS } from './funding-interval.js'
 
@@ -24,7 +25,7 @@ export const STAGE_IN_MEMORY_MAX_BYTES = 512 * 1024 * 1024
 
 /** The same words as the byte checks' (csv-cells.ts), so the engine's verdict reads like the scan's. */
 const REASON: Readonly<Record<CellCheck, string>> = {
-  uint: 'must be a non-negative integer',
+  uint: 'must be a non-negative integer', // with its bound: csv-cells.ts `intBound`
   int: 'must be an integer',
   udec: 'must be a non-negative number',
   dec: 'must be a number',
@@ -38,23 +39,62 @@ const REASON: Readonly<Record<CellCheck, string>> = {
 export const columnName = (c: CsvColumn): string => `c_${c.name.replace(/\W/g, '_')}`
 
 /**
+ * Integer columns (`uint`, `int`) are read as text and parsed by `to<Type>OrNull` (`n_<name>`): the engine's
+ * integer input reads an empty cell as 0 and wraps a value wider than its type (2^64 reads as 0), where the
+ * text parse gives NULL, as it does for `-1` in an unsigned column, `1.5`, `"1"`, ` 1` and `\N`. Each row
+ * carries `_ints`, bit i set when the i-th integer column's cell is refused (an empty optional cell is not);
+ * one rule per column reads its bit (`stageRules`). Measured ~1.2x the CPU of the typed read of the
+ * integers (docs/import.md "Speed"; bench/import/formats.ts `custom_text_ints`).
+ */
+const isInt = (c: CsvColumn): boolean => c.check === 'uint' || c.check === 'int'
+const intColumns = (layout: CsvLayout): CsvColumn[] => layout.columns.filter(isInt)
+
+/**
  * Whether the layout has optional cells. Its file is read with empty cells as NULL; required number
- * columns are then read as Nullable too, so an empty required cell is caught (`_missing`) instead of
- * becoming 0. A layout without optional cells is read with `input_format_csv_empty_as_default = 0`: an
- * empty cell fails the load.
+ * columns other than integers are then read as Nullable too, so an empty required cell is caught
+ * (`_missing`) instead of becoming 0. A layout without optional cells is read with
+ * `input_format_csv_empty_as_default = 0`: an empty number cell fails the load (integers: see `isInt`).
  */
 const hasOptional = (layout: CsvLayout): boolean => layout.columns.some((c) => c.optional)
-const nullableRead = (c: CsvColumn): boolean => !c.optional && c.chType !== 'String'
+const nullableRead = (c: CsvColumn): boolean => !c.optional && c.chType !== 'String' && !isInt(c)
 
-/** The name a column is read under from the file: `r_<name>` when read as Nullable first (see `hasOptional`). */
-const readName = (layout: CsvLayout, c: CsvColumn): string =>
-  hasOptional(layout) && nullableRead(c) ? columnName(c).replace(/^c_/, 'r_') : columnName(c)
+/** How a column is read from the file: its name there and its type. `typed`: integers read as their type. */
+function readAs(layout: CsvLayout, c: CsvColumn, typed: boolean): { name: string; type: string } {
+  const n = columnName(c)
+  if (isInt(c) && !typed) return { name: n.replace(/^c_/, 't_'), type: 'String' }
+  if (hasOptional(layout) && nullableRead(c)) return { name: n.replace(/^c_/, 'r_'), type: `Nullable(${c.chType})` }
+  return { name: n, type: c.chType }
+}
 
 /** The `file()` structure the CSV is read with. */
-function readStructure(layout: CsvLayout): string {
+function readStructure(layout: CsvLayout, typed: boolean): string {
   return layout.columns
-    .map((c) => `${readName(layout, c)} ${readName(layout, c) === columnName(c) ? c.chType : `Nullable(${c.chType})`}`)
+    .map((c) => readAs(layout, c, typed))
+    .map((r) => `${r.name} ${r.type}`)
     .join(', ')
+}
+
+/** The read columns as the staged `c_` columns (and the integers' `n_`), in a SELECT list. */
+function readSelect(layout: CsvLayout, c: CsvColumn, typed: boolean): string {
+  const n = columnName(c)
+  const r = readAs(layout, c, typed)
+  if (r.name === n) return n
+  if (r.type !== 'String') return `assumeNotNull(${r.name}) AS ${n}`
+  const parsed = n.replace(/^c_/, 'n_')
+  const value = c.optional ? parsed : `assumeNotNull(${parsed})`
+  return `to${intType(c.chType)}OrNull(${r.name}) AS ${parsed}, ${value} AS ${n}`
+}
+
+/** `_ints` of the text-read integers (see `isInt`): bit i set when the i-th one's cell is refused. */
+function intsFlags(layout: CsvLayout): string {
+  const ints = intColumns(layout)
+  if (ints.length > 32) throw new Error(`${layout.description}: more than 32 integer columns`)
+  const bits = ints.map((c, i) => {
+    const n = columnName(c)
+    const bad = `${n.replace(/^c_/, 'n_')} IS NULL${c.optional ? ` AND ${n.replace(/^c_/, 't_')} != ''` : ''}`
+    return `(${bad}) * ${2 ** i}`
+  })
+  return `toUInt32(${bits.join(' + ')}) AS _ints`
 }
 
 /** The row time in epoch ms, over the staged columns (as csv-scan.ts reads it). */
@@ -132,29 +172,31 @@ function kept(layout: CsvLayout, c: CsvColumn): boolean {
 
 /**
  * The SELECT reading `src` as the staging table's columns: `_row` (with `withRow`), `_ms`, `_missing` (layouts
- * with optional cells) and the kept `c_` columns. Its input settings are `inputSettings`.
+ * with optional cells), `_ints` (layouts with integer columns, unless `typed`) and the kept `c_` columns.
+ * Its input settings are `inputSettings`. `typed` reads the integers as their type, unchecked (`csvSelect`).
  */
 function stagedSelect(
   layout: CsvLayout,
   src: StageSource,
   quote: (s: string) => string,
   withRow: boolean,
-  format = 'CSV'
+  format = 'CSV',
+  typed = false
 ): string {
   const opt = hasOptional(layout)
-  const read = layout.columns.map((c) =>
-    readName(layout, c) === columnName(c) ? columnName(c) : `assumeNotNull(${readName(layout, c)}) AS ${columnName(c)}`
-  )
-  const nulls = layout.columns.filter((c) => readName(layout, c) !== columnName(c))
-  const missing = nulls.map((c) => `${readName(layout, c)} IS NULL`).join(' OR ') || '0'
-  const args = [quote(src.file), quote(format), quote(readStructure(layout)), ...(src.gzip ? [`'gzip'`] : [])]
+  const ints = !typed && intColumns(layout).length > 0
+  const read = layout.columns.map((c) => readSelect(layout, c, typed))
+  const nulls = layout.columns.filter((c) => readAs(layout, c, typed).name.startsWith('r_'))
+  const missing = nulls.map((c) => `${readAs(layout, c, typed).name} IS NULL`).join(' OR ') || '0'
+  const args = [quote(src.file), quote(format), quote(readStructure(layout, typed)), ...(src.gzip ? [`'gzip'`] : [])]
   const names = layout.columns
     .filter((c) => kept(layout, c))
     .map(columnName)
     .join(', ')
+  const flags = [...(opt ? [`toUInt8(${missing}) AS _missing`] : []), ...(ints ? [intsFlags(layout)] : [])]
   return [
-    `SELECT ${withRow ? '_row, ' : ''}${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${names}`,
-    `FROM (SELECT ${withRow ? '_row_number AS _row, ' : ''}${opt ? `toUInt8(${missing}) AS _missing, ` : ''}${read.join(', ')}`,
+    `SELECT ${withRow ? '_row, ' : ''}${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${ints ? '_ints, ' : ''}${names}`,
+    `FROM (SELECT ${withRow ? '_row_number AS _row, ' : ''}${[...read, ...flags].join(', ')}`,
     `  FROM file(${args.join(', ')}))`
   ].join('\n')
 }
@@ -176,11 +218,11 @@ export function loadStatement(
 
 /**
  * The file read as the staging table's columns (`_ms` and the kept `c_` columns), with no rule checked: the
- * engine's own CSV input and the layout's conversions alone. The import benchmark's `ceiling_csv` reference
+ * engine's own CSV input and the layout's conversions alone, integers read as their type. The import benchmark's `ceiling_csv` reference
  * reads the file through it; imports use `directSource` or the staging table.
  */
 export function csvSelect(layout: CsvLayout, src: StageSource, quote: (s: string) => string): string {
-  return `(${stagedSelect(layout, src, quote, false)})`
+  return `(${stagedSelect(layout, src, quote, false, 'CSV', true)})`
 }
 
 /** The `throwIf` message of `directSource` (the line and rule are found by staging the file). */
@@ -264,7 +306,7 @@ function cellCheck(c: CsvColumn): string {
     switch (c.check) {
       case 'uint':
       case 'int':
-        return '1' // the integer parse of the load is the check
+        return '1' // the `_ints` rule of `stageRules`
       case 'udec':
         return `isFinite(${n}) AND ${n} >= 0`
       case 'dec':
@@ -290,11 +332,20 @@ export interface StageRule {
   readonly reason: string
 }
 
-/** Every rule a staged row must pass (the load already enforced the column count and each number's syntax). */
+/**
+ * Every rule a staged row must pass (the load already enforced the column count and the syntax of each
+ * number that is not an integer; integers by their `_ints` bit).
+ */
 export function stageRules(layout: CsvLayout): StageRule[] {
   const rules: StageRule[] = []
   if (hasOptional(layout)) rules.push({ pass: '_missing = 0', reason: 'an empty cell in a required column' })
+  const ints = intColumns(layout)
   for (const c of layout.columns) {
+    if (c.check === 'uint' || c.check === 'int') {
+      const bit = 2 ** ints.indexOf(c)
+      rules.push({ pass: `bitAnd(_ints, ${bit}) = 0`, reason: `${c.name} ${intBound(c.check, c.chType).reason}` })
+      continue
+    }
     const pass = cellCheck(c)
     if (pass !== '1') rules.push({ pass, reason: `${c.name} ${REASON[c.check]}` })
   }
