@@ -85,7 +85,10 @@ function readSelect(layout: CsvLayout, c: CsvColumn, typed: boolean): string {
   return `to${intType(c.chType)}OrNull(${r.name}) AS ${parsed}, ${value} AS ${n}`
 }
 
-/** `_ints` of the text-read integers (see `isInt`): bit i set when the i-th one's cell is refused. */
+/**
+ * `_ints` of the text-read integers (see `isInt`): bit i set when the i-th one's cell is refused; the
+ * narrowest unsigned type of as many bits (UInt8 for every layout today).
+ */
 function intsFlags(layout: CsvLayout): string {
   const ints = intColumns(layout)
   if (ints.length > 32) throw new Error(`${layout.description}: more than 32 integer columns`)
@@ -94,7 +97,8 @@ function intsFlags(layout: CsvLayout): string {
     const bad = `${n.replace(/^c_/, 'n_')} IS NULL${c.optional ? ` AND ${n.replace(/^c_/, 't_')} != ''` : ''}`
     return `(${bad}) * ${2 ** i}`
   })
-  return `toUInt32(${bits.join(' + ')}) AS _ints`
+  const width = ints.length <= 8 ? 8 : ints.length <= 16 ? 16 : 32
+  return `toUInt${width}(${bits.join(' + ')}) AS _ints`
 }
 
 /** The row time in epoch ms, over the staged columns (as csv-scan.ts reads it). */
