@@ -43,8 +43,9 @@ export const columnName = (c: CsvColumn): string => `c_${c.name.replace(/\W/g, '
  * integer input reads an empty cell as 0 and wraps a value wider than its type (2^64 reads as 0), where the
  * text parse gives NULL, as it does for `-1` in an unsigned column, `1.5`, `"1"`, ` 1` and `\N`. Each row
  * carries `_ints`, bit i set when the i-th integer column's cell is refused (an empty optional cell is not);
- * one rule per column reads its bit (`stageRules`). Measured ~1.2x the CPU of the typed read of the
- * integers (docs/import.md "Speed"; bench/import/formats.ts `custom_text_ints`).
+ * one rule per column reads its bit (`stageRules`). It costs ~15-20% more CPU than the typed read in the
+ * one statement's source; no input setting makes the typed parse strict (docs/benchmarks.md "Import",
+ * bench/import/formats.ts `custom_text_ints`).
  */
 const isInt = (c: CsvColumn): boolean => c.check === 'uint' || c.check === 'int'
 const intColumns = (layout: CsvLayout): CsvColumn[] => layout.columns.filter(isInt)

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ImportError } from '../../ingest/import/import-error.js'
 import { importFiles, type ImportOptions } from '../../ingest/import/run-import.js'
-import { aggTradesCsv, HOUR, recentDay, writeCsv } from '../helpers/import-files.js'
+import { aggTradesCsv, HOUR, recentDay, writeCsv, writeGzip } from '../helpers/import-files.js'
 import { recording, tradeTotals, useImportStore } from '../helpers/import-store.js'
 
 const env = useImportStore('tidewatch-import-integers-')
@@ -123,6 +123,41 @@ describe('integer cells the typed integer input would take', () => {
       expect(Number(n!.n)).toBe(0)
     })
   }
+
+  it('an optional integer (Tardis funding_timestamp) may be empty; past 2^64 - 1 or `\\N` it is refused', async () => {
+    const us = (ms: number) => ms * 1000
+    const file = (name: string, bad: string | null) => {
+      const rows = Array.from({ length: 10 }, (_, i) => {
+        const t = DAY + i * HOUR
+        const next = i === 6 && bad !== null ? bad : i % 2 ? '' : String(us(DAY + 8 * HOUR))
+        return `binance-futures,${name}USDT,${us(t)},${us(t)},${next},0.0001,,,,,20`
+      })
+      const head =
+        'exchange,symbol,timestamp,local_timestamp,funding_timestamp,funding_rate,predicted_funding_rate,open_interest,last_price,index_price,mark_price'
+      return writeGzip(
+        env.filesDir,
+        `binance-futures_derivative_ticker_2024-01-01_${name}.csv.gz`,
+        [head, ...rows].join('\n') + '\n'
+      )
+    }
+    const funding = async (name: string) =>
+      Number(
+        (
+          await env.store.query<{ n: number }>('SELECT count() AS n FROM funding WHERE symbol = {s:String}', {
+            s: `${name}USDT`
+          })
+        )[0]!.n
+      )
+    for (const bad of ['18446744073709551616', '\\N']) {
+      const name = bad === '\\N' ? 'INTON' : 'INTOW'
+      const f = file(name, bad)
+      const err = await importFiles(env.store, [f], options('staged')).catch((e: unknown) => e)
+      expect(err).toMatchObject({ file: f, line: 8, reason: expect.stringContaining(`funding_timestamp ${U64}`) })
+      expect(await funding(name)).toBe(0)
+    }
+    await importFiles(env.store, [file('INTOK', null)], options('staged'))
+    expect(await funding('INTOK')).toBe(10)
+  })
 
   it('the largest values of the types are read exactly, on both paths', async () => {
     for (const p of PATHS) {
