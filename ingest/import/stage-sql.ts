@@ -9,9 +9,9 @@
  * the same columns, the same rules, applied to every row while the statement reads.
  */
 import { settingsClause } from '../../engine/store/sql-text.js'
-import { intBound, intType } from './csv-cells.js'
 import { MICROS_FROM, type CellCheck, type CsvColumn, type CsvLayout } from './csv-layout.js'
 import { MIN_FUNDING_STEP_MS } from './funding-interval.js'
+import { intColumns, intRule, intSelect, intsFlags, intTextName, isInt } from './stage-ints.js'
 
 /** Latest accepted row time: 2100-01-01, epoch ms (as csv-scan.ts). */
 const MAX_TS_MS = 4_102_444_800_000
@@ -25,7 +25,7 @@ export const STAGE_IN_MEMORY_MAX_BYTES = 512 * 1024 * 1024
 
 /** The same words as the byte checks' (csv-cells.ts), so the engine's verdict reads like the scan's. */
 const REASON: Readonly<Record<CellCheck, string>> = {
-  uint: 'must be a non-negative integer', // with its bound: csv-cells.ts `intBound`
+  uint: 'must be a non-negative integer', // integers: csv-cells.ts `intBound`, with their type's bound
   int: 'must be an integer',
   udec: 'must be a non-negative number',
   dec: 'must be a number',
@@ -39,22 +39,10 @@ const REASON: Readonly<Record<CellCheck, string>> = {
 export const columnName = (c: CsvColumn): string => `c_${c.name.replace(/\W/g, '_')}`
 
 /**
- * Integer columns (`uint`, `int`) are read as text and parsed by `to<Type>OrNull` (`n_<name>`): the engine's
- * integer input reads an empty cell as 0 and wraps a value wider than its type (2^64 reads as 0), where the
- * text parse gives NULL, as it does for `-1` in an unsigned column, `1.5`, `"1"`, ` 1` and `\N`. Each row
- * carries `_ints`, bit i set when the i-th integer column's cell is refused (an empty optional cell is not);
- * one rule per column reads its bit (`stageRules`). It costs ~15-20% more CPU than the typed read in the
- * one statement's source; no input setting makes the typed parse strict (docs/benchmarks.md "Import",
- * bench/import/formats.ts `custom_text_ints`).
- */
-const isInt = (c: CsvColumn): boolean => c.check === 'uint' || c.check === 'int'
-const intColumns = (layout: CsvLayout): CsvColumn[] => layout.columns.filter(isInt)
-
-/**
  * Whether the layout has optional cells. Its file is read with empty cells as NULL; required number
  * columns other than integers are then read as Nullable too, so an empty required cell is caught
  * (`_missing`) instead of becoming 0. A layout without optional cells is read with
- * `input_format_csv_empty_as_default = 0`: an empty number cell fails the load (integers: see `isInt`).
+ * `input_format_csv_empty_as_default = 0`: an empty number cell fails the load (integers: stage-ints.ts).
  */
 const hasOptional = (layout: CsvLayout): boolean => layout.columns.some((c) => c.optional)
 const nullableRead = (c: CsvColumn): boolean => !c.optional && c.chType !== 'String' && !isInt(c)
@@ -62,7 +50,7 @@ const nullableRead = (c: CsvColumn): boolean => !c.optional && c.chType !== 'Str
 /** How a column is read from the file: its name there and its type. `typed`: integers read as their type. */
 function readAs(layout: CsvLayout, c: CsvColumn, typed: boolean): { name: string; type: string } {
   const n = columnName(c)
-  if (isInt(c) && !typed) return { name: n.replace(/^c_/, 't_'), type: 'String' }
+  if (isInt(c) && !typed) return { name: intTextName(n), type: 'String' }
   if (hasOptional(layout) && nullableRead(c)) return { name: n.replace(/^c_/, 'r_'), type: `Nullable(${c.chType})` }
   return { name: n, type: c.chType }
 }
@@ -75,31 +63,12 @@ function readStructure(layout: CsvLayout, typed: boolean): string {
     .join(', ')
 }
 
-/** The read columns as the staged `c_` columns (and the integers' `n_`), in a SELECT list. */
+/** The read columns as the staged `c_` columns (and the integers' `n_`, stage-ints.ts), in a SELECT list. */
 function readSelect(layout: CsvLayout, c: CsvColumn, typed: boolean): string {
   const n = columnName(c)
   const r = readAs(layout, c, typed)
   if (r.name === n) return n
-  if (r.type !== 'String') return `assumeNotNull(${r.name}) AS ${n}`
-  const parsed = n.replace(/^c_/, 'n_')
-  const value = c.optional ? parsed : `assumeNotNull(${parsed})`
-  return `to${intType(c.chType)}OrNull(${r.name}) AS ${parsed}, ${value} AS ${n}`
-}
-
-/**
- * `_ints` of the text-read integers (see `isInt`): bit i set when the i-th one's cell is refused; the
- * narrowest unsigned type of as many bits (UInt8 for every layout today).
- */
-function intsFlags(layout: CsvLayout): string {
-  const ints = intColumns(layout)
-  if (ints.length > 32) throw new Error(`${layout.description}: more than 32 integer columns`)
-  const bits = ints.map((c, i) => {
-    const n = columnName(c)
-    const bad = `${n.replace(/^c_/, 'n_')} IS NULL${c.optional ? ` AND ${n.replace(/^c_/, 't_')} != ''` : ''}`
-    return `(${bad}) * ${2 ** i}`
-  })
-  const width = ints.length <= 8 ? 8 : ints.length <= 16 ? 16 : 32
-  return `toUInt${width}(${bits.join(' + ')}) AS _ints`
+  return r.type === 'String' ? intSelect(c, n) : `assumeNotNull(${r.name}) AS ${n}`
 }
 
 /** The row time in epoch ms, over the staged columns (as csv-scan.ts reads it). */
@@ -198,7 +167,7 @@ function stagedSelect(
     .filter((c) => kept(layout, c))
     .map(columnName)
     .join(', ')
-  const flags = [...(opt ? [`toUInt8(${missing}) AS _missing`] : []), ...(ints ? [intsFlags(layout)] : [])]
+  const flags = [...(opt ? [`toUInt8(${missing}) AS _missing`] : []), ...(ints ? [intsFlags(layout, columnName)] : [])]
   return [
     `SELECT ${withRow ? '_row, ' : ''}${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${ints ? '_ints, ' : ''}${names}`,
     `FROM (SELECT ${withRow ? '_row_number AS _row, ' : ''}${[...read, ...flags].join(', ')}`,
@@ -311,7 +280,7 @@ function cellCheck(c: CsvColumn): string {
     switch (c.check) {
       case 'uint':
       case 'int':
-        return '1' // the `_ints` rule of `stageRules`
+        return '1' // the `_ints` rule of stage-ints.ts
       case 'udec':
         return `isFinite(${n}) AND ${n} >= 0`
       case 'dec':
@@ -344,11 +313,9 @@ export interface StageRule {
 export function stageRules(layout: CsvLayout): StageRule[] {
   const rules: StageRule[] = []
   if (hasOptional(layout)) rules.push({ pass: '_missing = 0', reason: 'an empty cell in a required column' })
-  const ints = intColumns(layout)
   for (const c of layout.columns) {
-    if (c.check === 'uint' || c.check === 'int') {
-      const bit = 2 ** ints.indexOf(c)
-      rules.push({ pass: `bitAnd(_ints, ${bit}) = 0`, reason: `${c.name} ${intBound(c.check, c.chType).reason}` })
+    if (isInt(c)) {
+      rules.push(intRule(layout, c))
       continue
     }
     const pass = cellCheck(c)
