@@ -26,6 +26,18 @@ const TYPED =
   'c_agg_trade_id UInt64, c_price Float64, c_quantity Float64, c_first_trade_id UInt64, c_last_trade_id UInt64, c_transact_time UInt64, c_is_buyer_maker String'
 /** the integer columns as text, parsed by `toUInt64OrNull` (empty, overflowing or spaced cells give NULL) */
 const TEXT_INTS = TYPED.replace(/c_(\w+) UInt64/g, 't_$1 String')
+/** the integer columns as Nullable of `t`, an empty cell NULL (`format_csv_null_representation` empty) */
+const wideInts = (t: string): string => TYPED.replace(/c_(\w+) UInt64/g, `n_$1 Nullable(${t})`)
+/** the integer columns read as `wideInts(t)`, each refused when NULL or past `max` */
+const wideFrom = (f: string, t: string, max: string): string => {
+  const ok = ['agg_trade_id', 'first_trade_id', 'last_trade_id', 'transact_time']
+    .map((n) => `ifNull(n_${n} <= ${max}, 0)`)
+    .join(' AND ')
+  return `(SELECT toUInt64(assumeNotNull(n_agg_trade_id)) AS c_agg_trade_id, c_price, c_quantity,
+    toUInt64(assumeNotNull(n_transact_time)) AS c_transact_time, c_is_buyer_maker
+    FROM file(${sqlString(f)}, 'CustomSeparatedWithNames', ${sqlString(wideInts(t))})
+    WHERE throwIf(NOT (${ok}), 'ints') = 0)`
+}
 const STRINGS = TYPED.replace(/ (UInt64|Float64)/g, ' String')
 
 interface Candidate {
@@ -133,6 +145,36 @@ const CANDIDATES: Readonly<Record<string, Candidate>> = {
       format_custom_escaping_rule: 'CSV',
       format_csv_allow_double_quotes: 0,
       input_format_null_as_default: 0
+    }
+  },
+  custom_nullable_ints: {
+    from: (f) => wideFrom(f, 'UInt64', '18446744073709551615'),
+    settings: {
+      ...CUSTOM,
+      format_custom_escaping_rule: 'CSV',
+      format_csv_allow_double_quotes: 0,
+      input_format_null_as_default: 0,
+      format_csv_null_representation: ''
+    }
+  },
+  custom_u128_ints: {
+    from: (f) => wideFrom(f, 'UInt128', '18446744073709551615'),
+    settings: {
+      ...CUSTOM,
+      format_custom_escaping_rule: 'CSV',
+      format_csv_allow_double_quotes: 0,
+      input_format_null_as_default: 0,
+      format_csv_null_representation: ''
+    }
+  },
+  custom_dec_ints: {
+    from: (f) => wideFrom(f, 'Decimal(20, 0)', '18446744073709551615'),
+    settings: {
+      ...CUSTOM,
+      format_custom_escaping_rule: 'CSV',
+      format_csv_allow_double_quotes: 0,
+      input_format_null_as_default: 0,
+      format_csv_null_representation: ''
     }
   },
   direct: {

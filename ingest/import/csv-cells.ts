@@ -11,6 +11,71 @@ const MINUS = 45
 const DOT = 46
 const QUOTE = 34
 
+/**
+ * The largest magnitude an integer column holds, as decimal digits, by its ClickHouse type (`Nullable(...)`
+ * read as its inner type): the engine refuses a wider value (stage-sql.ts reads integers as text through
+ * `to<Type>OrNull`), and so does the scan. A signed type's negative bound is one more (`-128` for Int8).
+ */
+const INT_MAX: Readonly<Record<string, string>> = {
+  UInt8: '255',
+  UInt16: '65535',
+  UInt32: '4294967295',
+  UInt64: '18446744073709551615',
+  Int8: '127',
+  Int16: '32767',
+  Int32: '2147483647',
+  Int64: '9223372036854775807'
+}
+
+/** The integer type of a column's `chType` (`UInt64` of `Nullable(UInt64)`). */
+export const intType = (chType: string): string => chType.replace(/^Nullable\((.*)\)$/, '$1')
+
+/** The largest value of an integer column's type, as digits; throws for a type that is not an integer's. */
+export function intMax(chType: string): string {
+  const max = INT_MAX[intType(chType)]
+  if (max === undefined) throw new Error(`not an integer column type: ${chType}`)
+  return max
+}
+
+/** An integer column's bound and the words of its refusal (`intBound`). */
+export interface IntBound {
+  /** the largest value, as digits */
+  readonly max: string
+  /** the reason a cell is refused (the scan's and the engine's words) */
+  readonly reason: string
+}
+
+/** The bound of a `uint` or `int` column of ClickHouse type `chType`. */
+export function intBound(check: 'uint' | 'int', chType: string): IntBound {
+  const max = intMax(chType)
+  const min = `-${max.slice(0, -1)}${Number(max.at(-1)) + 1}`
+  return {
+    max,
+    reason:
+      check === 'uint' ? `must be a non-negative integer up to ${max}` : `must be an integer from ${min} to ${max}`
+  }
+}
+
+const UINT64 = intBound('uint', 'UInt64')
+const INT64 = intBound('int', 'Int64')
+
+/**
+ * Digits `buf[s..e)` at most `max` (digits without leading zeros), leading zeros allowed; `orOneMore`
+ * also allows `max` + 1 (a signed type's negative bound, whose last digit is never 9).
+ */
+function digitsUpTo(buf: Uint8Array, s: number, e: number, max: string, orOneMore: boolean): boolean {
+  if (!digits(buf, s, e)) return false
+  while (e - s > 1 && buf[s] === D0) s++
+  const n = e - s
+  if (n !== max.length) return n < max.length
+  for (let i = 0; i < n; i++) {
+    const d = buf[s + i]!
+    const m = max.charCodeAt(i) + (orOneMore && i === n - 1 ? 1 : 0)
+    if (d !== m) return d < m
+  }
+  return true
+}
+
 function digits(buf: Uint8Array, s: number, e: number): boolean {
   if (s >= e) return false
   for (let i = s; i < e; i++) {
@@ -60,12 +125,21 @@ function datetime(buf: Uint8Array, s: number, e: number): boolean {
   return true
 }
 
-export function checkCell(check: CellCheck, buf: Uint8Array, s: number, e: number): string | null {
+/**
+ * Null when the cell `buf[s..e)` passes `check`, else the reason. `bound` is the `intBound` of a `uint` or
+ * `int` column (its type's; UInt64's or Int64's when absent).
+ */
+export function checkCell(check: CellCheck, buf: Uint8Array, s: number, e: number, bound?: IntBound): string | null {
   switch (check) {
-    case 'uint':
-      return digits(buf, s, e) ? null : 'must be a non-negative integer'
-    case 'int':
-      return digits(buf, buf[s] === MINUS ? s + 1 : s, e) ? null : 'must be an integer'
+    case 'uint': {
+      const b = bound ?? UINT64
+      return digitsUpTo(buf, s, e, b.max, false) ? null : b.reason
+    }
+    case 'int': {
+      const b = bound ?? INT64
+      const neg = buf[s] === MINUS
+      return digitsUpTo(buf, neg ? s + 1 : s, e, b.max, neg) ? null : b.reason
+    }
     case 'udec':
       return decimal(buf, s, e) ? null : 'must be a non-negative number'
     case 'dec':

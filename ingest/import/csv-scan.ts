@@ -6,7 +6,7 @@
  * symbol of multi-market files, and only when they change), so a line costs no allocation. The first bad
  * line stops the scan with an `ImportError` naming the file and line.
  */
-import { checkCell, readDatetime, readUint } from './csv-cells.js'
+import { checkCell, intBound, readDatetime, readUint, type IntBound } from './csv-cells.js'
 import { MICROS_FROM, type CsvLayout } from './csv-layout.js'
 import { addFundingTime, newFundingSteps, type FundingSteps } from './funding-interval.js'
 import { ImportError } from './import-error.js'
@@ -42,6 +42,8 @@ export class CsvScanner {
   private headerDone = false
   /** cell bounds of the current line: start, end pairs */
   private readonly cells: Int32Array
+  /** per column, the bound of an integer column (its type's), else undefined */
+  private readonly bounds: readonly (IntBound | undefined)[]
   private lastMarket = Buffer.alloc(0)
   /** funding steps of the market of the last line */
   private fundingSteps: FundingSteps = newFundingSteps()
@@ -52,6 +54,9 @@ export class CsvScanner {
     private readonly sink: LineSink
   ) {
     this.cells = new Int32Array(layout.columns.length * 2)
+    this.bounds = layout.columns.map((c) =>
+      c.check === 'uint' || c.check === 'int' ? intBound(c.check, c.chType) : undefined
+    )
   }
 
   push(chunk: Buffer): void {
@@ -144,7 +149,7 @@ export class CsvScanner {
       const cs = cells[2 * c]!
       const ce = cells[2 * c + 1]!
       if (cs === ce && col.optional) continue
-      const problem = checkCell(col.check, buf, cs, ce)
+      const problem = checkCell(col.check, buf, cs, ce, this.bounds[c])
       if (problem)
         this.fail(`${col.name} ${problem} (found ${JSON.stringify(buf.toString('utf8', cs, Math.min(ce, cs + 40)))})`)
     }

@@ -11,6 +11,7 @@
 import { settingsClause } from '../../engine/store/sql-text.js'
 import { MICROS_FROM, type CellCheck, type CsvColumn, type CsvLayout } from './csv-layout.js'
 import { MIN_FUNDING_STEP_MS } from './funding-interval.js'
+import { intColumns, intRule, intSelect, intsFlags, intTextName, isInt } from './stage-ints.js'
 
 /** Latest accepted row time: 2100-01-01, epoch ms (as csv-scan.ts). */
 const MAX_TS_MS = 4_102_444_800_000
@@ -24,7 +25,7 @@ export const STAGE_IN_MEMORY_MAX_BYTES = 512 * 1024 * 1024
 
 /** The same words as the byte checks' (csv-cells.ts), so the engine's verdict reads like the scan's. */
 const REASON: Readonly<Record<CellCheck, string>> = {
-  uint: 'must be a non-negative integer',
+  uint: 'must be a non-negative integer', // integers: csv-cells.ts `intBound`, with their type's bound
   int: 'must be an integer',
   udec: 'must be a non-negative number',
   dec: 'must be a number',
@@ -39,22 +40,35 @@ export const columnName = (c: CsvColumn): string => `c_${c.name.replace(/\W/g, '
 
 /**
  * Whether the layout has optional cells. Its file is read with empty cells as NULL; required number
- * columns are then read as Nullable too, so an empty required cell is caught (`_missing`) instead of
- * becoming 0. A layout without optional cells is read with `input_format_csv_empty_as_default = 0`: an
- * empty cell fails the load.
+ * columns other than integers are then read as Nullable too, so an empty required cell is caught
+ * (`_missing`) instead of becoming 0. A layout without optional cells is read with
+ * `input_format_csv_empty_as_default = 0`: an empty number cell fails the load (integers: stage-ints.ts).
  */
 const hasOptional = (layout: CsvLayout): boolean => layout.columns.some((c) => c.optional)
-const nullableRead = (c: CsvColumn): boolean => !c.optional && c.chType !== 'String'
+const nullableRead = (c: CsvColumn): boolean => !c.optional && c.chType !== 'String' && !isInt(c)
 
-/** The name a column is read under from the file: `r_<name>` when read as Nullable first (see `hasOptional`). */
-const readName = (layout: CsvLayout, c: CsvColumn): string =>
-  hasOptional(layout) && nullableRead(c) ? columnName(c).replace(/^c_/, 'r_') : columnName(c)
+/** How a column is read from the file: its name there and its type. `typed`: integers read as their type. */
+function readAs(layout: CsvLayout, c: CsvColumn, typed: boolean): { name: string; type: string } {
+  const n = columnName(c)
+  if (isInt(c) && !typed) return { name: intTextName(n), type: 'String' }
+  if (hasOptional(layout) && nullableRead(c)) return { name: n.replace(/^c_/, 'r_'), type: `Nullable(${c.chType})` }
+  return { name: n, type: c.chType }
+}
 
 /** The `file()` structure the CSV is read with. */
-function readStructure(layout: CsvLayout): string {
+function readStructure(layout: CsvLayout, typed: boolean): string {
   return layout.columns
-    .map((c) => `${readName(layout, c)} ${readName(layout, c) === columnName(c) ? c.chType : `Nullable(${c.chType})`}`)
+    .map((c) => readAs(layout, c, typed))
+    .map((r) => `${r.name} ${r.type}`)
     .join(', ')
+}
+
+/** The read columns as the staged `c_` columns (and the integers' `n_`, stage-ints.ts), in a SELECT list. */
+function readSelect(layout: CsvLayout, c: CsvColumn, typed: boolean): string {
+  const n = columnName(c)
+  const r = readAs(layout, c, typed)
+  if (r.name === n) return n
+  return r.type === 'String' ? intSelect(c, n) : `assumeNotNull(${r.name}) AS ${n}`
 }
 
 /** The row time in epoch ms, over the staged columns (as csv-scan.ts reads it). */
@@ -132,29 +146,31 @@ function kept(layout: CsvLayout, c: CsvColumn): boolean {
 
 /**
  * The SELECT reading `src` as the staging table's columns: `_row` (with `withRow`), `_ms`, `_missing` (layouts
- * with optional cells) and the kept `c_` columns. Its input settings are `inputSettings`.
+ * with optional cells), `_ints` (layouts with integer columns, unless `typed`) and the kept `c_` columns.
+ * Its input settings are `inputSettings`. `typed` reads the integers as their type, unchecked (`csvSelect`).
  */
 function stagedSelect(
   layout: CsvLayout,
   src: StageSource,
   quote: (s: string) => string,
   withRow: boolean,
-  format = 'CSV'
+  format = 'CSV',
+  typed = false
 ): string {
   const opt = hasOptional(layout)
-  const read = layout.columns.map((c) =>
-    readName(layout, c) === columnName(c) ? columnName(c) : `assumeNotNull(${readName(layout, c)}) AS ${columnName(c)}`
-  )
-  const nulls = layout.columns.filter((c) => readName(layout, c) !== columnName(c))
-  const missing = nulls.map((c) => `${readName(layout, c)} IS NULL`).join(' OR ') || '0'
-  const args = [quote(src.file), quote(format), quote(readStructure(layout)), ...(src.gzip ? [`'gzip'`] : [])]
+  const ints = !typed && intColumns(layout).length > 0
+  const read = layout.columns.map((c) => readSelect(layout, c, typed))
+  const nulls = layout.columns.filter((c) => readAs(layout, c, typed).name.startsWith('r_'))
+  const missing = nulls.map((c) => `${readAs(layout, c, typed).name} IS NULL`).join(' OR ') || '0'
+  const args = [quote(src.file), quote(format), quote(readStructure(layout, typed)), ...(src.gzip ? [`'gzip'`] : [])]
   const names = layout.columns
     .filter((c) => kept(layout, c))
     .map(columnName)
     .join(', ')
+  const flags = [...(opt ? [`toUInt8(${missing}) AS _missing`] : []), ...(ints ? [intsFlags(layout, columnName)] : [])]
   return [
-    `SELECT ${withRow ? '_row, ' : ''}${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${names}`,
-    `FROM (SELECT ${withRow ? '_row_number AS _row, ' : ''}${opt ? `toUInt8(${missing}) AS _missing, ` : ''}${read.join(', ')}`,
+    `SELECT ${withRow ? '_row, ' : ''}${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${ints ? '_ints, ' : ''}${names}`,
+    `FROM (SELECT ${withRow ? '_row_number AS _row, ' : ''}${[...read, ...flags].join(', ')}`,
     `  FROM file(${args.join(', ')}))`
   ].join('\n')
 }
@@ -176,11 +192,11 @@ export function loadStatement(
 
 /**
  * The file read as the staging table's columns (`_ms` and the kept `c_` columns), with no rule checked: the
- * engine's own CSV input and the layout's conversions alone. The import benchmark's `ceiling_csv` reference
+ * engine's own CSV input and the layout's conversions alone, integers read as their type. The import benchmark's `ceiling_csv` reference
  * reads the file through it; imports use `directSource` or the staging table.
  */
 export function csvSelect(layout: CsvLayout, src: StageSource, quote: (s: string) => string): string {
-  return `(${stagedSelect(layout, src, quote, false)})`
+  return `(${stagedSelect(layout, src, quote, false, 'CSV', true)})`
 }
 
 /** The `throwIf` message of `directSource` (the line and rule are found by staging the file). */
@@ -264,7 +280,7 @@ function cellCheck(c: CsvColumn): string {
     switch (c.check) {
       case 'uint':
       case 'int':
-        return '1' // the integer parse of the load is the check
+        return '1' // the `_ints` rule of stage-ints.ts
       case 'udec':
         return `isFinite(${n}) AND ${n} >= 0`
       case 'dec':
@@ -290,11 +306,18 @@ export interface StageRule {
   readonly reason: string
 }
 
-/** Every rule a staged row must pass (the load already enforced the column count and each number's syntax). */
+/**
+ * Every rule a staged row must pass (the load already enforced the column count and the syntax of each
+ * number that is not an integer; integers by their `_ints` bit).
+ */
 export function stageRules(layout: CsvLayout): StageRule[] {
   const rules: StageRule[] = []
   if (hasOptional(layout)) rules.push({ pass: '_missing = 0', reason: 'an empty cell in a required column' })
   for (const c of layout.columns) {
+    if (isInt(c)) {
+      rules.push(intRule(layout, c))
+      continue
+    }
     const pass = cellCheck(c)
     if (pass !== '1') rules.push({ pass, reason: `${c.name} ${REASON[c.check]}` })
   }

@@ -1,7 +1,7 @@
 /**
  * The input of the statement that reads a file itself (stage-sql.ts `directInputSettings`, CustomSeparated
  * with the CSV escaping rule), on a real chDB store: it is stricter than the staging table's CSV input, so
- * a file only the CSV input reads (quoted numbers, blanks before a number) is refused by that read with
+ * a file only the CSV input reads (quoted prices, blanks before a number) is refused by that read with
  * nothing written, staged, and written whole with the same rows as its plain twin; a file neither reads (a
  * `\N` cell, a line with a cell too many) writes nothing and is named at its line.
  */
@@ -30,12 +30,13 @@ const trades = (base: string) =>
 const stages = (sent: string[]) => sent.filter((s) => s.startsWith('CREATE TABLE import_stage_'))
 
 describe('the input of the statement reading a file', () => {
-  it('a file only the CSV input reads (quoted numbers, a blank) is refused by that read, staged, written whole', async () => {
+  it('a file only the CSV input reads (quoted prices, a blank) is refused by that read, staged, written whole', async () => {
     const csv = aggTradesCsv(DAY + HOUR, 120, 3)
     const lines = csv.trimEnd().split('\n')
-    // every id quoted, and a blank before one line's quantity: the CSV input reads the same numbers
-    const odd = lines.map((l, i) => (i === 0 ? l : l.replace(/^(\d+),/, '"$1",')))
-    odd[50] = odd[50]!.replace(/^("\d+",[^,]+,)/, '$1 ')
+    // every price quoted, and a blank before one line's quantity: the CSV input reads the same numbers
+    // (integers are read as text and parsed strictly, so a quoted id is refused by both inputs)
+    const odd = lines.map((l, i) => (i === 0 ? l : l.replace(/^(\d+),([^,]+),/, '$1,"$2",')))
+    odd[50] = odd[50]!.replace(/^(\d+,"[^"]+",)/, '$1 ')
     const plain = writeCsv(env.filesDir, 'FMTAUSDT-aggTrades-2024-01-01.csv', csv)
     const quoted = writeCsv(env.filesDir, 'FMTBUSDT-aggTrades-2024-01-01.csv', odd.join('\n') + '\n')
 

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { checkCell } from '../../ingest/import/csv-cells.js'
+import { checkCell, intBound } from '../../ingest/import/csv-cells.js'
 import { CsvScanner, type LineSink } from '../../ingest/import/csv-scan.js'
 import { binanceLayout } from '../../ingest/import/binance-vision.js'
 import { SliceWriter } from '../../ingest/import/slices.js'
@@ -19,8 +19,14 @@ import { cascadeOf } from '../../ingest/import/coverage.js'
 import { progressText } from '../../cli/import-progress.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
-const cell = (check: Parameters<typeof checkCell>[0], text: string) =>
-  checkCell(check, Buffer.from(text), 0, text.length)
+const cell = (check: Parameters<typeof checkCell>[0], text: string, chType?: string) =>
+  checkCell(
+    check,
+    Buffer.from(text),
+    0,
+    text.length,
+    chType && (check === 'uint' || check === 'int') ? intBound(check, chType) : undefined
+  )
 
 describe('cell checks', () => {
   it('accepts and refuses what the layouts need', () => {
@@ -44,6 +50,42 @@ describe('cell checks', () => {
     expect([cell('datetime', '2024-06-03 00:05:00'), cell('datetime', '2024-06-03T00:05:00')]).toEqual([
       null,
       expect.any(String)
+    ])
+  })
+
+  it('holds an integer to its column type: an empty cell, a sign or a value past the type is refused', () => {
+    const u64 = 'must be a non-negative integer up to 18446744073709551615'
+    expect([
+      cell('uint', '18446744073709551615'),
+      cell('uint', '000000000000000000000018446744073709551615'),
+      cell('uint', '0'),
+      cell('uint', '255', 'UInt8'),
+      cell('uint', '7', 'Nullable(UInt64)')
+    ]).toEqual([null, null, null, null, null])
+    expect([
+      cell('uint', ''),
+      cell('uint', '18446744073709551616'),
+      cell('uint', '99999999999999999999999'),
+      cell('uint', '-1'),
+      cell('uint', '+1')
+    ]).toEqual([u64, u64, u64, u64, u64])
+    expect(cell('uint', '256', 'UInt8')).toBe('must be a non-negative integer up to 255')
+    const i64 = 'must be an integer from -9223372036854775808 to 9223372036854775807'
+    expect([cell('int', '-9223372036854775808'), cell('int', '9223372036854775807'), cell('int', '-0')]).toEqual([
+      null,
+      null,
+      null
+    ])
+    expect([
+      cell('int', '-9223372036854775809'),
+      cell('int', '9223372036854775808'),
+      cell('int', '-'),
+      cell('int', '')
+    ]).toEqual([i64, i64, i64, i64])
+    expect([cell('int', '-128', 'Int8'), cell('int', '-129', 'Int8'), cell('int', '128', 'Int8')]).toEqual([
+      null,
+      'must be an integer from -128 to 127',
+      'must be an integer from -128 to 127'
     ])
   })
 })
@@ -78,7 +120,7 @@ describe('scanner', () => {
     expect(() => scan('1,10.5,1,1,1,1704067200000,true\n2,-3,1,1,1,1704067200000,true\n')).toThrow(
       /f, line 2: price must be a non-negative number/
     )
-    expect(() => scan('1,10.5,1,1,1,99999999999999999999,true\n')).toThrow(/line 1: transact_time is not a time/)
+    expect(() => scan('1,10.5,1,1,1,9999999999999999999,true\n')).toThrow(/line 1: transact_time is not a time/)
   })
 })
 
