@@ -74,13 +74,23 @@ function labelBody(body: HttpResponse['body']): HttpResponse['body'] {
   return out
 }
 
+/** Labelled copies of shared (frozen) header objects, frozen in turn: uws-respond.ts encodes those once. */
+const labelledHeaders = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>()
+
+function labelHeaders(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  if (!Object.isFrozen(headers)) return { ...headers, ...SYNTHETIC_HEADERS }
+  let out = labelledHeaders.get(headers)
+  if (!out) labelledHeaders.set(headers, (out = Object.freeze({ ...headers, ...SYNTHETIC_HEADERS })))
+  return out
+}
+
 export function labelSynthetic(res: HttpResponse): HttpResponse {
   const hit = labelled.get(res)
   if (hit) return hit
   const json = res.status < 300 && (res.headers['content-type'] ?? '').startsWith('application/json')
   const out: HttpResponse = {
     status: res.status,
-    headers: { ...res.headers, ...SYNTHETIC_HEADERS },
+    headers: labelHeaders(res.headers),
     body: json ? labelBody(res.body) : res.body
   }
   labelled.set(res, out)

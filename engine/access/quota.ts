@@ -200,13 +200,26 @@ export class QuotaCounter {
 
   /** Counts one call if the limit allows it. `limit` null = unlimited (still counted). */
   take(keyId: string, limit: number | null): QuotaDecision {
+    if (limit === null) return { ok: true, used: this.add(keyId), remaining: null }
     const now = this.now() // one clock read per call (hot path)
     const c = this.counter(keyId, this.counters, this.pendingOld, now)
-    if (limit !== null && c.used >= limit) return { ok: false, used: c.used }
+    if (c.used >= limit) return { ok: false, used: c.used }
+    this.counted(keyId, c, now)
+    return { ok: true, used: c.used, remaining: limit - c.used }
+  }
+
+  /** Counts one call of a key without a limit; returns the day's count (no decision object: hot path). */
+  add(keyId: string): number {
+    const now = this.now() // one clock read per call
+    const c = this.counter(keyId, this.counters, this.pendingOld, now)
+    this.counted(keyId, c, now)
+    return c.used
+  }
+
+  private counted(keyId: string, c: Counter, now: number): void {
     c.used++
     this.lastUsedAt.set(keyId, now) // accounts: the key's last use
     this.lastUsedDirty.add(keyId)
-    return { ok: true, used: c.used, remaining: limit === null ? null : limit - c.used }
   }
 
   /**

@@ -69,6 +69,12 @@ function toCandle(f: Forming, symbol: string, timeframe: string): Candle {
 
 export class CandleBook {
   private readonly markets = new Map<string, MarketCandles>()
+  /**
+   * Epoch ms, at most the end of every forming candle (Infinity: none): `closeDue` scans the markets only
+   * once this plus CLOSE_GRACE_MS has passed, so the once-a-second tick is a comparison between bucket ends
+   * (a scan a minute, at the 1m candles' end, instead of one a second).
+   */
+  private nextEnd = Infinity
   /** trades older than their market's forming bucket (not folded in) */
   lateTrades = 0
 
@@ -127,6 +133,7 @@ export class CandleBook {
             n: 0
           }
           m.forming[i] = f
+          if (f.end < this.nextEnd) this.nextEnd = f.end
         }
         if (t.price > f.high) f.high = t.price
         if (t.price < f.low) f.low = t.price
@@ -164,12 +171,17 @@ export class CandleBook {
 
   /** Closes candles whose end passed more than CLOSE_GRACE_MS before `nowMs`. */
   closeDue(nowMs: number, wanted: (m: MarketCandles, tf: number) => boolean, emit: (e: CandleEvent) => void): void {
+    if (this.nextEnd + CLOSE_GRACE_MS > nowMs) return
+    let next = Infinity
     for (const m of this.markets.values()) {
       for (let i = 0; i < TIMEFRAME_NAMES.length; i++) {
         const f = m.forming[i]
-        if (f && f.end + CLOSE_GRACE_MS <= nowMs) this.close(m, i, wanted, emit)
+        if (!f) continue
+        if (f.end + CLOSE_GRACE_MS <= nowMs) this.close(m, i, wanted, emit)
+        else if (f.end < next) next = f.end
       }
     }
+    this.nextEnd = next
   }
 
   /** The forming and last closed candle of a market (snapshots). */
@@ -190,6 +202,7 @@ export class CandleBook {
    */
   async seed(store: Store, nowMs: number): Promise<void> {
     this.markets.clear()
+    this.nextEnd = Infinity
     for (let i = 0; i < TIMEFRAME_NAMES.length; i++) {
       const tf = TIMEFRAMES[TIMEFRAME_NAMES[i]!]
       const start = floorTo(nowMs, tf.span)
@@ -228,8 +241,10 @@ export class CandleBook {
           vq: r.vq,
           n: Number(r.n)
         }
-        if (r.t === start) m.forming[i] = f
-        else m.lastClosed[i] = toCandle(f, r.symbol, tf.name)
+        if (r.t === start) {
+          m.forming[i] = f
+          if (f.end < this.nextEnd) this.nextEnd = f.end
+        } else m.lastClosed[i] = toCandle(f, r.symbol, tf.name)
       }
     }
   }

@@ -200,8 +200,11 @@ export class AccessControl {
   count(caller: Caller): Readonly<Record<string, string>> {
     if (!caller.counted || !caller.key || !caller.plan) return caller.headers
     const limit = caller.plan.callsPerDay
+    if (limit === null) {
+      this.o.quota.add(caller.key.id)
+      return NO_RATE_HEADERS
+    }
     const d = this.o.quota.take(caller.key.id, limit)
-    if (limit === null) return NO_RATE_HEADERS
     return this.headers(limit, d.ok ? (d.remaining ?? 0) : 0, this.resetSeconds())
   }
 

@@ -7,6 +7,7 @@
  */
 import uWS from 'uWebSockets.js'
 import type { App } from '../app.js'
+import { writeHeaders } from './header-block.js'
 import { statusLine } from './status-line.js'
 import type { Aborted } from './uws-body.js'
 import { isStreamBody, type HttpRequest, type HttpResponse, type StreamBody } from './types.js'
@@ -115,8 +116,9 @@ export function send(
 function writePlain(res: uWS.HttpResponse, state: Aborted, out: HttpResponse, head: boolean): boolean {
   const plain = state.writeThrough === true && !head ? writtenThrough(out) : (out.body as string | Buffer)
   const close = state.closeAfter === true
-  res.writeStatus(statusLine(out.status))
-  for (const k in out.headers) res.writeHeader(k, out.headers[k]!)
+  // uWS writes `200 OK` itself before the first header or the body when no status was written
+  if (out.status !== 200) res.writeStatus(statusLine(out.status))
+  writeHeaders(res, out.headers)
   if (typeof plain === 'string' && plain.length <= STREAM_THRESHOLD / 4) {
     // small text bodies go to uWS as strings: no intermediate Buffer
     if (head) res.endWithoutBody(Buffer.byteLength(plain), close)

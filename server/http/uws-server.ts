@@ -52,19 +52,26 @@ export interface HttpServer {
 
 /**
  * The request headers the application reads. Reading only these is cheaper than copying every header of
- * every request, and the body framing headers are read only for routes that take a body; the forwarded
- * address only for calls without a key (the per-IP throttle). A handler needing another adds it here.
+ * every request (each read is a native call, each value found a string conversion), and the body framing
+ * headers are read only for routes that take a body; the forwarded address only for calls without a key (the
+ * per-IP throttle). On a keyed route (access `key` or `public`, server/access/access-control.ts) nothing reads
+ * `authorization` (the admin token), and a call there with a key is never authenticated by its session
+ * cookie, so a GET with a key reads neither. A handler needing another header adds it here.
  */
-function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean): Record<string, string> {
+function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean, keyedRoute: boolean): Record<string, string> {
   const headers: Record<string, string> = {}
   const key = req.getHeader('x-api-key')
-  if (key !== '') headers['x-api-key'] = key
-  else {
+  if (key !== '') {
+    headers['x-api-key'] = key
+    if (keyedRoute && !bodyRoute) return headers
+  } else {
     const forwarded = req.getHeader('x-forwarded-for')
     if (forwarded !== '') headers['x-forwarded-for'] = forwarded
   }
-  const auth = req.getHeader('authorization')
-  if (auth !== '') headers['authorization'] = auth
+  if (!keyedRoute) {
+    const auth = req.getHeader('authorization')
+    if (auth !== '') headers['authorization'] = auth
+  }
   // accounts (docs/accounts.md): the session cookie and what its CSRF and origin checks read
   const cookie = req.getHeader('cookie')
   if (cookie !== '') headers['cookie'] = cookie
@@ -270,11 +277,13 @@ export function startHttpServer(
     const rawQuery = req.getQuery() ?? ''
     const head = method === 'HEAD'
     const matched = app.match(method, path)
-    const limit = matched instanceof ApiError ? 0 : (matched.route.maxBodyBytes ?? 0)
+    const routed = matched instanceof ApiError ? null : matched.route
+    const limit = routed === null ? 0 : (routed.maxBodyBytes ?? 0)
+    const keyedRoute = routed !== null && (routed.access === 'key' || routed.access === 'public')
     // uWS frames a body by the first Content-Length: every one is checked (framing.ts)
     const declared = req.getHeader('content-length')
     const length = declared === '' ? null : framingOf(req)
-    const headers = readHeaders(req, limit > 0)
+    const headers = readHeaders(req, limit > 0, keyedRoute)
     // web dashboard: its caching and encoding headers, read only outside /v1 (charCode 118 = 'v')
     if (path.charCodeAt(1) !== 118) {
       for (const name of WEB_REQUEST_HEADERS) {

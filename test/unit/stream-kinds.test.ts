@@ -179,6 +179,32 @@ describe('channel kinds', () => {
     expect(updates.map(([c, d]) => [c, (d as { closed: boolean }).closed])).toEqual([['candles:BTC:1m', true]])
   })
 
+  it('candles: a tick closes each timeframe by time once its end plus the grace has passed, not before', async () => {
+    const { hub, open, apply, at, updates } = setup()
+    open('candles:BTC:1m')
+    open('candles:BTC:5m')
+    apply([trade(T0 + 1_000, 100)])
+    updates.length = 0
+    const closed = () => updates.filter(([, d]) => (d as { closed: boolean }).closed).map(([c]) => c)
+    const tickAt = async (ms: number) => {
+      at(ms)
+      await hub.tick()
+    }
+    await tickAt(T0 + MIN + CLOSE_GRACE_MS - 1)
+    expect(closed()).toEqual([])
+    await tickAt(T0 + MIN + CLOSE_GRACE_MS)
+    expect(closed()).toEqual(['candles:BTC:1m'])
+    await tickAt(T0 + 5 * MIN + CLOSE_GRACE_MS - 1)
+    expect(closed()).toEqual(['candles:BTC:1m'])
+    await tickAt(T0 + 5 * MIN + CLOSE_GRACE_MS)
+    expect(closed()).toEqual(['candles:BTC:1m', 'candles:BTC:5m'])
+    // a trade after the closes forms new candles, closed by time in turn
+    apply([trade(T0 + 6 * MIN, 101)])
+    updates.length = 0
+    await tickAt(T0 + 7 * MIN + CLOSE_GRACE_MS)
+    expect(closed()).toEqual(['candles:BTC:1m'])
+  })
+
   it('candles: channels of one market at several timeframes route apart; a dropped one gets nothing more', async () => {
     const { hub, open, apply, at } = setup()
     open('candles:BTC:1m')
