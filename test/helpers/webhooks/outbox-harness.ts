@@ -5,7 +5,6 @@
  * the test), a store that answers nothing or only the resume query, and `setup` wiring an Outbox to them.
  */
 import crypto from 'node:crypto'
-import { it } from 'vitest'
 import { loadConfig } from '../../../server/config.js'
 import { silentLogger } from '../../../engine/log.js'
 import type { SignalEvent } from '../../../engine/signals/signal-event.js'
