@@ -1,3 +1,7 @@
+/**
+ * Binance delivery contracts (dated futures) on the all-market streams: they make no funding, no market and no
+ * record, whatever their name, while the perpetual rows beside them still map.
+ */
 import { describe, it, expect } from 'vitest'
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import { BinanceNormalizer, FUNDING_SAMPLE_MS } from '../../ingest/normalize/binance.js'

@@ -1,3 +1,8 @@
+/**
+ * The Binance normalizer's aggTrade sequence: id gaps reported per symbol, duplicates skipped, trades without
+ * their aggregate id stored outside the gap check, junk counted without records, and the text fast path giving
+ * the records of the parsed path.
+ */
 import { describe, it, expect } from 'vitest'
 import type { NormalizedRecord } from '../../engine/records/types.js'
 import { silentLogger } from '../../engine/log.js'
