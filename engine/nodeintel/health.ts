@@ -11,7 +11,9 @@
  */
 import type { RecheckStats } from './recheck.js'
 import type { PublicClient } from 'viem'
-import { errorText, isTransportError, type ChainClient, type ChainClientStats } from '../chain/chain-client.js'
+import type { ChainClient } from '../chain/chain-client.js'
+import type { ChainClientStats } from '../chain/chain-client-types.js'
+import { errorText, isTransportError } from '../chain/rpc-errors.js'
 import { EVM_CHAINS, NODE_INTEL_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
 import { supportsSimulateV1, supportsStateOverride } from './probe.js'
 import { urlVariableOf, type NodeIntelService } from './service.js'

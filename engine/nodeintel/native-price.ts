@@ -6,7 +6,8 @@
  * is too thin to trust (less than MIN_STABLE_SIDE USD on the stable side).
  */
 import { erc20Abi, parseAbi, type Address } from 'viem'
-import { isTransportError, type ChainClient } from '../chain/chain-client.js'
+import type { ChainClient } from '../chain/chain-client.js'
+import { isTransportError } from '../chain/rpc-errors.js'
 import type { NodeIntelDex } from './config.js'
 
 /** how long a read price is reused, ms */

@@ -9,12 +9,12 @@
  * before its liquidity was added says `no_liquidity` (ask GET /v1/node/{chain}/honeypot/{token} later).
  */
 import { getAddress, parseAbiItem, type Address, type Hex } from 'viem'
-import { errorText } from '../chain/chain-client.js'
+import { errorText } from '../chain/rpc-errors.js'
 import type { NodeIntelChain } from '../chain/chains.js'
 import { Semaphore } from '../runtime/semaphore.js'
 import type { ChainIntel } from './service.js'
 import type { Verdict } from './verdict.js'
-import type { HoneypotMethod } from './honeypot.js'
+import type { HoneypotMethod } from './honeypot-report.js'
 
 export const PAIR_CREATED = parseAbiItem(
   'event PairCreated(address indexed token0, address indexed token1, address pair, uint256 allPairsLength)'

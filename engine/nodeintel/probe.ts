@@ -16,7 +16,7 @@ import {
   type Hex,
   type PublicClient
 } from 'viem'
-import { isTransportError } from '../chain/chain-client.js'
+import { isTransportError } from '../chain/rpc-errors.js'
 import { PROBE_ABI, PROBE_INIT_CODE, PROBE_RUNTIME } from './probe-artifact.js'
 
 /** where the probe's code is injected (no contract lives there on any chain) */

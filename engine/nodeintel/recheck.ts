@@ -9,7 +9,7 @@
  * and tell the listeners, only when something changed (verdict-change.ts).
  */
 import type { Address, PublicClient } from 'viem'
-import { errorText, isTransportError } from '../chain/chain-client.js'
+import { errorText, isTransportError } from '../chain/rpc-errors.js'
 import type { NodeIntelChain } from '../chain/chains.js'
 import { Semaphore } from '../runtime/semaphore.js'
 import type { Store } from '../store/store.js'

@@ -5,7 +5,7 @@
  * carries its weight and the evidence it rests on. The table and a worked example are in docs/node-intel.md;
  * change both together.
  */
-import type { HoneypotReport } from './honeypot.js'
+import type { HoneypotReport } from './honeypot-report.js'
 import type { ContractAge } from './contract-age.js'
 import type { PairFacts, TokenFacts } from './token-facts.js'
 import type { SelectorGroup } from './bytecode.js'

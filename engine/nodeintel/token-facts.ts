@@ -7,7 +7,8 @@
  * contract's creation block comes from a search over historical `eth_getCode` (archive state; engine/nodeintel/contract-age.ts).
  */
 import { erc20Abi, getAddress, parseAbi, type Address, type Hex, type PublicClient } from 'viem'
-import { isTransportError, type ChainClient } from '../chain/chain-client.js'
+import type { ChainClient } from '../chain/chain-client.js'
+import { isTransportError } from '../chain/rpc-errors.js'
 import { EIP1967_BEACON_SLOT, EIP1967_IMPLEMENTATION_SLOT, scanCode, slotAddress, type CodeScan } from './bytecode.js'
 
 export const OWNER_ABI = parseAbi([

@@ -6,7 +6,7 @@
  * reverts now, or the reverse).
  */
 import type { Address, Hex } from 'viem'
-import type { HoneypotReport } from './honeypot.js'
+import type { HoneypotReport } from './honeypot-report.js'
 import type { Verdict } from './verdict.js'
 
 /** One check's outcome as the verdict history keeps it. */

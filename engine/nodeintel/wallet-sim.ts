@@ -34,7 +34,7 @@ import {
   type Address,
   type Hex
 } from 'viem'
-import { isTransportError } from '../chain/chain-client.js'
+import { isTransportError } from '../chain/rpc-errors.js'
 import { JsonParams, type RpcParams } from '../chain/raw-rpc.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
 import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, type ProbeInput } from './probe.js'

@@ -10,7 +10,7 @@
  */
 import type { ChainClients } from '../../engine/chain/chain-clients.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
-import { errorText } from '../../engine/chain/chain-client.js'
+import { errorText } from '../../engine/chain/rpc-errors.js'
 import type { Logger } from '../../engine/log.js'
 import type { NodeIntelConfig } from '../../engine/nodeintel/config.js'
 import { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'

@@ -28,9 +28,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ChainClients } from '../../engine/chain/chain-clients.js'
 import type { EvmChainName } from '../../engine/chain/chains.js'
 import { silentLogger } from '../../engine/log.js'
-import type { FileInsert, InsertBatch, Store } from '../../engine/store/store.js'
 import { WatchlistRegistry } from '../../engine/watchlist/registry.js'
-import { loadCheckpoint, type Checkpoint } from '../../engine/whales/chain-event-store.js'
+import { loadCheckpoint } from '../../engine/whales/chain-event-store.js'
 import { BatchJournal } from '../../ingest/journal.js'
 import { IngestPipeline } from '../../ingest/pipeline.js'
 import { runSource } from '../../ingest/run-source.js'
@@ -41,6 +40,7 @@ import { ACCOUNTS, deployScenario, E18, transfer, writeWatchlist } from '../fixt
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { startRpcProxy, type RpcProxy, type RpcRequest } from '../helpers/evm/rpc-proxy.js'
 import { useMigratedStore } from '../helpers/migrated-store.js'
+import { countingStore } from '../helpers/whales/counting-store.js'
 
 const env = useMigratedStore()
 const log = silentLogger()
@@ -48,38 +48,6 @@ const log = silentLogger()
 const TRANSFERS = 6
 const EMPTY_BLOCKS = 10
 const RECEIVERS = [ACCOUNTS.exchange1, ACCOUNTS.whale, ACCOUNTS.friend] as const
-
-/**
- * The store as the source sees it, counting its chain_whale_events inserts and checkpoint writes; with
- * `failDetails` every chain_whale_events insert fails.
- */
-function countingStore(store: Store, failDetails = false, now: () => number = () => performance.now()) {
-  // checkpointAt: `now()` at each checkpoint write, same order as checkpoints
-  const seen = { detailInserts: 0, checkpoints: [] as Checkpoint[], checkpointAt: [] as number[] }
-  const detail = (table: string): void => {
-    if (table !== 'chain_whale_events') return
-    seen.detailInserts++
-    if (failDetails) throw new Error('detail insert failed (test)')
-  }
-  const counted: Store = Object.assign(Object.create(store) as Store, {
-    insertFile: async (b: FileInsert) => {
-      detail(b.table)
-      return store.insertFile!(b)
-    },
-    insert: async (b: InsertBatch) => {
-      detail(b.table)
-      return store.insert(b)
-    },
-    command: (sql: string, params?: Parameters<Store['command']>[1]) => {
-      if (sql.includes('engine_state')) {
-        seen.checkpoints.push(JSON.parse(String(params!.value)) as Checkpoint)
-        seen.checkpointAt.push(now())
-      }
-      return store.command(sql, params)
-    }
-  })
-  return { counted, seen }
-}
 
 const anvils: Anvil[] = []
 const proxies: RpcProxy[] = []

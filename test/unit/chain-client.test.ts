@@ -7,7 +7,8 @@ import http from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChainClient, isTransportError } from '../../engine/chain/chain-client.js'
+import { ChainClient } from '../../engine/chain/chain-client.js'
+import { isTransportError } from '../../engine/chain/rpc-errors.js'
 import { ApiError } from '../../engine/errors.js'
 
 interface RpcReq {

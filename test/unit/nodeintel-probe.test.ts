@@ -15,7 +15,7 @@ import { encodeAbiParameters, encodeErrorResult, getAddress, type Hex } from 'vi
 import { ChainClient } from '../../engine/chain/chain-client.js'
 import { ApiError } from '../../engine/errors.js'
 import { PROBE_ABI, PROBE_RUNTIME } from '../../engine/nodeintel/probe-artifact.js'
-import { probeError, runProbe } from '../../engine/nodeintel/honeypot.js'
+import { probeError, runProbe } from '../../engine/nodeintel/honeypot-probe.js'
 import { decodeProbe, probeCall, PROBE_ADDRESS, type ProbeResult } from '../../engine/nodeintel/probe.js'
 
 /** A JSON-RPC endpoint that records each body and answers with `answer(body)`. */
