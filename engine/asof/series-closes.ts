@@ -14,7 +14,7 @@
  */
 import type { Store } from '../store/store.js'
 import { nativeBlocks } from '../export/native-blocks.js'
-import { HOUR_MS, usableAt, type Group, type HourParts, type SeriesGrid } from './series-load.js'
+import { HOUR_MS, SERIES_READ_SETTINGS, usableAt, type Group, type HourParts, type SeriesGrid } from './series-load.js'
 
 /** How far back from a step (or an hour's end) the newest usable trade is first looked for, ms. */
 export const TAIL_MS = 10 * 60_000
@@ -108,7 +108,7 @@ export async function loadCloses(
             toInt32(intDiv(toUnixTimestamp(bucket), 3600)) AS h, toFloat64(argMaxMerge(close)) AS v
      FROM candles_1h
      WHERE base = {base:String} AND bucket >= toDateTime({fromS:UInt32}, 'UTC') AND bucket <= toDateTime({toS:UInt32}, 'UTC')
-     GROUP BY exchange, symbol, bucket`
+     GROUP BY exchange, symbol, bucket${SERIES_READ_SETTINGS}`
   const params = { base, fromS: Math.max(0, firstHour * 3600), toS: Math.max(0, lastHour * 3600) }
   for await (const block of nativeBlocks(store.stream(sql, params, 'Native'))) {
     const [k, x, s, h, v] = block.columns.map((c) => c.values) as [

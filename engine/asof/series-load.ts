@@ -83,6 +83,15 @@ function effectiveSql(g: SeriesGrid): string {
   )
 }
 
+/**
+ * The settings clause of the run's reads of whole ranges: no automatic PREWHERE. On those reads choosing and
+ * running a PREWHERE stage costs about 2 engine CPU ms more than it saves (of 8-25 ms per read, whale
+ * transfers' token filter included). Not for the trade tail (`groupedRows` with hour parts): there the
+ * PREWHERE of the parts' filter is what keeps the large trades table's other columns unread (~10 against
+ * ~65 ms without). Measured alternated on the 31-day demo data (docs/benchmarks.md).
+ */
+export const SERIES_READ_SETTINGS = ' SETTINGS optimize_move_to_prewhere = 0'
+
 /** ` AND ingest_ts <= known` for a fixed known_by. */
 function knownSql(g: SeriesGrid): string {
   return g.knownByMs === undefined ? '' : ` AND ingest_ts <= fromUnixTimestamp64Milli({known:Int64}, 'UTC')`
@@ -125,7 +134,15 @@ export interface HourParts {
  * (names and types `readGroups` decodes). One flat statement: a nested one (rows, then groups, then casts)
  * costs ~15% more engine time to plan and run (bench/asof/series-breakdown.ts).
  */
-function groupsSql(g: SeriesGrid, table: string, a: string, b: string, fromParam: string, extra = ''): string {
+function groupsSql(
+  g: SeriesGrid,
+  table: string,
+  a: string,
+  b: string,
+  fromParam: string,
+  extra: string,
+  settings: string
+): string {
   // the step is filtered uncast (a far receive time may give a step beyond Int32), then cast: it is < n
   return `SELECT CAST(exchange AS String) AS gx, CAST(symbol AS String) AS gs,
             toInt32(intDiv(toUnixTimestamp(ts), 3600)) AS gh, toInt32((${effectiveSql(g)}) AS e) AS ge,
@@ -134,7 +151,7 @@ function groupsSql(g: SeriesGrid, table: string, a: string, b: string, fromParam
           FROM ${table}
           WHERE base = {base:String} AND ts >= fromUnixTimestamp64Milli({${fromParam}:Int64}, 'UTC')
             AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra} AND e < {n:Int64}
-          GROUP BY gx, gs, gh, ge`
+          GROUP BY gx, gs, gh, ge${settings}`
 }
 
 /**
@@ -183,7 +200,9 @@ export async function groupedRows(
 ): Promise<Group[]> {
   const params: Record<string, number | string | number[]> = { ...gridParams(base, g), from: fromMs }
   let extra = ''
+  let settings = SERIES_READ_SETTINGS
   if (parts) {
+    settings = '' // the parts' filter as PREWHERE (SERIES_READ_SETTINGS)
     if (parts.lo.length === 0) return []
     Object.assign(params, { ph: parts.firstHour, plo: [...parts.lo], phi: [...parts.hi] })
     // the hour's slot (1-based); hours outside the arrays read nothing (arrayElement gives 0 there)
@@ -191,7 +210,7 @@ export async function groupedRows(
     extra = ` AND toUnixTimestamp64Milli(ts) >= arrayElement({plo:Array(Int64)}, ${slot})
              AND toUnixTimestamp64Milli(ts) <= arrayElement({phi:Array(Int64)}, ${slot})`
   }
-  return readGroups(store, groupsSql(g, table, a, b, 'from', extra), params)
+  return readGroups(store, groupsSql(g, table, a, b, 'from', extra, settings), params)
 }
 
 /**
@@ -225,7 +244,7 @@ export async function loadOnchain(
        FROM onchain_metrics
        WHERE asset = {base:String} AND metric IN ('exchange_netflow_usd', 'mvrv')
          AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
-     WHERE e < {n:Int64} ORDER BY ms`,
+     WHERE e < {n:Int64} ORDER BY ms${SERIES_READ_SETTINGS}`,
     { ...gridParams(base, g), from: w.onchainFromMs }
   )
   return rows.map((r) => ({
@@ -260,7 +279,7 @@ export async function loadWhales(
        FROM whale_transfers
        WHERE upper(token) IN {tokens:Array(String)} AND event_type != 'swap'
          AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
-     WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address`,
+     WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address${SERIES_READ_SETTINGS}`,
     { ...gridParams(base, g), from: w.whalesFromMs, tokens: tokensOf(base) }
   )
   return rows.map((r) => ({
