@@ -9,6 +9,7 @@
  * complete hour's aggregate gives once every row of it is known.
  */
 import type { Params, Store } from '../store/store.js'
+import { settingsClause } from '../store/sql-text.js'
 import { nativeBlocks, type NativeColumn } from '../export/native-blocks.js'
 import type { OnchainMetricRecord, WhaleTransferRecord } from '../records/types.js'
 import { tokensOf } from '../history/whale-assets.js'
@@ -90,7 +91,7 @@ function effectiveSql(g: SeriesGrid): string {
  * PREWHERE of the parts' filter is what keeps the large trades table's other columns unread (~10 against
  * ~65 ms without). Measured alternated on the 31-day demo data (docs/benchmarks.md).
  */
-export const SERIES_READ_SETTINGS = ' SETTINGS optimize_move_to_prewhere = 0'
+export const SERIES_READ_SETTINGS = settingsClause({ optimize_move_to_prewhere: 0 })
 
 /** ` AND ingest_ts <= known` for a fixed known_by. */
 function knownSql(g: SeriesGrid): string {
