@@ -13,7 +13,8 @@
  * A step's close is exact under either source: the newest of newest readings.
  */
 import type { Store } from '../store/store.js'
-import { HOUR_MS, usableAt, type Group, type HourParts, type SeriesGrid } from './series-load.js'
+import { nativeBlocks } from '../export/native-blocks.js'
+import { HOUR_MS, SERIES_READ_SETTINGS, usableAt, type Group, type HourParts, type SeriesGrid } from './series-load.js'
 
 /** How far back from a step (or an hour's end) the newest usable trade is first looked for, ms. */
 export const TAIL_MS = 10 * 60_000
@@ -93,24 +94,35 @@ export async function loadCloses(
 ): Promise<SeriesCloses> {
   const lastMs = g.startMs + (g.n - 1) * g.stepMs
   const lastHour = Math.floor(lastMs / HOUR_MS)
-  // the ledger of the trades' hours (k 0: latest receive time, epoch ms) and the candles' closes (k 1), one statement
-  const rows = await store.query<{ k: number; exchange: string; symbol: string; h: number; v: number }>(
-    `SELECT 0 AS k, '' AS exchange, '' AS symbol, intDiv(toUnixTimestamp(bucket), 3600) AS h,
+  // the ledger of the trades' hours (k 0: latest receive time, epoch ms) and the candles' closes (k 1), one
+  // statement read in the Native format (typed columns, no JSON text to format or parse)
+  const lastKnown = new Map<number, number>()
+  const candles: { exchange: string; symbol: string; h: number; v: number }[] = []
+  const sql = `SELECT toUInt8(0) AS k, '' AS exchange, '' AS symbol, toInt32(intDiv(toUnixTimestamp(bucket), 3600)) AS h,
             toFloat64(toUnixTimestamp64Milli(max(last_known))) AS v
      FROM known_at_1h
      WHERE tbl = 'trades' AND bucket >= toDateTime({fromS:UInt32}, 'UTC') AND bucket <= toDateTime({toS:UInt32}, 'UTC')
      GROUP BY bucket
      UNION ALL
-     SELECT 1 AS k, exchange, symbol, intDiv(toUnixTimestamp(bucket), 3600) AS h,
-            toFloat64(argMaxMerge(close)) AS v
+     SELECT toUInt8(1) AS k, CAST(exchange AS String) AS exchange, CAST(symbol AS String) AS symbol,
+            toInt32(intDiv(toUnixTimestamp(bucket), 3600)) AS h, toFloat64(argMaxMerge(close)) AS v
      FROM candles_1h
      WHERE base = {base:String} AND bucket >= toDateTime({fromS:UInt32}, 'UTC') AND bucket <= toDateTime({toS:UInt32}, 'UTC')
-     GROUP BY exchange, symbol, bucket`,
-    { base, fromS: Math.max(0, firstHour * 3600), toS: Math.max(0, lastHour * 3600) }
-  )
-  const ledger = rows.filter((r) => Number(r.k) === 0)
-  const candles = rows.filter((r) => Number(r.k) === 1)
-  const lastKnown = new Map(ledger.map((r) => [Number(r.h), Number(r.v)]))
+     GROUP BY exchange, symbol, bucket${SERIES_READ_SETTINGS}`
+  const params = { base, fromS: Math.max(0, firstHour * 3600), toS: Math.max(0, lastHour * 3600) }
+  for await (const block of nativeBlocks(store.stream(sql, params, 'Native'))) {
+    const [k, x, s, h, v] = block.columns.map((c) => c.values) as [
+      Uint8Array,
+      string[],
+      string[],
+      Int32Array,
+      Float64Array
+    ]
+    for (let j = 0; j < block.rows; j++) {
+      if (k[j] === 0) lastKnown.set(h[j]!, v[j]!)
+      else candles.push({ exchange: x[j]!, symbol: s[j]!, h: h[j]!, v: v[j]! })
+    }
+  }
   /** the first step at which hour h is complete (engine/asof/known-at.ts `completeHours`); n: never in the run */
   const completeFrom = new Map<number, number>()
   for (let h = firstHour; h <= lastHour; h++) {
@@ -129,7 +141,7 @@ export async function loadCloses(
     markets.set(k, { exchange: r.exchange, symbol: r.symbol })
     let m = agg.get(k)
     if (!m) agg.set(k, (m = new Map()))
-    m.set(Number(r.h), r.v)
+    m.set(r.h, r.v)
   }
   // the tail of each hour not complete at a step: [max(hour start, T_i - TAIL_MS), min(hour end, T_i)]
   const stepOf = (i: number): number => g.startMs + i * g.stepMs

@@ -9,6 +9,7 @@
  * complete hour's aggregate gives once every row of it is known.
  */
 import type { Params, Store } from '../store/store.js'
+import { settingsClause } from '../store/sql-text.js'
 import { nativeBlocks, type NativeColumn } from '../export/native-blocks.js'
 import type { OnchainMetricRecord, WhaleTransferRecord } from '../records/types.js'
 import { tokensOf } from '../history/whale-assets.js'
@@ -71,13 +72,26 @@ export interface SeriesReadings {
   readonly lsr: readonly Group[]
 }
 
-/** SQL of a row's effective step from its `ts` and `ingest_ts` (parameters start, step, known). */
+/**
+ * SQL of a row's effective step from its `ts` and `ingest_ts` (parameters start, step, known). The step of
+ * a moment is monotone in it, so the later step of the two times is the step of the later time.
+ */
 function effectiveSql(g: SeriesGrid): string {
   const stepOf = (x: string): string =>
     `if(${x} - {start:Int64} <= 0, 0, intDiv(${x} - {start:Int64} + {step:Int64} - 1, {step:Int64}))`
-  const ts = stepOf('toUnixTimestamp64Milli(ts)')
-  return g.knownByMs === undefined ? `greatest(${ts}, ${stepOf('toUnixTimestamp64Milli(ingest_ts)')})` : ts
+  return stepOf(
+    g.knownByMs === undefined ? 'toUnixTimestamp64Milli(greatest(ts, ingest_ts))' : 'toUnixTimestamp64Milli(ts)'
+  )
 }
+
+/**
+ * The settings clause of the run's reads of whole ranges: no automatic PREWHERE. On those reads choosing and
+ * running a PREWHERE stage costs about 2 engine CPU ms more than it saves (of 8-25 ms per read, whale
+ * transfers' token filter included). Not for the trade tail (`groupedRows` with hour parts): there the
+ * PREWHERE of the parts' filter is what keeps the large trades table's other columns unread (~10 against
+ * ~65 ms without). Measured alternated on the 31-day demo data (docs/benchmarks.md).
+ */
+export const SERIES_READ_SETTINGS = settingsClause({ optimize_move_to_prewhere: 0 })
 
 /** ` AND ingest_ts <= known` for a fixed known_by. */
 function knownSql(g: SeriesGrid): string {
@@ -115,28 +129,30 @@ export interface HourParts {
   readonly hi: readonly number[]
 }
 
-/** The rows of `table` for the base with event time in [{<fromParam>}, the last step], usable within the run. */
-function rowsSql(g: SeriesGrid, table: string, a: string, b: string, fromParam: string, extra = ''): string {
-  return `SELECT exchange, symbol, ts, intDiv(toUnixTimestamp(ts), 3600) AS h, ${effectiveSql(g)} AS e,
-            toFloat64(${a}) AS va, toFloat64(${b}) AS vb
+/**
+ * The newest reading of each group of the rows of `table` for the base with event time in [{<fromParam>},
+ * the last step], usable within the run: per market, event hour and effective step, as plain typed columns
+ * (names and types `readGroups` decodes). One flat statement: a nested one (rows, then groups, then casts)
+ * costs ~15% more engine time to plan and run (bench/asof/series-breakdown.ts).
+ */
+function groupsSql(
+  g: SeriesGrid,
+  table: string,
+  a: string,
+  b: string,
+  fromParam: string,
+  extra: string,
+  settings: string
+): string {
+  // the step is filtered uncast (a far receive time may give a step beyond Int32), then cast: it is < n
+  return `SELECT CAST(exchange AS String) AS gx, CAST(symbol AS String) AS gs,
+            toInt32(intDiv(toUnixTimestamp(ts), 3600)) AS gh, toInt32((${effectiveSql(g)}) AS e) AS ge,
+            toFloat64(toUnixTimestamp64Milli(max(ts))) AS gt, toFloat64(argMax(${a}, ts)) AS ga,
+            toFloat64(argMax(${b}, ts)) AS gb
           FROM ${table}
           WHERE base = {base:String} AND ts >= fromUnixTimestamp64Milli({${fromParam}:Int64}, 'UTC')
-            AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra}`
-}
-
-/**
- * The newest reading of each group of `rows` (SQL of rowsSql's shape): per market, event hour and effective
- * step, as plain typed columns (names and types `readGroups` decodes).
- */
-function groupsSql(rows: string): string {
-  // the reading's time is aliased ms: an alias named ts would shadow the column inside max and argMax
-  return `SELECT CAST(exchange AS String) AS gx, CAST(symbol AS String) AS gs, toInt32(h) AS gh, toInt32(e) AS ge,
-            toFloat64(ms) AS gt, a AS ga, b AS gb
-     FROM (
-       SELECT exchange, symbol, h, e, toUnixTimestamp64Milli(max(ts)) AS ms, argMax(va, ts) AS a, argMax(vb, ts) AS b
-       FROM (${rows})
-       WHERE e < {n:Int64}
-       GROUP BY exchange, symbol, h, e)`
+            AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)}${extra} AND e < {n:Int64}
+          GROUP BY gx, gs, gh, ge${settings}`
 }
 
 /**
@@ -185,7 +201,9 @@ export async function groupedRows(
 ): Promise<Group[]> {
   const params: Record<string, number | string | number[]> = { ...gridParams(base, g), from: fromMs }
   let extra = ''
+  let settings = SERIES_READ_SETTINGS
   if (parts) {
+    settings = '' // the parts' filter as PREWHERE (SERIES_READ_SETTINGS)
     if (parts.lo.length === 0) return []
     Object.assign(params, { ph: parts.firstHour, plo: [...parts.lo], phi: [...parts.hi] })
     // the hour's slot (1-based); hours outside the arrays read nothing (arrayElement gives 0 there)
@@ -193,7 +211,7 @@ export async function groupedRows(
     extra = ` AND toUnixTimestamp64Milli(ts) >= arrayElement({plo:Array(Int64)}, ${slot})
              AND toUnixTimestamp64Milli(ts) <= arrayElement({phi:Array(Int64)}, ${slot})`
   }
-  return readGroups(store, groupsSql(rowsSql(g, table, a, b, 'from', extra)), params)
+  return readGroups(store, groupsSql(g, table, a, b, 'from', extra, settings), params)
 }
 
 /**
@@ -227,7 +245,7 @@ export async function loadOnchain(
        FROM onchain_metrics
        WHERE asset = {base:String} AND metric IN ('exchange_netflow_usd', 'mvrv')
          AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
-     WHERE e < {n:Int64} ORDER BY ms`,
+     WHERE e < {n:Int64} ORDER BY ms${SERIES_READ_SETTINGS}`,
     { ...gridParams(base, g), from: w.onchainFromMs }
   )
   return rows.map((r) => ({
@@ -262,7 +280,7 @@ export async function loadWhales(
        FROM whale_transfers
        WHERE upper(token) IN {tokens:Array(String)} AND event_type != 'swap'
          AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')${knownSql(g)})
-     WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address`,
+     WHERE e < {n:Int64} ORDER BY ms, chain, tx_hash, log_index, address${SERIES_READ_SETTINGS}`,
     { ...gridParams(base, g), from: w.whalesFromMs, tokens: tokensOf(base) }
   )
   return rows.map((r) => ({
