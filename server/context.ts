@@ -25,7 +25,7 @@ import type { Supervisor } from '../engine/runtime/supervisor.js'
 import type { AlertService } from '../engine/alerts/alert-service.js'
 import type { SignalService } from '../engine/signals/signal-service.js'
 import type { WebhookService } from '../engine/webhooks/service.js'
-import type { ChainClients } from '../engine/chain/chain-clients.js'
+import type { ChainClientSet } from '../engine/chain/chain-client-set.js'
 
 export interface ServerContext {
   readonly config: Config
@@ -62,7 +62,7 @@ export interface ServerContext {
   /** the supervisor of background loops (their states and error counts show in /v1/health) */
   readonly supervisor: Supervisor
   /** one JSON-RPC client per configured chain, shared by the whale sources and node intelligence */
-  readonly chains: ChainClients
+  readonly chains: ChainClientSet
   /** the push stream (null in unit tests of routes) */
   readonly stream: StreamService | null
   /** how the previous run of the data directory ended (null: first start); undefined until the server listens */

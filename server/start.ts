@@ -39,7 +39,7 @@ import { keysModule } from './modules/keys.js'
 import { openWebhooks } from './modules/webhooks.js'
 import { openAlerts } from './modules/alerts.js'
 import { openChainSources } from './modules/chain-sources.js'
-import { NodeIntelModule } from './modules/node-intel.js'
+import { openNodeIntel } from './modules/node-intel-open.js'
 import { openAccounts } from './modules/accounts.js'
 import { venuesModule } from './modules/venues.js'
 
@@ -73,7 +73,7 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
   const { store } = storage
   const core = modules.add(await openCore(config, log, storage))
   const { live, supervisor } = core
-  const chainNodes = modules.add(openChainNodes(config, log))
+  const chainNodes = modules.add(await openChainNodes(config, log))
   modules.add(marketModule)
   const readiness = new Readiness(() => sources)
   const signals = modules.add(openSignals(storage, core, () => readiness, hooks.signalClock))
@@ -83,7 +83,7 @@ async function compose(config: Config, log: Logger, hooks: StartHooks, modules: 
   const alerts = modules.add(await openAlerts(config, log, storage, core, signals, webhooks))
   modules.add(await openChainSources(config, chainNodes.clients, { store, log }))
   const nodeIntel = modules.add(
-    new NodeIntelModule(config.nodeIntel, chainNodes.clients, log.child({ mod: 'node-intel' }), supervisor, {
+    await openNodeIntel(config.nodeIntel, chainNodes.clients, log.child({ mod: 'node-intel' }), supervisor, {
       store,
       emit: webhooks.service.outbox.onEvent // TOKEN_RISK_CHANGED events
     })

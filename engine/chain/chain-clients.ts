@@ -5,10 +5,11 @@
  * their client from here, so a chain's node is shared along with its rate limit and counters.
  */
 import { ChainClient } from './chain-client.js'
+import type { ChainClientSet } from './chain-client-set.js'
 import { EVM_CHAIN_NAMES, type EvmChainName } from './chains.js'
 import { chainsConfig, type ChainsConfig } from './rpc-config.js'
 
-export class ChainClients {
+export class ChainClients implements ChainClientSet {
   private readonly clients = new Map<EvmChainName, ChainClient>()
   readonly config: ChainsConfig
 

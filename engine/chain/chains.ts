@@ -3,10 +3,11 @@
  * The EVM chains Tidewatch talks to, as the chain clients, the whale sources and node intelligence read
  * them: chain id, the environment prefix of their variables, native and wrapped-native token, and the
  * confirmation depth and block time they assume. The data is the catalog's (catalog/chains.ts); here the
- * wrapped-native address is typed (and checked) as a viem `Address`, and the node-intelligence path names
+ * wrapped-native address is typed (and checksummed) as a viem `Address`, and the node-intelligence path names
  * are mapped to the chains they are.
  */
-import { getAddress, type Address } from 'viem'
+import type { Address } from 'viem'
+import { getAddress } from './address.js'
 import {
   EVM_CHAIN_IDS,
   EVM_SPECS,

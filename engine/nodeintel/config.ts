@@ -6,7 +6,8 @@
  * Avalanche) and overridable for forks, other DEXes and test nodes. Verdict thresholds, the probe's trade size, the cache time and the new-pairs watcher.
  * The nodes themselves are `BSC_RPC_URL` / `AVAX_RPC_URL` (engine/chain/rpc-config.ts).
  */
-import { getAddress, parseEther, type Address } from 'viem'
+import type { Address } from 'viem'
+import { getAddress } from '../chain/address.js'
 import { ConfigError } from '../config/config-error.js'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { EnvNumber, EnvText, commaList, envValue, readEnv, readVariable, type Env } from '../config/env.js'
@@ -128,6 +129,12 @@ export const NODE_INTEL_ENV = Type.Object({
   })
 })
 
+/** An amount of the native coin in wei: `amount` matches `^\d+(\.\d{1,18})?$` (the variable's pattern). */
+function weiOf(amount: string): bigint {
+  const [whole, fraction = ''] = amount.split('.')
+  return BigInt(whole!) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'))
+}
+
 /** One of NODE_INTEL_ENV's variables, read and checked. */
 function variable(env: Env, name: string): string | undefined {
   const properties: Readonly<Record<string, TSchema>> = NODE_INTEL_ENV.properties
@@ -156,7 +163,7 @@ export function nodeIntelConfig(env: Env): NodeIntelConfig {
       `NODEINTEL_HONEYPOT_TAX_PCT (${e.NODEINTEL_HONEYPOT_TAX_PCT}) must not be below NODEINTEL_HIGH_TAX_PCT (${e.NODEINTEL_HIGH_TAX_PCT})`
     )
   }
-  const probeMaxIn = parseEther(e.NODEINTEL_PROBE_MAX_IN)
+  const probeMaxIn = weiOf(e.NODEINTEL_PROBE_MAX_IN)
   if (probeMaxIn === 0n) {
     throw new ConfigError(
       `NODEINTEL_PROBE_MAX_IN must be ${NODE_INTEL_ENV.properties.NODEINTEL_PROBE_MAX_IN.accepted} (got '${e.NODEINTEL_PROBE_MAX_IN}')`

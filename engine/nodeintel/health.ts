@@ -16,7 +16,8 @@ import type { ChainClientStats } from '../chain/chain-client-types.js'
 import { errorText, isTransportError } from '../chain/rpc-errors.js'
 import { EVM_CHAINS, NODE_INTEL_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
 import { supportsSimulateV1, supportsStateOverride } from './probe.js'
-import { urlVariableOf, type NodeIntelService } from './service.js'
+import { urlVariableOf } from './chain-off.js'
+import type { NodeIntelLookup } from './lookup.js'
 
 /** A head older than this (and older than 30 blocks of the chain) is stale, seconds. */
 export const HEAD_MAX_AGE_S = 60
@@ -190,7 +191,7 @@ function status(chain: NodeIntelChain, nodes: readonly NodeHealth[], blockTimeMs
 export type RecheckStatsOf = (chain: NodeIntelChain) => RecheckStats | null
 
 export async function chainHealth(
-  service: NodeIntelService,
+  service: NodeIntelLookup,
   chain: NodeIntelChain,
   rechecks: RecheckStatsOf = () => null
 ): Promise<ChainHealth> {
@@ -224,7 +225,7 @@ export async function chainHealth(
 
 /** Every node-intelligence chain (or one), in path order; `status` overall: the worst configured chain's. */
 export async function nodeHealthReport(
-  service: NodeIntelService,
+  service: NodeIntelLookup,
   only?: NodeIntelChain,
   rechecks?: RecheckStatsOf
 ): Promise<{ status: 'ok' | 'degraded' | 'down'; chains: ChainHealth[] }> {

@@ -9,8 +9,9 @@
 import type { Address } from 'viem'
 import { ApiError } from '../errors.js'
 import type { ChainClient } from '../chain/chain-client.js'
-import type { ChainClients } from '../chain/chain-clients.js'
-import { NODE_INTEL_CHAINS, envPrefixesOf, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
+import type { ChainClientSet } from '../chain/chain-client-set.js'
+import { NODE_INTEL_CHAINS, nodeIntelChain, type NodeIntelChain } from '../chain/chains.js'
+import { chainNotConfigured } from './chain-off.js'
 import type { NodeIntelConfig, NodeIntelDex } from './config.js'
 import { contractAge } from './contract-age.js'
 import { checkHoneypot } from './honeypot.js'
@@ -163,23 +164,13 @@ export class ChainIntel {
   }
 }
 
-/**
- * The variable that configures a node-intelligence chain's node (for messages): the one named like its path
- * first (`AVAX_RPC_URL`), then the chain's other prefixes (`(or AVALANCHE_RPC_URL)`).
- */
-export function urlVariableOf(chain: NodeIntelChain): string {
-  const own = chain.toUpperCase()
-  const prefixes = envPrefixesOf(nodeIntelChain(chain))
-  const others = prefixes.filter((p) => p !== own).map((p) => `${p}_RPC_URL`)
-  const first = prefixes.includes(own) ? `${own}_RPC_URL` : others.shift()!
-  return others.length === 0 ? first : `${first} (or ${others.join(', ')})`
-}
+export { urlVariableOf } from './chain-off.js'
 
 export class NodeIntelService {
   private readonly chains = new Map<NodeIntelChain, ChainIntel>()
 
   constructor(
-    clients: ChainClients,
+    clients: ChainClientSet,
     readonly cfg: NodeIntelConfig
   ) {
     for (const chain of NODE_INTEL_CHAINS) {
@@ -197,11 +188,7 @@ export class NodeIntelService {
   get(chain: NodeIntelChain): ChainIntel {
     const c = this.chains.get(chain)
     if (!c) {
-      throw new ApiError(
-        'chain_not_configured',
-        `node intelligence for ${chain} is off: set ${urlVariableOf(chain)} to the ${chain} node's JSON-RPC URL`,
-        { details: { chain } }
-      )
+      throw chainNotConfigured(chain)
     }
     return c
   }

@@ -7,7 +7,7 @@
  * decoders, range scanners) is loaded when the module opens, and only when `SOURCES` names a chain source.
  */
 import type { ChainClient } from '../../engine/chain/chain-client.js'
-import type { ChainClients } from '../../engine/chain/chain-clients.js'
+import type { ChainClientSet } from '../../engine/chain/chain-client-set.js'
 import type { EvmChainName } from '../../engine/chain/chains.js'
 import type { Logger } from '../../engine/log.js'
 import type { Store } from '../../engine/store/store.js'
@@ -31,7 +31,7 @@ interface SourceClasses {
 /** Opens the module; loads the sources' code only when `config.sources` names a chain source. */
 export async function openChainSources(
   config: Config,
-  clients: ChainClients,
+  clients: ChainClientSet,
   deps: { readonly store: Store; readonly log: Logger }
 ): Promise<ChainSourcesModule> {
   let classes: SourceClasses | null = null
@@ -51,7 +51,7 @@ export class ChainSourcesModule implements ServiceModule {
 
   constructor(
     private readonly config: Config,
-    private readonly clients: ChainClients,
+    private readonly clients: ChainClientSet,
     private readonly deps: { readonly store: Store; readonly log: Logger },
     /** null when `config.sources` names no chain source */
     private readonly classes: SourceClasses | null

@@ -8,7 +8,7 @@
  * triggers under the supervisor; each verdict change goes to `emit` (the webhook outbox) as
  * TOKEN_RISK_CHANGED events. New pairs join the watch list as their verdicts settle.
  */
-import type { ChainClients } from '../../engine/chain/chain-clients.js'
+import type { ChainClientSet } from '../../engine/chain/chain-client-set.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
 import { errorText } from '../../engine/chain/rpc-errors.js'
 import type { Logger } from '../../engine/log.js'
@@ -59,7 +59,7 @@ export class NodeIntelModule implements ServiceModule {
 
   constructor(
     private readonly cfg: NodeIntelConfig,
-    clients: ChainClients,
+    clients: ChainClientSet,
     private readonly log: Logger,
     private readonly supervisor: Supervisor,
     private readonly wiring?: RecheckWiring

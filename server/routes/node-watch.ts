@@ -5,15 +5,13 @@
  * watched token's verdict history (GET /v1/node/{chain}/token-history/{token}). Keyed, the `nodeintel`
  * feature, like the other node routes.
  */
-import { getAddress } from 'viem'
+import { getAddress } from '../../engine/chain/address.js'
 import { nodeIntelPathList } from '../../catalog/chains.js'
 import type { NodeIntelChain } from '../../engine/chain/chains.js'
 import { ApiError } from '../../engine/errors.js'
-import { requireContract } from '../../engine/nodeintel/honeypot-report.js'
 import type { TokenRecheck } from '../../engine/nodeintel/recheck.js'
-import type { NodeIntelService } from '../../engine/nodeintel/service.js'
+import type { NodeIntelLookup } from '../../engine/nodeintel/lookup.js'
 import type { WatchList as Watches } from '../../engine/nodeintel/watch-list.js'
-import { readHistory } from '../../engine/nodeintel/watch-store.js'
 import type { Store } from '../../engine/store/store.js'
 import { ChainPath, TokenPath } from '../../schemas/api/node.js'
 import {
@@ -28,10 +26,13 @@ import { json, type Route } from '../http/types.js'
 import type { OperationNotes } from '../operation-notes.js'
 import { parseChain, parseToken } from './node.js'
 
+/** What the routes ask of the watch list (engine/nodeintel/watch-list.ts). */
+export type WatchListOps = Pick<Watches, 'checkLimit' | 'add' | 'count' | 'list' | 'remove'>
+
 export interface WatchRoutesDeps {
-  readonly service: NodeIntelService
+  readonly service: NodeIntelLookup
   readonly store: Store
-  readonly watches: Watches
+  readonly watches: WatchListOps
   readonly recheck: (chain: NodeIntelChain) => TokenRecheck | undefined
   readonly perKey: number
 }
@@ -68,6 +69,7 @@ export function watchRoutes(d: WatchRoutesDeps): Route[] {
         const intel = d.service.get(chain)
         await intel.ready()
         const code = await intel.client.request('watch_code', (c) => c.getCode({ address: token }))
+        const { requireContract } = await import('../../engine/nodeintel/honeypot-report.js')
         requireContract(chain, token, code) // 404 not_a_contract
         const { created, registration, verdict } = await d.watches.add(keyId, chain, token, r)
         return json(201, {
@@ -133,6 +135,8 @@ export function watchRoutes(d: WatchRoutesDeps): Route[] {
         const token = getAddress(parseToken(req.params['token']))
         const limit = req.q['limit'] as number
         const offset = req.q['offset'] as number
+        // the history reader (viem) loads on first use: this route answers without a configured node
+        const { readHistory } = await import('../../engine/nodeintel/watch-store.js')
         const page = await readHistory(d.store, chain, token, limit, offset)
         if (page.total === 0) {
           throw new ApiError(

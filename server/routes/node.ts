@@ -5,13 +5,15 @@
  * plans with the `nodeintel` feature (pro, enterprise). Not market data: no warm-up wait, no synthetic
  * label. Answers from the per-token cache say `x-tidewatch-cache: hit`.
  */
-import { getAddress, isAddress, type Address } from 'viem'
+import type { Address } from 'viem'
 import { ApiError } from '../../engine/errors.js'
 import { nodeIntelPathList } from '../../catalog/chains.js'
+import { getAddress, isAddress } from '../../engine/chain/address.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
-import { nodeHealthReport, type RecheckStatsOf } from '../../engine/nodeintel/health.js'
+import type { RecheckStatsOf } from '../../engine/nodeintel/health.js'
 import type { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'
-import type { ChainIntel, NodeIntelService } from '../../engine/nodeintel/service.js'
+import type { NodeIntelLookup } from '../../engine/nodeintel/lookup.js'
+import type { ChainIntel } from '../../engine/nodeintel/service.js'
 import {
   ADDRESS_PATTERN,
   ChainPath,
@@ -28,7 +30,7 @@ import type { OperationNotes } from '../operation-notes.js'
 import { json, type Handler, type Route } from '../http/types.js'
 
 export interface NodeRoutesDeps {
-  readonly service: NodeIntelService
+  readonly service: NodeIntelLookup
   /** the chain's new-pairs watcher (undefined: the chain has no node, or NODEINTEL_NEW_PAIRS_POLL_MS=0) */
   readonly newPairs: (chain: NodeIntelChain) => NewPairsWatcher | undefined
   /** the chain's re-check counters (null: it runs no re-checks) */
@@ -137,6 +139,8 @@ export function nodeRoutes(d: NodeRoutesDeps): Route[] {
       response: HealthResponse,
       handler: async (req) => {
         const only = req.q['chain'] === undefined ? undefined : parseChain(req.q['chain'] as string)
+        // the probes' code (viem) loads on the first health check, not at start
+        const { nodeHealthReport } = await import('../../engine/nodeintel/health.js')
         return json(200, await nodeHealthReport(d.service, only, d.rechecks))
       }
     },

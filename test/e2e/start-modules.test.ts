@@ -1,7 +1,7 @@
 /**
  * What a start loads: the code of capabilities a configuration does not use is imported when first used,
- * not at every start (docs/benchmarks.md, "Cold start"). The built server runs with SOURCES=none and a
- * module-load recorder (test/helpers/record-modules.mjs) until it is ready.
+ * not at every start (docs/benchmarks.md, "Cold start"). The built server runs with SOURCES=none, no chain
+ * node and a module-load recorder (test/helpers/record-modules.mjs) until it is ready.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -22,7 +22,10 @@ const LAZY = [
   ['/dist/ingest/import/stage-file.js', 'an import'],
   ['/dist/engine/export/encode.js', 'an export (server/routes/history/export.ts)'],
   ['/dist/ingest/sources/chain/evm-whale-source.js', 'a chain source in SOURCES (server/modules/chain-sources.ts)'],
-  ['/dist/ingest/sources/chain/solana-source.js', 'a chain source in SOURCES']
+  ['/dist/ingest/sources/chain/solana-source.js', 'a chain source in SOURCES'],
+  ['/node_modules/viem/', 'a chain node (<CHAIN>_RPC_URL: server/modules/chain-nodes.ts, node-intel-open.ts)'],
+  ['/dist/engine/chain/chain-client.js', 'a chain node (server/modules/chain-nodes.ts)'],
+  ['/dist/engine/nodeintel/service.js', 'a node-intelligence chain node (server/modules/node-intel-open.ts)']
 ] as const
 
 describe('a start with SOURCES=none', () => {

@@ -26,7 +26,6 @@
  * `SOLANA_POLL_MS` (@default 2000), `SOLANA_SIGNATURES_LIMIT` (per wallet and poll, 1–1000; @default 100).
  */
 import path from 'node:path'
-import { isAddress } from 'viem'
 import { ConfigError } from '../../../engine/config/config-error.js'
 import { Type, type TSchema } from '@sinclair/typebox'
 import {
@@ -40,6 +39,7 @@ import {
   readVariable,
   type Env
 } from '../../../engine/config/env.js'
+import { isHexAddress } from '../../../engine/chain/address.js'
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../../engine/chain/chains.js'
 import { rpcUrlsFor, variableFor, wsUrlFor } from '../../../engine/chain/rpc-config.js'
 import { projectRoot } from '../../../engine/paths.js'
@@ -187,7 +187,7 @@ function wrappedNativeOf(env: Env, chain: EvmChainName): string {
   const name = variableFor(env, chain, 'WRAPPED_NATIVE')
   const raw = envValue(env, name)
   if (raw === undefined) return EVM_CHAINS[chain].wrappedNative.toLowerCase()
-  if (!isAddress(raw, { strict: false })) {
+  if (!isHexAddress(raw)) {
     throw new ConfigError(`${name} must be a 0x-prefixed 20-byte address (got '${raw}')`)
   }
   return raw.toLowerCase()
