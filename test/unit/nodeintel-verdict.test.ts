@@ -3,6 +3,7 @@
  * (engine/nodeintel/risk.ts), the per-token cache (ttl-cache.ts) and the node-intelligence settings
  * (config.ts): the rules docs/node-intel.md states, case by case.
  */
+import { parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../../server/config.js'
 import { nodeIntelConfig } from '../../engine/nodeintel/config.js'
@@ -168,5 +169,12 @@ describe('nodeIntelConfig', () => {
     )
     expect(() => nodeIntelConfig({ NODEINTEL_PROBE_MAX_IN: '-1' })).toThrow(/NODEINTEL_PROBE_MAX_IN/)
     expect(nodeIntelConfig({ AVAX_DEX_ROUTER: '0x' + 'ab'.repeat(20) }).dex.avax.dexName).toBe('custom')
+  })
+
+  it('reads NODEINTEL_PROBE_MAX_IN in wei as viem parseEther does', () => {
+    for (const amount of ['0.5', '2', '12.000000000000000001', '0.000000000000000001', '1.25']) {
+      expect(nodeIntelConfig({ NODEINTEL_PROBE_MAX_IN: amount }).probeMaxIn, amount).toBe(parseEther(amount))
+    }
+    expect(() => nodeIntelConfig({ NODEINTEL_PROBE_MAX_IN: '0.0' })).toThrow(/NODEINTEL_PROBE_MAX_IN/)
   })
 })
