@@ -3,11 +3,10 @@
  * The EVM chains Tidewatch talks to, as the chain clients, the whale sources and node intelligence read
  * them: chain id, the environment prefix of their variables, native and wrapped-native token, and the
  * confirmation depth and block time they assume. The data is the catalog's (catalog/chains.ts); here the
- * wrapped-native address is typed (and checksummed) as a viem `Address`, and the node-intelligence path names
+ * wrapped-native address is typed as a viem `Address`, and the node-intelligence path names
  * are mapped to the chains they are.
  */
 import type { Address } from 'viem'
-import { getAddress } from './address.js'
 import {
   EVM_CHAIN_IDS,
   EVM_SPECS,
@@ -34,7 +33,7 @@ function spec(name: EvmChainName): ChainSpec {
     chainId: s.chainId,
     envName: s.envName,
     nativeSymbol: s.nativeSymbol,
-    wrappedNative: getAddress(s.wrappedNative),
+    wrappedNative: s.wrappedNative, // checksummed in the catalog (test/unit/catalog.test.ts)
     wrappedSymbol: s.wrappedSymbol,
     confirmations: s.confirmations,
     blockTimeMs: s.blockTimeMs

@@ -141,6 +141,15 @@ function variable(env: Env, name: string): string | undefined {
   return readVariable(env, name, properties[name]!) as string | undefined
 }
 
+/**
+ * An address variable, checksummed: its default is the catalog's, checksummed already
+ * (test/unit/catalog.test.ts), so only a value set in the environment is hashed.
+ */
+function address(env: Env, name: string): Address {
+  const v = variable(env, name)!
+  return envValue(env, name) === undefined ? (v as Address) : getAddress(v)
+}
+
 function dex(env: Env, chain: NodeIntelChain): NodeIntelDex {
   const p = chain.toUpperCase()
   const m = nodeIntelDefaults(chain)
@@ -148,10 +157,10 @@ function dex(env: Env, chain: NodeIntelChain): NodeIntelDex {
   const lockers = variable(env, `${p}_LP_LOCKERS`)
   return Object.freeze({
     dexName: custom ? 'custom' : m.dexName,
-    router: getAddress(variable(env, `${p}_DEX_ROUTER`)!),
-    factory: getAddress(variable(env, `${p}_DEX_FACTORY`)!),
-    wrappedNative: getAddress(variable(env, `${p}_WRAPPED_NATIVE`)!),
-    usdToken: getAddress(variable(env, `${p}_USD_TOKEN`)!),
+    router: address(env, `${p}_DEX_ROUTER`),
+    factory: address(env, `${p}_DEX_FACTORY`),
+    wrappedNative: address(env, `${p}_WRAPPED_NATIVE`),
+    usdToken: address(env, `${p}_USD_TOKEN`),
     lpLockers: Object.freeze(lockers === undefined ? [] : commaList(lockers).map((a) => getAddress(a)))
   })
 }

@@ -171,6 +171,11 @@ describe('nodeIntelConfig', () => {
     expect(nodeIntelConfig({ AVAX_DEX_ROUTER: '0x' + 'ab'.repeat(20) }).dex.avax.dexName).toBe('custom')
   })
 
+  it('checksums an address set in the environment', () => {
+    const router = '0x60aE616a2155Ee3d9A68541Ba4544862310933d4'
+    expect(nodeIntelConfig({ AVAX_DEX_ROUTER: router.toLowerCase() }).dex.avax.router).toBe(router)
+  })
+
   it('reads NODEINTEL_PROBE_MAX_IN in wei as viem parseEther does', () => {
     for (const amount of ['0.5', '2', '12.000000000000000001', '0.000000000000000001', '1.25']) {
       expect(nodeIntelConfig({ NODEINTEL_PROBE_MAX_IN: amount }).probeMaxIn, amount).toBe(parseEther(amount))
