@@ -164,8 +164,6 @@ export class ChainIntel {
   }
 }
 
-export { urlVariableOf } from './chain-off.js'
-
 export class NodeIntelService {
   private readonly chains = new Map<NodeIntelChain, ChainIntel>()
 

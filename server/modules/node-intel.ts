@@ -6,7 +6,8 @@
  * background (a mismatch is logged and makes that chain's routes answer 503 chain_mismatch), polls the
  * factories for new pairs and, with a store, loads the watch list and scans new blocks for re-check
  * triggers under the supervisor; each verdict change goes to `emit` (the webhook outbox) as
- * TOKEN_RISK_CHANGED events. New pairs join the watch list as their verdicts settle.
+ * TOKEN_RISK_CHANGED events. New pairs join the watch list as their verdicts settle. A start opens it through
+ * server/modules/node-intel-open.ts, which loads this code only when some node-intelligence chain has a node.
  */
 import type { ChainClientSet } from '../../engine/chain/chain-client-set.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
