@@ -26,6 +26,12 @@ export function whaleBase(token: string): string {
   return assetOfToken(token)
 }
 
+/**
+ * Rows of one applied batch the per-base index takes row by row at most; a larger batch drops the index
+ * (rebuilt at the next read in one pass over the window), bounding what rows arriving out of order cost.
+ */
+const INDEX_BATCH_MAX = 1_000
+
 /** The inputs of a base without rows in the window. */
 const NO_FLOWS: WhaleFlows = Object.freeze({ net: null, longs: 0, shorts: 0 })
 
@@ -49,9 +55,10 @@ export class WhaleWindow {
   /**
    * The rows of each base (`whaleBase` of the token; swaps left out), oldest first: what `flows24h` reads,
    * so a pass of the signal engine over every base reads each row once rather than once per base. Built
-   * from the window on the first read after a reset (or after rows were dropped because the window was
-   * full), then kept up to date by `apply` row by row. Rows pruned from the window stay in a base's rows
-   * until it trims them (reads skip them by time: a read's 24 h lie inside the 7-day window).
+   * from the window on the first read after a reset (or after a batch larger than INDEX_BATCH_MAX, or rows
+   * dropped because the window was full), then kept up to date by `apply` row by row. Rows pruned from the
+   * window stay in a base's rows until it trims them (reads skip them by time: a read's 24 h lie inside
+   * the 7-day window).
    */
   private byBase: Map<string, BaseRows> | null = null
   /** rows dropped because the window was full */
@@ -63,6 +70,8 @@ export class WhaleWindow {
   }
 
   apply(records: readonly WhaleTransferRecord[]): void {
+    // a large batch (a bulk load) drops the index: one rebuild at the next read beats many insertions
+    if (records.length > INDEX_BATCH_MAX) this.byBase = null
     const index = this.byBase
     for (const r of records) {
       const last = this.rows[this.rows.length - 1]
