@@ -138,8 +138,8 @@ export class ScreenerBook {
   private readonly markets = new Map<string, Market>()
   /** the same markets by venue, then symbol: the lookup of the record path, which builds no key string */
   private readonly byVenue = new Map<string, Map<string, Market>>()
-  /** base assets with at least one market (markets are only added, or all cleared) */
-  private readonly bases = new Set<string>()
+  /** the same markets by base asset, in `marketOrder` (markets are only added, or all cleared): for `baseStats` */
+  private readonly bases = new Map<string, Market[]>()
   /**
    * Bumped by every change of what `rows` and `baseStats` answer (an applied batch that holds a screener
    * record, a load, a clear): equal versions mean equal answers at any moment of the same UTC hour.
@@ -161,7 +161,14 @@ export class ScreenerBook {
       this.markets.set(key, m)
       if (venue) venue.set(symbol, m)
       else this.byVenue.set(exchange, new Map([[symbol, m]]))
-      this.bases.add(base)
+      const ofBase = this.bases.get(base)
+      if (!ofBase) this.bases.set(base, [m])
+      else {
+        // after every market not ordered after it: markets that tie stay in the order first seen
+        let i = ofBase.length
+        while (i > 0 && marketOrder(ofBase[i - 1]!, m) > 0) i--
+        ofBase.splice(i, 0, m)
+      }
     }
     return m
   }
@@ -276,8 +283,7 @@ export class ScreenerBook {
 
   /** The confirmation model's derivatives inputs for a base asset at `nowMs`. */
   baseStats(base: string, nowMs: number): BaseStats {
-    const markets = [...this.markets.values()].filter((m) => m.base === base)
-    markets.sort(marketOrder)
+    const markets = this.bases.get(base) ?? []
     const primary = markets.find((m) => m.funding) ?? markets[0]
     const agoHour = Math.floor(nowMs / HOUR_MS) - 24
     const ago = (m: Market, ring: Float64Array): number => {

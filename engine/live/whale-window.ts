@@ -5,8 +5,8 @@
  * are dropped and counted.
  */
 import type { WhaleTransferRecord } from '../records/types.js'
-import { isExchangeWallet } from '../whales/exchange-wallets.js'
 import { assetOfToken } from '../history/whale-assets.js'
+import { BaseRows, type WhaleFlows } from './whale-base-rows.js'
 
 export const WHALE_WINDOW_MS = 7 * 86_400_000
 
@@ -26,6 +26,22 @@ export function whaleBase(token: string): string {
   return assetOfToken(token)
 }
 
+/**
+ * Rows of one applied batch the per-base index takes row by row at most; a larger batch drops the index
+ * (rebuilt at the next read in one pass over the window), bounding what rows arriving out of order cost.
+ */
+const INDEX_BATCH_MAX = 1_000
+
+/** The inputs of a base without rows in the window. */
+const NO_FLOWS: WhaleFlows = Object.freeze({ net: null, longs: 0, shorts: 0 })
+
+/** The base's rows in `index`, added empty when missing. */
+function baseRowsOf(index: Map<string, BaseRows>, base: string): BaseRows {
+  let rows = index.get(base)
+  if (!rows) index.set(base, (rows = new BaseRows()))
+  return rows
+}
+
 interface Entry {
   readonly r: WhaleTransferRecord
   /** arrival sequence number: a snapshot is "every row that had arrived up to seq" */
@@ -38,11 +54,13 @@ export class WhaleWindow {
   private nextSeq = 1
   /**
    * The rows of each base (`whaleBase` of the token; swaps left out), oldest first: what `flows24h` reads,
-   * so a pass of the signal engine over every base reads each row once rather than once per base. Built on
-   * the first read after `apply`; rows pruned from the window since stay in it until then (reads skip them
-   * by time).
+   * so a pass of the signal engine over every base reads each row once rather than once per base. Built
+   * from the window on the first read after a reset (or after a batch larger than INDEX_BATCH_MAX, or rows
+   * dropped because the window was full), then kept up to date by `apply` row by row. Rows pruned from the
+   * window stay in a base's rows until it trims them (reads skip them by time: a read's 24 h lie inside
+   * the 7-day window).
    */
-  private byBase: Map<string, WhaleTransferRecord[]> | null = null
+  private byBase: Map<string, BaseRows> | null = null
   /** rows dropped because the window was full */
   dropped = 0
 
@@ -52,16 +70,21 @@ export class WhaleWindow {
   }
 
   apply(records: readonly WhaleTransferRecord[]): void {
-    if (records.length > 0) this.byBase = null
+    // a large batch (a bulk load) drops the index: one rebuild at the next read beats many insertions
+    if (records.length > INDEX_BATCH_MAX) this.byBase = null
+    const index = this.byBase
     for (const r of records) {
       const last = this.rows[this.rows.length - 1]
       if (last && r.ts < last.r.ts) this.sorted = false
       this.rows.push({ r, seq: this.nextSeq++ })
+      if (index !== null && r.event_type !== 'swap') baseRowsOf(index, whaleBase(r.token)).add(r)
     }
     if (this.rows.length > MAX_ROWS) {
       this.sort()
       this.dropped += this.rows.length - MAX_ROWS
       this.rows = this.rows.slice(this.rows.length - MAX_ROWS)
+      // the dropped rows may lie within 24 h: the index is rebuilt from the rows kept
+      this.byBase = null
     }
   }
 
@@ -124,51 +147,20 @@ export class WhaleWindow {
    * deposit or withdrawal too, and counting it would cancel the whale's side (the exchange flow has its
    * own input, `exchange_netflow_usd_24h`).
    */
-  flows24h(base: string, nowMs: number): { net: number | null; longs: number; shorts: number } {
-    const perWallet = new Map<string, number>()
-    let seen = false
+  flows24h(base: string, nowMs: number): WhaleFlows {
     const sinceMs = nowMs - 86_400_000
     this.firstAt(sinceMs, nowMs) // sorts and prunes the window
     const rows = this.baseRows().get(base)
-    if (rows) {
-      let lo = 0
-      let hi = rows.length
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1
-        if (rows[mid]!.ts < sinceMs) lo = mid + 1
-        else hi = mid
-      }
-      for (let i = lo; i < rows.length; i++) {
-        const r = rows[i]!
-        if (r.ts > nowMs) break
-        if (isExchangeWallet(r.address)) continue
-        seen = true
-        const signed = r.event_type === 'transfer_in' ? r.usd_value : -r.usd_value
-        perWallet.set(r.address, (perWallet.get(r.address) ?? 0) + signed)
-      }
-    }
-    let net = 0
-    let longs = 0
-    let shorts = 0
-    for (const v of perWallet.values()) {
-      net += v
-      if (v > 0) longs++
-      else if (v < 0) shorts++
-    }
-    return { net: seen ? net : null, longs, shorts }
+    if (!rows) return NO_FLOWS
+    rows.trim(whaleWindowStart(Math.min(Date.now(), nowMs)))
+    return rows.flows(sinceMs, nowMs)
   }
 
   /** The per-base rows (`byBase`), built from the sorted window when missing. */
-  private baseRows(): Map<string, WhaleTransferRecord[]> {
+  private baseRows(): Map<string, BaseRows> {
     if (this.byBase) return this.byBase
-    const index = new Map<string, WhaleTransferRecord[]>()
-    for (const e of this.rows) {
-      if (e.r.event_type === 'swap') continue
-      const base = whaleBase(e.r.token)
-      const list = index.get(base)
-      if (list) list.push(e.r)
-      else index.set(base, [e.r])
-    }
+    const index = new Map<string, BaseRows>()
+    for (const e of this.rows) if (e.r.event_type !== 'swap') baseRowsOf(index, whaleBase(e.r.token)).add(e.r)
     return (this.byBase = index)
   }
 

@@ -145,6 +145,14 @@ export function isExchangeWallet(address: string): boolean {
 }
 
 /**
+ * Every labelled exchange address now (what `isExchangeWallet` tests): a new set object whenever the
+ * watch list is loaded, so a figure computed with one set is known stale by the set's identity.
+ */
+export function exchangeWalletSet(): ReadonlySet<string> {
+  return exchangeAddressSet
+}
+
+/**
  * Every labelled exchange address with its owner (the exchange): the demo hot wallets above (`Binance 1`
  * → `Binance`), then the watch list's. Two wallets of one owner transfer `internal`ly: not an exchange flow.
  */
