@@ -1,12 +1,12 @@
 /**
  * @module
  * EVM address checks and EIP-55 checksums, with viem's semantics (`isAddress`, `getAddress`), on the
- * project's own Keccak-256 (engine/chain/keccak.ts): the configuration and the node-intelligence route
- * parameters check addresses without loading viem, which a start loads only for a configured chain node
- * (docs/benchmarks.md, "Cold start").
+ * Keccak-256 of @noble/hashes (the hash viem itself uses, loaded alone: a few modules): the configuration and
+ * the node-intelligence route parameters check addresses without loading viem, which a start loads only for
+ * a configured chain node (docs/benchmarks.md, "Cold start").
  */
 import type { Address } from 'viem'
-import { keccak256 } from './keccak.js'
+import { keccak_256 } from '@noble/hashes/sha3'
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
@@ -18,7 +18,7 @@ export function isHexAddress(v: string): v is Address {
 /** The EIP-55 mixed-case form of a hex address (as viem's `checksumAddress`). */
 export function checksumAddress(v: Address): Address {
   const hex = v.slice(2).toLowerCase()
-  const hash = keccak256(new TextEncoder().encode(hex))
+  const hash = keccak_256(new TextEncoder().encode(hex))
   let out = '0x'
   for (let i = 0; i < 40; i++) {
     const nibble = (hash[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 0x0f
