@@ -3,9 +3,8 @@
  * Files written by one statement that reads them straight from their staged input, with no staging table:
  * a data.binance.vision file of one market and one target table (aggTrades, fundingRate), a plain CSV once
  * unpacked, of at most DIRECT_MAX_ROWS data rows. That statement (writer.ts, with stage-sql.ts
- * `directSource`) checks every line while it reads and writes the file once every line is read (its rows
- * sorted, then written in blocks: writer.ts `DIRECT_BLOCKS`), so a line that breaks a rule fails it before
- * anything is written; the engine parses the file once, where the staging
+ * `directSource`) checks every line while it reads and writes the file as one insert block, so a line that
+ * breaks a rule fails it before anything is written; the engine parses the file once, where the staging
  * table costs its write and a scan per slice. Its coverage (coverage.ts) is judged over the time range of
  * the file's first and last data line, read here, and the statement refuses a row outside that range or past
  * DIRECT_MAX_ROWS: a file out of time order or larger, like a bad one, is then staged and checked as any
@@ -18,9 +17,9 @@ import type { FilePlan } from './plan-file.js'
 import { STAGE_IN_MEMORY_MAX_BYTES, type StageSource } from './stage-sql.js'
 
 /**
- * Most data rows of a file written by one direct statement: its rows are held at once by the statement's
- * sort before its blocks are written (writer.ts `DIRECT_BLOCKS`), about 150 bytes of columns per trade, so
- * ~600 MB at this bound (the staging table of a file of the same size holds its columns and a 1,000,000-row block).
+ * Most data rows of a file written by one direct statement: its rows are one insert block (writer.ts
+ * `ONE_BLOCK`, below SLICE_BLOCK_ROWS), about 150 bytes of columns per trade while written, so ~600 MB at
+ * this bound (the staging table of a file of the same size holds its columns and a 1,000,000-row block).
  * A busy market's daily aggTrades file (1-4 million trades) is one statement.
  */
 export const DIRECT_MAX_ROWS = 4_194_304

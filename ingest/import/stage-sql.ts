@@ -238,8 +238,7 @@ const directFormat = (header: boolean): string => (header ? 'CustomSeparatedWith
  * `{from_ms:Int64}..{to_ms:Int64}` (epoch ms) applied to every row by `throwIf` before any row leaves the
  * subquery, and the file's data rows held to `maxRows` (its 0-based `_row` below it: the engine counts the
  * rows while it reads them, so the file is not counted before). A row that breaks one fails the statement
- * while it reads, before the statement's sort gives its first row (writer.ts `DIRECT_BLOCKS`), so nothing
- * is written; which line and rule is then
+ * while it reads, before its one insert block is formed, so nothing is written; which line and rule is then
  * found by staging the file (run-import.ts). Needs `DIRECT_READ_SETTINGS` and `directInputSettings`.
  */
 export function directSource(

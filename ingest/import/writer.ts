@@ -19,7 +19,7 @@
  *
  * A file written without a staging table (direct-file.ts) is one statement reading the file itself: the
  * same checks, applied by the statement to every row while it reads (stage-sql.ts `directSource`), fail
- * it before its sort gives its first row (`DIRECT_BLOCKS`), so a bad line writes nothing there too. Its journal entry holds the
+ * it before its one block is formed, so a bad line writes nothing there too. Its journal entry holds the
  * link to the file the statement reads, and nothing to load.
  *
  * Statements run with `optimize_on_insert=0` (FAST_INSERT_SETTINGS), not the folding of the pipeline's bulk
@@ -45,26 +45,6 @@ export const ONE_BLOCK = {
   min_insert_block_size_bytes: SLICE_BLOCK_BYTES,
   max_insert_threads: 1
 } as const
-
-/**
- * Blocks of a direct statement (a file read without a staging table): its rows, sorted by time and line
- * (`directSorted`), are squashed into blocks of DIRECT_BLOCK_ROWS rows that two insert threads write side by
- * side, as the engine writes the ceiling's statement. The sort takes every row before it gives the first one,
- * so every row's rules have run before any block is written. The sorted order and the single squashing step
- * ahead of the insert threads give the same blocks, with the same dedup tokens (the statement's token and the
- * block's number), each time the statement runs, so a replay is exact (`ONE_BLOCK`'s aim).
- */
-export const DIRECT_BLOCK_ROWS = 1_048_576
-const DIRECT_BLOCKS = {
-  min_insert_block_size_rows: DIRECT_BLOCK_ROWS,
-  min_insert_block_size_bytes: SLICE_BLOCK_BYTES,
-  max_insert_threads: 2,
-  // keeps the ORDER BY of `directSorted`, a subquery's sort the planner would otherwise drop
-  query_plan_remove_redundant_sorting: 0
-} as const
-
-/** `directSource` sorted by row time and line: a total order, and a step that reads the whole file first. */
-const directSorted = (source: string): string => `(SELECT * FROM ${source} ORDER BY _ms, _row)`
 
 /**
  * The statement moving the rows of `source` into `target`, skipping the keys in `keysFile` (the coverage
@@ -171,11 +151,11 @@ function sliceStatement(
   const { layout } = staged.plan
   const source = { ...staged.source, file: entry.slice }
   if (staged.table === null) {
-    const settings = { ...directInputSettings(layout, source.header), ...DIRECT_READ_SETTINGS, ...DIRECT_BLOCKS }
+    const settings = { ...directInputSettings(layout, source.header), ...DIRECT_READ_SETTINGS }
     return {
       sql: insertStatement(
         target,
-        directSorted(directSource(layout, source, sqlString, staged.directMaxRows ?? SLICE_BLOCK_ROWS)),
+        directSource(layout, source, sqlString, staged.directMaxRows ?? SLICE_BLOCK_ROWS),
         null,
         entry.keys,
         token,
