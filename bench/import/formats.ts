@@ -61,6 +61,14 @@ const CUSTOM = {
   input_format_allow_errors_num: 0,
   input_format_allow_errors_ratio: 0
 }
+
+/** The one statement's strict CSV cells (as the import's `directInputSettings`: no quotes, no `\N` as 0). */
+const CUSTOM_CSV = {
+  ...CUSTOM,
+  format_custom_escaping_rule: 'CSV',
+  format_csv_allow_double_quotes: 0,
+  input_format_null_as_default: 0
+}
 /** the bench's prepared TSV (dataset.ts): the engine ceiling's input, read as the `tsv_ceiling` candidate */
 const TSV =
   "ts DateTime64(3, 'UTC'), exchange String, market String, symbol String, base String, quote String, side String, price Float64, qty Float64, trade_id String"
@@ -126,12 +134,7 @@ const CANDIDATES: Readonly<Record<string, Candidate>> = {
   },
   custom_csv_strict: {
     from: (f) => `file(${sqlString(f)}, 'CustomSeparatedWithNames', ${sqlString(TYPED)})`,
-    settings: {
-      ...CUSTOM,
-      format_custom_escaping_rule: 'CSV',
-      format_csv_allow_double_quotes: 0,
-      input_format_null_as_default: 0
-    }
+    settings: CUSTOM_CSV
   },
   custom_text_ints: {
     from: (f) =>
@@ -140,42 +143,19 @@ const CANDIDATES: Readonly<Record<string, Candidate>> = {
         FROM file(${sqlString(f)}, 'CustomSeparatedWithNames', ${sqlString(TEXT_INTS)})
         WHERE throwIf(toUInt64OrNull(t_agg_trade_id) IS NULL OR toUInt64OrNull(t_first_trade_id) IS NULL
           OR toUInt64OrNull(t_last_trade_id) IS NULL OR toUInt64OrNull(t_transact_time) IS NULL, 'ints') = 0)`,
-    settings: {
-      ...CUSTOM,
-      format_custom_escaping_rule: 'CSV',
-      format_csv_allow_double_quotes: 0,
-      input_format_null_as_default: 0
-    }
+    settings: CUSTOM_CSV
   },
   custom_nullable_ints: {
     from: (f) => wideFrom(f, 'UInt64', '18446744073709551615'),
-    settings: {
-      ...CUSTOM,
-      format_custom_escaping_rule: 'CSV',
-      format_csv_allow_double_quotes: 0,
-      input_format_null_as_default: 0,
-      format_csv_null_representation: ''
-    }
+    settings: { ...CUSTOM_CSV, format_csv_null_representation: '' }
   },
   custom_u128_ints: {
     from: (f) => wideFrom(f, 'UInt128', '18446744073709551615'),
-    settings: {
-      ...CUSTOM,
-      format_custom_escaping_rule: 'CSV',
-      format_csv_allow_double_quotes: 0,
-      input_format_null_as_default: 0,
-      format_csv_null_representation: ''
-    }
+    settings: { ...CUSTOM_CSV, format_csv_null_representation: '' }
   },
   custom_dec_ints: {
     from: (f) => wideFrom(f, 'Decimal(20, 0)', '18446744073709551615'),
-    settings: {
-      ...CUSTOM,
-      format_custom_escaping_rule: 'CSV',
-      format_csv_allow_double_quotes: 0,
-      input_format_null_as_default: 0,
-      format_csv_null_representation: ''
-    }
+    settings: { ...CUSTOM_CSV, format_csv_null_representation: '' }
   },
   direct: {
     from: (f) => direct(f),
