@@ -73,17 +73,22 @@ export async function tradeTotals(store: ChdbStore, by: 'base' | 'symbol', value
   return { raw: Number(row!.raw), m1: Number(row!.m1), h1: Number(row!.h1), d1: Number(row!.d1) }
 }
 
-/** The store, keeping the text of every statement sent through `command`. */
-export function recording(inner: Store, sent: string[]): Store {
+/** The store with `command` replaced (the other calls go to `inner`): the seam of the import tests' fault and record wrappers. */
+export function withCommand(inner: Store, command: (sql: string, params?: Params) => Promise<void>): Store {
   return {
     kind: inner.kind,
     query: (sql, params) => inner.query(sql, params),
     stream: (...args) => inner.stream(...args),
     insert: (batch) => inner.insert(batch),
     close: () => inner.close(),
-    command(sql: string, params?: Params) {
-      sent.push(sql)
-      return inner.command(sql, params)
-    }
+    command
   }
+}
+
+/** The store, keeping the text of every statement sent through `command`. */
+export function recording(inner: Store, sent: string[]): Store {
+  return withCommand(inner, (sql, params) => {
+    sent.push(sql)
+    return inner.command(sql, params)
+  })
 }

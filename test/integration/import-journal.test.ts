@@ -8,12 +8,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../../engine/log.js'
-import type { Params, Store } from '../../engine/store/store.js'
+import type { Store } from '../../engine/store/store.js'
 import { StoreError } from '../../engine/store/store-error.js'
 import { FAILED_REPLAY_MAX_AGE_MS, ImportJournal } from '../../ingest/import/import-journal.js'
 import { importFiles } from '../../ingest/import/run-import.js'
 import { aggTradesCsv, HOUR, recentDay, writeCsv } from '../helpers/import-files.js'
-import { tradeTotals, useImportStore } from '../helpers/import-store.js'
+import { tradeTotals, useImportStore, withCommand } from '../helpers/import-store.js'
 
 const env = useImportStore('tidewatch-import-journal-')
 const DAY = recentDay()
@@ -24,20 +24,13 @@ const DAY = recentDay()
  */
 function failingAfterWrite(inner: Store, nth: number, persist = true): Store {
   let inserts = 0
-  return {
-    kind: inner.kind,
-    query: (sql, params) => inner.query(sql, params),
-    stream: (...args) => inner.stream(...args),
-    insert: (batch) => inner.insert(batch),
-    close: () => inner.close(),
-    async command(sql: string, params?: Params) {
-      await inner.command(sql, params)
-      const insert = sql.startsWith('INSERT INTO ') && !sql.startsWith('INSERT INTO FUNCTION')
-      if (insert && (++inserts === nth || (persist && inserts > nth))) {
-        throw new StoreError('Code: 252. injected failure', 252, 'transient')
-      }
+  return withCommand(inner, async (sql, params) => {
+    await inner.command(sql, params)
+    const insert = sql.startsWith('INSERT INTO ') && !sql.startsWith('INSERT INTO FUNCTION')
+    if (insert && (++inserts === nth || (persist && inserts > nth))) {
+      throw new StoreError('Code: 252. injected failure', 252, 'transient')
     }
-  }
+  })
 }
 
 const totals = (v: string) => tradeTotals(env.store, 'symbol', v)
