@@ -74,7 +74,7 @@ function labelBody(body: HttpResponse['body']): HttpResponse['body'] {
   return out
 }
 
-/** Labelled copies of shared (frozen) header objects, frozen in turn: uws-respond.ts encodes those once. */
+/** Labelled copies of shared (frozen) header objects, frozen in turn: server/http/header-block.ts encodes each such object once. */
 const labelledHeaders = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>()
 
 function labelHeaders(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
