@@ -8,185 +8,34 @@
  * run in two groups at once (10 each), each its own server on its own port and data directory with its own
  * key and webhook, both following the one anvil and delivering to the one receiver: a run waits mostly on its
  * start (npm, the store's opening) and on the random moment, which the groups overlap, and each group's
- * stops fall while the other group starts, works or stops.
+ * stops fall while the other group starts, works or stops. The groups, their workloads and the checks of what
+ * they acknowledged: test/helpers/stop-groups.ts; `npm start` as a terminal runs it: test/helpers/npm-start.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectRoot } from '../../engine/paths.js'
-import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { deliveryId } from '../../engine/webhooks/delivery.js'
 import { HARD_STOP_MS } from '../../server/stop-signals.js'
 import { startAnvil, type Anvil } from '../helpers/evm/anvil.js'
 import { BEHIND } from '../fixtures/evm/whales/harness.js'
-import {
-  ACCOUNTS,
-  deployScenario,
-  E18,
-  transfer,
-  writeWatchlist,
-  type Scenario
-} from '../fixtures/evm/whales/scenario.js'
-import { mulberry32 } from '../helpers/mulberry32.js'
+import { deployScenario, writeWatchlist, type Scenario } from '../fixtures/evm/whales/scenario.js'
+import { npmStart, poll, type Npm } from '../helpers/npm-start.js'
 import { freePort } from '../helpers/spawn-server.js'
+import { ADMIN, body, call, group, verifyBatches, verifyOutbox, workloads, type Group } from '../helpers/stop-groups.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
-import { tradeBatch } from '../helpers/trade-batch.js'
 import { makeTestCa, WebhookReceiver, type TestCa } from '../helpers/webhook-receiver.js'
 
 const STOPS = 20
 /** server groups stopping at once; STOPS / GROUPS stops each */
 const GROUPS = 2
-const ADMIN = 'e2e-admin-token-signal-stops'
 const SECRET = 'signal-stops-secret-0123456789'
-const ROWS = 200
-const T0 = Date.UTC(2026, 10, 10)
 const SEED = Number(process.env['STOP_SEED'] ?? crypto.randomInt(1, 2 ** 31))
-
-interface Npm {
-  readonly child: ChildProcess
-  readonly base: string
-  out: string
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-}
-
-/** `npm start` in its own process group (as a terminal runs it: npm and the server in one group). */
-function npmStart(env: Record<string, string>, port: number): Npm {
-  const child = spawn('npm', ['start', '--silent'], {
-    cwd: projectRoot(),
-    detached: true,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  const s: Npm = {
-    child,
-    base: `http://127.0.0.1:${port}`,
-    out: '',
-    exited: new Promise((r) => child.on('exit', (code, signal) => r({ code, signal })))
-  }
-  child.stdout!.on('data', (d: Buffer) => (s.out += d.toString()))
-  child.stderr!.on('data', (d: Buffer) => (s.out += d.toString()))
-  return s
-}
-
-async function poll<T>(what: string, fn: () => Promise<T | undefined>, ms: number, s?: Npm): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await fn().catch(() => undefined)
-    if (v !== undefined) return v
-    if (s && s.child.exitCode !== null)
-      throw new Error(`${what}: npm exited ${s.child.exitCode}\n${s.out.slice(-3000)}`)
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms\n${s?.out.slice(-3000) ?? ''}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
-/** the JSON body of an answer */
-async function body(res: Promise<Response>): Promise<any> {
-  return (await res).json()
-}
-
-async function call(base: string, method: string, p: string, body?: string, key?: string): Promise<Response> {
-  const auth: Record<string, string> = key ? { 'x-api-key': key } : { authorization: `Bearer ${ADMIN}` }
-  return fetch(`${base}${p}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body })
-}
-
-/** the admin ingest bodies of the stop runs (batch numbers after 's' in the trade ids) */
-const BATCHES = { rows: ROWS, t0: T0, prefix: 's' }
-
-/** One server's data directory, over all its runs, and what its workloads had acknowledged. */
-interface Group {
-  readonly name: string
-  readonly data: ReturnType<typeof tmpDir>
-  /** the random moments of this group's stops */
-  readonly rnd: () => number
-  /** the API key and webhook the group's first start creates */
-  key: string
-  webhookId: number
-  readonly acked: { batches: Set<number>; events: Set<string>; calls: number }
-  /** calls sent (answered or not): the most the stored count may hold */
-  callsSent: number
-  nextBatch: number
-  nextEvent: number
-}
-
-function group(i: number): Group {
-  return {
-    name: 'AB'[i]!,
-    data: tmpDir(`tw-signal-stops-${i}-`),
-    rnd: mulberry32(SEED + i),
-    key: '',
-    webhookId: 0,
-    acked: { batches: new Set(), events: new Set(), calls: 0 },
-    callsSent: 0,
-    nextBatch: 0,
-    nextEvent: 0
-  }
-}
-
-/** the groups' transfers one after another: the deployer's nonces come from anvil, one at a time */
-let chainTurn: Promise<unknown> = Promise.resolve()
-
-/** Runs every workload against `s` until it stops answering; resolves when all have ended. */
-function workloads(s: Npm, g: Group, chain: Scenario): Promise<unknown> {
-  const loop = (fn: () => Promise<void>) =>
-    (async () => {
-      for (;;) {
-        try {
-          await fn()
-        } catch {
-          return // the server is gone
-        }
-      }
-    })()
-  return Promise.all([
-    loop(async () => {
-      const i = g.nextBatch++
-      const res = await call(s.base, 'POST', '/v1/admin/ingest/trade', tradeBatch(i, BATCHES))
-      if (res.status === 201) g.acked.batches.add(i)
-      await res.arrayBuffer()
-    }),
-    loop(async () => {
-      g.callsSent++
-      const res = await call(s.base, 'GET', '/v1/options/chain', undefined, g.key)
-      if (res.status === 200) g.acked.calls++
-      await res.arrayBuffer()
-    }),
-    loop(async () => {
-      const id = `stop-${g.name}-${g.nextEvent++}`
-      const body = JSON.stringify({ id, event: 'SIGNAL', symbol: 'ETH', direction: 'long' })
-      const res = await call(s.base, 'POST', '/v1/admin/webhooks/events', body)
-      if (res.status === 202) g.acked.events.add(id)
-      await res.arrayBuffer()
-    }),
-    loop(async () => {
-      // a streaming export of the candles the ingest builds, read slowly so one is in progress at the stop
-      const q = `symbols=ETH&timeframe=1m&format=csv&start_time=${T0}&end_time=${T0 + 30 * 86_400_000}`
-      g.callsSent++
-      const res = await call(s.base, 'GET', `/v1/backtest/export?${q}`, undefined, g.key)
-      if (res.status === 200) g.acked.calls++
-      const reader = res.body!.getReader()
-      while (!(await reader.read()).done) await new Promise((r) => setTimeout(r, 20))
-    }),
-    loop(async () => {
-      // the chain source follows anvil: whale transfers mined while the server runs
-      const mine = chainTurn.then(() =>
-        transfer(chain, chain.usdc, chain.deployer, ACCOUNTS.exchange1, 2_000_000n * E18)
-      )
-      chainTurn = mine.catch(() => undefined)
-      await mine
-      await new Promise((r) => setTimeout(r, 200))
-      if (s.child.exitCode !== null || s.child.signalCode !== null) throw new Error('stopped')
-    })
-  ])
-}
 
 let anvil: Anvil
 let chain: Scenario
 let tls: TestCa
 let receiver: WebhookReceiver
 let hookUrl = ''
-const groups = Array.from({ length: GROUPS }, (_, i) => group(i))
+const groups = Array.from({ length: GROUPS }, (_, i) => group(i, SEED))
 const lists = tmpDir('tw-signal-stops-lists-')
 /** the environment of every start but DATA_DIR (the group's) and PORT */
 let env: Record<string, string>
@@ -365,42 +214,3 @@ describe('group SIGINT/SIGTERM through npm start', () => {
     }
   }, 300_000)
 })
-
-/** Every batch answered 201 is stored whole, once (read with the group's server stopped). */
-async function verifyBatches(g: Group): Promise<void> {
-  const store = new ChdbStore({ path: g.data.dir, poolSize: 1 })
-  try {
-    const rows = await store.query<{ b: string; n: number }>(
-      "SELECT splitByChar('-', trade_id)[1] AS b, count() AS n FROM trades GROUP BY b"
-    )
-    const found = new Map(rows.map((r) => [Number(r.b.slice(1)), Number(r.n)]))
-    for (const i of g.acked.batches) expect(found.get(i), `seed ${SEED}, group ${g.name}, batch ${i}`).toBe(ROWS)
-  } finally {
-    await store.close()
-  }
-}
-
-/** Every webhook event answered 202 has its delivery in the log, and each ends delivered. */
-async function verifyOutbox(s: Npm, g: Group): Promise<void> {
-  const states = async (): Promise<Map<string, string>> => {
-    const out = new Map<string, string>()
-    let cursor: string | null = null
-    do {
-      const p: string = `/v1/webhooks/${g.webhookId}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ''}`
-      const page = await body(call(s.base, 'GET', p, undefined, g.key))
-      for (const d of page.deliveries) out.set(d.delivery_id, d.state)
-      cursor = page.next_cursor
-    } while (cursor)
-    return out
-  }
-  await poll(
-    'acknowledged webhook events delivered',
-    async () => {
-      const st = await states()
-      const missing = [...g.acked.events].filter((e) => st.get(deliveryId(e, g.webhookId)) !== 'delivered')
-      return missing.length === 0 ? true : undefined
-    },
-    60_000,
-    s
-  )
-}

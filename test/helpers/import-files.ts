@@ -16,6 +16,9 @@ export function recentDay(): number {
   return Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3 * 86_400_000
 }
 
+/** Epoch ms as Tardis µs, with a sub-ms part (which the import drops). */
+export const tardisMicros = (ms: number): number => ms * 1000 + 7
+
 export function writeZip(dir: string, name: string, csv: string, opts: { checksum?: 'good' | 'bad' } = {}): string {
   const file = path.join(dir, name)
   const inner = name.replace(/\.zip$/, '.csv')

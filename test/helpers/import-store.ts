@@ -54,6 +54,11 @@ export function useImportStore(filesPrefix: string): ImportStore {
   return env
 }
 
+/** The first row of a query against `store`; the query must return one. */
+export async function firstRow<T>(store: Store, sql: string, params?: Params): Promise<T> {
+  return (await store.query<T>(sql, params))[0]!
+}
+
 /** Trades of one base or symbol in the raw table and in the 1m, 1h and 1d candles (each view's count). */
 export interface TradeTotals {
   readonly raw: number

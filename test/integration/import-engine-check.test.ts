@@ -2,7 +2,7 @@
  * The engine reads and checks an import file in a staging table before anything is written
  * (ingest/import/stage-file.ts): a rule only the engine applies refuses the file with its line and reason,
  * nothing of the file is written, and no staging table outlives the file, written or refused. The rules the
- * byte scan shares are covered by import.test.ts (their messages are the scan's).
+ * byte scan shares are covered by import-bad-input.test.ts (their messages are the scan's).
  */
 import { describe, expect, it } from 'vitest'
 import { ImportError } from '../../ingest/import/import-error.js'

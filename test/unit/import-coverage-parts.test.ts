@@ -1,7 +1,7 @@
 /**
  * The import statement's coverage filter names only the checks that found keys (coverage.ts `filter` with
  * `parts`): a check left out must be one whose keys file part is empty, and with no parts the filter keeps
- * every row. The integration tests (test/integration/import.test.ts) prove the rows written are unchanged.
+ * every row. The integration tests (test/integration/import-binance.test.ts) prove the rows written are unchanged.
  */
 import { describe, expect, it } from 'vitest'
 import { coveragePlan } from '../../ingest/import/coverage.js'

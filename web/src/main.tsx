@@ -9,7 +9,12 @@
  */
 import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import './styles.css'
+// the style sheets in cascade order: the phone rules override the others
+import './styles/base.css'
+import './styles/charts.css'
+import './styles/controls.css'
+import './styles/blocks.css'
+import './styles/phone.css'
 import { currentAccount, devKey, loadSession, onSessionChange } from './lib/api.js'
 import { lazyPage } from './lib/lazy.js'
 import { linkTo, useLocation } from './lib/router.js'
