@@ -35,9 +35,10 @@ import {
   type Hex
 } from 'viem'
 import { isTransportError } from '../chain/rpc-errors.js'
-import { JsonParams, type RpcParams } from '../chain/raw-rpc.js'
+import { JsonParams, type AnswerPicker, type RpcParams } from '../chain/raw-rpc.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
 import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, type ProbeInput } from './probe.js'
+import { SimOutcomes, simOutcomesFromText, simOutcomesFromValue, type CallOutcome } from './sim-answer.js'
 
 /** The simulated wallet: an address without code nobody holds a key for, funded by state override. */
 export const WALLET: Address = getAddress('0x5a1e0b7c3d9f2e4a6b8c0d1e3f5a7b9c2d4e6f80')
@@ -143,13 +144,7 @@ export interface SimBlock {
   readonly calls: readonly SimCall[]
 }
 
-/** One simulated call as the node answered it (status, raw return or revert data, gas). */
-export interface CallOutcome {
-  readonly status: 'success' | 'failure'
-  /** return data, or revert data of a failure */
-  readonly data: Hex
-  readonly gasUsed: bigint
-}
+export type { CallOutcome } from './sim-answer.js'
 
 export type WalletSimAnswer = { blocks: readonly (readonly CallOutcome[])[] } | { error: unknown }
 
@@ -351,36 +346,23 @@ export function walletParams(input: WalletSimInput): JsonParams {
   return new JsonParams(i < 0 ? text : text.slice(0, i) + kept + text.slice(i + OVERRIDES_SLOT_JSON.length))
 }
 
-interface RpcSimBlock {
-  readonly calls: readonly {
-    readonly status: Hex
-    readonly returnData: Hex
-    readonly gasUsed: Hex
-    readonly error?: { readonly data?: Hex }
-  }[]
-}
-
-/** One JSON-RPC request: the answer's result; a JSON-RPC error answer rejects (RpcRequestError, as viem's). */
-export type RpcCall = (method: string, params: RpcParams) => Promise<unknown>
+/**
+ * One JSON-RPC request: what `pick` read of the answer's text, else the answer's result; a JSON-RPC error
+ * answer rejects (RpcRequestError, as viem's). A caller that cannot give the text (viem's `request`)
+ * ignores `pick`.
+ */
+export type RpcCall = (method: string, params: RpcParams, pick: AnswerPicker) => Promise<unknown>
 
 /**
  * One wallet simulation (`eth_simulateV1`) through `call`: the chain client's lean client (raw-rpc.ts) in
  * the service, viem's `request` in the benchmark's reference. Only each call's status, data and gas are
- * read (no block or log formatting). The calls' outcomes, or the node's JSON-RPC error (a node without
+ * read (no block or log formatting; from the answer's text where the client gives it: sim-answer.ts). The calls' outcomes, or the node's JSON-RPC error (a node without
  * eth_simulateV1, or one that refuses these blocks); transport errors throw. Caught here, inside the
  * client's request, as runProbe does.
  */
 export function runWalletSim(call: RpcCall, input: WalletSimInput): Promise<WalletSimAnswer> {
-  return call('eth_simulateV1', walletParams(input)).then(
-    (blocks) => ({
-      blocks: (blocks as RpcSimBlock[]).map((b) =>
-        b.calls.map((x): CallOutcome => ({
-          status: x.status === '0x1' ? 'success' : 'failure',
-          data: x.error?.data ?? x.returnData,
-          gasUsed: BigInt(x.gasUsed)
-        }))
-      )
-    }),
+  return call('eth_simulateV1', walletParams(input), simOutcomesFromText).then(
+    (answer) => ({ blocks: answer instanceof SimOutcomes ? answer.blocks : simOutcomesFromValue(answer) }),
     (err: unknown) => {
       if (isTransportError(err)) throw err
       return { error: err }
