@@ -3,7 +3,7 @@
  * Reading an `eth_simulateV1` answer (engine/nodeintel/wallet-sim.ts) for what the check uses of it: each
  * call's status, return data, revert data (`error.data`) and gas. The wallet simulation's answer is ~23-32 KB
  * of JSON-RPC text, about half of it the calls' logs and a fifth the blocks' headers, none of which is read;
- * parsed whole, every log and header becomes objects and strings that die at once. `fromText` walks the text
+ * parsed whole, every log and header becomes objects and strings that die at once. `simOutcomesFromText` walks the text
  * instead and takes only those four fields of each call, skipping every other value without building it.
  *
  * The walk expects a success answer as a node writes it: an object whose `result` is an array of block
