@@ -13,7 +13,7 @@
  * and their pause ms per 1,000 checks (`gc`). `BENCH_NODE_AB_PIN=1` pins anvil (all its threads) to the first
  * core and every other process of the run (this one, both servers, the floor) to the second (`taskset`), so
  * the node and the processes around it do not take each other's core (docs/benchmarks.md, Node
- * intelligence: what the pinning changed on this machine). Short alternating rounds put all sides under the same load on a
+ * intelligence: on 2 cores it slows the bare call more than it helps the API). Short alternating rounds put all sides under the same load on a
  * shared machine: per round each side's p50, p99 and its server's main-thread CPU µs per check, then the
  * medians and the rounds where this build did better.
  */
