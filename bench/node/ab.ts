@@ -10,10 +10,14 @@
  * the floor's (what the server adds beyond the extra hop). `BENCH_NODE_AB_ARGS` / `BENCH_NODE_AB_REF_ARGS`:
  * node options for this build's / the other build's server (space-separated, e.g. `--max-semi-space-size=32`).
  * `BENCH_NODE_AB_GC=1` starts both servers with `--trace-gc` and counts, per round, each one's collections
- * and their pause ms per 1,000 checks (`gc`). Short alternating rounds put all sides under the same load on a
+ * and their pause ms per 1,000 checks (`gc`). `BENCH_NODE_AB_PIN=1` pins anvil (all its threads) to the first
+ * core and every other process of the run (this one, both servers, the floor) to the second (`taskset`), so
+ * the node and the processes around it do not take each other's core (docs/benchmarks.md, Node
+ * intelligence: on 2 cores it slows the bare call more than it helps the API). Short alternating rounds put all sides under the same load on a
  * shared machine: per round each side's p50, p99 and its server's main-thread CPU µs per check, then the
  * medians and the rounds where this build did better.
  */
+import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { parseEther } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
@@ -34,6 +38,11 @@ const argsOf = (name: string): string[] => (process.env[name] ?? '').split(' ').
 const API_ARGS = argsOf('BENCH_NODE_AB_ARGS')
 const REF_ARGS = argsOf('BENCH_NODE_AB_REF_ARGS')
 const TRACE_GC = process.env['BENCH_NODE_AB_GC'] === '1'
+const PIN = process.env['BENCH_NODE_AB_PIN'] === '1'
+/** every thread of process `pid` on the cores `cpus` (taskset's list form, e.g. `0` or `0-1`) */
+const pin = (pid: number, cpus: string): void => {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' })
+}
 const SIDES = ['api', 'api_ref', 'bare', 'floor'] as const
 type Side = (typeof SIDES)[number]
 type Gc = [collections: number, major: number, pauseMs: number]
@@ -87,7 +96,7 @@ export async function nodeAbBench(): Promise<Record<string, unknown>> {
         tally.fill(0)
         return got
       }
-      return { run: (n: number) => timed(n, call, pids), takeGc }
+      return { run: (n: number) => timed(n, call, pids), takeGc, pid: server.pid }
     }
     const { body } = await walletSimBody(anvil.url, fx, fx.tokens.clean)
     const toNode = benchClient(anvil.url)
@@ -112,6 +121,10 @@ export async function nodeAbBench(): Promise<Record<string, unknown>> {
       api_ref: apiRef.run,
       bare: (n) => timed(n, bareCall, { node: anvil.pid }),
       floor: (n) => timed(n, floorCall, { node: anvil.pid, server: floor.pid })
+    }
+    if (PIN) {
+      pin(anvil.pid, '0')
+      for (const pid of [process.pid, api.pid, apiRef.pid, floor.pid]) pin(pid, '1')
     }
     for (const s of SIDES) await sides[s](WARMUP_CALLS)
     api.takeGc(1)
@@ -141,6 +154,7 @@ export async function nodeAbBench(): Promise<Record<string, unknown>> {
       api_node_args: API_ARGS,
       api_ref_node_args: REF_ARGS,
       calls_per_round: CALLS,
+      pinned: PIN,
       rounds: rounds.map((r, i) => ({
         ...Object.fromEntries(SIDES.map((s) => [s, [r[s].p50, r[s].p99, r[s].server_cpu_us]])),
         p99_ratio: [r2(ratio('api')(r)), r2(ratio('api_ref')(r)), r2(ratio('floor')(r))],

@@ -10,8 +10,8 @@
  * - stringify: the JSON-RPC request around them (raw-rpc.ts `requestText`, as the lean client's `call`);
  * - transport: the POST through the lean client's undici pool and the answer's bytes read as text
  *   (the process's CPU only: anvil's is not counted);
- * - parse: `JSON.parse` of the ~28 KB answer;
- * - outcomes: each call's status, data and gas taken from the parsed blocks (wallet-sim.ts `runWalletSim`);
+ * - read: each call's status, data and gas read from the ~28 KB answer's text (sim-answer.ts, as the lean
+ *   client's picker in `runWalletSim`);
  * - decode: the buy's and the probe run's return data through viem's ABI decoder (wallet-read.ts
  *   `readWalletSim`);
  * - verdict: `judge` and the contract-only reasons (verdict.ts);
@@ -25,6 +25,7 @@ import { parseEther, type Address } from 'viem'
 import { EVM_CHAINS } from '../../engine/chain/chains.js'
 import { AnswerReader, requestText } from '../../engine/chain/raw-rpc.js'
 import { contractOnlyReasons, judge } from '../../engine/nodeintel/verdict.js'
+import { simOutcomesFromText } from '../../engine/nodeintel/sim-answer.js'
 import { readWalletSim } from '../../engine/nodeintel/wallet-read.js'
 import {
   walletParams,
@@ -37,7 +38,7 @@ import { deployNodeIntelFixtures } from './evm/nodeintel-fixtures.js'
 
 const CALLS = Number(process.env['BENCH_NODE_CALLS'] ?? 1000)
 const WARMUP = 300
-const PHASES = ['build', 'stringify', 'transport', 'parse', 'outcomes', 'decode', 'verdict', 'reply'] as const
+const PHASES = ['build', 'stringify', 'transport', 'read', 'decode', 'verdict', 'reply'] as const
 type Phase = (typeof PHASES)[number]
 
 interface RpcSimBlock {
@@ -77,16 +78,9 @@ async function round(
     lap('stringify')
     const { text } = await post(body)
     lap('transport')
-    const answer = JSON.parse(text) as { result: RpcSimBlock[] }
-    lap('parse')
-    const blocks = answer.result.map((b) =>
-      b.calls.map((x): CallOutcome => ({
-        status: x.status === '0x1' ? 'success' : 'failure',
-        data: (x.error?.data ?? x.returnData) as `0x${string}`,
-        gasUsed: BigInt(x.gasUsed)
-      }))
-    )
-    lap('outcomes')
+    const blocks = simOutcomesFromText(text)?.blocks
+    if (!blocks) throw new Error('the answer was not a plain eth_simulateV1 answer')
+    lap('read')
     const sim = readWalletSim(input, blocks)
     if (!sim?.complete) throw new Error('the wallet simulation was not complete')
     lap('decode')

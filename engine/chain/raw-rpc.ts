@@ -46,10 +46,23 @@ export function requestText(id: number, method: string, params: RpcParams): stri
     : JSON.stringify({ jsonrpc: '2.0', id, method, params })
 }
 
+/**
+ * Reads a call's result from the whole text of a 2xx answer without parsing all of it (the wallet
+ * simulation's answer: engine/nodeintel/sim-answer.ts), for calls that use a small part of a large answer.
+ * `undefined` when the text is not a plain success answer of the shape it reads: the answer is then parsed
+ * whole and handled as any other (an error answer throws), and the call gives the parsed `result`. The
+ * caller tells the two apart by what the picker returns (its own class).
+ */
+export type AnswerPicker = (text: string) => unknown
+
 /** What the lean calls need of a node's client: this http one, or the WebSocket one (ws-rpc.ts). */
 export interface LeanRpc {
-  /** one JSON-RPC request; a JSON-RPC error answer throws RpcRequestError, a failure of the way a transport error */
-  call<T>(method: string, params: RpcParams): Promise<T>
+  /**
+   * one JSON-RPC request; a JSON-RPC error answer throws RpcRequestError, a failure of the way a transport
+   * error; `pick`: what it reads from the answer's text, when it reads it (over http only), else the parsed
+   * `result`
+   */
+  call<T>(method: string, params: RpcParams, pick?: AnswerPicker): Promise<T>
   close(): Promise<void>
 }
 
@@ -84,6 +97,11 @@ export class RawRpc implements LeanRpc {
 
   /** POSTs `body` (one JSON-RPC request, already serialized, text or UTF-8 bytes); the node's parsed JSON answer. */
   post(body: string | Buffer): Promise<unknown> {
+    return this.send(body, (status, text) => this.read(status, text))
+  }
+
+  /** POSTs `body`; the promise settles with what `onAnswer` makes of the answer's status and text (or what it throws) */
+  private send<T>(body: string | Buffer, onAnswer: (status: number, text: string) => T): Promise<T> {
     this.pool ??= new Pool(this.origin, {
       connections: CONNECTIONS,
       headersTimeout: this.timeoutMs,
@@ -91,7 +109,7 @@ export class RawRpc implements LeanRpc {
       connectTimeout: this.timeoutMs
     })
     const pool = this.pool
-    return new Promise<unknown>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const failed = (cause: Error): void =>
         reject(new HttpRequestError({ url: this.shown, cause, details: cause.message }))
       try {
@@ -99,7 +117,7 @@ export class RawRpc implements LeanRpc {
           { path: this.path, method: 'POST', headers: this.headers, body },
           new AnswerReader((answer) => {
             try {
-              resolve(this.read(answer.status, answer.text))
+              resolve(onAnswer(answer.status, answer.text))
             } catch (err) {
               reject(err)
             }
@@ -132,17 +150,24 @@ export class RawRpc implements LeanRpc {
   /**
    * One JSON-RPC request: `params` serialized here unless given as text (quantities must already be hex
    * strings: no bigint), the answer's `result`; a JSON-RPC error answer throws RpcRequestError, transport
-   * failures HttpRequestError.
+   * failures HttpRequestError. With `pick`, a 2xx answer's text is given to it first (AnswerPicker).
    */
-  call<T>(method: string, params: RpcParams): Promise<T> {
+  call<T>(method: string, params: RpcParams, pick?: AnswerPicker): Promise<T> {
     let body: string
     try {
       body = requestText(1, method, params)
     } catch (err) {
       return Promise.reject(err) // params that do not serialize (a bigint)
     }
-    return this.post(body).then((data) => {
-      const answer = data as { result?: T; error?: { code: number; message: string; data?: unknown } }
+    return this.send(body, (status, text): T => {
+      if (pick && status >= 200 && status < 300) {
+        const picked = pick(text)
+        if (picked !== undefined) return picked as T
+      }
+      const answer = this.read(status, text) as {
+        result?: unknown
+        error?: { code: number; message: string; data?: unknown }
+      }
       if (answer.error !== undefined)
         throw new RpcRequestError({ body: { method, params }, error: answer.error, url: this.shown })
       return answer.result as T

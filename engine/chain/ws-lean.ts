@@ -7,7 +7,7 @@
  * http up: the chain client's failover sees only what http answers. The socket's code (ws-rpc.ts, the `ws`
  * package) is loaded by the first call, so a configuration that never calls a node does not load it.
  */
-import type { LeanRpc, RpcParams } from './raw-rpc.js'
+import type { AnswerPicker, LeanRpc, RpcParams } from './raw-rpc.js'
 import { errorText, isTransportError } from './rpc-errors.js'
 import type { WsRpc } from './ws-rpc.js'
 
@@ -38,11 +38,14 @@ export class WsLean implements LeanRpc {
     private readonly downMs: number
   ) {}
 
-  /** over the socket while it is up and on the chain (no async frame once its chain id is known), else http */
-  call<T>(method: string, params: RpcParams): Promise<T> {
-    if (this.chainIdOk === false || this.downUntil > Date.now()) return this.http.call<T>(method, params)
-    if (this.chainIdOk === undefined || this.rpc === null) return this.first(method, params)
-    return this.rpc.call<T>(method, params).catch((err: unknown) => this.failed<T>(err, method, params))
+  /**
+   * over the socket while it is up and on the chain (no async frame once its chain id is known), else http
+   * (`pick` read over http only: the socket's answers are parsed whole to find their id)
+   */
+  call<T>(method: string, params: RpcParams, pick?: AnswerPicker): Promise<T> {
+    if (this.chainIdOk === false || this.downUntil > Date.now()) return this.http.call<T>(method, params, pick)
+    if (this.chainIdOk === undefined || this.rpc === null) return this.first(method, params, pick)
+    return this.rpc.call<T>(method, params).catch((err: unknown) => this.failed<T>(err, method, params, pick))
   }
 
   async close(): Promise<void> {
@@ -57,7 +60,7 @@ export class WsLean implements LeanRpc {
   }
 
   /** the socket's first call: its chain id asked first */
-  private async first<T>(method: string, params: RpcParams): Promise<T> {
+  private async first<T>(method: string, params: RpcParams, pick?: AnswerPicker): Promise<T> {
     try {
       const rpc = await this.socket()
       if (this.chainIdOk === undefined) {
@@ -67,16 +70,16 @@ export class WsLean implements LeanRpc {
       }
       if (this.chainIdOk) return await rpc.call<T>(method, params)
     } catch (err) {
-      return this.failed<T>(err, method, params)
+      return this.failed<T>(err, method, params, pick)
     }
-    return this.http.call<T>(method, params)
+    return this.http.call<T>(method, params, pick)
   }
 
   /** a transport failure sets the socket aside and sends the call over http; the node's own answers throw */
-  private failed<T>(err: unknown, method: string, params: RpcParams): Promise<T> {
+  private failed<T>(err: unknown, method: string, params: RpcParams, pick?: AnswerPicker): Promise<T> {
     if (!isTransportError(err)) throw err
     this.downUntil = Date.now() + this.downMs
     this.noteError(`${this.label}: ${errorText(err)}`)
-    return this.http.call<T>(method, params)
+    return this.http.call<T>(method, params, pick)
   }
 }

@@ -75,7 +75,7 @@ async function walletCheck(
       plan
     }
     const res = await simulationSlot(d, facts, () =>
-      d.client.request('honeypot_simulate', (_c, raw) => runWalletSim((m, p) => raw.call(m, p), input), {
+      d.client.request('honeypot_simulate', (_c, raw) => runWalletSim((m, p, pick) => raw.call(m, p, pick), input), {
         batch: false
       })
     )

@@ -64,8 +64,9 @@ export function readWalletSim(
       contract = null
     }
   }
-  const plan = bought > 0n ? { pair: m.pair, bought } : null
   const p = input.plan
+  // the same plan object while the buy delivers the same: its encoded calls are kept with it (wallet-sim.ts)
+  const plan = bought <= 0n ? null : p?.pair === m.pair && p.bought === bought ? p : { pair: m.pair, bought }
   const complete = p !== null && blocks.length === 5 && p.pair === m.pair && transferAmount(p) + sellAmount(p) <= bought
   const base = {
     blockNumber: input.head.number,

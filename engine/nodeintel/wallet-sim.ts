@@ -35,9 +35,10 @@ import {
   type Hex
 } from 'viem'
 import { isTransportError } from '../chain/rpc-errors.js'
-import { JsonParams, type RpcParams } from '../chain/raw-rpc.js'
+import { JsonParams, type AnswerPicker, type RpcParams } from '../chain/raw-rpc.js'
 import { PROBE_ABI, PROBE_RUNTIME } from './probe-artifact.js'
 import { PROBE_ADDRESS, PROBE_GAS, PROBE_SENDER, type ProbeInput } from './probe.js'
+import { SimOutcomes, simOutcomesFromText, simOutcomesFromValue, type CallOutcome } from './sim-answer.js'
 
 /** The simulated wallet: an address without code nobody holds a key for, funded by state override. */
 export const WALLET: Address = getAddress('0x5a1e0b7c3d9f2e4a6b8c0d1e3f5a7b9c2d4e6f80')
@@ -143,13 +144,7 @@ export interface SimBlock {
   readonly calls: readonly SimCall[]
 }
 
-/** One simulated call as the node answered it (status, raw return or revert data, gas). */
-export interface CallOutcome {
-  readonly status: 'success' | 'failure'
-  /** return data, or revert data of a failure */
-  readonly data: Hex
-  readonly gasUsed: bigint
-}
+export type { CallOutcome } from './sim-answer.js'
 
 export type WalletSimAnswer = { blocks: readonly (readonly CallOutcome[])[] } | { error: unknown }
 
@@ -157,6 +152,94 @@ export type WalletSimAnswer = { blocks: readonly (readonly CallOutcome[])[] } | 
 export const transferAmount = (p: WalletPlan): bigint => p.bought / 4n
 /** the wallet's sell: half of the planned buy */
 export const sellAmount = (p: WalletPlan): bigint => p.bought / 2n
+
+/** The call data of a check that names the token, the budget and the plan, encoded for `walletBlocks`. */
+interface TokenCalls {
+  /** what they were encoded for: a plan is one token's, but the check's input is compared anyway */
+  readonly router: Address
+  readonly wrapped: Address
+  readonly token: Address
+  readonly maxIn: bigint
+  readonly walletBuy: Hex
+  readonly probe: Hex
+  readonly transfer: Hex
+  readonly quote: Hex
+  readonly pairBalance: Hex
+  readonly toPair: Hex
+  /** the sell's call data for the last head it was encoded for (its deadline follows the head's time) */
+  swap: { readonly headTime: bigint; readonly data: Hex } | null
+}
+
+/**
+ * Each plan's call data, kept while the plan object lives: the node facts keep one plan per token
+ * (node-facts.ts, MAX_PLANS) and `readWalletSim` keeps the plan object while the buy delivers the same, so
+ * a token's later checks reuse its encoded calls instead of running viem's encoder (and its address
+ * caches) on the same arguments again. Nothing to bound here: an entry goes with its plan.
+ */
+const callsByPlan = new WeakMap<WalletPlan, TokenCalls>()
+
+function tokenCalls(input: WalletSimInput, plan: WalletPlan): TokenCalls {
+  const { router, wrappedNative: wrapped, token, maxIn } = input
+  const kept = callsByPlan.get(plan)
+  if (kept && kept.router === router && kept.wrapped === wrapped && kept.token === token && kept.maxIn === maxIn)
+    return kept
+  const calls: TokenCalls = {
+    router,
+    wrapped,
+    token,
+    maxIn,
+    walletBuy: walletBuyData(input),
+    probe: encodeFunctionData({
+      abi: FN.probe.abi,
+      functionName: FN.probe.functionName,
+      args: [router, wrapped, token, maxIn]
+    }),
+    transfer: encodeFunctionData({
+      abi: FN.transfer.abi,
+      functionName: FN.transfer.functionName,
+      args: [WALLET_RECIPIENT, transferAmount(plan)]
+    }),
+    quote: encodeFunctionData({
+      abi: FN.getAmountsOut.abi,
+      functionName: FN.getAmountsOut.functionName,
+      args: [sellAmount(plan), [token, wrapped]]
+    }),
+    pairBalance: encodeFunctionData({
+      abi: FN.balanceOf.abi,
+      functionName: FN.balanceOf.functionName,
+      args: [plan.pair]
+    }),
+    toPair: encodeFunctionData({
+      abi: FN.transfer.abi,
+      functionName: FN.transfer.functionName,
+      args: [plan.pair, 1n]
+    }),
+    swap: null
+  }
+  callsByPlan.set(plan, calls)
+  return calls
+}
+
+/** the wallet's buy through the probe */
+const walletBuyData = (input: WalletSimInput): Hex =>
+  encodeFunctionData({
+    abi: FN.walletBuy.abi,
+    functionName: FN.walletBuy.functionName,
+    args: [input.router, input.wrappedNative, input.token]
+  })
+
+/** the wallet's sell of half the planned buy, its deadline DEADLINE_S after the sell's block (the 4th after the head) */
+function swapData(input: WalletSimInput, plan: WalletPlan, calls: TokenCalls): Hex {
+  const headTime = input.head.timestamp
+  if (calls.swap?.headTime === headTime) return calls.swap.data
+  const data = encodeFunctionData({
+    abi: FN.swap.abi,
+    functionName: FN.swap.functionName,
+    args: [sellAmount(plan), 0n, [input.token, input.wrappedNative], WALLET, headTime + 4n * STEP_GAP_S + DEADLINE_S]
+  })
+  calls.swap = { headTime, data }
+  return data
+}
 
 /** The simulated blocks of one wallet simulation. */
 export function walletBlocks(input: WalletSimInput): SimBlock[] {
@@ -175,6 +258,7 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
     ...(value === undefined ? {} : { value })
   })
   const read = (of: Address, data: Hex): SimCall => tx(of, data)
+  const calls = plan ? tokenCalls(input, plan) : null
   const buy: SimBlock = {
     blockOverrides: at(1n),
     stateOverrides: [
@@ -182,58 +266,14 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
       { address: WALLET, balance: FUNDS },
       { address: PROBE_SENDER, balance: FUNDS }
     ],
-    calls: [
-      tx(
-        PROBE_ADDRESS,
-        encodeFunctionData({
-          abi: FN.walletBuy.abi,
-          functionName: FN.walletBuy.functionName,
-          args: [router, wrapped, token]
-        }),
-        input.maxIn
-      )
-    ]
+    calls: [tx(PROBE_ADDRESS, calls?.walletBuy ?? walletBuyData(input), input.maxIn)]
   }
-  const contractRun = (i: bigint): SimBlock => ({
-    blockOverrides: at(i),
-    calls: [
-      {
-        account: PROBE_SENDER,
-        to: PROBE_ADDRESS,
-        data: encodeFunctionData({
-          abi: FN.probe.abi,
-          functionName: FN.probe.functionName,
-          args: [router, wrapped, token, input.maxIn]
-        }),
-        gas: PROBE_GAS,
-        gasPrice
-      }
-    ]
-  })
-  if (!plan) return [buy]
-  const sellPath = [token, wrapped] as const
-  const sell = sellAmount(plan)
-  const pairBalance = encodeFunctionData({
-    abi: FN.balanceOf.abi,
-    functionName: FN.balanceOf.functionName,
-    args: [plan.pair]
-  })
+  if (!plan || !calls) return [buy]
   return [
     buy,
     {
       blockOverrides: at(2n),
-      calls: [
-        read(token, BALANCE_OF_RECIPIENT),
-        tx(
-          token,
-          encodeFunctionData({
-            abi: FN.transfer.abi,
-            functionName: FN.transfer.functionName,
-            args: [WALLET_RECIPIENT, transferAmount(plan)]
-          })
-        ),
-        read(token, BALANCE_OF_RECIPIENT)
-      ]
+      calls: [read(token, BALANCE_OF_RECIPIENT), tx(token, calls.transfer), read(token, BALANCE_OF_RECIPIENT)]
     },
     {
       blockOverrides: at(3n),
@@ -242,34 +282,21 @@ export function walletBlocks(input: WalletSimInput): SimBlock[] {
     {
       blockOverrides: at(4n),
       calls: [
-        tx(
-          router,
-          encodeFunctionData({
-            abi: FN.getAmountsOut.abi,
-            functionName: FN.getAmountsOut.functionName,
-            args: [sell, sellPath]
-          })
-        ),
+        tx(router, calls.quote),
         read(wrapped, BALANCE_OF_WALLET),
-        read(token, pairBalance),
-        tx(
-          router,
-          encodeFunctionData({
-            abi: FN.swap.abi,
-            functionName: FN.swap.functionName,
-            args: [sell, 0n, sellPath, WALLET, head.timestamp + 4n * STEP_GAP_S + DEADLINE_S]
-          })
-        ),
+        read(token, calls.pairBalance),
+        tx(router, swapData(input, plan, calls)),
         read(wrapped, BALANCE_OF_WALLET),
-        read(token, pairBalance),
+        read(token, calls.pairBalance),
         // the token's own reason when the sell failed (the router masks it): one unit sent to the pair
-        tx(
-          token,
-          encodeFunctionData({ abi: FN.transfer.abi, functionName: FN.transfer.functionName, args: [plan.pair, 1n] })
-        )
+        tx(token, calls.toPair)
       ]
     },
-    contractRun(5n)
+    // the probe contract's own run, from its sender
+    {
+      blockOverrides: at(5n),
+      calls: [{ account: PROBE_SENDER, to: PROBE_ADDRESS, data: calls.probe, gas: PROBE_GAS, gasPrice }]
+    }
   ]
 }
 
@@ -351,36 +378,23 @@ export function walletParams(input: WalletSimInput): JsonParams {
   return new JsonParams(i < 0 ? text : text.slice(0, i) + kept + text.slice(i + OVERRIDES_SLOT_JSON.length))
 }
 
-interface RpcSimBlock {
-  readonly calls: readonly {
-    readonly status: Hex
-    readonly returnData: Hex
-    readonly gasUsed: Hex
-    readonly error?: { readonly data?: Hex }
-  }[]
-}
-
-/** One JSON-RPC request: the answer's result; a JSON-RPC error answer rejects (RpcRequestError, as viem's). */
-export type RpcCall = (method: string, params: RpcParams) => Promise<unknown>
+/**
+ * One JSON-RPC request: what `pick` read of the answer's text, else the answer's result; a JSON-RPC error
+ * answer rejects (RpcRequestError, as viem's). A caller that cannot give the text (viem's `request`)
+ * ignores `pick`.
+ */
+export type RpcCall = (method: string, params: RpcParams, pick: AnswerPicker) => Promise<unknown>
 
 /**
  * One wallet simulation (`eth_simulateV1`) through `call`: the chain client's lean client (raw-rpc.ts) in
  * the service, viem's `request` in the benchmark's reference. Only each call's status, data and gas are
- * read (no block or log formatting). The calls' outcomes, or the node's JSON-RPC error (a node without
+ * read (no block or log formatting; from the answer's text where the client gives it: sim-answer.ts). The calls' outcomes, or the node's JSON-RPC error (a node without
  * eth_simulateV1, or one that refuses these blocks); transport errors throw. Caught here, inside the
  * client's request, as runProbe does.
  */
 export function runWalletSim(call: RpcCall, input: WalletSimInput): Promise<WalletSimAnswer> {
-  return call('eth_simulateV1', walletParams(input)).then(
-    (blocks) => ({
-      blocks: (blocks as RpcSimBlock[]).map((b) =>
-        b.calls.map((x): CallOutcome => ({
-          status: x.status === '0x1' ? 'success' : 'failure',
-          data: x.error?.data ?? x.returnData,
-          gasUsed: BigInt(x.gasUsed)
-        }))
-      )
-    }),
+  return call('eth_simulateV1', walletParams(input), simOutcomesFromText).then(
+    (answer) => ({ blocks: answer instanceof SimOutcomes ? answer.blocks : simOutcomesFromValue(answer) }),
     (err: unknown) => {
       if (isTransportError(err)) throw err
       return { error: err }

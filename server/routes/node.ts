@@ -8,7 +8,7 @@
 import type { Address } from 'viem'
 import { ApiError } from '../../engine/errors.js'
 import { nodeIntelPathList } from '../../catalog/chains.js'
-import { getAddress, isAddress } from '../../engine/chain/address.js'
+import { checksumAddress } from '../../engine/chain/address.js'
 import { NODE_INTEL_CHAINS, type NodeIntelChain } from '../../engine/chain/chains.js'
 import type { RecheckStatsOf } from '../../engine/nodeintel/health.js'
 import type { NewPairsWatcher } from '../../engine/nodeintel/new-pairs.js'
@@ -64,7 +64,9 @@ export function parseToken(raw: string | undefined): Address {
       }
     )
   }
-  if (!isAddress(v, { strict: true })) {
+  // one checksum: a mixed- or upper-case token must carry it (isAddress strict, as viem), the answer names it
+  const checksummed = checksumAddress(v as Address)
+  if (v !== v.toLowerCase() && checksummed !== v) {
     throw new ApiError(
       'invalid_parameter',
       `token ${v} has a wrong EIP-55 checksum (send it lower-case or correctly mixed-case)`,
@@ -73,7 +75,7 @@ export function parseToken(raw: string | undefined): Address {
       }
     )
   }
-  return getAddress(v)
+  return checksummed
 }
 
 const CACHE_HIT: Readonly<Record<string, string>> = Object.freeze({ 'x-tidewatch-cache': 'hit' })

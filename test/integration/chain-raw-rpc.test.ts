@@ -4,7 +4,8 @@
  * classified as viem's http transport classifies them, so the chain client fails over on the same ones: a
  * refused connection, a non-JSON body or an HTTP error status without a JSON-RPC error is a transport error
  * (viem HttpRequestError); a JSON-RPC error answer is the node's own (RpcRequestError carrying its error
- * object), whatever the HTTP status.
+ * object), whatever the HTTP status. A picker (`call`'s `pick`) reads a 2xx answer's text; what it does
+ * not read (undefined) is parsed and handled as without one, and it is never given an error status's text.
  */
 import http from 'node:http'
 import net from 'node:net'
@@ -69,6 +70,33 @@ describe('lean JSON-RPC client', () => {
       expect((err as RpcRequestError).cause).toMatchObject({ code: 3, message: 'execution reverted' })
     } finally {
       await rpc.close()
+    }
+  })
+
+  it("a picker's value for the text it reads; the parsed result or the node's error for the text it does not", async () => {
+    const rpc = new RawRpc(anvil.url, 5_000)
+    const seen: string[] = []
+    const pick = (text: string): unknown => {
+      seen.push(text)
+      return text.includes('"result":"0x38"') ? { picked: true } : undefined
+    }
+    try {
+      expect(await rpc.call('eth_chainId', [], pick)).toEqual({ picked: true })
+      expect(seen).toEqual(['{"jsonrpc":"2.0","id":1,"result":"0x38"}'])
+      expect(await rpc.call('eth_gasPrice', [], pick)).toMatch(/^0x[0-9a-f]+$/)
+      const err = await rpc.call('no_such_method', [], pick).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(RpcRequestError)
+    } finally {
+      await rpc.close()
+    }
+    const failing = await answering(500, '{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted"}}')
+    const other = new RawRpc(failing, 5_000)
+    try {
+      seen.length = 0
+      expect(await other.call('eth_call', [], pick).catch((e: unknown) => e)).toBeInstanceOf(RpcRequestError)
+      expect(seen).toEqual([])
+    } finally {
+      await other.close()
     }
   })
 

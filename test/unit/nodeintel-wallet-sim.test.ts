@@ -9,7 +9,7 @@
  * - a step refused to the probe contract and not to the wallet is named, nothing else is;
  * - the request's text (`walletParams`: the probe's overrides kept as text and spliced in) is the text
  *   `JSON.stringify` gives the parameters, for every budget, and the call data is viem's `encodeFunctionData`
- *   named by function.
+ *   named by function, also for a plan object kept between checks of another token, router, budget or head.
  */
 import { describe, expect, it } from 'vitest'
 import {
@@ -167,40 +167,67 @@ describe('the request as sent', () => {
     expect(JSON.stringify({ params: new JsonParams(JSON.stringify(p)) })).toBe(JSON.stringify({ params: p }))
   })
 
-  it("every call's data is viem's encodeFunctionData named by function", () => {
-    const i = input({ pair: PAIR, bought: 8000n })
+  /** each block's call data as viem's encodeFunctionData named by function writes it for `i` */
+  function expectedData(i: WalletSimInput): Hex[][] {
     const [router, wrapped, token] = [i.router, i.wrappedNative, i.token]
-    const blocks = walletBlocks(i)
-    const data = blocks.map((b) => b.calls.map((c) => c.data))
     const path = [token, wrapped] as const
     const deadline = i.head.timestamp + 4n * STEP_GAP_S + 1200n
+    const bought = i.plan!.bought
+    const pair = i.plan!.pair
     const balanceOf = (who: Address): Hex =>
       encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [who] })
-    expect(data).toEqual([
+    return [
       [encodeFunctionData({ abi: PROBE_ABI, functionName: 'walletBuy', args: [router, wrapped, token] })],
       [
         balanceOf(WALLET_RECIPIENT),
-        encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [WALLET_RECIPIENT, 2000n] }),
+        encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [WALLET_RECIPIENT, bought / 4n] }),
         balanceOf(WALLET_RECIPIENT)
       ],
       [encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] })],
       [
-        encodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut', args: [4000n, path] }),
+        encodeFunctionData({ abi: ROUTER_ABI, functionName: 'getAmountsOut', args: [bought / 2n, path] }),
         balanceOf(WALLET),
-        balanceOf(PAIR),
+        balanceOf(pair),
         encodeFunctionData({
           abi: ROUTER_ABI,
           functionName: 'swapExactTokensForTokensSupportingFeeOnTransferTokens',
-          args: [4000n, 0n, path, WALLET, deadline]
+          args: [bought / 2n, 0n, path, WALLET, deadline]
         }),
         balanceOf(WALLET),
-        balanceOf(PAIR),
-        encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [PAIR, 1n] })
+        balanceOf(pair),
+        encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [pair, 1n] })
       ],
       [encodeFunctionData({ abi: PROBE_ABI, functionName: 'probe', args: [router, wrapped, token, i.maxIn] })]
-    ])
+    ]
+  }
+
+  it("every call's data is viem's encodeFunctionData named by function", () => {
+    const i = input({ pair: PAIR, bought: 8000n })
+    const blocks = walletBlocks(i)
+    expect(blocks.map((b) => b.calls.map((c) => c.data))).toEqual(expectedData(i))
+    expect(expectedData(i)[1]![1]).toBe(
+      encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [WALLET_RECIPIENT, 2000n] })
+    )
+    const [router, wrapped, token] = [i.router, i.wrappedNative, i.token]
     expect(blocks[1]!.calls.map((c) => c.to)).toEqual([token, token, token])
     expect(blocks[3]!.calls.map((c) => c.to)).toEqual([router, wrapped, token, router, wrapped, token, token])
+  })
+
+  it('a plan kept between checks gives the call data of each check’s own token, router, budget and head', () => {
+    const plan = { pair: PAIR, bought: 8000n }
+    const base = input(plan)
+    for (const i of [
+      base,
+      base,
+      { ...base, head: { number: 1005n, timestamp: 1_700_000_015n } },
+      { ...base, token: A(4) },
+      { ...base, router: A(5), wrappedNative: A(6) },
+      { ...base, maxIn: 5n * 10n ** 17n },
+      base
+    ]) {
+      expect(walletBlocks(i).map((b) => b.calls.map((c) => c.data))).toEqual(expectedData(i))
+      expect(walletParams(i).text).toBe(JSON.stringify(walletRequest(i)))
+    }
   })
 })
 
@@ -209,7 +236,7 @@ describe('readWalletSim', () => {
     const i = input({ pair: PAIR, bought: 10_000n })
     const r = readWalletSim(i, answer(10_000n, 'ok', probeRun({ sellAllOk: false })))!
     expect(r.complete).toBe(true)
-    expect(r.plan).toEqual({ pair: PAIR, bought: 10_000n })
+    expect(r.plan).toBe(i.plan) // the same object while the buy delivers the same: its call data kept with it
     expect(r.wallet.blockNumber).toBe(1000n)
     expect(r.wallet.xfer).toMatchObject({ ok: true, expected: 2500n, received: 2400n })
     expect(r.wallet.sell).toMatchObject({ ok: true, expected: 100n, received: 90n })
