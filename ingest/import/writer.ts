@@ -146,7 +146,8 @@ export async function presentParts(store: Store, target: ImportTarget, bound: Pa
 /**
  * The keys `target` must skip in the slice's range (`bound`), written to `keysFile`: by one statement over
  * the checks that have rows in the range, or none (an empty file, as the engine writes for no key). Returns
- * the file's bytes.
+ * the file's bytes. Both reads precede the statement judged against them, as the one keys statement did: a
+ * live write between them is judged as one after the keys were taken.
  */
 async function writeKeys(store: Store, target: ImportTarget, keysFile: string, bound: Params): Promise<Buffer> {
   const sql = coverageKeysStatement(target, keysFile, await presentParts(store, target, bound))
