@@ -246,11 +246,8 @@ export class AccessControl {
 
   /** 403 when the caller's plan does not include the base asset `raw` (already resolved: see `planBase`). */
   static checkSymbol(plan: Plan | null, raw: string, param: string): void {
-    // a plan without a symbol list takes every base: nothing to compare, and no upper-cased copy (a new
-    // string on every call, even of a name already in upper case) on the hot reads' path
-    if (!plan?.symbols) return
     const symbol = raw.toUpperCase()
-    if (plan.symbols.includes(symbol)) return
+    if (!plan?.symbols || plan.symbols.includes(symbol)) return
     throw new ApiError(
       'forbidden',
       `${symbol} is not included in the ${plan.name} plan (it has ${plan.symbols.join(', ')}); the trader plan and higher include every symbol`,
