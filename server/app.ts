@@ -99,15 +99,12 @@ export function labelSynthetic(res: HttpResponse): HttpResponse {
 
 /**
  * The handler's view of a request. A class rather than an object literal with a getter: one hidden class
- * for every request, and the client address stays lazy (reading it has a cost, see uws-server.ts).
+ * for every request, and the client address stays lazy (reading it has a cost, see uws-server.ts). What the
+ * transport's request holds is read through it rather than copied: six fields per request instead of
+ * eleven, an object every hot read allocates (docs/benchmarks.md, "Hot reads": the request path's garbage
+ * sets how often the young generation is collected).
  */
 class RoutedRequest implements RouteRequest {
-  readonly method: string
-  readonly path: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: Buffer | null
-  readonly bodyFile: HttpRequest['bodyFile']
-
   constructor(
     private readonly req: HttpRequest,
     readonly params: Readonly<Record<string, string>>,
@@ -115,12 +112,26 @@ class RoutedRequest implements RouteRequest {
     readonly json: Readonly<Record<string, unknown>> | null,
     readonly key: KeyRecord | null,
     readonly plan: Plan | null
-  ) {
-    this.method = req.method
-    this.path = req.path
-    this.headers = req.headers
-    this.body = req.body
-    this.bodyFile = req.bodyFile ?? null
+  ) {}
+
+  get method(): string {
+    return this.req.method
+  }
+
+  get path(): string {
+    return this.req.path
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return this.req.headers
+  }
+
+  get body(): Buffer | null {
+    return this.req.body
+  }
+
+  get bodyFile(): HttpRequest['bodyFile'] {
+    return this.req.bodyFile ?? null
   }
 
   /** parsed only when a handler reads it (the transport's `query` is lazy) */

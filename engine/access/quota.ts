@@ -66,8 +66,12 @@ export class QuotaCounter {
   /** calls refused with 429 quota_exceeded, per key; same day logic as `counters` */
   private readonly refusals = new Map<string, Counter>()
   private pendingRefusals: { keyId: string; day: number; delta: number }[] = []
-  /** epoch ms of each key's last counted call; `lastUsedDirty` holds the ones not yet written */
-  private readonly lastUsedAt = new Map<string, number>()
+  /**
+   * epoch ms of each key's last counted call, in a box per key updated in place: a double set into a Map
+   * is a new heap number on every counted call, a double field is not (the hot reads' garbage, docs/benchmarks.md
+   * "Hot reads"); `lastUsedDirty` holds the keys not yet written
+   */
+  private readonly lastUsedAt = new Map<string, { ms: number }>()
   private readonly lastUsedDirty = new Set<string>()
 
   constructor(
@@ -98,7 +102,7 @@ export class QuotaCounter {
       const n = Number(r.throttled)
       this.refusals.set(r.key_id, { day, used: n, persisted: n })
     }
-    for (const r of last) if (!this.lastUsedAt.has(r.key_id)) this.lastUsedAt.set(r.key_id, Number(r.ms))
+    for (const r of last) if (!this.lastUsedAt.has(r.key_id)) this.lastUsedAt.set(r.key_id, { ms: Number(r.ms) })
   }
 
   private counter(keyId: string, table = this.counters, pending = this.pendingOld, now = this.now()): Counter {
@@ -126,7 +130,7 @@ export class QuotaCounter {
 
   /** Epoch ms of a key's last counted call, or null when it was never used. */
   lastUsed(keyId: string): number | null {
-    return this.lastUsedAt.get(keyId) ?? null
+    return this.lastUsedAt.get(keyId)?.ms ?? null
   }
 
   /**
@@ -165,7 +169,7 @@ export class QuotaCounter {
         marks.push([c, c.used])
       }
     }
-    const used = [...this.lastUsedDirty].map((k) => [k, this.lastUsedAt.get(k)!] as const)
+    const used = [...this.lastUsedDirty].map((k) => [k, this.lastUsedAt.get(k)!.ms] as const)
     this.lastUsedDirty.clear()
     try {
       if (rows.length > 0) {
@@ -218,7 +222,10 @@ export class QuotaCounter {
 
   private counted(keyId: string, c: Counter, now: number): void {
     c.used++
-    this.lastUsedAt.set(keyId, now) // accounts: the key's last use
+    // accounts: the key's last use
+    const last = this.lastUsedAt.get(keyId)
+    if (last) last.ms = now
+    else this.lastUsedAt.set(keyId, { ms: now })
     this.lastUsedDirty.add(keyId)
   }
 

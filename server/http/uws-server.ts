@@ -95,16 +95,19 @@ function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean, keyedRoute: boole
  * `rawQuery`). After an abort `res` may not be touched, so `ip` reads ''.
  */
 class UwsRequest implements HttpRequest, Aborted {
-  private address: string | undefined
-  private parsed: URLSearchParams | undefined
+  // The fields declared with `declare` are not set per request: most requests never set them, and an
+  // unset one reads `undefined` (no field, no slot). Seven fields per request instead of thirteen: an
+  // object every request allocates (docs/benchmarks.md, "The request path's garbage").
+  declare private address?: string
+  declare private parsed?: URLSearchParams
   aborted = false
-  onAbort?: () => void
-  /** the answer closes the connection (the request's framing is ambiguous) */
-  closeAfter = false
-  /** uWS closes the connection after the handler (a Content-Length it cannot take): see writtenThrough */
-  writeThrough = false
-  /** set once spooled (routes with `spoolBody`) */
-  bodyFile: SpooledBody | null = null
+  declare onAbort?: () => void
+  /** the answer closes the connection (the request's framing is ambiguous); unset: false */
+  declare closeAfter?: boolean
+  /** uWS closes the connection after the handler (a Content-Length it cannot take; writtenThrough); unset: false */
+  declare writeThrough?: boolean
+  /** set once spooled (routes with `spoolBody`); unset: none */
+  declare bodyFile?: SpooledBody | null
 
   constructor(
     private readonly res: uWS.HttpResponse,
