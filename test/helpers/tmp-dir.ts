@@ -2,10 +2,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
-/** A fresh empty directory under the OS temp dir, removed by the returned cleanup. */
+/**
+ * A fresh empty directory under the OS temp dir, removed by the returned cleanup. The removal retries
+ * (Node's `maxRetries`: on ENOTEMPTY/EBUSY, 100 ms apart, linear back-off): an embedded engine opened in the
+ * test process keeps its background threads (merges, part cleanup) after its session closed, and one of
+ * them can create a directory inside the tree while it is being removed.
+ */
 export function tmpDir(prefix = 'tidewatch-test-'): { dir: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) }
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) }
 }
 
 /** A short random suffix for per-test table names (clickhouse-js `guid()` pattern). */
