@@ -10,7 +10,9 @@
  *   is in the results. `BENCH_REALISTIC_DURING_ONLY=1` stops after this phase;
  * - after: once the compaction logged its end, Parquet and CSV exports alternate (`rounds` each), with
  *   server RSS growth and CPU seconds per export;
- * - ceiling: the sim server is stopped and its data dir copied twice, frozen; a server (`SOURCES=none`) on
+ * - ceiling: the sim server is stopped, its dir opened once until the engine removed the outdated parts the
+ *   run left (settle-store.ts: else each process opened on a copy removes them ~30 s after opening, 1-2
+ *   CPU-s that land in whichever exports run then), and copied twice, frozen; a server (`SOURCES=none`) on
  *   one copy answers the same export over HTTP (fixed start_time/end_time) while a child process on the
  *   other (export-ceiling.ts) runs the same statement in process into a file; rounds alternate HTTP and
  *   ceiling, Parquet and CSV. The ratio of medians is the HTTP path's share of the engine's ceiling.
@@ -118,6 +120,19 @@ async function rowsOf(file: string, format: Format): Promise<number> {
     for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines++
   }
   return lines - 1
+}
+
+/**
+ * Opens the stopped dir once and waits for the engine to remove the outdated parts the run left
+ * (settle-store.ts), so that no process opened on its copies does it during a measured export.
+ */
+function settleStore(dir: string): Record<string, unknown> {
+  const r = spawnSync(process.execPath, [distPath('bench', 'history', 'settle-store.js'), dir], {
+    env: { ...process.env, TZ: 'UTC' },
+    encoding: 'utf8'
+  })
+  if (r.status !== 0) throw new Error(`settle-store exited ${r.status}: ${r.stderr.slice(0, 300)}`)
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
 }
 
 /** The export child (export-ceiling.ts) on `dir`: one request at a time. */
@@ -277,6 +292,8 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
 
     // (c) frozen copies: HTTP against the engine's ceiling of the same statement, alternating
     await sim.stop()
+    const settle = settleStore(dir)
+    console.log(`history/realistic: outdated parts removed before the copies: ${JSON.stringify(settle)}`)
     const end = Math.floor(Date.now() / MIN) * MIN
     const range = `start_time=${end - DAYS * 86_400_000}&end_time=${end}`
     const httpDir = path.join(work, 'http')
@@ -349,6 +366,7 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
       after_compaction_csv: summary(after.csv),
       frozen_vs_ceiling: {
         note: 'the data dir copied after the sim server stopped; HTTP (SOURCES=none) and the in-process statement alternate; the server idle before each of its exports',
+        outdated_parts_settled: settle,
         server_idle_wait_s: quietS,
         parquet_http: summary(http.parquet),
         parquet_ceiling: summary(engine.parquet),
