@@ -31,7 +31,8 @@ import { pathToFileURL } from 'node:url'
 import { distPath, projectRoot } from '../../engine/paths.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
-import { cpuSeconds, download, parquetRowCount, round, withRss } from './measure.js'
+import { cpuSeconds, download, parquetRowCount, round, settleStore, withRss } from './measure.js'
+import { threadCpuDiff, threadCpuOf } from './thread-cpu-of.js'
 
 const MIN = 60_000
 const DAYS = 30
@@ -120,19 +121,6 @@ async function rowsOf(file: string, format: Format): Promise<number> {
     for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines++
   }
   return lines - 1
-}
-
-/**
- * Opens the stopped dir once and waits for the engine to remove the outdated parts the run left
- * (settle-store.ts), so that no process opened on its copies does it during a measured export.
- */
-function settleStore(dir: string): Record<string, unknown> {
-  const r = spawnSync(process.execPath, [distPath('bench', 'history', 'settle-store.js'), dir], {
-    env: { ...process.env, TZ: 'UTC' },
-    encoding: 'utf8'
-  })
-  if (r.status !== 0) throw new Error(`settle-store exited ${r.status}: ${r.stderr.slice(0, 300)}`)
-  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
 }
 
 /** The export child (export-ceiling.ts) on `dir`: one request at a time. */
@@ -311,6 +299,8 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
     const http: Record<Format, Run[]> = { parquet: [], csv: [] }
     /** seconds waited for the frozen server to be idle before each of its exports */
     const quietS: number[] = []
+    /** the frozen server's CPU-s by thread name per HTTP export, in order */
+    const httpThreads: Record<string, unknown>[] = []
     const engine: Record<Format, Run[]> = { parquet: [], csv: [] }
     try {
       const frozenKey = await newKey(frozen.base)
@@ -327,7 +317,12 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
       for (let r = 0; r < rounds; r++) {
         for (const f of ['parquet', 'csv'] as const) {
           quietS.push(await quiet(frozen.pid))
+          const th0 = threadCpuOf(frozen.pid)
           http[f].push(await httpExport(frozen.pid, url(f, frozen.base, range), frozenKey, file(f), f))
+          // CPU-s by thread name; `ended`: threads that started and ended during the export (not listed)
+          const th = threadCpuDiff(th0, threadCpuOf(frozen.pid))
+          const listed = Object.values(th).reduce((a, b) => a + b, 0)
+          httpThreads.push({ format: f, ...th, ended: round(http[f].at(-1)!.cpuS - listed) })
           const c = await ceiling.run({
             format: f,
             symbols: bases,
@@ -368,6 +363,7 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
         note: 'the data dir copied after the sim server stopped; HTTP (SOURCES=none) and the in-process statement alternate; the server idle before each of its exports',
         outdated_parts_settled: settle,
         server_idle_wait_s: quietS,
+        http_cpu_s_by_thread: httpThreads,
         parquet_http: summary(http.parquet),
         parquet_ceiling: summary(engine.parquet),
         parquet_ratio_of_medians: ratio('parquet'),
