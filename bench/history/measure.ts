@@ -1,10 +1,13 @@
 /**
  * @module
  * Measurement helpers of the history benchmarks: a server process's CPU seconds and RSS (from /proc), a
- * download into a file (optionally paced), and the row count of a Parquet file from its footer.
+ * download into a file (optionally paced), the row count of a Parquet file from its footer, and the
+ * settling of a stopped data dir (settle-store.ts).
  */
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
+import { distPath } from '../../engine/paths.js'
 import { statCpuMs } from '../http/cpu.js'
 
 export const round = (x: number): number => Math.round(x * 100) / 100
@@ -99,4 +102,17 @@ export async function parquetRowCount(file: string): Promise<number> {
   await envelope.close()
   const n = meta.num_rows
   return typeof n === 'object' ? n.toNumber() : Number(n)
+}
+
+/**
+ * Opens the stopped dir once and waits for the engine to remove the outdated parts the run left
+ * (settle-store.ts), so that no process opened on its copies does it during a measured export.
+ */
+export function settleStore(dir: string): Record<string, unknown> {
+  const r = spawnSync(process.execPath, [distPath('bench', 'history', 'settle-store.js'), dir], {
+    env: { ...process.env, TZ: 'UTC' },
+    encoding: 'utf8'
+  })
+  if (r.status !== 0) throw new Error(`settle-store exited ${r.status}: ${r.stderr.slice(0, 300)}`)
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
 }

@@ -10,7 +10,9 @@
  *   is in the results. `BENCH_REALISTIC_DURING_ONLY=1` stops after this phase;
  * - after: once the compaction logged its end, Parquet and CSV exports alternate (`rounds` each), with
  *   server RSS growth and CPU seconds per export;
- * - ceiling: the sim server is stopped and its data dir copied twice, frozen; a server (`SOURCES=none`) on
+ * - ceiling: the sim server is stopped, its dir opened once until the engine removed the outdated parts the
+ *   run left (settle-store.ts: else each process opened on a copy removes them ~30 s after opening, 1-2
+ *   CPU-s that land in whichever exports run then), and copied twice, frozen; a server (`SOURCES=none`) on
  *   one copy answers the same export over HTTP (fixed start_time/end_time) while a child process on the
  *   other (export-ceiling.ts) runs the same statement in process into a file; rounds alternate HTTP and
  *   ceiling, Parquet and CSV. The ratio of medians is the HTTP path's share of the engine's ceiling.
@@ -29,7 +31,8 @@ import { pathToFileURL } from 'node:url'
 import { distPath, projectRoot } from '../../engine/paths.js'
 import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
-import { cpuSeconds, download, parquetRowCount, round, withRss } from './measure.js'
+import { cpuSeconds, download, parquetRowCount, round, settleStore, withRss } from './measure.js'
+import { threadCpuDiff, threadCpuOf } from './thread-cpu-of.js'
 
 const MIN = 60_000
 const DAYS = 30
@@ -277,6 +280,8 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
 
     // (c) frozen copies: HTTP against the engine's ceiling of the same statement, alternating
     await sim.stop()
+    const settle = settleStore(dir)
+    console.log(`history/realistic: outdated parts removed before the copies: ${JSON.stringify(settle)}`)
     const end = Math.floor(Date.now() / MIN) * MIN
     const range = `start_time=${end - DAYS * 86_400_000}&end_time=${end}`
     const httpDir = path.join(work, 'http')
@@ -294,6 +299,8 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
     const http: Record<Format, Run[]> = { parquet: [], csv: [] }
     /** seconds waited for the frozen server to be idle before each of its exports */
     const quietS: number[] = []
+    /** the frozen server's CPU-s by thread name per HTTP export, in order */
+    const httpThreads: Record<string, unknown>[] = []
     const engine: Record<Format, Run[]> = { parquet: [], csv: [] }
     try {
       const frozenKey = await newKey(frozen.base)
@@ -310,7 +317,12 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
       for (let r = 0; r < rounds; r++) {
         for (const f of ['parquet', 'csv'] as const) {
           quietS.push(await quiet(frozen.pid))
+          const th0 = threadCpuOf(frozen.pid)
           http[f].push(await httpExport(frozen.pid, url(f, frozen.base, range), frozenKey, file(f), f))
+          // CPU-s by thread name; `ended`: threads that started and ended during the export (not listed)
+          const th = threadCpuDiff(th0, threadCpuOf(frozen.pid))
+          const listed = Object.values(th).reduce((a, b) => a + b, 0)
+          httpThreads.push({ format: f, ...th, ended: round(http[f].at(-1)!.cpuS - listed) })
           const c = await ceiling.run({
             format: f,
             symbols: bases,
@@ -349,7 +361,9 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
       after_compaction_csv: summary(after.csv),
       frozen_vs_ceiling: {
         note: 'the data dir copied after the sim server stopped; HTTP (SOURCES=none) and the in-process statement alternate; the server idle before each of its exports',
+        outdated_parts_settled: settle,
         server_idle_wait_s: quietS,
+        http_cpu_s_by_thread: httpThreads,
         parquet_http: summary(http.parquet),
         parquet_ceiling: summary(engine.parquet),
         parquet_ratio_of_medians: ratio('parquet'),
