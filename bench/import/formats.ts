@@ -145,15 +145,6 @@ const CANDIDATES: Readonly<Record<string, Candidate>> = {
           OR toUInt64OrNull(t_last_trade_id) IS NULL OR toUInt64OrNull(t_transact_time) IS NULL, 'ints') = 0)`,
     settings: CUSTOM_CSV
   },
-  custom_cast_ints: {
-    from: (f) =>
-      `(SELECT accurateCast(t_agg_trade_id, 'UInt64') AS c_agg_trade_id, c_price, c_quantity,
-        accurateCast(t_transact_time, 'UInt64') AS c_transact_time, c_is_buyer_maker
-        FROM file(${sqlString(f)}, 'CustomSeparatedWithNames', ${sqlString(TEXT_INTS)})
-        WHERE throwIf(NOT (c_agg_trade_id >= 0 AND accurateCast(t_first_trade_id, 'UInt64') >= 0
-          AND accurateCast(t_last_trade_id, 'UInt64') >= 0 AND c_transact_time >= 0), 'ints') = 0)`,
-    settings: CUSTOM_CSV
-  },
   custom_nullable_ints: {
     from: (f) => wideFrom(f, 'UInt64', '18446744073709551615'),
     settings: { ...CUSTOM_CSV, format_csv_null_representation: '' }

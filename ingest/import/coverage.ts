@@ -70,15 +70,10 @@ const BUCKET_KEY: readonly (readonly [string, string])[] = [
   ['bucket', `DateTime('UTC')`]
 ]
 
-/**
- * One check: rows whose `key` (over the inner select's columns) is among the rows of `select` are skipped.
- * `scan`: the rows of the table `select` draws its keys from (`select` keeps some of them); no row there, no
- * key. Unset: `select` itself.
- */
+/** One check: rows whose `key` (over the inner select's columns) is among the rows of `select` are skipped. */
 interface Check {
   readonly key: string
   readonly select: string
-  readonly scan?: string
 }
 
 function candles(level: CandleLevel): Check[] {
@@ -89,17 +84,14 @@ function candles(level: CandleLevel): Check[] {
       `WHERE ${IN_BASES} AND bucket BETWEEN ${bucketOf(level, FROM)} AND ${TO}`
   }
   // a bucket above that holds data not made of rows at `level` was written directly (a coarser kline)
-  const above = cascadeOf(level).map((up): Check => {
-    const scan = `SELECT ${MARKET}, bucket FROM candles_${up} WHERE ${IN_BASES} AND bucket BETWEEN ${bucketOf(up, FROM)} AND ${TO}`
-    return {
-      key: `(${MARKET}, ${bucketOf(up, 'ts')})`,
-      select:
-        `${scan} ` +
-        `AND (${MARKET}, bucket) NOT IN (SELECT ${MARKET}, ${bucketOf(up, 'bucket')} FROM candles_${level} ` +
-        `WHERE ${IN_BASES} AND bucket BETWEEN ${bucketOf(up, FROM)} AND ${TO} + INTERVAL 32 DAY)`,
-      scan
-    }
-  })
+  const above = cascadeOf(level).map((up): Check => ({
+    key: `(${MARKET}, ${bucketOf(up, 'ts')})`,
+    select:
+      `SELECT ${MARKET}, bucket FROM candles_${up} ` +
+      `WHERE ${IN_BASES} AND bucket BETWEEN ${bucketOf(up, FROM)} AND ${TO} ` +
+      `AND (${MARKET}, bucket) NOT IN (SELECT ${MARKET}, ${bucketOf(up, 'bucket')} FROM candles_${level} ` +
+      `WHERE ${IN_BASES} AND bucket BETWEEN ${bucketOf(up, FROM)} AND ${TO} + INTERVAL 32 DAY)`
+  }))
   return [own, ...above]
 }
 
@@ -113,17 +105,6 @@ function candles(level: CandleLevel): Check[] {
 export interface CoveragePlan {
   /** SELECT of the keys the store already holds; column `part` numbers the check a key belongs to */
   readonly select: string
-  /**
-   * `select` over the checks numbered in `parts` only (null when none): the keys of the others, which
-   * `present` found no row for, are none
-   */
-  selectOf(parts: ReadonlySet<number>): string | null
-  /**
-   * a SELECT of the numbers (column `part`) of the checks whose table has a row in the range (`scan`): a
-   * check without one has no key. One row read per table at most, where `select` builds a set per check
-   * (~5 ms each, 8 for trades); the keys are then selected of the checks it names only.
-   */
-  readonly present: string
   /** the `file()` structure of `select`'s output */
   readonly structure: string
   /**
@@ -144,14 +125,8 @@ function plan(
 ): CoveragePlan {
   const structure = ['part UInt8', ...keyColumns.map(([name, type]) => `${name} ${type}`)].join(', ')
   const columns = keyColumns.map(([name]) => name).join(', ')
-  const selectOf = (parts?: ReadonlySet<number>): string =>
-    checks
-      .flatMap((c, i) => (parts && !parts.has(i) ? [] : [`SELECT ${i} AS part, ${columns} FROM (${c.select})`]))
-      .join('\nUNION ALL ')
   return {
-    select: selectOf(),
-    selectOf: (parts) => selectOf(parts) || null,
-    present: checks.map((c, i) => `SELECT ${i} AS part FROM (${c.scan ?? c.select} LIMIT 1)`).join('\nUNION ALL '),
+    select: checks.map((c, i) => `SELECT ${i} AS part, ${columns} FROM (${c.select})`).join('\nUNION ALL '),
     structure,
     filter: (keysFile, parts) =>
       checks

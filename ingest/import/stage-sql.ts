@@ -6,8 +6,7 @@
  * reaches the raw tables. Columns: `_row` (0-based data line, file order), `_ms` (the row time, epoch ms)
  * and every CSV column as `c_<name>` with its `chType`, the names the layouts' `inner` selects read. A file
  * written without a staging table (direct-file.ts) is read by its one statement through `directSource`:
- * the same columns, the same rules, applied to every row while the statement reads (a required integer
- * cell by its conversion, stage-ints.ts).
+ * the same columns, the same rules, applied to every row while the statement reads.
  */
 import { settingsClause } from '../../engine/store/sql-text.js'
 import { MICROS_FROM, type CellCheck, type CsvColumn, type CsvLayout } from './csv-layout.js'
@@ -48,36 +47,28 @@ export const columnName = (c: CsvColumn): string => `c_${c.name.replace(/\W/g, '
 const hasOptional = (layout: CsvLayout): boolean => layout.columns.some((c) => c.optional)
 const nullableRead = (c: CsvColumn): boolean => !c.optional && c.chType !== 'String' && !isInt(c)
 
-/**
- * How integer cells are read (stage-ints.ts): `checked`, as text parsed to NULL when refused, each with its
- * `_ints` bit and rule (the staging table); `cast`, as text, a required cell converted by `accurateCast`,
- * failing the statement when refused (the one statement reading the file itself); `typed`, by the engine's
- * integer input, unchecked (the benchmark's `ceiling_csv`).
- */
-type IntRead = 'checked' | 'cast' | 'typed'
-
-/** How a column is read from the file: its name there and its type. */
-function readAs(layout: CsvLayout, c: CsvColumn, ints: IntRead): { name: string; type: string } {
+/** How a column is read from the file: its name there and its type. `typed`: integers read as their type. */
+function readAs(layout: CsvLayout, c: CsvColumn, typed: boolean): { name: string; type: string } {
   const n = columnName(c)
-  if (isInt(c) && ints !== 'typed') return { name: intTextName(n), type: 'String' }
+  if (isInt(c) && !typed) return { name: intTextName(n), type: 'String' }
   if (hasOptional(layout) && nullableRead(c)) return { name: n.replace(/^c_/, 'r_'), type: `Nullable(${c.chType})` }
   return { name: n, type: c.chType }
 }
 
 /** The `file()` structure the CSV is read with. */
-function readStructure(layout: CsvLayout, ints: IntRead): string {
+function readStructure(layout: CsvLayout, typed: boolean): string {
   return layout.columns
-    .map((c) => readAs(layout, c, ints))
+    .map((c) => readAs(layout, c, typed))
     .map((r) => `${r.name} ${r.type}`)
     .join(', ')
 }
 
 /** The read columns as the staged `c_` columns (and the integers' `n_`, stage-ints.ts), in a SELECT list. */
-function readSelect(layout: CsvLayout, c: CsvColumn, ints: IntRead): string {
+function readSelect(layout: CsvLayout, c: CsvColumn, typed: boolean): string {
   const n = columnName(c)
-  const r = readAs(layout, c, ints)
+  const r = readAs(layout, c, typed)
   if (r.name === n) return n
-  return r.type === 'String' ? intSelect(c, n, ints === 'cast') : `assumeNotNull(${r.name}) AS ${n}`
+  return r.type === 'String' ? intSelect(c, n) : `assumeNotNull(${r.name}) AS ${n}`
 }
 
 /** The row time in epoch ms, over the staged columns (as csv-scan.ts reads it). */
@@ -155,8 +146,8 @@ function kept(layout: CsvLayout, c: CsvColumn): boolean {
 
 /**
  * The SELECT reading `src` as the staging table's columns: `_row` (with `withRow`), `_ms`, `_missing` (layouts
- * with optional cells), `_ints` (layouts with integer columns read `checked`, or optional ones `cast`) and
- * the kept `c_` columns. Its input settings are `inputSettings`. `ints`: how integer cells are read.
+ * with optional cells), `_ints` (layouts with integer columns, unless `typed`) and the kept `c_` columns.
+ * Its input settings are `inputSettings`. `typed` reads the integers as their type, unchecked (`csvSelect`).
  */
 function stagedSelect(
   layout: CsvLayout,
@@ -164,23 +155,21 @@ function stagedSelect(
   quote: (s: string) => string,
   withRow: boolean,
   format = 'CSV',
-  ints: IntRead = 'checked'
+  typed = false
 ): string {
   const opt = hasOptional(layout)
-  const bits =
-    ints === 'typed' || intColumns(layout).length === 0 ? null : intsFlags(layout, columnName, ints === 'cast')
-  const read = layout.columns.map((c) => readSelect(layout, c, ints))
-  const nulls = layout.columns.filter((c) => readAs(layout, c, ints).name.startsWith('r_'))
-  const missing = nulls.map((c) => `${readAs(layout, c, ints).name} IS NULL`).join(' OR ') || '0'
-  const args = [quote(src.file), quote(format), quote(readStructure(layout, ints)), ...(src.gzip ? [`'gzip'`] : [])]
+  const ints = !typed && intColumns(layout).length > 0
+  const read = layout.columns.map((c) => readSelect(layout, c, typed))
+  const nulls = layout.columns.filter((c) => readAs(layout, c, typed).name.startsWith('r_'))
+  const missing = nulls.map((c) => `${readAs(layout, c, typed).name} IS NULL`).join(' OR ') || '0'
+  const args = [quote(src.file), quote(format), quote(readStructure(layout, typed)), ...(src.gzip ? [`'gzip'`] : [])]
   const names = layout.columns
-    // a column `accurateCast` converts is read by its rule (stage-ints.ts `intRule`)
-    .filter((c) => kept(layout, c) || (ints === 'cast' && isInt(c) && !c.optional))
+    .filter((c) => kept(layout, c))
     .map(columnName)
     .join(', ')
-  const flags = [...(opt ? [`toUInt8(${missing}) AS _missing`] : []), ...(bits ? [bits] : [])]
+  const flags = [...(opt ? [`toUInt8(${missing}) AS _missing`] : []), ...(ints ? [intsFlags(layout, columnName)] : [])]
   return [
-    `SELECT ${withRow ? '_row, ' : ''}${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${bits ? '_ints, ' : ''}${names}`,
+    `SELECT ${withRow ? '_row, ' : ''}${timeMs(layout)} AS _ms, ${opt ? '_missing, ' : ''}${ints ? '_ints, ' : ''}${names}`,
     `FROM (SELECT ${withRow ? '_row_number AS _row, ' : ''}${[...read, ...flags].join(', ')}`,
     `  FROM file(${args.join(', ')}))`
   ].join('\n')
@@ -207,7 +196,7 @@ export function loadStatement(
  * reads the file through it; imports use `directSource` or the staging table.
  */
 export function csvSelect(layout: CsvLayout, src: StageSource, quote: (s: string) => string): string {
-  return `(${stagedSelect(layout, src, quote, false, 'CSV', 'typed')})`
+  return `(${stagedSelect(layout, src, quote, false, 'CSV', true)})`
 }
 
 /** The `throwIf` message of `directSource` (the line and rule are found by staging the file). */
@@ -245,8 +234,7 @@ const directFormat = (header: boolean): string => (header ? 'CustomSeparatedWith
 
 /**
  * The file read straight into a slice statement, in place of the staging table (writer.ts): the staging
- * table's columns, read with `directInputSettings`, a required integer cell converted by `accurateCast`
- * (stage-ints.ts: a refused one fails the read), with every other rule of `stageRules` and the time range
+ * table's columns, read with `directInputSettings`, with every rule of `stageRules` and the time range
  * `{from_ms:Int64}..{to_ms:Int64}` (epoch ms) applied to every row by `throwIf` before any row leaves the
  * subquery, and the file's data rows held to `maxRows` (its 0-based `_row` below it: the engine counts the
  * rows while it reads them, so the file is not counted before). A row that breaks one fails the statement
@@ -261,14 +249,14 @@ export function directSource(
 ): string {
   const last = layout.columns.at(-1)!
   const pass = [
-    ...stageRules(layout, true).map((r) => `(${r.pass})`),
+    ...stageRules(layout).map((r) => `(${r.pass})`),
     // the last cell, read to the end of its line, holds no further cell
     ...(last.chType === 'String' ? [`position(${columnName(last)}, ',') = 0`] : []),
     '_ms BETWEEN {from_ms:Int64} AND {to_ms:Int64}',
     `_row < ${Math.trunc(maxRows)}`
   ]
   return [
-    `(SELECT * FROM (${stagedSelect(layout, src, quote, true, directFormat(src.header), 'cast')})`,
+    `(SELECT * FROM (${stagedSelect(layout, src, quote, true, directFormat(src.header))})`,
     ` WHERE throwIf(NOT (${pass.join(' AND ')}), ${quote(DIRECT_REFUSED)}) = 0)`
   ].join('\n')
 }
@@ -320,16 +308,14 @@ export interface StageRule {
 
 /**
  * Every rule a staged row must pass (the load already enforced the column count and the syntax of each
- * number that is not an integer; integers by their `_ints` bit). `cast`: the rules of the integers read
- * `cast` (`directSource`), where a column `accurateCast` converts is refused by its conversion
- * (stage-ints.ts `intRule`).
+ * number that is not an integer; integers by their `_ints` bit).
  */
-export function stageRules(layout: CsvLayout, cast = false): StageRule[] {
+export function stageRules(layout: CsvLayout): StageRule[] {
   const rules: StageRule[] = []
   if (hasOptional(layout)) rules.push({ pass: '_missing = 0', reason: 'an empty cell in a required column' })
   for (const c of layout.columns) {
     if (isInt(c)) {
-      rules.push(intRule(layout, c, cast ? { staged: columnName(c) } : undefined))
+      rules.push(intRule(layout, c))
       continue
     }
     const pass = cellCheck(c)

@@ -118,42 +118,10 @@ export async function directReadRefuses(store: Store, staged: StagedFile): Promi
     )
 }
 
-/**
- * The statement writing the keys `target` must skip in the slice's range to `keysFile`; with `parts`, of
- * those checks only (the others found no row: `presentParts`), null when there is none.
- */
-export function coverageKeysStatement(
-  target: ImportTarget,
-  keysFile: string,
-  parts?: ReadonlySet<number>
-): string | null {
+/** The statement writing the keys `target` must skip in the slice's range to `keysFile`. */
+export function coverageKeysStatement(target: ImportTarget, keysFile: string): string {
   const plan = coveragePlan(target.coverage, target.table, sqlString)
-  const select = parts ? plan.selectOf(parts) : plan.select
-  return (
-    select && `INSERT INTO FUNCTION file(${sqlString(keysFile)}, 'Native', ${sqlString(plan.structure)})\n${select}`
-  )
-}
-
-/** The numbers of the coverage checks of `target` whose table has a row in the slice's range (`bound`). */
-export async function presentParts(store: Store, target: ImportTarget, bound: Params): Promise<Set<number>> {
-  const rows = await store.query<{ part: number | string }>(
-    coveragePlan(target.coverage, target.table, sqlString).present,
-    bound
-  )
-  return new Set(rows.map((r) => Number(r.part)))
-}
-
-/**
- * The keys `target` must skip in the slice's range (`bound`), written to `keysFile`: by one statement over
- * the checks that have rows in the range, or none (an empty file, as the engine writes for no key). Returns
- * the file's bytes. Both reads precede the statement judged against them, as the one keys statement did: a
- * live write between them is judged as one after the keys were taken.
- */
-async function writeKeys(store: Store, target: ImportTarget, keysFile: string, bound: Params): Promise<Buffer> {
-  const sql = coverageKeysStatement(target, keysFile, await presentParts(store, target, bound))
-  if (sql) await store.command(sql, bound)
-  else fs.writeFileSync(keysFile, '')
-  return fs.readFileSync(keysFile)
+  return `INSERT INTO FUNCTION file(${sqlString(keysFile)}, 'Native', ${sqlString(plan.structure)})\n${plan.select}`
 }
 
 /**
@@ -233,10 +201,9 @@ export async function writeSlices(
       let keys: string
       let parts: Set<number>
       try {
-        const bytes = await writeKeys(store, target, entry.keys, bound)
-        keys = crypto.createHash('sha1').update(bytes).digest('hex')
-        // a Native file of no key is empty: no check found one
-        parts = bytes.length === 0 ? new Set() : await coveredParts(store, target, entry.keys)
+        await store.command(coverageKeysStatement(target, entry.keys), bound)
+        keys = crypto.createHash('sha1').update(fs.readFileSync(entry.keys)).digest('hex')
+        parts = await coveredParts(store, target, entry.keys)
       } catch (err) {
         journal.discard(entry)
         throw err

@@ -1,9 +1,7 @@
 /**
  * The import statement's coverage filter names only the checks that found keys (coverage.ts `filter` with
  * `parts`): a check left out must be one whose keys file part is empty, and with no parts the filter keeps
- * every row. The keys are selected of the checks whose table has a row in the range only (`present`,
- * `selectOf`). The integration tests (test/integration/import-binance.test.ts) prove the rows written are
- * unchanged.
+ * every row. The integration tests (test/integration/import-binance.test.ts) prove the rows written are unchanged.
  */
 import { describe, expect, it } from 'vitest'
 import { coveragePlan } from '../../ingest/import/coverage.js'
@@ -28,25 +26,6 @@ describe('import coverage filter by parts', () => {
 
   it('keeps every row when no check found a key', () => {
     expect(trades.filter('/k.native', new Set())).toBe('1')
-  })
-
-  it('looks for one row per check, in its table and range, without the set of its NOT IN', () => {
-    const branches = trades.present.split('\nUNION ALL ')
-    expect(branches).toHaveLength(8)
-    branches.forEach((b, i) => {
-      expect(b).toMatch(new RegExp(`^SELECT ${i} AS part FROM \\(SELECT .* LIMIT 1\\)$`))
-      expect(b).not.toContain('NOT IN')
-    })
-    expect(branches[6]).toContain('FROM candles_1w ') // part 6: the 1w check
-  })
-
-  it('selects the keys of the checks given only, each with its own part number; none: no statement', () => {
-    const parts = trades.selectOf(new Set([0, 6]))!.split('\nUNION ALL ')
-    expect(parts).toHaveLength(2)
-    expect(parts[0]).toMatch(/^SELECT 0 AS part, .* FROM candles_1m /)
-    expect(parts[1]).toMatch(/^SELECT 6 AS part, .* FROM candles_1w .* NOT IN /)
-    expect(trades.selectOf(new Set([0, 1, 2, 3, 4, 5, 6, 7]))).toBe(trades.select)
-    expect(trades.selectOf(new Set())).toBeNull()
   })
 
   it('reads the distinct part numbers of the keys file', () => {
