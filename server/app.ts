@@ -100,9 +100,9 @@ export function labelSynthetic(res: HttpResponse): HttpResponse {
 /**
  * The handler's view of a request. A class rather than an object literal with a getter: one hidden class
  * for every request, and the client address stays lazy (reading it has a cost, see uws-server.ts). What the
- * transport's request holds is read through it rather than copied: six fields per request instead of
- * eleven, an object every hot read allocates (docs/benchmarks.md, "Hot reads": the request path's garbage
- * sets how often the young generation is collected).
+ * transport's request holds is read through getters, not copied: this object is allocated by every hot read,
+ * and the request path's garbage sets how often the young generation is collected (docs/benchmarks.md,
+ * "Hot reads").
  */
 class RoutedRequest implements RouteRequest {
   constructor(

@@ -96,8 +96,8 @@ function readHeaders(req: uWS.HttpRequest, bodyRoute: boolean, keyedRoute: boole
  */
 class UwsRequest implements HttpRequest, Aborted {
   // The fields declared with `declare` are not set per request: most requests never set them, and an
-  // unset one reads `undefined` (no field, no slot). Seven fields per request instead of thirteen: an
-  // object every request allocates (docs/benchmarks.md, "The request path's garbage").
+  // unset one reads `undefined` (no field, no slot), so the object every request allocates stays small
+  // (docs/benchmarks.md, "The request path's garbage").
   declare private address?: string
   declare private parsed?: URLSearchParams
   aborted = false

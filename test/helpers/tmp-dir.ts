@@ -4,9 +4,8 @@ import path from 'node:path'
 
 /**
  * A fresh empty directory under the OS temp dir, removed by the returned cleanup. The removal retries
- * (Node's `maxRetries`: on ENOTEMPTY/EBUSY, 100 ms apart, linear back-off): an embedded engine opened in the
- * test process keeps its background threads (merges, part cleanup) after its session closed, and one of
- * them can create a directory inside the tree while it is being removed.
+ * (Node's `maxRetries`: on ENOTEMPTY/EBUSY, 100 ms apart, linear back-off) while something still writes in
+ * the tree: a server child whose stop has not ended yet, or an embedded engine's background thread.
  */
 export function tmpDir(prefix = 'tidewatch-test-'): { dir: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
