@@ -13,7 +13,7 @@ const { loadConfig, ConfigError } = await import('./config.js')
 const { DataDirError } = await import('../engine/store/chdb/data-dir.js')
 const { MigrationError } = await import('../engine/schema/migrate.js')
 const { ListenError } = await import('./http/uws-server.js')
-const { createLogger } = await import('../engine/log.js')
+const { createLogger, flushLogSync } = await import('../engine/log.js')
 const { forceExit, HARD_STOP_MS, REPEAT_WINDOW_MS, StopSignals } = await import('./stop-signals.js')
 const { recordStop } = await import('./last-stop.js')
 
@@ -61,6 +61,7 @@ const stopService = (r: Running): void => {
     () => {
       log.info({ ms: Date.now() - stopAt! }, 'stopped cleanly')
       recordStop(config.dataDir, { kind: 'clean' })
+      flushLogSync(log) // bounded: a full stdout pipe nobody reads must not hold the exit
       process.exit(0)
     },
     (err: unknown) => force(`shutdown failed: ${(err as Error).message}`)

@@ -14,6 +14,8 @@
  * `exit()` runs the engine's static destructors under those threads, which crashed the process (SIGSEGV,
  * status 139) or hung it. It sends itself SIGKILL instead, after logging what it leaves unwritten: the
  * kernel ends every thread at once, nothing is unloaded, and what survives is what survives `kill -9`.
+ * Its log lines wait for room on stdout at most LAST_LINES_WAIT_MS (engine/log.ts): a full stdout pipe
+ * nobody reads delays the SIGKILL by that, never blocks it.
  */
 import { createSyncLogger, flushLogSync, type Logger } from '../engine/log.js'
 
@@ -68,10 +70,14 @@ export type Unwritten = Record<string, number | Record<string, number>>
  */
 export function forceExit(log: Logger, reason: string, unwritten: Unwritten | null): never {
   flushLogSync(log) // lines still queued in the root logger's stream (one already being written may be lost)
-  createSyncLogger(log.level).error(
-    { reason, exit_status: FORCED_EXIT_STATUS, left_unwritten: unwritten ?? 'not started' },
-    'forced exit: not waiting for the stop to end'
-  )
+  try {
+    createSyncLogger(log.level).error(
+      { reason, exit_status: FORCED_EXIT_STATUS, left_unwritten: unwritten ?? 'not started' },
+      'forced exit: not waiting for the stop to end'
+    )
+  } catch {
+    // stdout closed, or full past the last lines' wait: the line is lost, the exit is not
+  }
   process.kill(process.pid, 'SIGKILL')
   // SIGKILL to oneself is delivered before kill(2) returns; nothing below runs
   throw new Error('unreachable: SIGKILL did not end the process')

@@ -14,7 +14,7 @@ import { describe, it, expect } from 'vitest'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { createSimMarket } from '../../ingest/sources/sim/sim-market.js'
 import { CANDLE_LEVELS } from '../../engine/history/candle-repair.js'
-import { freePort, spawnServer, waitForHealth } from '../helpers/spawn-server.js'
+import { freePort, spawnServer, waitForHealth, type Spawned } from '../helpers/spawn-server.js'
 import { tmpDir } from '../helpers/tmp-dir.js'
 
 const SEED = 4242
@@ -46,8 +46,9 @@ describe.skipIf(refusal !== null)('a full disk during the demo backfill', () => 
   it('is held and retried, then recovers by itself with every candle level equal to the raw trades', async () => {
     const { dir, cleanup } = tmpDir('tidewatch-disk-full-')
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${SMALL}`, 'tmpfs', dir])
+    let server: Spawned | undefined
     try {
-      const s = spawnServer(
+      const s = (server = spawnServer(
         {
           DATA_DIR: dir,
           SIM_SEED: String(SEED),
@@ -55,7 +56,7 @@ describe.skipIf(refusal !== null)('a full disk during the demo backfill', () => 
           ADMIN_TOKEN: 'e2e-admin-token-0123456789'
         },
         await freePort()
-      )
+      ))
       try {
         // the disk fills (the engine or the journal says so in the log): the batch is held and tried again,
         // not failed; the service answers and says degraded
@@ -122,6 +123,12 @@ describe.skipIf(refusal !== null)('a full disk during the demo backfill', () => 
         await store.close()
       }
     } finally {
+      // a failed check leaves the server stopping (or hung): it is ended before its directory goes, so the
+      // removal cannot fail on files it still writes and hide the check's own error
+      if (server && server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGKILL')
+        await server.exited
+      }
       execFileSync('umount', ['-l', dir])
       cleanup()
     }

@@ -14,8 +14,11 @@ export interface Spawned {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-/** Runs the built server (dist/server/main.js) as a child process with `env` over a clean environment. */
-export function spawnServer(env: Record<string, string>, port = 0): Spawned {
+/**
+ * Runs the built server (dist/server/main.js) as a child process with `env` over a clean environment. Its
+ * stdout is a pipe this process reads into `stdout`, unless `stdoutFd` names a descriptor to hand it instead.
+ */
+export function spawnServer(env: Record<string, string>, port = 0, stdoutFd?: number): Spawned {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env['PATH'] ?? '',
@@ -24,7 +27,7 @@ export function spawnServer(env: Record<string, string>, port = 0): Spawned {
       PORT: String(port),
       ...env
     },
-    stdio: ['ignore', 'pipe', 'pipe']
+    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe']
   })
   const out: Spawned = {
     child,
@@ -33,7 +36,7 @@ export function spawnServer(env: Record<string, string>, port = 0): Spawned {
     stderr: '',
     exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
   }
-  child.stdout!.on('data', (d: Buffer) => (out.stdout += d.toString()))
+  child.stdout?.on('data', (d: Buffer) => (out.stdout += d.toString()))
   child.stderr!.on('data', (d: Buffer) => (out.stderr += d.toString()))
   return out
 }
