@@ -69,6 +69,18 @@ async function main(): Promise<void> {
   // node intelligence: this build's honeypot check through the API against another build's (BENCH_NODE_REF)
   if (only === 'node-ab')
     return console.log(JSON.stringify(await (await import('./node/ab.js')).nodeAbBench(), null, 2))
+  // the realistic export from this build's server and another build's (BENCH_EXPORT_REF), interleaved
+  if (only === 'export-ab') {
+    const out = await (await import('./history/export-ab.js')).exportAbBench(Number(process.env['BENCH_ROUNDS'] ?? 10))
+    console.log(JSON.stringify(out, null, 2))
+    const dir = path.join(projectRoot(), 'bench', 'results')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'export-ab.json'),
+      JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2) + '\n'
+    )
+    return
+  }
   if (only === 'node-cpu')
     return console.log(JSON.stringify(await (await import('./node/check-cpu.js')).checkCpuBench(ROUNDS), null, 2))
   // node intelligence re-checks: owner's transaction confirmed -> TOKEN_RISK_CHANGED received, 1 s blocks

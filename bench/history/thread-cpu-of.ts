@@ -2,7 +2,9 @@
  * @module
  * CPU seconds of another process's threads grouped by thread name (Linux `/proc/<pid>/task/<tid>/stat`,
  * utime + stime): which of the server's threads an export's time went to (the main thread that encodes and
- * sends, chDB's query pipeline threads, its background merges `MergeMutate`, libuv workers named `node`).
+ * sends, chDB's query pipeline threads, its background merges `MergeMutate`; `node`: threads the runtime
+ * starts unnamed, V8's platform workers (in an export, profiled with perf: concurrent marking and sweeping of
+ * its garbage collections) and libuv's pool).
  * Threads that start and end between two snapshots are not counted. Elsewhere than Linux: empty.
  */
 import fs from 'node:fs'

@@ -60,5 +60,18 @@ export async function loadChainQuotes(
      ORDER BY instrument, ingest_ts`,
     params
   )
-  return rows.map(({ ts_ms, ...q }) => ({ ...q, ts: Number(ts_ms) }))
+  // field by field, not by rest and spread: every quote shares one hidden class (engine/live/books-load.ts)
+  return rows.map((q) => ({
+    kind: q.kind,
+    ts: Number(q.ts_ms),
+    exchange: q.exchange,
+    instrument: q.instrument,
+    underlying_price: q.underlying_price,
+    mark_price: q.mark_price,
+    mark_iv: q.mark_iv,
+    open_interest: q.open_interest,
+    volume_24h: q.volume_24h,
+    bid: q.bid,
+    ask: q.ask
+  }))
 }
