@@ -25,7 +25,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
-import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
+import { enterpriseKey, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
 import { cpuSeconds, download, round, settleStore } from './measure.js'
 import { quiet } from './realistic-export.js'
@@ -48,15 +48,6 @@ interface Export {
   readonly cpuS: number
   readonly threads: Record<string, number>
   readonly sha: string
-}
-
-async function newKey(base: string): Promise<string> {
-  const res = await fetch(`${base}/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ plan: 'enterprise', name: 'bench' })
-  })
-  return ((await res.json()) as { key: string }).key
 }
 
 /** A stopped 30-day demo dir written by this build. */
@@ -131,7 +122,7 @@ export async function exportAbBench(rounds: number, port = 18_961): Promise<Reco
           ...(script && { script })
         }
       )
-      builds.push({ name, base: s.base, pid: s.pid, key: await newKey(s.base), stop: s.stop })
+      builds.push({ name, base: s.base, pid: s.pid, key: await enterpriseKey(s.base), stop: s.stop })
     }
     const url = (b: Build, f: Format) =>
       `${b.base}/v1/backtest/export?symbols=${shape.bases.join(',')}&timeframe=1m&start_time=${shape.fromMs}&end_time=${shape.toMs}&format=${f}`

@@ -29,7 +29,7 @@ import path from 'node:path'
 import readline from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import { distPath, projectRoot } from '../../engine/paths.js'
-import { BENCH_ADMIN, startBenchServer } from '../http/bench-server.js'
+import { enterpriseKey, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
 import { cpuSeconds, download, parquetRowCount, round, settleStore, withRss } from './measure.js'
 import { threadCpuDiff, threadCpuOf } from './thread-cpu-of.js'
@@ -87,15 +87,6 @@ async function startSim(dir: string, port: number): Promise<SimServer> {
     },
     stop: () => server.stop()
   }
-}
-
-async function newKey(base: string): Promise<string> {
-  const res = await fetch(`${base}/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ plan: 'enterprise', name: 'bench' })
-  })
-  return ((await res.json()) as { key: string }).key
 }
 
 /** Every base the screener lists. */
@@ -228,7 +219,7 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
   const backfillS = round((performance.now() - t0) / 1000)
   const file = (f: Format) => path.join(work, `export.${f}`)
   try {
-    const key = await newKey(sim.base)
+    const key = await enterpriseKey(sim.base)
     const bases = await screenerBases(sim.base, key)
     const url = (f: Format, base = sim.base, range = `lookback=${DAYS}d`) =>
       `${base}/v1/backtest/export?symbols=${bases.join(',')}&timeframe=1m&${range}&format=${f}`
@@ -303,7 +294,7 @@ export async function realisticExportBench(rounds: number, port = 18_941): Promi
     const httpThreads: Record<string, unknown>[] = []
     const engine: Record<Format, Run[]> = { parquet: [], csv: [] }
     try {
-      const frozenKey = await newKey(frozen.base)
+      const frozenKey = await enterpriseKey(frozen.base)
       // one unmeasured export each: the first query of a process after start was ~2x slower (caches)
       await httpExport(frozen.pid, url('parquet', frozen.base, range), frozenKey, file('parquet'), 'parquet')
       await ceiling.run({

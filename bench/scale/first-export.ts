@@ -22,7 +22,8 @@ import { limitMarkets, UNIVERSE } from '../../ingest/sources/sim/universe.js'
 import { quiet } from '../history/realistic-export.js'
 import { cpuSeconds, round } from '../history/measure.js'
 import { exportRun, type FixedWindow } from './reads.js'
-import { enterpriseKey, spawnScaleServer } from './scale-server.js'
+import { enterpriseKey } from '../http/bench-server.js'
+import { spawnScaleServer } from './scale-server.js'
 import { med } from './size-run.js'
 
 /** longest wait for a start to be ready, ms */

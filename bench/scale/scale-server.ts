@@ -77,14 +77,3 @@ export function spawnScaleServer(dir: string, port: number, env: Record<string, 
     }
   }
 }
-
-/** A new enterprise key (no history depth limit, export allowed). */
-export async function enterpriseKey(base: string): Promise<string> {
-  const res = await fetch(`${base}/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${BENCH_ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ plan: 'enterprise', name: 'scale-bench' })
-  })
-  if (!res.ok) throw new Error(`key creation answered ${res.status}`)
-  return ((await res.json()) as { key: string }).key
-}

@@ -13,7 +13,8 @@ import { median } from '../stats.js'
 import { quiet } from '../history/realistic-export.js'
 import { cpuSeconds, rssMb, round } from '../history/measure.js'
 import { candleDigest, exportRun, readMix, type FixedWindow, type Market, type MixResult } from './reads.js'
-import { enterpriseKey, spawnScaleServer } from './scale-server.js'
+import { enterpriseKey } from '../http/bench-server.js'
+import { spawnScaleServer } from './scale-server.js'
 
 const HOUR_MS = 3_600_000
 /** longest wait for a backfill, ms per backfilled day (a loaded 2-core machine took ~27 s per day) */
