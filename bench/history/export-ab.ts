@@ -15,7 +15,14 @@
  * - `BENCH_EXPORT_AB_IDLE_S` (default 60): both servers idle this long after ready before the first round.
  *   A freshly started server's first exports cost less in `node` (no old-generation collections yet), so
  *   rounds start in the state a server that has run a while is in;
- * - `BENCH_ROUNDS` rounds (default 10).
+ * - `BENCH_ROUNDS` rounds (default 10);
+ * - `BENCH_EXPORT_AB_LIVE=1`: instead, each build's server backfills its own 30-day demo market
+ *   (`SOURCES=sim`, one after the other) and stays live with its feed; after the idle (default 120 s here:
+ *   the compaction after the backfill) the same rounds export the 30 days up to the round's minute. The live
+ *   minutes differ between the two servers, so files are compared by size, not hash, and an export does not
+ *   wait for an idle server (the feed keeps it at ~0.15 CPU-s per s): 2 s pass between exports.
+ *   `BENCH_EXPORT_AB_REF_FIRST=1` starts the reference first (the first one's compaction overlaps the
+ *   second's backfill).
  *
  * `npm run build && BENCH_EXPORT_REF=<checkout> node dist/bench/run.js export-ab`; results in
  * bench/results/export-ab.json.
@@ -28,7 +35,7 @@ import { ChdbStore } from '../../engine/store/chdb/chdb-store.js'
 import { enterpriseKey, startBenchServer } from '../http/bench-server.js'
 import { median } from '../stats.js'
 import { cpuSeconds, download, round, settleStore } from './measure.js'
-import { quiet } from './realistic-export.js'
+import { quiet, screenerBases } from './realistic-export.js'
 import { threadCpuDiff, threadCpuOf } from './thread-cpu-of.js'
 
 const DAYS = 30
@@ -48,6 +55,7 @@ interface Export {
   readonly cpuS: number
   readonly threads: Record<string, number>
   readonly sha: string
+  readonly bytes: number
 }
 
 /** A stopped 30-day demo dir written by this build. */
@@ -77,8 +85,9 @@ async function exportShape(dir: string): Promise<{ bases: string[]; fromMs: numb
   }
 }
 
-async function exportOnce(b: Build, url: string, file: string): Promise<Export> {
-  await quiet(b.pid)
+async function exportOnce(b: Build, url: string, file: string, live: boolean): Promise<Export> {
+  if (live) await new Promise((r) => setTimeout(r, 2000))
+  else await quiet(b.pid)
   const th0 = threadCpuOf(b.pid)
   const c0 = cpuSeconds(b.pid)
   const got = await download(url, b.key, file)
@@ -86,7 +95,7 @@ async function exportOnce(b: Build, url: string, file: string): Promise<Export> 
   const threads = threadCpuDiff(th0, threadCpuOf(b.pid))
   const sha = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16)
   fs.rmSync(file)
-  return { ms: Math.round(got.ms), cpuS, threads, sha }
+  return { ms: Math.round(got.ms), cpuS, threads, sha, bytes: got.bytes }
 }
 
 const med = (xs: readonly number[]): number => round(median(xs))
@@ -96,55 +105,67 @@ export async function exportAbBench(rounds: number, port = 18_961): Promise<Reco
   if (!ref) throw new Error('export-ab needs BENCH_EXPORT_REF: the root of another built checkout')
   const refScript = path.join(path.resolve(ref), 'dist', 'server', 'main.js')
   if (!fs.existsSync(refScript)) throw new Error(`export-ab: ${refScript} does not exist (build that checkout)`)
-  const idleS = Number(process.env['BENCH_EXPORT_AB_IDLE_S'] ?? 60)
+  const live = process.env['BENCH_EXPORT_AB_LIVE'] === '1'
+  const idleS = Number(process.env['BENCH_EXPORT_AB_IDLE_S'] ?? (live ? 120 : 60))
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-export-ab-'))
   const builds: Build[] = []
   try {
-    const src = path.join(work, 'src')
-    const given = process.env['BENCH_EXPORT_AB_DIR']
-    if (given) fs.cpSync(given, src, { recursive: true })
-    else await demoDir(src, port)
-    const settled = settleStore(src)
-    const shape = await exportShape(src)
-    console.log(`export-ab: ${shape.bases.length} bases; settled ${JSON.stringify(settled)}`)
-    for (const [name, script] of [
+    let shape: { bases: string[]; fromMs: number; toMs: number } | null = null
+    if (!live) {
+      const src = path.join(work, 'src')
+      const given = process.env['BENCH_EXPORT_AB_DIR']
+      if (given) fs.cpSync(given, src, { recursive: true })
+      else await demoDir(src, port)
+      const settled = settleStore(src)
+      shape = await exportShape(src)
+      console.log(`export-ab: ${shape.bases.length} bases; settled ${JSON.stringify(settled)}`)
+    }
+    const order = [
       ['this build', undefined],
       ['reference', refScript]
-    ] as const) {
-      const dir = path.join(work, `copy-${builds.length}`)
-      fs.cpSync(src, dir, { recursive: true })
+    ] as const
+    // started one after the other: in live mode the first one's compaction runs during the second's backfill
+    for (const [name, script] of process.env['BENCH_EXPORT_AB_REF_FIRST'] === '1' ? [...order].reverse() : order) {
+      const dir = path.join(work, `server-${builds.length}`)
+      if (shape) fs.cpSync(path.join(work, 'src'), dir, { recursive: true })
+      else fs.mkdirSync(dir)
       const s = await startBenchServer(
         port + 1 + builds.length,
-        { SOURCES: 'none' },
-        (h) => (h as { ready?: boolean }).ready === true,
+        live ? { SOURCES: 'sim', SIM_BACKFILL_DAYS: String(DAYS) } : { SOURCES: 'none' },
+        (h) => (live ? h.sources[0]?.phase === 'live' : (h as { ready?: boolean }).ready === true),
         dir,
-        {
-          ...(script && { script })
-        }
+        { ...(script && { script }) }
       )
       builds.push({ name, base: s.base, pid: s.pid, key: await enterpriseKey(s.base), stop: s.stop })
     }
-    const url = (b: Build, f: Format) =>
-      `${b.base}/v1/backtest/export?symbols=${shape.bases.join(',')}&timeframe=1m&start_time=${shape.fromMs}&end_time=${shape.toMs}&format=${f}`
+    const bases = shape?.bases ?? (await screenerBases(builds[0]!.base, builds[0]!.key))
+    const range = () => {
+      if (shape) return `start_time=${shape.fromMs}&end_time=${shape.toMs}`
+      const end = Math.floor(Date.now() / 60_000) * 60_000
+      return `start_time=${end - DAYS * 86_400_000}&end_time=${end}`
+    }
+    const url = (b: Build, f: Format, span: string) =>
+      `${b.base}/v1/backtest/export?symbols=${bases.join(',')}&timeframe=1m&${span}&format=${f}`
     const file = path.join(work, 'export.out')
     await new Promise((r) => setTimeout(r, idleS * 1000))
-    for (const b of builds) for (const f of FORMATS) await exportOnce(b, url(b, f), file) // unmeasured
+    for (const b of builds) for (const f of FORMATS) await exportOnce(b, url(b, f, range()), file, live) // unmeasured
     const runs: Record<string, Record<Format, Export[]>> = {}
     for (let r = 0; r < rounds; r++) {
+      const span = range()
       for (const b of r % 2 === 0 ? builds : [...builds].reverse()) {
         for (const f of FORMATS) {
-          const e = await exportOnce(b, url(b, f), file)
+          const e = await exportOnce(b, url(b, f, span), file, live)
           ;((runs[b.name] ??= { csv: [], parquet: [] })[f] as Export[]).push(e)
           console.log(`export-ab: round ${r} ${b.name} ${f} ${e.ms} ms, ${e.cpuS} CPU-s ${JSON.stringify(e.threads)}`)
         }
       }
     }
-    const out: Record<string, unknown> = { rounds, idle_s: idleS, bases: shape.bases.length, reference: ref }
+    const out: Record<string, unknown> = { rounds, live, idle_s: idleS, bases: bases.length, reference: ref }
     for (const f of FORMATS) {
       const mine = runs['this build']![f]
       const theirs = runs['reference']![f]
       const shas = new Set([...mine, ...theirs].map((e) => e.sha))
-      if (shas.size !== 1) throw new Error(`export-ab: ${f} files differ between runs or builds: ${[...shas]}`)
+      if (!live && shas.size !== 1) throw new Error(`export-ab: ${f} files differ between runs or builds: ${[...shas]}`)
       const summary = (es: readonly Export[]) => {
         const names = new Set(es.flatMap((e) => Object.keys(e.threads)))
         return {
@@ -162,7 +183,7 @@ export async function exportAbBench(rounds: number, port = 18_961): Promise<Reco
       out[f] = {
         paired_ms_ratio: paired((e) => e.ms),
         paired_cpu_ratio: paired((e) => e.cpuS),
-        sha256_16: [...shas][0],
+        ...(live ? { mb: med([...mine, ...theirs].map((e) => e.bytes / 1_048_576)) } : { sha256_16: [...shas][0] }),
         this_build: a,
         reference: b,
         ms_ratio: round(a.ms / b.ms),

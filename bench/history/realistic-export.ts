@@ -90,7 +90,7 @@ async function startSim(dir: string, port: number): Promise<SimServer> {
 }
 
 /** Every base the screener lists. */
-async function screenerBases(base: string, key: string): Promise<string[]> {
+export async function screenerBases(base: string, key: string): Promise<string[]> {
   // the screener can answer 503 warming_up, or no rows, for a moment after the backfill on a loaded machine
   const deadline = Date.now() + SCREENER_WAIT_MS
   for (;;) {
