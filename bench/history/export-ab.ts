@@ -56,6 +56,8 @@ interface Export {
   readonly threads: Record<string, number>
   readonly sha: string
   readonly bytes: number
+  /** live mode: the server's CPU-s per s over the 2 s before the export (its feed, ingest and merges) */
+  readonly idleRate: number
 }
 
 /** A stopped 30-day demo dir written by this build. */
@@ -86,8 +88,13 @@ async function exportShape(dir: string): Promise<{ bases: string[]; fromMs: numb
 }
 
 async function exportOnce(b: Build, url: string, file: string, live: boolean): Promise<Export> {
-  if (live) await new Promise((r) => setTimeout(r, 2000))
-  else await quiet(b.pid)
+  let idleRate = 0
+  if (live) {
+    const i0 = cpuSeconds(b.pid)
+    const t0 = performance.now()
+    await new Promise((r) => setTimeout(r, 2000))
+    idleRate = (cpuSeconds(b.pid) - i0) / ((performance.now() - t0) / 1000)
+  } else await quiet(b.pid)
   const th0 = threadCpuOf(b.pid)
   const c0 = cpuSeconds(b.pid)
   const got = await download(url, b.key, file)
@@ -96,10 +103,12 @@ async function exportOnce(b: Build, url: string, file: string, live: boolean): P
   // live exports differ by their newest minutes: compared by size, so not read back
   const sha = live ? '' : crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16)
   fs.rmSync(file)
-  return { ms: Math.round(got.ms), cpuS, threads, sha, bytes: got.bytes }
+  return { ms: Math.round(got.ms), cpuS, threads, sha, bytes: got.bytes, idleRate }
 }
 
 const med = (xs: readonly number[]): number => round(median(xs))
+/** live mode: the export's CPU less what the server spends at its idle rate over the export's wall time */
+const netCpu = (e: Export): number => e.cpuS - e.idleRate * (e.ms / 1000)
 
 export async function exportAbBench(rounds: number, port = 18_961): Promise<Record<string, unknown>> {
   const ref = process.env['BENCH_EXPORT_REF']
@@ -157,7 +166,10 @@ export async function exportAbBench(rounds: number, port = 18_961): Promise<Reco
         for (const f of FORMATS) {
           const e = await exportOnce(b, url(b, f, span), file, live)
           ;((runs[b.name] ??= { csv: [], parquet: [] })[f] as Export[]).push(e)
-          console.log(`export-ab: round ${r} ${b.name} ${f} ${e.ms} ms, ${e.cpuS} CPU-s ${JSON.stringify(e.threads)}`)
+          const idle = live ? ` (idle ${round(e.idleRate)} CPU-s/s)` : ''
+          console.log(
+            `export-ab: round ${r} ${b.name} ${f} ${e.ms} ms, ${e.cpuS} CPU-s${idle} ${JSON.stringify(e.threads)}`
+          )
         }
       }
     }
@@ -174,7 +186,11 @@ export async function exportAbBench(rounds: number, port = 18_961): Promise<Reco
           cpu_s: med(es.map((e) => e.cpuS)),
           cpu_s_by_thread: Object.fromEntries([...names].map((n) => [n, med(es.map((e) => e.threads[n] ?? 0))])),
           runs_ms: es.map((e) => e.ms),
-          runs_cpu_s: es.map((e) => e.cpuS)
+          runs_cpu_s: es.map((e) => e.cpuS),
+          ...(live && {
+            idle_cpu_s_per_s: med(es.map((e) => e.idleRate)),
+            net_cpu_s: med(es.map(netCpu))
+          })
         }
       }
       const a = summary(mine)
@@ -184,6 +200,7 @@ export async function exportAbBench(rounds: number, port = 18_961): Promise<Reco
       out[f] = {
         paired_ms_ratio: paired((e) => e.ms),
         paired_cpu_ratio: paired((e) => e.cpuS),
+        ...(live && { paired_net_cpu_ratio: paired(netCpu) }),
         ...(live ? { mb: med([...mine, ...theirs].map((e) => e.bytes / 1_048_576)) } : { sha256_16: [...shas][0] }),
         this_build: a,
         reference: b,

@@ -1,0 +1,168 @@
+/**
+ * The live funding histories of the confirmation model on a real chDB store: after every kind of applied
+ * reading (newer in the newest hour, older in it, a new hour, a late one for an earlier hour, a tie in time)
+ * the cached history equals a fresh load of the store holding the same readings, and the readings that can
+ * be folded in cost no store query; a reading applied but not yet written when a load runs is in the answer.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadFundingHistory } from '../../engine/live/books-load.js'
+import { FundingHistory, foldReading } from '../../engine/live/funding-history.js'
+import { liveBounds } from '../../engine/live/load-bounds.js'
+import type { FundingRecord } from '../../engine/records/types.js'
+import type { Store } from '../../engine/store/store.js'
+import { useMigratedStore } from '../helpers/migrated-store.js'
+import { insertRows } from '../helpers/asof/market-rows.js'
+
+const s = useMigratedStore()
+const HOUR = 3_600_000
+const t0 = Date.UTC(2026, 9, 1, 0, 0, 0)
+/** the clock: 10 min into hour 50; the stored readings end in hour 49 */
+const now = t0 + 50 * HOUR + 10 * 60_000
+const EX = 'binance'
+
+const reading = (symbol: string, ts: number, rate: number): FundingRecord => ({
+  kind: 'funding',
+  ts,
+  exchange: EX,
+  symbol,
+  base: symbol.replace('USDT', ''),
+  funding_rate: rate,
+  interval_hours: 8
+})
+
+/** Writes readings to the store (received 2 s after their time). */
+async function write(...rs: FundingRecord[]): Promise<void> {
+  await insertRows(
+    s.store,
+    'funding',
+    rs.map((r) => ({
+      ts: r.ts,
+      exchange: r.exchange,
+      symbol: r.symbol,
+      base: r.base,
+      funding_rate: r.funding_rate,
+      interval_hours: r.interval_hours,
+      ingest_ts: r.ts + 2_000
+    }))
+  )
+}
+
+/** The store, counting the statements run through it. */
+function counted(store: Store): { store: Store; queries: () => number } {
+  let n = 0
+  const proxy = new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown
+      if (prop === 'query' && typeof v === 'function') {
+        return (...args: unknown[]) => {
+          n++
+          return (v as (...a: unknown[]) => unknown).apply(target, args)
+        }
+      }
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+    }
+  })
+  return { store: proxy, queries: () => n }
+}
+
+const fresh = (symbol: string, at = now) => loadFundingHistory(s.store, EX, symbol, liveBounds(at))
+
+beforeAll(async () => {
+  // hours 0-49: a reading every 10 min, rates distinct per reading
+  const rs: FundingRecord[] = []
+  for (let ts = t0; ts < t0 + 50 * HOUR; ts += 10 * 60_000) {
+    const i = (ts - t0) / 60_000
+    rs.push(reading('BTCUSDT', ts, i / 1e6), reading('ETHUSDT', ts, -i / 1e6))
+  }
+  await write(...rs)
+}, 60_000)
+
+describe('live funding history', () => {
+  it('keeps the history equal to a fresh load through every kind of reading, loading only when it must', async () => {
+    const c = counted(s.store)
+    const h = new FundingHistory(c.store)
+    const first = await h.get(EX, 'BTCUSDT', now)
+    expect(first).toEqual(await fresh('BTCUSDT'))
+    expect(first).toHaveLength(50)
+    const loads = c.queries()
+    expect(loads).toBeGreaterThan(0)
+
+    const step = async (r: FundingRecord, queried: boolean) => {
+      await write(r)
+      h.applied([r])
+      const before = c.queries()
+      const got = await h.get(EX, 'BTCUSDT', now)
+      expect(got).toEqual(await fresh('BTCUSDT'))
+      expect(c.queries() > before).toBe(queried)
+      return got
+    }
+    // the first reading of hour 50: appended
+    expect(await step(reading('BTCUSDT', now - 60_000, 0.5), false)).toHaveLength(51)
+    // a newer one of hour 50: replaces the hour's last rate
+    expect((await step(reading('BTCUSDT', now, 0.7), false)).at(-1)).toBe(0.7)
+    // an older one of hour 50: the hour's last rate stays
+    expect((await step(reading('BTCUSDT', now - 120_000, 0.9), false)).at(-1)).toBe(0.7)
+    // the same time as the newest with the same rate (a repeat): nothing to do
+    await step(reading('BTCUSDT', now, 0.7), false)
+    // a late reading of hour 40, the newest of that hour: reloaded
+    await step(reading('BTCUSDT', t0 + 40 * HOUR + 59 * 60_000, 0.25), true)
+    // the next clock hour moves the window: reloaded
+    const later = now + HOUR
+    const before = c.queries()
+    expect(await h.get(EX, 'BTCUSDT', later)).toEqual(await fresh('BTCUSDT', later))
+    expect(c.queries()).toBeGreaterThan(before)
+    // the same time as the newest with another rate: reloaded (which of the two the store keeps is its own)
+    const tie = reading('BTCUSDT', now, 0.8)
+    await write(tie)
+    h.applied([tie])
+    const atTie = c.queries()
+    expect([0.7, 0.8]).toContain((await h.get(EX, 'BTCUSDT', later)).at(-1))
+    expect(c.queries()).toBeGreaterThan(atTie)
+  })
+
+  it('answers with a reading applied before the store wrote it, and stays equal once it is written', async () => {
+    const h = new FundingHistory(s.store)
+    const r = reading('ETHUSDT', now + 60_000, 0.125)
+    h.applied([r])
+    // not in the store yet: the load merges it
+    const got = await h.get(EX, 'ETHUSDT', now)
+    expect(got.at(-1)).toBe(0.125)
+    expect(got).toHaveLength((await fresh('ETHUSDT')).length + 1)
+    await write(r)
+    expect(await h.get(EX, 'ETHUSDT', now)).toEqual(await fresh('ETHUSDT'))
+    // a rebuild drops the histories, not the readings the store may not have yet
+    const pending = reading('ETHUSDT', now + 120_000, 0.375)
+    h.applied([pending])
+    h.clear()
+    expect((await h.get(EX, 'ETHUSDT', now)).at(-1)).toBe(0.375)
+  })
+
+  it('leaves other markets cached when one market gets a reading', async () => {
+    const c = counted(s.store)
+    const h = new FundingHistory(c.store)
+    await h.get(EX, 'BTCUSDT', now)
+    await h.get(EX, 'ETHUSDT', now)
+    const before = c.queries()
+    h.applied([reading('BTCUSDT', t0 + 3 * HOUR, 1)])
+    await h.get(EX, 'ETHUSDT', now)
+    expect(c.queries()).toBe(before)
+    await h.get(EX, 'BTCUSDT', now)
+    expect(c.queries()).toBeGreaterThan(before)
+  })
+})
+
+describe('foldReading', () => {
+  const tail = { rates: [1, 2], fromMs: 0, lastHourMs: 2 * HOUR, lastTs: 2 * HOUR + 5 }
+  it('skips a late reading when merging a load and asks for a reload when keeping a cached history', () => {
+    const late = { hourMs: HOUR, ts: HOUR + 1, rate: 9 }
+    expect(foldReading(tail, late, 'skip')).toBe(tail)
+    expect(foldReading(tail, late, 'reload')).toBeNull()
+  })
+  it('ignores a reading before the window and reloads when the newest time is unknown', () => {
+    expect(foldReading({ ...tail, fromMs: 2 * HOUR }, { hourMs: HOUR, ts: HOUR, rate: 9 }, 'reload')).toEqual({
+      ...tail,
+      fromMs: 2 * HOUR
+    })
+    expect(foldReading({ ...tail, lastTs: NaN }, { hourMs: 2 * HOUR, ts: 2 * HOUR + 9, rate: 9 }, 'reload')).toBeNull()
+  })
+})
