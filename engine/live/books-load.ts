@@ -142,6 +142,12 @@ export async function countWhaleWallets(
   return Number(row?.n ?? 0)
 }
 
+/** The first hour start (ms) of the funding history at `nowMs`: hour starts at or after nowMs - 30 d
+ * (hour-aligned, so the same set as `bucket >= now() - 30 DAY`). */
+export function fundingWindowStart(nowMs: number): number {
+  return Math.ceil((nowMs - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS
+}
+
 /**
  * The hourly last funding rate of one market over the 30 days before `b.nowMs`, oldest hour first (hours
  * without a reading are absent). Live: `funding_1h`. At a point in time: `funding_1h` for the hours complete
@@ -153,8 +159,7 @@ export async function loadFundingHistory(
   symbol: string,
   b: LoadBounds
 ): Promise<number[]> {
-  // hour starts at or after nowMs - 30 d (hour-aligned, so the same set as `bucket >= now() - 30 DAY`)
-  const fromMs = Math.ceil((b.nowMs - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS
+  const fromMs = fundingWindowStart(b.nowMs)
   // nothing is stored before the epoch (DateTime columns): a window reaching before it starts there
   const market = { exchange, symbol, fromS: Math.max(0, fromMs / 1000) }
   const agg = `SELECT toUnixTimestamp(bucket) AS h, argMaxMerge(rate_last) AS r FROM funding_1h
@@ -191,48 +196,6 @@ export async function loadFundingHistory(
     params as Record<string, number | string | number[]>
   )
   return rows.map((x) => x.r)
-}
-
-/** A market's live funding history with what keeps it current between loads (engine/live/funding-history.ts). */
-export interface FundingTail {
-  /** the hourly last rates, oldest hour first (as `loadFundingHistory` with live bounds) */
-  readonly rates: number[]
-  /** the first hour start the window holds, ms */
-  readonly fromMs: number
-  /** the newest hour's start, ms (-Infinity when there is none) */
-  readonly lastHourMs: number
-  /** the newest hour's last reading time, ms (its rate is the hour's last rate; -Infinity when there is no
-   * hour, NaN when unknown) */
-  readonly lastTs: number
-}
-
-/** The live funding history of one market and the time of its newest reading. */
-export async function loadFundingTail(
-  store: Store,
-  exchange: string,
-  symbol: string,
-  nowMs: number
-): Promise<FundingTail> {
-  const fromMs = Math.ceil((nowMs - FUNDING_HISTORY_MS) / HOUR_MS) * HOUR_MS
-  const rows = await store.query<{ h: number; r: number }>(
-    `SELECT toUnixTimestamp(bucket) AS h, argMaxMerge(rate_last) AS r FROM funding_1h
-     WHERE exchange = {exchange:String} AND symbol = {symbol:String} AND bucket >= toDateTime({fromS:UInt32}, 'UTC')
-     GROUP BY bucket ORDER BY bucket`,
-    { exchange, symbol, fromS: Math.max(0, fromMs / 1000) }
-  )
-  const last = rows[rows.length - 1]
-  if (!last) return { rates: [], fromMs, lastHourMs: -Infinity, lastTs: -Infinity }
-  const lastHourMs = Number(last.h) * 1000
-  // the hour's last rate is argMax(rate, ts): its reading is the newest of the raw rows of that hour
-  const [t] = await store.query<{ t: number | string }>(
-    `SELECT toUnixTimestamp64Milli(max(ts)) AS t FROM funding
-     WHERE exchange = {exchange:String} AND symbol = {symbol:String} AND ts >= toDateTime64({hs:UInt32}, 3, 'UTC')
-       AND ts < toDateTime64({he:UInt32}, 3, 'UTC')`,
-    { exchange, symbol, hs: lastHourMs / 1000, he: (lastHourMs + HOUR_MS) / 1000 }
-  )
-  // no raw row of the hour (an aggregate written without its raw rows): unknown, and readings of that hour reload
-  const lastTs = Number(t?.t ?? 0)
-  return { rates: rows.map((x) => x.r), fromMs, lastHourMs, lastTs: lastTs > 0 ? lastTs : NaN }
 }
 
 /** Fresh books filled from a load (the live rebuild resets its own books the same way). */

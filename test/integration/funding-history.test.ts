@@ -1,12 +1,15 @@
 /**
- * The live funding histories of the confirmation model on a real chDB store: after every kind of applied
- * reading (newer in the newest hour, older in it, a new hour, a late one for an earlier hour, a tie in time)
- * the cached history equals a fresh load of the store holding the same readings, and the readings that can
- * be folded in cost no store query; a reading applied but not yet written when a load runs is in the answer.
+ * The live funding histories of the confirmation model on a real chDB store. Each reading is applied to the
+ * history first and written to the store after the answer (as the live state applies records on receipt,
+ * before the store writes them): after every kind of reading (newer in the newest hour, older in it, a new
+ * hour, a late one for an earlier hour, a tie in time, several hours not yet written) the answer equals a
+ * fresh load of the store once it holds the same readings, and the readings that can be folded in cost no
+ * store query.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadFundingHistory } from '../../engine/live/books-load.js'
-import { FundingHistory, foldReading } from '../../engine/live/funding-history.js'
+import { FundingHistory } from '../../engine/live/funding-history.js'
+import { foldReading } from '../../engine/live/funding-tail.js'
 import { liveBounds } from '../../engine/live/load-bounds.js'
 import type { FundingRecord } from '../../engine/records/types.js'
 import type { Store } from '../../engine/store/store.js'
@@ -15,7 +18,8 @@ import { insertRows } from '../helpers/asof/market-rows.js'
 
 const s = useMigratedStore()
 const HOUR = 3_600_000
-const t0 = Date.UTC(2026, 9, 1, 0, 0, 0)
+/** ten days ago at an hour start: the raw readings' TTL (90 days) keeps them */
+const t0 = Math.floor(Date.now() / HOUR) * HOUR - 240 * HOUR
 /** the clock: 10 min into hour 50; the stored readings end in hour 49 */
 const now = t0 + 50 * HOUR + 10 * 60_000
 const EX = 'binance'
@@ -87,13 +91,14 @@ describe('live funding history', () => {
     const loads = c.queries()
     expect(loads).toBeGreaterThan(0)
 
+    /** applies `r`, answers, then writes it: the answer must be the store's once it has the reading */
     const step = async (r: FundingRecord, queried: boolean) => {
-      await write(r)
       h.applied([r])
       const before = c.queries()
       const got = await h.get(EX, 'BTCUSDT', now)
-      expect(got).toEqual(await fresh('BTCUSDT'))
       expect(c.queries() > before).toBe(queried)
+      await write(r)
+      expect(got).toEqual(await fresh('BTCUSDT'))
       return got
     }
     // the first reading of hour 50: appended
@@ -106,18 +111,30 @@ describe('live funding history', () => {
     await step(reading('BTCUSDT', now, 0.7), false)
     // a late reading of hour 40, the newest of that hour: reloaded
     await step(reading('BTCUSDT', t0 + 40 * HOUR + 59 * 60_000, 0.25), true)
+    // ... and kept: the next answer reads nothing
+    const kept = c.queries()
+    await h.get(EX, 'BTCUSDT', now)
+    expect(c.queries()).toBe(kept)
     // the next clock hour moves the window: reloaded
     const later = now + HOUR
     const before = c.queries()
     expect(await h.get(EX, 'BTCUSDT', later)).toEqual(await fresh('BTCUSDT', later))
     expect(c.queries()).toBeGreaterThan(before)
-    // the same time as the newest with another rate: reloaded (which of the two the store keeps is its own)
+    // the same time as the newest with another rate: loaded again (which of the two the store keeps is its own)
     const tie = reading('BTCUSDT', now, 0.8)
-    await write(tie)
     h.applied([tie])
+    await write(tie)
     const atTie = c.queries()
     expect([0.7, 0.8]).toContain((await h.get(EX, 'BTCUSDT', later)).at(-1))
     expect(c.queries()).toBeGreaterThan(atTie)
+    // a newer reading of that hour settles it: kept again
+    const settle = reading('BTCUSDT', now + 30_000, 0.6)
+    h.applied([settle])
+    await write(settle)
+    expect(await h.get(EX, 'BTCUSDT', later)).toEqual(await fresh('BTCUSDT', later))
+    const q = c.queries()
+    await h.get(EX, 'BTCUSDT', later)
+    expect(c.queries()).toBe(q)
   })
 
   it('answers with a reading applied before the store wrote it, and stays equal once it is written', async () => {
@@ -130,11 +147,26 @@ describe('live funding history', () => {
     expect(got).toHaveLength((await fresh('ETHUSDT')).length + 1)
     await write(r)
     expect(await h.get(EX, 'ETHUSDT', now)).toEqual(await fresh('ETHUSDT'))
+    // three hours of readings not yet written (a store behind its feed), and a late one of an earlier hour
+    const clock = now + 2 * HOUR
+    const behind = [
+      reading('ETHUSDT', now + 30 * 60_000, 0.5),
+      reading('ETHUSDT', now + HOUR + 1_000, 0.625),
+      reading('ETHUSDT', now + 2 * HOUR - 1_000, 0.75),
+      reading('ETHUSDT', t0 + 45 * HOUR + 59 * 60_000, -0.5)
+    ]
+    for (const b of behind) h.applied([b])
+    const behindGot = await h.get(EX, 'ETHUSDT', clock)
+    await write(...behind)
+    expect(behindGot).toEqual(await fresh('ETHUSDT', clock))
+    expect(behindGot.slice(-3)).toEqual([0.5, 0.625, 0.75])
     // a rebuild drops the histories, not the readings the store may not have yet
-    const pending = reading('ETHUSDT', now + 120_000, 0.375)
+    const pending = reading('ETHUSDT', clock, 0.875)
     h.applied([pending])
     h.clear()
-    expect((await h.get(EX, 'ETHUSDT', now)).at(-1)).toBe(0.375)
+    const afterRebuild = await h.get(EX, 'ETHUSDT', clock)
+    await write(pending)
+    expect(afterRebuild).toEqual(await fresh('ETHUSDT', clock))
   })
 
   it('leaves other markets cached when one market gets a reading', async () => {
@@ -153,16 +185,14 @@ describe('live funding history', () => {
 
 describe('foldReading', () => {
   const tail = { rates: [1, 2], fromMs: 0, lastHourMs: 2 * HOUR, lastTs: 2 * HOUR + 5 }
-  it('skips a late reading when merging a load and asks for a reload when keeping a cached history', () => {
-    const late = { hourMs: HOUR, ts: HOUR + 1, rate: 9 }
-    expect(foldReading(tail, late, 'skip')).toBe(tail)
-    expect(foldReading(tail, late, 'reload')).toBeNull()
+  it('asks for a load for a late reading, a tie with another rate and an unknown newest time', () => {
+    expect(foldReading(tail, { hourMs: HOUR, ts: HOUR + 1, rate: 9 })).toBeNull()
+    expect(foldReading(tail, { hourMs: 2 * HOUR, ts: 2 * HOUR + 5, rate: 9 })).toBeNull()
+    expect(foldReading(tail, { hourMs: 2 * HOUR, ts: 2 * HOUR + 5, rate: 2 })).toBe(tail)
+    expect(foldReading({ ...tail, lastTs: NaN }, { hourMs: 2 * HOUR, ts: 2 * HOUR + 9, rate: 9 })).toBeNull()
   })
-  it('ignores a reading before the window and reloads when the newest time is unknown', () => {
-    expect(foldReading({ ...tail, fromMs: 2 * HOUR }, { hourMs: HOUR, ts: HOUR, rate: 9 }, 'reload')).toEqual({
-      ...tail,
-      fromMs: 2 * HOUR
-    })
-    expect(foldReading({ ...tail, lastTs: NaN }, { hourMs: 2 * HOUR, ts: 2 * HOUR + 9, rate: 9 }, 'reload')).toBeNull()
+  it('ignores a reading before the window', () => {
+    const late = { ...tail, fromMs: 2 * HOUR }
+    expect(foldReading(late, { hourMs: HOUR, ts: HOUR, rate: 9 })).toBe(late)
   })
 })
