@@ -22,7 +22,7 @@ import { HOUR_MS } from './load-bounds.js'
 /** Most markets whose history is cached (every perpetual market fits). */
 const HISTORY_MAX = 2_000
 /** Hours per market whose newest applied reading is kept for loads to merge. */
-export const RECENT_HOURS = 6
+const RECENT_HOURS = 6
 
 /** The primary market's hourly funding history of the last 30 days, as of a moment. */
 export interface FundingHistorySource {

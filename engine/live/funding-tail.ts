@@ -109,7 +109,8 @@ export function mergeReadings(rows: FundingRows, pending: readonly Reading[]): {
  */
 export function foldReading(t: FundingTail, r: Reading): FundingTail | null {
   if (r.hourMs < t.fromMs) return t
-  if (t.rates.length === 0 || r.hourMs > t.lastHourMs) {
+  // an empty history's newest hour is -Infinity: its first reading appends
+  if (r.hourMs > t.lastHourMs) {
     return { rates: [...t.rates, r.rate], fromMs: t.fromMs, lastHourMs: r.hourMs, lastTs: r.ts }
   }
   if (r.hourMs < t.lastHourMs) return null

@@ -13,8 +13,8 @@ import { foldReading } from '../../engine/live/funding-tail.js'
 import { liveBounds } from '../../engine/live/load-bounds.js'
 import type { FundingRecord } from '../../engine/records/types.js'
 import type { Store } from '../../engine/store/store.js'
+import { encodeRecords } from '../../ingest/encode-records.js'
 import { useMigratedStore } from '../helpers/migrated-store.js'
-import { insertRows } from '../helpers/asof/market-rows.js'
 
 const s = useMigratedStore()
 const HOUR = 3_600_000
@@ -34,39 +34,27 @@ const reading = (symbol: string, ts: number, rate: number): FundingRecord => ({
   interval_hours: 8
 })
 
-/** Writes readings to the store (received 2 s after their time). */
+/** Writes readings to the store as the ingest pipeline encodes them (received when written). */
 async function write(...rs: FundingRecord[]): Promise<void> {
-  await insertRows(
-    s.store,
-    'funding',
-    rs.map((r) => ({
-      ts: r.ts,
-      exchange: r.exchange,
-      symbol: r.symbol,
-      base: r.base,
-      funding_rate: r.funding_rate,
-      interval_hours: r.interval_hours,
-      ingest_ts: r.ts + 2_000
-    }))
-  )
+  for (const c of encodeRecords(rs, false)) {
+    await s.store.insert({
+      table: c.table,
+      columns: c.columns,
+      format: 'TSV',
+      data: Buffer.from(c.data),
+      dedupToken: `funding-history-${c.hash}`
+    })
+  }
 }
 
 /** The store, counting the statements run through it. */
 function counted(store: Store): { store: Store; queries: () => number } {
   let n = 0
-  const proxy = new Proxy(store, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown
-      if (prop === 'query' && typeof v === 'function') {
-        return (...args: unknown[]) => {
-          n++
-          return (v as (...a: unknown[]) => unknown).apply(target, args)
-        }
-      }
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
-    }
-  })
-  return { store: proxy, queries: () => n }
+  const query = ((...args: Parameters<Store['query']>) => {
+    n++
+    return store.query(...args)
+  }) as Store['query']
+  return { store: Object.assign(Object.create(store) as Store, { query }), queries: () => n }
 }
 
 const fresh = (symbol: string, at = now) => loadFundingHistory(s.store, EX, symbol, liveBounds(at))
